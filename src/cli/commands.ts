@@ -1,0 +1,347 @@
+import { parseArgs } from 'node:util';
+import type { Pool } from 'pg';
+import { type Config, loadConfig } from '../config.ts';
+import { bootstrapIfNeeded } from '../gateway/bootstrap.ts';
+import { listProducts, type ProductChange, updateProduct } from '../gateway/products.ts';
+import {
+  changeState,
+  createSubscription,
+  type KeySlot,
+  listSubscriptions,
+  regenerateKey,
+  SubscriptionError,
+} from '../gateway/subscriptions.ts';
+import { usageOf } from '../gateway/usage.ts';
+import { addUser, findUserByEmail, listUsers } from '../identity/users.ts';
+import { advanceClock, type ClockReading, readClock, setClock } from '../platform/clock-store.ts';
+import { openDatabase } from '../platform/db/pool.ts';
+import { migrateAll, prepareDatabases, seedSandbox } from '../runtime.ts';
+import { identityUsersCommand, oauthCommand, organisationsCommand } from './identity.ts';
+import { printBootstrap, startCommand } from './start.ts';
+
+export class UsageError extends Error {}
+
+type Options = Record<string, string | boolean | undefined>;
+
+export function parse(args: string[], options: Record<string, { type: 'string' | 'boolean' }>) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+export function required(values: Options, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+export function optional(values: Options, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function wholeNumber(values: Options, name: string): number | undefined {
+  const value = values[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) === 0) {
+    throw new UsageError(`--${name} must be a whole number above 0`);
+  }
+  return Number(value);
+}
+
+export const print = (value: unknown, json: boolean, text: () => string) =>
+  process.stdout.write(`${json ? JSON.stringify(value, null, 2) : text()}\n`);
+
+/** Opens the gateway database (starting or attaching to the embedded server), runs `work`, cleans up. */
+export async function withGateway<T>(config: Config, work: (pool: Pool) => Promise<T>): Promise<T> {
+  const setup = await prepareDatabases(config);
+  try {
+    await migrateAll(setup.urls);
+    const gateway = openDatabase(setup.urls.gateway, 2);
+    try {
+      return await work(gateway.pool);
+    } finally {
+      await gateway.close();
+    }
+  } finally {
+    await setup.embedded?.stop();
+  }
+}
+
+export async function userId(pool: Pool, email: string): Promise<string> {
+  const user = await findUserByEmail(pool, email);
+  if (!user)
+    throw new SubscriptionError(
+      `no user with the email ${email}; add one with "rsg users add --email ${email}"`,
+    );
+  return user.id;
+}
+
+const clockLine = (r: ClockReading) =>
+  `${r.environment} clock: ${r.now.toISOString()} (${r.mode}${r.mode === 'virtual' ? `, offset ${r.offsetMs} ms${r.frozen ? ', frozen' : ''}` : ''})`;
+
+export async function runCommand(command: string, args: string[]): Promise<number> {
+  const config = loadConfig();
+  switch (command) {
+    case 'start':
+      return startCommand(args);
+    case 'migrate': {
+      parse(args, {});
+      const setup = await prepareDatabases(config);
+      try {
+        const applied = await migrateAll(setup.urls);
+        process.stdout.write(
+          applied.length ? `applied:\n  ${applied.join('\n  ')}\n` : 'databases are up to date\n',
+        );
+      } finally {
+        await setup.embedded?.stop();
+      }
+      return 0;
+    }
+    case 'seed': {
+      const { values } = parse(args, { scale: { type: 'string' } });
+      if (values.scale !== undefined && values.scale !== 'small' && values.scale !== 'full') {
+        throw new UsageError('--scale must be small or full');
+      }
+      const scale = values.scale ?? config.seedScale;
+      const setup = await prepareDatabases(config);
+      try {
+        await migrateAll(setup.urls);
+        const gateway = openDatabase(setup.urls.gateway, 2);
+        const result = await bootstrapIfNeeded(gateway.pool, config.adminEmail).finally(() =>
+          gateway.close(),
+        );
+        if (result) printBootstrap(result, config);
+        else process.stdout.write('the operator and sandbox subscriptions exist already\n');
+        const summaries = await seedSandbox(setup.urls, scale, (line) => process.stderr.write(`${line}\n`));
+        for (const summary of summaries) process.stdout.write(`${summary}\n`);
+      } finally {
+        await setup.embedded?.stop();
+      }
+      return 0;
+    }
+    case 'users':
+      return args[0] === 'add' || args[0] === 'list'
+        ? usersCommand(config, args)
+        : identityUsersCommand(config, args);
+    case 'organisations':
+      return organisationsCommand(config, args);
+    case 'oauth':
+      return oauthCommand(config, args);
+    case 'subscriptions':
+      return subscriptionsCommand(config, args);
+    case 'keys': {
+      const { values, positionals } = parse(args, {
+        subscription: { type: 'string' },
+        which: { type: 'string' },
+        json: { type: 'boolean' },
+      });
+      if (positionals[0] !== 'regenerate')
+        throw new UsageError('keys regenerate --subscription ID --which primary|secondary');
+      const which = required(values, 'which');
+      if (which !== 'primary' && which !== 'secondary')
+        throw new UsageError('--which must be primary or secondary');
+      const id = required(values, 'subscription');
+      const key = await withGateway(config, (pool) => regenerateKey(pool, id, which as KeySlot));
+      print({ subscriptionId: id, which, key }, values.json === true, () => key);
+      return 0;
+    }
+    case 'products':
+      return productsCommand(config, args);
+    case 'clock': {
+      const { positionals } = parse(args, {});
+      const [action, argument] = positionals;
+      const reading = await withGateway(config, (pool) => {
+        if (action === 'show' || action === undefined) return readClock(pool, 'sandbox');
+        if (action === 'advance' && argument) return advanceClock(pool, 'sandbox', argument);
+        if (action === 'set' && argument) return setClock(pool, 'sandbox', argument);
+        throw new UsageError('clock show | clock advance <duration> | clock set <iso-time>');
+      });
+      process.stdout.write(`${clockLine(reading)}\n`);
+      return 0;
+    }
+    case 'import': {
+      const { values, positionals } = parse(args, { environment: { type: 'string' } });
+      const [kind, file] = positionals;
+      if (kind !== 'bonds' || !file)
+        throw new UsageError('import bonds FILE.csv [--environment sandbox|production]');
+      const environment = values.environment ?? 'production';
+      if (environment !== 'sandbox' && environment !== 'production') {
+        throw new UsageError('--environment must be sandbox or production');
+      }
+      const { importBondsCommand } = await import('../services/market-rent/import/command.ts');
+      const setup = await prepareDatabases(config);
+      try {
+        await migrateAll(setup.urls);
+        return await importBondsCommand(setup.urls[environment], file, environment);
+      } finally {
+        await setup.embedded?.stop();
+      }
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+async function usersCommand(config: Config, args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    email: { type: 'string' },
+    name: { type: 'string' },
+    operator: { type: 'boolean' },
+    json: { type: 'boolean' },
+  });
+  const json = values.json === true;
+  if (positionals[0] === 'add') {
+    const email = required(values, 'email');
+    const user = await withGateway(config, (pool) =>
+      addUser(pool, { email, name: optional(values, 'name'), isOperator: values.operator === true }),
+    );
+    print(user, json, () => `added ${user.email} (${user.id})${user.isOperator ? ' as an operator' : ''}`);
+    return 0;
+  }
+  if (positionals[0] === 'list') {
+    const users = await withGateway(config, listUsers);
+    print(users, json, () =>
+      users.map((u) => `${u.email}\t${u.name}\t${u.isOperator ? 'operator' : 'user'}`).join('\n'),
+    );
+    return 0;
+  }
+  throw new UsageError('users add --email E [--name N] [--operator] | users list');
+}
+
+async function subscriptionsCommand(config: Config, args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    user: { type: 'string' },
+    product: { type: 'string' },
+    name: { type: 'string' },
+    subscription: { type: 'string' },
+    hours: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const json = values.json === true;
+  const action = positionals[0];
+  if (action === 'create') {
+    const email = required(values, 'user');
+    const product = required(values, 'product');
+    // Run by the operator, so the subscription is active at once, whatever the product's approval rule.
+    const created = await withGateway(config, async (pool) =>
+      createSubscription(pool, {
+        userId: await userId(pool, email),
+        productId: product,
+        name: optional(values, 'name'),
+        state: 'active',
+      }),
+    );
+    const { subscriptionId, primaryKey, secondaryKey } = created;
+    print({ subscriptionId, primaryKey, secondaryKey }, json, () =>
+      [
+        `subscription ${subscriptionId} (active)`,
+        `primary key:   ${primaryKey}`,
+        `secondary key: ${secondaryKey}`,
+      ].join('\n'),
+    );
+    return 0;
+  }
+  if (action === 'list') {
+    const list = await withGateway(config, (pool) =>
+      listSubscriptions(pool, { userEmail: optional(values, 'user') }),
+    );
+    print(list, json, () =>
+      list
+        .map(
+          (s) =>
+            `${s.id}\t${s.productId}\t${s.state}\t${s.userEmail}\tkeys …${s.primaryKeyHint} …${s.secondaryKeyHint}`,
+        )
+        .join('\n'),
+    );
+    return 0;
+  }
+  const transitions: Record<string, 'active' | 'suspended' | 'cancelled'> = {
+    approve: 'active',
+    resume: 'active',
+    suspend: 'suspended',
+    cancel: 'cancelled',
+  };
+  if (action && transitions[action]) {
+    const id = required(values, 'subscription');
+    await withGateway(config, (pool) => changeState(pool, id, transitions[action]!));
+    print(
+      { subscriptionId: id, state: transitions[action] },
+      json,
+      () => `subscription ${id} is ${transitions[action]}`,
+    );
+    return 0;
+  }
+  if (action === 'usage') {
+    const id = required(values, 'subscription');
+    const hours = wholeNumber(values, 'hours') ?? 24;
+    const rows = await withGateway(config, (pool) =>
+      usageOf(pool, id, new Date(Date.now() - hours * 3_600_000)),
+    );
+    print(rows, json, () =>
+      [
+        'minute\tcalls\t4xx\t5xx\t429',
+        ...rows.map(
+          (r) =>
+            `${r.minute.toISOString()}\t${r.calls}\t${r.clientErrors}\t${r.serverErrors}\t${r.throttled}`,
+        ),
+      ].join('\n'),
+    );
+    return 0;
+  }
+  throw new UsageError('subscriptions create | list | approve | suspend | resume | cancel | usage');
+}
+
+async function productsCommand(config: Config, args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    'rate-limit': { type: 'string' },
+    quota: { type: 'string' },
+    'quota-period': { type: 'string' },
+    'no-quota': { type: 'boolean' },
+    approval: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const json = values.json === true;
+  if (positionals[0] === 'list') {
+    const products = await withGateway(config, listProducts);
+    print(products, json, () =>
+      products
+        .map(
+          (p) =>
+            `${p.id}\t${p.rateLimitPerMinute}/min\t${p.quotaCalls === null ? 'no quota' : `${p.quotaCalls} per ${p.quotaPeriodSeconds}s`}\t${p.approvalRequired ? 'approval required' : 'open'}`,
+        )
+        .join('\n'),
+    );
+    return 0;
+  }
+  if (positionals[0] === 'set' && positionals[1]) {
+    const id = positionals[1];
+    const change: ProductChange = {};
+    const rate = wholeNumber(values, 'rate-limit');
+    if (rate !== undefined) change.rateLimitPerMinute = rate;
+    const quota = wholeNumber(values, 'quota');
+    const period = wholeNumber(values, 'quota-period');
+    if (values['no-quota'] === true) change.quota = null;
+    else if (quota !== undefined || period !== undefined) {
+      if (quota === undefined || period === undefined)
+        throw new UsageError('--quota and --quota-period go together');
+      change.quota = { calls: quota, periodSeconds: period };
+    }
+    if (values.approval !== undefined) {
+      if (values.approval !== 'required' && values.approval !== 'none')
+        throw new UsageError('--approval must be required or none');
+      change.approvalRequired = values.approval === 'required';
+    }
+    const product = await withGateway(config, (pool) => updateProduct(pool, id, change));
+    if (!product) throw new UsageError(`no product "${id}"; see "rsg products list"`);
+    print(
+      product,
+      json,
+      () => `${product.id} updated (takes effect as key caches expire, at most RSG_KEY_CACHE_MS)`,
+    );
+    return 0;
+  }
+  throw new UsageError('products list | products set ID [options]');
+}

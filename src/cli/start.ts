@@ -1,0 +1,173 @@
+import cluster from 'node:cluster';
+import { parseArgs } from 'node:util';
+import { buildApp } from '../app.ts';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { type BootstrapResult, bootstrapIfNeeded } from '../gateway/bootstrap.ts';
+import { openDatabase } from '../platform/db/pool.ts';
+import { migrateAll, openRuntime, prepareDatabases, seedSandbox } from '../runtime.ts';
+import { ENVIRONMENT_PREFIX, SERVICES } from '../services/registry.ts';
+
+/**
+ * `rsg start`: the primary process prepares the databases (embedded server, migrations, first-start
+ * bootstrap), then serves, itself or through `--workers N` processes sharing the port. Workers are
+ * handed the resolved database URLs, so they never start a server of their own.
+ */
+const FLAG_ENV: Record<string, string> = {
+  port: 'PORT',
+  host: 'HOST',
+  workers: 'RSG_WORKERS',
+  clock: 'RSG_SANDBOX_CLOCK',
+  scale: 'RSG_SEED_SCALE',
+};
+
+function applyFlags(args: string[]): void {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args,
+      options: Object.fromEntries(Object.keys(FLAG_ENV).map((name) => [name, { type: 'string' as const }])),
+      strict: true,
+    });
+  } catch (error) {
+    throw new ConfigError('start', (error as Error).message);
+  }
+  for (const [flag, variable] of Object.entries(FLAG_ENV)) {
+    const value = parsed.values[flag];
+    if (typeof value === 'string') process.env[variable] = value;
+  }
+}
+
+const baseUrl = (config: Config, port: number) => config.publicUrl ?? `http://${config.host}:${port}`;
+
+export function printBootstrap(result: BootstrapResult, config: Config, port = config.port): void {
+  const base = baseUrl(config, port);
+  const lines = [
+    '',
+    `First start: created the operator ${result.adminEmail} and an active subscription to every sandbox product.`,
+    'Sandbox keys (shown once; keys are stored only as hashes — "rsg keys regenerate" makes new ones):',
+    ...result.keys.map((k) => {
+      const service = SERVICES.find((s) => `sandbox-${s.id}` === k.productId);
+      return `  ${k.productId.padEnd(20)} ${`${base}${ENVIRONMENT_PREFIX.sandbox}${service?.path ?? ''}`.padEnd(60)} ${k.primaryKey}`;
+    }),
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function printReady(config: Config, port: number): void {
+  const base = baseUrl(config, port);
+  const lines = [
+    `Register Services Gateway is listening on ${base}`,
+    ...SERVICES.map(
+      (s) => `  ${s.title.padEnd(30)} sandbox ${base}/sandbox${s.path}   production ${base}/gateway${s.path}`,
+    ),
+    `  OpenAPI documents: <service URL>/openapi.json    health: ${base}/healthz    metrics: ${base}/metrics`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function serve(config: Config, urls: Awaited<ReturnType<typeof prepareDatabases>>, quiet: boolean) {
+  const runtime = await openRuntime(config, { urls: urls.urls, embedded: undefined }, { migrate: false });
+  const app = await buildApp(runtime, { processMetrics: true });
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  if (!quiet) printReady(config, port);
+  return {
+    port,
+    async close() {
+      await app.close();
+      await runtime.close();
+    },
+  };
+}
+
+export async function startCommand(args: string[]): Promise<number> {
+  applyFlags(args);
+  const config = loadConfig();
+  if (cluster.isWorker) {
+    const server = await serve(
+      config,
+      { urls: JSON.parse(process.env.RSG_RESOLVED_URLS ?? '{}'), embedded: undefined },
+      true,
+    );
+    const stop = () => server.close().finally(() => process.exit(0));
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+    return 0;
+  }
+
+  const setup = await prepareDatabases(config, (line) => {
+    if (config.logLevel === 'debug' || config.logLevel === 'trace')
+      process.stderr.write(`postgres: ${line}\n`);
+  });
+  let firstStart: BootstrapResult | undefined;
+  try {
+    await migrateAll(setup.urls);
+    const gateway = openDatabase(setup.urls.gateway, 2);
+    firstStart = await bootstrapIfNeeded(gateway.pool, config.adminEmail).finally(() => gateway.close());
+    // Generators are idempotent: after the first start this finds every register in place.
+    for (const summary of await seedSandbox(setup.urls, config.seedScale, (line) =>
+      process.stderr.write(`${line}\n`),
+    )) {
+      process.stdout.write(`sandbox ${summary}\n`);
+    }
+  } catch (error) {
+    await setup.embedded?.stop();
+    throw error;
+  }
+
+  const stopEmbedded = async () => {
+    await setup.embedded?.stop();
+  };
+  if (config.workers > 1) {
+    if (!config.redisUrl) {
+      process.stderr.write(
+        `warning: ${config.workers} workers without REDIS_URL: each worker enforces rate limits and quotas on its own, so a client may get up to ${config.workers}× its limit.\n`,
+      );
+    }
+    cluster.setupPrimary({ args: ['start', ...args] });
+    for (let i = 0; i < config.workers; i++) {
+      cluster.fork({ RSG_RESOLVED_URLS: JSON.stringify(setup.urls) });
+    }
+    let listening = 0;
+    cluster.on('listening', (_worker, address) => {
+      listening++;
+      if (listening === config.workers) {
+        printReady(config, address.port);
+        if (firstStart) printBootstrap(firstStart, config, address.port);
+      }
+    });
+    cluster.on('exit', (worker, code, signal) => {
+      if (!stopping)
+        process.stderr.write(`worker ${worker.process.pid} exited (${signal ?? code}); starting another\n`);
+      if (!stopping) cluster.fork({ RSG_RESOLVED_URLS: JSON.stringify(setup.urls) });
+    });
+    let stopping = false;
+    const stop = async () => {
+      stopping = true;
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await stopEmbedded();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return 0;
+  }
+
+  const server = await serve(config, setup, false).catch(async (error: unknown) => {
+    await stopEmbedded();
+    throw error;
+  });
+  if (firstStart) printBootstrap(firstStart, config, server.port);
+  const stop = async () => {
+    await server.close();
+    await stopEmbedded();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return 0;
+}

@@ -1,0 +1,133 @@
+import path from 'node:path';
+
+/**
+ * One typed configuration, read from environment variables (and CLI flags, which the CLI folds into the
+ * same variables before calling `loadConfig`). A wrong value stops the program with one line that names
+ * the variable and the rule: `ConfigError`.
+ */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Gateway state (users, subscriptions, keys, usage). Unset: the embedded server. */
+  databaseUrl: string | undefined;
+  sandboxDatabaseUrl: string | undefined;
+  productionDatabaseUrl: string | undefined;
+  /** Port of the embedded PostgreSQL server when no DATABASE_URL is given. */
+  embeddedPgPort: number;
+  redisUrl: string | undefined;
+  sandboxClock: 'real' | 'virtual';
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  workers: number;
+  /** Address printed for people; defaults to http://host:port. */
+  publicUrl: string | undefined;
+  adminEmail: string;
+  seedScale: 'small' | 'full';
+  /** Milliseconds that a key lookup may be served from the in-process cache (invalidated on change). */
+  keyCacheMs: number;
+  /** Outgoing mail: SMTP when set (smtp:// or smtps://); every message is also kept in the outbox. */
+  smtpUrl: string | undefined;
+  /** The From address of outgoing mail. */
+  mailFrom: string;
+  oauth: {
+    /** Base of the resource (audience) names: `<base>/gateway` and `<base>/sandbox`, as the public gateway's. */
+    resourceBase: string;
+    accessTokenTtl: number;
+    refreshTokenTtl: number;
+    authorizationCodeTtl: number;
+    sessionTtl: number;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    readonly rule: string,
+  ) {
+    super(`${variable}: ${rule}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw))
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max}, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) {
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, name: string, protocols: readonly string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL such as ${protocols[0]}//host:port/name`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+function email(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[^\s@]+@[^\s@]+$/.test(raw)) throw new ConfigError(name, `must be an email address, got "${raw}"`);
+  return raw.toLowerCase();
+}
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const pg = ['postgres:', 'postgresql:'] as const;
+  const publicUrl = url(env, 'RSG_PUBLIC_URL', ['http:', 'https:']);
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    dataDir: path.resolve(cwd, env.RSG_DATA_DIR || 'data'),
+    databaseUrl: url(env, 'DATABASE_URL', pg),
+    sandboxDatabaseUrl: url(env, 'SANDBOX_DATABASE_URL', pg),
+    productionDatabaseUrl: url(env, 'PRODUCTION_DATABASE_URL', pg),
+    embeddedPgPort: integer(env, 'RSG_EMBEDDED_PG_PORT', 54329, 1024, 65535),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    sandboxClock: oneOf(env, 'RSG_SANDBOX_CLOCK', ['real', 'virtual'] as const, 'real'),
+    logLevel: oneOf(
+      env,
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+      'info',
+    ),
+    workers: integer(env, 'RSG_WORKERS', 1, 1, 64),
+    publicUrl: publicUrl?.replace(/\/+$/, ''),
+    adminEmail: email(env, 'RSG_ADMIN_EMAIL', 'admin@localhost'),
+    seedScale: oneOf(env, 'RSG_SEED_SCALE', ['small', 'full'] as const, 'small'),
+    keyCacheMs: integer(env, 'RSG_KEY_CACHE_MS', 30_000, 0, 3_600_000),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: email(env, 'RSG_MAIL_FROM', 'no-reply@localhost'),
+    oauth: {
+      resourceBase: (
+        url(env, 'RSG_OAUTH_RESOURCE_BASE', ['https:', 'http:']) ?? 'https://api.business.govt.nz'
+      ).replace(/\/+$/, ''),
+      accessTokenTtl: integer(env, 'RSG_OAUTH_ACCESS_TOKEN_TTL', 3600, 60, 86_400),
+      refreshTokenTtl: integer(env, 'RSG_OAUTH_REFRESH_TOKEN_TTL', 14 * 86_400, 300, 365 * 86_400),
+      authorizationCodeTtl: integer(env, 'RSG_OAUTH_CODE_TTL', 60, 10, 600),
+      sessionTtl: integer(env, 'RSG_OAUTH_SESSION_TTL', 86_400, 300, 30 * 86_400),
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { scopeAllows } from '../identity/oauth/scopes.ts';
+import { HttpError, sendError } from '../platform/http/errors.ts';
+import type { LimitStore } from '../platform/limits/index.ts';
+import type { Environment, ServiceId } from '../services/registry.ts';
+import type { KeyCache } from './key-cache.ts';
+import type { OrganisationResolver } from './organisation-resolver.ts';
+import type { TokenVerifier } from './tokens.ts';
+import type { UsageRecorder } from './usage.ts';
+
+/**
+ * The front door of every service route: the subscription key (header or query parameter), its product,
+ * the rate limit and the quota. Refusals use API Management's own bodies (reference/gateway.md).
+ */
+export const KEY_HEADER = 'ocp-apim-subscription-key';
+export const KEY_QUERY = 'subscription-key';
+
+export const MISSING_KEY =
+  'Access denied due to missing subscription key. Make sure to include subscription key when making requests to an API.';
+export const INVALID_KEY =
+  'Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.';
+
+/** .NET TimeSpan text, as API Management prints it: `00:05:00`, or `1.02:00:00` past a day. */
+export function timeSpan(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const days = Math.floor(total / 86_400);
+  const clock = [Math.floor((total % 86_400) / 3600), Math.floor((total % 3600) / 60), total % 60]
+    .map((n) => String(n).padStart(2, '0'))
+    .join(':');
+  return days > 0 ? `${days}.${clock}` : clock;
+}
+
+const retryAfterSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+export function presentedKey(request: FastifyRequest): string | undefined {
+  const header = request.headers[KEY_HEADER];
+  const fromHeader = Array.isArray(header) ? header[0] : header;
+  if (fromHeader?.trim()) return fromHeader.trim();
+  const query = request.query as Record<string, unknown> | undefined;
+  const fromQuery = query?.[KEY_QUERY];
+  return typeof fromQuery === 'string' && fromQuery.trim() ? fromQuery.trim() : undefined;
+}
+
+export interface GuardDeps {
+  keys: KeyCache;
+  limits: LimitStore;
+  usage: UsageRecorder;
+  tokens: TokenVerifier;
+  organisations: OrganisationResolver;
+  config: { oauth: { resourceBase: string } };
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match)
+    throw new HttpError(
+      401,
+      'invalid-token',
+      'Invalid JWT: the Authorization header must be "Bearer <token>"',
+    );
+  return match[1];
+}
+
+export function subscriptionGuard(deps: GuardDeps, environment: Environment, service: ServiceId) {
+  const refuse = (request: FastifyRequest, reply: FastifyReply, error: HttpError) =>
+    sendError(request, reply, error, 'apim');
+  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const key = presentedKey(request);
+    if (!key) return refuse(request, reply, new HttpError(401, 'missing-key', MISSING_KEY));
+    const owner = key.length <= 256 ? await deps.keys.lookup(key) : undefined;
+    if (owner?.state !== 'active' || owner.environment !== environment || owner.service !== service) {
+      return refuse(request, reply, new HttpError(401, 'invalid-key', INVALID_KEY));
+    }
+    request.caller = {
+      environment,
+      subscriptionId: owner.subscriptionId,
+      productId: owner.productId,
+      subscriberId: owner.userId,
+    };
+    // A bearer token is optional, but a token that is sent must pass every check; a three-legged
+    // operation needs a user's token.
+    try {
+      const raw = bearerToken(request);
+      const config = request.routeOptions.config;
+      if (raw) {
+        const token = await deps.tokens.verify(raw, environment);
+        const needed =
+          config.scope ??
+          `${service}:${request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write'}`;
+        if (!scopeAllows(token.scopes, deps.config.oauth.resourceBase, environment, needed)) {
+          throw new HttpError(
+            403,
+            'insufficient-scope',
+            `Insufficient scope: this operation needs the ${needed} scope.`,
+            [],
+            {
+              'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${needed}"`,
+            },
+          );
+        }
+        request.caller.token = token;
+        request.caller.userId = token.userId;
+      }
+      const organisation = request.headers['x-organisation'];
+      if (typeof organisation === 'string' && organisation.trim()) {
+        request.caller.organisationId = await deps.organisations.resolve(
+          environment,
+          organisation.trim(),
+          request.caller,
+        );
+      }
+      if (config.threeLegged && !request.caller.userId) {
+        throw new HttpError(
+          401,
+          'three-legged-token-required',
+          'This operation needs a three-legged OAuth token: an end user must sign in and consent.',
+          [],
+          {
+            'WWW-Authenticate':
+              'Bearer error="invalid_token", error_description="a user\'s token is required"',
+          },
+        );
+      }
+    } catch (error) {
+      if (error instanceof HttpError) return refuse(request, reply, error);
+      throw error;
+    }
+    const outcome = await deps.limits.check({
+      key: owner.subscriptionId,
+      rate: { limit: owner.rateLimitPerMinute, windowMs: 60_000 },
+      quota:
+        owner.quotaCalls !== null && owner.quotaPeriodSeconds !== null
+          ? { limit: owner.quotaCalls, periodMs: owner.quotaPeriodSeconds * 1000 }
+          : undefined,
+    });
+    if (!outcome.allowed) {
+      const seconds = retryAfterSeconds(outcome.retryAfterMs);
+      const error =
+        outcome.reason === 'rate'
+          ? new HttpError(
+              429,
+              'rate-limited',
+              `Rate limit is exceeded. Try again in ${seconds} seconds.`,
+              [],
+              {
+                'Retry-After': String(seconds),
+              },
+            )
+          : new HttpError(
+              403,
+              'quota-exceeded',
+              `Out of call volume quota. Quota will be replenished in ${timeSpan(outcome.retryAfterMs)}.`,
+              [],
+              { 'Retry-After': String(seconds) },
+            );
+      return refuse(request, reply, error);
+    }
+    return undefined;
+  };
+}

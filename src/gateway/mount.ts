@@ -1,0 +1,70 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import { serviceIdentity } from '../identity/service-identity.ts';
+import { HttpError, sendError } from '../platform/http/errors.ts';
+import type { Runtime } from '../runtime.ts';
+import { ENVIRONMENT_PREFIX, type Environment, type ServiceDefinition } from '../services/registry.ts';
+import { subscriptionGuard } from './guard.ts';
+import type { HttpMetrics } from './metrics.ts';
+import type { ServiceContext } from './service-context.ts';
+
+/**
+ * Mounts one service in one environment under `<prefix><service path>`: its error dialect, its own
+ * OpenAPI document at `openapi.json` (public, like a developer portal's API reference), and its routes
+ * behind the subscription guard.
+ */
+export async function mountService(
+  app: FastifyInstance,
+  runtime: Runtime,
+  metrics: HttpMetrics,
+  environment: Environment,
+  service: ServiceDefinition,
+): Promise<void> {
+  const prefix = `${ENVIRONMENT_PREFIX[environment]}${service.path}`;
+  const context: ServiceContext = {
+    environment,
+    service,
+    database: runtime.environments[environment],
+    clock: runtime.clocks.for(environment),
+    keyedUniform: runtime.keyedUniform,
+    identity: serviceIdentity(runtime.gateway.pool, environment, service.id),
+  };
+  const observe = metrics.recorder(environment, service.id);
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRequest', (request, _reply, done) => {
+        request.dialect = service.dialect;
+        done();
+      });
+      scope.addHook('onResponse', (request, reply, done) => {
+        observe(reply.statusCode, reply.elapsedTime);
+        if (request.caller) runtime.usage.record(request.caller.subscriptionId, reply.statusCode);
+        done();
+      });
+      await scope.register(swagger, {
+        openapi: {
+          openapi: '3.1.0',
+          info: { title: `${service.title} (${environment})`, version: service.version },
+          servers: [{ url: prefix }],
+          components: {
+            securitySchemes: {
+              subscriptionKey: { type: 'apiKey', in: 'header', name: 'Ocp-Apim-Subscription-Key' },
+              subscriptionKeyQuery: { type: 'apiKey', in: 'query', name: 'subscription-key' },
+            },
+          },
+          security: [{ subscriptionKey: [] }, { subscriptionKeyQuery: [] }],
+        },
+      });
+      scope.get('/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
+      await scope.register(async (guarded) => {
+        guarded.addHook('onRequest', subscriptionGuard(runtime, environment, service.id));
+        if (service.routes) await guarded.register(service.routes, context);
+      });
+      // API Management answers an unknown operation with its own 404 body.
+      scope.setNotFoundHandler((request, reply) =>
+        sendError(request, reply, new HttpError(404, 'not-found', 'Resource not found'), 'apim'),
+      );
+    },
+    { prefix },
+  );
+}

@@ -1,0 +1,75 @@
+import type { Clock } from '../platform/clock.ts';
+import type { Database } from '../platform/db/pool.ts';
+import type { Environment, ServiceDefinition } from '../services/registry.ts';
+import type { VerifiedToken } from './tokens.ts';
+
+/** What the gateway hands a service when it mounts it in one environment. */
+export interface ServiceContext {
+  environment: Environment;
+  service: ServiceDefinition;
+  /** That environment's database. */
+  database: Database;
+  clock: Clock;
+  /** Uniform in [0, 1), keyed by the server secret: the same key always gives the same number. */
+  keyedUniform(key: string): number;
+  /** "May this caller act on this object?" — answered by identity/, in this environment and service. */
+  identity: ServiceIdentity;
+}
+
+export interface ServiceIdentity {
+  mayAct(caller: Caller | undefined, kind: string, objectId: string): Promise<boolean>;
+  objectsCallerMayActOn(caller: Caller | undefined, kind: string): Promise<string[]>;
+  /** Business authorities over one object: who holds them (current ones only). */
+  listAuthorities(kind: string, objectId: string): Promise<HeldAuthority[]>;
+  /**
+   * Grants authority to a user (by id or email) or to an organisation (by its register identifier, in
+   * this environment). Undefined when no such user or organisation exists. Idempotent.
+   */
+  grantAuthority(
+    kind: string,
+    objectId: string,
+    holder: { userId: string } | { email: string } | { organisation: string },
+    options?: { grantedBy?: string; role?: string },
+  ): Promise<HeldAuthority | undefined>;
+  /** Revokes one authority over the object; false when there was none with that id. */
+  revokeAuthority(kind: string, objectId: string, authorityId: string): Promise<boolean>;
+}
+
+export interface HeldAuthority {
+  id: string;
+  /** The holder: a user's email, or an organisation's register identifier. */
+  userEmail: string | null;
+  organisationIdentifier: string | null;
+  role: string;
+  grantedAt: Date;
+}
+
+/** The authenticated caller, as a service sees it. */
+export interface Caller {
+  environment: Environment;
+  subscriptionId: string;
+  productId: string;
+  /** The user who owns the subscription (the software provider). */
+  subscriberId: string;
+  /** A verified bearer token, when one was sent. */
+  token?: VerifiedToken | undefined;
+  /** The end user acting: the subject of a three-legged token. */
+  userId?: string | undefined;
+  /** The organisation the call is made for (the offers register's x-organisation header), once resolved. */
+  organisationId?: string | undefined;
+}
+
+/** Route option: `{ config: { threeLegged: true } }` makes the guard require a user's token. */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    threeLegged?: boolean;
+    /** Overrides the scope the guard requires (`<service>:read` for GET/HEAD, `<service>:write` otherwise). */
+    scope?: string;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller?: Caller;
+  }
+}

@@ -1,0 +1,161 @@
+import type { Pool, PoolClient } from 'pg';
+import { publish } from '../platform/db/notify.ts';
+import { withTransaction } from '../platform/db/pool.ts';
+import { type Environment, productId as makeProductId, type ServiceId } from '../services/registry.ts';
+import { generateKey, hashKey, keyHint } from './keys.ts';
+
+export type SubscriptionState = 'requested' | 'active' | 'suspended' | 'cancelled';
+export type KeySlot = 'primary' | 'secondary';
+
+export interface Subscription {
+  id: string;
+  userId: string;
+  userEmail: string;
+  productId: string;
+  name: string;
+  state: SubscriptionState;
+  createdAt: Date;
+  stateChangedAt: Date;
+  primaryKeyHint: string;
+  secondaryKeyHint: string;
+}
+
+/** What a key check needs, cached per key hash by the gateway. */
+export interface KeyOwner {
+  subscriptionId: string;
+  userId: string;
+  productId: string;
+  environment: Environment;
+  service: ServiceId;
+  state: SubscriptionState;
+  isOperator: boolean;
+  rateLimitPerMinute: number;
+  quotaCalls: number | null;
+  quotaPeriodSeconds: number | null;
+}
+
+const TRANSITIONS: Record<SubscriptionState, SubscriptionState[]> = {
+  requested: ['active', 'cancelled'],
+  active: ['suspended', 'cancelled'],
+  suspended: ['active', 'cancelled'],
+  cancelled: [],
+};
+
+export class SubscriptionError extends Error {}
+
+async function storeKey(client: PoolClient, subscriptionId: string, slot: KeySlot): Promise<string> {
+  const key = generateKey();
+  await client.query('DELETE FROM subscription_keys WHERE subscription_id = $1 AND slot = $2', [
+    subscriptionId,
+    slot,
+  ]);
+  await client.query(
+    'INSERT INTO subscription_keys (hash, subscription_id, slot, hint) VALUES ($1, $2, $3, $4)',
+    [hashKey(key), subscriptionId, slot, keyHint(key)],
+  );
+  return key;
+}
+
+export interface CreatedSubscription {
+  subscriptionId: string;
+  primaryKey: string;
+  secondaryKey: string;
+  state: SubscriptionState;
+}
+
+export async function createSubscription(
+  pool: Pool,
+  input: { userId: string; productId: string; name?: string; state: 'requested' | 'active' },
+): Promise<CreatedSubscription> {
+  return withTransaction(pool, async (client) => {
+    const product = await client.query('SELECT id FROM products WHERE id = $1', [input.productId]);
+    if (product.rowCount === 0) throw new SubscriptionError(`no product "${input.productId}"`);
+    const inserted = await client.query<{ id: string }>(
+      'INSERT INTO subscriptions (user_id, product_id, name, state) VALUES ($1, $2, $3, $4) RETURNING id',
+      [input.userId, input.productId, input.name ?? input.productId, input.state],
+    );
+    const subscriptionId = inserted.rows[0]!.id;
+    const primaryKey = await storeKey(client, subscriptionId, 'primary');
+    const secondaryKey = await storeKey(client, subscriptionId, 'secondary');
+    return { subscriptionId, primaryKey, secondaryKey, state: input.state };
+  });
+}
+
+/** The old key stops working at once: here through the notice, in other processes through LISTEN. */
+export async function regenerateKey(pool: Pool, subscriptionId: string, slot: KeySlot): Promise<string> {
+  const key = await withTransaction(pool, async (client) => {
+    const found = await client.query<{ state: SubscriptionState }>(
+      'SELECT state FROM subscriptions WHERE id = $1 FOR UPDATE',
+      [subscriptionId],
+    );
+    const state = found.rows[0]?.state;
+    if (!state) throw new SubscriptionError(`no subscription "${subscriptionId}"`);
+    if (state === 'cancelled')
+      throw new SubscriptionError('a cancelled subscription has no keys to regenerate');
+    const fresh = await storeKey(client, subscriptionId, slot);
+    await publish(client, { kind: 'subscription', id: subscriptionId });
+    return fresh;
+  });
+  return key;
+}
+
+export async function changeState(
+  pool: Pool,
+  subscriptionId: string,
+  next: SubscriptionState,
+): Promise<void> {
+  await withTransaction(pool, async (client) => {
+    const found = await client.query<{ state: SubscriptionState }>(
+      'SELECT state FROM subscriptions WHERE id = $1 FOR UPDATE',
+      [subscriptionId],
+    );
+    const state = found.rows[0]?.state;
+    if (!state) throw new SubscriptionError(`no subscription "${subscriptionId}"`);
+    if (!TRANSITIONS[state].includes(next)) {
+      throw new SubscriptionError(`a ${state} subscription cannot become ${next}`);
+    }
+    await client.query('UPDATE subscriptions SET state = $2, state_changed_at = now() WHERE id = $1', [
+      subscriptionId,
+      next,
+    ]);
+    await publish(client, { kind: 'subscription', id: subscriptionId });
+  });
+}
+
+export async function findKeyOwner(pool: Pool, key: string): Promise<KeyOwner | undefined> {
+  const result = await pool.query<KeyOwner>(
+    `SELECT s.id AS "subscriptionId", s.user_id AS "userId", s.product_id AS "productId",
+            p.environment, p.service, s.state, u.is_operator AS "isOperator",
+            p.rate_limit_per_minute AS "rateLimitPerMinute", p.quota_calls AS "quotaCalls",
+            p.quota_period_seconds AS "quotaPeriodSeconds"
+       FROM subscription_keys k
+       JOIN subscriptions s ON s.id = k.subscription_id
+       JOIN products p ON p.id = s.product_id
+       JOIN users u ON u.id = s.user_id
+      WHERE k.hash = $1`,
+    [hashKey(key)],
+  );
+  return result.rows[0];
+}
+
+export async function listSubscriptions(
+  pool: Pool,
+  filter: { userEmail?: string } = {},
+): Promise<Subscription[]> {
+  const result = await pool.query<Subscription>(
+    `SELECT s.id, s.user_id AS "userId", u.email AS "userEmail", s.product_id AS "productId", s.name, s.state,
+            s.created_at AS "createdAt", s.state_changed_at AS "stateChangedAt",
+            COALESCE(MAX(k.hint) FILTER (WHERE k.slot = 'primary'), '') AS "primaryKeyHint",
+            COALESCE(MAX(k.hint) FILTER (WHERE k.slot = 'secondary'), '') AS "secondaryKeyHint"
+       FROM subscriptions s
+       JOIN users u ON u.id = s.user_id
+       LEFT JOIN subscription_keys k ON k.subscription_id = s.id
+      WHERE ($1::text IS NULL OR lower(u.email) = lower($1))
+      GROUP BY s.id, u.email
+      ORDER BY s.created_at, s.product_id`,
+    [filter.userEmail ?? null],
+  );
+  return result.rows;
+}
+
+export { makeProductId };

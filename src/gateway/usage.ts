@@ -1,0 +1,87 @@
+import type { Pool } from 'pg';
+
+/**
+ * Calls per subscription per minute (calls, 4xx, 5xx, 429), counted in memory and flushed to the
+ * database every few seconds with additive upserts, so several processes can count the same minute.
+ */
+interface Counts {
+  calls: number;
+  clientErrors: number;
+  serverErrors: number;
+  throttled: number;
+}
+
+export interface UsageRow extends Counts {
+  minute: Date;
+}
+
+export class UsageRecorder {
+  private pending = new Map<string, Counts>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly pool: Pool,
+    flushEveryMs = 5_000,
+  ) {
+    if (flushEveryMs > 0) {
+      this.timer = setInterval(() => this.flush().catch(() => {}), flushEveryMs);
+      this.timer.unref();
+    }
+  }
+
+  record(subscriptionId: string, status: number, at: number = Date.now()): void {
+    const minute = Math.floor(at / 60_000) * 60_000;
+    const key = `${subscriptionId}|${minute}`;
+    let counts = this.pending.get(key);
+    if (!counts) {
+      counts = { calls: 0, clientErrors: 0, serverErrors: 0, throttled: 0 };
+      this.pending.set(key, counts);
+    }
+    counts.calls++;
+    if (status === 429) counts.throttled++;
+    else if (status >= 500) counts.serverErrors++;
+    else if (status >= 400) counts.clientErrors++;
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    const ids: string[] = [];
+    const minutes: Date[] = [];
+    const columns: number[][] = [[], [], [], []];
+    for (const [key, counts] of batch) {
+      const [id, minute] = key.split('|');
+      ids.push(id!);
+      minutes.push(new Date(Number(minute)));
+      columns[0]!.push(counts.calls);
+      columns[1]!.push(counts.clientErrors);
+      columns[2]!.push(counts.serverErrors);
+      columns[3]!.push(counts.throttled);
+    }
+    await this.pool.query(
+      `INSERT INTO usage_minutes (subscription_id, minute, calls, client_errors, server_errors, throttled)
+       SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::int[], $4::int[], $5::int[], $6::int[])
+       ON CONFLICT (subscription_id, minute) DO UPDATE SET
+         calls = usage_minutes.calls + excluded.calls,
+         client_errors = usage_minutes.client_errors + excluded.client_errors,
+         server_errors = usage_minutes.server_errors + excluded.server_errors,
+         throttled = usage_minutes.throttled + excluded.throttled`,
+      [ids, minutes, ...columns],
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.flush().catch(() => {});
+  }
+}
+
+export async function usageOf(pool: Pool, subscriptionId: string, since: Date): Promise<UsageRow[]> {
+  const result = await pool.query<UsageRow>(
+    `SELECT minute, calls, client_errors AS "clientErrors", server_errors AS "serverErrors", throttled
+       FROM usage_minutes WHERE subscription_id = $1 AND minute >= $2 ORDER BY minute`,
+    [subscriptionId, since],
+  );
+  return result.rows;
+}

@@ -1,0 +1,183 @@
+import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Pool } from 'pg';
+import type { Config } from '../../config.ts';
+import { html, page } from '../../platform/http/html.ts';
+import type { Environment } from '../../services/registry.ts';
+import { postgresAdapter } from './adapter.ts';
+import { secretMatches } from './clients.ts';
+import { defaultScope, environmentOfResource, resourceFor, serviceScopes } from './scopes.ts';
+import { SIGNING_ALG, type SigningKeys } from './signing-keys.ts';
+
+/**
+ * The authorization server, on oidc-provider (a certified OpenID Provider), mounted at /oauth2:
+ * discovery, JWKS (keys from the database), client credentials, authorization code with PKCE through
+ * our own login and consent pages, refresh tokens, and JWT access tokens whose audience is the
+ * environment.
+ */
+export const OAUTH_PREFIX = '/oauth2';
+
+export interface ProviderOptions {
+  config: Config;
+  pool: Pool;
+  issuer: string;
+  keys: SigningKeys;
+  cookieSecret: string;
+}
+
+interface UserRow {
+  id: string;
+  email: string;
+  name: string;
+}
+
+const MAX_AUTHORITY_CLAIMS = 100;
+
+export function createProvider(options: ProviderOptions): Provider {
+  const { config, pool } = options;
+  const base = config.oauth.resourceBase;
+  const scopesOf = (environment: Environment) =>
+    [defaultScope(base, environment), ...serviceScopes()].join(' ');
+
+  const configuration: Configuration = {
+    adapter: postgresAdapter(pool),
+    jwks: { keys: options.keys.privateKeys as never },
+    cookies: {
+      keys: [options.cookieSecret],
+      long: { httpOnly: true, sameSite: 'lax' },
+      short: { httpOnly: true, sameSite: 'lax' },
+    },
+    scopes: [
+      'openid',
+      'offline_access',
+      'email',
+      'profile',
+      defaultScope(base, 'sandbox'),
+      defaultScope(base, 'production'),
+      ...serviceScopes(),
+    ],
+    claims: { openid: ['sub'], email: ['email'], profile: ['name'] },
+    extraClientMetadata: { properties: ['urn:rsg:environment'] },
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    enabledJWA: {
+      idTokenSigningAlgValues: [SIGNING_ALG],
+      requestObjectSigningAlgValues: [SIGNING_ALG],
+      userinfoSigningAlgValues: [SIGNING_ALG],
+      introspectionSigningAlgValues: [SIGNING_ALG],
+      authorizationSigningAlgValues: [SIGNING_ALG],
+    },
+    responseTypes: ['code'],
+    clientDefaults: {
+      grant_types: ['authorization_code'],
+      id_token_signed_response_alg: SIGNING_ALG,
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    },
+    pkce: { required: () => true },
+    ttl: {
+      AccessToken: config.oauth.accessTokenTtl,
+      ClientCredentials: config.oauth.accessTokenTtl,
+      AuthorizationCode: config.oauth.authorizationCodeTtl,
+      RefreshToken: config.oauth.refreshTokenTtl,
+      IdToken: config.oauth.accessTokenTtl,
+      Grant: config.oauth.refreshTokenTtl,
+      Session: config.oauth.sessionTtl,
+      Interaction: 3600,
+    },
+    issueRefreshToken: async (_ctx, client, code) =>
+      client.grantTypeAllowed('refresh_token') &&
+      (code.scopes.has('offline_access') || code.resource !== undefined),
+    interactions: { url: (_ctx, interaction) => `${OAUTH_PREFIX}/interaction/${interaction.uid}` },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      introspection: { enabled: true },
+      revocation: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        // A request that names no resource gets its client's environment, or the one its `.default` scope names.
+        defaultResource: (ctx, client) => {
+          const requested = String(ctx.oidc.params?.scope ?? '');
+          for (const environment of ['sandbox', 'production'] as const) {
+            if (requested.split(' ').includes(defaultScope(base, environment)))
+              return resourceFor(base, environment);
+          }
+          const environment = (client?.metadata() as Record<string, unknown>)?.['urn:rsg:environment'] as
+            | Environment
+            | undefined;
+          return resourceFor(base, environment ?? 'sandbox');
+        },
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resourceIndicator, client) => {
+          const environment = environmentOfResource(base, resourceIndicator);
+          const clientEnvironment = (client.metadata() as Record<string, unknown>)['urn:rsg:environment'];
+          if (!environment) throw new errors.InvalidTarget(`unknown resource ${resourceIndicator}`);
+          if (clientEnvironment !== environment) {
+            throw new errors.InvalidTarget(
+              `this client is registered for the ${clientEnvironment} environment`,
+            );
+          }
+          return {
+            scope: scopesOf(environment),
+            audience: resourceIndicator,
+            accessTokenFormat: 'jwt',
+            accessTokenTTL: config.oauth.accessTokenTtl,
+            jwt: { sign: { alg: SIGNING_ALG } },
+          };
+        },
+      },
+    },
+    findAccount: async (_ctx, id) => {
+      const user = (await pool.query<UserRow>('SELECT id, email, name FROM users WHERE id::text = $1', [id]))
+        .rows[0];
+      if (!user) return undefined;
+      return {
+        accountId: user.id,
+        claims: async () => ({ sub: user.id, email: user.email, name: user.name }),
+      };
+    },
+    // A three-legged token carries the authorities its user holds in the token's environment (capped);
+    // services still ask identity/ at request time, so a revoked authority stops working at once.
+    extraTokenClaims: async (ctx: KoaContextWithOIDC, token) => {
+      const accountId = (token as { accountId?: string }).accountId;
+      const audience = (token as { aud?: string; resourceServer?: { audience?: string } }).resourceServer
+        ?.audience;
+      const environment = audience ? environmentOfResource(base, audience) : undefined;
+      const clientId = (token as { clientId?: string }).clientId ?? ctx.oidc.client?.clientId;
+      const claims: Record<string, unknown> = { client_id: clientId };
+      if (accountId && environment) {
+        const rows = await pool.query<{ service: string; object_kind: string; object_id: string }>(
+          `SELECT DISTINCT a.service, a.object_kind, a.object_id FROM authorities a
+            WHERE a.revoked_at IS NULL AND a.environment = $1
+              AND (a.user_id = $2 OR a.organisation_id IN (SELECT organisation_id FROM memberships WHERE user_id = $2))
+            ORDER BY 1, 2, 3 LIMIT ${MAX_AUTHORITY_CLAIMS}`,
+          [environment, accountId],
+        );
+        claims.authorities = rows.rows.map((r) => `${r.service}:${r.object_kind}:${r.object_id}`);
+      }
+      return claims;
+    },
+    renderError: async (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = page(
+        'Sign-in error',
+        html`<section class="card"><h1>Sign-in could not continue</h1>
+<p><strong>${out.error}</strong>: ${out.error_description ?? ''}</p></section>`,
+      );
+    },
+  };
+
+  const provider = new Provider(options.issuer, configuration);
+  provider.proxy = true;
+  // Client secrets are stored as SHA-256 hashes: hash what the client presents before comparing.
+  const clientPrototype = (
+    provider as unknown as {
+      Client: {
+        prototype: { compareClientSecret(this: { clientSecret?: string }, actual: string): boolean };
+      };
+    }
+  ).Client.prototype;
+  clientPrototype.compareClientSecret = function compare(actual: string) {
+    return secretMatches(this.clientSecret, actual);
+  };
+  return provider;
+}

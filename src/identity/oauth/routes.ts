@@ -1,0 +1,288 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import { HttpError } from '../../platform/http/errors.ts';
+import type { Runtime } from '../../runtime.ts';
+import { verifyPassword } from '../passwords.ts';
+import { findUserByEmail } from '../users.ts';
+import { consentPage, loginPage } from './pages.ts';
+import { createProvider, OAUTH_PREFIX } from './provider.ts';
+import { loadSigningKeys } from './signing-keys.ts';
+
+/**
+ * Mounts the authorization server at /oauth2 and serves its login and consent pages, which stand in for
+ * the national identity provider (see src/identity/README.md for federating a real one).
+ */
+const TOKEN_PATHS = new Set(['/token', '/token/introspection', '/token/revocation']);
+
+export function csrfToken(secret: string, binding: string): string {
+  return createHmac('sha256', secret).update(`csrf:${binding}`).digest('base64url');
+}
+
+export function csrfMatches(secret: string, binding: string, presented: unknown): boolean {
+  if (typeof presented !== 'string') return false;
+  const expected = Buffer.from(csrfToken(secret, binding));
+  const actual = Buffer.from(presented);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/**
+ * A client may send its secret in the form body (client_secret_post) or in the Authorization header
+ * (client_secret_basic); oidc-provider holds each client to one method, so a posted secret is moved into
+ * the header before the provider reads the request, which gets a fresh stream with the rewritten body.
+ */
+function withClientSecretInHeader(
+  raw: IncomingMessage & { originalUrl?: string },
+  body: string,
+): IncomingMessage {
+  const params = new URLSearchParams(body);
+  const secret = params.get('client_secret');
+  const clientId = params.get('client_id');
+  const headers = { ...raw.headers };
+  if (secret !== null && clientId && !headers.authorization) {
+    const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
+    headers.authorization = `Basic ${Buffer.from(`${encode(clientId)}:${encode(secret)}`).toString('base64')}`;
+    params.delete('client_secret');
+    params.delete('client_id');
+  }
+  const rewritten = Buffer.from(params.toString());
+  headers['content-length'] = String(rewritten.length);
+  const stream = Readable.from([rewritten]);
+  return Object.assign(stream, {
+    headers,
+    rawHeaders: raw.rawHeaders,
+    method: raw.method,
+    url: raw.url,
+    originalUrl: raw.originalUrl,
+    httpVersion: raw.httpVersion,
+    httpVersionMajor: raw.httpVersionMajor,
+    httpVersionMinor: raw.httpVersionMinor,
+    socket: raw.socket,
+    connection: raw.socket,
+  }) as unknown as IncomingMessage;
+}
+
+function pageSecurityPolicy(redirectUri?: string): string {
+  let formAction = "'self'";
+  try {
+    if (redirectUri) {
+      const url = new URL(redirectUri);
+      // Only web origins can be named in CSP; a custom-scheme app redirect is named by its scheme.
+      formAction +=
+        url.protocol === 'http:' || url.protocol === 'https:' ? ` ${url.origin}` : ` ${url.protocol}`;
+    }
+  } catch {
+    // The provider refuses a malformed redirect URI before any page is shown.
+  }
+  return `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'`;
+}
+
+export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promise<Provider> {
+  const pool = runtime.gateway.pool;
+  const publishedFor = Math.max(runtime.config.oauth.accessTokenTtl, runtime.config.oauth.refreshTokenTtl);
+  const cookieSecret = createHmac('sha256', runtime.secret).update('oidc-cookies').digest('base64url');
+  const build = async () =>
+    createProvider({
+      config: runtime.config,
+      pool,
+      issuer: runtime.issuer,
+      keys: await loadSigningKeys(pool, publishedFor),
+      cookieSecret,
+    });
+  let provider = await build();
+  // A rotated key must sign new tokens in every process: rebuild the provider when keys change.
+  runtime.feed.on((notice) => {
+    if (notice.kind === 'signing-keys') {
+      build().then(
+        (fresh) => {
+          provider = fresh;
+        },
+        () => {},
+      );
+    }
+  });
+
+  const pass = (request: FastifyRequest, reply: FastifyReply) => {
+    const raw = request.raw as IncomingMessage & { originalUrl?: string };
+    const original = raw.url ?? '/';
+    const path = original.slice(OAUTH_PREFIX.length) || '/';
+    raw.originalUrl = original;
+    raw.url = path;
+    reply.hijack();
+    const body = request.body;
+    provider.callback()(typeof body === 'string' ? withClientSecretInHeader(raw, body) : raw, reply.raw);
+  };
+
+  await app.register(
+    async (scope) => {
+      scope.removeAllContentTypeParsers();
+      // Token requests are read here, to accept client_secret_post; everything else stays in the stream.
+      scope.addContentTypeParser('application/x-www-form-urlencoded', (request, payload, done) => {
+        const path = (request.url.slice(OAUTH_PREFIX.length) || '/').split('?')[0]!;
+        if (!TOKEN_PATHS.has(path)) return done(null);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        payload.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= 56 * 1024) chunks.push(chunk);
+        });
+        payload.on('end', () => done(null, Buffer.concat(chunks).toString('utf8')));
+        payload.on('error', (error) => done(error));
+      });
+      // Anything else (JSON for registration, say) is left in the stream for the provider to read.
+      scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+      scope.all('/*', pass);
+      scope.all('/', pass);
+    },
+    { prefix: OAUTH_PREFIX },
+  );
+
+  await app.register(
+    async (scope) => {
+      await scope.register(formbody);
+      scope.addHook('onRequest', async (request, reply) => {
+        request.dialect = 'problem';
+        reply.header('Cache-Control', 'no-store');
+        reply.header('Content-Security-Policy', pageSecurityPolicy());
+        reply.header('X-Frame-Options', 'DENY');
+      });
+      const details = (request: FastifyRequest, reply: FastifyReply) =>
+        provider.interactionDetails(request.raw, reply.raw).catch(() => {
+          throw new HttpError(
+            400,
+            'interaction-expired',
+            'This sign-in has expired or was already used. Start again from the application.',
+          );
+        });
+
+      scope.get<{ Params: { uid: string } }>('/:uid', async (request, reply) => {
+        const interaction = await details(request, reply);
+        const csrf = csrfToken(runtime.secret, interaction.uid);
+        // Browsers apply form-action to the redirects that follow a submitted form, and this one ends at
+        // the client's redirect URI (already matched exactly against its registration by the provider).
+        reply.header(
+          'Content-Security-Policy',
+          pageSecurityPolicy(String(interaction.params.redirect_uri ?? '')),
+        );
+        if (interaction.prompt.name === 'login')
+          return reply.type('text/html').send(loginPage({ uid: interaction.uid, csrf }));
+        const client = await provider.Client.find(String(interaction.params.client_id));
+        return reply.type('text/html').send(
+          consentPage({
+            uid: interaction.uid,
+            csrf,
+            clientName: String(client?.clientName ?? interaction.params.client_id),
+            scopes: String(interaction.params.scope ?? '')
+              .split(' ')
+              .filter(Boolean),
+            resource: String(interaction.params.resource ?? ''),
+          }),
+        );
+      });
+
+      scope.post<{ Params: { uid: string }; Body: Record<string, string> }>(
+        '/:uid/login',
+        async (request, reply) => {
+          const interaction = await details(request, reply);
+          const csrf = csrfToken(runtime.secret, interaction.uid);
+          if (!csrfMatches(runtime.secret, interaction.uid, request.body?.csrf)) {
+            throw new HttpError(403, 'csrf', 'The form has expired; go back and try again.');
+          }
+          const email = String(request.body?.email ?? '')
+            .trim()
+            .toLowerCase();
+          const password = String(request.body?.password ?? '');
+          const throttle = await runtime.limits.check({
+            key: `login:${email}|${request.ip}`,
+            rate: { limit: 10, windowMs: 15 * 60_000 },
+          });
+          if (!throttle.allowed) {
+            const minutes = Math.ceil(throttle.retryAfterMs / 60_000);
+            reply.header('Retry-After', String(Math.ceil(throttle.retryAfterMs / 1000)));
+            return reply
+              .code(429)
+              .type('text/html')
+              .send(
+                loginPage({
+                  uid: interaction.uid,
+                  csrf,
+                  email,
+                  error: `Too many attempts. Try again in ${minutes} minutes.`,
+                }),
+              );
+          }
+          const user = email ? await findUserByEmail(pool, email) : undefined;
+          const passwordHash = user
+            ? (
+                await pool.query<{ password_hash: string | null }>(
+                  'SELECT password_hash FROM users WHERE id = $1',
+                  [user.id],
+                )
+              ).rows[0]?.password_hash
+            : undefined;
+          if (!user || !(await verifyPassword(password, passwordHash))) {
+            return reply
+              .code(401)
+              .type('text/html')
+              .send(
+                loginPage({ uid: interaction.uid, csrf, email, error: 'The email or password is wrong.' }),
+              );
+          }
+          const redirect = await provider.interactionResult(
+            request.raw,
+            reply.raw,
+            { login: { accountId: user.id } },
+            { mergeWithLastSubmission: false },
+          );
+          return reply.redirect(redirect, 303);
+        },
+      );
+
+      scope.post<{ Params: { uid: string }; Body: Record<string, string> }>(
+        '/:uid/confirm',
+        async (request, reply) => {
+          const interaction = await details(request, reply);
+          if (!csrfMatches(runtime.secret, interaction.uid, request.body?.csrf)) {
+            throw new HttpError(403, 'csrf', 'The form has expired; go back and try again.');
+          }
+          if (interaction.prompt.name !== 'consent' || !interaction.session?.accountId) {
+            throw new HttpError(400, 'interaction-state', 'Sign in first.');
+          }
+          const result =
+            request.body?.decision === 'approve'
+              ? { consent: { grantId: await grantFor(provider, interaction) } }
+              : { error: 'access_denied', error_description: 'The user declined.' };
+          const redirect = await provider.interactionResult(request.raw, reply.raw, result, {
+            mergeWithLastSubmission: true,
+          });
+          return reply.redirect(redirect, 303);
+        },
+      );
+    },
+    { prefix: `${OAUTH_PREFIX}/interaction` },
+  );
+  return provider;
+}
+
+type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+async function grantFor(provider: Provider, interaction: Interaction): Promise<string> {
+  const accountId = interaction.session!.accountId;
+  const clientId = String(interaction.params.client_id);
+  const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+  const grant = existing ?? new provider.Grant({ accountId, clientId });
+  const details = interaction.prompt.details as {
+    missingOIDCScope?: string[];
+    missingOIDCClaims?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
+  if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
+  if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
+  for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) {
+    grant.addResourceScope(indicator, scopes.join(' '));
+  }
+  return grant.save();
+}

@@ -1,0 +1,82 @@
+import type { Pool } from 'pg';
+import type { Environment } from '../services/registry.ts';
+
+export type MembershipRole = 'owner' | 'admin' | 'member';
+
+export interface Organisation {
+  id: string;
+  environment: Environment;
+  identifier: string;
+  name: string;
+}
+
+export class OrganisationError extends Error {}
+
+const COLUMNS = 'id, environment, identifier, name';
+
+export async function addOrganisation(
+  pool: Pool,
+  input: { environment: Environment; identifier: string; name: string },
+): Promise<Organisation> {
+  const identifier = input.identifier.trim();
+  if (!/^[\w.-]{1,64}$/.test(identifier)) {
+    throw new OrganisationError(
+      'an organisation identifier is 1 to 64 letters, digits, dots, dashes or underscores',
+    );
+  }
+  const result = await pool.query<Organisation>(
+    `INSERT INTO organisations (environment, identifier, name) VALUES ($1, $2, $3)
+     ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
+    [input.environment, identifier, input.name.trim() || identifier],
+  );
+  const organisation = result.rows[0];
+  if (!organisation)
+    throw new OrganisationError(`the ${input.environment} organisation ${identifier} exists already`);
+  return organisation;
+}
+
+export async function findOrganisation(
+  pool: Pool,
+  environment: Environment,
+  identifier: string,
+): Promise<Organisation | undefined> {
+  const result = await pool.query<Organisation>(
+    `SELECT ${COLUMNS} FROM organisations WHERE environment = $1 AND identifier = $2`,
+    [environment, identifier],
+  );
+  return result.rows[0];
+}
+
+export async function addMember(
+  pool: Pool,
+  organisationId: string,
+  userId: string,
+  role: MembershipRole,
+): Promise<void> {
+  await pool.query(
+    `INSERT INTO memberships (organisation_id, user_id, role) VALUES ($1, $2, $3)
+     ON CONFLICT (organisation_id, user_id) DO UPDATE SET role = excluded.role`,
+    [organisationId, userId, role],
+  );
+}
+
+export async function isMember(pool: Pool, organisationId: string, userId: string): Promise<boolean> {
+  const result = await pool.query('SELECT 1 FROM memberships WHERE organisation_id = $1 AND user_id = $2', [
+    organisationId,
+    userId,
+  ]);
+  return (result.rowCount ?? 0) > 0;
+}
+
+export async function organisationsOf(
+  pool: Pool,
+  userId: string,
+): Promise<(Organisation & { role: MembershipRole })[]> {
+  const result = await pool.query<Organisation & { role: MembershipRole }>(
+    `SELECT o.id, o.environment, o.identifier, o.name, m.role
+       FROM memberships m JOIN organisations o ON o.id = m.organisation_id
+      WHERE m.user_id = $1 ORDER BY o.environment, o.identifier`,
+    [userId],
+  );
+  return result.rows;
+}

@@ -1,0 +1,53 @@
+import type { Pool } from 'pg';
+import { hashPassword, passwordProblem } from './passwords.ts';
+
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  isOperator: boolean;
+  createdAt: Date;
+}
+
+const COLUMNS = 'id, email, name, is_operator AS "isOperator", created_at AS "createdAt"';
+
+export class UserError extends Error {}
+
+export function validEmail(email: string): boolean {
+  return /^[^\s@]+@[^\s@]+$/.test(email) && email.length <= 254;
+}
+
+export async function addUser(
+  pool: Pool,
+  input: { email: string; name?: string; isOperator?: boolean },
+): Promise<User> {
+  const email = input.email.trim().toLowerCase();
+  if (!validEmail(email)) throw new UserError(`"${input.email}" is not an email address`);
+  const result = await pool.query<User>(
+    `INSERT INTO users (email, name, is_operator) VALUES ($1, $2, $3)
+     ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
+    [email, input.name?.trim() || email.split('@')[0], input.isOperator ?? false],
+  );
+  const user = result.rows[0];
+  if (!user) throw new UserError(`a user with the email ${email} already exists`);
+  return user;
+}
+
+export async function findUserByEmail(pool: Pool, email: string): Promise<User | undefined> {
+  return (
+    await pool.query<User>(`SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email.trim()])
+  ).rows[0];
+}
+
+export async function listUsers(pool: Pool): Promise<User[]> {
+  return (await pool.query<User>(`SELECT ${COLUMNS} FROM users ORDER BY created_at`)).rows;
+}
+
+export async function setPassword(pool: Pool, userId: string, password: string): Promise<void> {
+  const problem = passwordProblem(password);
+  if (problem) throw new UserError(`the password ${problem}`);
+  await pool.query('UPDATE users SET password_hash = $2 WHERE id = $1', [
+    userId,
+    await hashPassword(password),
+  ]);
+}

@@ -1,0 +1,133 @@
+import type { Pool } from 'pg';
+import { addDuration, type Clock, realClock, VirtualClock, type VirtualState } from './clock.ts';
+import { type ChangeFeed, publish } from './db/notify.ts';
+import { withTransaction } from './db/pool.ts';
+
+export type ClockMode = 'real' | 'virtual';
+
+export interface ClockReading {
+  environment: string;
+  mode: ClockMode;
+  now: Date;
+  offsetMs: number;
+  frozen: boolean;
+}
+
+export class ClockError extends Error {}
+
+interface Row {
+  mode: ClockMode;
+  offset_ms: number;
+  frozen_at: Date | null;
+}
+
+async function readRow(pool: Pool, environment: string): Promise<Row> {
+  const result = await pool.query<Row>(
+    'SELECT mode, offset_ms, frozen_at FROM environment_clocks WHERE environment = $1',
+    [environment],
+  );
+  const row = result.rows[0];
+  if (!row) throw new ClockError(`unknown environment "${environment}"`);
+  return row;
+}
+
+const toState = (row: Row): VirtualState => ({ offsetMs: Number(row.offset_ms), frozenAt: row.frozen_at });
+
+function reading(environment: string, row: Row): ClockReading {
+  const clock = new VirtualClock(toState(row));
+  return {
+    environment,
+    mode: row.mode,
+    now: row.mode === 'virtual' ? clock.now() : new Date(),
+    offsetMs: Number(row.offset_ms),
+    frozen: row.frozen_at !== null,
+  };
+}
+
+export async function readClock(pool: Pool, environment: string): Promise<ClockReading> {
+  return reading(environment, await readRow(pool, environment));
+}
+
+/** Production is always real time; only a virtual sandbox clock moves. */
+async function moveClock(
+  pool: Pool,
+  environment: string,
+  target: (now: Date) => Date,
+): Promise<ClockReading> {
+  return withTransaction(pool, async (client) => {
+    const result = await client.query<Row>(
+      'SELECT mode, offset_ms, frozen_at FROM environment_clocks WHERE environment = $1 FOR UPDATE',
+      [environment],
+    );
+    const row = result.rows[0];
+    if (!row) throw new ClockError(`unknown environment "${environment}"`);
+    if (row.mode !== 'virtual') {
+      throw new ClockError(
+        environment === 'production'
+          ? 'the production clock is real time and cannot be moved'
+          : 'the sandbox clock is real time: start the gateway with RSG_SANDBOX_CLOCK=virtual to move it',
+      );
+    }
+    const current = new VirtualClock(toState(row)).now();
+    const next = target(current);
+    const updated: Row =
+      row.frozen_at !== null
+        ? { ...row, frozen_at: next }
+        : { ...row, offset_ms: Number(row.offset_ms) + (next.getTime() - current.getTime()) };
+    await client.query(
+      'UPDATE environment_clocks SET offset_ms = $2, frozen_at = $3, updated_at = now() WHERE environment = $1',
+      [environment, updated.offset_ms, updated.frozen_at],
+    );
+    await publish(client, { kind: 'clock', environment });
+    return reading(environment, updated);
+  });
+}
+
+export function advanceClock(pool: Pool, environment: string, duration: string): Promise<ClockReading> {
+  return moveClock(pool, environment, (now) => {
+    const target = addDuration(now, duration);
+    if (target.getTime() < now.getTime())
+      throw new ClockError('advance moves the clock forward only; use set');
+    return target;
+  });
+}
+
+export function setClock(pool: Pool, environment: string, iso: string): Promise<ClockReading> {
+  const time = Date.parse(iso);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(iso) || Number.isNaN(time)) {
+    throw new ClockError(`"${iso}" is not an ISO 8601 date-time such as 2026-11-22T09:00:00Z`);
+  }
+  return moveClock(pool, environment, () => new Date(time));
+}
+
+/**
+ * The clocks of a running gateway: the sandbox clock follows the database row, reloaded when another
+ * process (the CLI, the admin route of another worker) moves it.
+ */
+export class Clocks {
+  private readonly sandbox = new VirtualClock();
+  private sandboxMode: ClockMode = 'real';
+
+  constructor(private readonly pool: Pool) {}
+
+  async start(mode: ClockMode, feed?: ChangeFeed): Promise<void> {
+    await this.pool.query("UPDATE environment_clocks SET mode = $1 WHERE environment = 'sandbox'", [mode]);
+    await this.reload();
+    feed?.on((notice) => {
+      if (notice.kind === 'reset' || (notice.kind === 'clock' && notice.environment === 'sandbox')) {
+        this.reload().catch(() => {});
+      }
+    });
+  }
+
+  async reload(): Promise<void> {
+    const row = await readRow(this.pool, 'sandbox');
+    this.sandboxMode = row.mode;
+    this.sandbox.replace(toState(row));
+  }
+
+  for(environment: 'sandbox' | 'production'): Clock {
+    if (environment === 'production') return realClock;
+    return { now: () => (this.sandboxMode === 'virtual' ? this.sandbox.now() : new Date()) };
+  }
+}

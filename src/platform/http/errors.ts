@@ -1,0 +1,185 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * One error mechanism, one renderer per dialect. Handlers throw `HttpError` (or let Fastify's schema
+ * validation fail); the error handler renders it in the dialect of the API the request was for.
+ */
+export type Dialect = 'apim' | 'nzbn' | 'soap' | 'problem';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    /** Short machine-readable code, e.g. `not-found` or the API's own error code. */
+    readonly code: string,
+    message: string,
+    readonly fields: FieldError[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (field: string, rule: string): HttpError =>
+  new HttpError(400, 'invalid-parameter', `${field}: ${rule}`, [{ field, message: rule }]);
+
+export const notFound = (what = 'Object Not Found'): HttpError => new HttpError(404, 'not-found', what);
+
+const TITLES: Record<number, string> = {
+  304: 'Not Modified',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  428: 'Precondition Required',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export const statusTitle = (status: number): string => TITLES[status] ?? 'Error';
+
+function xmlEscape(text: string): string {
+  return text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+interface Rendered {
+  contentType: string;
+  body: string;
+}
+
+export function render(dialect: Dialect, error: HttpError, instance?: string): Rendered {
+  switch (dialect) {
+    case 'apim':
+      return {
+        contentType: 'application/json; charset=utf-8',
+        body: JSON.stringify({ statusCode: error.status, message: error.message }),
+      };
+    case 'nzbn':
+      return {
+        contentType: 'application/json; charset=utf-8',
+        body: JSON.stringify({
+          status: String(error.status),
+          errorCode: error.code,
+          errorDescription: error.message,
+          list: error.fields.map((f) => ({ field: f.field, message: f.message })),
+        }),
+      };
+    case 'soap': {
+      const faultCode = error.status >= 500 ? 'soap:Server' : 'soap:Client';
+      const detail = error.fields
+        .map(
+          (f) =>
+            `<FieldError><Field>${xmlEscape(f.field)}</Field><Message>${xmlEscape(f.message)}</Message></FieldError>`,
+        )
+        .join('');
+      return {
+        contentType: 'text/xml; charset=utf-8',
+        body:
+          '<?xml version="1.0" encoding="UTF-8"?>' +
+          '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault>' +
+          `<faultcode>${faultCode}</faultcode><faultstring>${xmlEscape(error.message)}</faultstring>` +
+          `<detail><ErrorCode>${xmlEscape(error.code)}</ErrorCode><HttpStatus>${error.status}</HttpStatus>${detail}</detail>` +
+          '</soap:Fault></soap:Body></soap:Envelope>',
+      };
+    }
+    case 'problem':
+      return {
+        contentType: 'application/problem+json; charset=utf-8',
+        body: JSON.stringify({
+          type: `about:blank#${error.code}`,
+          title: statusTitle(error.status),
+          status: error.status,
+          detail: error.message,
+          ...(instance ? { instance } : {}),
+          ...(error.fields.length ? { errors: error.fields } : {}),
+        }),
+      };
+  }
+}
+
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: HttpError,
+  dialect?: Dialect,
+): FastifyReply {
+  const rendered = render(dialect ?? request.dialect ?? 'problem', error, request.url.split('?')[0]);
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.code(error.status).type(rendered.contentType).send(rendered.body);
+}
+
+/** Fastify's schema errors name the field by JSON pointer or by the missing property. */
+function validationFields(error: FastifyError): FieldError[] {
+  const where = error.validationContext ?? 'request';
+  return (error.validation ?? []).map((issue) => {
+    const params = issue.params as Record<string, unknown>;
+    const pointer = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    const missing = typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
+    const extra = typeof params.additionalProperty === 'string' ? params.additionalProperty : undefined;
+    const name = [pointer, missing ?? extra].filter(Boolean).join('.') || where;
+    const rule = missing
+      ? 'is required'
+      : extra
+        ? 'is not a known field'
+        : params.allowedValues
+          ? `must be one of ${(params.allowedValues as unknown[]).join(', ')}`
+          : (issue.message ?? 'is invalid');
+    return { field: name, message: rule };
+  });
+}
+
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  const fastifyError = error as FastifyError;
+  if (fastifyError?.validation) {
+    const fields = validationFields(fastifyError);
+    const summary = fields.map((f) => `${f.field} ${f.message}`).join('; ');
+    return new HttpError(400, 'invalid-parameter', summary || 'the request is invalid', fields);
+  }
+  const status = fastifyError?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    // Fastify's own client errors: malformed JSON, body too large, unsupported media type …
+    return new HttpError(status, fastifyError.code?.toLowerCase() ?? 'bad-request', fastifyError.message);
+  }
+  return new HttpError(
+    500,
+    'internal-error',
+    'The server could not complete the request. It has been logged.',
+  );
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The error dialect of the API this request is for; set by each service's context. */
+    dialect?: Dialect;
+  }
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.decorateRequest('dialect', undefined);
+  app.setErrorHandler((error, request, reply) => {
+    const httpError = toHttpError(error);
+    if (httpError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, httpError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      request,
+      reply,
+      new HttpError(404, 'not-found', `Resource not found: ${request.method} ${request.url.split('?')[0]}`),
+    ),
+  );
+}

@@ -1,0 +1,114 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance } from 'fastify';
+import { HttpError, statusTitle, toHttpError } from '../platform/http/errors.ts';
+import { html } from '../platform/http/html.ts';
+import type { MailSettings } from '../platform/mail.ts';
+import type { Runtime } from '../runtime.ts';
+import { approvalRoutes } from './approvals.ts';
+import { assetRoutes } from './assets.ts';
+import { authRoutes } from './auth.ts';
+import { clientRoutes } from './clients.ts';
+import { sendPage } from './layout.ts';
+import { productRoutes } from './products.ts';
+import { PortalSessions, portalContext, SignInRequired } from './session.ts';
+import { subscriptionRoutes } from './subscriptions.ts';
+import { tryRoutes } from './try-it.ts';
+
+/**
+ * The developer portal at /portal: server-rendered pages (see README.md in this folder). Every POST
+ * carries the session's CSRF token; errors are rendered as pages, never as 500s for bad input.
+ */
+export const PORTAL_PREFIX = '/portal';
+const FORM_LIMIT = 64 * 1024;
+
+export interface PortalDeps {
+  app: FastifyInstance;
+  runtime: Runtime;
+  sessions: PortalSessions;
+  mail: MailSettings;
+}
+
+const SECURITY_HEADERS = {
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+};
+
+export async function portalRoutes(app: FastifyInstance, runtime: Runtime): Promise<void> {
+  const pool = runtime.gateway.pool;
+  const secure = runtime.config.publicUrl?.startsWith('https:') ?? false;
+  const deps: PortalDeps = {
+    app,
+    runtime,
+    sessions: new PortalSessions(pool, runtime.secret, runtime.config.oauth.sessionTtl, secure),
+    mail: { pool, smtpUrl: runtime.config.smtpUrl, from: runtime.config.mailFrom },
+  };
+
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRoute', (route) => {
+        route.bodyLimit = FORM_LIMIT;
+      });
+      await scope.register(cookie);
+      await scope.register(formbody, { bodyLimit: FORM_LIMIT });
+      scope.addHook('onRequest', async (request, reply) => {
+        request.dialect = 'problem';
+        reply.headers(SECURITY_HEADERS);
+      });
+      scope.addHook('preHandler', async (request) => {
+        if (request.url.startsWith('/portal/assets/')) return;
+        await deps.sessions.load(request);
+        if (request.method !== 'GET' && request.method !== 'HEAD') deps.sessions.verifyCsrf(request);
+      });
+      scope.setErrorHandler((error, request, reply) => {
+        if (error instanceof SignInRequired) {
+          return reply.redirect(`/portal/signin?next=${encodeURIComponent(error.next)}`, 303);
+        }
+        const failure = toHttpError(error);
+        if (failure.status >= 500) request.log.error({ err: error }, 'portal request failed');
+        for (const [name, value] of Object.entries(failure.headers)) reply.header(name, value);
+        return sendPage(
+          request,
+          reply,
+          statusTitle(failure.status),
+          html`<section class="card"><h1>${statusTitle(failure.status)}</h1><p role="alert">${failure.message}</p>
+<p><a href="/portal">Back to the portal</a></p></section>`,
+          failure.status,
+        );
+      });
+      scope.setNotFoundHandler(async (request) => {
+        if (!portalContext(request).sessionHash) await deps.sessions.load(request).catch(() => undefined);
+        throw new HttpError(404, 'not-found', 'There is no such page in the portal.');
+      });
+
+      assetRoutes(scope);
+      scope.get('/', async (request, reply) => {
+        const user = portalContext(request).user;
+        return sendPage(
+          request,
+          reply,
+          'Developer portal',
+          html`<h1>Developer portal</h1>
+<section class="card"><p>Five public registers — business numbers, rental statistics, intellectual property, secured
+interests and offers — each with a <strong>sandbox</strong> to build against and a <strong>production</strong> environment.</p>
+<ol>
+  <li><a href="/portal/products">Browse the products</a> and read each API's reference.</li>
+  <li>${user ? html`<a href="/portal/subscriptions">Subscribe</a>` : html`<a href="/portal/signup">Create an account</a>`} to get keys (sandbox subscriptions are ready at once; production ones wait for an operator).</li>
+  <li><a href="/portal/try">Try a call</a> against the sandbox with your key, then <a href="/portal/clients">register an OAuth client</a> if the API needs tokens.</li>
+</ol></section>`,
+        );
+      });
+      authRoutes(scope, deps);
+      productRoutes(scope, deps);
+      subscriptionRoutes(scope, deps);
+      approvalRoutes(scope, deps);
+      clientRoutes(scope, deps);
+      tryRoutes(scope, deps);
+    },
+    { prefix: PORTAL_PREFIX },
+  );
+}

@@ -1,0 +1,103 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { html, type SafeHtml } from '../platform/http/html.ts';
+import { SCRIPT_URL, STYLE_URL } from './assets.ts';
+import { portalContext } from './session.ts';
+
+/**
+ * The portal's layout: a skip link, a navigation that follows who is signed in, one local stylesheet
+ * and one local script. Every page goes through `sendPage`, which also forbids caching (pages may hold
+ * keys and secrets shown once).
+ */
+interface NavItem {
+  href: string;
+  label: string;
+}
+
+function navItems(request: FastifyRequest): NavItem[] {
+  const user = portalContext(request).user;
+  const items: NavItem[] = [
+    { href: '/portal/products', label: 'Products' },
+    { href: '/portal/try', label: 'Try it' },
+  ];
+  if (user) {
+    items.push(
+      { href: '/portal/subscriptions', label: 'My subscriptions' },
+      { href: '/portal/clients', label: 'OAuth clients' },
+    );
+    if (user.isOperator) {
+      items.push(
+        { href: '/portal/operator/approvals', label: 'Approvals' },
+        { href: '/portal/operator/outbox', label: 'Outbox' },
+      );
+    }
+    items.push({ href: '/portal/account', label: 'Account' });
+  } else {
+    items.push({ href: '/portal/signin', label: 'Sign in' }, { href: '/portal/signup', label: 'Sign up' });
+  }
+  return items;
+}
+
+function nav(request: FastifyRequest): SafeHtml {
+  const here = request.url.split('?')[0];
+  const context = portalContext(request);
+  return html`<nav aria-label="Portal"><ul>
+${navItems(request).map(
+  (item) =>
+    html`<li><a href="${item.href}"${here === item.href ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
+)}
+${
+  context.user
+    ? html`<li><form method="post" action="/portal/signout">${csrfField(request)}<button type="submit" class="secondary">Sign out</button></form></li>`
+    : ''
+}
+</ul></nav>`;
+}
+
+export function csrfField(request: FastifyRequest): SafeHtml {
+  return html`<input type="hidden" name="csrf" value="${portalContext(request).csrf ?? ''}">`;
+}
+
+export function portalPage(request: FastifyRequest, title: string, body: SafeHtml): string {
+  const user = portalContext(request).user;
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} — Developer portal — Register Services Gateway</title>
+<link rel="stylesheet" href="${STYLE_URL}"><script src="${SCRIPT_URL}" defer></script></head>
+<body><a class="skip" href="#main">Skip to content</a>
+<header><a class="brand" href="/portal">Register Services Gateway</a>${nav(request)}
+${user ? html`<span class="muted">Signed in as ${user.email}${user.isOperator ? ' (operator)' : ''}</span>` : ''}</header>
+<main id="main" tabindex="-1">${body}</main></body></html>`.value;
+}
+
+export function sendPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  title: string,
+  body: SafeHtml,
+  status = 200,
+): FastifyReply {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .send(portalPage(request, title, body));
+}
+
+/** A form field as a string: the first value when repeated, '' when absent, at most `max` characters. */
+export function field(body: unknown, name: string, max = 2000): string {
+  const value = (body as Record<string, unknown> | null | undefined)?.[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' ? first.slice(0, max) : '';
+}
+
+/** Every value of a repeated form field (checkboxes). */
+export function fields(body: unknown, name: string): string[] {
+  const value = (body as Record<string, unknown> | null | undefined)?.[name];
+  const all = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return all.filter((item): item is string => typeof item === 'string').slice(0, 20);
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function formatDate(value: Date | null | undefined): string {
+  return value ? value.toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '';
+}

@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { findProduct, listProducts, type Product } from '../gateway/products.ts';
+import { HttpError } from '../platform/http/errors.ts';
+import { html, type SafeHtml } from '../platform/http/html.ts';
+import { ENVIRONMENT_PREFIX, SERVICES } from '../services/registry.ts';
+import type { PortalDeps } from './index.ts';
+import { csrfField, sendPage } from './layout.ts';
+import { renderApiReference } from './openapi-render.ts';
+import { portalContext } from './session.ts';
+
+/** The product list and each product's page with its API reference. */
+const PERIODS: Record<number, string> = { 60: 'minute', 3600: 'hour', 86400: 'day', 604800: 'week' };
+
+export function quotaText(product: Product): string {
+  if (product.quotaCalls === null || product.quotaPeriodSeconds === null) return 'no quota';
+  const period =
+    PERIODS[product.quotaPeriodSeconds] ?? `${product.quotaPeriodSeconds.toLocaleString('en')} seconds`;
+  return `${product.quotaCalls.toLocaleString('en')} calls per ${period}`;
+}
+
+export const serviceOf = (product: Product) => SERVICES.find((service) => service.id === product.service);
+
+export function baseUrl(product: Product): string {
+  return `${ENVIRONMENT_PREFIX[product.environment]}${serviceOf(product)?.path ?? ''}`;
+}
+
+export function subscribeForm(request: FastifyRequest, product: Product): SafeHtml {
+  if (!portalContext(request).user) {
+    return html`<a href="/portal/signin?next=${encodeURIComponent(`/portal/products/${product.id}`)}">Sign in to subscribe</a>`;
+  }
+  return html`<form method="post" action="/portal/subscriptions" class="inline">${csrfField(request)}
+<input type="hidden" name="productId" value="${product.id}">
+<button type="submit" aria-label="${product.approvalRequired ? 'Request' : 'Subscribe to'} ${product.name}">${
+    product.approvalRequired ? 'Request subscription' : 'Subscribe'
+  }</button></form>`;
+}
+
+export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
+  const pool = deps.runtime.gateway.pool;
+
+  scope.get('/products', async (request, reply) => {
+    const products = await listProducts(pool);
+    return sendPage(
+      request,
+      reply,
+      'Products',
+      html`<h1>Products</h1>
+<p>Each register has a sandbox product (generated data, for building and testing) and a production product
+(real data; an operator approves each subscription). A subscription gives two keys for the
+<code>Ocp-Apim-Subscription-Key</code> header.</p>
+<table class="stack"><caption class="muted">${products.length} products</caption>
+<thead><tr><th scope="col">Product</th><th scope="col">Environment</th><th scope="col">Service</th><th scope="col">Rate limit</th><th scope="col">Quota</th><th scope="col">Approval</th><th scope="col">Subscribe</th></tr></thead>
+<tbody>${products.map(
+        (product) => html`<tr>
+<td data-label="Product"><a href="/portal/products/${product.id}">${product.name}</a></td>
+<td data-label="Environment">${product.environment}</td>
+<td data-label="Service"><code>${baseUrl(product)}</code></td>
+<td data-label="Rate limit" class="num">${product.rateLimitPerMinute.toLocaleString('en')} calls per minute</td>
+<td data-label="Quota">${quotaText(product)}</td>
+<td data-label="Approval">${product.approvalRequired ? 'an operator approves' : 'none: keys at once'}</td>
+<td data-label="Subscribe">${subscribeForm(request, product)}</td></tr>`,
+      )}</tbody></table>`,
+    );
+  });
+
+  scope.get<{ Params: { id: string } }>('/products/:id', async (request, reply) => {
+    const id = request.params.id;
+    const product = /^[a-z-]{1,60}$/.test(id) ? await findProduct(pool, id) : undefined;
+    if (!product) throw new HttpError(404, 'not-found', 'There is no such product.');
+    const base = baseUrl(product);
+    // The same document clients download, fetched in-process: the reference can never drift from it.
+    const answer = await deps.app.inject({ method: 'GET', url: `${base}/openapi.json` });
+    let document: unknown;
+    try {
+      document = answer.statusCode === 200 ? answer.json() : undefined;
+    } catch {
+      document = undefined;
+    }
+    const reference = renderApiReference(document);
+    return sendPage(
+      request,
+      reply,
+      product.name,
+      html`<h1>${product.name}</h1>
+<section class="card" aria-labelledby="facts"><h2 id="facts">The product</h2>
+<dl>
+<dt>Base address</dt><dd><code>${base}</code></dd>
+<dt>Environment</dt><dd>${product.environment}</dd>
+<dt>Rate limit</dt><dd>${product.rateLimitPerMinute.toLocaleString('en')} calls per minute (a sliding window)</dd>
+<dt>Quota</dt><dd>${quotaText(product)}</dd>
+<dt>Approval</dt><dd>${product.approvalRequired ? 'An operator approves each subscription; you are told by mail.' : 'None: the keys work at once.'}</dd>
+<dt>OpenAPI document</dt><dd><a href="${base}/openapi.json">${base}/openapi.json</a></dd>
+</dl>${subscribeForm(request, product)}</section>
+<section class="card" aria-labelledby="reference"><h2 id="reference">API reference${
+        reference.title ? html`: ${reference.title}` : ''
+      }</h2>
+<p class="muted">Send your key in the <code>Ocp-Apim-Subscription-Key</code> header (or the <code>subscription-key</code>
+query parameter). ${reference.operations} operation${reference.operations === 1 ? '' : 's'}.</p>
+${reference.body}</section>`,
+    );
+  });
+}

@@ -1,0 +1,116 @@
+import type { Pool } from 'pg';
+import { listSubscriptions, type Subscription } from '../gateway/subscriptions.ts';
+
+/** The portal's own queries. Changes to subscriptions and users go through gateway/ and identity/. */
+
+export async function passwordHashOf(pool: Pool, userId: string): Promise<string | null> {
+  const row = (
+    await pool.query<{ hash: string | null }>('SELECT password_hash AS hash FROM users WHERE id = $1', [
+      userId,
+    ])
+  ).rows[0];
+  return row?.hash ?? null;
+}
+
+export interface MySubscription extends Subscription {
+  keysShown: boolean;
+}
+
+export async function subscriptionsOf(
+  pool: Pool,
+  user: { id: string; email: string },
+): Promise<MySubscription[]> {
+  const subscriptions = (await listSubscriptions(pool, { userEmail: user.email })).filter(
+    (subscription) => subscription.userId === user.id,
+  );
+  if (subscriptions.length === 0) return [];
+  const shown = await pool.query<{ id: string }>(
+    'SELECT subscription_id AS id FROM portal_keys_shown WHERE subscription_id = ANY($1::uuid[])',
+    [subscriptions.map((subscription) => subscription.id)],
+  );
+  const shownIds = new Set(shown.rows.map((row) => row.id));
+  return subscriptions.map((subscription) => ({ ...subscription, keysShown: shownIds.has(subscription.id) }));
+}
+
+export async function subscriptionOf(
+  pool: Pool,
+  user: { id: string; email: string },
+  subscriptionId: string,
+): Promise<MySubscription | undefined> {
+  return (await subscriptionsOf(pool, user)).find((subscription) => subscription.id === subscriptionId);
+}
+
+export async function markKeysShown(pool: Pool, subscriptionId: string): Promise<void> {
+  await pool.query(
+    'INSERT INTO portal_keys_shown (subscription_id) VALUES ($1) ON CONFLICT (subscription_id) DO UPDATE SET shown_at = now()',
+    [subscriptionId],
+  );
+}
+
+export interface SubscriptionRequest {
+  id: string;
+  productId: string;
+  productName: string;
+  name: string;
+  userId: string;
+  userEmail: string;
+  userName: string;
+  createdAt: Date;
+}
+
+const REQUEST_COLUMNS = `s.id, s.product_id AS "productId", p.name AS "productName", s.name, s.user_id AS "userId",
+  u.email AS "userEmail", u.name AS "userName", s.created_at AS "createdAt"`;
+const REQUEST_FROM =
+  'subscriptions s JOIN users u ON u.id = s.user_id JOIN products p ON p.id = s.product_id';
+
+/** Subscriptions waiting for an operator, oldest first. */
+export async function pendingRequests(pool: Pool): Promise<SubscriptionRequest[]> {
+  return (
+    await pool.query<SubscriptionRequest>(
+      `SELECT ${REQUEST_COLUMNS} FROM ${REQUEST_FROM} WHERE s.state = 'requested' ORDER BY s.created_at LIMIT 500`,
+    )
+  ).rows;
+}
+
+export async function pendingRequest(pool: Pool, id: string): Promise<SubscriptionRequest | undefined> {
+  return (
+    await pool.query<SubscriptionRequest>(
+      `SELECT ${REQUEST_COLUMNS} FROM ${REQUEST_FROM} WHERE s.state = 'requested' AND s.id = $1`,
+      [id],
+    )
+  ).rows[0];
+}
+
+export interface DailyUsage {
+  day: string;
+  calls: number;
+  clientErrors: number;
+  serverErrors: number;
+  throttled: number;
+}
+
+/** Calls per UTC day for the last `days` days (today included), with empty days filled in. */
+export async function dailyUsage(
+  pool: Pool,
+  subscriptionId: string,
+  days: number,
+  now: Date,
+): Promise<DailyUsage[]> {
+  const result = await pool.query<DailyUsage>(
+    `SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
+            COALESCE(SUM(m.calls), 0)::int AS calls,
+            COALESCE(SUM(m.client_errors), 0)::int AS "clientErrors",
+            COALESCE(SUM(m.server_errors), 0)::int AS "serverErrors",
+            COALESCE(SUM(m.throttled), 0)::int AS throttled
+       FROM generate_series(
+              date_trunc('day', $2::timestamptz AT TIME ZONE 'UTC') - make_interval(days => $3 - 1),
+              date_trunc('day', $2::timestamptz AT TIME ZONE 'UTC'),
+              interval '1 day') AS d(day)
+       LEFT JOIN usage_minutes m
+         ON m.subscription_id = $1 AND m.minute >= d.day AT TIME ZONE 'UTC'
+        AND m.minute < (d.day + interval '1 day') AT TIME ZONE 'UTC'
+      GROUP BY d.day ORDER BY d.day`,
+    [subscriptionId, now, days],
+  );
+  return result.rows;
+}

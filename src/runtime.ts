@@ -1,0 +1,219 @@
+import { createHash, randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from './config.ts';
+import { KeyCache } from './gateway/key-cache.ts';
+import { OrganisationResolver } from './gateway/organisation-resolver.ts';
+import { ensureProducts } from './gateway/products.ts';
+import { changeState, type KeySlot, regenerateKey, type SubscriptionState } from './gateway/subscriptions.ts';
+import { TokenVerifier } from './gateway/tokens.ts';
+import { UsageRecorder } from './gateway/usage.ts';
+import { grantAuthority } from './identity/authorities.ts';
+import { OAUTH_PREFIX } from './identity/oauth/provider.ts';
+import { ensureSigningKey } from './identity/oauth/signing-keys.ts';
+import { listUsers } from './identity/users.ts';
+import { type ClockMode, Clocks, readClock } from './platform/clock-store.ts';
+import { type EmbeddedServer, startEmbedded } from './platform/db/embedded.ts';
+import { type MigrationSource, migrate } from './platform/db/migrations.ts';
+import { ChangeFeed } from './platform/db/notify.ts';
+import { type Database, ensureDatabase, openDatabase } from './platform/db/pool.ts';
+import { type DatabaseUrls, resolveDatabaseUrls } from './platform/db/urls.ts';
+import { createLimitStore, type LimitStore } from './platform/limits/index.ts';
+import { keyedUniform } from './platform/random.ts';
+import { type Environment, SERVICES, type SeedIdentity, type SeedScale } from './services/registry.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Gateway database: platform settings and clocks, identity, then the gateway's own tables. */
+export const GATEWAY_MIGRATIONS: MigrationSource[] = [
+  { module: 'platform', dir: path.join(here, 'platform/migrations') },
+  { module: 'identity', dir: path.join(here, 'identity/migrations') },
+  { module: 'gateway', dir: path.join(here, 'gateway/migrations') },
+  { module: 'mail', dir: path.join(here, 'platform/mail-migrations') },
+  { module: 'portal', dir: path.join(here, 'portal/migrations') },
+];
+
+/** Each environment's database holds every service's tables. */
+export const ENVIRONMENT_MIGRATIONS: MigrationSource[] = SERVICES.flatMap((service) =>
+  service.migrations ? [{ module: service.id, dir: service.migrations }] : [],
+);
+
+/** Everything a running gateway process holds: databases, limits, clocks, caches. */
+export interface Runtime {
+  config: Config;
+  urls: DatabaseUrls;
+  gateway: Database;
+  environments: Record<Environment, Database>;
+  feed: ChangeFeed;
+  limits: LimitStore;
+  clocks: Clocks;
+  keys: KeyCache;
+  /** Changes that must take effect in this process at once (other processes hear the change notice). */
+  subscriptions: {
+    regenerateKey(subscriptionId: string, slot: KeySlot): Promise<string>;
+    changeState(subscriptionId: string, state: SubscriptionState): Promise<void>;
+  };
+  usage: UsageRecorder;
+  tokens: TokenVerifier;
+  organisations: OrganisationResolver;
+  /** The authorization server's issuer: `<public URL>/oauth2`. */
+  issuer: string;
+  secret: string;
+  keyedUniform(key: string): number;
+  close(): Promise<void>;
+}
+
+export interface DatabaseSetup {
+  urls: DatabaseUrls;
+  embedded: EmbeddedServer | undefined;
+}
+
+/** Starts (or attaches to) the embedded server unless DATABASE_URL is set, and creates the databases. */
+export async function prepareDatabases(
+  config: Config,
+  log: (line: string) => void = () => {},
+): Promise<DatabaseSetup> {
+  const embedded = config.databaseUrl
+    ? undefined
+    : await startEmbedded({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
+  const urls = resolveDatabaseUrls({
+    serverUrl: embedded?.serverUrl,
+    databaseUrl: config.databaseUrl,
+    sandboxDatabaseUrl: config.sandboxDatabaseUrl,
+    productionDatabaseUrl: config.productionDatabaseUrl,
+  });
+  for (const url of [urls.gateway, urls.sandbox, urls.production]) await ensureDatabase(url);
+  return { urls, embedded };
+}
+
+export async function migrateAll(urls: DatabaseUrls): Promise<string[]> {
+  const applied: string[] = [];
+  const targets: [string, MigrationSource[]][] = [
+    [urls.gateway, GATEWAY_MIGRATIONS],
+    [urls.sandbox, ENVIRONMENT_MIGRATIONS],
+    [urls.production, ENVIRONMENT_MIGRATIONS],
+  ];
+  for (const [url, sources] of targets) {
+    const database = openDatabase(url, 2);
+    try {
+      const result = await migrate(database.pool, sources);
+      // The products follow the service registry: a new service gets its two products here.
+      if (url === urls.gateway) await ensureProducts(database.pool);
+      applied.push(...result.applied.map((name) => `${new URL(url).pathname.slice(1)}: ${name}`));
+    } finally {
+      await database.close();
+    }
+  }
+  return applied;
+}
+
+/** Runs every service's sandbox generator (each is idempotent per scale). */
+export async function seedSandbox(
+  urls: DatabaseUrls,
+  scale: SeedScale,
+  log: (line: string) => void = () => {},
+): Promise<string[]> {
+  const gateway = openDatabase(urls.gateway, 1);
+  const sandbox = openDatabase(urls.sandbox, 4);
+  try {
+    const reading = await readClock(gateway.pool, 'sandbox');
+    const offset = reading.mode === 'virtual' ? reading.now.getTime() - Date.now() : 0;
+    const clock = { now: () => (reading.frozen ? new Date(reading.now) : new Date(Date.now() + offset)) };
+    const identity: SeedIdentity = {
+      async grantOperatorsAuthority(service, kind, objectId) {
+        for (const user of (await listUsers(gateway.pool)).filter((u) => u.isOperator)) {
+          await grantAuthority(
+            gateway.pool,
+            { environment: 'sandbox', service, kind, id: objectId },
+            { userId: user.id },
+          );
+        }
+      },
+    };
+    const summaries: string[] = [];
+    for (const service of SERVICES) {
+      if (!service.seed) continue;
+      const summary = await service.seed({ database: sandbox, scale, clock, log, identity });
+      if (summary) summaries.push(`${service.id}: ${summary}`);
+    }
+    return summaries;
+  } finally {
+    await Promise.all([gateway.close(), sandbox.close()]);
+  }
+}
+
+async function serverSecret(database: Database): Promise<string> {
+  await database.pool.query(
+    "INSERT INTO settings (name, value) VALUES ('keyed_random_secret', $1) ON CONFLICT (name) DO NOTHING",
+    [randomBytes(32).toString('base64url')],
+  );
+  const result = await database.pool.query<{ value: string }>(
+    "SELECT value FROM settings WHERE name = 'keyed_random_secret'",
+  );
+  return result.rows[0]!.value;
+}
+
+function limitPrefix(secret: string): string {
+  return `rsg:${createHash('sha256').update(`limits:${secret}`).digest('hex').slice(0, 16)}:`;
+}
+
+export async function openRuntime(
+  config: Config,
+  setup: DatabaseSetup,
+  options: { migrate?: boolean; clockMode?: ClockMode } = {},
+): Promise<Runtime> {
+  const { urls } = setup;
+  if (options.migrate !== false) await migrateAll(urls);
+  const gateway = openDatabase(urls.gateway);
+  const environments = { sandbox: openDatabase(urls.sandbox), production: openDatabase(urls.production) };
+  const feed = new ChangeFeed(urls.gateway);
+  await feed.start();
+  const clocks = new Clocks(gateway.pool);
+  await clocks.start(options.clockMode ?? config.sandboxClock, feed);
+  const secret = await serverSecret(gateway);
+  await ensureSigningKey(gateway.pool);
+  const issuer = `${config.publicUrl ?? `http://${config.host}:${config.port}`}${OAUTH_PREFIX}`;
+  // Retired keys stay published for the longest token lifetime, so their tokens keep verifying.
+  const publishedFor = Math.max(config.oauth.accessTokenTtl, config.oauth.refreshTokenTtl);
+  const tokens = new TokenVerifier(gateway.pool, issuer, config.oauth.resourceBase, publishedFor, feed);
+  await tokens.reload();
+  // Two gateways may share one Redis: each keeps its counters under a prefix derived from its own
+  // database's secret, so one deployment's sign-up throttle or rate window never spends another's.
+  const limits = createLimitStore(config.redisUrl, limitPrefix(secret));
+  const usage = new UsageRecorder(gateway.pool);
+  const keys = new KeyCache(gateway.pool, config.keyCacheMs, feed);
+  return {
+    config,
+    urls,
+    gateway,
+    environments,
+    feed,
+    limits,
+    clocks,
+    keys,
+    subscriptions: {
+      async regenerateKey(subscriptionId, slot) {
+        const key = await regenerateKey(gateway.pool, subscriptionId, slot);
+        keys.forgetSubscription(subscriptionId);
+        return key;
+      },
+      async changeState(subscriptionId, state) {
+        await changeState(gateway.pool, subscriptionId, state);
+        keys.forgetSubscription(subscriptionId);
+      },
+    },
+    usage,
+    tokens,
+    organisations: new OrganisationResolver(gateway.pool),
+    issuer,
+    secret,
+    keyedUniform: (key) => keyedUniform(secret, key),
+    async close() {
+      await usage.close();
+      await feed.close();
+      await limits.close();
+      await Promise.all([gateway.close(), environments.sandbox.close(), environments.production.close()]);
+      await setup.embedded?.stop();
+    },
+  };
+}

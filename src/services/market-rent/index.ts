@@ -1,0 +1,19 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ServiceDefinition } from '../registry.ts';
+import { marketRentRoutes } from './routes.ts';
+import { seedMarketRent } from './sandbox.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The rental statistics service (spec part B): routes, migrations and the sandbox generator. */
+export const marketRentService: ServiceDefinition = {
+  id: 'market-rent',
+  title: 'Rental statistics',
+  path: '/tenancy-services/market-rent/v2',
+  version: '2',
+  dialect: 'problem',
+  routes: marketRentRoutes,
+  migrations: path.join(here, 'migrations'),
+  seed: seedMarketRent,
+};

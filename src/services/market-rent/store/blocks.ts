@@ -1,0 +1,256 @@
+import { endianness } from 'node:os';
+import type pg from 'pg';
+import type { Geography } from '../domain/areas.ts';
+import { BEDROOM_VALUES, DWELLING_TYPES } from '../domain/factors.ts';
+import type { BlockKind } from './aggregates.ts';
+import { copyTo } from './copy.ts';
+
+/**
+ * Month blocks: one month of one cell table, read in one row and kept in memory in flat typed arrays.
+ *
+ * A cell is SA2 × dwelling type × bedrooms, numbered `sa2Index · 30 + dwelling · 6 + bedrooms` with the
+ * SA2s in the geography's order. Each month is stored packed in market_rent_blocks (see the migration
+ * and store/aggregates.ts), so a month of the national register (tens of thousands of histogram
+ * entries) crosses the wire as one value instead of tens of thousands of rows; the entries arrive
+ * sorted by cell, then rent.
+ */
+export const CELLS_PER_SA2 = DWELLING_TYPES.length * BEDROOM_VALUES.length;
+
+/** Histogram entries of one month: entry i is (cell, rent) with its bonds and the sum of their bonds. */
+export interface RentBlock {
+  readonly cells: Int32Array;
+  readonly rents: Int32Array;
+  readonly counts: Int32Array;
+  readonly bondSums: Float64Array;
+}
+
+/** Counts of one month per cell (bonds closed in the month, or active at its end). */
+export interface CountBlock {
+  readonly cells: Int32Array;
+  readonly counts: Int32Array;
+}
+
+/** Maps SA2 codes to their index in the geography, through a flat array indexed by code. */
+export class Sa2Lookup {
+  private readonly indexByCode: Int32Array;
+
+  constructor(geography: Geography) {
+    const max = geography.sa2Codes.reduce((m, c) => Math.max(m, Number(c)), 0);
+    this.indexByCode = new Int32Array(max + 1).fill(-1);
+    geography.sa2Codes.forEach((code, i) => {
+      this.indexByCode[Number(code)] = i;
+    });
+  }
+
+  /** Cell number of a packed key `sa2 · 64 + dwelling · 8 + bedrooms`; −1 for an SA2 not in the geography. */
+  cellOfKey(key: number): number {
+    const sa2 = this.indexByCode[key >>> 6];
+    if (sa2 === undefined || sa2 < 0) return -1;
+    return sa2 * CELLS_PER_SA2 + ((key >>> 3) & 7) * BEDROOM_VALUES.length + (key & 7);
+  }
+
+  cellOf(sa2Code: number, dwelling: number, bedrooms: number): number {
+    return this.cellOfKey(sa2Code * 64 + dwelling * 8 + bedrooms);
+  }
+}
+
+/**
+ * Reads the given months of one kind; months without rows are absent from the map. The blocks come
+ * through `COPY … TO STDOUT (FORMAT binary)`: node-postgres would bring a bytea as hex text, twice its
+ * size, and decode it; binary COPY hands over the bytes themselves.
+ */
+export async function readBlocks(
+  pool: pg.Pool,
+  kind: BlockKind,
+  months: readonly string[],
+  lookup: Sa2Lookup,
+): Promise<Map<string, RentBlock | CountBlock>> {
+  const dates = months.map((m) => {
+    if (!/^\d{4}-\d{2}$/.test(m)) throw new RangeError(`readBlocks: month "${m}" is not yyyy-mm`);
+    return `'${m}-01'`;
+  });
+  const chunks: Buffer[] = [];
+  const client = await pool.connect();
+  try {
+    await copyTo(
+      client,
+      `COPY (SELECT to_char(month, 'YYYY-MM'), data FROM market_rent_blocks
+         WHERE kind = '${kind}' AND month IN (${dates.join(', ')})) TO STDOUT (FORMAT binary)`,
+      (chunk) => chunks.push(chunk),
+    );
+  } finally {
+    client.release();
+  }
+  const blocks = new Map<string, RentBlock | CountBlock>();
+  for (const [month, data] of binaryCopyRows(Buffer.concat(chunks))) {
+    blocks.set(month, kind === 'rent' ? decodeRent(data, lookup) : decodeCounts(data, lookup));
+  }
+  return blocks;
+}
+
+/** The (text, bytea) rows of a binary COPY: signature, flags, header extension, then the tuples. */
+function* binaryCopyRows(buffer: Buffer): Generator<[string, Buffer]> {
+  let at = 11 + 4; // "PGCOPY\n\xff\r\n\0" and the flags
+  at += 4 + buffer.readInt32BE(at);
+  while (at < buffer.length) {
+    const fields = buffer.readInt16BE(at);
+    at += 2;
+    if (fields === -1) return;
+    const textLength = buffer.readInt32BE(at);
+    const text = buffer.toString('utf8', at + 4, at + 4 + textLength);
+    at += 4 + textLength;
+    const dataLength = buffer.readInt32BE(at);
+    yield [text, buffer.subarray(at + 4, at + 4 + dataLength)];
+    at += 4 + dataLength;
+  }
+}
+
+/**
+ * A big-endian column of `count` values of `width` bytes starting at `offset`, copied into its own
+ * aligned memory and byte-swapped in native code.
+ */
+function column(data: Buffer, offset: number, count: number, width: 4 | 8): ArrayBuffer {
+  const copy = Buffer.from(data.subarray(offset, offset + count * width));
+  if (LITTLE_ENDIAN && width === 4) copy.swap32();
+  else if (LITTLE_ENDIAN) copy.swap64();
+  // Buffer.from may hand back a slice of a shared pool: give the typed array memory of its own.
+  return copy.buffer.slice(copy.byteOffset, copy.byteOffset + copy.length);
+}
+
+const LITTLE_ENDIAN = endianness() === 'LE';
+
+function cellsOf(keys: Int32Array, lookup: Sa2Lookup): Int32Array {
+  const cells = new Int32Array(keys.length);
+  for (let i = 0; i < keys.length; i++) cells[i] = lookup.cellOfKey(keys[i] as number);
+  return cells;
+}
+
+function decodeRent(data: Buffer, lookup: Sa2Lookup): RentBlock {
+  const n = data.readInt32BE(0);
+  return {
+    cells: cellsOf(new Int32Array(column(data, 4, n, 4)), lookup),
+    rents: new Int32Array(column(data, 4 + 4 * n, n, 4)),
+    counts: new Int32Array(column(data, 4 + 8 * n, n, 4)),
+    bondSums: new Float64Array(column(data, 4 + 12 * n, n, 8)),
+  };
+}
+
+function decodeCounts(data: Buffer, lookup: Sa2Lookup): CountBlock {
+  const n = data.readInt32BE(0);
+  return {
+    cells: cellsOf(new Int32Array(column(data, 4, n, 4)), lookup),
+    counts: new Int32Array(column(data, 4 + 4 * n, n, 4)),
+  };
+}
+
+export const EMPTY_RENT_BLOCK: RentBlock = {
+  cells: new Int32Array(0),
+  rents: new Int32Array(0),
+  counts: new Int32Array(0),
+  bondSums: new Float64Array(0),
+};
+export const EMPTY_COUNT_BLOCK: CountBlock = { cells: new Int32Array(0), counts: new Int32Array(0) };
+
+const empty = (kind: BlockKind): RentBlock | CountBlock =>
+  kind === 'rent' ? EMPTY_RENT_BLOCK : EMPTY_COUNT_BLOCK;
+
+function sizeOf(block: RentBlock | CountBlock): number {
+  return 'rents' in block ? block.cells.length * 20 : block.cells.length * 8;
+}
+
+/**
+ * Month blocks kept in memory, least recently used first out, up to `maxBytes`. The whole cache belongs
+ * to one revision of the data: when the database's revision moves (an import, a new seed), every block
+ * is dropped. Concurrent requests for the same missing blocks share one read.
+ */
+export class BlockCache {
+  private revision: number | undefined;
+  private readonly blocks = new Map<string, RentBlock | CountBlock>();
+  private readonly pending = new Map<string, Promise<Map<string, RentBlock | CountBlock>>>();
+  private bytes = 0;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly lookup: Sa2Lookup,
+    private readonly maxBytes = 256 * 1024 * 1024,
+  ) {}
+
+  get size(): { blocks: number; bytes: number } {
+    return { blocks: this.blocks.size, bytes: this.bytes };
+  }
+
+  async rent(revision: number, months: readonly string[]): Promise<RentBlock[]> {
+    const found = await this.get('rent', revision, months);
+    return found.map((b) => (b ?? EMPTY_RENT_BLOCK) as RentBlock);
+  }
+
+  async counts(
+    kind: 'closed' | 'active',
+    revision: number,
+    months: readonly string[],
+  ): Promise<CountBlock[]> {
+    const found = await this.get(kind, revision, months);
+    return found.map((b) => (b ?? EMPTY_COUNT_BLOCK) as CountBlock);
+  }
+
+  private async get(
+    kind: BlockKind,
+    revision: number,
+    months: readonly string[],
+  ): Promise<(RentBlock | CountBlock | null)[]> {
+    if (revision !== this.revision) {
+      this.blocks.clear();
+      this.pending.clear();
+      this.bytes = 0;
+      this.revision = revision;
+    }
+    const key = (month: string) => `${kind}:${month}`;
+    // Take what is cached now, before any await can evict it; read the rest (or join a read under way).
+    const sources = months.map((month) => {
+      const block = this.blocks.get(key(month));
+      if (block) {
+        // Re-insert: a Map iterates in insertion order, so the first entries are the least recently used.
+        this.blocks.delete(key(month));
+        this.blocks.set(key(month), block);
+      }
+      return block;
+    });
+    const missing = months.filter((m, i) => sources[i] === undefined && !this.pending.has(key(m)));
+    if (missing.length > 0) {
+      const read = readBlocks(this.pool, kind, missing, this.lookup).then((found) => {
+        if (this.revision === revision) {
+          for (const month of missing) this.put(key(month), found.get(month) ?? empty(kind));
+        }
+        return found;
+      });
+      for (const month of missing) this.pending.set(key(month), read);
+      const forget = () => {
+        for (const month of missing)
+          if (this.pending.get(key(month)) === read) this.pending.delete(key(month));
+      };
+      read.then(forget, forget);
+    }
+    return Promise.all(
+      months.map(async (month, i) => {
+        const cached = sources[i];
+        if (cached) return cached;
+        const found = await this.pending.get(key(month));
+        return (
+          found?.get(month) ?? (this.blocks.get(key(month)) as RentBlock | CountBlock | undefined) ?? null
+        );
+      }),
+    );
+  }
+
+  private put(key: string, block: RentBlock | CountBlock): void {
+    const previous = this.blocks.get(key);
+    if (previous) this.bytes -= sizeOf(previous);
+    this.blocks.set(key, block);
+    this.bytes += sizeOf(block);
+    for (const [oldest, old] of this.blocks) {
+      if (this.bytes <= this.maxBytes || oldest === key) break;
+      this.blocks.delete(oldest);
+      this.bytes -= sizeOf(old);
+    }
+  }
+}

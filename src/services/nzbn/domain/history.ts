@@ -1,0 +1,106 @@
+/**
+ * The published history of an entity, per kind: the periods that ended (kept by the store when an
+ * update ends them, and the seed's earlier names) followed by what is current in the record. The
+ * status history of a generated entity is derived: registered from its registration, and its present
+ * status from its last update when that is not Registered. Pure.
+ */
+import { ENTITY_STATUSES, HIBERNATION_STATUSES, type HibernationStatusCode } from './codes.ts';
+import { isPrivateAddress } from './privacy.ts';
+import type { Address, Entity, TradingArea, TradingName } from './schema.ts';
+
+export const HISTORY_KINDS = [
+  'addresses',
+  'entity-names',
+  'trading-names',
+  'trading-areas',
+  'entity-statuses',
+  'hibernation-statuses',
+] as const;
+export type HistoryKind = (typeof HISTORY_KINDS)[number];
+
+export interface EndedRecord {
+  kind: string;
+  item: unknown;
+}
+
+interface Period {
+  startDate: string | null;
+  endDate: string | null;
+}
+export type EntityNamePeriod = Period & { entityName: string };
+export type StatusPeriod = Period & { entityStatusCode: string; entityStatusDescription: string };
+export type HibernationPeriod = Period & {
+  hibernationStatusCode: string;
+  hibernationStatusDescription: string;
+};
+
+export interface EntityHistory {
+  addresses: Address[];
+  entityNames: EntityNamePeriod[];
+  tradingNames: TradingName[];
+  tradingAreas: TradingArea[];
+  entityStatuses: StatusPeriod[];
+  hibernationStatuses: HibernationPeriod[];
+}
+
+const endedOf = <T>(records: readonly EndedRecord[], kind: HistoryKind) =>
+  records.filter((record) => record.kind === kind).map((record) => record.item as T);
+
+/** When the current period of a kind began: the end of the last ended one, else registration. */
+function currentStart(ended: readonly Period[], entity: Entity): string {
+  return ended.at(-1)?.endDate ?? entity.registrationDate;
+}
+
+/** The entity's status periods, the current one last. */
+export function statusPeriods(entity: Entity, records: readonly EndedRecord[]): StatusPeriod[] {
+  const ended = endedOf<StatusPeriod>(records, 'entity-statuses');
+  const current = (code: string, startDate: string): StatusPeriod => ({
+    entityStatusCode: code,
+    entityStatusDescription: ENTITY_STATUSES[code as keyof typeof ENTITY_STATUSES]?.description ?? code,
+    startDate,
+    endDate: null,
+  });
+  if (ended.length === 0 && entity.entityStatusCode !== '50') {
+    return [
+      { ...current('50', entity.registrationDate), endDate: entity.lastUpdatedDate },
+      current(entity.entityStatusCode, entity.lastUpdatedDate),
+    ];
+  }
+  return [...ended, current(entity.entityStatusCode, currentStart(ended, entity))];
+}
+
+export function entityHistory(
+  entity: Entity,
+  records: readonly EndedRecord[],
+  authorised: boolean,
+): EntityHistory {
+  const privacy = entity.privacySettings;
+  const names = endedOf<EntityNamePeriod>(records, 'entity-names');
+  const hibernation = endedOf<HibernationPeriod>(records, 'hibernation-statuses');
+  const code = entity.hibernationStatusCode as HibernationStatusCode | null;
+  const byStart = <T extends { startDate: string | null }>(items: T[]) =>
+    items.sort((a, b) => (a.startDate ?? '').localeCompare(b.startDate ?? ''));
+  const addresses = byStart([...endedOf<Address>(records, 'addresses'), ...entity.addresses.addressList]);
+  const tradingNames = byStart([...endedOf<TradingName>(records, 'trading-names'), ...entity.tradingNames]);
+  return {
+    addresses: authorised ? addresses : addresses.filter((address) => !isPrivateAddress(privacy, address)),
+    entityNames: [
+      ...names,
+      { entityName: entity.entityName, startDate: currentStart(names, entity), endDate: null },
+    ],
+    tradingNames: !authorised && privacy.tradingNamePrivateInformation ? [] : tradingNames,
+    tradingAreas: byStart([...endedOf<TradingArea>(records, 'trading-areas'), ...entity.tradingAreas]),
+    entityStatuses: statusPeriods(entity, records),
+    hibernationStatuses: code
+      ? [
+          ...hibernation,
+          {
+            hibernationStatusCode: code,
+            hibernationStatusDescription: HIBERNATION_STATUSES[code],
+            startDate: currentStart(hibernation, entity),
+            endDate: null,
+          },
+        ]
+      : hibernation,
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * PUT /entities/{nzbn}/roles replaces the entity's list of roles: a role given with the
+ * uniqueIdentifier of an existing role updates it, one without is appointed, and an active role left
+ * out ends (INACTIVE, with an end date) and stays listed, as ended roles are. Returns the new list and
+ * every role that changed, whole, for the change events. Pure: identifiers come from `newId`.
+ */
+import { parseNzDateTime } from './dates.ts';
+import { type AddressLike, addressItem, FieldProblem, readDate } from './items.ts';
+import type { Role } from './schema.ts';
+
+export interface RoleLike {
+  uniqueIdentifier?: string;
+  roleType: string;
+  roleStatus?: 'ACTIVE' | 'INACTIVE';
+  startDate?: string;
+  endDate?: string | null;
+  rolePerson?: {
+    title?: string | null;
+    firstName: string;
+    middleNames?: string | null;
+    lastName: string;
+  } | null;
+  roleEntity?: { nzbn?: string | null; entityName: string } | null;
+  roleAddress?: AddressLike[];
+}
+
+/** Identifiers a replacement needs at most: one per new role and one per address given. */
+export function identifiersNeeded(inputs: readonly RoleLike[]): number {
+  return inputs.reduce(
+    (n, input) => n + (input.uniqueIdentifier ? 0 : 1) + (input.roleAddress?.length ?? 0),
+    0,
+  );
+}
+
+export function replaceRoles(
+  current: readonly Role[],
+  inputs: readonly RoleLike[],
+  now: string,
+  newId: () => string,
+): { roles: Role[]; changed: Role[] } {
+  const byId = new Map(current.map((role) => [role.uniqueIdentifier, role]));
+  const mentioned = new Set<string>();
+  const given = inputs.map((input, i) => {
+    const at = `${i}.`;
+    const existing = input.uniqueIdentifier ? byId.get(input.uniqueIdentifier) : undefined;
+    if (input.uniqueIdentifier && !existing) {
+      throw new FieldProblem(`${at}uniqueIdentifier`, 'no role of this entity has this identifier');
+    }
+    if (existing) {
+      if (mentioned.has(existing.uniqueIdentifier)) {
+        throw new FieldProblem(`${at}uniqueIdentifier`, 'is given twice');
+      }
+      mentioned.add(existing.uniqueIdentifier);
+    }
+    if (!input.rolePerson && !input.roleEntity) {
+      throw new FieldProblem(`${at}rolePerson`, 'a role needs a rolePerson or a roleEntity');
+    }
+    return buildRole(input, existing, now, newId, at);
+  });
+  const ended = current
+    .filter((role) => !mentioned.has(role.uniqueIdentifier))
+    .map((role) =>
+      role.roleStatus === 'ACTIVE' ? { ...role, roleStatus: 'INACTIVE' as const, endDate: now } : role,
+    );
+  const before = new Map(current.map((role) => [role.uniqueIdentifier, JSON.stringify(role)]));
+  const roles = [...ended, ...given];
+  const changed = roles.filter((role) => before.get(role.uniqueIdentifier) !== JSON.stringify(role));
+  return { roles, changed };
+}
+
+function buildRole(
+  input: RoleLike,
+  existing: Role | undefined,
+  now: string,
+  newId: () => string,
+  at: string,
+): Role {
+  const startDate = readDate(input.startDate, existing?.startDate ?? now, `${at}startDate`);
+  const endDate =
+    input.endDate === undefined
+      ? (existing?.endDate ?? null)
+      : input.endDate === null
+        ? null
+        : readDate(input.endDate, now, `${at}endDate`);
+  const roleStatus = input.roleStatus ?? (endDate === null ? 'ACTIVE' : 'INACTIVE');
+  if (roleStatus === 'INACTIVE' && endDate === null) {
+    return buildRole({ ...input, endDate: now }, existing, now, newId, at);
+  }
+  if (endDate !== null && parseNzDateTime(endDate)! < parseNzDateTime(startDate)!)
+    throw new FieldProblem(`${at}endDate`, 'is before startDate');
+  const person = input.rolePerson;
+  return {
+    uniqueIdentifier: existing?.uniqueIdentifier ?? newId(),
+    roleType: input.roleType,
+    roleStatus,
+    startDate,
+    endDate: roleStatus === 'ACTIVE' ? null : endDate,
+    rolePerson: person
+      ? {
+          title: person.title ?? null,
+          firstName: person.firstName,
+          middleNames: person.middleNames ?? null,
+          lastName: person.lastName,
+        }
+      : null,
+    roleEntity: input.roleEntity
+      ? { nzbn: input.roleEntity.nzbn ?? null, entityName: input.roleEntity.entityName }
+      : null,
+    roleAddress: input.roleAddress
+      ? input.roleAddress.map((address, j) =>
+          addressItem(address, { id: newId(), now: startDate, at: `${at}roleAddress.${j}.` }),
+        )
+      : (existing?.roleAddress ?? []),
+    roleAsicAddress: existing?.roleAsicAddress ?? null,
+    asicDirectorshipYn: existing?.asicDirectorshipYn ?? false,
+    asicName: existing?.asicName ?? null,
+    acn: existing?.acn ?? null,
+  };
+}

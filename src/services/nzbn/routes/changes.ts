@@ -1,0 +1,196 @@
+/**
+ * GET /entities/changes: the change event search. Items have the shape of a push notification item
+ * (business number, business name, change type, change date, new value), read from the change events
+ * the register records with every change (store/changes.ts).
+ *
+ * Parameters as published: `change-event-type` (required; ALL, NEW, ENTITY or a recorded type, comma
+ * joined or repeated), `entity-type`, the period as `date-time-from`/`date-time-to` or
+ * `start-date`/`end-date` (both spellings accepted, not both at once), `page`, `page-size`, `sort-by`
+ * (changeDate, entityName, nzbn) and `sort-order` (ASC, DESC).
+ *
+ * Business types that cannot be used: public sector entities (GovtCentral, GovtLocal, GovtEdu,
+ * GovtOther and the group G) have no source register, so the register publishes no change feed for
+ * them; naming one in `entity-type` is a 400. A new value holding private data is never shown here
+ * (search is a public operation): such items carry `newValue: null`.
+ */
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { badRequest } from '../../../platform/http/errors.ts';
+import {
+  ENTITY_TYPES,
+  entityTypesForFilter,
+  FILTER_ONLY_CHANGE_EVENT_TYPES,
+  isChangeEventType,
+} from '../domain/codes.ts';
+import { formatNzDateTime, NZ_DATE_TIME_RULE, parseNzDateTime } from '../domain/dates.ts';
+import { Link, Nullable, Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
+import { type ChangeSortColumn, searchChanges } from '../store/change-search.ts';
+import { envelope, PAGE_SIZE_DEFAULT, PageQuery, responses } from './schemas.ts';
+import { baseUrl, link, type NzbnContext, pageLinks } from './support.ts';
+
+const ListParam = (description: string) =>
+  Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 20, description }));
+const DateParam = (description: string) => Type.Optional(Type.String({ maxLength: 40, description }));
+
+export const ChangeSearchQuery = Type.Object({
+  'change-event-type': Type.Array(Type.String({ maxLength: 500 }), {
+    minItems: 1,
+    maxItems: 20,
+    description: 'ALL, NEW, ENTITY (every type but NEW), ROLES_DIRECTOR, ENTITY_NAME, ENTITY_STATUS, …',
+  }),
+  'entity-type': ListParam(
+    'NZCompany, SoleTrader, LTD, … (not public sector types: they have no source register)',
+  ),
+  'date-time-from': DateParam('Start of the period (inclusive); same as start-date'),
+  'date-time-to': DateParam('End of the period (inclusive); same as end-date'),
+  'start-date': DateParam('Start of the period (inclusive); same as date-time-from'),
+  'end-date': DateParam('End of the period (inclusive); same as date-time-to'),
+  'sort-by': Type.Optional(
+    Type.String({ maxLength: 40, description: 'changeDate (default), entityName or nzbn' }),
+  ),
+  'sort-order': Type.Optional(Type.String({ maxLength: 10, description: 'ASC (default) or DESC' })),
+  ...PageQuery,
+});
+export type ChangeSearchQuery = Static<typeof ChangeSearchQuery>;
+
+export const ChangeItem = Type.Object(
+  {
+    changeEventId: Type.String({ description: 'Stable identifier of the change event' }),
+    nzbn: Nzbn,
+    entityName: Type.String(),
+    entityTypeCode: Type.String(),
+    changeEventType: Type.String(),
+    changeDate: NzDateTime,
+    newValue: Nullable(Type.Unknown({ description: 'The changed data after the change; null when private' })),
+    links: Type.Array(Link),
+  },
+  Strict,
+);
+
+const SORT_COLUMNS: readonly ChangeSortColumn[] = ['changeDate', 'entityName', 'nzbn'];
+const PUBLIC_SECTOR = new Set(
+  Object.values(ENTITY_TYPES)
+    .filter((type) => type.publicSector)
+    .map((type) => type.code as string),
+);
+
+const split = (values: readonly string[] | undefined): string[] =>
+  (values ?? [])
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean);
+
+/** ALL or ENTITY anywhere in the list widen it; otherwise the recorded types named. */
+export function changeTypesFilter(values: readonly string[]): 'ALL' | 'ENTITY' | string[] {
+  const names = split(values).map((name) => name.toUpperCase());
+  if (names.length === 0) throw badRequest('change-event-type', 'is required');
+  for (const name of names) {
+    if (!isChangeEventType(name))
+      throw badRequest('change-event-type', `unknown change event type "${name}"`);
+  }
+  if (names.includes('ALL')) return 'ALL';
+  if (names.includes('ENTITY')) return names.includes('NEW') ? 'ALL' : 'ENTITY';
+  return [...new Set(names.filter((name) => !FILTER_ONLY_CHANGE_EVENT_TYPES.has(name)))];
+}
+
+export function changeEntityTypes(values: readonly string[] | undefined): string[] | undefined {
+  const names = split(values);
+  if (names.length === 0) return undefined;
+  const codes = new Set<string>();
+  for (const name of names) {
+    const matched = entityTypesForFilter(name);
+    if (!matched) throw badRequest('entity-type', `unknown entity type "${name}"`);
+    if (matched.some((code) => PUBLIC_SECTOR.has(code))) {
+      throw badRequest(
+        'entity-type',
+        `"${name}" cannot be used for change events: public sector entities have no source register`,
+      );
+    }
+    for (const code of matched) codes.add(code);
+  }
+  return [...codes];
+}
+
+function instant(
+  query: ChangeSearchQuery,
+  names: readonly ['date-time-from' | 'date-time-to', 'start-date' | 'end-date'],
+): number | undefined {
+  const [first, second] = names;
+  if (query[first] !== undefined && query[second] !== undefined) {
+    throw badRequest(second, `give either ${first} or ${second}, not both`);
+  }
+  const field = query[first] !== undefined ? first : second;
+  const text = query[field];
+  if (text === undefined || text.trim() === '') return undefined;
+  const parsed = parseNzDateTime(text);
+  if (parsed === null) throw badRequest(field, `must be ${NZ_DATE_TIME_RULE}`);
+  return parsed;
+}
+
+export async function changeRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
+  app.get<{ Querystring: ChangeSearchQuery }>(
+    '/entities/changes',
+    {
+      schema: {
+        summary: 'Search change events',
+        querystring: ChangeSearchQuery,
+        response: responses({ 200: envelope(ChangeItem) }, [400]),
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const changeEventTypes = changeTypesFilter(query['change-event-type']);
+      const typeCodes = changeEntityTypes(query['entity-type']);
+      const from = instant(query, ['date-time-from', 'start-date']);
+      const to = instant(query, ['date-time-to', 'end-date']);
+      if (from !== undefined && to !== undefined && from > to) {
+        throw badRequest('date-time-to', 'the end of the period is before its start');
+      }
+      const sortBy = (query['sort-by'] ?? 'changeDate') as ChangeSortColumn;
+      if (!SORT_COLUMNS.includes(sortBy)) {
+        throw badRequest('sort-by', `must be one of ${SORT_COLUMNS.join(', ')}`);
+      }
+      const sortOrder = (query['sort-order'] ?? 'ASC').toUpperCase();
+      if (sortOrder !== 'ASC' && sortOrder !== 'DESC') throw badRequest('sort-order', 'must be ASC or DESC');
+      const page = query.page ?? 0;
+      const pageSize = query['page-size'] ?? PAGE_SIZE_DEFAULT;
+      const found = await searchChanges(context.database.pool, {
+        changeEventTypes,
+        typeCodes,
+        from,
+        to,
+        sortBy,
+        descending: sortOrder === 'DESC',
+        limit: pageSize,
+        offset: page * pageSize,
+      });
+      const base = baseUrl(context, request);
+      const items = found.rows.map((row) => ({
+        changeEventId: row.id,
+        nzbn: row.nzbn,
+        entityName: row.entity_name,
+        entityTypeCode: row.entity_type_code,
+        changeEventType: row.change_event_type,
+        changeDate: formatNzDateTime(row.change_date.getTime()),
+        newValue: row.is_private ? null : (row.new_value ?? null),
+        links: [link('entity', `${base}/entities/${row.nzbn}`)],
+      }));
+      const names = [
+        'change-event-type',
+        'entity-type',
+        'date-time-from',
+        'date-time-to',
+        'start-date',
+        'end-date',
+        'sort-by',
+        'sort-order',
+      ];
+      const links = pageLinks(`${base}/entities/changes`, query, names, {
+        page,
+        pageSize,
+        total: found.total,
+      });
+      return { pageSize, page, totalItems: found.total, sortBy, sortOrder, items, links };
+    },
+  );
+}

@@ -1,0 +1,186 @@
+/**
+ * Reads of one entity: the whole entity (ETag, conditional requests, 304), each of its parts, and
+ * `discoverable`. Private items are left out unless the caller is a signed-in user with business
+ * authority over the entity. The stored document is sent as stored when the caller may see all of it
+ * or nothing in it is private; otherwise the public view is made from it.
+ */
+import { type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { answeredConditionally, strongEtag } from '../../../platform/http/conditional.ts';
+import { badRequest } from '../../../platform/http/errors.ts';
+import { ADDRESS_TYPES, isAddressType, isCompanyType } from '../domain/codes.ts';
+import { partVisibleTo } from '../domain/organisation-part.ts';
+import {
+  Addresses,
+  BusinessEthnicityIdentifier,
+  CompanyDetails,
+  EmailAddress,
+  Entity,
+  GstNumber,
+  IndustryClassification,
+  NonCompanyDetails,
+  PaymentBankAccount,
+  PhoneNumber,
+  PrivacySettings,
+  Role,
+  TradingArea,
+  TradingName,
+  Website,
+} from '../domain/schema.ts';
+import { partsOf } from '../store/org-parts.ts';
+import { ConditionalHeaders, Discoverable, NotModified, NzbnParams, responses } from './schemas.ts';
+import {
+  actsFor,
+  baseUrl,
+  entitiesCallerActsFor,
+  entityView,
+  link,
+  loadEntity,
+  type NzbnContext,
+  viewEtag,
+} from './support.ts';
+
+type Part = keyof Entity;
+
+/** Sub-resources: path segment, entity key, schema, and whether POST adds to it (updates.ts). */
+export const ENTITY_PARTS: readonly { path: string; key: Part; schema: TSchema }[] = [
+  { path: 'addresses', key: 'addresses', schema: Addresses },
+  { path: 'roles', key: 'roles', schema: Type.Array(Role) },
+  { path: 'trading-names', key: 'tradingNames', schema: Type.Array(TradingName) },
+  { path: 'phone-numbers', key: 'phoneNumbers', schema: Type.Array(PhoneNumber) },
+  { path: 'email-addresses', key: 'emailAddresses', schema: Type.Array(EmailAddress) },
+  { path: 'websites', key: 'websites', schema: Type.Array(Website) },
+  {
+    path: 'industry-classifications',
+    key: 'industryClassifications',
+    schema: Type.Array(IndustryClassification),
+  },
+  { path: 'company-details', key: 'company-details', schema: CompanyDetails },
+  { path: 'non-company-details', key: 'non-company-details', schema: NonCompanyDetails },
+  { path: 'privacy-settings', key: 'privacySettings', schema: PrivacySettings },
+  {
+    path: 'business-ethnicity-identifiers',
+    key: 'businessEthnicityIdentifiers',
+    schema: Type.Array(BusinessEthnicityIdentifier),
+  },
+  { path: 'payment-bank-accounts', key: 'paymentBankAccounts', schema: Type.Array(PaymentBankAccount) },
+  { path: 'gst-numbers', key: 'gstNumbers', schema: Type.Array(GstNumber) },
+  { path: 'trading-areas', key: 'tradingAreas', schema: Type.Array(TradingArea) },
+];
+
+const AddressQuery = Type.Object({
+  'address-type': Type.Optional(Type.String({ description: ADDRESS_TYPES.join(', ') })),
+});
+
+export async function readRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
+  app.get<{ Params: NzbnParams }>(
+    '/entities/:nzbn',
+    {
+      schema: {
+        summary: 'Get an entity',
+        params: NzbnParams,
+        headers: ConditionalHeaders,
+        response: responses({ 200: Entity, 304: NotModified }, [400, 404, 412]),
+      },
+    },
+    async (request, reply) => {
+      const stored = await loadEntity(context, request.params.nzbn);
+      const authorised = stored.hidesItems ? await actsFor(context, request, stored.nzbn) : true;
+      const etag = viewEtag(stored, authorised);
+      if (answeredConditionally(request, reply, { etag, lastModified: stored.lastUpdated })) return reply;
+      const body = authorised ? stored.document : JSON.stringify(entityView(stored, false));
+      return reply.type('application/json; charset=utf-8').send(body);
+    },
+  );
+
+  for (const part of ENTITY_PARTS) {
+    app.get<{ Params: NzbnParams; Querystring: { 'address-type'?: string } }>(
+      `/entities/:nzbn/${part.path}`,
+      {
+        schema: {
+          summary: `Get an entity's ${part.path.replaceAll('-', ' ')}`,
+          params: NzbnParams,
+          ...(part.path === 'addresses' ? { querystring: AddressQuery } : {}),
+          headers: ConditionalHeaders,
+          response: responses({ 200: part.schema, 304: NotModified }, [400, 404, 412]),
+        },
+      },
+      async (request, reply) => {
+        const stored = await loadEntity(context, request.params.nzbn);
+        const authorised = await actsFor(context, request, stored.nzbn);
+        const entity = entityView(stored, authorised);
+        let value: unknown = entity[part.key];
+        if (part.key === 'company-details' && !isCompanyType(entity.entityTypeCode)) {
+          throw badRequest(
+            'nzbn',
+            `the entity is a ${entity.entityTypeDescription}, not a company: it has no company details`,
+          );
+        }
+        if (part.key === 'non-company-details' && isCompanyType(entity.entityTypeCode)) {
+          throw badRequest('nzbn', 'the entity is a company: see company-details');
+        }
+        if (part.key === 'addresses') value = filterAddresses(entity, request.query['address-type']);
+        return sendPart(request, reply, value, stored.lastUpdated);
+      },
+    );
+  }
+
+  app.get<{ Params: NzbnParams }>(
+    '/entities/:nzbn/discoverable',
+    {
+      schema: {
+        summary: 'Which parts of an entity exist, as links',
+        params: NzbnParams,
+        response: responses({ 200: Discoverable }),
+      },
+    },
+    async (request) => {
+      const stored = await loadEntity(context, request.params.nzbn);
+      const authorised = await actsFor(context, request, stored.nzbn);
+      const entity = entityView(stored, authorised);
+      const mine = await entitiesCallerActsFor(context, request);
+      const parts = (await partsOf(context.database.pool, stored.nzbn)).filter((p) =>
+        partVisibleTo(p.part, mine),
+      );
+      const base = `${baseUrl(context, request)}/entities/${entity.nzbn}`;
+      const links = [link('self', base)];
+      for (const part of ENTITY_PARTS) {
+        if (present(entity[part.key])) links.push(link(part.path, `${base}/${part.path}`));
+      }
+      if (parts.length > 0) links.push(link('organisation-parts', `${base}/organisation-parts`));
+      links.push(link('history', `${base}/history`));
+      return {
+        nzbn: entity.nzbn,
+        entityName: entity.entityName,
+        entityTypeCode: entity.entityTypeCode,
+        entityStatusCode: entity.entityStatusCode,
+        links,
+      };
+    },
+  );
+}
+
+function present(value: unknown): boolean {
+  if (value === null || value === undefined) return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object' && 'addressList' in value)
+    return (value as { addressList: unknown[] }).addressList.length > 0;
+  return true;
+}
+
+function filterAddresses(entity: Entity, addressType: string | undefined): Entity['addresses'] {
+  if (addressType === undefined || addressType === '') return entity.addresses;
+  const wanted = addressType.toUpperCase();
+  if (!isAddressType(wanted)) throw badRequest('address-type', `must be one of ${ADDRESS_TYPES.join(', ')}`);
+  return {
+    ...entity.addresses,
+    addressList: entity.addresses.addressList.filter((a) => a.addressType === wanted),
+  };
+}
+
+/** A part with an ETag of its own (its bytes) and the entity's Last-Modified. */
+export function sendPart(request: FastifyRequest, reply: FastifyReply, value: unknown, lastModified: Date) {
+  const body = JSON.stringify(value);
+  if (answeredConditionally(request, reply, { etag: strongEtag(body), lastModified })) return reply;
+  return reply.type('application/json; charset=utf-8').send(body);
+}

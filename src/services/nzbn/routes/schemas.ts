@@ -1,0 +1,166 @@
+/**
+ * Request and response schemas of the routes (the entity itself is domain/schema.ts): path and query
+ * parameters, the error body, the search envelope and its items, discoverable links, history items and
+ * business authorities. The OpenAPI document is generated from these.
+ */
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import {
+  IndustryClassification,
+  Link,
+  literals,
+  Nullable,
+  Nzbn,
+  NzDateTime,
+  Strict,
+  TradingName,
+} from '../domain/schema.ts';
+
+export const NzbnParams = Type.Object({
+  nzbn: Type.String({
+    description: 'Business number: 13 digits, the last a GS1 check digit',
+    examples: ['9429000001007'],
+  }),
+});
+export type NzbnParams = Static<typeof NzbnParams>;
+
+export const ErrorBody = Type.Object(
+  {
+    status: Type.String(),
+    errorCode: Type.String(),
+    errorDescription: Type.String(),
+    list: Type.Array(Type.Object({ field: Type.String(), message: Type.String() })),
+  },
+  { description: 'An error, as the business number API writes it' },
+);
+
+/** The error answers every operation may give, plus the success responses. */
+export function responses(success: Record<number, TSchema>, errors: number[] = [400, 404]) {
+  const all: Record<number, TSchema> = { ...success };
+  for (const status of errors) all[status] = ErrorBody;
+  return all;
+}
+
+export const NotModified = Type.Null({ description: 'Not Modified: the ETag in If-None-Match is current' });
+
+export const ConditionalHeaders = Type.Object({
+  'if-none-match': Type.Optional(Type.String()),
+  'if-match': Type.Optional(Type.String()),
+  'if-modified-since': Type.Optional(Type.String()),
+  'if-unmodified-since': Type.Optional(Type.String()),
+});
+
+export const PAGE_SIZE_DEFAULT = 10;
+export const PAGE_SIZE_MAX = 50;
+
+export const PageQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0, description: '0-based' })),
+  'page-size': Type.Optional(
+    Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT }),
+  ),
+};
+
+/** Repeatable, and each value may be comma-joined. */
+const ListParam = (description: string) =>
+  Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 20, description }));
+
+export const SearchQuery = Type.Object({
+  'search-term': Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Words matched at the start of words of names, trading names, previous names and numbers',
+  }),
+  'entity-status': ListParam('Registered, VoluntaryAdministration, InReceivership, InLiquidation, …'),
+  'entity-type': ListParam('NZCompany, SoleTrader, LTD, …'),
+  'industry-code': ListParam('BIC code, e.g. I490008'),
+  ...PageQuery,
+});
+export type SearchQuery = Static<typeof SearchQuery>;
+
+export const SearchItem = Type.Object(
+  {
+    entityName: Type.String(),
+    nzbn: Nzbn,
+    entityTypeCode: Type.String(),
+    entityTypeDescription: Type.String(),
+    entityStatusCode: Type.String(),
+    entityStatusDescription: Type.String(),
+    registrationDate: NzDateTime,
+    sourceRegisterUniqueId: Nullable(Type.String()),
+    tradingNames: Type.Array(TradingName),
+    classifications: Type.Array(IndustryClassification),
+    previousEntityNames: Type.Array(Type.String()),
+    links: Type.Array(Link),
+  },
+  Strict,
+);
+export type SearchItem = Static<typeof SearchItem>;
+
+export const envelope = <T extends TSchema>(item: T) =>
+  Type.Object(
+    {
+      pageSize: Type.Integer(),
+      page: Type.Integer(),
+      totalItems: Type.Integer(),
+      sortBy: Nullable(Type.String()),
+      sortOrder: Nullable(Type.String()),
+      items: Type.Array(item),
+      links: Type.Array(Link),
+    },
+    Strict,
+  );
+
+export const Discoverable = Type.Object(
+  {
+    nzbn: Nzbn,
+    entityName: Type.String(),
+    entityTypeCode: Type.String(),
+    entityStatusCode: Type.String(),
+    links: Type.Array(Link),
+  },
+  Strict,
+);
+
+export const EntityNameHistoryItem = Type.Object(
+  { entityName: Type.String(), startDate: Nullable(NzDateTime), endDate: Nullable(NzDateTime) },
+  Strict,
+);
+export const EntityStatusHistoryItem = Type.Object(
+  {
+    entityStatusCode: Type.String(),
+    entityStatusDescription: Type.String(),
+    startDate: Nullable(NzDateTime),
+    endDate: Nullable(NzDateTime),
+  },
+  Strict,
+);
+export const HibernationHistoryItem = Type.Object(
+  {
+    hibernationStatusCode: Type.String(),
+    hibernationStatusDescription: Type.String(),
+    startDate: Nullable(NzDateTime),
+    endDate: Nullable(NzDateTime),
+  },
+  Strict,
+);
+
+export const Authority = Type.Object(
+  {
+    authorityId: Type.String({ pattern: '^[0-9a-f-]{36}$' }),
+    nzbn: Nzbn,
+    userEmail: Nullable(Type.String()),
+    organisationId: Nullable(Type.String()),
+    role: Type.String(),
+    startDate: NzDateTime,
+  },
+  Strict,
+);
+export type Authority = Static<typeof Authority>;
+
+export const AuthorityGrant = Type.Object(
+  {
+    userEmail: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
+    organisationId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    role: Type.Optional(literals(['authority', 'administrator'] as const)),
+  },
+  Strict,
+);

@@ -1,0 +1,124 @@
+/**
+ * What every route of the business number API shares: reading the business number from the path (400
+ * naming the broken rule), the published "Object Not Found" answer, who the caller acts for, the two
+ * views of an entity and their ETags, and the base address for links.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../../../gateway/service-context.ts';
+import { evaluatePreconditions } from '../../../platform/http/conditional.ts';
+import { badRequest, HttpError } from '../../../platform/http/errors.ts';
+import { ENVIRONMENT_PREFIX } from '../../registry.ts';
+import { glnProblem } from '../domain/gln.ts';
+import { publicView } from '../domain/privacy.ts';
+import type { Entity } from '../domain/schema.ts';
+import { findEntity, parseEntity, type StoredEntity } from '../store/entities.ts';
+
+export type NzbnContext = ServiceContext;
+
+/** The path's business number, or 400 naming the rule it breaks (13 digits, GS1 check digit). */
+export function nzbnParam(value: string, field = 'nzbn'): string {
+  const problem = glnProblem(value);
+  if (problem) throw badRequest(field, problem.message);
+  return value;
+}
+
+export const entityNotFound = (nzbn: string): HttpError =>
+  new HttpError(404, 'NOT_FOUND', `Object Not Found: no entity has the business number ${nzbn}`);
+
+export const partNotFound = (opn: string): HttpError =>
+  new HttpError(404, 'NOT_FOUND', `Object Not Found: no organisation part has the number ${opn}`);
+
+export async function loadEntity(context: NzbnContext, nzbn: string): Promise<StoredEntity> {
+  const stored = await findEntity(context.database.pool, nzbnParam(nzbn));
+  if (!stored) throw entityNotFound(nzbn);
+  return stored;
+}
+
+/** Whether the caller is a signed-in user (three-legged token) with business authority over the entity. */
+export async function actsFor(context: NzbnContext, request: FastifyRequest, nzbn: string): Promise<boolean> {
+  return request.caller?.userId ? context.identity.mayAct(request.caller, 'entity', nzbn) : false;
+}
+
+/** The business numbers the caller acts for (empty without a user's token). */
+export async function entitiesCallerActsFor(
+  context: NzbnContext,
+  request: FastifyRequest,
+): Promise<Set<string>> {
+  if (!request.caller?.userId) return new Set();
+  return new Set(await context.identity.objectsCallerMayActOn(request.caller, 'entity'));
+}
+
+/** 403 unless the signed-in user holds business authority over the entity. */
+export async function requireAuthority(
+  context: NzbnContext,
+  request: FastifyRequest,
+  nzbn: string,
+): Promise<void> {
+  if (!(await actsFor(context, request, nzbn))) {
+    throw new HttpError(
+      403,
+      'FORBIDDEN',
+      `Forbidden: the signed-in user has no business authority over the entity ${nzbn}`,
+      [{ field: 'nzbn', message: 'needs business authority over this entity' }],
+    );
+  }
+}
+
+/** ETag of a view: the stored version's hash; the public view of an entity that hides items differs. */
+export function viewEtag(stored: StoredEntity, authorised: boolean): string {
+  return stored.hidesItems && !authorised ? `"${stored.etag}-p"` : `"${stored.etag}"`;
+}
+
+/** The entity as this caller may see it. */
+export function entityView(stored: StoredEntity, authorised: boolean): Entity {
+  const entity = parseEntity(stored);
+  return authorised ? entity : publicView(entity);
+}
+
+/**
+ * Preconditions of a write (If-Match, If-Unmodified-Since, If-None-Match: *). An ETag of either view
+ * of the current version matches: a client may have read the entity before it signed in.
+ */
+export function checkWritePreconditions(request: FastifyRequest, stored: StoredEntity): void {
+  const ifMatch = request.headers['if-match'];
+  const publicTag = viewEtag(stored, false);
+  const etag =
+    typeof ifMatch === 'string' && ifMatch.includes(publicTag) ? publicTag : viewEtag(stored, true);
+  evaluatePreconditions(request, { etag, lastModified: stored.lastUpdated });
+}
+
+/** `https://host/sandbox/nzbn/v5`: the base of links in responses. */
+export function baseUrl(context: NzbnContext, request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}${ENVIRONMENT_PREFIX[context.environment]}${context.service.path}`;
+}
+
+export const link = (rel: string, href: string, methods: string[] = ['GET']) => ({ rel, href, methods });
+
+/**
+ * `self`, `next` and `prev` links of a paged listing. Only the listing's own parameters are carried
+ * over — never a subscription key given in the query.
+ */
+export function pageLinks(
+  listing: string,
+  query: Record<string, unknown>,
+  names: readonly string[],
+  paging: { page: number; pageSize: number; total: number },
+) {
+  const self = new URL(listing);
+  for (const name of names) {
+    const value = query[name];
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+      self.searchParams.append(name, String(one));
+    }
+  }
+  const at = (n: number) => {
+    const url = new URL(self);
+    url.searchParams.set('page', String(n));
+    url.searchParams.set('page-size', String(paging.pageSize));
+    return url.href;
+  };
+  const links = [link('self', at(paging.page))];
+  if ((paging.page + 1) * paging.pageSize < paging.total) links.push(link('next', at(paging.page + 1)));
+  if (paging.page > 0) links.push(link('prev', at(paging.page - 1)));
+  return links;
+}

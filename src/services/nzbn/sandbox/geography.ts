@@ -1,0 +1,162 @@
+/**
+ * Loads the 2019 statistical geographies (regions, territorial authorities, SA2 areas) that sandbox
+ * addresses are built on. The directory is a parameter because the files will be copied into the
+ * repository under reference-data/geo. Source: Stats NZ, licensed by Stats NZ
+ * for re-use under CC BY 4.0.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DISTRICT_TOWNS_AND_POSTCODES } from './geography-data.ts';
+
+export interface Region {
+  readonly code: string;
+  /** As published, e.g. "Hawke's Bay Region". */
+  readonly name: string;
+  /** Without "Region", as a trading area names it: "Hawke's Bay". */
+  readonly shortName: string;
+}
+
+export interface District {
+  readonly code: string;
+  readonly name: string;
+  readonly regionCode: string;
+  /** The main town, written as the city line of an address. */
+  readonly town: string;
+  readonly postcodeRanges: readonly (readonly [number, number])[];
+}
+
+export interface Area {
+  readonly code: string;
+  /** The SA2 name as published, e.g. "Belmont (Auckland)" or "Mount Albert West". */
+  readonly name: string;
+  /** The suburb line of an address: the SA2 name without its statistical qualifiers ("Belmont", "Mount Albert"). */
+  readonly suburb: string;
+  readonly district: District;
+  readonly region: Region;
+  /** A postcode fixed per area, so every address in a suburb shares it. */
+  readonly postCode: string;
+}
+
+export interface Geography {
+  readonly regions: readonly Region[];
+  readonly districts: readonly District[];
+  /** Areas where people live and work: water, oceanic and "outside any district" areas are left out. */
+  readonly areas: readonly Area[];
+  readonly areasByRegion: ReadonlyMap<string, readonly Area[]>;
+}
+
+// SA2s that are water or ocean, not places with street addresses.
+const NOT_ADDRESSABLE = /^(Inlets?|Oceanic|Inland water)\b/;
+const OUTSIDE_DISTRICTS = '999';
+
+export function loadGeography(directory: string): Geography {
+  const regions = readCsv(join(directory, 'regc2019.csv'))
+    .filter((row) => row['regc_code'] !== '99')
+    .map(
+      (row): Region => ({
+        code: field(row, 'regc_code'),
+        name: field(row, 'regc_name'),
+        shortName: field(row, 'regc_name').replace(/ Region$/, ''),
+      }),
+    );
+  const regionByCode = new Map(regions.map((region) => [region.code, region]));
+
+  const districts = readCsv(join(directory, 'ta2019.csv'))
+    .filter((row) => row['ta_code'] !== OUTSIDE_DISTRICTS)
+    .map((row): District => {
+      const code = field(row, 'ta_code');
+      const known = DISTRICT_TOWNS_AND_POSTCODES[code];
+      if (!known) throw new Error(`no town and postcodes known for territorial authority ${code}`);
+      const regionCode = field(row, 'regc_code') || '99';
+      return { code, name: field(row, 'ta_name'), regionCode, town: known[0], postcodeRanges: known[1] };
+    });
+  const districtByCode = new Map(districts.map((district) => [district.code, district]));
+
+  const chathams: Region = { code: '99', name: 'Area Outside Region', shortName: 'Chatham Islands' };
+  const areas: Area[] = [];
+  for (const row of readCsv(join(directory, 'sa2_2019.csv'))) {
+    const name = field(row, 'sa2_name');
+    const district = districtByCode.get(field(row, 'ta_code'));
+    if (!district || NOT_ADDRESSABLE.test(name)) continue;
+    const region = regionByCode.get(field(row, 'regc_code')) ?? chathams;
+    const code = field(row, 'sa2_code');
+    areas.push({
+      code,
+      name,
+      suburb: suburbOf(name),
+      district,
+      region,
+      postCode: postcodeFor(code, district),
+    });
+  }
+  if (areas.length === 0) throw new Error(`no addressable areas in ${directory}`);
+
+  const areasByRegion = new Map<string, Area[]>();
+  for (const area of areas) {
+    const list = areasByRegion.get(area.region.code) ?? [];
+    list.push(area);
+    areasByRegion.set(area.region.code, list);
+  }
+  return { regions, districts, areas, areasByRegion };
+}
+
+/**
+ * SA2 names qualify places for statistics: a district in brackets for names used twice, a compass
+ * point when a suburb is split. An address names the suburb itself.
+ */
+export function suburbOf(sa2Name: string): string {
+  const unbracketed = sa2Name.replace(/\s*\([^)]*\)\s*$/, '');
+  const uncompassed = unbracketed.replace(
+    /\s+(North|South|East|West|North East|North West|South East|South West)$/,
+    '',
+  );
+  return uncompassed === '' ? sa2Name : uncompassed;
+}
+
+/** A stable choice within the district's ranges, keyed by the area code (no randomness involved). */
+function postcodeFor(areaCode: string, district: District): string {
+  const sizes = district.postcodeRanges.map(([from, to]) => to - from + 1);
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  let pick = (Number(areaCode) * 2654435761) % total;
+  for (const [i, [from]] of district.postcodeRanges.entries()) {
+    const size = sizes[i]!;
+    if (pick < size) return String(from + pick).padStart(4, '0');
+    pick -= size;
+  }
+  throw new Error('unreachable: postcode pick outside ranges');
+}
+
+function field(row: Readonly<Record<string, string>>, name: string): string {
+  const value = row[name];
+  if (value === undefined) throw new Error(`geography file lacks column ${name}`);
+  return value;
+}
+
+/** Reads a small CSV with a header row; handles double-quoted fields (none today, but allowed). */
+function readCsv(path: string): Record<string, string>[] {
+  const lines = readFileSync(path, 'utf8')
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '');
+  const [header, ...rows] = lines.map(splitCsvLine);
+  if (!header) throw new Error(`${path} is empty`);
+  return rows.map((cells) => Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ''])));
+}
+
+function splitCsvLine(line: string): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i]!;
+    if (quoted && char === '"' && line[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (char === '"') quoted = !quoted;
+    else if (char === ',' && !quoted) {
+      cells.push(cell);
+      cell = '';
+    } else cell += char;
+  }
+  cells.push(cell);
+  return cells;
+}

@@ -1,0 +1,29 @@
+/**
+ * PostgreSQL COPY text format for the bulk loads of the sandbox seed: one line per row, fields
+ * separated by tabs, `\N` for null, backslash, tab and line breaks escaped; arrays as array literals.
+ */
+
+/** One field in COPY text format. */
+export function copyField(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  return NEEDS_ESCAPE.test(value)
+    ? value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')
+    : value;
+}
+
+const NEEDS_ESCAPE = /[\\\t\n\r]/;
+
+/** A text[] literal, `{"a","b \"c\""}`: every element quoted, quotes and backslashes escaped. */
+export function arrayLiteral(values: readonly string[]): string {
+  if (values.length === 0) return '{}';
+  return `{${values.map((value) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}
+
+/** One COPY line (with its newline) from already-ordered field values. */
+export function copyLine(fields: readonly (string | number | boolean | null | undefined)[]): string {
+  let line = '';
+  for (let i = 0; i < fields.length; i++) line += (i === 0 ? '' : '\t') + copyField(fields[i]);
+  return `${line}\n`;
+}

@@ -1,0 +1,84 @@
+/**
+ * Reading entities: one indexed lookup by business number returns the stored version's validators and
+ * the document as text, so a read can answer 304 or send the document without parsing it.
+ */
+import type pg from 'pg';
+import type { Entity } from '../domain/schema.ts';
+import { generatedDocument } from './generated.ts';
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+export interface StoredEntity {
+  nzbn: string;
+  /** Hash of the stored document (the authorised view's ETag; the public view adds `-p` when it differs). */
+  etag: string;
+  version: number;
+  lastUpdated: Date;
+  /** Some present item is private: the public view differs from the stored document. */
+  hidesItems: boolean;
+  previousNames: string[];
+  /** The published representation, whole, as stored. */
+  document: string;
+}
+
+interface EntityRecord {
+  nzbn: string;
+  seed_index: number | null;
+  etag: string | null;
+  version: number;
+  last_updated: Date;
+  hides_items: boolean;
+  previous_names: string[];
+  document: string | null;
+}
+
+const COLUMNS =
+  'nzbn, seed_index, etag, version, last_updated, hides_items, previous_names, document::text AS document';
+
+/** A row whose document is not stored gets the generated one (store/generated.ts). */
+function toStored(row: EntityRecord): StoredEntity {
+  const made = row.document === null ? generatedDocument(row.seed_index!) : undefined;
+  return {
+    nzbn: row.nzbn,
+    etag: made?.etag ?? row.etag!,
+    version: row.version,
+    lastUpdated: row.last_updated,
+    hidesItems: row.hides_items,
+    previousNames: row.previous_names,
+    document: made?.document ?? row.document!,
+  };
+}
+
+export async function findEntity(db: Queryable, nzbn: string): Promise<StoredEntity | undefined> {
+  const result = await db.query<EntityRecord>({
+    name: 'nzbn-find-entity',
+    text: `SELECT ${COLUMNS} FROM nzbn_entities WHERE nzbn = $1`,
+    values: [nzbn],
+  });
+  return result.rows[0] && toStored(result.rows[0]);
+}
+
+/** Several entities by number, in no particular order (missing numbers are left out). */
+export async function findEntities(db: Queryable, nzbns: readonly string[]): Promise<StoredEntity[]> {
+  if (nzbns.length === 0) return [];
+  const result = await db.query<EntityRecord>(`SELECT ${COLUMNS} FROM nzbn_entities WHERE nzbn = ANY($1)`, [
+    nzbns,
+  ]);
+  return result.rows.map(toStored);
+}
+
+export const parseEntity = (stored: StoredEntity): Entity => JSON.parse(stored.document) as Entity;
+
+/** Ended periods of one history kind (addresses, entity-names …), oldest first. */
+export async function historyItems(
+  db: Queryable,
+  nzbn: string,
+  kind?: string,
+): Promise<{ kind: string; item: unknown }[]> {
+  const result = await db.query<{ kind: string; item: unknown }>(
+    `SELECT kind, item FROM nzbn_entity_history WHERE nzbn = $1 AND ($2::text IS NULL OR kind = $2)
+      ORDER BY kind, start_date NULLS FIRST, end_date, id`,
+    [nzbn, kind ?? null],
+  );
+  return result.rows;
+}

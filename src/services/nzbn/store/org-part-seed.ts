@@ -1,0 +1,72 @@
+/**
+ * The organisation parts of the fixed test cases (sandbox/fixtures.ts lists them): created once, with
+ * the fee record for the third, and never changed by a later seed. Their items take identifiers from
+ * 9,000,000,000 + part number × 100, clear of generated (below 6,001,000,000) and store-allocated
+ * (from 10,000,000,000) identifiers.
+ */
+import type pg from 'pg';
+import type { OrganisationPart } from '../domain/organisation-part.ts';
+import type { Entity } from '../domain/schema.ts';
+import type { OrganisationPartPlaceholder } from '../sandbox/fixtures.ts';
+import { ORGANISATION_PART_BODY_START } from '../sandbox/numbers.ts';
+import { insertPart } from './org-parts.ts';
+import type { EntityRow } from './rows.ts';
+
+const FIXTURE_PART_ITEM_BASE = 9_000_000_000;
+const INACTIVE_SINCE = '2020-06-30T17:00:00.000+1200';
+
+export async function ensureFixtureParts(
+  client: pg.PoolClient,
+  row: EntityRow,
+  placeholders: readonly OrganisationPartPlaceholder[],
+): Promise<void> {
+  const entity = JSON.parse(row.document!) as Entity;
+  for (const placeholder of placeholders) {
+    const exists = await client.query('SELECT 1 FROM nzbn_organisation_parts WHERE opn = $1', [
+      placeholder.opn,
+    ]);
+    if (exists.rowCount) continue;
+    await insertPart(client, fixturePart(entity, placeholder), new Date(row.registrationDate));
+  }
+}
+
+function fixturePart(entity: Entity, placeholder: OrganisationPartPlaceholder): OrganisationPart {
+  const number = Number(placeholder.opn.slice(4, 12)) - ORGANISATION_PART_BODY_START;
+  const id = (slot: number) => String(FIXTURE_PART_ITEM_BASE + number * 100 + slot);
+  const address = entity.addresses.addressList[0];
+  const phone = entity.phoneNumbers[0];
+  const local = placeholder.name
+    .toLowerCase()
+    .replace(/^sandbox test /, '')
+    .replace(/\W+/g, '.');
+  return {
+    opn: placeholder.opn,
+    parentNzbn: entity.nzbn,
+    parentNzbnName: entity.entityName,
+    parentGln: entity.nzbn,
+    name: placeholder.name,
+    purposes: [...placeholder.purposes],
+    function: placeholder.function,
+    organisationPartStatus: placeholder.organisationPartStatus,
+    addresses: address
+      ? [{ ...address, uniqueIdentifier: id(1), addressType: 'DELIVERY', startDate: entity.registrationDate }]
+      : [],
+    phoneNumbers: phone ? [{ ...phone, uniqueIdentifier: id(2), startDate: entity.registrationDate }] : [],
+    emailAddresses: [
+      {
+        uniqueIdentifier: id(3),
+        emailAddress: `${local}@organisation-parts.sandbox.example`,
+        emailPurpose: 'Primary',
+        emailPurposeDescription: 'Primary',
+        startDate: entity.registrationDate,
+      },
+    ],
+    gstNumber: null,
+    paymentBankAccountNumber: null,
+    customData: { fixture: 'yes' },
+    privacy: placeholder.privacy,
+    nzbnList: [...placeholder.nzbnList],
+    startDate: entity.registrationDate,
+    statusDate: placeholder.organisationPartStatus === 'Active' ? entity.registrationDate : INACTIVE_SINCE,
+  };
+}

@@ -1,0 +1,213 @@
+/**
+ * Organisation parts in SQL: create (with the fee record for a part beyond the entity's second),
+ * read, list, search with the visibility rule applied in the query, replace, and number allocation.
+ * Writers hold the parent entity's row lock, so counting the parts for the fee cannot race.
+ */
+import type pg from 'pg';
+import { type Fee, organisationPartFee } from '../domain/fees.ts';
+import { withCheckDigit } from '../domain/gln.ts';
+import type { OrganisationPart, OrganisationPartPrivacy } from '../domain/organisation-part.ts';
+import { documentEtag } from './rows.ts';
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+export interface StoredPart {
+  part: OrganisationPart;
+  etag: string;
+  version: number;
+  lastUpdated: Date;
+}
+
+interface PartRow {
+  document: OrganisationPart;
+  etag: string;
+  version: number;
+  last_updated: Date;
+}
+
+const PART_COLUMNS = 'document, etag, version, last_updated';
+const stored = (row: PartRow): StoredPart => ({
+  part: row.document,
+  etag: row.etag,
+  version: row.version,
+  lastUpdated: row.last_updated,
+});
+
+function partValues(part: OrganisationPart) {
+  const document = JSON.stringify(part);
+  return {
+    document,
+    etag: documentEtag(document),
+    values: [
+      part.opn,
+      part.parentNzbn,
+      part.parentGln,
+      part.name,
+      part.function,
+      part.organisationPartStatus,
+      part.privacy,
+      part.nzbnList,
+    ],
+  };
+}
+
+/** Inserts a new part; charges the fee when the entity already has two or more. Returns the fee and ETag. */
+export async function insertPart(
+  client: pg.PoolClient,
+  part: OrganisationPart,
+  now: Date,
+): Promise<{ fee: Fee | null; etag: string }> {
+  const existing = await client.query<{ parts: number }>(
+    'SELECT count(*)::int AS parts FROM nzbn_organisation_parts WHERE parent_nzbn = $1',
+    [part.parentNzbn],
+  );
+  const { document, etag, values } = partValues(part);
+  await client.query(
+    `INSERT INTO nzbn_organisation_parts
+       (opn, parent_nzbn, parent_gln, name, function, status, privacy, nzbn_list, last_updated, etag, document)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [...values, now, etag, document],
+  );
+  await client.query('UPDATE nzbn_opn_allocations SET used_at = $2 WHERE opn = $1', [part.opn, now]);
+  const fee = organisationPartFee(existing.rows[0]!.parts);
+  if (fee) {
+    await client.query(
+      `INSERT INTO nzbn_fee_records (nzbn, opn, fee_code, description, amount_cents, gst_cents, charged_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (fee_code, opn) DO NOTHING`,
+      [part.parentNzbn, part.opn, fee.code, fee.description, fee.amountCents, fee.gstCents, now],
+    );
+  }
+  return { fee, etag };
+}
+
+export async function replacePart(
+  client: pg.PoolClient,
+  part: OrganisationPart,
+  version: number,
+  now: Date,
+): Promise<StoredPart> {
+  const { document, etag, values } = partValues(part);
+  await client.query(
+    `UPDATE nzbn_organisation_parts SET parent_gln = $3, name = $4, function = $5, status = $6, privacy = $7,
+       nzbn_list = $8, last_updated = $9, etag = $10, document = $11, version = $12
+     WHERE opn = $1 AND parent_nzbn = $2`,
+    [...values, now, etag, document, version + 1],
+  );
+  return { part, etag, version: version + 1, lastUpdated: now };
+}
+
+export async function findPart(db: Queryable, opn: string, lock = false): Promise<StoredPart | undefined> {
+  const result = await db.query<PartRow>(
+    `SELECT ${PART_COLUMNS} FROM nzbn_organisation_parts WHERE opn = $1${lock ? ' FOR UPDATE' : ''}`,
+    [opn],
+  );
+  return result.rows[0] && stored(result.rows[0]);
+}
+
+export async function partsOf(db: Queryable, nzbn: string): Promise<StoredPart[]> {
+  const result = await db.query<PartRow>(
+    `SELECT ${PART_COLUMNS} FROM nzbn_organisation_parts WHERE parent_nzbn = $1 ORDER BY opn`,
+    [nzbn],
+  );
+  return result.rows.map(stored);
+}
+
+export interface PartFilters {
+  nzbn?: string | undefined;
+  opn?: string | undefined;
+  name?: string | undefined;
+  function?: string | undefined;
+  status?: string | undefined;
+}
+
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Parts matching the filters that a caller acting for `mine` may see, by name. */
+export async function searchParts(
+  db: Queryable,
+  filters: PartFilters,
+  mine: readonly string[],
+  page: { limit: number; offset: number },
+): Promise<{ total: number; parts: OrganisationPart[] }> {
+  const where = `($1::text IS NULL OR parent_nzbn = $1) AND ($2::text IS NULL OR opn = $2)
+    AND ($3::text IS NULL OR lower(name) LIKE $3) AND ($4::text IS NULL OR lower(function) = lower($4))
+    AND ($5::text IS NULL OR status = $5)
+    AND (privacy = 'public' OR parent_nzbn = ANY($6) OR (privacy = 'shared' AND nzbn_list && $6))`;
+  const params = [
+    filters.nzbn ?? null,
+    filters.opn ?? null,
+    filters.name ? likePattern(filters.name) : null,
+    filters.function ?? null,
+    filters.status ?? null,
+    mine,
+  ];
+  const [count, rows] = await Promise.all([
+    db.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM nzbn_organisation_parts WHERE ${where}`,
+      params,
+    ),
+    db.query<{ document: OrganisationPart }>(
+      `SELECT document FROM nzbn_organisation_parts WHERE ${where} ORDER BY name, opn LIMIT $7 OFFSET $8`,
+      [...params, page.limit, page.offset],
+    ),
+  ]);
+  return { total: count.rows[0]!.total, parts: rows.rows.map((row) => row.document) };
+}
+
+/** A new organisation part number, reserved for the entity. */
+export async function allocateOpn(client: Queryable, nzbn: string, now: Date): Promise<string> {
+  const body = await client.query<{ body: string }>("SELECT nextval('nzbn_opn_body_seq')::text AS body");
+  const opn = withCheckDigit(`9429${body.rows[0]!.body.padStart(8, '0')}`);
+  await client.query('INSERT INTO nzbn_opn_allocations (opn, nzbn, allocated_at) VALUES ($1, $2, $3)', [
+    opn,
+    nzbn,
+    now,
+  ]);
+  return opn;
+}
+
+/** Whether `opn` was allocated to `nzbn` and not yet used. */
+export async function isAllocatedTo(client: Queryable, opn: string, nzbn: string): Promise<boolean> {
+  const result = await client.query(
+    'SELECT 1 FROM nzbn_opn_allocations WHERE opn = $1 AND nzbn = $2 AND used_at IS NULL',
+    [opn, nzbn],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
+export type { OrganisationPartPrivacy };
+
+/**
+ * Runs `work` in a transaction holding the entity's row lock (so part counts for fees cannot race);
+ * undefined when there is no such entity.
+ */
+export async function withEntityLocked<T>(
+  pool: pg.Pool,
+  nzbn: string,
+  work: (
+    client: pg.PoolClient,
+    parent: { nzbn: string; entityName: string; entityTypeCode: string },
+  ) => Promise<T>,
+): Promise<T | undefined> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const locked = await client.query<{ entity_name: string; type_code: string }>(
+      'SELECT entity_name, type_code FROM nzbn_entities WHERE nzbn = $1 FOR UPDATE',
+      [nzbn],
+    );
+    const row = locked.rows[0];
+    if (!row) {
+      await client.query('ROLLBACK');
+      return undefined;
+    }
+    const result = await work(client, { nzbn, entityName: row.entity_name, entityTypeCode: row.type_code });
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,233 @@
+/**
+ * Watchlists and their business numbers (migration 003). Every function takes the owner key, so a
+ * watchlist of another owner is simply not found.
+ */
+import type pg from 'pg';
+
+export interface WatchlistFields {
+  name: string;
+  channel: 'EMAIL' | 'PUSH';
+  frequency: string;
+  wildcard: 'ALL' | 'NEW' | null;
+  changeEventTypes: string[];
+  pushEndpoint: string | null;
+  authorizationToken: string | null;
+  adminEmailAddress: string | null;
+  watchlistEmailAddresses: string[];
+  fromDate: Date;
+  toDate: Date | null;
+  suspended: boolean;
+}
+
+export interface StoredWatchlist extends WatchlistFields {
+  id: string;
+  userId: string | null;
+  organisationId: string | null;
+  lastSuccessfulChangeNoticeId: string | null;
+  nzbns: string[];
+}
+
+interface Row {
+  id: string;
+  user_id: string | null;
+  organisation_id: string | null;
+  name: string;
+  channel: 'EMAIL' | 'PUSH';
+  frequency: string;
+  wildcard: 'ALL' | 'NEW' | null;
+  change_event_types: string[];
+  push_endpoint: string | null;
+  authorization_token: string | null;
+  admin_email_address: string | null;
+  watchlist_email_addresses: string[];
+  from_date: Date;
+  to_date: Date | null;
+  last_successful_change_notice_id: string | null;
+  suspended: boolean;
+  nzbns: string[];
+}
+
+const SELECT = `SELECT w.id::text AS id, user_id, organisation_id, name, channel, frequency, wildcard,
+    change_event_types, push_endpoint, authorization_token, admin_email_address,
+    watchlist_email_addresses, from_date, to_date, last_successful_change_notice_id::text AS
+    last_successful_change_notice_id, suspended,
+    ARRAY(SELECT nzbn FROM nzbn_watchlist_nzbns n WHERE n.watchlist_id = w.id ORDER BY nzbn) AS nzbns
+  FROM nzbn_watchlists w`;
+
+const toStored = (row: Row): StoredWatchlist => ({
+  id: row.id,
+  userId: row.user_id,
+  organisationId: row.organisation_id,
+  name: row.name,
+  channel: row.channel,
+  frequency: row.frequency,
+  wildcard: row.wildcard,
+  changeEventTypes: row.change_event_types,
+  pushEndpoint: row.push_endpoint,
+  authorizationToken: row.authorization_token,
+  adminEmailAddress: row.admin_email_address,
+  watchlistEmailAddresses: row.watchlist_email_addresses,
+  fromDate: row.from_date,
+  toDate: row.to_date,
+  lastSuccessfulChangeNoticeId: row.last_successful_change_notice_id,
+  suspended: row.suspended,
+  nzbns: row.nzbns,
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isWatchlistId = (id: string): boolean => UUID.test(id);
+
+export async function findWatchlist(
+  pool: pg.Pool,
+  owner: string,
+  id: string,
+): Promise<StoredWatchlist | null> {
+  if (!isWatchlistId(id)) return null;
+  const result = await pool.query<Row>(`${SELECT} WHERE w.id = $1 AND w.owner_key = $2`, [id, owner]);
+  return result.rows[0] ? toStored(result.rows[0]) : null;
+}
+
+export interface WatchlistListing {
+  name?: string | undefined;
+  changeEventTypes?: string[] | undefined;
+  sortBy: 'name' | 'fromDate' | 'watchlistId';
+  descending: boolean;
+  limit: number;
+  offset: number;
+}
+
+export async function listWatchlists(
+  pool: pg.Pool,
+  owner: string,
+  listing: WatchlistListing,
+): Promise<{ total: number; watchlists: StoredWatchlist[] }> {
+  const values: unknown[] = [owner];
+  const where = ['w.owner_key = $1'];
+  if (listing.name) {
+    values.push(`%${listing.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where.push(`w.name ILIKE $${values.length}`);
+  }
+  if (listing.changeEventTypes) {
+    values.push(listing.changeEventTypes);
+    where.push(`w.change_event_types && $${values.length}::text[]`);
+  }
+  const column = { name: 'name', fromDate: 'from_date', watchlistId: 'id' }[listing.sortBy];
+  const direction = listing.descending ? 'DESC' : 'ASC';
+  const filter = where.join(' AND ');
+  const count = await pool.query<{ total: string }>(
+    `SELECT count(*)::text AS total FROM nzbn_watchlists w WHERE ${filter}`,
+    values,
+  );
+  const rows = await pool.query<Row>(
+    `${SELECT} WHERE ${filter} ORDER BY ${column} ${direction}, w.id ${direction}
+      LIMIT ${Number(listing.limit)} OFFSET ${Number(listing.offset)}`,
+    values,
+  );
+  return { total: Number(count.rows[0]!.total), watchlists: rows.rows.map(toStored) };
+}
+
+/** The business numbers among `nzbns` that the register does not hold. */
+export async function unknownNzbns(pool: pg.Pool, nzbns: readonly string[]): Promise<string[]> {
+  if (nzbns.length === 0) return [];
+  const result = await pool.query<{ nzbn: string }>(
+    `SELECT wanted AS nzbn FROM unnest($1::text[]) AS wanted
+      WHERE NOT EXISTS (SELECT 1 FROM nzbn_entities e WHERE e.nzbn = wanted) ORDER BY wanted`,
+    [nzbns],
+  );
+  return result.rows.map((row) => row.nzbn);
+}
+
+const FIELD_VALUES = (fields: WatchlistFields) => [
+  fields.name,
+  fields.channel,
+  fields.frequency,
+  fields.wildcard,
+  fields.changeEventTypes,
+  fields.pushEndpoint,
+  fields.authorizationToken,
+  fields.adminEmailAddress,
+  fields.watchlistEmailAddresses,
+  fields.fromDate,
+  fields.toDate,
+  fields.suspended,
+];
+
+export async function createWatchlist(
+  pool: pg.Pool,
+  owner: { key: string; userId: string | null; organisationId: string | null },
+  fields: WatchlistFields,
+  nzbns: readonly string[],
+  secret: string,
+  now: Date,
+): Promise<string> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const inserted = await client.query<{ id: string }>(
+      `INSERT INTO nzbn_watchlists (name, channel, frequency, wildcard, change_event_types, push_endpoint,
+         authorization_token, admin_email_address, watchlist_email_addresses, from_date, to_date,
+         suspended, owner_key, user_id, organisation_id, webhook_secret, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)
+       RETURNING id::text AS id`,
+      [...FIELD_VALUES(fields), owner.key, owner.userId, owner.organisationId, secret, now],
+    );
+    const id = inserted.rows[0]!.id;
+    await addNzbns(client, id, nzbns, now);
+    await client.query('COMMIT');
+    return id;
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export async function updateWatchlist(
+  pool: pg.Pool,
+  owner: string,
+  id: string,
+  fields: WatchlistFields,
+  now: Date,
+): Promise<boolean> {
+  const result = await pool.query(
+    `UPDATE nzbn_watchlists SET name = $1, channel = $2, frequency = $3, wildcard = $4,
+       change_event_types = $5, push_endpoint = $6, authorization_token = $7, admin_email_address = $8,
+       watchlist_email_addresses = $9, from_date = $10, to_date = $11, suspended = $12, updated_at = $13
+     WHERE id = $14 AND owner_key = $15`,
+    [...FIELD_VALUES(fields), now, id, owner],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
+export async function deleteWatchlist(pool: pg.Pool, owner: string, id: string): Promise<boolean> {
+  if (!isWatchlistId(id)) return false;
+  const result = await pool.query('DELETE FROM nzbn_watchlists WHERE id = $1 AND owner_key = $2', [
+    id,
+    owner,
+  ]);
+  return (result.rowCount ?? 0) > 0;
+}
+
+/** Adds business numbers (already present ones are kept as they are). The caller checked ownership. */
+export async function addNzbns(
+  db: pg.Pool | pg.PoolClient,
+  id: string,
+  nzbns: readonly string[],
+  now: Date,
+): Promise<void> {
+  if (nzbns.length === 0) return;
+  await db.query(
+    `INSERT INTO nzbn_watchlist_nzbns (watchlist_id, nzbn, added_at)
+     SELECT $1, nzbn, $3 FROM unnest($2::text[]) AS nzbn ON CONFLICT DO NOTHING`,
+    [id, nzbns, now],
+  );
+}
+
+/** Removes business numbers; numbers not on the list are ignored. The caller checked ownership. */
+export async function removeNzbns(pool: pg.Pool, id: string, nzbns: readonly string[]): Promise<void> {
+  await pool.query('DELETE FROM nzbn_watchlist_nzbns WHERE watchlist_id = $1 AND nzbn = ANY($2::text[])', [
+    id,
+    nzbns,
+  ]);
+}

@@ -1,0 +1,71 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ServiceContext } from '../gateway/service-context.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Database } from '../platform/db/pool.ts';
+import type { Dialect } from '../platform/http/errors.ts';
+import { marketRentService } from './market-rent/index.ts';
+import { nzbnService } from './nzbn/index.ts';
+
+export type Environment = 'sandbox' | 'production';
+export const ENVIRONMENTS: readonly Environment[] = ['sandbox', 'production'];
+export const ENVIRONMENT_PREFIX: Record<Environment, string> = {
+  production: '/gateway',
+  sandbox: '/sandbox',
+};
+
+export type ServiceId = 'nzbn' | 'market-rent' | 'iponz' | 'ppsr' | 'disclose';
+
+export interface ServiceDefinition {
+  id: ServiceId;
+  title: string;
+  /** Path behind the environment prefix, as the public gateway publishes it. */
+  path: string;
+  version: string;
+  /** The error dialect of this API (gateway-level errors are always API Management's). */
+  dialect: Dialect;
+  /** Routes of the service, mounted once per environment. */
+  routes?: FastifyPluginAsync<ServiceContext>;
+  /** Folder of the service's migrations, applied to the sandbox and production databases. */
+  migrations?: string;
+  /**
+   * Generates the service's sandbox register. Must be deterministic for a scale and idempotent: a
+   * second call at the same scale changes nothing. Returns a one-line summary for the operator.
+   */
+  seed?: (context: SeedContext) => Promise<string | undefined>;
+}
+
+export type SeedScale = 'small' | 'full';
+
+export interface SeedContext {
+  /** The sandbox database. */
+  database: Database;
+  scale: SeedScale;
+  /** The sandbox clock: generated histories end at its "now". */
+  clock: Clock;
+  log: (line: string) => void;
+  /** What a generator may ask of identity/ in the sandbox (fixtures that operators act for). */
+  identity: SeedIdentity;
+}
+
+export interface SeedIdentity {
+  /** Grants every operator's sandbox user authority over one object of `service` (idempotent). */
+  grantOperatorsAuthority(service: ServiceId, kind: string, objectId: string): Promise<void>;
+}
+
+/** The five registers, with the public gateway's addresses (reference/gateway.md). */
+export const SERVICES: readonly ServiceDefinition[] = [
+  nzbnService,
+  marketRentService,
+  { id: 'iponz', title: 'Intellectual property office', path: '/iponz/v5', version: '5', dialect: 'problem' },
+  { id: 'ppsr', title: 'Secured interests register', path: '/ppsr/v2', version: '2', dialect: 'problem' },
+  {
+    id: 'disclose',
+    title: 'Offers register',
+    path: '/disclose-register/v1',
+    version: '1',
+    dialect: 'problem',
+  },
+];
+
+export const productId = (environment: Environment, service: ServiceId): string =>
+  `${environment}-${service}`;

@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshDatabases } from '../support/runtime.ts';
+
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rsg.js');
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  base: string;
+}
+
+/** Starts `rsg start` and waits until it has printed its addresses (and, on a first start, its keys). */
+function start(args: string[], env: Record<string, string | undefined>, waitFor: RegExp): Promise<Started> {
+  const child = spawn(process.execPath, [bin, 'start', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`rsg start did not get ready:\n${output}`)), 90_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const base = /listening on (http:\/\/[\d.]+:\d+)/.exec(output)?.[1];
+      if (base && waitFor.test(output)) {
+        clearTimeout(timer);
+        resolve({ child, output: () => output, base });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`rsg start exited (${code}):\n${output}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+describe('rsg start', () => {
+  it('on an empty data folder: embedded PostgreSQL, migrations, operator, sandbox keys; a later start reuses the data', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'rsg-start-'));
+    dirs.push(dataDir);
+    const env = {
+      RSG_DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      RSG_EMBEDDED_PG_PORT: String(20_000 + Math.floor(Math.random() * 20_000)),
+    };
+    const first = await start([], env, /sandbox-disclose\s+\S+\s+[0-9a-f]{64}/);
+    const key = /sandbox-nzbn\s+(\S+)\s+([0-9a-f]{64})/.exec(first.output());
+    expect(key?.[1]).toBe(`${first.base}/sandbox/nzbn/v5`);
+    const clock = await fetch(`${first.base}/sandbox/admin/clock`, {
+      headers: { 'Ocp-Apim-Subscription-Key': key![2]! },
+    });
+    expect(clock.status).toBe(200);
+    expect((await fetch(`${first.base}/readyz`)).status).toBe(200);
+    const document = await fetch(`${key![1]}/openapi.json`);
+    expect(((await document.json()) as { info: { title: string } }).info.title).toBe(
+      'Business number register (sandbox)',
+    );
+    expect(await stop(first.child)).toBe(0);
+
+    const second = await start([], env, /OpenAPI documents/);
+    expect(second.output()).not.toMatch(/First start/);
+    const again = await fetch(`${second.base}/sandbox/admin/clock`, {
+      headers: { 'Ocp-Apim-Subscription-Key': key![2]! },
+    });
+    expect(again.status).toBe(200);
+    expect(await stop(second.child)).toBe(0);
+  });
+
+  it('--workers 2 serves from two processes on one port', async () => {
+    const databases = await freshDatabases();
+    try {
+      const started = await start(
+        ['--workers', '2'],
+        { DATABASE_URL: databases.gateway },
+        /sandbox-disclose\s+\S+\s+[0-9a-f]{64}/,
+      );
+      const key = /sandbox-nzbn\s+\S+\s+([0-9a-f]{64})/.exec(started.output())![1]!;
+      const statuses = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          fetch(`${started.base}/sandbox/admin/clock`, {
+            headers: { 'Ocp-Apim-Subscription-Key': key },
+          }).then((r) => r.status),
+        ),
+      );
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      expect(await stop(started.child)).toBe(0);
+    } finally {
+      await databases.drop();
+    }
+  });
+
+  it('a wrong setting stops it with one line naming the variable', async () => {
+    await expect(start([], { RSG_WORKERS: 'many' }, /never/)).rejects.toThrow(
+      /rsg: configuration error: RSG_WORKERS: must be a whole number from 1 to 64, got "many"/,
+    );
+  });
+});

@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateProduct } from '../../src/gateway/products.ts';
+import { listOutbox } from '../../src/platform/mail.ts';
+import { servicesWithEcho } from '../support/echo-service.ts';
+import { type TestGateway, testGateway } from '../support/runtime.ts';
+import { csrfOf, PortalClient, signedInUser } from './support.ts';
+
+let gateway: TestGateway;
+
+beforeAll(async () => {
+  gateway = await testGateway({ app: { services: servicesWithEcho(['nzbn']) } });
+});
+afterAll(() => gateway?.close());
+
+const keyOn = (body: string, slot: 'primary' | 'secondary') =>
+  new RegExp(`id="key-${slot}">([^<]+)<`).exec(body)?.[1];
+const echo = (key: string) =>
+  gateway.app.inject({ url: '/sandbox/nzbn/v5/echo', headers: { 'Ocp-Apim-Subscription-Key': key } });
+
+describe('products and API reference', () => {
+  it('lists the ten products with their limits, to anyone', async () => {
+    const response = await new PortalClient(gateway.app).get('/portal/products');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.body.match(/<a href="\/portal\/products\/(sandbox|production)-[a-z-]+">/g)).toHaveLength(
+      10,
+    );
+    expect(response.body).toContain('300 calls per minute');
+    expect(response.body).toContain('1,000,000 calls per day');
+    expect(response.body).toContain('an operator approves');
+    expect(response.body).toContain('Sign in to subscribe');
+  });
+
+  it('renders a product API reference from its OpenAPI document', async () => {
+    const response = await new PortalClient(gateway.app).get('/portal/products/sandbox-market-rent');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('/sandbox/tenancy-services/market-rent/v2/statistics');
+    expect(response.body).toContain('<code>period-ending</code>');
+    expect(response.body).toContain('<code>num-months</code>');
+    expect(response.body).toMatch(/<dt><strong>200<\/strong>/);
+    expect(response.body).toContain('<code>areaDefinition</code>');
+    const empty = await new PortalClient(gateway.app).get('/portal/products/production-ppsr');
+    expect(empty.body).toContain('No operations are published');
+  });
+
+  it('answers unknown products and pages with an HTML 404', async () => {
+    const client = new PortalClient(gateway.app);
+    for (const url of ['/portal/products/nope', '/portal/products/%00%ff', '/portal/no-such-page']) {
+      const response = await client.get(url);
+      // A malformed escape is refused by Fastify's router itself (400), before any portal code runs.
+      expect(response.statusCode).toBe(url.includes('%') ? 400 : 404);
+      if (response.statusCode === 404) expect(response.headers['content-type']).toContain('text/html');
+    }
+  });
+});
+
+describe('subscriptions and keys', () => {
+  it('subscribes to a sandbox product at once and shows the keys only on that page', async () => {
+    const { client } = await signedInUser(gateway);
+    const response = await client.submit('/portal/products', '/portal/subscriptions', {
+      productId: 'sandbox-nzbn',
+    });
+    expect(response.statusCode).toBe(201);
+    const primary = keyOn(response.body, 'primary')!;
+    const secondary = keyOn(response.body, 'secondary')!;
+    expect((await echo(primary)).statusCode).toBe(200);
+    expect((await echo(secondary)).statusCode).toBe(200);
+    const mine = await client.get('/portal/subscriptions');
+    expect(mine.body).toContain('sandbox-nzbn');
+    expect(mine.body).not.toContain(primary);
+    expect(mine.body).toContain(primary.slice(-4));
+    const twice = await client.submit('/portal/subscriptions', '/portal/subscriptions', {
+      productId: 'sandbox-nzbn',
+    });
+    expect(twice.statusCode).toBe(409);
+  });
+
+  it('regenerates the primary key: the old one is refused at once, the secondary still works', async () => {
+    const { client } = await signedInUser(gateway);
+    const created = await client.submit('/portal/products', '/portal/subscriptions', {
+      productId: 'sandbox-nzbn',
+    });
+    const old = keyOn(created.body, 'primary')!;
+    const secondary = keyOn(created.body, 'secondary')!;
+    const id = /id="subscription-([0-9a-f-]{36})"/.exec(
+      (await client.get('/portal/subscriptions')).body,
+    )![1]!;
+    const regenerated = await client.submit('/portal/subscriptions', `/portal/subscriptions/${id}/keys`, {
+      slot: 'primary',
+    });
+    expect(regenerated.statusCode).toBe(200);
+    const fresh = keyOn(regenerated.body, 'primary')!;
+    expect(keyOn(regenerated.body, 'secondary')).toBeUndefined();
+    expect((await echo(old)).statusCode).toBe(401);
+    expect((await echo(fresh)).statusCode).toBe(200);
+    expect((await echo(secondary)).statusCode).toBe(200);
+  });
+
+  it("refuses another user's subscription and bad ids with 4xx", async () => {
+    const owner = await signedInUser(gateway);
+    await owner.client.submit('/portal/products', '/portal/subscriptions', {
+      productId: 'sandbox-market-rent',
+    });
+    const id = /id="subscription-([0-9a-f-]{36})"/.exec(
+      (await owner.client.get('/portal/subscriptions')).body,
+    )![1]!;
+    const { client } = await signedInUser(gateway);
+    const attempts: [string, Record<string, string | string[]>][] = [
+      [`/portal/subscriptions/${id}/keys`, { slot: 'primary' }],
+      ['/portal/subscriptions/not-a-uuid/keys', { slot: 'primary' }],
+      [`/portal/subscriptions/${id}/keys`, { slot: 'tertiary' }],
+      ['/portal/subscriptions', { productId: 'sandbox-nope' }],
+      ['/portal/subscriptions', { productId: ['x'.repeat(9000), 'sandbox-nzbn'] }],
+    ];
+    for (const [url, form] of attempts) {
+      const response = await client.submit('/portal/subscriptions', url, form);
+      expect(response.statusCode).toBeGreaterThanOrEqual(400);
+      expect(response.statusCode).toBeLessThan(500);
+    }
+    expect((await client.get(`/portal/subscriptions/${id}/usage`)).statusCode).toBe(404);
+  });
+
+  it('production: requested, then an operator approves; the requester is told by mail and gets keys', async () => {
+    const { client, email } = await signedInUser(gateway);
+    const requested = await client.submit('/portal/products', '/portal/subscriptions', {
+      productId: 'production-nzbn',
+    });
+    expect(requested.statusCode).toBe(201);
+    expect(requested.body).toContain('waiting for an operator');
+    expect(keyOn(requested.body, 'primary')).toBeUndefined();
+    const operator = await signedInUser(gateway, { operator: true });
+    const queue = await operator.client.get('/portal/operator/approvals');
+    expect(queue.body).toContain(email);
+    const id = new RegExp(
+      `id="request-([0-9a-f-]{36})"><td[^>]*>[^<]*</td>\\s*<td[^>]*>Person<br><code>${email}`,
+    ).exec(queue.body)![1]!;
+    const decided = await operator.client.request({
+      url: `/portal/operator/approvals/${id}`,
+      form: { csrf: csrfOf(queue.body), decision: 'approve', reason: 'Welcome' },
+    });
+    expect(decided.statusCode).toBe(303);
+    const [mail] = await listOutbox(gateway.runtime.gateway.pool, { to: email });
+    expect(mail?.subject).toBe('Your subscription to Business number register (production) was approved');
+    expect(mail?.text).toContain('Note from the operator: Welcome');
+    const mine = await client.get('/portal/subscriptions');
+    expect(mine.body).toContain('Get my keys');
+    const keys = await client.submit('/portal/subscriptions', `/portal/subscriptions/${id}/keys`, {
+      slot: 'both',
+    });
+    const key = keyOn(keys.body, 'primary')!;
+    const call = await gateway.app.inject({
+      url: '/gateway/nzbn/v5/echo',
+      headers: { 'Ocp-Apim-Subscription-Key': key },
+    });
+    expect(call.statusCode).toBe(200);
+  });
+
+  it('an operator rejects; the requester is told by mail', async () => {
+    await updateProduct(gateway.runtime.gateway.pool, 'sandbox-iponz', { approvalRequired: true });
+    const { client, email } = await signedInUser(gateway);
+    await client.submit('/portal/products', '/portal/subscriptions', { productId: 'sandbox-iponz' });
+    const operator = await signedInUser(gateway, { operator: true });
+    const queue = await operator.client.get('/portal/operator/approvals');
+    const id = new RegExp(
+      `id="request-([0-9a-f-]{36})"><td[^>]*>[^<]*</td>\\s*<td[^>]*>Person<br><code>${email}`,
+    ).exec(queue.body)![1]!;
+    const bad = await operator.client.submit(
+      '/portal/operator/approvals',
+      `/portal/operator/approvals/${id}`,
+      {
+        decision: 'maybe',
+      },
+    );
+    expect(bad.statusCode).toBe(400);
+    await operator.client.submit('/portal/operator/approvals', `/portal/operator/approvals/${id}`, {
+      decision: 'reject',
+    });
+    const [mail] = await listOutbox(gateway.runtime.gateway.pool, { to: email });
+    expect(mail?.subject).toContain('was declined');
+    expect((await client.get('/portal/subscriptions')).body).toContain('state-cancelled');
+    const outbox = await operator.client.get('/portal/operator/outbox');
+    expect(outbox.statusCode).toBe(200);
+    expect(outbox.body).toContain(email);
+    expect(outbox.body).toContain('kept in the outbox');
+  });
+});
+
+describe('who may open what', () => {
+  it('sends anonymous visitors to sign in, and refuses operator pages to subscribers', async () => {
+    const anonymous = new PortalClient(gateway.app);
+    for (const url of [
+      '/portal/subscriptions',
+      '/portal/clients',
+      '/portal/try',
+      '/portal/operator/outbox',
+    ]) {
+      const response = await anonymous.get(url);
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe(`/portal/signin?next=${encodeURIComponent(url)}`);
+    }
+    const { client } = await signedInUser(gateway);
+    for (const url of ['/portal/operator/approvals', '/portal/operator/outbox']) {
+      const response = await client.get(url);
+      expect(response.statusCode).toBe(403);
+      expect(response.body).toContain('Only operators');
+    }
+    const token = csrfOf((await client.get('/portal/subscriptions')).body);
+    const post = await client.request({
+      url: '/portal/operator/approvals/00000000-0000-0000-0000-000000000000',
+      form: { csrf: token, decision: 'approve' },
+    });
+    expect(post.statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,122 @@
+import type { QueryResultRow } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
+
+let t: NzbnTest;
+const sql = <T extends QueryResultRow>(text: string, values: unknown[] = []) =>
+  t.gateway.runtime.environments.sandbox.pool.query<T>(text, values).then((r) => r.rows);
+
+// Change events written straight into the table, far from the seed's own dates, so the period filter
+// isolates them; one real change through the API checks the whole path.
+const AT = (day: number) => `2031-0${day}-01T00:00:00.000Z`;
+beforeAll(async () => {
+  t = await nzbnTest();
+  await t.grant(t.owner.userId, FIXTURE.soleTrader);
+  const rows: [string, string, string, string, string, unknown, boolean][] = [
+    [FIXTURE.company, 'ALPHA LIMITED', 'LTD', 'NEW', AT(1), { entityName: 'ALPHA LIMITED' }, false],
+    [FIXTURE.company, 'ALPHA LIMITED', 'LTD', 'ENTITY_NAME', AT(2), { entityName: 'ALPHA LIMITED' }, false],
+    [FIXTURE.soleTrader, 'Bea Trader', 'Sole_Trader', 'ROLES_DIRECTOR', AT(3), { firstName: 'Bea' }, false],
+    [FIXTURE.soleTrader, 'Bea Trader', 'Sole_Trader', 'PAYMENTBANKACCOUNT', AT(4), { secret: 1 }, true],
+    ['9429000009999', 'Council', 'GovtLocal', 'ENTITY_STATUS', AT(5), { entityStatusCode: '50' }, false],
+  ];
+  for (const row of rows) {
+    await sql(
+      `INSERT INTO nzbn_change_events
+         (nzbn, entity_name, entity_type_code, change_event_type, change_date, new_value, is_private)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [...row.slice(0, 5), JSON.stringify(row[5]), row[6]],
+    );
+  }
+});
+afterAll(() => t?.close());
+
+const PERIOD = `date-time-from=${AT(1)}&date-time-to=${AT(6)}`;
+const search = (query: string) => t.call('GET', `/entities/changes?${query}`);
+const types = (body: { items: { changeEventType: string }[] }) => body.items.map((i) => i.changeEventType);
+
+describe('GET /entities/changes', () => {
+  it('is not shadowed by /entities/{nzbn} and answers items in the notification shape', async () => {
+    const response = await search(`change-event-type=ENTITY_NAME&${PERIOD}`);
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({
+      page: 0,
+      pageSize: 10,
+      totalItems: 1,
+      sortBy: 'changeDate',
+      sortOrder: 'ASC',
+    });
+    expect(body.items[0]).toEqual({
+      changeEventId: expect.stringMatching(/^\d+$/),
+      nzbn: FIXTURE.company,
+      entityName: 'ALPHA LIMITED',
+      entityTypeCode: 'LTD',
+      changeEventType: 'ENTITY_NAME',
+      changeDate: '2031-02-01T13:00:00.000+1300',
+      newValue: { entityName: 'ALPHA LIMITED' },
+      links: [expect.objectContaining({ rel: 'entity' })],
+    });
+  });
+
+  it('ALL, ENTITY (all but NEW) and lists of types; private new values are withheld', async () => {
+    expect(types((await search(`change-event-type=ALL&${PERIOD}`)).json())).toEqual([
+      'NEW',
+      'ENTITY_NAME',
+      'ROLES_DIRECTOR',
+      'PAYMENTBANKACCOUNT',
+      'ENTITY_STATUS',
+    ]);
+    expect(types((await search(`change-event-type=ENTITY&${PERIOD}`)).json())).not.toContain('NEW');
+    const listed = (await search(`change-event-type=NEW,PAYMENTBANKACCOUNT&${PERIOD}`)).json();
+    expect(types(listed)).toEqual(['NEW', 'PAYMENTBANKACCOUNT']);
+    expect(listed.items[1].newValue).toBeNull();
+  });
+
+  it('filters by entity type and accepts start-date/end-date for the period', async () => {
+    const body = (
+      await search(`change-event-type=ALL&entity-type=SoleTrader&start-date=2031-03-01&end-date=2031-03-31`)
+    ).json();
+    expect(body.items.map((i: { nzbn: string }) => i.nzbn)).toEqual([FIXTURE.soleTrader]);
+    expect(types(body)).toEqual(['ROLES_DIRECTOR']);
+  });
+
+  it('sorts and pages with next/prev links that keep the filters', async () => {
+    const first = (await search(`change-event-type=ALL&${PERIOD}&sort-order=desc&page-size=2`)).json();
+    expect(first.totalItems).toBe(5);
+    expect(types(first)).toEqual(['ENTITY_STATUS', 'PAYMENTBANKACCOUNT']);
+    const next = first.links.find((l: { rel: string }) => l.rel === 'next').href as string;
+    expect(next).toContain('change-event-type=ALL');
+    const second = (await t.call('GET', new URL(next).pathname + new URL(next).search)).json();
+    expect(types(second)).toEqual(['ROLES_DIRECTOR', 'ENTITY_NAME']);
+    expect(second.links.map((l: { rel: string }) => l.rel)).toEqual(['self', 'next', 'prev']);
+    const byName = (await search(`change-event-type=ALL&${PERIOD}&sort-by=entityName`)).json();
+    expect(byName.items[0].entityName).toBe('ALPHA LIMITED');
+  });
+
+  it('a change made through the API is found', async () => {
+    const changed = await t.call('POST', `/entities/${FIXTURE.soleTrader}/entity-statuses`, {
+      token: t.owner.token,
+      payload: { entityStatusCode: 'Inactive' },
+    });
+    expect(changed.statusCode, changed.body).toBe(201);
+    const body = (await search('change-event-type=ENTITY_STATUS&entity-type=Sole_Trader')).json();
+    expect(body.items.map((i: { nzbn: string }) => i.nzbn)).toContain(FIXTURE.soleTrader);
+  });
+
+  it.each([
+    ['', 'change-event-type'],
+    ['change-event-type=SOMETHING', 'change-event-type'],
+    ['change-event-type=ALL&entity-type=GovtLocal', 'entity-type'],
+    ['change-event-type=ALL&entity-type=G', 'entity-type'],
+    ['change-event-type=ALL&entity-type=Nope', 'entity-type'],
+    ['change-event-type=ALL&start-date=yesterday', 'start-date'],
+    ['change-event-type=ALL&date-time-from=2031-01-01&start-date=2031-01-01', 'start-date'],
+    ['change-event-type=ALL&start-date=2031-02-01&end-date=2031-01-01', 'date-time-to'],
+    ['change-event-type=ALL&sort-by=colour', 'sort-by'],
+    ['change-event-type=ALL&sort-order=sideways', 'sort-order'],
+  ])('400 for %s naming %s', async (query, field) => {
+    const response = await search(query);
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().list[0].field).toBe(field);
+  });
+});

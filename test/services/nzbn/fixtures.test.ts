@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { Value } from '@sinclair/typebox/value';
+import { describe, expect, it } from 'vitest';
+import { ENTITY_STATUS_CODES, ENTITY_TYPE_CODES } from '../../../src/services/nzbn/domain/codes.ts';
+import { nzLocalToEpoch } from '../../../src/services/nzbn/domain/dates.ts';
+import { isValidGln } from '../../../src/services/nzbn/domain/gln.ts';
+import { Entity } from '../../../src/services/nzbn/domain/schema.ts';
+import { generateEntityAt } from '../../../src/services/nzbn/sandbox/entity.ts';
+import {
+  FIXTURE_CASES,
+  generateFixtureEntity,
+  generateFixtures,
+} from '../../../src/services/nzbn/sandbox/fixtures.ts';
+import { indexForNzbn } from '../../../src/services/nzbn/sandbox/numbers.ts';
+import { geography } from './geo-fixture.ts';
+
+const fixtures = generateFixtures({ geography });
+const byNumber = (number: number) => fixtures.find(({ fixture }) => fixture.number === number)!;
+
+describe('fixed test cases', () => {
+  it('keep the business numbers and names the README publishes', () => {
+    expect(byNumber(0).entity.nzbn).toBe('9429000001007');
+    expect(byNumber(100).entity.nzbn).toBe('9429000002004');
+    expect(byNumber(202).entity.nzbn).toBe('9429000003025');
+    const readme = readFileSync(new URL('../../../src/services/nzbn/README.md', import.meta.url), 'utf8');
+    const rows = readme
+      .split('\n')
+      .map((line) => line.split('|').map((cell) => cell.trim()))
+      .filter((cells) => /^`9429\d{9}`$/.test(cells[2] ?? ''));
+    expect(rows).toHaveLength(fixtures.length);
+    for (const { fixture, entity } of fixtures) {
+      const cells = ['', String(fixture.number), `\`${fixture.nzbn}\``, entity.entityName];
+      const expected = [...cells, `\`${entity.entityTypeCode}\``, `\`${entity.entityStatusCode}\``];
+      expect(
+        rows.some((row) => expected.every((cell, i) => row[i] === cell)),
+        expected.join(' | '),
+      ).toBe(true);
+    }
+  });
+
+  it('have valid, distinct business numbers that no generated entity can take', () => {
+    const numbers = FIXTURE_CASES.map((fixture) => fixture.nzbn);
+    expect(new Set(numbers).size).toBe(numbers.length);
+    for (const nzbn of numbers) {
+      expect(isValidGln(nzbn)).toBe(true);
+      expect(indexForNzbn(nzbn)).toBeUndefined();
+    }
+  });
+
+  it('cover every entity type and every status', () => {
+    const entities = fixtures.map(({ entity }) => entity);
+    for (const type of ENTITY_TYPE_CODES)
+      expect(entities.some((entity) => entity.entityTypeCode === type)).toBe(true);
+    for (const status of ENTITY_STATUS_CODES)
+      expect(entities.some((entity) => entity.entityStatusCode === status)).toBe(true);
+  });
+
+  it('are valid entities in the published shape, carrying their fixed names and numbers', () => {
+    for (const { fixture, entity } of fixtures) {
+      expect([...Value.Errors(Entity, entity)].map((error) => error.path)).toEqual([]);
+      expect(entity.nzbn).toBe(fixture.nzbn);
+      expect(entity.entityName).toBe(fixture.overrides.entityName);
+      expect(entity.registrationDate).toBe('2009-03-24T10:00:00.000+1300');
+    }
+  });
+
+  it('do not move with the register seed or its moment', () => {
+    const again = generateFixtures({ geography, asOf: nzLocalToEpoch(2030, 1, 1) });
+    expect(again).toEqual(fixtures);
+    // Generating a seeded register in between changes nothing either.
+    generateEntityAt('some seed', 5, { geography });
+    expect(generateFixtureEntity(FIXTURE_CASES[3]!, { geography })).toEqual(fixtures[3]!.entity);
+  });
+
+  it('include one with private data', () => {
+    const entity = fixtures.find(({ fixture }) => fixture.overrides.privateData)!.entity;
+    expect(entity.privacySettings).toMatchObject({
+      phonePrivateInformation: true,
+      emailPrivateInformation: true,
+      gstNumberPrivateInformation: true,
+    });
+    expect(entity.phoneNumbers.length).toBeGreaterThan(0);
+    expect(entity.emailAddresses.length).toBeGreaterThan(0);
+    expect(entity.gstNumbers.length).toBeGreaterThan(0);
+  });
+
+  it('include one with three organisation parts (public, private, shared) with valid part numbers', () => {
+    const withParts = FIXTURE_CASES.filter((fixture) => fixture.organisationParts.length > 0);
+    expect(withParts).toHaveLength(1);
+    const parts = withParts[0]!.organisationParts;
+    expect(parts.map((part) => part.privacy)).toEqual(['public', 'private', 'shared']);
+    for (const part of parts) {
+      expect(isValidGln(part.opn)).toBe(true);
+      expect(FIXTURE_CASES.some((fixture) => fixture.nzbn === part.opn)).toBe(false);
+    }
+    expect(parts[2]!.nzbnList).toEqual([byNumber(0).fixture.nzbn]);
+  });
+
+  it('include exactly one the sandbox operator has authority over', () => {
+    const held = FIXTURE_CASES.filter((fixture) => fixture.sandboxOperatorHasAuthority);
+    expect(held.map((fixture) => fixture.nzbn)).toEqual([byNumber(202).fixture.nzbn]);
+  });
+});

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { glnCheckDigit, isValidGln } from '../../../src/services/nzbn/domain/gln.ts';
+import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
+import { signedInUser } from './support/browser.ts';
+import { OpenApi } from './support/openapi.ts';
+
+let t: NzbnTest;
+let api: OpenApi;
+beforeAll(async () => {
+  t = await nzbnTest({ entities: 1_000 });
+  api = await OpenApi.load(t);
+});
+afterAll(() => t?.close());
+
+const register = (body: unknown, token = t.stranger.token) =>
+  t.call('POST', '/entities', { token, payload: body });
+
+describe('POST /entities', () => {
+  it('registers sole traders, partnerships and trusts with new business numbers that carry a valid check digit', async () => {
+    const numbers: string[] = [];
+    for (const entityTypeCode of ['Sole_Trader', 'Partnership', 'Trading_Trust', 'SoleTrader', 'Trust']) {
+      const response = await register({
+        entityTypeCode,
+        entityName: `Harakeke ${entityTypeCode} Services`,
+        phoneNumbers: [{ phoneAreaCode: '3', phoneNumber: '3791234' }],
+        tradingNames: [{ name: 'Harakeke Weaving' }],
+        privacySettings: { phonePrivateInformation: true },
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      api.conforms('POST', '/entities', response);
+      const entity = response.json();
+      numbers.push(entity.nzbn);
+      expect(isValidGln(entity.nzbn)).toBe(true);
+      expect(Number(entity.nzbn.slice(12))).toBe(glnCheckDigit(entity.nzbn.slice(0, 12)));
+      expect(Number(entity.nzbn.slice(4, 12))).toBeGreaterThanOrEqual(70_000_000);
+      expect(entity).toMatchObject({
+        entityStatusCode: '50',
+        sourceRegister: 'NZBN',
+        'company-details': null,
+      });
+      expect(response.headers.location).toMatch(new RegExp(`/sandbox/nzbn/v5/entities/${entity.nzbn}$`));
+      const fetched = await t.call('GET', `/entities/${entity.nzbn}`, { token: t.stranger.token });
+      expect(fetched.json()).toEqual(entity);
+      expect(fetched.headers.etag).toBe(response.headers.etag);
+      expect((await t.call('GET', `/entities/${entity.nzbn}`)).json().phoneNumbers).toEqual([]);
+    }
+    expect(new Set(numbers).size).toBe(numbers.length);
+    const found = (await t.call('GET', '/entities?search-term=harakeke%20weaving&page-size=50')).json();
+    expect(found.items.map((i: { nzbn: string }) => i.nzbn).sort()).toEqual([...numbers].sort());
+    const events = await t.gateway.runtime.environments.sandbox.pool.query(
+      "SELECT nzbn FROM nzbn_change_events WHERE change_event_type = 'NEW' AND nzbn = ANY($1)",
+      [numbers],
+    );
+    expect(events.rowCount).toBe(numbers.length);
+  });
+
+  it('gives the applicant business authority over the new entity', async () => {
+    const applicant = await signedInUser(t.gateway);
+    const entity = (
+      await register({ entityTypeCode: 'Sole_Trader', entityName: 'Tui Lane Pottery' }, applicant.token)
+    ).json();
+    const added = await t.call('POST', `/entities/${entity.nzbn}/websites`, {
+      token: applicant.token,
+      payload: { url: 'https://tui-lane.example' },
+    });
+    expect(added.statusCode).toBe(201);
+    const other = await t.call('POST', `/entities/${entity.nzbn}/websites`, {
+      token: t.owner.token,
+      payload: { url: 'https://not-mine.example' },
+    });
+    expect(other.statusCode).toBe(403);
+  });
+
+  it('refuses types that come from a source register, and bad bodies, naming the field', async () => {
+    const company = await register({ entityTypeCode: 'LTD', entityName: 'Not Through Here Limited' });
+    expect(company.statusCode).toBe(400);
+    expect(company.json().list[0].field).toBe('entityTypeCode');
+    const blank = await register({ entityTypeCode: 'Sole_Trader', entityName: '   ' });
+    expect(blank.json().list[0].field).toBe('entityName');
+    const gst = await register({
+      entityTypeCode: 'Sole_Trader',
+      entityName: 'X',
+      gstNumbers: [{ gstNumber: '1' }],
+    });
+    expect(gst.json().list[0].field).toBe('gstNumbers.0.gstNumber');
+    const role = await register({
+      entityTypeCode: 'Partnership',
+      entityName: 'Y',
+      roles: [{ roleType: 'Partner' }],
+    });
+    expect(role.json().list[0].field).toBe('roles.0.rolePerson');
+    const missing = await register({ entityName: 'Z' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().list[0].field).toBe('entityTypeCode');
+  });
+});
+
+describe('business authorities', () => {
+  it('are listed, granted by email and revoked by the entity’s holders; revocation takes effect at once', async () => {
+    const url = `/entities/${FIXTURE.authority}/authorities`;
+    const listed = await t.call('GET', url, { token: t.owner.token });
+    expect(listed.statusCode).toBe(200);
+    api.conforms('GET', '/entities/{nzbn}/authorities', listed);
+    expect(listed.json().map((a: { userEmail: string }) => a.userEmail)).toContain(t.owner.email);
+
+    const helper = await signedInUser(t.gateway);
+    const tryUpdate = () =>
+      t.call('POST', `/entities/${FIXTURE.authority}/trading-areas`, {
+        token: helper.token,
+        payload: { tradingArea: 'Nelson' },
+      });
+    expect((await tryUpdate()).statusCode).toBe(403);
+    const granted = await t.call('POST', url, {
+      token: t.owner.token,
+      payload: { userEmail: helper.email.toUpperCase() },
+    });
+    expect(granted.statusCode).toBe(201);
+    api.conforms('POST', '/entities/{nzbn}/authorities', granted);
+    expect(granted.json()).toMatchObject({
+      nzbn: FIXTURE.authority,
+      userEmail: helper.email,
+      organisationId: null,
+    });
+    expect((await tryUpdate()).statusCode).toBe(201);
+
+    const revoked = await t.call('DELETE', `${url}/${granted.json().authorityId}`, { token: t.owner.token });
+    expect(revoked.statusCode).toBe(204);
+    expect((await tryUpdate()).statusCode).toBe(403);
+    const again = await t.call('DELETE', `${url}/${granted.json().authorityId}`, { token: t.owner.token });
+    expect(again.statusCode).toBe(404);
+    expect(again.json().errorDescription).toContain('Object Not Found');
+    expect((await t.call('DELETE', `${url}/not-a-uuid`, { token: t.owner.token })).statusCode).toBe(404);
+  });
+
+  it('a grant names exactly one existing holder', async () => {
+    const url = `/entities/${FIXTURE.authority}/authorities`;
+    const nobody = await t.call('POST', url, {
+      token: t.owner.token,
+      payload: { userEmail: 'nobody@example.test' },
+    });
+    expect(nobody.json().list).toEqual([{ field: 'userEmail', message: 'no user has this email address' }]);
+    const both = await t.call('POST', url, {
+      token: t.owner.token,
+      payload: { userEmail: t.stranger.email, organisationId: 'ORG-1' },
+    });
+    expect(both.statusCode).toBe(400);
+    const org = await t.call('POST', url, {
+      token: t.owner.token,
+      payload: { organisationId: 'NO-SUCH-ORG' },
+    });
+    expect(org.json().list[0].field).toBe('organisationId');
+  });
+});

@@ -1,0 +1,84 @@
+import type { QueryResultRow } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realClock } from '../../../src/platform/clock.ts';
+import { FIXTURE_CASES } from '../../../src/services/nzbn/sandbox/fixtures.ts';
+import { nzbnForIndex } from '../../../src/services/nzbn/sandbox/numbers.ts';
+import { entityRowValues, toEntityRow } from '../../../src/services/nzbn/store/rows.ts';
+import { seedNzbn } from '../../../src/services/nzbn/store/seed.ts';
+import { generatedEntity } from '../../../src/services/nzbn/store/seed-rows.ts';
+import type { SeedContext } from '../../../src/services/registry.ts';
+import { type TestGateway, testGateway } from '../../support/runtime.ts';
+
+let gateway: TestGateway;
+const granted: string[] = [];
+let context: SeedContext;
+beforeAll(async () => {
+  gateway = await testGateway();
+  context = {
+    database: gateway.runtime.environments.sandbox,
+    scale: 'small',
+    clock: realClock,
+    log: () => {},
+    identity: { grantOperatorsAuthority: async (_service, _kind, id) => void granted.push(id) },
+  };
+});
+afterAll(() => gateway?.close());
+
+const sql = <T extends QueryResultRow>(text: string) =>
+  gateway.runtime.environments.sandbox.pool.query<T>(text).then((r) => r.rows);
+const count = async (table: string, where = 'true') =>
+  (await sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`))[0]!.n;
+
+describe('the sandbox seed', () => {
+  it('loads the fixtures and generated chunks in worker threads, with the operator’s authority', async () => {
+    const summary = await seedNzbn(context, { entities: 2_000, chunkSize: 1_000, threads: 2 });
+    expect(summary).toMatch(/^2,000 entities generated/);
+    expect(await count('nzbn_entities', "origin = 'generated'")).toBe(2_000);
+    expect(await count('nzbn_entities', "origin = 'fixture'")).toBe(FIXTURE_CASES.length);
+    expect(await count('nzbn_organisation_parts')).toBe(3);
+    expect(await count('nzbn_fee_records')).toBe(1);
+    expect(granted).toEqual(['9429000003025']);
+    expect(await count('nzbn_entities', 'document IS NULL')).toBe(2_000);
+  });
+
+  it('stores the columns the generator gives, whichever thread made them', async () => {
+    for (const index of [0, 999, 1_000, 1_999]) {
+      const [row] = await sql<Record<string, unknown>>(
+        `SELECT nzbn, entity_name, sort_name, status_code, type_code, search_text, hides_items, seed_index
+           FROM nzbn_entities WHERE nzbn = '${nzbnForIndex(index)}'`,
+      );
+      const expected = toEntityRow(generatedEntity(index), {
+        origin: 'generated',
+        seedIndex: index,
+        storeDocument: false,
+      });
+      expect(row).toMatchObject({
+        nzbn: expected.nzbn,
+        entity_name: expected.entityName,
+        sort_name: expected.sortName,
+        status_code: expected.statusCode,
+        type_code: expected.typeCode,
+        hides_items: expected.hidesItems,
+        seed_index: index,
+      });
+      expect(String(row!.search_text).startsWith(expected.searchText.split(' ')[0]!)).toBe(true);
+      expect(entityRowValues(expected)).toHaveLength(19);
+    }
+  });
+
+  it('is idempotent, resumes with the chunks that are missing, and keeps a larger register for a smaller scale', async () => {
+    expect(await seedNzbn(context, { entities: 2_000, chunkSize: 1_000, threads: 0 })).toMatch(/in place$/);
+    await gateway.runtime.environments.sandbox.pool.query('DELETE FROM nzbn_seed_chunks WHERE chunk = 1');
+    await gateway.runtime.environments.sandbox.pool.query(
+      'DELETE FROM nzbn_entities WHERE seed_index >= 1000',
+    );
+    const resumed = await seedNzbn(context, { entities: 3_000, chunkSize: 1_000, threads: 0 });
+    expect(resumed).toMatch(/^2,000 entities generated/);
+    expect(await count('nzbn_entities', "origin = 'generated'")).toBe(3_000);
+    expect(await seedNzbn(context, { entities: 1_000, chunkSize: 1_000, threads: 0 })).toMatch(
+      /^3,000 generated/,
+    );
+    expect(await count('nzbn_organisation_parts')).toBe(3);
+    expect(await count('nzbn_fee_records')).toBe(1);
+  });
+});

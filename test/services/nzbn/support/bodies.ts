@@ -1,0 +1,43 @@
+/** One valid body per Primary Business Data list, its change event type and its key in the entity. */
+export const LISTS: [string, unknown, string, string][] = [
+  [
+    'addresses',
+    { addressType: 'OFFICE', address1: '12 Kauri Street', address3: 'Taupo', postCode: '3330' },
+    'ADDRESS',
+    'addresses',
+  ],
+  [
+    'phone-numbers',
+    { phonePurpose: 'Mobile', phoneAreaCode: '21', phoneNumber: '5550123' },
+    'PHONENUMBER',
+    'phoneNumbers',
+  ],
+  [
+    'email-addresses',
+    { emailAddress: 'accounts@kowhai.example', emailPurpose: 'Invoice' },
+    'EMAILADDRESS',
+    'emailAddresses',
+  ],
+  ['websites', { url: 'https://kowhai.example', websitePurpose: 'Primary' }, 'WEBSITE', 'websites'],
+  ['trading-names', { name: 'Kowhai Ridge Bakery' }, 'TRADINGNAME', 'tradingNames'],
+  [
+    'industry-classifications',
+    { classificationCode: 'C121220' },
+    'INDUSTRYCLASSIFICATION',
+    'industryClassifications',
+  ],
+  ['gst-numbers', { gstNumber: '49-091-850' }, 'GSTNUMBER', 'gstNumbers'],
+  ['trading-areas', { tradingArea: 'waikato' }, 'TRADINGAREA', 'tradingAreas'],
+  [
+    'payment-bank-accounts',
+    { bankAccountNumber: '01-0902-0068389-00' },
+    'PAYMENTBANKACCOUNT',
+    'paymentBankAccounts',
+  ],
+  [
+    'business-ethnicity-identifiers',
+    { ethnicity: 'MAORI', identifyingFactors: [{ identifyingFactor: 'OWNERSHIP' }] },
+    'BUSINESSETHNICITYIDENTIFIER',
+    'businessEthnicityIdentifiers',
+  ],
+];

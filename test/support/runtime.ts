@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
+import { type AppOptions, buildApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { createSubscription } from '../../src/gateway/subscriptions.ts';
+import { addUser } from '../../src/identity/users.ts';
+import type { ClockMode } from '../../src/platform/clock-store.ts';
+import { dropDatabase, ensureDatabase } from '../../src/platform/db/pool.ts';
+import { type DatabaseUrls, withDatabase } from '../../src/platform/db/urls.ts';
+import { openRuntime, type Runtime } from '../../src/runtime.ts';
+
+/** A server URL for tests: the run's PostgreSQL (see global-setup.ts). */
+export function pgServerUrl(): string {
+  const url = inject('pgServerUrl');
+  if (!url) throw new Error('this test needs PostgreSQL; it was run with RSG_TEST_UNIT=1');
+  return url;
+}
+
+/** Three fresh databases on the test server, named after a random stem. */
+export async function freshDatabases(): Promise<DatabaseUrls & { drop(): Promise<void> }> {
+  const stem = `rsgt_${randomBytes(5).toString('hex')}`;
+  const server = pgServerUrl();
+  const urls = {
+    gateway: withDatabase(server, `${stem}_gateway`),
+    sandbox: withDatabase(server, `${stem}_sandbox`),
+    production: withDatabase(server, `${stem}_production`),
+  };
+  for (const url of Object.values(urls)) await ensureDatabase(url);
+  return { ...urls, drop: async () => void (await Promise.all(Object.values(urls).map(dropDatabase))) };
+}
+
+export interface TestGateway {
+  runtime: Runtime;
+  app: FastifyInstance;
+  urls: DatabaseUrls;
+  close(): Promise<void>;
+}
+
+export async function testGateway(
+  options: {
+    env?: Record<string, string>;
+    clockMode?: ClockMode;
+    app?: AppOptions;
+    urls?: DatabaseUrls;
+  } = {},
+): Promise<TestGateway> {
+  const databases = options.urls ? undefined : await freshDatabases();
+  const urls = options.urls ?? databases!;
+  const config: Config = loadConfig({
+    LOG_LEVEL: 'silent',
+    REDIS_URL: process.env.REDIS_URL,
+    ...options.env,
+  });
+  const runtime = await openRuntime(config, { urls, embedded: undefined }, { clockMode: options.clockMode });
+  const app = await buildApp(runtime, { logger: false, ...options.app });
+  await app.ready();
+  return {
+    runtime,
+    app,
+    urls,
+    async close() {
+      await app.close();
+      await runtime.close();
+      await databases?.drop();
+    },
+  };
+}
+
+/** A user with an active subscription to `productId`; returns both keys. */
+export async function subscriber(
+  gateway: TestGateway,
+  productId: string,
+  options: { operator?: boolean; state?: 'active' | 'requested' } = {},
+) {
+  const user = await addUser(gateway.runtime.gateway.pool, {
+    email: `${randomBytes(4).toString('hex')}@example.test`,
+    isOperator: options.operator ?? false,
+  });
+  const created = await createSubscription(gateway.runtime.gateway.pool, {
+    userId: user.id,
+    productId,
+    state: options.state ?? 'active',
+  });
+  return { user, ...created };
+}
