@@ -7,6 +7,8 @@ Usage: rsg <command> [options]
 
   start [--port N] [--host H] [--workers N] [--clock real|virtual] [--scale small|full]
                                    run the gateway (embedded PostgreSQL unless DATABASE_URL is set)
+  worker [--once]                  run the background jobs only (watchlist delivery, digests, sandbox
+                                   activity) beside running gateways; --once: what is due, then exit
   migrate                          apply pending migrations to every database
   seed [--scale small|full]        create the operator and sandbox subscriptions if missing, then
                                    generate the sandbox registers

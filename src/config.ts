@@ -29,6 +29,12 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From address of outgoing mail. */
   mailFrom: string;
+  /** Run the services' background jobs (watchlist fan-out and delivery, sandbox activity) in this process. */
+  jobs: boolean;
+  /** Sandbox: simulate the source registers' Wednesday 21:00–23:00 (New Zealand) maintenance window. */
+  sandboxMaintenance: boolean;
+  /** Sandbox: simulated business number register changes per hour of the sandbox clock (0: none). */
+  sandboxActivityPerHour: number;
   oauth: {
     /** Base of the resource (audience) names: `<base>/gateway` and `<base>/sandbox`, as the public gateway's. */
     resourceBase: string;
@@ -120,6 +126,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     keyCacheMs: integer(env, 'RSG_KEY_CACHE_MS', 30_000, 0, 3_600_000),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: email(env, 'RSG_MAIL_FROM', 'no-reply@localhost'),
+    jobs: oneOf(env, 'RSG_JOBS', ['on', 'off'] as const, 'on') === 'on',
+    sandboxMaintenance: oneOf(env, 'RSG_SANDBOX_MAINTENANCE', ['on', 'off'] as const, 'off') === 'on',
+    sandboxActivityPerHour: integer(env, 'RSG_SANDBOX_ACTIVITY_PER_HOUR', 30, 0, 100_000),
     oauth: {
       resourceBase: (
         url(env, 'RSG_OAUTH_RESOURCE_BASE', ['https:', 'http:']) ?? 'https://api.business.govt.nz'

@@ -19,8 +19,18 @@ import { ChangeFeed } from './platform/db/notify.ts';
 import { type Database, ensureDatabase, openDatabase } from './platform/db/pool.ts';
 import { type DatabaseUrls, resolveDatabaseUrls } from './platform/db/urls.ts';
 import { createLimitStore, type LimitStore } from './platform/limits/index.ts';
+import { sendMail } from './platform/mail.ts';
 import { keyedUniform } from './platform/random.ts';
-import { type Environment, SERVICES, type SeedIdentity, type SeedScale } from './services/registry.ts';
+import {
+  ENVIRONMENT_PREFIX,
+  ENVIRONMENTS,
+  type Environment,
+  type JobContext,
+  type RunningJobs,
+  SERVICES,
+  type SeedIdentity,
+  type SeedScale,
+} from './services/registry.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -160,7 +170,7 @@ function limitPrefix(secret: string): string {
 export async function openRuntime(
   config: Config,
   setup: DatabaseSetup,
-  options: { migrate?: boolean; clockMode?: ClockMode } = {},
+  options: { migrate?: boolean; clockMode?: ClockMode | 'keep' } = {},
 ): Promise<Runtime> {
   const { urls } = setup;
   if (options.migrate !== false) await migrateAll(urls);
@@ -169,7 +179,8 @@ export async function openRuntime(
   const feed = new ChangeFeed(urls.gateway);
   await feed.start();
   const clocks = new Clocks(gateway.pool);
-  await clocks.start(options.clockMode ?? config.sandboxClock, feed);
+  const mode = options.clockMode ?? config.sandboxClock;
+  await clocks.start(mode === 'keep' ? undefined : mode, feed);
   const secret = await serverSecret(gateway);
   await ensureSigningKey(gateway.pool);
   const issuer = `${config.publicUrl ?? `http://${config.host}:${config.port}`}${OAUTH_PREFIX}`;
@@ -214,6 +225,67 @@ export async function openRuntime(
       await limits.close();
       await Promise.all([gateway.close(), environments.sandbox.close(), environments.production.close()]);
       await setup.embedded?.stop();
+    },
+  };
+}
+
+export interface JobsHandle {
+  /** `<environment>-<service>` → that service's jobs in that environment. */
+  running: Map<string, RunningJobs>;
+  /** Runs every job until nothing is due or in flight (tests, `rsg worker --once`). */
+  settle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts every service's background jobs in both environments in this process. `base` is the address
+ * callers use (links in notifications and emails).
+ */
+export async function startJobs(
+  runtime: Runtime,
+  base: string,
+  log: JobContext['log'] = { info: () => {}, error: () => {} },
+): Promise<JobsHandle> {
+  const running = new Map<string, RunningJobs>();
+  const mail = { pool: runtime.gateway.pool, smtpUrl: runtime.config.smtpUrl, from: runtime.config.mailFrom };
+  const unsubscribe: Array<() => void> = [];
+  try {
+    for (const environment of ENVIRONMENTS) {
+      for (const service of SERVICES) {
+        if (!service.jobs) continue;
+        const jobs = await service.jobs({
+          environment,
+          database: runtime.environments[environment],
+          clock: runtime.clocks.for(environment),
+          apiBase: `${base}${ENVIRONMENT_PREFIX[environment]}${service.path}`,
+          mail: async (message) => {
+            await sendMail(mail, message);
+          },
+          onClockMoved: (handler) => {
+            // Production runs on real time: only the sandbox clock moves.
+            if (environment === 'sandbox') unsubscribe.push(runtime.clocks.onSandboxMoved(handler));
+          },
+          keyedUniform: runtime.keyedUniform,
+          settings: {
+            sandboxActivityPerHour: environment === 'sandbox' ? runtime.config.sandboxActivityPerHour : 0,
+          },
+          log,
+        });
+        running.set(`${environment}-${service.id}`, jobs);
+      }
+    }
+  } catch (error) {
+    await Promise.allSettled([...running.values()].map((jobs) => jobs.stop()));
+    throw error;
+  }
+  return {
+    running,
+    async settle() {
+      for (const jobs of running.values()) await jobs.settle();
+    },
+    async stop() {
+      for (const off of unsubscribe) off();
+      await Promise.allSettled([...running.values()].map((jobs) => jobs.stop()));
     },
   };
 }

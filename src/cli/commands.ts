@@ -17,7 +17,7 @@ import { advanceClock, type ClockReading, readClock, setClock } from '../platfor
 import { openDatabase } from '../platform/db/pool.ts';
 import { migrateAll, prepareDatabases, seedSandbox } from '../runtime.ts';
 import { identityUsersCommand, oauthCommand, organisationsCommand } from './identity.ts';
-import { printBootstrap, startCommand } from './start.ts';
+import { printBootstrap, startCommand, workerCommand } from './start.ts';
 
 export class UsageError extends Error {}
 
@@ -87,6 +87,8 @@ export async function runCommand(command: string, args: string[]): Promise<numbe
   switch (command) {
     case 'start':
       return startCommand(args);
+    case 'worker':
+      return workerCommand(args);
     case 'migrate': {
       parse(args, {});
       const setup = await prepareDatabases(config);

@@ -4,7 +4,7 @@ import { buildApp } from '../app.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type BootstrapResult, bootstrapIfNeeded } from '../gateway/bootstrap.ts';
 import { openDatabase } from '../platform/db/pool.ts';
-import { migrateAll, openRuntime, prepareDatabases, seedSandbox } from '../runtime.ts';
+import { migrateAll, openRuntime, prepareDatabases, seedSandbox, startJobs } from '../runtime.ts';
 import { ENVIRONMENT_PREFIX, SERVICES } from '../services/registry.ts';
 
 /**
@@ -73,14 +73,61 @@ async function serve(config: Config, urls: Awaited<ReturnType<typeof prepareData
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const jobs = config.jobs ? await startJobs(runtime, baseUrl(config, port), jobLog(app.log)) : undefined;
   if (!quiet) printReady(config, port);
   return {
     port,
     async close() {
+      await jobs?.stop();
       await app.close();
       await runtime.close();
     },
   };
+}
+
+function jobLog(log: { info(o: object, m: string): void; error(o: object, m: string): void }) {
+  return { info: (o: object, m: string) => log.info(o, m), error: (o: object, m: string) => log.error(o, m) };
+}
+
+/**
+ * `rsg worker [--once]`: the background jobs alone (watchlist fan-out and delivery, digests, sandbox
+ * activity), beside one or more `rsg start` processes on the same databases; any number may run.
+ * `--once` runs everything that is due, waits for deliveries in flight, and exits.
+ */
+export async function workerCommand(args: string[]): Promise<number> {
+  let once = false;
+  try {
+    once = parseArgs({ args, options: { once: { type: 'boolean' } }, strict: true }).values.once === true;
+  } catch (error) {
+    throw new ConfigError('worker', (error as Error).message);
+  }
+  const config = loadConfig();
+  const setup = await prepareDatabases(config);
+  // Join the running gateway's clock as it is, unless the mode was asked for.
+  const clockMode = process.env.RSG_SANDBOX_CLOCK ? config.sandboxClock : 'keep';
+  const runtime = await openRuntime(config, setup, { clockMode }).catch(async (error: unknown) => {
+    await setup.embedded?.stop();
+    throw error;
+  });
+  const errors = (o: object, m: string) =>
+    process.stderr.write(`${m}: ${String((o as { err?: Error }).err?.message ?? '')}\n`);
+  const jobs = await startJobs(runtime, baseUrl(config, config.port), { info: () => {}, error: errors });
+  for (const [name, running] of jobs.running) {
+    process.stdout.write(`${name}: ${running.describe()} (pid ${process.pid})\n`);
+  }
+  const stop = async () => {
+    await jobs.stop();
+    await runtime.close();
+  };
+  if (once) {
+    await jobs.settle();
+    await stop();
+    return 0;
+  }
+  const shutdown = () => stop().finally(() => process.exit(0));
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  return 0;
 }
 
 export async function startCommand(args: string[]): Promise<number> {

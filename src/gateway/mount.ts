@@ -5,13 +5,14 @@ import { HttpError, sendError } from '../platform/http/errors.ts';
 import type { Runtime } from '../runtime.ts';
 import { ENVIRONMENT_PREFIX, type Environment, type ServiceDefinition } from '../services/registry.ts';
 import { subscriptionGuard } from './guard.ts';
+import { maintenanceHook } from './maintenance.ts';
 import type { HttpMetrics } from './metrics.ts';
 import type { ServiceContext } from './service-context.ts';
 
 /**
  * Mounts one service in one environment under `<prefix><service path>`: its error dialect, its own
  * OpenAPI document at `openapi.json` (public, like a developer portal's API reference), and its routes
- * behind the subscription guard.
+ * behind the subscription guard (and, in the sandbox when configured, the simulated maintenance window).
  */
 export async function mountService(
   app: FastifyInstance,
@@ -58,6 +59,11 @@ export async function mountService(
       scope.get('/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
       await scope.register(async (guarded) => {
         guarded.addHook('onRequest', subscriptionGuard(runtime, environment, service.id));
+        // The simulated Wednesday-night window (sandbox only, off by default), after the guard: see
+        // maintenance.ts. Unknown paths and openapi.json are outside this scope and stay reachable.
+        if (environment === 'sandbox' && runtime.config.sandboxMaintenance) {
+          guarded.addHook('onRequest', maintenanceHook(context.clock));
+        }
         if (service.routes) await guarded.register(service.routes, context);
       });
       // API Management answers an unknown operation with its own 404 body.

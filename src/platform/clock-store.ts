@@ -107,15 +107,29 @@ export function setClock(pool: Pool, environment: string, iso: string): Promise<
 export class Clocks {
   private readonly sandbox = new VirtualClock();
   private sandboxMode: ClockMode = 'real';
+  private readonly moved = new Set<() => void>();
 
   constructor(private readonly pool: Pool) {}
 
-  async start(mode: ClockMode, feed?: ChangeFeed): Promise<void> {
-    await this.pool.query("UPDATE environment_clocks SET mode = $1 WHERE environment = 'sandbox'", [mode]);
+  /** Called after the sandbox clock was moved (by any process) and this process has the new reading. */
+  onSandboxMoved(handler: () => void): () => void {
+    this.moved.add(handler);
+    return () => this.moved.delete(handler);
+  }
+
+  /** `mode` undefined keeps the mode in the database (a process joining a running gateway). */
+  async start(mode: ClockMode | undefined, feed?: ChangeFeed): Promise<void> {
+    if (mode) {
+      await this.pool.query("UPDATE environment_clocks SET mode = $1 WHERE environment = 'sandbox'", [mode]);
+    }
     await this.reload();
     feed?.on((notice) => {
       if (notice.kind === 'reset' || (notice.kind === 'clock' && notice.environment === 'sandbox')) {
-        this.reload().catch(() => {});
+        this.reload()
+          .then(() => {
+            for (const handler of this.moved) handler();
+          })
+          .catch(() => {});
       }
     });
   }

@@ -32,6 +32,40 @@ export interface ServiceDefinition {
    * second call at the same scale changes nothing. Returns a one-line summary for the operator.
    */
   seed?: (context: SeedContext) => Promise<string | undefined>;
+  /**
+   * Starts the service's background jobs in one environment (every process that runs jobs runs them;
+   * the service coordinates its processes through its database).
+   */
+  jobs?: (context: JobContext) => Promise<RunningJobs>;
+}
+
+export interface JobContext {
+  environment: Environment;
+  /** That environment's database. */
+  database: Database;
+  clock: Clock;
+  /** Base address of the service in this environment, as callers reach it (for links in messages). */
+  apiBase: string;
+  /** Sends (and keeps in the outbox) one email. */
+  mail(message: { to: string; subject: string; text: string }): Promise<void>;
+  /** Called when the environment's clock is moved (the sandbox's virtual clock). */
+  onClockMoved(handler: () => void): void;
+  keyedUniform(key: string): number;
+  settings: { sandboxActivityPerHour: number };
+  log: {
+    info(object: object, message: string): void;
+    error(object: object, message: string): void;
+  };
+}
+
+export interface RunningJobs {
+  /** One line for the operator: what runs (e.g. the delivery worker's number). */
+  describe(): string;
+  /** Wakes the jobs now (they also wake on their own). */
+  wake(): void;
+  /** Runs everything due and waits until nothing is in flight. */
+  settle(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 export type SeedScale = 'small' | 'full';

@@ -50,6 +50,8 @@ export async function testGateway(
   const config: Config = loadConfig({
     LOG_LEVEL: 'silent',
     REDIS_URL: process.env.REDIS_URL,
+    // Simulated register activity would add changes to every test that moves the sandbox clock.
+    RSG_SANDBOX_ACTIVITY_PER_HOUR: '0',
     ...options.env,
   });
   const runtime = await openRuntime(config, { urls, embedded: undefined }, { clockMode: options.clockMode });

@@ -2,11 +2,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServiceDefinition } from '../registry.ts';
 import { nzbnRoutes } from './routes/index.ts';
+import { simulateActivity } from './sandbox/activity.ts';
 import { seedNzbn } from './store/seed.ts';
+import { NzbnJobs } from './watchlists/jobs.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** The business number register (spec part E, `/nzbn/v5`): routes, migrations and the sandbox seed. */
+/** The business number register (spec part E, `/nzbn/v5`): routes, migrations, the sandbox seed and the
+ * watchlist jobs. */
 export const nzbnService: ServiceDefinition = {
   id: 'nzbn',
   title: 'Business number register',
@@ -16,4 +19,22 @@ export const nzbnService: ServiceDefinition = {
   routes: nzbnRoutes,
   migrations: path.join(here, 'migrations'),
   seed: (context) => seedNzbn(context),
+  jobs: async (context) => {
+    const rate = context.environment === 'sandbox' ? context.settings.sandboxActivityPerHour : 0;
+    const jobs = new NzbnJobs(context, {
+      // The sandbox's simulated register activity, on the sandbox clock (sandbox/activity.ts).
+      ...(rate > 0
+        ? {
+            activity: (pool, now) =>
+              simulateActivity(pool, now, {
+                ratePerHour: rate,
+                log: (line) => context.log.info({ service: 'nzbn' }, line),
+              }),
+          }
+        : {}),
+    });
+    await jobs.start();
+    context.onClockMoved(() => jobs.wake());
+    return jobs;
+  },
 };

@@ -84,7 +84,8 @@ export function addressItem(input: AddressLike, context: ItemContext): Address {
 }
 
 export interface AddressLike {
-  addressType: string;
+  /** Null for a person's address on a role (as the register holds residential addresses). */
+  addressType: string | null;
   careOf?: string | null;
   address1: string;
   address2?: string | null;

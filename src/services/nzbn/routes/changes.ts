@@ -16,17 +16,18 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../../platform/http/errors.ts';
+import { changeItem } from '../domain/change-item.ts';
 import {
   ENTITY_TYPES,
   entityTypesForFilter,
   FILTER_ONLY_CHANGE_EVENT_TYPES,
   isChangeEventType,
 } from '../domain/codes.ts';
-import { formatNzDateTime, NZ_DATE_TIME_RULE, parseNzDateTime } from '../domain/dates.ts';
+import { NZ_DATE_TIME_RULE, parseNzDateTime } from '../domain/dates.ts';
 import { Link, Nullable, Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
 import { type ChangeSortColumn, searchChanges } from '../store/change-search.ts';
 import { envelope, PAGE_SIZE_DEFAULT, PageQuery, responses } from './schemas.ts';
-import { baseUrl, link, type NzbnContext, pageLinks } from './support.ts';
+import { baseUrl, type NzbnContext, pageLinks } from './support.ts';
 
 const ListParam = (description: string) =>
   Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 20, description }));
@@ -165,16 +166,7 @@ export async function changeRoutes(app: FastifyInstance, context: NzbnContext): 
         offset: page * pageSize,
       });
       const base = baseUrl(context, request);
-      const items = found.rows.map((row) => ({
-        changeEventId: row.id,
-        nzbn: row.nzbn,
-        entityName: row.entity_name,
-        entityTypeCode: row.entity_type_code,
-        changeEventType: row.change_event_type,
-        changeDate: formatNzDateTime(row.change_date.getTime()),
-        newValue: row.is_private ? null : (row.new_value ?? null),
-        links: [link('entity', `${base}/entities/${row.nzbn}`)],
-      }));
+      const items = found.rows.map((row) => changeItem(row, base));
       const names = [
         'change-event-type',
         'entity-type',

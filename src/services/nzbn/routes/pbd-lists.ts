@@ -21,7 +21,6 @@ import {
   tradingNameItem,
   websiteItem,
 } from '../domain/items.ts';
-import { isPrivateAddress } from '../domain/privacy.ts';
 import {
   Address,
   BusinessEthnicityIdentifier,
@@ -35,6 +34,7 @@ import {
   TradingName,
   Website,
 } from '../domain/schema.ts';
+import { addAddress } from '../store/edits.ts';
 import type { EndedItem } from '../store/update.ts';
 import * as Input from './input-schemas.ts';
 import { NzbnParams, responses } from './schemas.ts';
@@ -72,16 +72,8 @@ const LISTS: ListPart[] = [
     event: 'ADDRESS',
     add(entity, body: Input.AddressInput, context) {
       const item = addressItem(body, context);
-      const list = entity.addresses.addressList;
-      const replaced = list.filter((a) => a.addressType === item.addressType && a.endDate === null);
-      entity.addresses.addressList = [...list.filter((a) => !replaced.includes(a)), item];
-      const ended = replaced.map((old) => ({
-        kind: 'addresses',
-        item: { ...old, endDate: item.startDate },
-        startDate: old.startDate,
-        endDate: item.startDate,
-      }));
-      return { item, private: isPrivateAddress(entity.privacySettings, item), ended };
+      const { ended, isPrivate } = addAddress(entity, item);
+      return { item, private: isPrivate, ended };
     },
   },
   {

@@ -11,17 +11,11 @@ import {
   abnProblem,
   REQUESTABLE_STATUS_RULE,
   readRequestedStatus,
-  roleChangeEventType,
   statusChangeProblem,
 } from '../domain/changes.ts';
-import { ENTITY_STATUSES } from '../domain/codes.ts';
-import { parseNzDateTime } from '../domain/dates.ts';
-import { statusPeriods } from '../domain/history.ts';
-import { FieldProblem, readDate } from '../domain/items.ts';
-import { isPrivateRole } from '../domain/privacy.ts';
-import { identifiersNeeded, replaceRoles } from '../domain/roles.ts';
+import { FieldProblem } from '../domain/items.ts';
 import { Nullable, PrivacySettings, Role } from '../domain/schema.ts';
-import { historyItems } from '../store/entities.ts';
+import { rolesChange, statusChange } from '../store/edits.ts';
 import * as Input from './input-schemas.ts';
 import { NzbnParams, responses } from './schemas.ts';
 import type { NzbnContext } from './support.ts';
@@ -73,18 +67,9 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
       },
     },
     async (request, reply) => {
-      const updated = await updateFor(context, request, async (entity, tools) => {
-        const ids: string[] = [];
-        for (let i = identifiersNeeded(request.body); i > 0; i--) ids.push(await tools.nextItemId());
-        const { roles, changed } = replaceRoles(entity.roles, request.body, tools.stamp, () => ids.shift()!);
-        entity.roles = roles;
-        const events = changed.map((role) => ({
-          changeEventType: roleChangeEventType(role.roleType),
-          newValue: role,
-          isPrivate: isPrivateRole(entity.privacySettings, role),
-        }));
-        return { result: roles, events };
-      });
+      const updated = await updateFor(context, request, (entity, tools) =>
+        rolesChange(entity, request.body, tools),
+      );
       return withValidators(reply, updated).send(updated.result);
     },
   );
@@ -132,43 +117,10 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
     async (request, reply) => {
       const target = readRequestedStatus(request.body.entityStatusCode);
       if (!target) throw badRequest('entityStatusCode', REQUESTABLE_STATUS_RULE);
-      const updated = await updateFor(context, request, async (entity, tools) => {
+      const updated = await updateFor(context, request, (entity, tools) => {
         const problem = statusChangeProblem(entity, target);
         if (problem) throw new FieldProblem('entityStatusCode', problem);
-        const effective = readDate(request.body.effectiveDate, tools.stamp, 'effectiveDate');
-        const records = await historyItems(tools.client, entity.nzbn, 'entity-statuses');
-        const periods = statusPeriods(entity, records);
-        const current = periods.at(-1)!;
-        const at = parseNzDateTime(effective)!;
-        if (at > tools.now.getTime()) throw new FieldProblem('effectiveDate', 'must not be in the future');
-        if (current.startDate && at < parseNzDateTime(current.startDate)!) {
-          throw new FieldProblem(
-            'effectiveDate',
-            `must not be before the present status began (${current.startDate})`,
-          );
-        }
-        // A derived history (seeded entities) becomes stored history with its first real change.
-        const ended = (records.length === 0 ? periods : [current]).map((period) =>
-          period === current ? { ...period, endDate: effective } : period,
-        );
-        entity.entityStatusCode = target;
-        entity.entityStatusDescription = ENTITY_STATUSES[target].description;
-        const value = {
-          nzbn: entity.nzbn,
-          entityStatusCode: target,
-          entityStatusDescription: entity.entityStatusDescription,
-          effectiveDate: effective,
-        };
-        return {
-          result: value,
-          events: [{ changeEventType: 'ENTITY_STATUS', newValue: value, isPrivate: false }],
-          ended: ended.map((period) => ({
-            kind: 'entity-statuses',
-            item: period,
-            startDate: period.startDate,
-            endDate: period.endDate ?? effective,
-          })),
-        };
+        return statusChange(entity, target, request.body.effectiveDate, tools);
       });
       return withValidators(reply, updated).code(201).send(updated.result);
     },

@@ -13,7 +13,9 @@
  * `suspended` may only be set to false (resume): delivery alone suspends. The Standard Webhooks secret
  * (`webhookSecret`) is in the answer to POST /watchlists only.
  *
- * Delivery itself (notification records, retries, suspension, end-dating) is not here yet.
+ * Delivery (notification records, the retry schedule, suspension, resumption and end-dating) runs in
+ * the background jobs (../watchlists/). A watchlist end-dated after a month of suspension keeps its
+ * `toDate` (the end date) and `suspended: true`, and cannot be resumed (400).
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -182,7 +184,11 @@ async function checkedNzbns(context: NzbnContext, values: readonly string[]): Pr
 }
 
 /** The whole watchlist after applying `body` over `current`, checked. */
-function merged(body: WatchlistUpdate, current: WatchlistFields | null, now: Date): WatchlistFields {
+function merged(
+  body: WatchlistUpdate,
+  current: (WatchlistFields & { endDatedAt?: Date | null }) | null,
+  now: Date,
+): WatchlistFields {
   const name = body.name ?? current?.name;
   if (!name?.trim()) throw badRequest('name', 'is required');
   const channel = (body.channel ?? current?.channel)?.toUpperCase();
@@ -244,6 +250,12 @@ function merged(body: WatchlistUpdate, current: WatchlistFields | null, now: Dat
         ? null
         : date(body.toDate, 'toDate');
   if (toDate && toDate < fromDate) throw badRequest('toDate', 'is before fromDate');
+  if (body.suspended === false && current?.endDatedAt) {
+    throw badRequest(
+      'suspended',
+      'this watchlist was end-dated after a month of suspension and cannot be resumed; create a new one',
+    );
+  }
   if (body.suspended === true && !current?.suspended) {
     throw badRequest('suspended', 'only delivery suspends a watchlist; send false to resume');
   }

@@ -113,7 +113,6 @@ export function addressItem(
   addressType: AddressType | null,
   startDate: number,
 ): Address {
-  const hash = lines.countryCode === 'NZ' && !POST_BOX.test(lines.address1) ? addressHash(lines) : 0;
   return {
     uniqueIdentifier: build.nextId(),
     startDate: build.stampDay(startDate),
@@ -126,8 +125,14 @@ export function addressItem(
     postCode: lines.postCode,
     countryCode: lines.countryCode,
     addressType,
-    pafId: hash % 10 < 6 ? String(1_000_000 + (hash % 9_000_000)) : null,
+    pafId: pafIdFor(lines),
   };
+}
+
+/** The address's PAF id: most New Zealand street addresses have one; PO boxes and overseas ones not. */
+export function pafIdFor(lines: AddressLines): string | null {
+  const hash = lines.countryCode === 'NZ' && !POST_BOX.test(lines.address1) ? addressHash(lines) : 0;
+  return hash % 10 < 6 ? String(1_000_000 + (hash % 9_000_000)) : null;
 }
 
 /** FNV-1a, 32 bits, over the address lines: a fast, stable hash (not for security). */

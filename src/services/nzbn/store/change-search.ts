@@ -5,6 +5,7 @@
  * half-open period on change_date; sorted with the event id as the tie-breaker so paging is stable.
  */
 import type pg from 'pg';
+import type { ChangeRow } from '../domain/change-item.ts';
 
 export type ChangeSortColumn = 'changeDate' | 'entityName' | 'nzbn';
 
@@ -22,16 +23,7 @@ export interface ChangeSearch {
   offset: number;
 }
 
-export interface ChangeRow {
-  id: string;
-  nzbn: string;
-  entity_name: string;
-  entity_type_code: string;
-  change_event_type: string;
-  change_date: Date;
-  new_value: unknown;
-  is_private: boolean;
-}
+export type { ChangeRow };
 
 const COLUMNS: Record<ChangeSortColumn, string> = {
   changeDate: 'change_date',

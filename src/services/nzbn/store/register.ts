@@ -16,7 +16,8 @@ export async function registerEntity(
   now: Date,
   identifiers: number,
   make: (nzbn: string, newId: () => string) => Entity,
-  beforeCommit: (entity: Entity) => Promise<void>,
+  /** Runs in the registering transaction (`client`), just before it commits. */
+  beforeCommit: (entity: Entity, client: pg.PoolClient) => Promise<void>,
 ): Promise<{ entity: Entity; stored: StoredEntity }> {
   const client = await pool.connect();
   try {
@@ -43,7 +44,7 @@ export async function registerEntity(
       newValue: entity,
       isPrivate: hidesItems(entity),
     });
-    await beforeCommit(entity);
+    await beforeCommit(entity, client);
     await client.query('COMMIT');
     return {
       entity,

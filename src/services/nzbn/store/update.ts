@@ -22,6 +22,8 @@ export interface Change<T> {
   result: T;
   events: Omit<ChangeEvent, 'nzbn' | 'entityName' | 'entityTypeCode' | 'changeDate'>[];
   ended?: EndedItem[];
+  /** Names the entity gave up with this change: search keeps finding it by them (a name change). */
+  previousNames?: string[];
 }
 
 export interface UpdateTools {
@@ -71,7 +73,7 @@ export async function updateEntity<T>(
     const row = toEntityRow(entity, {
       origin: lock.origin,
       seedIndex: lock.seed_index,
-      previousNames: before.previousNames,
+      previousNames: [...before.previousNames, ...(outcome.previousNames ?? [])],
       version: before.version + 1,
     });
     await client.query(

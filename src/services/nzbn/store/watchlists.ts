@@ -3,6 +3,7 @@
  * watchlist of another owner is simply not found.
  */
 import type pg from 'pg';
+import { withTransaction } from '../../../platform/db/pool.ts';
 
 export interface WatchlistFields {
   name: string;
@@ -24,6 +25,8 @@ export interface StoredWatchlist extends WatchlistFields {
   userId: string | null;
   organisationId: string | null;
   lastSuccessfulChangeNoticeId: string | null;
+  suspendedAt: Date | null;
+  endDatedAt: Date | null;
   nzbns: string[];
 }
 
@@ -44,13 +47,15 @@ interface Row {
   to_date: Date | null;
   last_successful_change_notice_id: string | null;
   suspended: boolean;
+  suspended_at: Date | null;
+  end_dated_at: Date | null;
   nzbns: string[];
 }
 
 const SELECT = `SELECT w.id::text AS id, user_id, organisation_id, name, channel, frequency, wildcard,
     change_event_types, push_endpoint, authorization_token, admin_email_address,
     watchlist_email_addresses, from_date, to_date, last_successful_change_notice_id::text AS
-    last_successful_change_notice_id, suspended,
+    last_successful_change_notice_id, suspended, suspended_at, end_dated_at,
     ARRAY(SELECT nzbn FROM nzbn_watchlist_nzbns n WHERE n.watchlist_id = w.id ORDER BY nzbn) AS nzbns
   FROM nzbn_watchlists w`;
 
@@ -71,6 +76,8 @@ const toStored = (row: Row): StoredWatchlist => ({
   toDate: row.to_date,
   lastSuccessfulChangeNoticeId: row.last_successful_change_notice_id,
   suspended: row.suspended,
+  suspendedAt: row.suspended_at,
+  endDatedAt: row.end_dated_at,
   nzbns: row.nzbns,
 });
 
@@ -183,6 +190,11 @@ export async function createWatchlist(
   }
 }
 
+/**
+ * Saves the fields. Resuming (suspended true → false) restarts delivery from the point of suspension:
+ * the notification that failed is sent again first, on a fresh schedule (its original attempt is the
+ * next one), then those created while suspended, in order.
+ */
 export async function updateWatchlist(
   pool: pg.Pool,
   owner: string,
@@ -190,23 +202,51 @@ export async function updateWatchlist(
   fields: WatchlistFields,
   now: Date,
 ): Promise<boolean> {
-  const result = await pool.query(
-    `UPDATE nzbn_watchlists SET name = $1, channel = $2, frequency = $3, wildcard = $4,
-       change_event_types = $5, push_endpoint = $6, authorization_token = $7, admin_email_address = $8,
-       watchlist_email_addresses = $9, from_date = $10, to_date = $11, suspended = $12, updated_at = $13
-     WHERE id = $14 AND owner_key = $15`,
-    [...FIELD_VALUES(fields), now, id, owner],
-  );
-  return (result.rowCount ?? 0) > 0;
+  return withTransaction(pool, async (client) => {
+    const current = await client.query<{ suspended: boolean }>(
+      'SELECT suspended FROM nzbn_watchlists WHERE id = $1 AND owner_key = $2 FOR UPDATE',
+      [id, owner],
+    );
+    if (!current.rows[0]) return false;
+    const resuming = current.rows[0].suspended && !fields.suspended;
+    await client.query(
+      `UPDATE nzbn_watchlists SET name = $1, channel = $2, frequency = $3, wildcard = $4,
+         change_event_types = $5, push_endpoint = $6, authorization_token = $7, admin_email_address = $8,
+         watchlist_email_addresses = $9, from_date = $10, to_date = $11, suspended = $12, updated_at = $13
+       WHERE id = $14`,
+      [...FIELD_VALUES(fields), now, id],
+    );
+    if (resuming) {
+      await client.query(
+        `UPDATE nzbn_notifications SET attempts = 0, first_attempt_at = NULL, next_attempt_at = NULL
+          WHERE watchlist_id = $1 AND delivered_at IS NULL`,
+        [id],
+      );
+      await client.query(
+        `UPDATE nzbn_watchlists SET suspended_at = NULL, suspension_mail_due = false, lease_worker = NULL,
+           next_due_at = CASE WHEN EXISTS (SELECT 1 FROM nzbn_notifications
+             WHERE watchlist_id = $1 AND delivered_at IS NULL) THEN $2::timestamptz END
+          WHERE id = $1`,
+        [id, now],
+      );
+      await client.query(`SELECT pg_notify('rsg_nzbn_delivery', 'resumed')`);
+    }
+    return true;
+  });
 }
 
 export async function deleteWatchlist(pool: pg.Pool, owner: string, id: string): Promise<boolean> {
   if (!isWatchlistId(id)) return false;
-  const result = await pool.query('DELETE FROM nzbn_watchlists WHERE id = $1 AND owner_key = $2', [
-    id,
-    owner,
-  ]);
-  return (result.rowCount ?? 0) > 0;
+  return withTransaction(pool, async (client) => {
+    const result = await client.query('DELETE FROM nzbn_watchlists WHERE id = $1 AND owner_key = $2', [
+      id,
+      owner,
+    ]);
+    if ((result.rowCount ?? 0) === 0) return false;
+    // No foreign key (the fan-out writes too fast for one): its records go with it here.
+    await client.query('DELETE FROM nzbn_notifications WHERE watchlist_id = $1', [id]);
+    return true;
+  });
 }
 
 /** Adds business numbers (already present ones are kept as they are). The caller checked ownership. */

@@ -37,8 +37,10 @@ export interface NzbnTest {
   close(): Promise<void>;
 }
 
-export async function nzbnTest(options: { entities?: number } = {}): Promise<NzbnTest> {
-  const gateway = await testGateway();
+export async function nzbnTest(
+  options: { entities?: number; clockMode?: 'real' | 'virtual' } = {},
+): Promise<NzbnTest> {
+  const gateway = await testGateway(options.clockMode ? { clockMode: options.clockMode } : {});
   const grant = async (userId: string, nzbn: string) => {
     await grantAuthority(
       gateway.runtime.gateway.pool,

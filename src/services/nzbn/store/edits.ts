@@ -1,0 +1,148 @@
+/**
+ * The changes `updateEntity` applies, shared by the API's update operations (routes/pbd-lists.ts,
+ * routes/pbd-replace.ts) and the sandbox's simulated register activity (sandbox/activity.ts): a
+ * simulated change writes exactly what the same change through the API writes — the item, the ended
+ * periods for the history and the change event. Each returns the `Change` for `updateEntity`; a
+ * broken rule is a FieldProblem and nothing is written.
+ */
+
+import { roleChangeEventType } from '../domain/changes.ts';
+import { ENTITY_STATUSES, type EntityStatusCode } from '../domain/codes.ts';
+import { parseNzDateTime } from '../domain/dates.ts';
+import { type EntityNamePeriod, statusPeriods } from '../domain/history.ts';
+import { type AddressLike, addressItem, FieldProblem, readDate } from '../domain/items.ts';
+import { isPrivateAddress, isPrivateRole } from '../domain/privacy.ts';
+import { identifiersNeeded, type RoleLike, replaceRoles } from '../domain/roles.ts';
+import type { Address, Entity, Role } from '../domain/schema.ts';
+import { historyItems } from './entities.ts';
+import type { Change, EndedItem, UpdateTools } from './update.ts';
+
+/**
+ * Adds an address to the record. One of a type the entity already has replaces it: the old one ends
+ * (its `endDate` is the new one's start) and is returned for the address history.
+ */
+export function addAddress(entity: Entity, item: Address): { ended: EndedItem[]; isPrivate: boolean } {
+  const list = entity.addresses.addressList;
+  const replaced = list.filter((a) => a.addressType === item.addressType && a.endDate === null);
+  entity.addresses.addressList = [...list.filter((a) => !replaced.includes(a)), item];
+  const ended = replaced.map((old) => ({
+    kind: 'addresses',
+    item: { ...old, endDate: item.startDate },
+    startDate: old.startDate,
+    endDate: item.startDate,
+  }));
+  return { ended, isPrivate: isPrivateAddress(entity.privacySettings, item) };
+}
+
+/** POST /entities/{nzbn}/addresses: a new address (replacing one of its type), event `ADDRESS`. */
+export async function addressChange(
+  entity: Entity,
+  input: AddressLike,
+  tools: UpdateTools,
+): Promise<Change<Address>> {
+  const item = addressItem(input, { id: await tools.nextItemId(), now: tools.stamp });
+  const { ended, isPrivate } = addAddress(entity, item);
+  return { result: item, events: [{ changeEventType: 'ADDRESS', newValue: item, isPrivate }], ended };
+}
+
+/**
+ * PUT /entities/{nzbn}/roles: the whole list (domain/roles.ts); one event per changed role with the
+ * whole role after the change (a director's is `ROLES_DIRECTOR`).
+ */
+export async function rolesChange(
+  entity: Entity,
+  inputs: readonly RoleLike[],
+  tools: UpdateTools,
+): Promise<Change<Role[]>> {
+  const ids: string[] = [];
+  for (let i = identifiersNeeded(inputs); i > 0; i--) ids.push(await tools.nextItemId());
+  const { roles, changed } = replaceRoles(entity.roles, inputs, tools.stamp, () => ids.shift()!);
+  entity.roles = roles;
+  const events = changed.map((role) => ({
+    changeEventType: roleChangeEventType(role.roleType),
+    newValue: role,
+    isPrivate: isPrivateRole(entity.privacySettings, role),
+  }));
+  return { result: roles, events };
+}
+
+export interface StatusValue {
+  nzbn: string;
+  entityStatusCode: EntityStatusCode;
+  entityStatusDescription: string;
+  effectiveDate: string;
+}
+
+/**
+ * Moves the entity to `target` from `effectiveDate` (default now; not in the future, not before the
+ * present status began). The ended period goes to the status history (a generated entity's derived
+ * history becomes stored with its first change); event `ENTITY_STATUS`. Which moves are allowed is
+ * the caller's rule (the API's: domain/changes.ts `statusChangeProblem`).
+ */
+export async function statusChange(
+  entity: Entity,
+  target: EntityStatusCode,
+  effectiveDate: string | undefined,
+  tools: UpdateTools,
+): Promise<Change<StatusValue>> {
+  const effective = readDate(effectiveDate, tools.stamp, 'effectiveDate');
+  const records = await historyItems(tools.client, entity.nzbn, 'entity-statuses');
+  const periods = statusPeriods(entity, records);
+  const current = periods.at(-1)!;
+  const at = parseNzDateTime(effective)!;
+  if (at > tools.now.getTime()) throw new FieldProblem('effectiveDate', 'must not be in the future');
+  if (current.startDate && at < parseNzDateTime(current.startDate)!) {
+    throw new FieldProblem(
+      'effectiveDate',
+      `must not be before the present status began (${current.startDate})`,
+    );
+  }
+  // A derived history (seeded entities) becomes stored history with its first real change.
+  const ended = (records.length === 0 ? periods : [current]).map((period) =>
+    period === current ? { ...period, endDate: effective } : period,
+  );
+  entity.entityStatusCode = target;
+  entity.entityStatusDescription = ENTITY_STATUSES[target].description;
+  const value = {
+    nzbn: entity.nzbn,
+    entityStatusCode: target,
+    entityStatusDescription: entity.entityStatusDescription,
+    effectiveDate: effective,
+  };
+  return {
+    result: value,
+    events: [{ changeEventType: 'ENTITY_STATUS', newValue: value, isPrivate: false }],
+    ended: ended.map((period) => ({
+      kind: 'entity-statuses',
+      item: period,
+      startDate: period.startDate,
+      endDate: period.endDate ?? effective,
+    })),
+  };
+}
+
+/**
+ * A new entity name from now (the source register's change; the API has no operation for it). The
+ * old name ends and goes to the name history, search keeps finding the entity by it, and the event
+ * `ENTITY_NAME` carries the new name's period.
+ */
+export async function entityNameChange(
+  entity: Entity,
+  name: string,
+  tools: UpdateTools,
+): Promise<Change<EntityNamePeriod>> {
+  const entityName = name.trim();
+  if (entityName === '') throw new FieldProblem('entityName', 'must not be blank');
+  if (entityName === entity.entityName) throw new FieldProblem('entityName', 'is the present name');
+  const names = await historyItems(tools.client, entity.nzbn, 'entity-names');
+  const startDate = (names.at(-1)?.item as EntityNamePeriod | undefined)?.endDate ?? entity.registrationDate;
+  const old: EntityNamePeriod = { entityName: entity.entityName, startDate, endDate: tools.stamp };
+  entity.entityName = entityName;
+  const value: EntityNamePeriod = { entityName, startDate: tools.stamp, endDate: null };
+  return {
+    result: value,
+    events: [{ changeEventType: 'ENTITY_NAME', newValue: value, isPrivate: false }],
+    ended: [{ kind: 'entity-names', item: old, startDate, endDate: tools.stamp }],
+    previousNames: [old.entityName],
+  };
+}

@@ -1,0 +1,276 @@
+/**
+ * Push delivery. The schedule lives in the rows (nzbn_notifications, nzbn_watchlists.next_due_at), so
+ * any number of processes deliver at once:
+ *
+ * - A worker takes a number and holds the PostgreSQL advisory lock (4242, number) on a connection of
+ *   its own for as long as it lives. It leases a due watchlist by writing its number into
+ *   `lease_worker` (claimed with FOR UPDATE SKIP LOCKED, so two workers never take the same one). A
+ *   lease whose worker no longer holds its lock — the process died, even by SIGKILL — is free at once:
+ *   PostgreSQL drops a session's advisory locks when its connection closes.
+ * - A leased watchlist's notifications are sent strictly in order, one at a time; a success is
+ *   written (delivered_at) before the next is sent, so a delivered notification is never sent again.
+ *   An attempt is written after its answer: a worker killed mid-attempt leaves the notification as it
+ *   was, and the next worker sends it again with the same `webhook-id`, which receivers use to drop
+ *   the repeat.
+ * - A failed attempt schedules the next at 20, 90, 180, 300 or 450 minutes after the original attempt
+ *   (schedule.ts) and releases the watchlist until then; the notifications behind it wait. When the
+ *   last retry fails, the watchlist is suspended and its administrator is to be emailed (jobs.ts).
+ */
+import pg from 'pg';
+import type { Clock } from '../../../platform/clock.ts';
+import { withTransaction } from '../../../platform/db/pool.ts';
+import { type ChangeRow, changeItem } from '../domain/change-item.ts';
+import { pushAttempt } from './push.ts';
+import { afterAttempt } from './schedule.ts';
+import { webhookHeaders } from './signing.ts';
+
+export const WORKER_LOCK_CLASS = 4242;
+export const DELIVERY_CHANNEL = 'rsg_nzbn_delivery';
+
+export interface DeliveryOptions {
+  pool: pg.Pool;
+  /** The environment's clock (the sandbox's may be virtual). */
+  clock: Clock;
+  /** Base address of this environment's business number API, for the items' links. */
+  apiBase: string;
+  /** Watchlists served at once by this worker. */
+  concurrency?: number;
+  onError?: (error: unknown) => void;
+}
+
+interface Claimed {
+  id: string;
+  push_endpoint: string;
+  authorization_token: string | null;
+  webhook_secret: string;
+}
+
+interface PendingRow extends ChangeRow {
+  notification_id: string;
+  attempts: number;
+  first_attempt_at: Date | null;
+  next_attempt_at: Date | null;
+  created_at: Date;
+}
+
+const CLAIM = `
+WITH live AS (
+  SELECT objid::bigint AS worker FROM pg_locks
+   WHERE locktype = 'advisory' AND classid = ${WORKER_LOCK_CLASS} AND objsubid = 2 AND granted
+     AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+), picked AS (
+  SELECT id FROM nzbn_watchlists
+   WHERE next_due_at <= $1 AND NOT suspended AND end_dated_at IS NULL AND channel = 'PUSH'
+     AND (lease_worker IS NULL OR lease_worker NOT IN (SELECT worker FROM live))
+   ORDER BY next_due_at LIMIT $2 FOR UPDATE SKIP LOCKED
+)
+UPDATE nzbn_watchlists w SET lease_worker = $3 FROM picked WHERE w.id = picked.id
+RETURNING w.id::text AS id, w.push_endpoint, w.authorization_token, w.webhook_secret`;
+
+const PENDING = `
+SELECT n.id::text AS notification_id, n.attempts, n.first_attempt_at, n.next_attempt_at, n.created_at,
+       e.id::text AS id, e.nzbn, e.entity_name, e.entity_type_code, e.change_event_type, e.change_date,
+       e.new_value, e.is_private
+  FROM nzbn_notifications n JOIN nzbn_change_events e ON e.id = n.change_event_id
+ WHERE n.watchlist_id = $1 AND n.delivered_at IS NULL
+ ORDER BY n.id LIMIT 100`;
+
+/** Marks one notification delivered, if this worker still holds the watchlist. */
+const DELIVERED = `
+WITH w AS (
+  UPDATE nzbn_watchlists SET last_successful_change_notice_id = $6
+   WHERE id = $7 AND lease_worker = $8 RETURNING id
+)
+UPDATE nzbn_notifications n
+   SET delivered_at = $2, attempts = $3, first_attempt_at = coalesce(n.first_attempt_at, $4),
+       last_attempt_at = $2, next_attempt_at = NULL, last_status = $5, last_error = NULL
+  FROM w WHERE n.id = $1
+RETURNING n.id`;
+
+/** Records a failed attempt and when the next is due; releases the watchlist until then. */
+const RETRY = `
+WITH w AS (
+  UPDATE nzbn_watchlists SET next_due_at = $6, lease_worker = NULL
+   WHERE id = $7 AND lease_worker = $8 RETURNING id
+)
+UPDATE nzbn_notifications n
+   SET attempts = $3, first_attempt_at = coalesce(n.first_attempt_at, $4), last_attempt_at = $2,
+       next_attempt_at = $6, last_status = $5, last_error = $9
+  FROM w WHERE n.id = $1
+RETURNING n.id`;
+
+/** The last retry failed: the watchlist is suspended and its administrator is to be told. */
+const SUSPEND = `
+WITH w AS (
+  UPDATE nzbn_watchlists
+     SET suspended = true, suspended_at = $2, suspension_mail_due = true, next_due_at = NULL,
+         lease_worker = NULL, updated_at = $2
+   WHERE id = $6 AND lease_worker = $7 RETURNING id
+)
+UPDATE nzbn_notifications n
+   SET attempts = $3, first_attempt_at = coalesce(n.first_attempt_at, $4), last_attempt_at = $2,
+       next_attempt_at = NULL, last_status = $5, last_error = $8
+  FROM w WHERE n.id = $1
+RETURNING n.id`;
+
+export const webhookIdOf = (watchlistId: string, notificationId: string): string =>
+  `msg_${watchlistId.replace(/-/g, '')}_${notificationId}`;
+
+export class DeliveryWorker {
+  private lockClient: pg.Client | undefined;
+  private number = 0;
+  private active = 0;
+  private claiming = false;
+  private again = false;
+  private stopping = false;
+  private readonly serving = new Set<Promise<void>>();
+  private readonly concurrency: number;
+
+  constructor(private readonly options: DeliveryOptions) {
+    this.concurrency = options.concurrency ?? 64;
+  }
+
+  get workerNumber(): number {
+    return this.number;
+  }
+
+  /** Takes a worker number and its advisory lock; `listen` is told of new records and retries. */
+  async start(connectionString: string, listen?: (payload: string) => void): Promise<void> {
+    const client = new pg.Client({ connectionString });
+    client.on('error', (error) => this.options.onError?.(error));
+    await client.connect();
+    const taken = await client.query<{ n: string }>("SELECT nextval('nzbn_delivery_worker_seq')::text AS n");
+    this.number = Number(taken.rows[0]!.n);
+    await client.query('SELECT pg_advisory_lock($1, $2)', [WORKER_LOCK_CLASS, this.number]);
+    if (listen) {
+      client.on('notification', (message) => listen(message.payload ?? ''));
+      await client.query(`LISTEN ${DELIVERY_CHANNEL}`);
+    }
+    this.lockClient = client;
+  }
+
+  /** Claims due watchlists while there are free slots; safe to call at any time, as often as wanted. */
+  wake(): void {
+    if (this.stopping || !this.lockClient) return;
+    if (this.claiming) {
+      this.again = true;
+      return;
+    }
+    this.claiming = true;
+    this.claim()
+      .catch((error) => this.options.onError?.(error))
+      .finally(() => {
+        this.claiming = false;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Resolves when nothing is being served (for tests and benchmarks). */
+  async idle(): Promise<void> {
+    while (this.claiming || this.serving.size > 0) {
+      await Promise.all([...this.serving]);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled([...this.serving]);
+    await this.lockClient?.end().catch(() => {});
+    this.lockClient = undefined;
+  }
+
+  private async claim(): Promise<void> {
+    while (!this.stopping && this.active < this.concurrency) {
+      const free = this.concurrency - this.active;
+      const claimed = await this.options.pool.query<Claimed>(CLAIM, [
+        this.options.clock.now(),
+        free,
+        this.number,
+      ]);
+      if (claimed.rows.length === 0) return;
+      for (const watchlist of claimed.rows) {
+        this.active++;
+        const serving = this.serve(watchlist)
+          .catch((error) => this.options.onError?.(error))
+          .finally(() => {
+            this.active--;
+            this.serving.delete(serving);
+            this.wake();
+          });
+        this.serving.add(serving);
+      }
+    }
+  }
+
+  /** Sends the watchlist's due notifications in order until one fails or none is due. */
+  private async serve(watchlist: Claimed): Promise<void> {
+    const { pool, clock } = this.options;
+    for (;;) {
+      const pending = await pool.query<PendingRow>(PENDING, [watchlist.id]);
+      if (pending.rows.length === 0) return this.release(watchlist.id);
+      for (const row of pending.rows) {
+        const now = clock.now();
+        if (this.stopping || (row.next_attempt_at ?? row.created_at) > now) return this.release(watchlist.id);
+        const attempt = row.attempts + 1;
+        const original = row.first_attempt_at ?? now;
+        const body = JSON.stringify(changeItem(row, this.options.apiBase));
+        const headers = webhookHeaders(
+          watchlist.webhook_secret,
+          webhookIdOf(watchlist.id, row.notification_id),
+          // The signature's timestamp is real time: receivers check it against their own clock.
+          new Date(),
+          body,
+        );
+        if (watchlist.authorization_token) headers.authorization = watchlist.authorization_token;
+        const result = await pushAttempt(watchlist.push_endpoint, headers, body, clock);
+        const outcome = afterAttempt({
+          attempt,
+          originalAttemptAt: original,
+          status: result.status,
+          elapsedMs: result.elapsedMs,
+        });
+        const error =
+          result.error ??
+          (result.status === 200 ? 'answered after the two-minute window' : `answered ${result.status}`);
+        const common = [row.notification_id, now, attempt, original, result.status ?? null];
+        if (outcome.kind === 'delivered') {
+          const done = await pool.query(DELIVERED, [...common, row.id, watchlist.id, this.number]);
+          if (done.rowCount === 0) return; // the lease was lost: another worker has the watchlist
+          continue;
+        }
+        if (outcome.kind === 'retry') {
+          await pool.query(RETRY, [...common, outcome.dueAt, watchlist.id, this.number, error]);
+          return;
+        }
+        await pool.query(SUSPEND, [...common, watchlist.id, this.number, error]);
+        return;
+      }
+    }
+  }
+
+  /**
+   * Gives the watchlist back with next_due_at set from its head notification. The row is locked first,
+   * so the read that follows sees every fan-out that committed before; a fan-out after it sees our
+   * value and wakes the watchlist itself.
+   */
+  private async release(watchlistId: string): Promise<void> {
+    await withTransaction(this.options.pool, async (client) => {
+      const held = await client.query(
+        'SELECT 1 FROM nzbn_watchlists WHERE id = $1 AND lease_worker = $2 FOR UPDATE',
+        [watchlistId, this.number],
+      );
+      if (held.rowCount === 0) return;
+      await client.query(
+        `UPDATE nzbn_watchlists w SET lease_worker = NULL, next_due_at = (
+           SELECT coalesce(n.next_attempt_at, n.created_at) FROM nzbn_notifications n
+            WHERE n.watchlist_id = w.id AND n.delivered_at IS NULL ORDER BY n.id LIMIT 1)
+          WHERE w.id = $1`,
+        [watchlistId],
+      );
+    });
+  }
+}
