@@ -120,6 +120,37 @@ describe('several delivery workers', () => {
     }
   });
 
+  it('a running worker follows `rsg clock advance` from another process to the minute of the next retry', async () => {
+    for (const worker of workers) worker.child.kill('SIGKILL');
+    const endpoint = receiver.endpoint();
+    const path = new URL(endpoint).pathname;
+    receiver.answer = (request) => (request.path === path ? 500 : 200);
+    await createWatchlist(t, { pushEndpoint: endpoint });
+    await makeChange(t);
+    workers.push(await startWorker(t));
+    await receiver.waitFor(path, 1);
+    const advanced = await rsg(['clock', 'advance', '19m'], { urls: t.gateway.urls });
+    expect(advanced.code, advanced.stderr).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.on(path)).toHaveLength(1);
+    expect((await rsg(['clock', 'advance', '1m'], { urls: t.gateway.urls })).code).toBe(0);
+    await receiver.waitFor(path, 2);
+    // The worker's own record of its attempts, on the sandbox clock it followed.
+    let record: { first_attempt_at: Date; last_attempt_at: Date } | undefined;
+    for (let i = 0; i < 100 && !record; i++) {
+      const rows = await t.gateway.runtime.environments.sandbox.pool.query(
+        `SELECT first_attempt_at, last_attempt_at FROM nzbn_notifications n
+           JOIN nzbn_watchlists w ON w.id = n.watchlist_id WHERE w.push_endpoint = $1 AND n.attempts = 2`,
+        [endpoint],
+      );
+      record = rows.rows[0];
+      if (!record) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const gap = record!.last_attempt_at.getTime() - record!.first_attempt_at.getTime();
+    expect(Math.floor(gap / 60_000)).toBe(20);
+    receiver.answer = () => 200;
+  });
+
   it('rsg worker --once runs what is due and exits', async () => {
     const endpoint = receiver.endpoint();
     for (const worker of workers) worker.child.kill('SIGKILL');
