@@ -125,6 +125,9 @@ export class DeliveryWorker {
   private stopping = false;
   private readonly serving = new Set<Promise<void>>();
   private readonly concurrency: number;
+  /** Aborts attempts in flight when the worker stops (they are made again by another worker). */
+  private readonly stopSignal = new AbortController();
+  private connection: { url: string; listen: ((payload: string) => void) | undefined } | undefined;
 
   constructor(private readonly options: DeliveryOptions) {
     this.concurrency = options.concurrency ?? 64;
@@ -134,8 +137,13 @@ export class DeliveryWorker {
     return this.number;
   }
 
-  /** Takes a worker number and its advisory lock; `listen` is told of new records and retries. */
+  /**
+   * Takes a worker number and its advisory lock; `listen` is told of new records and retries. Should the
+   * connection drop, the lock (and so every lease of that number) is gone: the worker comes back under a
+   * new number, and leases of the old one are free for all.
+   */
   async start(connectionString: string, listen?: (payload: string) => void): Promise<void> {
+    this.connection = { url: connectionString, listen };
     const client = new pg.Client({ connectionString });
     client.on('error', (error) => this.options.onError?.(error));
     await client.connect();
@@ -146,7 +154,23 @@ export class DeliveryWorker {
       client.on('notification', (message) => listen(message.payload ?? ''));
       await client.query(`LISTEN ${DELIVERY_CHANNEL}`);
     }
+    client.on('end', () => {
+      if (this.stopping || this.lockClient !== client) return;
+      this.lockClient = undefined;
+      setTimeout(() => this.reconnect(), 1000).unref();
+    });
     this.lockClient = client;
+  }
+
+  private reconnect(): void {
+    if (this.stopping || this.lockClient || !this.connection) return;
+    this.start(this.connection.url, this.connection.listen).then(
+      () => this.wake(),
+      (error) => {
+        this.options.onError?.(error);
+        setTimeout(() => this.reconnect(), 1000).unref();
+      },
+    );
   }
 
   /** Claims due watchlists while there are free slots; safe to call at any time, as often as wanted. */
@@ -178,6 +202,7 @@ export class DeliveryWorker {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.stopSignal.abort();
     await Promise.allSettled([...this.serving]);
     await this.lockClient?.end().catch(() => {});
     this.lockClient = undefined;
@@ -196,6 +221,9 @@ export class DeliveryWorker {
         this.active++;
         const serving = this.serve(watchlist)
           .catch((error) => this.options.onError?.(error))
+          // Whatever happened, the watchlist is given back (a no-op when serve() already did).
+          .then(() => this.release(watchlist.id))
+          .catch((error) => this.options.onError?.(error))
           .finally(() => {
             this.active--;
             this.serving.delete(serving);
@@ -211,10 +239,10 @@ export class DeliveryWorker {
     const { pool, clock } = this.options;
     for (;;) {
       const pending = await pool.query<PendingRow>(PENDING, [watchlist.id]);
-      if (pending.rows.length === 0) return this.release(watchlist.id);
+      if (pending.rows.length === 0) return;
       for (const row of pending.rows) {
         const now = clock.now();
-        if (this.stopping || (row.next_attempt_at ?? row.created_at) > now) return this.release(watchlist.id);
+        if (this.stopping || (row.next_attempt_at ?? row.created_at) > now) return;
         const attempt = row.attempts + 1;
         const original = row.first_attempt_at ?? now;
         const body = JSON.stringify(changeItem(row, this.options.apiBase));
@@ -226,7 +254,15 @@ export class DeliveryWorker {
           body,
         );
         if (watchlist.authorization_token) headers.authorization = watchlist.authorization_token;
-        const result = await pushAttempt(watchlist.push_endpoint, headers, body, clock);
+        const result = await pushAttempt(
+          watchlist.push_endpoint,
+          headers,
+          body,
+          clock,
+          this.stopSignal.signal,
+        );
+        // Stopping: the attempt does not count; the record is sent again by the next worker.
+        if (result.abandoned) return;
         const outcome = afterAttempt({
           attempt,
           originalAttemptAt: original,

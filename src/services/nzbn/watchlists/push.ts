@@ -21,6 +21,8 @@ export interface AttemptResult {
   error: string | undefined;
   /** The longer of real and environment-clock time between sending and the answer. */
   elapsedMs: number;
+  /** The worker is stopping: the attempt was abandoned and must not count. */
+  abandoned?: boolean;
 }
 
 interface InFlight {
@@ -62,6 +64,7 @@ export function pushAttempt(
   headers: Record<string, string>,
   body: string,
   clock: Clock,
+  stop?: AbortSignal,
 ): Promise<AttemptResult> {
   const url = new URL(endpoint);
   const entry: InFlight = {
@@ -71,13 +74,16 @@ export function pushAttempt(
     controller: new AbortController(),
   };
   watch(entry);
+  const abandon = () => entry.controller.abort();
+  stop?.addEventListener('abort', abandon);
   return new Promise<AttemptResult>((resolve) => {
     let settled = false;
     const settle = (status: number | undefined, error: string | undefined) => {
       if (settled) return;
       settled = true;
       unwatch(entry);
-      resolve({ status, error, elapsedMs: elapsed(entry) });
+      stop?.removeEventListener('abort', abandon);
+      resolve({ status, error, elapsedMs: elapsed(entry), ...(stop?.aborted ? { abandoned: true } : {}) });
     };
     const transport = url.protocol === 'https:' ? https : http;
     const request = transport.request(

@@ -257,3 +257,28 @@ describe('email digests', () => {
     expect(mail[0]!.text).toContain(FIXTURE.authority);
   });
 });
+
+describe('stopping', () => {
+  it('abandons an attempt in flight without counting it, and gives the watchlist back', async () => {
+    await jobs.stop();
+    const own = await startJobs(t.gateway.runtime, 'http://127.0.0.1:8080');
+    const endpoint = receiver.endpoint();
+    const path = pathOf(endpoint);
+    receiver.answer = (request) => (request.path === path ? 'hang' : 200);
+    const watchlist = await createWatchlist(t, { pushEndpoint: endpoint });
+    await makeChange(t);
+    const settling = own.settle().catch(() => {});
+    await receiver.waitFor(path, 1);
+    await own.stop();
+    await settling;
+    const [record] = await notifications(t, watchlist.watchlistId);
+    expect(record!.attempts).toBe(0);
+    const row = await t.gateway.runtime.environments.sandbox.pool.query(
+      'SELECT lease_worker, next_due_at FROM nzbn_watchlists WHERE id = $1',
+      [watchlist.watchlistId],
+    );
+    expect(row.rows[0].lease_worker).toBeNull();
+    expect(row.rows[0].next_due_at).not.toBeNull();
+    receiver.answer = () => 200;
+  });
+});
