@@ -54,6 +54,7 @@ export async function mountService(
             },
           },
           security: [{ subscriptionKey: [] }, { subscriptionKeyQuery: [] }],
+          ...service.openapi,
         },
       });
       scope.get('/openapi.json', { schema: { hide: true } }, async () => scope.swagger());

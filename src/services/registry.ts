@@ -23,6 +23,8 @@ export interface ServiceDefinition {
   version: string;
   /** The error dialect of this API (gateway-level errors are always API Management's). */
   dialect: Dialect;
+  /** Top-level additions to the service's OpenAPI document (e.g. `webhooks` it sends). */
+  openapi?: Record<string, unknown>;
   /** Routes of the service, mounted once per environment. */
   routes?: FastifyPluginAsync<ServiceContext>;
   /** Folder of the service's migrations, applied to the sandbox and production databases. */

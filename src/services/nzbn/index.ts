@@ -5,6 +5,7 @@ import { nzbnRoutes } from './routes/index.ts';
 import { simulateActivity } from './sandbox/activity.ts';
 import { seedNzbn } from './store/seed.ts';
 import { NzbnJobs } from './watchlists/jobs.ts';
+import { nzbnWebhooks } from './watchlists/openapi.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -17,6 +18,7 @@ export const nzbnService: ServiceDefinition = {
   version: '5',
   dialect: 'nzbn',
   routes: nzbnRoutes,
+  openapi: nzbnWebhooks,
   migrations: path.join(here, 'migrations'),
   seed: (context) => seedNzbn(context),
   jobs: async (context) => {

@@ -1,3 +1,4 @@
+import { Ajv } from 'ajv';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOutbox } from '../../../../src/platform/mail.ts';
@@ -77,6 +78,14 @@ describe('push delivery', () => {
     expect(items[0].links[0].href).toBe(
       `http://127.0.0.1:8080/sandbox/nzbn/v5/entities/${FIXTURE.authority}`,
     );
+    // The body is what the service's OpenAPI document publishes as its webhook.
+    const document = (await t.call('GET', '/openapi.json', { key: null })).json();
+    const webhook = document.webhooks.watchlistNotification.post;
+    const validate = new Ajv({ strict: false }).compile(
+      webhook.requestBody.content['application/json'].schema,
+    );
+    for (const item of items) expect(validate(item), JSON.stringify(validate.errors)).toBe(true);
+    expect(webhook.parameters.map((p: { name: string }) => p.name)).toContain('webhook-signature');
     // Delivered once: settling again sends nothing more.
     await settle(jobs);
     expect(receiver.on(pathOf(endpoint))).toHaveLength(2);
