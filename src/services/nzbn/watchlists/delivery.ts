@@ -16,6 +16,7 @@
  *   (schedule.ts) and releases the watchlist until then; the notifications behind it wait. When the
  *   last retry fails, the watchlist is suspended and its administrator is to be emailed (jobs.ts).
  */
+import { setMaxListeners } from 'node:events';
 import pg from 'pg';
 import type { Clock } from '../../../platform/clock.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
@@ -25,6 +26,7 @@ import { afterAttempt } from './schedule.ts';
 import { webhookHeaders } from './signing.ts';
 
 export const WORKER_LOCK_CLASS = 4242;
+const PAGE = 100;
 export const DELIVERY_CHANNEL = 'rsg_nzbn_delivery';
 
 export interface DeliveryOptions {
@@ -73,19 +75,38 @@ SELECT n.id::text AS notification_id, n.attempts, n.first_attempt_at, n.next_att
        e.new_value, e.is_private
   FROM nzbn_notifications n JOIN nzbn_change_events e ON e.id = n.change_event_id
  WHERE n.watchlist_id = $1 AND n.delivered_at IS NULL
- ORDER BY n.id LIMIT 100`;
+ ORDER BY n.id LIMIT ${PAGE}`;
 
-/** Marks one notification delivered, if this worker still holds the watchlist. */
+/**
+ * Marks delivered notifications, many at once (one statement for every lane's success: the commit is
+ * the cost, so the lanes share it), each only if this worker still holds its watchlist.
+ */
 const DELIVERED = `
-WITH w AS (
-  UPDATE nzbn_watchlists SET last_successful_change_notice_id = $6
-   WHERE id = $7 AND lease_worker = $8 RETURNING id
+WITH input AS (
+  SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::int[], $4::timestamptz[], $5::int[],
+                       $6::bigint[], $7::uuid[])
+         AS t(id, at, attempts, original, status, change_event_id, watchlist_id)
+), w AS (
+  UPDATE nzbn_watchlists wl SET last_successful_change_notice_id = i.change_event_id
+    FROM input i WHERE wl.id = i.watchlist_id AND wl.lease_worker = $8 RETURNING wl.id
 )
 UPDATE nzbn_notifications n
-   SET delivered_at = $2, attempts = $3, first_attempt_at = coalesce(n.first_attempt_at, $4),
-       last_attempt_at = $2, next_attempt_at = NULL, last_status = $5, last_error = NULL
-  FROM w WHERE n.id = $1
-RETURNING n.id`;
+   SET delivered_at = i.at, attempts = i.attempts, first_attempt_at = coalesce(n.first_attempt_at, i.original),
+       last_attempt_at = i.at, next_attempt_at = NULL, last_status = i.status, last_error = NULL
+  FROM input i JOIN w ON w.id = i.watchlist_id WHERE n.id = i.id
+RETURNING n.id::text AS id`;
+
+interface Mark {
+  notificationId: string;
+  at: Date;
+  attempts: number;
+  original: Date;
+  status: number;
+  changeEventId: string;
+  watchlistId: string;
+  done: (recorded: boolean) => void;
+  failed: (error: unknown) => void;
+}
 
 /** Records a failed attempt and when the next is due; releases the watchlist until then. */
 const RETRY = `
@@ -128,9 +149,19 @@ export class DeliveryWorker {
   /** Aborts attempts in flight when the worker stops (they are made again by another worker). */
   private readonly stopSignal = new AbortController();
   private connection: { url: string; listen: ((payload: string) => void) | undefined } | undefined;
+  /** The worker's own connections, so deliveries never starve the API's pool. */
+  private pool: pg.Pool | undefined;
+  private marks: Mark[] = [];
+  private flushing = false;
 
   constructor(private readonly options: DeliveryOptions) {
     this.concurrency = options.concurrency ?? 64;
+    // Every attempt in flight listens for the stop.
+    setMaxListeners(0, this.stopSignal.signal);
+  }
+
+  private get db(): pg.Pool {
+    return this.pool ?? this.options.pool;
   }
 
   get workerNumber(): number {
@@ -144,6 +175,10 @@ export class DeliveryWorker {
    */
   async start(connectionString: string, listen?: (payload: string) => void): Promise<void> {
     this.connection = { url: connectionString, listen };
+    if (!this.pool) {
+      this.pool = new pg.Pool({ connectionString, max: 8, idleTimeoutMillis: 30_000 });
+      this.pool.on('error', () => {});
+    }
     const client = new pg.Client({ connectionString });
     client.on('error', (error) => this.options.onError?.(error));
     await client.connect();
@@ -205,17 +240,15 @@ export class DeliveryWorker {
     this.stopSignal.abort();
     await Promise.allSettled([...this.serving]);
     await this.lockClient?.end().catch(() => {});
+    await this.pool?.end().catch(() => {});
+    this.pool = undefined;
     this.lockClient = undefined;
   }
 
   private async claim(): Promise<void> {
     while (!this.stopping && this.active < this.concurrency) {
       const free = this.concurrency - this.active;
-      const claimed = await this.options.pool.query<Claimed>(CLAIM, [
-        this.options.clock.now(),
-        free,
-        this.number,
-      ]);
+      const claimed = await this.db.query<Claimed>(CLAIM, [this.options.clock.now(), free, this.number]);
       if (claimed.rows.length === 0) return;
       for (const watchlist of claimed.rows) {
         this.active++;
@@ -236,7 +269,8 @@ export class DeliveryWorker {
 
   /** Sends the watchlist's due notifications in order until one fails or none is due. */
   private async serve(watchlist: Claimed): Promise<void> {
-    const { pool, clock } = this.options;
+    const { clock } = this.options;
+    const pool = this.db;
     for (;;) {
       const pending = await pool.query<PendingRow>(PENDING, [watchlist.id]);
       if (pending.rows.length === 0) return;
@@ -274,8 +308,16 @@ export class DeliveryWorker {
           (result.status === 200 ? 'answered after the two-minute window' : `answered ${result.status}`);
         const common = [row.notification_id, now, attempt, original, result.status ?? null];
         if (outcome.kind === 'delivered') {
-          const done = await pool.query(DELIVERED, [...common, row.id, watchlist.id, this.number]);
-          if (done.rowCount === 0) return; // the lease was lost: another worker has the watchlist
+          const recorded = await this.markDelivered({
+            notificationId: row.notification_id,
+            at: now,
+            attempts: attempt,
+            original,
+            status: result.status!,
+            changeEventId: row.id,
+            watchlistId: watchlist.id,
+          });
+          if (!recorded) return; // the lease was lost: another worker has the watchlist
           continue;
         }
         if (outcome.kind === 'retry') {
@@ -285,6 +327,43 @@ export class DeliveryWorker {
         await pool.query(SUSPEND, [...common, watchlist.id, this.number, error]);
         return;
       }
+      // A short page was the whole queue; release() sees anything that arrived meanwhile.
+      if (pending.rows.length < PAGE) return;
+    }
+  }
+
+  /** Queues a success; the marks of all lanes go out together in one statement. */
+  private markDelivered(mark: Omit<Mark, 'done' | 'failed'>): Promise<boolean> {
+    return new Promise<boolean>((done, failed) => {
+      this.marks.push({ ...mark, done, failed });
+      if (!this.flushing) void this.flushMarks();
+    });
+  }
+
+  private async flushMarks(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.marks.length > 0) {
+        const batch = this.marks.splice(0, 500);
+        try {
+          const result = await this.db.query<{ id: string }>(DELIVERED, [
+            batch.map((m) => m.notificationId),
+            batch.map((m) => m.at),
+            batch.map((m) => m.attempts),
+            batch.map((m) => m.original),
+            batch.map((m) => m.status),
+            batch.map((m) => m.changeEventId),
+            batch.map((m) => m.watchlistId),
+            this.number,
+          ]);
+          const recorded = new Set(result.rows.map((row) => row.id));
+          for (const mark of batch) mark.done(recorded.has(mark.notificationId));
+        } catch (error) {
+          for (const mark of batch) mark.failed(error);
+        }
+      }
+    } finally {
+      this.flushing = false;
     }
   }
 
@@ -294,7 +373,7 @@ export class DeliveryWorker {
    * value and wakes the watchlist itself.
    */
   private async release(watchlistId: string): Promise<void> {
-    await withTransaction(this.options.pool, async (client) => {
+    await withTransaction(this.db, async (client) => {
       const held = await client.query(
         'SELECT 1 FROM nzbn_watchlists WHERE id = $1 AND lease_worker = $2 FOR UPDATE',
         [watchlistId, this.number],

@@ -17,7 +17,7 @@ import { withTransaction } from '../../../platform/db/pool.ts';
 import { ENTITY_TYPES } from '../domain/codes.ts';
 
 export const FANOUT_LOCK = [4243, 0] as const;
-export const FANOUT_BATCH = 2_000;
+export const FANOUT_BATCH = 5_000;
 
 const PUBLIC_SECTOR_CODES = Object.values(ENTITY_TYPES)
   .filter((type) => type.publicSector)
