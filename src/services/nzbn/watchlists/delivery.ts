@@ -55,15 +55,18 @@ interface PendingRow extends ChangeRow {
   created_at: Date;
 }
 
+/** Worker numbers whose advisory lock is held: the workers alive now. */
+const LIVE_WORKERS = `
+SELECT objid::int AS worker FROM pg_locks
+ WHERE locktype = 'advisory' AND classid = ${WORKER_LOCK_CLASS} AND objsubid = 2 AND granted
+   AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+
+/** $4: the live workers (read from pg_locks at most once a second: the scan is not cheap). */
 const CLAIM = `
-WITH live AS (
-  SELECT objid::bigint AS worker FROM pg_locks
-   WHERE locktype = 'advisory' AND classid = ${WORKER_LOCK_CLASS} AND objsubid = 2 AND granted
-     AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-), picked AS (
+WITH picked AS (
   SELECT id FROM nzbn_watchlists
    WHERE next_due_at <= $1 AND NOT suspended AND end_dated_at IS NULL AND channel = 'PUSH'
-     AND (lease_worker IS NULL OR lease_worker NOT IN (SELECT worker FROM live))
+     AND (lease_worker IS NULL OR lease_worker <> ALL ($4::int[]))
    ORDER BY next_due_at LIMIT $2 FOR UPDATE SKIP LOCKED
 )
 UPDATE nzbn_watchlists w SET lease_worker = $3 FROM picked WHERE w.id = picked.id
@@ -245,17 +248,43 @@ export class DeliveryWorker {
     this.lockClient = undefined;
   }
 
+  private live: { workers: number[]; at: number } | undefined;
+
+  private async liveWorkers(): Promise<number[]> {
+    if (!this.live || Date.now() - this.live.at > 1000) {
+      const result = await this.db.query<{ worker: number }>(LIVE_WORKERS);
+      this.live = { workers: result.rows.map((row) => row.worker), at: Date.now() };
+    }
+    return this.live.workers;
+  }
+
   private async claim(): Promise<void> {
     while (!this.stopping && this.active < this.concurrency) {
       const free = this.concurrency - this.active;
-      const claimed = await this.db.query<Claimed>(CLAIM, [this.options.clock.now(), free, this.number]);
-      if (claimed.rows.length === 0) return;
+      const live = await this.liveWorkers();
+      const claimed = await this.db.query<Claimed>(CLAIM, [
+        this.options.clock.now(),
+        free,
+        this.number,
+        live,
+      ]);
+      if (claimed.rows.length === 0) {
+        // Perhaps a worker died since the list was read: look again on the next wake.
+        this.live = undefined;
+        return;
+      }
       for (const watchlist of claimed.rows) {
         this.active++;
         const serving = this.serve(watchlist)
-          .catch((error) => this.options.onError?.(error))
-          // Whatever happened, the watchlist is given back (a no-op when serve() already did).
-          .then(() => this.release(watchlist.id))
+          // The watchlist is given back unless serve() already did (a retry or suspension releases it
+          // in the same statement; the same worker may have claimed it again since).
+          .then(
+            (held) => (held ? this.release(watchlist.id) : undefined),
+            (error) => {
+              this.options.onError?.(error);
+              return this.release(watchlist.id);
+            },
+          )
           .catch((error) => this.options.onError?.(error))
           .finally(() => {
             this.active--;
@@ -267,16 +296,47 @@ export class DeliveryWorker {
     }
   }
 
-  /** Sends the watchlist's due notifications in order until one fails or none is due. */
-  private async serve(watchlist: Claimed): Promise<void> {
+  /**
+   * Sends the watchlist's due notifications in order until one fails or none is due. A success's mark is
+   * committed while the next notification is on its way (one in flight per watchlist, one mark behind):
+   * it is on record before the next outcome is written and before the queue is read again, so order and
+   * "never sent again once delivered" hold; only a crash between a 200 and its mark repeats a delivery.
+   */
+  private async serve(watchlist: Claimed): Promise<boolean> {
+    let previous: Promise<boolean> | undefined;
+    /** False when the lease was lost: another worker has the watchlist. */
+    const recorded = async (): Promise<boolean> => {
+      const mark = previous;
+      previous = undefined;
+      return mark ? mark : true;
+    };
+    try {
+      return await this.serveQueue(
+        watchlist,
+        (mark) => {
+          previous = mark;
+        },
+        recorded,
+      );
+    } finally {
+      if (previous) await previous;
+    }
+  }
+
+  private async serveQueue(
+    watchlist: Claimed,
+    markLater: (mark: Promise<boolean>) => void,
+    recorded: () => Promise<boolean>,
+  ): Promise<boolean> {
     const { clock } = this.options;
     const pool = this.db;
     for (;;) {
+      if (!(await recorded())) return false;
       const pending = await pool.query<PendingRow>(PENDING, [watchlist.id]);
-      if (pending.rows.length === 0) return;
+      if (pending.rows.length === 0) return true;
       for (const row of pending.rows) {
         const now = clock.now();
-        if (this.stopping || (row.next_attempt_at ?? row.created_at) > now) return;
+        if (this.stopping || (row.next_attempt_at ?? row.created_at) > now) return true;
         const attempt = row.attempts + 1;
         const original = row.first_attempt_at ?? now;
         const body = JSON.stringify(changeItem(row, this.options.apiBase));
@@ -295,8 +355,9 @@ export class DeliveryWorker {
           clock,
           this.stopSignal.signal,
         );
+        if (!(await recorded())) return false;
         // Stopping: the attempt does not count; the record is sent again by the next worker.
-        if (result.abandoned) return;
+        if (result.abandoned) return true;
         const outcome = afterAttempt({
           attempt,
           originalAttemptAt: original,
@@ -308,27 +369,28 @@ export class DeliveryWorker {
           (result.status === 200 ? 'answered after the two-minute window' : `answered ${result.status}`);
         const common = [row.notification_id, now, attempt, original, result.status ?? null];
         if (outcome.kind === 'delivered') {
-          const recorded = await this.markDelivered({
-            notificationId: row.notification_id,
-            at: now,
-            attempts: attempt,
-            original,
-            status: result.status!,
-            changeEventId: row.id,
-            watchlistId: watchlist.id,
-          });
-          if (!recorded) return; // the lease was lost: another worker has the watchlist
+          markLater(
+            this.markDelivered({
+              notificationId: row.notification_id,
+              at: now,
+              attempts: attempt,
+              original,
+              status: result.status!,
+              changeEventId: row.id,
+              watchlistId: watchlist.id,
+            }),
+          );
           continue;
         }
         if (outcome.kind === 'retry') {
           await pool.query(RETRY, [...common, outcome.dueAt, watchlist.id, this.number, error]);
-          return;
+          return false;
         }
         await pool.query(SUSPEND, [...common, watchlist.id, this.number, error]);
-        return;
+        return false;
       }
       // A short page was the whole queue; release() sees anything that arrived meanwhile.
-      if (pending.rows.length < PAGE) return;
+      if (pending.rows.length < PAGE) return true;
     }
   }
 
