@@ -16,7 +16,6 @@
  *   (schedule.ts) and releases the watchlist until then; the notifications behind it wait. When the
  *   last retry fails, the watchlist is suspended and its administrator is to be emailed (jobs.ts).
  */
-import { setMaxListeners } from 'node:events';
 import pg from 'pg';
 import type { Clock } from '../../../platform/clock.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
@@ -159,8 +158,6 @@ export class DeliveryWorker {
 
   constructor(private readonly options: DeliveryOptions) {
     this.concurrency = options.concurrency ?? 64;
-    // Every attempt in flight listens for the stop.
-    setMaxListeners(0, this.stopSignal.signal);
   }
 
   private get db(): pg.Pool {

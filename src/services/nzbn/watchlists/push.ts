@@ -29,10 +29,15 @@ interface InFlight {
   realStart: number;
   clockStart: number;
   clock: Clock;
-  controller: AbortController;
+  stop: AbortSignal | undefined;
+  /** Ends the attempt: the window passed, or the worker is stopping. */
+  cancel(reason: 'window' | 'stopped'): void;
 }
 
-/** One timer watches every attempt in flight (a timer per attempt costs more at thousands a second). */
+/**
+ * One timer watches every attempt in flight for the window and for the worker's stop (a timer, an
+ * AbortController or a listener per attempt costs more than the attempt at thousands a second).
+ */
 const inFlight = new Set<InFlight>();
 let monitor: NodeJS.Timeout | undefined;
 
@@ -45,7 +50,8 @@ function watch(entry: InFlight): void {
   if (monitor) return;
   monitor = setInterval(() => {
     for (const each of inFlight) {
-      if (elapsed(each) > ACKNOWLEDGEMENT_WINDOW_MS) each.controller.abort();
+      if (each.stop?.aborted) each.cancel('stopped');
+      else if (elapsed(each) > ACKNOWLEDGEMENT_WINDOW_MS) each.cancel('window');
     }
   }, 100);
   monitor.unref();
@@ -59,6 +65,21 @@ function unwatch(entry: InFlight): void {
   }
 }
 
+/** Parsed endpoints (a watchlist's endpoint is used for every one of its notifications). */
+const targets = new Map<string, { url: URL; transport: typeof http | typeof https; agent: http.Agent }>();
+
+function targetOf(endpoint: string) {
+  let target = targets.get(endpoint);
+  if (!target) {
+    const url = new URL(endpoint);
+    const secure = url.protocol === 'https:';
+    target = { url, transport: secure ? https : http, agent: agents[secure ? 'https:' : 'http:'] };
+    if (targets.size > 10_000) targets.clear();
+    targets.set(endpoint, target);
+  }
+  return target;
+}
+
 export function pushAttempt(
   endpoint: string,
   headers: Record<string, string>,
@@ -66,32 +87,36 @@ export function pushAttempt(
   clock: Clock,
   stop?: AbortSignal,
 ): Promise<AttemptResult> {
-  const url = new URL(endpoint);
-  const entry: InFlight = {
-    realStart: Date.now(),
-    clockStart: clock.now().getTime(),
-    clock,
-    controller: new AbortController(),
-  };
-  watch(entry);
-  const abandon = () => entry.controller.abort();
-  stop?.addEventListener('abort', abandon);
+  const { url, transport, agent } = targetOf(endpoint);
   return new Promise<AttemptResult>((resolve) => {
     let settled = false;
+    let cancelled: 'window' | 'stopped' | undefined;
+    const entry: InFlight = {
+      realStart: Date.now(),
+      clockStart: clock.now().getTime(),
+      clock,
+      stop,
+      cancel: (reason) => {
+        cancelled = reason;
+        request.destroy(new Error(reason));
+      },
+    };
     const settle = (status: number | undefined, error: string | undefined) => {
       if (settled) return;
       settled = true;
       unwatch(entry);
-      stop?.removeEventListener('abort', abandon);
-      resolve({ status, error, elapsedMs: elapsed(entry), ...(stop?.aborted ? { abandoned: true } : {}) });
+      resolve({
+        status,
+        error,
+        elapsedMs: elapsed(entry),
+        ...(cancelled === 'stopped' ? { abandoned: true } : {}),
+      });
     };
-    const transport = url.protocol === 'https:' ? https : http;
     const request = transport.request(
       url,
       {
         method: 'POST',
-        agent: agents[url.protocol as 'http:' | 'https:'],
-        signal: entry.controller.signal,
+        agent,
         headers: {
           'content-type': 'application/json',
           'content-length': String(Buffer.byteLength(body)),
@@ -109,11 +134,13 @@ export function pushAttempt(
     request.on('error', (error) => {
       settle(
         undefined,
-        entry.controller.signal.aborted
+        cancelled === 'window'
           ? 'no answer within the two-minute acknowledgement window'
           : error.message.slice(0, 300),
       );
     });
+    watch(entry);
+    if (stop?.aborted) entry.cancel('stopped');
     request.end(body);
   });
 }

@@ -10,9 +10,17 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
 
+const keys = new Map<string, Buffer>();
+
 function keyOf(secret: string): Buffer {
-  if (!secret.startsWith('whsec_')) throw new RangeError('a webhook secret starts with whsec_');
-  return Buffer.from(secret.slice('whsec_'.length), 'base64');
+  let key = keys.get(secret);
+  if (!key) {
+    if (!secret.startsWith('whsec_')) throw new RangeError('a webhook secret starts with whsec_');
+    key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    if (keys.size > 10_000) keys.clear();
+    keys.set(secret, key);
+  }
+  return key;
 }
 
 export function sign(secret: string, id: string, timestampSeconds: number, body: string): string {
