@@ -18,7 +18,6 @@
  */
 import pg from 'pg';
 import type { Clock } from '../../../platform/clock.ts';
-import { withTransaction } from '../../../platform/db/pool.ts';
 import { type ChangeRow, changeItem } from '../domain/change-item.ts';
 import { pushAttempt } from './push.ts';
 import { afterAttempt } from './schedule.ts';
@@ -432,19 +431,7 @@ export class DeliveryWorker {
    * value and wakes the watchlist itself.
    */
   private async release(watchlistId: string): Promise<void> {
-    await withTransaction(this.db, async (client) => {
-      const held = await client.query(
-        'SELECT 1 FROM nzbn_watchlists WHERE id = $1 AND lease_worker = $2 FOR UPDATE',
-        [watchlistId, this.number],
-      );
-      if (held.rowCount === 0) return;
-      await client.query(
-        `UPDATE nzbn_watchlists w SET lease_worker = NULL, next_due_at = (
-           SELECT coalesce(n.next_attempt_at, n.created_at) FROM nzbn_notifications n
-            WHERE n.watchlist_id = w.id AND n.delivered_at IS NULL ORDER BY n.id LIMIT 1)
-          WHERE w.id = $1`,
-        [watchlistId],
-      );
-    });
+    // One round trip: the function locks the row, then reads the head (migration 006).
+    await this.db.query('SELECT nzbn_release_watchlist($1, $2)', [watchlistId, this.number]);
   }
 }
