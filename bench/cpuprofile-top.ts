@@ -31,11 +31,14 @@ for (const node of profile.nodes) for (const child of node.children ?? []) paren
 
 const label = (node: ProfileNode) => {
   const { functionName, url, lineNumber } = node.callFrame;
-  const where = url ? `${url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, '~/')}:${lineNumber + 1}` : '';
+  const where = url
+    ? `${url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, '~/')}:${lineNumber + 1}`
+    : '';
   return `${functionName || '(anonymous)'} ${where}`.trim();
 };
 const fileOf = (node: ProfileNode) =>
-  node.callFrame.url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, '~/') || `(${node.callFrame.functionName})`;
+  node.callFrame.url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, '~/') ||
+  `(${node.callFrame.functionName})`;
 
 const self = new Map<string, number>();
 const files = new Map<string, number>();
@@ -58,7 +61,9 @@ for (let i = 0; i < profile.samples.length; i++) {
 const show = (title: string, map: Map<string, number>) => {
   console.log(`\n${title}`);
   for (const [name, time] of [...map].sort((a, b) => b[1] - a[1]).slice(0, rows)) {
-    console.log(`${(time / 1000).toFixed(1).padStart(9)} ms ${((100 * time) / kept).toFixed(1).padStart(5)}%  ${name}`);
+    console.log(
+      `${(time / 1000).toFixed(1).padStart(9)} ms ${((100 * time) / kept).toFixed(1).padStart(5)}%  ${name}`,
+    );
   }
 };
 console.log(

@@ -24,10 +24,11 @@ function parseEtagList(header: string): string[] | '*' {
   return (header.match(/(?:W\/)?"[^"]*"/g) ?? []).map((tag) => tag.trim());
 }
 
+const strip = (tag: string) => tag.replace(/^W\//, '');
+
 /** Strong comparison for If-Match, weak comparison for If-None-Match (RFC 9110 §8.8.3.2). */
 function matches(list: string[] | '*', etag: string, weak: boolean): boolean {
   if (list === '*') return true;
-  const strip = (tag: string) => tag.replace(/^W\//, '');
   return list.some((tag) => (weak ? strip(tag) === strip(etag) : !tag.startsWith('W/') && tag === etag));
 }
 
@@ -42,19 +43,25 @@ const seconds = (date: Date): number => Math.floor(date.getTime() / 1000);
 
 export type Outcome = 'proceed' | 'not-modified';
 
+const failed = () =>
+  new HttpError(
+    412,
+    'precondition-failed',
+    'Precondition Failed: the item has changed since the version you supplied',
+  );
+
 export function evaluatePreconditions(request: FastifyRequest, validators: Validators | undefined): Outcome {
   const headers = request.headers;
-  const safe = request.method === 'GET' || request.method === 'HEAD';
   const ifMatch = headers['if-match'];
   const ifNoneMatch = headers['if-none-match'];
-  const ifUnmodifiedSince = parseHttpDate(headers['if-unmodified-since'] as string | undefined);
-  const ifModifiedSince = parseHttpDate(headers['if-modified-since'] as string | undefined);
-  const failed = () =>
-    new HttpError(
-      412,
-      'precondition-failed',
-      'Precondition Failed: the item has changed since the version you supplied',
-    );
+  const unmodifiedSince = headers['if-unmodified-since'] as string | undefined;
+  const modifiedSince = headers['if-modified-since'] as string | undefined;
+  // Most requests carry no precondition at all.
+  if (ifMatch === undefined && ifNoneMatch === undefined && !unmodifiedSince && !modifiedSince)
+    return 'proceed';
+  const safe = request.method === 'GET' || request.method === 'HEAD';
+  const ifUnmodifiedSince = parseHttpDate(unmodifiedSince);
+  const ifModifiedSince = parseHttpDate(modifiedSince);
 
   if (ifMatch !== undefined) {
     if (!validators || !matches(parseEtagList(ifMatch), validators.etag, false)) throw failed();
@@ -72,9 +79,21 @@ export function evaluatePreconditions(request: FastifyRequest, validators: Valid
   return 'proceed';
 }
 
+/** The last Last-Modified written, so an item read again and again is not formatted every time. */
+let lastModifiedTime = Number.NaN;
+let lastModifiedText = '';
+
 export function setValidators(reply: FastifyReply, validators: Validators): void {
   reply.header('ETag', validators.etag);
-  if (validators.lastModified) reply.header('Last-Modified', validators.lastModified.toUTCString());
+  const lastModified = validators.lastModified;
+  if (lastModified) {
+    const time = lastModified.getTime();
+    if (time !== lastModifiedTime) {
+      lastModifiedText = lastModified.toUTCString();
+      lastModifiedTime = time;
+    }
+    reply.header('Last-Modified', lastModifiedText);
+  }
 }
 
 /**

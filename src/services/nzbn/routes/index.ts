@@ -7,6 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { badRequest } from '../../../platform/http/errors.ts';
 import { FieldProblem } from '../domain/items.ts';
+import { openEntityCache } from '../store/entity-cache.ts';
 import { authorityRoutes } from './authorities.ts';
 import { changeRoutes } from './changes.ts';
 import { historyRoutes } from './history.ts';
@@ -20,6 +21,9 @@ import { searchRoutes } from './search.ts';
 import { watchlistRoutes } from './watchlists.ts';
 
 export const nzbnRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
+  // Entities read recently, kept while this process listens for their changes (store/entity-cache.ts).
+  const entityCache = openEntityCache(context.database.url);
+  app.addHook('onClose', async () => entityCache.close());
   app.setErrorHandler((error) => {
     if (error instanceof FieldProblem) throw badRequest(error.field, error.rule);
     throw error;

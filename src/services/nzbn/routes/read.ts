@@ -35,9 +35,9 @@ import {
   entitiesCallerActsFor,
   entityView,
   link,
+  loadCachedEntity,
   loadEntity,
   type NzbnContext,
-  viewEtag,
 } from './support.ts';
 
 type Part = keyof Entity;
@@ -84,12 +84,14 @@ export async function readRoutes(app: FastifyInstance, context: NzbnContext): Pr
       },
     },
     async (request, reply) => {
-      const stored = await loadEntity(context, request.params.nzbn);
+      // The ETags and both views' bytes are made once per stored version (support.ts viewEtag and
+      // entityView give the same).
+      const entry = await loadCachedEntity(context, request.params.nzbn);
+      const stored = entry.stored;
       const authorised = stored.hidesItems ? await actsFor(context, request, stored.nzbn) : true;
-      const etag = viewEtag(stored, authorised);
+      const etag = entry.viewEtag(authorised);
       if (answeredConditionally(request, reply, { etag, lastModified: stored.lastUpdated })) return reply;
-      const body = authorised ? stored.document : JSON.stringify(entityView(stored, false));
-      return reply.type('application/json; charset=utf-8').send(body);
+      return reply.type('application/json; charset=utf-8').send(entry.body(authorised));
     },
   );
 

@@ -11,7 +11,8 @@ import { ENVIRONMENT_PREFIX } from '../../registry.ts';
 import { glnProblem } from '../domain/gln.ts';
 import { publicView } from '../domain/privacy.ts';
 import type { Entity } from '../domain/schema.ts';
-import { findEntity, parseEntity, type StoredEntity } from '../store/entities.ts';
+import { findEntity, parseEntity, type StoredEntity, unchangedGeneratedEntity } from '../store/entities.ts';
+import { CachedEntity, entityCacheOf } from '../store/entity-cache.ts';
 
 export type NzbnContext = ServiceContext;
 
@@ -28,10 +29,31 @@ export const entityNotFound = (nzbn: string): HttpError =>
 export const partNotFound = (opn: string): HttpError =>
   new HttpError(404, 'NOT_FOUND', `Object Not Found: no organisation part has the number ${opn}`);
 
-export async function loadEntity(context: NzbnContext, nzbn: string): Promise<StoredEntity> {
-  const stored = await findEntity(context.database.pool, nzbnParam(nzbn));
+export async function loadEntity(context: NzbnContext, nzbn: string): Promise<Readonly<StoredEntity>> {
+  return (await loadCachedEntity(context, nzbn)).stored;
+}
+
+/**
+ * The entity's stored version with its views' ETags and bytes: from memory when this process keeps it
+ * and it has not changed, made from the generator when it is a generated entity unchanged since the seed
+ * (store/entity-cache.ts), otherwise read (and kept). 404 when there is none.
+ */
+export async function loadCachedEntity(context: NzbnContext, nzbn: string): Promise<CachedEntity> {
+  const pool = context.database.pool;
+  const cache = entityCacheOf(pool);
+  // Only business numbers that were found (so valid) are kept.
+  const kept = cache?.get(nzbn);
+  if (kept) return kept;
+  const mark = cache?.mark() ?? 0;
+  const index = cache?.unchangedIndex(nzbn);
+  const stored =
+    index === undefined
+      ? await findEntity(pool, nzbnParam(nzbn))
+      : unchangedGeneratedEntity(nzbnParam(nzbn), index);
   if (!stored) throw entityNotFound(nzbn);
-  return stored;
+  const entry = new CachedEntity(stored);
+  cache?.keep(mark, entry);
+  return entry;
 }
 
 /** Whether the caller is a signed-in user (three-legged token) with business authority over the entity. */
@@ -65,12 +87,12 @@ export async function requireAuthority(
 }
 
 /** ETag of a view: the stored version's hash; the public view of an entity that hides items differs. */
-export function viewEtag(stored: StoredEntity, authorised: boolean): string {
+export function viewEtag(stored: Readonly<StoredEntity>, authorised: boolean): string {
   return stored.hidesItems && !authorised ? `"${stored.etag}-p"` : `"${stored.etag}"`;
 }
 
 /** The entity as this caller may see it. */
-export function entityView(stored: StoredEntity, authorised: boolean): Entity {
+export function entityView(stored: Readonly<StoredEntity>, authorised: boolean): Entity {
   const entity = parseEntity(stored);
   return authorised ? entity : publicView(entity);
 }

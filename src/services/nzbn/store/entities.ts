@@ -4,7 +4,7 @@
  */
 import type pg from 'pg';
 import type { Entity } from '../domain/schema.ts';
-import { generatedDocument } from './generated.ts';
+import { generatedDocument, generatedPreviousNames } from './generated.ts';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -65,6 +65,30 @@ export async function findEntities(db: Queryable, nzbns: readonly string[]): Pro
     nzbns,
   ]);
   return result.rows.map(toStored);
+}
+
+/**
+ * The stored version of a generated entity that has not changed since the seed, made from the generator
+ * alone: the row the seed wrote for it holds nothing the generator does not make again (version 1, its
+ * `hides_items`, `last_updated` and `previous_names` from the same entity; reads never look at the
+ * previous names, so they are made only if asked for). Only for an index that entity-cache.ts knows to be
+ * seeded and unchanged.
+ */
+export function unchangedGeneratedEntity(nzbn: string, index: number): StoredEntity {
+  const made = generatedDocument(index);
+  let previousNames: string[] | undefined;
+  return {
+    nzbn,
+    etag: made.etag,
+    version: 1,
+    lastUpdated: new Date(made.lastUpdatedMs),
+    hidesItems: made.hidesItems,
+    get previousNames() {
+      previousNames ??= generatedPreviousNames(index);
+      return previousNames;
+    },
+    document: made.document,
+  };
 }
 
 export const parseEntity = (stored: StoredEntity): Entity => JSON.parse(stored.document) as Entity;

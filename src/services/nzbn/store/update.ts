@@ -3,12 +3,17 @@
  * checks the request's preconditions against the stored version, applies the change to the record,
  * moves `lastUpdatedDate`, keeps the replaced version, writes the ended history periods, stores the new
  * version (new ETag) and records the change events. A failure anywhere leaves nothing written.
+ *
+ * It also tells every process that keeps entities in memory (store/entity-cache.ts): a notice sent in
+ * the transaction reaches them at commit, and this process forgets the entity before answering. A new
+ * path that changes `nzbn_entities` must do the same.
  */
 import type pg from 'pg';
 import { formatNzDateTime } from '../domain/dates.ts';
 import type { Entity } from '../domain/schema.ts';
 import { type ChangeEvent, nextItemId, recordChange } from './changes.ts';
 import { findEntity, parseEntity, type StoredEntity } from './entities.ts';
+import { entityChange } from './entity-cache.ts';
 import { ENTITY_COLUMNS, type EntityOrigin, entityRowValues, toEntityRow } from './rows.ts';
 
 export interface EndedItem {
@@ -53,6 +58,8 @@ export async function updateEntity<T>(
   change: (entity: Entity, tools: UpdateTools) => Promise<Change<T>> | Change<T>,
 ): Promise<Updated<T> | undefined> {
   const client = await pool.connect();
+  const notice = entityChange(pool, nzbn);
+  let updated: Updated<T>;
   try {
     await client.query('BEGIN');
     const locked = await client.query<{ origin: EntityOrigin; seed_index: number | null }>(
@@ -100,8 +107,9 @@ export async function updateEntity<T>(
         changeDate: now,
       });
     }
+    await notice.notify(client);
     await client.query('COMMIT');
-    return {
+    updated = {
       result: outcome.result,
       entity,
       stored: {
@@ -115,9 +123,12 @@ export async function updateEntity<T>(
       },
     };
   } catch (error) {
+    notice.abandoned();
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   } finally {
     client.release();
   }
+  await notice.committed();
+  return updated;
 }
