@@ -376,7 +376,7 @@ try {
     '',
     `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} cores (${cpu}), Node ${process.version}, ` +
       `load average ${os.loadavg()[0]!.toFixed(1)} at the end (the machine is shared; PostgreSQL, the receiver and the benchmark share the cores); ` +
-      `database: ${databaseUrl ? 'DATABASE_URL' : 'embedded PostgreSQL 17'}, the environment pool of 10 connections. ` +
+      `database: ${databaseUrl ? 'DATABASE_URL' : 'embedded PostgreSQL 17'}, the fan-out on the environment pool (10 connections), the delivery worker on its own (8). ` +
       `${ROUNDS} rounds, each contender against its baseline in the same round (the order alternates); medians, and ratios as medians of the per-round ratios. ` +
       `Every round starts from the same rows (truncated, refilled, vacuumed, checkpointed).`,
     '',
