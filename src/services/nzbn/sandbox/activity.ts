@@ -29,6 +29,7 @@
  *   a few draws is dropped, so a run makes slightly fewer changes than events.
  */
 import type pg from 'pg';
+import { withTransaction } from '../../../platform/db/pool.ts';
 import { keyedUniform as hmacUniform, type Random, seeded } from '../../../platform/random.ts';
 import type { DivisionLetter } from '../domain/bic.ts';
 import { bicCodesInDivision } from '../domain/bic.ts';
@@ -133,22 +134,17 @@ export async function simulateActivity(
     skippedSlots: 0,
     byKind: Object.fromEntries(ACTIVITY_KINDS.map((kind) => [kind, 0])) as Record<ActivityKind, number>,
   };
-  const lock = await pool.connect();
-  try {
-    await lock.query('BEGIN');
+  // One transaction holds the run's lock and the cursor; each event commits in its own.
+  return withTransaction(pool, async (lock) => {
     const locked = await lock.query<{ locked: boolean }>(
       'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked',
       [LOCK_NAME],
     );
     const cursor = await readCursor(lock);
-    if (!locked.rows[0]!.locked) {
-      await lock.query('ROLLBACK');
-      return { ...result, until: cursor ?? now, busy: true };
-    }
+    if (!locked.rows[0]!.locked) return { ...result, until: cursor ?? now, busy: true };
     if (cursor === undefined || cursor.getTime() >= now.getTime()) {
       // First run: start here, no backfill. A clock moved back: follow it, nothing to simulate.
       await setCursor(lock, now);
-      await lock.query('COMMIT');
       return result;
     }
     const plan = planActivity(cursor.getTime(), now.getTime(), rate, cap, keyedUniform);
@@ -170,14 +166,8 @@ export async function simulateActivity(
       }
     }
     await setCursor(lock, now);
-    await lock.query('COMMIT');
     return result;
-  } catch (error) {
-    await lock.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    lock.release();
-  }
+  });
 }
 
 async function readCursor(client: pg.PoolClient): Promise<Date | undefined> {

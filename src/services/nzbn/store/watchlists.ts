@@ -4,6 +4,7 @@
  */
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
+import { DELIVERY_CHANNEL } from '../watchlists/delivery.ts';
 
 export interface WatchlistFields {
   name: string;
@@ -229,7 +230,7 @@ export async function updateWatchlist(
           WHERE id = $1`,
         [id, now],
       );
-      await client.query(`SELECT pg_notify('rsg_nzbn_delivery', 'resumed')`);
+      await client.query(`SELECT pg_notify($1, 'resumed')`, [DELIVERY_CHANNEL]);
     }
     return true;
   });

@@ -15,6 +15,7 @@
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import { ENTITY_TYPES } from '../domain/codes.ts';
+import { DELIVERY_CHANNEL } from './delivery.ts';
 
 export const FANOUT_LOCK = [4243, 0] as const;
 export const FANOUT_BATCH = 5_000;
@@ -85,7 +86,7 @@ export async function fanOutBatch(pool: pg.Pool, now: Date, batch = FANOUT_BATCH
       PUBLIC_SECTOR_CODES,
     ]);
     const { events, records } = result.rows[0]!;
-    if (records > 0) await client.query(`SELECT pg_notify('rsg_nzbn_delivery', 'records')`);
+    if (records > 0) await client.query(`SELECT pg_notify($1, 'records')`, [DELIVERY_CHANNEL]);
     return { events, records, busy: false };
   });
 }

@@ -9,7 +9,7 @@
  */
 import type pg from 'pg';
 import type { JobContext, RunningJobs } from '../../registry.ts';
-import { DELIVERY_CHANNEL, DeliveryWorker } from './delivery.ts';
+import { DeliveryWorker } from './delivery.ts';
 import { fanOutAll } from './fanout.ts';
 
 const DIGEST_ITEMS = 1_000;
@@ -251,5 +251,3 @@ export async function endDate(pool: pg.Pool, now: Date): Promise<number> {
   );
   return result.rowCount ?? 0;
 }
-
-export { DELIVERY_CHANNEL };
