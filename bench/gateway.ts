@@ -1,12 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os, { tmpdir } from 'node:os';
-import path from 'node:path';
+import os from 'node:os';
 import autocannon from 'autocannon';
-import { loadConfig } from '../src/config.ts';
-import { dropDatabase, ensureDatabase } from '../src/platform/db/pool.ts';
-import { withDatabase } from '../src/platform/db/urls.ts';
-import { prepareDatabases } from '../src/runtime.ts';
-import { median, recordResults, startServer, stopServer } from './support.ts';
+import { benchDatabases, median, recordResults, startServer, stopServer } from './support.ts';
 
 /**
  * Gateway overhead: the same fixed JSON from (a) a bare node:http server, the ceiling, and (b) through
@@ -44,21 +38,8 @@ async function measure(url: string, headers: Record<string, string>, rate?: numb
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-const config = loadConfig();
-let dataDir: string | undefined;
-let databaseUrl = config.databaseUrl;
-if (databaseUrl) {
-  databaseUrl = withDatabase(databaseUrl, `rsg_bench_${process.pid}`);
-} else {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'rsg-bench-'));
-}
-const setup = await prepareDatabases({
-  ...config,
-  databaseUrl,
-  dataDir: dataDir ?? config.dataDir,
-  embeddedPgPort: 20_000 + (process.pid % 20_000),
-});
-for (const url of Object.values(setup.urls)) await ensureDatabase(url);
+const databases = await benchDatabases('gateway', { migrate: false });
+const { setup } = databases;
 
 const bare = await startServer<{ port: number }>('bench/servers/bare.ts');
 const framework = await startServer<{ port: number }>('bench/servers/fastify.ts');
@@ -100,7 +81,7 @@ try {
     `## Gateway overhead (\`npm run bench:gateway\`)`,
     '',
     `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; ` +
-      `${ROUNDS} interleaved rounds of ${SECONDS} s each; limits store: ${gateway.info.limits}; database: ${databaseUrl ? 'DATABASE_URL' : 'embedded'}.`,
+      `${ROUNDS} interleaved rounds of ${SECONDS} s each; limits store: ${gateway.info.limits}; database: ${databases.label}.`,
     '',
     '| contender | req/s (median, 32 connections) | p50 ms | p99 ms | p50 ms at 2,000 req/s | p99 ms at 2,000 req/s |',
     '|---|---|---|---|---|---|',
@@ -120,7 +101,5 @@ try {
   await stopServer(gateway.child);
   await stopServer(bare.child);
   await stopServer(framework.child);
-  if (databaseUrl) for (const url of Object.values(setup.urls)) await dropDatabase(url);
-  await setup.embedded?.stop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await databases.release();
 }

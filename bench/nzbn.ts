@@ -1,6 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os, { tmpdir } from 'node:os';
-import path from 'node:path';
+import os from 'node:os';
 import autocannon from 'autocannon';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -8,9 +6,8 @@ import { updateProduct } from '../src/gateway/products.ts';
 import { createSubscription } from '../src/gateway/subscriptions.ts';
 import { addUser } from '../src/identity/users.ts';
 import { realClock } from '../src/platform/clock.ts';
-import { dropDatabase, ensureDatabase, openDatabase } from '../src/platform/db/pool.ts';
-import { withDatabase } from '../src/platform/db/urls.ts';
-import { migrateAll, openRuntime, prepareDatabases } from '../src/runtime.ts';
+import { openDatabase } from '../src/platform/db/pool.ts';
+import { openRuntime } from '../src/runtime.ts';
 import { nzbnForIndex } from '../src/services/nzbn/sandbox/numbers.ts';
 import { SCALE_ENTITIES, seedNzbn } from '../src/services/nzbn/store/seed.ts';
 import {
@@ -22,7 +19,7 @@ import {
   stopMock,
   WIREMOCK_VERSION,
 } from './nzbn-mocks.ts';
-import { median, recordResults, startServer, stopServer } from './support.ts';
+import { benchDatabases, median, recordResults, startServer, stopServer } from './support.ts';
 
 /**
  * The business number service at national scale: (1) the nzbn part of `rsg seed --scale full` on an
@@ -49,19 +46,8 @@ const LABELS: Record<string, string> = {
   wiremock: `WireMock ${WIREMOCK_VERSION} stub (same bytes)`,
 };
 
-const config = loadConfig();
-let dataDir: string | undefined;
-let databaseUrl = config.databaseUrl;
-if (databaseUrl) databaseUrl = withDatabase(databaseUrl, `rsg_bench_nzbn_${process.pid}`);
-else dataDir = await mkdtemp(path.join(tmpdir(), 'rsg-bench-nzbn-'));
-const setup = await prepareDatabases({
-  ...config,
-  databaseUrl,
-  dataDir: dataDir ?? config.dataDir,
-  embeddedPgPort: 20_000 + (process.pid % 20_000),
-});
-for (const url of Object.values(setup.urls)) await ensureDatabase(url);
-await migrateAll(setup.urls);
+const databases = await benchDatabases('nzbn');
+const { setup } = databases;
 
 const lines: string[] = [];
 const servers: Awaited<ReturnType<typeof startServer<{ port: number; key: string }>>>[] = [];
@@ -227,7 +213,7 @@ try {
     '## Business number register at national scale (`npm run bench:nzbn`)',
     '',
     `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ` +
-      `load average ${os.loadavg()[0]!.toFixed(1)} at the end (the machine is shared); database: ${databaseUrl ? 'DATABASE_URL' : 'embedded PostgreSQL 17'}.`,
+      `load average ${os.loadavg()[0]!.toFixed(1)} at the end (the machine is shared); database: ${databases.label}.`,
     '',
     '| measure | result | goal | |',
     '|---|---|---|---|',
@@ -275,7 +261,5 @@ try {
 } finally {
   for (const mock of mocks) await stopMock(mock);
   for (const server of servers) await stopServer(server.child);
-  if (databaseUrl) for (const url of Object.values(setup.urls)) await dropDatabase(url);
-  await setup.embedded?.stop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await databases.release();
 }

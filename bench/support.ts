@@ -1,8 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config.ts';
+import { dropDatabase, ensureDatabase } from '../src/platform/db/pool.ts';
+import { withDatabase } from '../src/platform/db/urls.ts';
+import { type DatabaseSetup, migrateAll, prepareDatabases } from '../src/runtime.ts';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -52,4 +57,44 @@ export async function recordResults(name: string, markdown: string): Promise<voi
     : `${current.trimEnd()}\n\n${block}\n`;
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, next);
+}
+
+export interface BenchDatabases {
+  setup: DatabaseSetup;
+  /** 'DATABASE_URL' or 'embedded PostgreSQL 17', for the results' notes. */
+  label: string;
+  /** Drops the scratch databases (DATABASE_URL) or stops and removes the embedded server. */
+  release(): Promise<void>;
+}
+
+/**
+ * Scratch databases for one benchmark run: on the server in DATABASE_URL (databases named after
+ * `stem` and this process, dropped afterwards), otherwise an embedded server in a temporary folder.
+ */
+export async function benchDatabases(
+  stem: string,
+  options: { migrate?: boolean } = {},
+): Promise<BenchDatabases> {
+  const config = loadConfig();
+  const databaseUrl = config.databaseUrl
+    ? withDatabase(config.databaseUrl, `rsg_bench_${stem}_${process.pid}`)
+    : undefined;
+  const dataDir = databaseUrl ? undefined : await mkdtemp(path.join(tmpdir(), `rsg-bench-${stem}-`));
+  const setup = await prepareDatabases({
+    ...config,
+    databaseUrl,
+    dataDir: dataDir ?? config.dataDir,
+    embeddedPgPort: 20_000 + (process.pid % 20_000),
+  });
+  for (const url of Object.values(setup.urls)) await ensureDatabase(url);
+  if (options.migrate !== false) await migrateAll(setup.urls);
+  return {
+    setup,
+    label: databaseUrl ? 'DATABASE_URL' : 'embedded PostgreSQL 17',
+    async release() {
+      if (databaseUrl) for (const url of Object.values(setup.urls)) await dropDatabase(url);
+      await setup.embedded?.stop();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }

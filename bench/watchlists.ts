@@ -1,15 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import os, { tmpdir } from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '../src/config.ts';
+import os from 'node:os';
 import { realClock } from '../src/platform/clock.ts';
-import { dropDatabase, ensureDatabase, openDatabase } from '../src/platform/db/pool.ts';
-import { withDatabase } from '../src/platform/db/urls.ts';
-import { migrateAll, prepareDatabases } from '../src/runtime.ts';
+import { openDatabase } from '../src/platform/db/pool.ts';
 import { DeliveryWorker } from '../src/services/nzbn/watchlists/delivery.ts';
 import { FANOUT_BATCH, fanOutAll } from '../src/services/nzbn/watchlists/fanout.ts';
-import { median, recordResults, startServer, stopServer } from './support.ts';
+import { benchDatabases, median, recordResults, startServer, stopServer } from './support.ts';
 
 /**
  * The business number register's watchlist delivery (issue 5, item 8), each contender against a
@@ -105,22 +100,11 @@ function expectedRecords(): { total: number; wildcard: number; listed: number; l
   return { total: wildcard + fromLists, wildcard, listed: fromLists, listedChanged };
 }
 
-const config = loadConfig();
-let dataDir: string | undefined;
-let databaseUrl = config.databaseUrl;
-if (databaseUrl) databaseUrl = withDatabase(databaseUrl, `rsg_bench_watchlists_${process.pid}`);
-else dataDir = await mkdtemp(path.join(tmpdir(), 'rsg-bench-watchlists-'));
 const benchStarted = performance.now();
 const log = (line: string) =>
   process.stderr.write(`[${((performance.now() - benchStarted) / 1000).toFixed(0)} s] ${line}\n`);
-const setup = await prepareDatabases({
-  ...config,
-  databaseUrl,
-  dataDir: dataDir ?? config.dataDir,
-  embeddedPgPort: 20_000 + (process.pid % 20_000),
-});
-for (const url of Object.values(setup.urls)) await ensureDatabase(url);
-await migrateAll(setup.urls);
+const databases = await benchDatabases('watchlists');
+const { setup } = databases;
 
 let receiver: Awaited<ReturnType<typeof startServer<{ port: number; pid: number }>>> | undefined;
 // The environment's pool as the runtime opens it (10 connections), shared by the jobs and the bench.
@@ -376,7 +360,7 @@ try {
     '',
     `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} cores (${cpu}), Node ${process.version}, ` +
       `load average ${os.loadavg()[0]!.toFixed(1)} at the end (the machine is shared; PostgreSQL, the receiver and the benchmark share the cores); ` +
-      `database: ${databaseUrl ? 'DATABASE_URL' : 'embedded PostgreSQL 17'}, the fan-out on the environment pool (10 connections), the delivery worker on its own (8). ` +
+      `database: ${databases.label}, the fan-out on the environment pool (10 connections), the delivery worker on its own (8). ` +
       `${ROUNDS} rounds, each contender against its baseline in the same round (the order alternates); medians, and ratios as medians of the per-round ratios. ` +
       `Every round starts from the same rows (truncated, refilled, vacuumed, checkpointed).`,
     '',
@@ -413,7 +397,5 @@ try {
 } finally {
   await database.close();
   if (receiver) await stopServer(receiver.child);
-  if (databaseUrl) for (const url of Object.values(setup.urls)) await dropDatabase(url);
-  await setup.embedded?.stop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await databases.release();
 }
