@@ -11,7 +11,13 @@
  */
 import { availableParallelism } from 'node:os';
 import type { SeedContext, SeedScale } from '../../registry.ts';
-import { DROP_INDEXES_FROM_CHUNKS, dropEntityIndexes, ensureEntityIndexes } from './indexes.ts';
+import {
+  clusterEntities,
+  DROP_INDEXES_FROM_CHUNKS,
+  dropEntityIndexes,
+  ensureEntityIndexes,
+  isClustered,
+} from './indexes.ts';
 import { ensureFixtureParts } from './org-part-seed.ts';
 import { ENTITY_COLUMNS, entityRowValues } from './rows.ts';
 import { loadChunk } from './seed-load.ts';
@@ -44,7 +50,8 @@ export async function seedNzbn(context: SeedContext, options: SeedOptions = {}):
   );
   const missing = Array.from({ length: wanted }, (_, chunk) => chunk).filter((chunk) => !present.has(chunk));
   let loaded = 0;
-  if (missing.length >= DROP_INDEXES_FROM_CHUNKS) await dropEntityIndexes(pool);
+  const bulk = missing.length >= DROP_INDEXES_FROM_CHUNKS;
+  if (bulk) await dropEntityIndexes(pool);
   if (missing.length > 0) {
     context.log(`nzbn: generating ${(missing.length * size).toLocaleString('en-NZ')} sandbox entities …`);
     const threads = options.threads ?? Math.min(availableParallelism(), 8);
@@ -71,6 +78,12 @@ export async function seedNzbn(context: SeedContext, options: SeedOptions = {}):
         client.release();
       }
     }
+  }
+  // After a bulk load, or once for a large register loaded before the seed did this.
+  const large = present.size + missing.length >= DROP_INDEXES_FROM_CHUNKS;
+  if (bulk || (large && !(await isClustered(pool)))) {
+    context.log('nzbn: putting the register in name order …');
+    await clusterEntities(pool);
   }
   await ensureEntityIndexes(pool);
   // Fresh statistics for the planner, the GIN indexes' pending lists merged, the visibility map set.
