@@ -132,7 +132,11 @@ describe('a bulk seed', () => {
       ).rows[0]!.n;
     expect(await outOfOrder()).toBeGreaterThan(0);
     const logged: string[] = [];
-    const again = { ...context, database: bulk.runtime.environments.sandbox, log: (l: string) => void logged.push(l) };
+    const again = {
+      ...context,
+      database: bulk.runtime.environments.sandbox,
+      log: (l: string) => void logged.push(l),
+    };
     expect(await seedNzbn(again, { entities: 2_400, chunkSize: 200, threads: 0 })).toMatch(/in place$/);
     expect(await outOfOrder()).toBe(0);
     expect(logged).toContain('nzbn: putting the register in name order …');
