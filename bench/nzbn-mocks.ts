@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { pinned } from './load.ts';
 
 /**
  * The two contenders of the side-by-side: a Prism mock of our own OpenAPI document and a WireMock stub
@@ -84,16 +85,21 @@ export async function startPrism(
   openapi: object,
   probe: string,
   headers: Record<string, string>,
+  cpus?: string,
 ): Promise<Mock> {
   const file = path.join(TOOLS, 'nzbn-openapi.json');
   await writeFile(file, JSON.stringify(openapi));
   const port = await freePort();
   const child = spawn(
-    path.join(TOOLS, 'node_modules', '.bin', 'prism'),
-    ['mock', file, '-p', String(port), '-h', '127.0.0.1'],
-    {
-      stdio: 'ignore',
-    },
+    ...pinned(cpus, path.join(TOOLS, 'node_modules', '.bin', 'prism'), [
+      'mock',
+      file,
+      '-p',
+      String(port),
+      '-h',
+      '127.0.0.1',
+    ]),
+    { stdio: 'ignore' },
   );
   const url = `http://127.0.0.1:${port}${probe}`;
   await waitFor(url, headers, child);
@@ -105,6 +111,7 @@ export async function startWireMock(
   probe: string,
   body: string,
   headers: Record<string, string>,
+  cpus?: string,
 ): Promise<Mock> {
   const root = path.join(TOOLS, 'wiremock-root');
   await mkdir(path.join(root, 'mappings'), { recursive: true });
@@ -123,9 +130,10 @@ export async function startWireMock(
     `wiremock-standalone-${WIREMOCK_VERSION}.jar`,
   );
   const port = await freePort();
+  // Under taskset the JVM sees only those cores, and sizes its compiler, collector and server threads
+  // to them, as it would on a machine of that size.
   const child = spawn(
-    'java',
-    [
+    ...pinned(cpus, 'java', [
       '-jar',
       jar,
       '--port',
@@ -136,7 +144,7 @@ export async function startWireMock(
       root,
       '--disable-banner',
       '--no-request-journal',
-    ],
+    ]),
     { stdio: 'ignore' },
   );
   const url = `http://127.0.0.1:${port}${probe}`;

@@ -1,5 +1,4 @@
 import os from 'node:os';
-import autocannon from 'autocannon';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { updateProduct } from '../src/gateway/products.ts';
@@ -11,6 +10,16 @@ import { openRuntime } from '../src/runtime.ts';
 import { nzbnForIndex } from '../src/services/nzbn/sandbox/numbers.ts';
 import { SCALE_ENTITIES, seedNzbn } from '../src/services/nzbn/store/seed.ts';
 import {
+  CAN_PIN,
+  LOAD_CPUS,
+  LOAD_GENERATOR,
+  type LoadResult,
+  measureLoad,
+  pinThisProcess,
+  SERVER_CPUS,
+  warmUp,
+} from './load.ts';
+import {
   installTools,
   type Mock,
   PRISM_VERSION,
@@ -19,6 +28,7 @@ import {
   stopMock,
   WIREMOCK_VERSION,
 } from './nzbn-mocks.ts';
+import { percentile, searchMix } from './nzbn-search-mix.ts';
 import { benchDatabases, median, recordResults, startServer, stopServer } from './support.ts';
 
 /**
@@ -34,10 +44,6 @@ const ENTITIES = Number(process.env.BENCH_ENTITIES ?? SCALE_ENTITIES.full);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 5_000);
 const BASE = '/sandbox/nzbn/v5';
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 const ms = (value: number) => value.toFixed(2);
 const LABELS: Record<string, string> = {
   gateway: 'our gateway, one process (key, limits, usage; entity from memory while unchanged)',
@@ -45,6 +51,55 @@ const LABELS: Record<string, string> = {
   prism: `Prism ${PRISM_VERSION} mock of our OpenAPI document`,
   wiremock: `WireMock ${WIREMOCK_VERSION} stub (same bytes)`,
 };
+
+interface Phase {
+  name: string;
+  /** Cores the contenders may use. */
+  cores: number;
+  contenders: string[];
+  rounds: Record<string, LoadResult[]>;
+  warmUps: Record<string, number[]>;
+}
+
+const goal = (ok: boolean) => (ok ? 'met' : '**not met**');
+
+/** One setup's table, goals and per-round figures. */
+function sideBySideTable(phase: Phase): string[] {
+  const { rounds } = phase;
+  const ratio = (name: string, ours: string) =>
+    median(rounds[ours]!.map((g, i) => g.rps / rounds[name]![i]!.rps));
+  const ours = phase.contenders.filter((name) => name.startsWith('gateway'));
+  const mocks = phase.contenders.filter((name) => !name.startsWith('gateway'));
+  const label = (name: string) =>
+    name === 'gateway-workers' ? `our gateway, ${phase.cores} worker processes` : (LABELS[name] ?? name);
+  const goals: [string, number][] = [
+    ['prism', 10],
+    ['wiremock', 2],
+  ];
+  return [
+    phase.name === 'shared'
+      ? `**Sharing the cores.** Contenders and load generator on all ${os.cpus().length} cores, as on a developer's machine:`
+      : `**Cores of their own.** The load generator on core ${LOAD_CPUS}, each contender on core ${SERVER_CPUS} (\`taskset\`; a JVM sizes its threads to the cores it sees):`,
+    '',
+    `| contender | req/s | p50 ms | p99 ms | bytes/answer | ${ours.map((name) => `${name === 'gateway' ? 'ours (1 process)' : 'ours (workers)'} ÷ it`).join(' | ')} |`,
+    `|---|---|---|---|---|${ours.map(() => '---|').join('')}`,
+    ...phase.contenders.map((name) => {
+      const s = rounds[name]!;
+      const ratios = ours.map((mine) => (mocks.includes(name) ? `${ratio(name, mine).toFixed(2)}×` : ''));
+      return `| ${label(name)} | ${median(s.map((x) => x.rps)).toFixed(0)} | ${median(s.map((x) => x.p50)).toFixed(2)} | ${median(s.map((x) => x.p99)).toFixed(2)} | ${median(s.map((x) => x.bytes)).toFixed(0)} | ${ratios.join(' | ')} |`;
+    }),
+    '',
+    ...goals
+      .filter(([name]) => rounds[name])
+      .map(
+        ([name, times]) =>
+          `- Goal ≥ ${times}× ${name === 'prism' ? 'Prism' : 'WireMock'}: ${ours.map((mine) => `${mine === 'gateway' ? 'one process' : `${phase.cores} workers`} ${goal(ratio(name, mine) >= times)} (${ratio(name, mine).toFixed(2)}×)`).join('; ')}.`,
+      ),
+    `- req/s per round: ${phase.contenders.map((name) => `${name} ${rounds[name]!.map((x) => x.rps.toFixed(0)).join(', ')}`).join('; ')}.`,
+    `- Warm-up runs (req/s): ${phase.contenders.map((name) => `${name} ${phase.warmUps[name]!.map((rate) => rate.toFixed(0)).join(', ')}`).join('; ')}.`,
+    '',
+  ];
+}
 
 const databases = await benchDatabases('nzbn');
 const { setup } = databases;
@@ -72,12 +127,7 @@ try {
       'SELECT pg_size_pretty(pg_database_size(current_database())) AS size',
     )
   ).rows[0]!.size;
-  const words = (
-    await sandbox.pool.query<{ name: string; trading: string | null; number: string | null }>(
-      `SELECT entity_name AS name, trading_names[1] AS trading, source_register_unique_id AS number
-         FROM nzbn_entities TABLESAMPLE SYSTEM (1) REPEATABLE (42) LIMIT 2000`,
-    )
-  ).rows;
+  const mix = await searchMix(sandbox.pool, ENTITIES);
   await sandbox.close();
   process.stderr.write(`seed: ${summary} (${seedSeconds.toFixed(1)} s)\n`);
 
@@ -119,20 +169,7 @@ try {
   const repeated: number[] = [];
   for (let i = 0; i < SAMPLES; i++) repeated.push(await timed(`${BASE}/entities/9429000001007`));
 
-  // A search mix drawn from the register: a name's first word, its first two words, a trading name, a
-  // company number; one in five with a status or type filter.
-  const terms = words.flatMap(({ name, trading, number }) => {
-    const parts = name.split(/\s+/);
-    return [
-      parts[0]!,
-      parts.slice(0, 2).join(' '),
-      ...(trading ? [trading] : []),
-      ...(number ? [number] : []),
-    ];
-  });
-  const filters = ['', '', '', '', '&entity-status=Registered', '&entity-type=NZCompany'];
-  const searchUrl = (i: number) =>
-    `${BASE}/entities?search-term=${encodeURIComponent(terms[i % terms.length]!)}${filters[i % filters.length]}`;
+  const searchUrl = (i: number) => mix.path(BASE, i);
   for (let i = 0; i < 200; i++) await timed(searchUrl(i * 7));
   const searches: number[] = [];
   for (let i = 0; i < Math.min(SAMPLES, 3_000); i++) searches.push(await timed(searchUrl(i)));
@@ -146,67 +183,75 @@ try {
   await app.close();
   await runtime.close();
 
-  // 3. Side by side over HTTP.
+  // 3. Side by side over HTTP, in two setups: every contender sharing all cores with the load generator,
+  // as on a developer's machine, and (where taskset and 2+ cores allow) the load generator on a core of
+  // its own and each contender on the others, so neither side's rate is the other's leftovers.
   const probe = `${BASE}/entities/9429000001007`;
-  const contenders: { name: string; url: string; headers: Record<string, string> }[] = [];
-  // Our gateway as `rsg start` runs it (one process), and with one process per core (`--workers N`),
-  // as WireMock's Java server uses every core.
-  for (const [name, workers] of [
-    ['gateway', 1],
-    ['gateway-workers', os.cpus().length],
-  ] as const) {
-    const started = await startServer<{ port: number; key: string }>('bench/servers/nzbn.ts', {
-      RSG_BENCH_URLS: JSON.stringify(setup.urls),
-      RSG_BENCH_WORKERS: String(workers),
-    });
-    servers.push(started);
-    const headers = { 'Ocp-Apim-Subscription-Key': started.info.key };
-    contenders.push({ name, url: `http://127.0.0.1:${started.info.port}${probe}`, headers });
-  }
-  const skipped: string[] = [];
   const toolProblem = await installTools();
   const mockHeaders = { 'Ocp-Apim-Subscription-Key': 'bench' };
-  for (const [name, start] of [
-    ['prism', () => startPrism(openapi, '/entities/9429000001007', mockHeaders)],
-    ['wiremock', () => startWireMock(probe, sample.body, mockHeaders)],
-  ] as const) {
-    if (toolProblem) {
-      skipped.push(`${name}: ${toolProblem}`);
-      continue;
+  const serverCores = (cpus: string | undefined) =>
+    cpus ? os.cpus().length - LOAD_CPUS.split(',').length : os.cpus().length;
+  const phases = [
+    { name: 'shared', serverCpus: undefined, loadCpus: undefined },
+    ...(CAN_PIN ? [{ name: 'pinned', serverCpus: SERVER_CPUS, loadCpus: LOAD_CPUS }] : []),
+  ];
+  const skipped: string[] = [];
+  const results: Phase[] = [];
+  for (const phase of phases) {
+    if (phase.loadCpus && LOAD_GENERATOR === 'autocannon') pinThisProcess(phase.loadCpus);
+    const contenders: { name: string; url: string; headers: Record<string, string> }[] = [];
+    // Our gateway as `rsg start` runs it (one process), and with one process per core it may use
+    // (`--workers N`), as WireMock's Java server uses every core it is given.
+    const cores = serverCores(phase.serverCpus);
+    for (const [name, workers] of [
+      ['gateway', 1],
+      ...(cores > 1 ? [['gateway-workers', cores] as const] : []),
+    ] as const) {
+      const started = await startServer<{ port: number; key: string }>(
+        'bench/servers/nzbn.ts',
+        { RSG_BENCH_URLS: JSON.stringify(setup.urls), RSG_BENCH_WORKERS: String(workers) },
+        phase.serverCpus,
+      );
+      servers.push(started);
+      const headers = { 'Ocp-Apim-Subscription-Key': started.info.key };
+      contenders.push({ name, url: `http://127.0.0.1:${started.info.port}${probe}`, headers });
     }
-    try {
-      const mock = await start();
-      mocks.push(mock);
-      contenders.push({ name, url: mock.url, headers: mockHeaders });
-    } catch (error) {
-      skipped.push(`${name}: could not start (${(error as Error).message})`);
+    for (const [name, start] of [
+      ['prism', () => startPrism(openapi, '/entities/9429000001007', mockHeaders, phase.serverCpus)],
+      ['wiremock', () => startWireMock(probe, sample.body, mockHeaders, phase.serverCpus)],
+    ] as const) {
+      if (toolProblem) {
+        if (phase.name === 'shared') skipped.push(`${name}: ${toolProblem}`);
+        continue;
+      }
+      try {
+        const mock = await start();
+        mocks.push(mock);
+        contenders.push({ name, url: mock.url, headers: mockHeaders });
+      } catch (error) {
+        skipped.push(`${name} (${phase.name}): could not start (${(error as Error).message})`);
+      }
     }
+    const warmUps: Record<string, number[]> = {};
+    for (const c of contenders) {
+      warmUps[c.name] = await warmUp(c, { cpus: phase.loadCpus });
+      process.stderr.write(
+        `${phase.name}: ${c.name} warmed up: ${warmUps[c.name]!.map((r) => r.toFixed(0)).join(', ')} req/s\n`,
+      );
+    }
+    const rounds: Record<string, LoadResult[]> = Object.fromEntries(contenders.map((c) => [c.name, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 ? [...contenders].reverse() : contenders;
+      for (const c of order) rounds[c.name]!.push(await measureLoad(c, SECONDS, phase.loadCpus));
+      process.stderr.write(
+        `${phase.name} round ${round + 1}: ${contenders.map((c) => `${c.name} ${rounds[c.name]!.at(-1)!.rps.toFixed(0)} req/s`).join(', ')}\n`,
+      );
+    }
+    results.push({ name: phase.name, cores, contenders: contenders.map((c) => c.name), rounds, warmUps });
+    for (const mock of mocks.splice(0)) await stopMock(mock);
+    for (const server of servers.splice(0)) await stopServer(server.child);
   }
-  const measure = async (c: (typeof contenders)[number], duration = SECONDS) => {
-    const result = await autocannon({ url: c.url, headers: c.headers, connections: 32, duration });
-    if (result.non2xx > 0 || result.errors > 0)
-      throw new Error(`${c.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    return {
-      rps: result.requests.average,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      bytes: result.throughput.average / Math.max(1, result.requests.average),
-    };
-  };
-  for (const c of contenders) await measure(c, 3);
-  const rounds: Record<string, { rps: number; p50: number; p99: number; bytes: number }[]> =
-    Object.fromEntries(contenders.map((c) => [c.name, []]));
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 ? [...contenders].reverse() : contenders;
-    for (const c of order) rounds[c.name]!.push(await measure(c));
-    process.stderr.write(
-      `round ${round + 1}: ${contenders.map((c) => `${c.name} ${rounds[c.name]!.at(-1)!.rps.toFixed(0)} req/s`).join(', ')}\n`,
-    );
-  }
-  const ratio = (name: string, ours = 'gateway') =>
-    median(rounds[ours]!.map((g, i) => g.rps / rounds[name]![i]!.rps));
 
-  const goal = (ok: boolean) => (ok ? 'met' : '**not met**');
   const p99 = percentile(byNumber, 99);
   const p95 = percentile(searches, 95);
   lines.push(
@@ -225,34 +270,9 @@ try {
     '',
     'Inside the server, calls go one at a time, the event loop let turn between them (outside the timed span), as between the requests of a server.',
     '',
-    `Side by side, the same GET ${probe} over HTTP (autocannon, 32 connections, ${ROUNDS} interleaved rounds of ${SECONDS} s; medians):`,
+    `Side by side, the same GET ${probe} over HTTP: load from ${LOAD_GENERATOR === 'wrk' ? 'wrk (1 thread)' : 'autocannon'}, 32 connections; each contender first warmed up in runs of 5 s, at least 6 and until the median of the last three is within 5% of the three before (a JVM keeps compiling for tens of seconds, on one core for minutes); then ${ROUNDS} interleaved rounds of ${SECONDS} s, the order reversed every other round; medians, and ratios as medians of the per-round ratios.`,
     '',
-    '| contender | req/s | p50 ms | p99 ms | bytes/answer | ours (1 process) ÷ it | ours (workers) ÷ it |',
-    '|---|---|---|---|---|---|---|',
-    ...contenders.map((c) => {
-      const s = rounds[c.name]!;
-      const ratios = c.name.startsWith('gateway')
-        ? '| |'
-        : `| ${ratio(c.name).toFixed(2)}× | ${ratio(c.name, 'gateway-workers').toFixed(2)}× |`;
-      return `| ${LABELS[c.name] ?? c.name} | ${median(s.map((x) => x.rps)).toFixed(0)} | ${median(s.map((x) => x.p50))} | ${median(s.map((x) => x.p99))} | ${median(s.map((x) => x.bytes)).toFixed(0)} ${ratios}`;
-    }),
-    '',
-    ...(rounds.prism
-      ? [
-          `- Goal ≥ 10× Prism: one process ${goal(ratio('prism') >= 10)}; ${os.cpus().length} workers ${goal(ratio('prism', 'gateway-workers') >= 10)}. Prism answers an example it makes from the schema, not the entity.`,
-        ]
-      : []),
-    ...(rounds.wiremock
-      ? [
-          `- Goal ≥ 2× WireMock: one process ${goal(ratio('wiremock') >= 2)}; ${os.cpus().length} workers ${goal(ratio('wiremock', 'gateway-workers') >= 2)}. WireMock sends fixed bytes; ours checks the key, rate limit and quota and records usage on every call, and answers the entity from memory while it is unchanged (the cache listens for changes: store/entity-cache.ts). The load generator shares the ${os.cpus().length} cores with every contender.`,
-        ]
-      : []),
-    `- req/s per round (interleaved, the order reversed every other round): ${contenders.map((c) => `${c.name} ${rounds[c.name]!.map((x) => x.rps.toFixed(0)).join(', ')}`).join('; ')}.`,
-    ...(rounds.wiremock
-      ? [
-          `- Ours (one process) ÷ WireMock per round: ${rounds.gateway!.map((g, i) => `${(g.rps / rounds.wiremock![i]!.rps).toFixed(2)}×`).join(', ')}. A JVM keeps compiling for a while, so WireMock's rate may still climb over the rounds.`,
-        ]
-      : []),
+    ...results.flatMap((phase) => sideBySideTable(phase)),
     ...skipped.map((line) => `- Skipped ${line}.`),
     `- Seed: ${summary}.`,
   );

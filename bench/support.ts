@@ -17,12 +17,20 @@ export const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-/** Starts a TypeScript server script in its own process and waits for its first JSON line. */
+/**
+ * Starts a TypeScript server script in its own process and waits for its first JSON line. With `cpus`
+ * (a `taskset` list), the process and any it forks run on those cores only.
+ */
 export function startServer<T>(
   script: string,
   env: Record<string, string> = {},
+  cpus?: string,
 ): Promise<{ child: ChildProcess; info: T }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, script)], {
+  const args = ['--import', 'tsx', path.join(root, script)];
+  const [command, commandArgs] = cpus
+    ? ['taskset', ['-c', cpus, process.execPath, ...args]]
+    : [process.execPath, args];
+  const child = spawn(command, commandArgs, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
