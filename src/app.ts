@@ -5,6 +5,7 @@ import { HttpMetrics } from './gateway/metrics.ts';
 import { mountService } from './gateway/mount.ts';
 import { oauthRoutes } from './identity/oauth/routes.ts';
 import { installErrorHandling } from './platform/http/errors.ts';
+import { installInputTextCheck } from './platform/http/input-text.ts';
 import { portalRoutes } from './portal/index.ts';
 import type { Runtime } from './runtime.ts';
 import { ENVIRONMENTS, SERVICES, type ServiceDefinition } from './services/registry.ts';
@@ -35,6 +36,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     routerOptions: { ignoreTrailingSlash: true },
   });
   installErrorHandling(app);
+  installInputTextCheck(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('api-business-govt-nz-Request-Id', request.id);
     done();

@@ -149,6 +149,16 @@ export function toHttpError(error: unknown): HttpError {
     const summary = fields.map((f) => `${f.field} ${f.message}`).join('; ');
     return new HttpError(400, 'invalid-parameter', summary || 'the request is invalid', fields);
   }
+  // Text PostgreSQL cannot store (a NUL character that reached it some other way, an encoding it
+  // cannot convert): the client's input, not a server fault. The transaction has rolled back.
+  const code = (error as { code?: unknown; severity?: unknown } | undefined)?.code;
+  if ((code === '22021' || code === '22P05') && (error as { severity?: unknown }).severity) {
+    return new HttpError(
+      400,
+      'invalid-parameter',
+      'the request holds a character the register cannot store (such as U+0000)',
+    );
+  }
   const status = fastifyError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     // Fastify's own client errors: malformed JSON, body too large, unsupported media type …
