@@ -5,12 +5,13 @@
  *
  * Parameters as published: `change-event-type` (required; ALL, NEW, ENTITY or a recorded type, comma
  * joined or repeated), `entity-type`, the period as `date-time-from`/`date-time-to` or
- * `start-date`/`end-date` (both spellings accepted, not both at once), `page`, `page-size`, `sort-by`
- * (changeDate, entityName, nzbn) and `sort-order` (ASC, DESC).
+ * `start-date`/`end-date` (both spellings accepted; both at once when they name the same instant),
+ * `page`, `page-size`, `sort-by` (changeDate, entityName, nzbn) and `sort-order` (ASC, DESC). A `+` of a
+ * time offset sent unencoded arrives as a space (`…000 1300`) and is read as `+1300`.
  *
  * Business types that cannot be used: public sector entities (GovtCentral, GovtLocal, GovtEdu,
  * GovtOther and the group G) have no source register, so the register publishes no change feed for
- * them; naming one in `entity-type` is a 400. A new value holding private data is never shown here
+ * them: their events never appear here, and naming one in `entity-type` is a 400. A new value holding private data is never shown here
  * (search is a public operation): such items carry `newValue: null`.
  */
 import { type Static, Type } from '@sinclair/typebox';
@@ -69,7 +70,8 @@ export const ChangeItem = Type.Object(
 );
 
 const SORT_COLUMNS: readonly ChangeSortColumn[] = ['changeDate', 'entityName', 'nzbn'];
-const PUBLIC_SECTOR = new Set(
+/** Entity type codes of the public sector, which have no change feed (no source register). */
+export const PUBLIC_SECTOR: ReadonlySet<string> = new Set(
   Object.values(ENTITY_TYPES)
     .filter((type) => type.publicSector)
     .map((type) => type.code as string),
@@ -112,20 +114,31 @@ export function changeEntityTypes(values: readonly string[] | undefined): string
   return [...codes];
 }
 
-function instant(
-  query: ChangeSearchQuery,
+/** `2009-03-24T00:00:00.000 1300`: a `+` a client sent unencoded, which a query string reads as a space. */
+const SPACE_FOR_PLUS = /(\d) (\d{2}:?\d{2})$/;
+
+function parsedInstant(field: string, text: string | undefined): number | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const parsed = parseNzDateTime(text.trim().replace(SPACE_FOR_PLUS, '$1+$2'));
+  if (parsed === null) throw badRequest(field, `must be ${NZ_DATE_TIME_RULE}`);
+  return parsed;
+}
+
+/** One end of the period under either spelling; both spellings at once must name the same instant. */
+export function instant(
+  query: Partial<Record<'date-time-from' | 'date-time-to' | 'start-date' | 'end-date', string>>,
   names: readonly ['date-time-from' | 'date-time-to', 'start-date' | 'end-date'],
 ): number | undefined {
   const [first, second] = names;
-  if (query[first] !== undefined && query[second] !== undefined) {
-    throw badRequest(second, `give either ${first} or ${second}, not both`);
+  const one = parsedInstant(first, query[first]);
+  const other = parsedInstant(second, query[second]);
+  if (one !== undefined && other !== undefined && one !== other) {
+    throw badRequest(
+      second,
+      `${first} and ${second} name the same end of the period: give one, or the same instant in both`,
+    );
   }
-  const field = query[first] !== undefined ? first : second;
-  const text = query[field];
-  if (text === undefined || text.trim() === '') return undefined;
-  const parsed = parseNzDateTime(text);
-  if (parsed === null) throw badRequest(field, `must be ${NZ_DATE_TIME_RULE}`);
-  return parsed;
+  return one ?? other;
 }
 
 export async function changeRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
@@ -158,6 +171,7 @@ export async function changeRoutes(app: FastifyInstance, context: NzbnContext): 
       const found = await searchChanges(context.database.pool, {
         changeEventTypes,
         typeCodes,
+        excludeTypeCodes: [...PUBLIC_SECTOR],
         from,
         to,
         sortBy,

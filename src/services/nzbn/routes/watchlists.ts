@@ -28,15 +28,16 @@ import {
   addNzbns,
   createWatchlist,
   deleteWatchlist,
+  entityTypesOf,
   findWatchlist,
   listWatchlists,
   removeNzbns,
   type StoredWatchlist,
-  unknownNzbns,
   updateWatchlist,
   type WatchlistFields,
 } from '../store/watchlists.ts';
 import { newWebhookSecret } from '../watchlists/signing.ts';
+import { PUBLIC_SECTOR } from './changes.ts';
 import { envelope, PAGE_SIZE_DEFAULT, PageQuery, responses } from './schemas.ts';
 import { baseUrl, link, type NzbnContext, pageLinks } from './support.ts';
 
@@ -178,8 +179,16 @@ async function checkedNzbns(context: NzbnContext, values: readonly string[]): Pr
     const problem = glnProblem(nzbn);
     if (problem) throw badRequest('nzbns', `"${nzbn}": ${problem.message}`);
   }
-  const unknown = await unknownNzbns(context.database.pool, nzbns);
+  const types = await entityTypesOf(context.database.pool, nzbns);
+  const unknown = nzbns.filter((nzbn) => !types.has(nzbn)).sort();
   if (unknown.length > 0) throw badRequest('nzbns', `unknown business number "${unknown.join('", "')}"`);
+  const publicSector = nzbns.filter((nzbn) => PUBLIC_SECTOR.has(types.get(nzbn)!)).sort();
+  if (publicSector.length > 0) {
+    throw badRequest(
+      'nzbns',
+      `"${publicSector.join('", "')}": public sector entities cannot be watched (they have no source register, so no change feed)`,
+    );
+  }
   return nzbns;
 }
 

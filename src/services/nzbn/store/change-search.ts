@@ -13,6 +13,8 @@ export interface ChangeSearch {
   /** `ALL`: every type; `ENTITY`: every type but NEW; otherwise the recorded types wanted. */
   changeEventTypes: 'ALL' | 'ENTITY' | readonly string[];
   typeCodes?: readonly string[] | undefined;
+  /** Entity types never shown (public sector: no change feed), whatever else is asked. */
+  excludeTypeCodes?: readonly string[] | undefined;
   /** Epoch milliseconds, inclusive. */
   from?: number | undefined;
   /** Epoch milliseconds, inclusive. */
@@ -46,6 +48,9 @@ export async function searchChanges(
     where.push(`change_event_type = ANY(${add(search.changeEventTypes)}::text[])`);
   }
   if (search.typeCodes) where.push(`entity_type_code = ANY(${add(search.typeCodes)}::text[])`);
+  if (search.excludeTypeCodes?.length) {
+    where.push(`entity_type_code <> ALL(${add(search.excludeTypeCodes)}::text[])`);
+  }
   if (search.from !== undefined) where.push(`change_date >= ${add(new Date(search.from))}`);
   if (search.to !== undefined) where.push(`change_date <= ${add(new Date(search.to))}`);
   const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';

@@ -135,14 +135,14 @@ export async function listWatchlists(
 }
 
 /** The business numbers among `nzbns` that the register does not hold. */
-export async function unknownNzbns(pool: pg.Pool, nzbns: readonly string[]): Promise<string[]> {
-  if (nzbns.length === 0) return [];
-  const result = await pool.query<{ nzbn: string }>(
-    `SELECT wanted AS nzbn FROM unnest($1::text[]) AS wanted
-      WHERE NOT EXISTS (SELECT 1 FROM nzbn_entities e WHERE e.nzbn = wanted) ORDER BY wanted`,
+/** The entity type code of each business number the register holds (others are left out). */
+export async function entityTypesOf(pool: pg.Pool, nzbns: readonly string[]): Promise<Map<string, string>> {
+  if (nzbns.length === 0) return new Map();
+  const result = await pool.query<{ nzbn: string; type_code: string }>(
+    'SELECT nzbn, type_code FROM nzbn_entities WHERE nzbn = ANY($1::text[])',
     [nzbns],
   );
-  return result.rows.map((row) => row.nzbn);
+  return new Map(result.rows.map((row) => [row.nzbn, row.type_code]));
 }
 
 const FIELD_VALUES = (fields: WatchlistFields) => [

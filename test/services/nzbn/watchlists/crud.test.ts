@@ -165,6 +165,18 @@ describe('watchlists', () => {
     });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().list[0].message).toContain(UNKNOWN);
+    // Public sector entities have no change feed, so they cannot be watched.
+    const [council] = (
+      await t.gateway.runtime.environments.sandbox.pool.query<{ nzbn: string }>(
+        "SELECT nzbn FROM nzbn_entities WHERE type_code = 'GovtLocal' ORDER BY nzbn LIMIT 1",
+      )
+    ).rows;
+    const publicSector = await t.call('POST', `/watchlists/${watchlistId}/nzbns`, {
+      payload: { nzbns: [council!.nzbn] },
+    });
+    expect(publicSector.statusCode, publicSector.body).toBe(400);
+    expect(publicSector.json().list[0]).toMatchObject({ field: 'nzbns' });
+    expect(publicSector.json().list[0].message).toContain('public sector');
     const suspend = await t.call('PUT', `/watchlists/${watchlistId}`, { payload: { suspended: true } });
     expect(suspend.statusCode).toBe(400);
     expect(suspend.json().list[0].field).toBe('suspended');
