@@ -121,6 +121,7 @@ describe('entity statuses', () => {
     expect(ENTITY_STATUSES['72'].description).toBe('In Statutory Administration');
     expect(ENTITY_STATUSES['80'].description).toBe('Removed');
     expect(ENTITY_STATUSES['90'].description).toBe('Inactive');
+    expect(ENTITY_STATUSES['91'].description).toBe('Removed/Closed');
   });
 
   it('gives every status at least one filter name and every filter name at least one status', () => {

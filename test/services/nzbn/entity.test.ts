@@ -268,7 +268,7 @@ describe('generateEntity: overrides and asOf', () => {
       entityStatusCode: '91',
       entityName: 'Test Person',
       nzbn: '9429000035170',
-      entityStatusDescription: 'Closed',
+      entityStatusDescription: 'Removed/Closed',
     });
     expect(entity.phoneNumbers.length).toBeGreaterThan(0);
     expect(entity.emailAddresses.length).toBeGreaterThan(0);

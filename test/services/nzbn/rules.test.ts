@@ -105,6 +105,10 @@ describe('status requests and history', () => {
   it('only entities the register keeps may ask; closed is final', () => {
     const trader = { ...entity(0), entityTypeCode: 'Sole_Trader' as const, entityStatusCode: '50' as const };
     expect(readRequestedStatus('inactive')).toBe('90');
+    for (const name of ['91', 'Removed/Closed', 'removed closed', 'RemovedClosed', 'Closed', ' CLOSED '])
+      expect(readRequestedStatus(name), name).toBe('91');
+    expect(readRequestedStatus('')).toBeUndefined();
+    expect(readRequestedStatus('Removed')).toBeUndefined();
     expect(readRequestedStatus('60')).toBeUndefined();
     expect(statusChangeProblem(trader, '90')).toBeNull();
     expect(statusChangeProblem(trader, '50')).toMatch(/already/);

@@ -5,7 +5,7 @@
  * Status requests (POST /entities/{nzbn}/entity-statuses) are ours to define: entities whose record
  * the business number register keeps itself (sourceRegister `NZBN`: sole traders, partnerships, trusts
  * and public sector entities) may move between Registered (50) and Inactive (90), and from either to
- * Closed (91), which is final. Other entities' statuses follow their source register (400).
+ * Removed/Closed (91), which is final. Other entities' statuses follow their source register (400).
  */
 import { ENTITY_STATUSES, ENTITY_TYPES, type EntityStatusCode } from './codes.ts';
 import { isValidAbn } from './identifiers.ts';
@@ -13,11 +13,20 @@ import type { Entity } from './schema.ts';
 
 const REQUESTABLE: readonly EntityStatusCode[] = ['50', '90', '91'];
 
-/** Reads a requested status given as a code (`90`) or a description (`Inactive`, `Closed`). */
+const fold = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+/** Other names of a requestable status: the search filter's `RemovedClosed`, and plain `Closed`. */
+const OTHER_NAMES: Readonly<Record<string, EntityStatusCode>> = { closed: '91', removedclosed: '91' };
+
+/**
+ * Reads a requested status given as a code (`90`) or a name: its description (`Inactive`,
+ * `Removed/Closed`) in any case and punctuation, or `Closed`/`RemovedClosed` for 91.
+ */
 export function readRequestedStatus(value: string): EntityStatusCode | undefined {
-  const wanted = value.trim().toLowerCase();
-  return REQUESTABLE.find(
-    (code) => code === wanted || ENTITY_STATUSES[code].description.toLowerCase() === wanted,
+  const wanted = fold(value);
+  if (wanted === '') return undefined;
+  return (
+    REQUESTABLE.find((code) => code === wanted || fold(ENTITY_STATUSES[code].description) === wanted) ??
+    OTHER_NAMES[wanted]
   );
 }
 
@@ -32,7 +41,7 @@ export function statusChangeProblem(entity: Entity, target: EntityStatusCode): s
   return null;
 }
 
-export const REQUESTABLE_STATUS_RULE = 'must be 50 (Registered), 90 (Inactive) or 91 (Closed)';
+export const REQUESTABLE_STATUS_RULE = 'must be 50 (Registered), 90 (Inactive) or 91 (Removed/Closed)';
 
 /** The change event a change to a role records (a director's is published; the others are ours). */
 export function roleChangeEventType(roleType: string): string {

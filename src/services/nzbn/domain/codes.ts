@@ -150,9 +150,18 @@ export const ENTITY_TYPE_FILTERS: Readonly<Record<string, readonly EntityTypeCod
   ...Object.fromEntries(ENTITY_TYPE_CODES.map((code) => [code, [code]])),
 };
 
-/** The entity type codes an `entity-type` filter value stands for; `undefined` for an unknown name. */
+/** The filter names by their lower-case form (no two names differ only in case, except ones meaning the same). */
+const ENTITY_TYPE_FILTERS_BY_FOLDED_NAME: ReadonlyMap<string, readonly EntityTypeCode[]> = new Map(
+  Object.entries(ENTITY_TYPE_FILTERS).map(([name, codes]) => [name.toLowerCase(), codes]),
+);
+
+/**
+ * The entity type codes an `entity-type` filter value stands for; `undefined` for an unknown name.
+ * Names are matched without regard to case, as `entity-status` names are, because clients differ
+ * (`nzcompany`, `LTD`, `ltd`); the codes returned are always the canonical ones.
+ */
 export function entityTypesForFilter(name: string): readonly EntityTypeCode[] | undefined {
-  return Object.hasOwn(ENTITY_TYPE_FILTERS, name) ? ENTITY_TYPE_FILTERS[name] : undefined;
+  return ENTITY_TYPE_FILTERS_BY_FOLDED_NAME.get(name.toLowerCase());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -255,7 +264,7 @@ export const ENTITY_STATUSES: Readonly<Record<EntityStatusCode, EntityStatusInfo
   '72': status('72', 'In Statutory Administration', 'InStatutoryAdministration'),
   '80': status('80', 'Removed', 'RemovedClosed'),
   '90': status('90', 'Inactive', 'Inactive'),
-  '91': status('91', 'Closed', 'RemovedClosed'),
+  '91': status('91', 'Removed/Closed', 'RemovedClosed'),
 };
 
 export function isEntityStatusCode(value: string): value is EntityStatusCode {

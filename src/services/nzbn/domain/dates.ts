@@ -27,6 +27,27 @@ function intlOffsetMinutes(epochMs: number): number {
   return match[1] === '-' ? -minutes : minutes;
 }
 
+/**
+ * The instant of a UTC calendar time (month 1–12; out-of-range parts roll over as in Date.UTC).
+ * Date.UTC reads years 0–99 as 1900–1999, so those years are set with setUTCFullYear, which takes the
+ * year as given; every other year keeps the allocation-free Date.UTC (the generator calls this often).
+ */
+function utcEpoch(
+  year: number,
+  month: number,
+  day: number,
+  hour = 0,
+  minute = 0,
+  second = 0,
+  millisecond = 0,
+): number {
+  if (year < 0 || year > 99) return Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, millisecond);
+  return date.getTime();
+}
+
 /** [start instant, offset in minutes] pairs covering one UTC year, in order. */
 type YearSegments = readonly (readonly [number, number])[];
 const FIRST_CACHED_YEAR = 1800;
@@ -35,8 +56,8 @@ const segmentsByYear: (YearSegments | undefined)[] = [];
 function segmentsOf(year: number): YearSegments {
   const cached = segmentsByYear[year - FIRST_CACHED_YEAR];
   if (cached) return cached;
-  const start = Date.UTC(year, 0, 1);
-  const end = Date.UTC(year + 1, 0, 1);
+  const start = utcEpoch(year, 1, 1);
+  const end = utcEpoch(year + 1, 1, 1);
   const segments: [number, number][] = [[start, intlOffsetMinutes(start)]];
   // New Zealand never changes offset twice within a week, so weekly samples see every change.
   let previous = start;
@@ -169,7 +190,7 @@ export function nzLocalToEpoch(
   second = 0,
   millisecond = 0,
 ): number {
-  const wall = Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
+  const wall = utcEpoch(year, month, day, hour, minute, second, millisecond);
   const before = nzOffsetMinutes(wall - DAY);
   const after = nzOffsetMinutes(wall + DAY);
   // No change of offset within a day either side (all but two days a year): the wall time is unambiguous.
@@ -225,7 +246,7 @@ export function parseNzDateTime(text: string): number | null {
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
   if (hour > 23 || minute > 59 || second > 59) return null;
   if (zone === undefined) return nzLocalToEpoch(year, month, day, hour, minute, second, millisecond);
-  const wall = Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
+  const wall = utcEpoch(year, month, day, hour, minute, second, millisecond);
   if (zone === 'Z') return wall;
   const offsetHours = Number(zone.slice(1, 3));
   const offsetMinutes = Number(zone.slice(-2));
@@ -235,7 +256,8 @@ export function parseNzDateTime(text: string): number | null {
 }
 
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  // Day 0 of the next month is the last day of this one.
+  return new Date(utcEpoch(year, month + 1, 0)).getUTCDate();
 }
 
 /** Whether a string is exactly in the register's output form (what every date field must look like). */

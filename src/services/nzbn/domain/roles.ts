@@ -3,8 +3,12 @@
  * uniqueIdentifier of an existing role updates it, one without is appointed, and an active role left
  * out ends (INACTIVE, with an end date) and stays listed, as ended roles are. Returns the new list and
  * every role that changed, whole, for the change events. Pure: identifiers come from `newId`.
+ *
+ * A role sent ACTIVE with an endDate is refused (an active role has none; INACTIVE ends it), and a
+ * roleEntity's business number must be a valid GLN (13 digits, GS1 check digit), as every other is.
  */
 import { parseNzDateTime } from './dates.ts';
+import { glnProblem } from './gln.ts';
 import { type AddressLike, addressItem, FieldProblem, readDate } from './items.ts';
 import type { Role } from './schema.ts';
 
@@ -75,6 +79,17 @@ function buildRole(
   newId: () => string,
   at: string,
 ): Role {
+  if (input.roleStatus === 'ACTIVE' && input.endDate !== undefined && input.endDate !== null) {
+    throw new FieldProblem(
+      `${at}endDate`,
+      'an ACTIVE role has no endDate; send roleStatus INACTIVE to end it',
+    );
+  }
+  const entityNzbn = input.roleEntity?.nzbn;
+  if (entityNzbn !== undefined && entityNzbn !== null) {
+    const problem = glnProblem(entityNzbn);
+    if (problem) throw new FieldProblem(`${at}roleEntity.nzbn`, problem.message);
+  }
   const startDate = readDate(input.startDate, existing?.startDate ?? now, `${at}startDate`);
   const endDate =
     input.endDate === undefined
