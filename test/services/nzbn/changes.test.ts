@@ -112,6 +112,9 @@ describe('GET /entities/changes', () => {
     expect(second.links.map((l: { rel: string }) => l.rel)).toEqual(['self', 'prev']);
     const byName = (await search(`change-event-type=ALL&${PERIOD}&sort-by=entityName`)).json();
     expect(byName.items[0].entityName).toBe('ALPHA LIMITED');
+    // Parameter values in any case, as clients differ.
+    const lower = (await search(`change-event-type=all&${PERIOD}&sort-by=entityname&sort-order=desc`)).json();
+    expect(lower.items[0].entityName).toBe('Bea Trader');
   });
 
   it('a change made through the API is found', async () => {

@@ -111,6 +111,16 @@ export const ENTITY_TYPES: Readonly<Record<EntityTypeCode, EntityTypeInfo>> = {
   GovtOther: publicSector('GovtOther', 'Other Public Entity'),
 };
 
+/**
+ * Public sector entity types (GovtCentral, GovtLocal, GovtEdu, GovtOther): no source register, so no
+ * change feed; change searches and watchlists leave them out.
+ */
+export const PUBLIC_SECTOR_TYPE_CODES: ReadonlySet<string> = new Set(
+  Object.values(ENTITY_TYPES)
+    .filter((type) => type.publicSector)
+    .map((type) => type.code as string),
+);
+
 export function isEntityTypeCode(value: string): value is EntityTypeCode {
   return Object.hasOwn(ENTITY_TYPES, value);
 }

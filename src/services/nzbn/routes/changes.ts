@@ -19,16 +19,16 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../../platform/http/errors.ts';
 import { changeItem } from '../domain/change-item.ts';
 import {
-  ENTITY_TYPES,
   entityTypesForFilter,
   FILTER_ONLY_CHANGE_EVENT_TYPES,
   isChangeEventType,
+  PUBLIC_SECTOR_TYPE_CODES,
 } from '../domain/codes.ts';
 import { NZ_DATE_TIME_RULE, parseNzDateTime } from '../domain/dates.ts';
 import { Link, Nullable, Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
 import { type ChangeSortColumn, searchChanges } from '../store/change-search.ts';
 import { envelope, PAGE_SIZE_DEFAULT, PageQuery, responses } from './schemas.ts';
-import { baseUrl, type NzbnContext, pageLinks } from './support.ts';
+import { baseUrl, choice, type NzbnContext, pageLinks } from './support.ts';
 
 const ListParam = (description: string) =>
   Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 20, description }));
@@ -70,12 +70,6 @@ export const ChangeItem = Type.Object(
 );
 
 const SORT_COLUMNS: readonly ChangeSortColumn[] = ['changeDate', 'entityName', 'nzbn'];
-/** Entity type codes of the public sector, which have no change feed (no source register). */
-export const PUBLIC_SECTOR: ReadonlySet<string> = new Set(
-  Object.values(ENTITY_TYPES)
-    .filter((type) => type.publicSector)
-    .map((type) => type.code as string),
-);
 
 const split = (values: readonly string[] | undefined): string[] =>
   (values ?? [])
@@ -103,7 +97,7 @@ export function changeEntityTypes(values: readonly string[] | undefined): string
   for (const name of names) {
     const matched = entityTypesForFilter(name);
     if (!matched) throw badRequest('entity-type', `unknown entity type "${name}"`);
-    if (matched.some((code) => PUBLIC_SECTOR.has(code))) {
+    if (matched.some((code) => PUBLIC_SECTOR_TYPE_CODES.has(code))) {
       throw badRequest(
         'entity-type',
         `"${name}" cannot be used for change events: public sector entities have no source register`,
@@ -160,10 +154,8 @@ export async function changeRoutes(app: FastifyInstance, context: NzbnContext): 
       if (from !== undefined && to !== undefined && from > to) {
         throw badRequest('date-time-to', 'the end of the period is before its start');
       }
-      const sortBy = (query['sort-by'] ?? 'changeDate') as ChangeSortColumn;
-      if (!SORT_COLUMNS.includes(sortBy)) {
-        throw badRequest('sort-by', `must be one of ${SORT_COLUMNS.join(', ')}`);
-      }
+      const sortBy = choice(query['sort-by'] ?? 'changeDate', SORT_COLUMNS);
+      if (!sortBy) throw badRequest('sort-by', `must be one of ${SORT_COLUMNS.join(', ')}`);
       const sortOrder = (query['sort-order'] ?? 'ASC').toUpperCase();
       if (sortOrder !== 'ASC' && sortOrder !== 'DESC') throw badRequest('sort-order', 'must be ASC or DESC');
       const page = query.page ?? 0;
@@ -171,7 +163,7 @@ export async function changeRoutes(app: FastifyInstance, context: NzbnContext): 
       const found = await searchChanges(context.database.pool, {
         changeEventTypes,
         typeCodes,
-        excludeTypeCodes: [...PUBLIC_SECTOR],
+        excludeTypeCodes: [...PUBLIC_SECTOR_TYPE_CODES],
         from,
         to,
         sortBy,

@@ -114,6 +114,12 @@ export function baseUrl(context: NzbnContext, request: FastifyRequest): string {
   return `${request.protocol}://${request.host}${ENVIRONMENT_PREFIX[context.environment]}${context.service.path}`;
 }
 
+/** The allowed value that `value` names, in any case (clients differ); undefined when none does. */
+export function choice<T extends string>(value: string, allowed: readonly T[]): T | undefined {
+  const wanted = value.trim().toLowerCase();
+  return allowed.find((item) => item.toLowerCase() === wanted);
+}
+
 export const link = (rel: string, href: string, methods: string[] = ['GET']) => ({ rel, href, methods });
 
 /**

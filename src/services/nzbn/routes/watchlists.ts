@@ -20,7 +20,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
-import { isChangeEventType } from '../domain/codes.ts';
+import { isChangeEventType, PUBLIC_SECTOR_TYPE_CODES } from '../domain/codes.ts';
 import { formatNzDateTime, NZ_DATE_TIME_RULE, parseNzDateTime } from '../domain/dates.ts';
 import { glnProblem } from '../domain/gln.ts';
 import { Link, Nullable, Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
@@ -37,9 +37,10 @@ import {
   type WatchlistFields,
 } from '../store/watchlists.ts';
 import { newWebhookSecret } from '../watchlists/signing.ts';
-import { PUBLIC_SECTOR } from './changes.ts';
 import { envelope, PAGE_SIZE_DEFAULT, PageQuery, responses } from './schemas.ts';
-import { baseUrl, link, type NzbnContext, pageLinks } from './support.ts';
+import { baseUrl, choice, link, type NzbnContext, pageLinks } from './support.ts';
+
+const WATCHLIST_SORT = ['name', 'fromDate', 'watchlistId'] as const;
 
 export const MAX_NZBNS_PER_REQUEST = 1_000;
 const FREQUENCIES = ['IMMEDIATE', 'DAILY', 'WEEKLY'] as const;
@@ -182,7 +183,7 @@ async function checkedNzbns(context: NzbnContext, values: readonly string[]): Pr
   const types = await entityTypesOf(context.database.pool, nzbns);
   const unknown = nzbns.filter((nzbn) => !types.has(nzbn)).sort();
   if (unknown.length > 0) throw badRequest('nzbns', `unknown business number "${unknown.join('", "')}"`);
-  const publicSector = nzbns.filter((nzbn) => PUBLIC_SECTOR.has(types.get(nzbn)!)).sort();
+  const publicSector = nzbns.filter((nzbn) => PUBLIC_SECTOR_TYPE_CODES.has(types.get(nzbn)!)).sort();
   if (publicSector.length > 0) {
     throw badRequest(
       'nzbns',
@@ -331,10 +332,8 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
     async (request) => {
       const query = request.query;
       const owner = ownerOf(request);
-      const sortBy = query['sort-by'] ?? 'name';
-      if (sortBy !== 'name' && sortBy !== 'fromDate' && sortBy !== 'watchlistId') {
-        throw badRequest('sort-by', 'must be name, fromDate or watchlistId');
-      }
+      const sortBy = choice(query['sort-by'] ?? 'name', WATCHLIST_SORT);
+      if (!sortBy) throw badRequest('sort-by', `must be one of ${WATCHLIST_SORT.join(', ')}`);
       const sortOrder = (query.sortorder ?? 'ASC').toUpperCase();
       if (sortOrder !== 'ASC' && sortOrder !== 'DESC') throw badRequest('sortorder', 'must be ASC or DESC');
       const types = query['change-event-types']?.flatMap((value) => value.split(','));

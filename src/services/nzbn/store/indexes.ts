@@ -25,7 +25,7 @@ export async function dropEntityIndexes(pool: pg.Pool): Promise<void> {
  * Rewrites `nzbn_entities` in name order (CLUSTER on the name index), after a bulk load and before the
  * GIN indexes are built (CLUSTER rebuilds every index there is). Search pages come in name order and a
  * word's matches often share the start of their names, so rows a search reads then sit on the same
- * pages: at national scale the search mix's p95 about halves (docs/benchmarks.md). Takes the table's
+ * pages: at national scale the search mix's p95 falls by about 40% (docs/benchmarks.md, bench/nzbn-search.ts). Takes the table's
  * exclusive lock for a few seconds. Later updates go wherever there is room; only the next bulk load
  * restores the order. CLUSTER also marks the index (`pg_index.indisclustered`), which is how a seed
  * tells a large register loaded before this existed (`isClustered`).

@@ -14,15 +14,13 @@
  */
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
-import { ENTITY_TYPES } from '../domain/codes.ts';
+import { PUBLIC_SECTOR_TYPE_CODES } from '../domain/codes.ts';
 import { DELIVERY_CHANNEL } from './delivery.ts';
 
 export const FANOUT_LOCK = [4243, 0] as const;
 export const FANOUT_BATCH = 5_000;
 
-const PUBLIC_SECTOR_CODES = Object.values(ENTITY_TYPES)
-  .filter((type) => type.publicSector)
-  .map((type) => type.code as string);
+const PUBLIC_SECTOR_CODES = [...PUBLIC_SECTOR_TYPE_CODES];
 
 export interface FanOutResult {
   events: number;

@@ -88,6 +88,8 @@ describe('watchlists', () => {
     const names = listed.items.map((w: { name: string }) => w.name);
     expect(names).toContain('Zeta list');
     expect(names.indexOf('Zeta list')).toBeLessThan(names.indexOf('Alpha digest'));
+    const anyCase = (await t.call('GET', '/watchlists?sort-by=NAME&sortorder=desc')).json();
+    expect(anyCase.items.map((w: { name: string }) => w.name)).toEqual(names);
     const filtered = (await t.call('GET', '/watchlists?name=alpha')).json();
     expect(filtered.items.map((w: { name: string }) => w.name)).toEqual(['Alpha digest']);
     expect(filtered.links[0].href).toContain('name=alpha');
