@@ -32,8 +32,12 @@ export function findNulCharacter(value: unknown, path: string[] = []): string | 
 
 export function installInputTextCheck(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
+    // The HTTP parser refuses a raw NUL in the request line, so one can reach the query or the path
+    // parameters only as %00: without it in the URL (most calls) only the body is walked.
+    const inUrl = request.url.includes('%00');
     const field =
-      findNulCharacter(request.query) ?? findNulCharacter(request.params) ?? findNulCharacter(request.body);
+      (inUrl ? (findNulCharacter(request.query) ?? findNulCharacter(request.params)) : undefined) ??
+      (request.body === undefined ? undefined : findNulCharacter(request.body));
     done(field === undefined ? undefined : badRequest(field, RULE));
   });
 }
