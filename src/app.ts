@@ -2,9 +2,15 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { adminRoutes } from './gateway/admin.ts';
 import { HttpMetrics } from './gateway/metrics.ts';
-import { mountService } from './gateway/mount.ts';
+import { dialectOfUrl, mountService } from './gateway/mount.ts';
 import { oauthRoutes } from './identity/oauth/routes.ts';
-import { installErrorHandling } from './platform/http/errors.ts';
+import {
+  badRequest,
+  HttpError,
+  installErrorHandling,
+  sendError,
+  toHttpError,
+} from './platform/http/errors.ts';
 import { installInputTextCheck } from './platform/http/input-text.ts';
 import { portalRoutes } from './portal/index.ts';
 import type { Runtime } from './runtime.ts';
@@ -12,6 +18,9 @@ import { ENVIRONMENTS, SERVICES, type ServiceDefinition } from './services/regis
 
 export const REQUEST_ID_HEADER = 'api-business-govt-nz-request-id';
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Longest path parameter the router takes; a longer one is 414 in the API's dialect. */
+const MAX_PATH_PARAMETER = 500;
 
 export interface AppOptions {
   /** Services to mount; the five registers by default. Benchmarks and tests mount their own. */
@@ -33,7 +42,24 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       disableRequestLogging: runtime.config.logLevel !== 'debug' && runtime.config.logLevel !== 'trace',
     }),
     bodyLimit: 25 * 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER },
+    // What the router refuses before any route runs (a path that is not valid percent-encoding, a path
+    // segment too long to be a parameter) still answers in the addressed API's own error dialect.
+    frameworkErrors: (error, request, reply) => {
+      const dialect = dialectOfUrl(request.url, options.services ?? SERVICES);
+      const refusal =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new HttpError(
+              414,
+              'uri-too-long',
+              `path: a segment is longer than ${MAX_PATH_PARAMETER} characters`,
+              [{ field: 'path', message: `a segment is longer than ${MAX_PATH_PARAMETER} characters` }],
+            )
+          : error.code === 'FST_ERR_BAD_URL'
+            ? badRequest('path', 'is not valid percent-encoding (RFC 3986)')
+            : toHttpError(error);
+      return sendError(request, reply, refusal, dialect);
+    },
   });
   installErrorHandling(app);
   installInputTextCheck(app);

@@ -1,9 +1,14 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { serviceIdentity } from '../identity/service-identity.ts';
-import { HttpError, sendError } from '../platform/http/errors.ts';
+import { type Dialect, HttpError, sendError } from '../platform/http/errors.ts';
 import type { Runtime } from '../runtime.ts';
-import { ENVIRONMENT_PREFIX, type Environment, type ServiceDefinition } from '../services/registry.ts';
+import {
+  ENVIRONMENT_PREFIX,
+  ENVIRONMENTS,
+  type Environment,
+  type ServiceDefinition,
+} from '../services/registry.ts';
 import { subscriptionGuard } from './guard.ts';
 import { maintenanceHook } from './maintenance.ts';
 import type { HttpMetrics } from './metrics.ts';
@@ -74,4 +79,16 @@ export async function mountService(
     },
     { prefix },
   );
+}
+
+/** The error dialect of the service a URL addresses (in either environment); problem+json elsewhere. */
+export function dialectOfUrl(url: string, services: readonly ServiceDefinition[]): Dialect {
+  const path = url.split('?')[0]!;
+  for (const service of services) {
+    for (const environment of ENVIRONMENTS) {
+      const prefix = `${ENVIRONMENT_PREFIX[environment]}${service.path}`;
+      if (path === prefix || path.startsWith(`${prefix}/`)) return service.dialect;
+    }
+  }
+  return 'problem';
 }

@@ -7,6 +7,8 @@ describe('NUL characters in input', () => {
     expect(findNulCharacter({ list: [{ ok: 'x' }, { name: ['y', '\u0000'] }] })).toBe('list.1.name.1');
     expect(findNulCharacter({ ['bad\u0000key']: 1 })).toBe('bad\\u0000key');
     expect(findNulCharacter('<xml>\u0000</xml>')).toBe('body');
+    // A query parameter with an empty name (`?=%00`) is named as sent, not as the body.
+    expect(findNulCharacter({ '': '\u0000' })).toBe('');
   });
 
   it('passes everything else, control characters other than NUL included', () => {

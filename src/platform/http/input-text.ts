@@ -12,7 +12,9 @@ const RULE = 'must not contain the NUL character (U+0000)';
 
 /** The dotted path of the first string (or object key) holding a NUL character, if any. */
 export function findNulCharacter(value: unknown, path: string[] = []): string | undefined {
-  if (typeof value === 'string') return value.includes(NUL) ? path.join('.') || 'body' : undefined;
+  if (typeof value === 'string') {
+    return value.includes(NUL) ? (path.length > 0 ? path.join('.') : 'body') : undefined;
+  }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = findNulCharacter(value[i], [...path, String(i)]);
