@@ -10,23 +10,41 @@ import { badRequest } from './errors.ts';
 const NUL = '\u0000';
 const RULE = 'must not contain the NUL character (U+0000)';
 
-/** The dotted path of the first string (or object key) holding a NUL character, if any. */
+/** A path from the root: the last step and the path before it. */
+type Steps = { before: Steps; step: string } | undefined;
+
+const dotted = (steps: Steps): string[] => {
+  const names: string[] = [];
+  for (let at = steps; at; at = at.before) names.unshift(at.step);
+  return names;
+};
+
+/**
+ * The dotted path of the first string (or object key) holding a NUL character, if any. The walk keeps
+ * its own stack (in the order a recursive walk would take): a body nested thousands of levels deep is
+ * the schema's to refuse, not a stack overflow (a 500).
+ */
 export function findNulCharacter(value: unknown, path: string[] = []): string | undefined {
-  if (typeof value === 'string') {
-    return value.includes(NUL) ? (path.length > 0 ? path.join('.') : 'body') : undefined;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findNulCharacter(value[i], [...path, String(i)]);
-      if (found !== undefined) return found;
+  const root = path.reduce<Steps>((before, step) => ({ before, step }), undefined);
+  // A key is checked just before its value is walked.
+  const stack: ({ value: unknown; at: Steps } | { key: string; at: Steps })[] = [{ value, at: root }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    if ('key' in next) {
+      if (next.key.includes(NUL)) return [...dotted(next.at), next.key.replaceAll(NUL, '\\u0000')].join('.');
+      continue;
     }
-    return undefined;
-  }
-  if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes(NUL)) return [...path, key.replaceAll(NUL, '\\u0000')].join('.');
-      const found = findNulCharacter(item, [...path, key]);
-      if (found !== undefined) return found;
+    const { value: item, at } = next;
+    if (typeof item === 'string') {
+      if (item.includes(NUL)) return at ? dotted(at).join('.') : 'body';
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--)
+        stack.push({ value: item[i], at: { before: at, step: String(i) } });
+    } else if (item && typeof item === 'object' && !Buffer.isBuffer(item)) {
+      const entries = Object.entries(item);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, inner] = entries[i]!;
+        stack.push({ value: inner, at: { before: at, step: key } }, { key, at });
+      }
     }
   }
   return undefined;

@@ -93,6 +93,22 @@ describe('dates in the years 0000–0099', () => {
     expect(parseNzDateTime('0050-04-31')).toBeNull();
   });
 
+  it('refuse an offset that moves the instant out of the years 0000–9999 of New Zealand time', () => {
+    // Found by fuzz.test.ts: the register cannot write such an instant back with a four-digit year.
+    expect(parseNzDateTime('0000-01-01T00:00:00.000+1400')).toBeNull();
+    expect(parseNzDateTime('9999-12-31T23:59:59.999-1400')).toBeNull();
+    expect(parseNzDateTime('9999-12-31T12:21:00.000Z')).toBeNull();
+    expect(formatNzDateTime(parseNzDateTime('0000-01-01T11:39:00.000+1400')!)).toBe(
+      `0000-01-01T09:18:00.000${lmt}`,
+    );
+    expect(formatNzDateTime(parseNzDateTime('9999-12-31T23:59:59.999+1400')!)).toBe(
+      '9999-12-31T22:59:59.999+1300',
+    );
+    expect(formatNzDateTime(parseNzDateTime('0000-01-01T00:00:00.000Z')!)).toBe(
+      `0000-01-01T11:39:00.000${lmt}`,
+    );
+  });
+
   it('leave years from 0100 on as they were', () => {
     expect(parseNzDateTime('0100-01-01T00:00:00.000Z')).toBe(Date.parse('0100-01-01T00:00:00.000Z'));
     expect(formatNzDateTime(parseNzDateTime('1950-06-01')!)).toBe('1950-06-01T00:00:00.000+1200');

@@ -247,12 +247,21 @@ export function parseNzDateTime(text: string): number | null {
   if (hour > 23 || minute > 59 || second > 59) return null;
   if (zone === undefined) return nzLocalToEpoch(year, month, day, hour, minute, second, millisecond);
   const wall = utcEpoch(year, month, day, hour, minute, second, millisecond);
-  if (zone === 'Z') return wall;
-  const offsetHours = Number(zone.slice(1, 3));
-  const offsetMinutes = Number(zone.slice(-2));
-  if (offsetHours > 14 || offsetMinutes > 59) return null;
-  const offset = (zone[0] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
-  return wall - offset * MINUTE;
+  let offset = 0;
+  if (zone !== 'Z') {
+    const offsetHours = Number(zone.slice(1, 3));
+    const offsetMinutes = Number(zone.slice(-2));
+    if (offsetHours > 14 || offsetMinutes > 59) return null;
+    offset = (zone[0] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  }
+  const epoch = wall - offset * MINUTE;
+  // The register writes four-digit years: an offset must not move the instant out of the years
+  // 0000–9999 of New Zealand time (0000-01-01T00:00:00.000+1400 is in the year before 0000 there).
+  if (year === 0 || year === 9999) {
+    const nzYear = new Date(epoch + nzOffsetMinutes(epoch) * MINUTE).getUTCFullYear();
+    if (nzYear < 0 || nzYear > 9999) return null;
+  }
+  return epoch;
 }
 
 function daysInMonth(year: number, month: number): number {

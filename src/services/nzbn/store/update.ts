@@ -14,7 +14,10 @@ import type { Entity } from '../domain/schema.ts';
 import { type ChangeEvent, nextItemId, recordChange } from './changes.ts';
 import { findEntity, parseEntity, type StoredEntity } from './entities.ts';
 import { entityChange } from './entity-cache.ts';
-import { ENTITY_COLUMNS, type EntityOrigin, entityRowValues, toEntityRow } from './rows.ts';
+import { ENTITY_COLUMNS, type EntityOrigin, entityRowValues, instant, toEntityRow } from './rows.ts';
+
+const epochOf = (nzDateTime: string | null): number | null =>
+  nzDateTime === null ? null : Date.parse(instant(nzDateTime));
 
 export interface EndedItem {
   kind: string;
@@ -88,10 +91,11 @@ export async function updateEntity<T>(
       [nzbn, before.version, before.document, now],
     );
     for (const ended of outcome.ended ?? []) {
+      // As epoch milliseconds: PostgreSQL refuses the year 0000, which a client's date may have, as text.
       await client.query(
         `INSERT INTO nzbn_entity_history (nzbn, kind, item, start_date, end_date)
-         VALUES ($1, $2, $3, $4::timestamptz, $5::timestamptz)`,
-        [nzbn, ended.kind, JSON.stringify(ended.item), ended.startDate, ended.endDate],
+         VALUES ($1, $2, $3, to_timestamp($4::float8 / 1000), to_timestamp($5::float8 / 1000))`,
+        [nzbn, ended.kind, JSON.stringify(ended.item), epochOf(ended.startDate), epochOf(ended.endDate)],
       );
     }
     const assignments = ENTITY_COLUMNS.slice(1)
