@@ -83,11 +83,20 @@ async function moveClock(
   });
 }
 
+/** The latest time a clock may show: `set` takes four-digit years, and `advance` stops there too. */
+export const LATEST_CLOCK_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 export function advanceClock(pool: Pool, environment: string, duration: string): Promise<ClockReading> {
   return moveClock(pool, environment, (now) => {
     const target = addDuration(now, duration);
     if (target.getTime() < now.getTime())
       throw new ClockError('advance moves the clock forward only; use set');
+    // A date cannot hold it (NaN), or past what `set` takes (four-digit years): refused, nothing written.
+    if (!Number.isFinite(target.getTime()) || target.getTime() > LATEST_CLOCK_TIME) {
+      throw new RangeError(
+        `"${duration}" moves the clock past 9999-12-31T23:59:59.999Z, the latest time it can show`,
+      );
+    }
     return target;
   });
 }

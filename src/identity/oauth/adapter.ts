@@ -33,6 +33,9 @@ export function postgresAdapter(pool: Pool) {
       column: 'id' | 'user_code' | 'uid',
       value: string,
     ): Promise<AdapterPayload | undefined> {
+      // PostgreSQL text cannot hold U+0000, so no stored id holds one: an id or token from a request
+      // (form body, Basic header) with one matches nothing, instead of failing in the database (a 500).
+      if (typeof value !== 'string' || value.includes('\u0000')) return undefined;
       if (this.model === 'Client' && column === 'id') return clientMetadata(pool, value);
       const result = await pool.query<{ payload: AdapterPayload; consumed_at: Date | null }>(
         `SELECT payload, consumed_at FROM oidc_payloads

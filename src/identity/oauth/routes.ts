@@ -129,7 +129,12 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
           size += chunk.length;
           if (size <= 56 * 1024) chunks.push(chunk);
         });
-        payload.on('end', () => done(null, Buffer.concat(chunks).toString('utf8')));
+        // A raw NUL byte decodes to the same value as %00: written so, the request reaches the provider,
+        // which answers a NUL in any parameter in the OAuth error shape (the gateway's own text check
+        // would refuse the raw body in problem+json, a dialect OAuth clients do not read).
+        payload.on('end', () =>
+          done(null, Buffer.concat(chunks).toString('utf8').replaceAll('\u0000', '%00')),
+        );
         payload.on('error', (error) => done(error));
       });
       // Anything else (JSON for registration, say) is left in the stream for the provider to read.
