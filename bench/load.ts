@@ -10,8 +10,8 @@ import autocannon from 'autocannon';
  * little of the machine's CPU on itself and the contenders get more of it), otherwise from autocannon in
  * this process. `BENCH_LOAD=autocannon|wrk` chooses. Each result says which one made it.
  *
- * With `cpus` set (a `taskset` list such as "0"), the load generator runs on those cores only; the
- * contenders are then started on the others (see `pinned`), so each side has cores of its own.
+ * With `cpus` set (a `taskset` list such as "0"), wrk runs on those cores only; the contenders are
+ * then started on the others (see `pinned`), so each side has cores of its own.
  */
 const run = promisify(execFile);
 
@@ -43,21 +43,23 @@ export const LOAD_GENERATOR: 'wrk' | 'autocannon' =
     ? 'autocannon'
     : 'wrk';
 
-/** Whether contenders and load can be given cores of their own: `taskset` and at least 2 cores. */
-export const CAN_PIN = os.cpus().length >= 2 && onPath('taskset');
+/** Cores this process may use (its affinity, not the machine's count); numbered from 0 when pinning. */
+const CORES = os.availableParallelism();
+
+/**
+ * Whether contenders and load can be given cores of their own: `taskset`, at least 2 cores, and wrk
+ * (autocannon, in this process, cannot load the faster contenders from one core, which would squeeze
+ * the ratios).
+ */
+export const CAN_PIN = CORES >= 2 && onPath('taskset') && LOAD_GENERATOR === 'wrk';
 
 /** The cores for the load generator and for the contenders when pinned: the first, and the rest. */
 export const LOAD_CPUS = '0';
-export const SERVER_CPUS = os.cpus().length > 2 ? `1-${os.cpus().length - 1}` : '1';
+export const SERVER_CPUS = CORES > 2 ? `1-${CORES - 1}` : '1';
 
 /** `command args` under `taskset -c cpus` when cpus is given. */
 export function pinned(cpus: string | undefined, command: string, args: string[]): [string, string[]] {
   return cpus ? ['taskset', ['-c', cpus, command, ...args]] : [command, args];
-}
-
-/** Pins this process (every thread), for autocannon, which runs here. */
-export function pinThisProcess(cpus: string): void {
-  execFileSync('taskset', ['-a', '-pc', cpus, String(process.pid)], { stdio: 'ignore' });
 }
 
 /** wrk's figures: "Latency Distribution" lines are "50%  1.23ms". */

@@ -15,7 +15,6 @@ import {
   LOAD_GENERATOR,
   type LoadResult,
   measureLoad,
-  pinThisProcess,
   SERVER_CPUS,
   warmUp,
 } from './load.ts';
@@ -190,7 +189,7 @@ try {
   const toolProblem = await installTools();
   const mockHeaders = { 'Ocp-Apim-Subscription-Key': 'bench' };
   const serverCores = (cpus: string | undefined) =>
-    cpus ? os.cpus().length - LOAD_CPUS.split(',').length : os.cpus().length;
+    cpus ? os.availableParallelism() - LOAD_CPUS.split(',').length : os.availableParallelism();
   const phases = [
     { name: 'shared', serverCpus: undefined, loadCpus: undefined },
     ...(CAN_PIN ? [{ name: 'pinned', serverCpus: SERVER_CPUS, loadCpus: LOAD_CPUS }] : []),
@@ -198,7 +197,6 @@ try {
   const skipped: string[] = [];
   const results: Phase[] = [];
   for (const phase of phases) {
-    if (phase.loadCpus && LOAD_GENERATOR === 'autocannon') pinThisProcess(phase.loadCpus);
     const contenders: { name: string; url: string; headers: Record<string, string> }[] = [];
     // Our gateway as `rsg start` runs it (one process), and with one process per core it may use
     // (`--workers N`), as WireMock's Java server uses every core it is given.

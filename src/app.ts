@@ -58,6 +58,9 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
           : error.code === 'FST_ERR_BAD_URL'
             ? badRequest('path', 'is not valid percent-encoding (RFC 3986)')
             : toHttpError(error);
+      // These answers skip the onRequest hooks: the request id header is set here.
+      reply.header('api-business-govt-nz-Request-Id', request.id);
+      if (refusal.status >= 500) request.log.error({ err: error }, 'request failed');
       return sendError(request, reply, refusal, dialect);
     },
   });

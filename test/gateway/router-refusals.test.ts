@@ -19,6 +19,7 @@ describe('router refusals', () => {
     for (const url of ['/sandbox/nzbn/v5/entities/%ZZ', '/gateway/nzbn/v5/entities/%E0%A4%A']) {
       const response = await get(url);
       expect(response.statusCode, url).toBe(400);
+      expect(response.headers['api-business-govt-nz-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(response.json()).toMatchObject({
         status: '400',
         errorCode: expect.any(String),

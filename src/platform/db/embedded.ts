@@ -155,13 +155,19 @@ async function initialise(
   }
 }
 
+/** The machine's memory, or the container's limit where one is set (cgroups; 0 or absent when none). */
+function availableMemory(): number {
+  const limit = (process as { constrainedMemory?: () => number | undefined }).constrainedMemory?.();
+  return limit && limit > 0 ? Math.min(limit, os.totalmem()) : os.totalmem();
+}
+
 /**
- * Shared buffers: an eighth of the machine's memory, between 128 MB and 1 GB. The national-scale
+ * Shared buffers: an eighth of the machine's memory (of a container's limit, where one is set), between 128 MB and 1 GB. The national-scale
  * sandbox register (about 550 MB with its indexes) then stays in PostgreSQL's own cache on any machine
  * with 8 GB or more, so a search that visits thousands of rows reads them from memory PostgreSQL
  * holds rather than through the operating system. The memory is taken as pages are used.
  */
-export function sharedBuffersMb(totalBytes = os.totalmem()): number {
+export function sharedBuffersMb(totalBytes = availableMemory()): number {
   return Math.max(128, Math.min(1024, Math.floor(totalBytes / 8 / 1024 / 1024)));
 }
 

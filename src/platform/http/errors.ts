@@ -184,6 +184,10 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const httpError = toHttpError(error);
     if (httpError.status >= 500) request.log.error({ err: error }, 'request failed');
+    // A database error answered as the client's (text it cannot store): logged, in case it is ours.
+    else if ((error as { severity?: unknown }).severity) {
+      request.log.warn({ err: error }, 'database refused the request’s text');
+    }
     return sendError(request, reply, httpError);
   });
   app.setNotFoundHandler((request, reply) =>

@@ -98,6 +98,12 @@ describe('GET /entities/changes', () => {
       'change-event-type=ALL&entity-type=SoleTrader&date-time-from=2031-03-01T13:01:00.000+1300&date-time-to=2031-03-02T00:00:00.000+1300',
     );
     expect(types(later.json())).toEqual([]);
+    // A date and a time separated by a space still read as sent: 12:59 on 1 March, New Zealand time, is a minute before the event.
+    const spaced = await search(
+      'change-event-type=ALL&entity-type=SoleTrader&date-time-from=2031-03-01%2012:59&date-time-to=2031-03-02',
+    );
+    expect(spaced.statusCode, spaced.body).toBe(200);
+    expect(types(spaced.json())).toEqual(['ROLES_DIRECTOR']);
   });
 
   it('sorts and pages with next/prev links that keep the filters', async () => {

@@ -109,6 +109,9 @@ describe('status requests and history', () => {
       expect(readRequestedStatus(name), name).toBe('91');
     expect(readRequestedStatus('')).toBeUndefined();
     expect(readRequestedStatus('Removed')).toBeUndefined();
+    // Names of every object's inherited properties are not statuses.
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'Con-structor'])
+      expect(readRequestedStatus(name), name).toBeUndefined();
     expect(readRequestedStatus('60')).toBeUndefined();
     expect(statusChangeProblem(trader, '90')).toBeNull();
     expect(statusChangeProblem(trader, '50')).toMatch(/already/);

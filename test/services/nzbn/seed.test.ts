@@ -140,6 +140,13 @@ describe('a bulk seed', () => {
     expect(await seedNzbn(again, { entities: 2_400, chunkSize: 200, threads: 0 })).toMatch(/in place$/);
     expect(await outOfOrder()).toBe(0);
     expect(logged).toContain('nzbn: putting the register in name order …');
+    // The GIN indexes, dropped for the rewrite, are back.
+    const after = await pool.query<{ indexname: string }>(
+      "SELECT indexname FROM pg_indexes WHERE tablename = 'nzbn_entities'",
+    );
+    expect(after.rows.map((row) => row.indexname)).toEqual(
+      expect.arrayContaining(['nzbn_entities_industry', 'nzbn_entities_search']),
+    );
     // Marked now: a further seed leaves the table alone.
     logged.length = 0;
     await seedNzbn(again, { entities: 2_400, chunkSize: 200, threads: 0 });

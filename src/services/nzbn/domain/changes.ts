@@ -15,7 +15,10 @@ const REQUESTABLE: readonly EntityStatusCode[] = ['50', '90', '91'];
 
 const fold = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 /** Other names of a requestable status: the search filter's `RemovedClosed`, and plain `Closed`. */
-const OTHER_NAMES: Readonly<Record<string, EntityStatusCode>> = { closed: '91', removedclosed: '91' };
+const OTHER_NAMES: ReadonlyMap<string, EntityStatusCode> = new Map([
+  ['closed', '91'],
+  ['removedclosed', '91'],
+]);
 
 /**
  * Reads a requested status given as a code (`90`) or a name: its description (`Inactive`,
@@ -26,7 +29,7 @@ export function readRequestedStatus(value: string): EntityStatusCode | undefined
   if (wanted === '') return undefined;
   return (
     REQUESTABLE.find((code) => code === wanted || fold(ENTITY_STATUSES[code].description) === wanted) ??
-    OTHER_NAMES[wanted]
+    OTHER_NAMES.get(wanted)
   );
 }
 

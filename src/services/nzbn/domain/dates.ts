@@ -52,9 +52,12 @@ function utcEpoch(
 type YearSegments = readonly (readonly [number, number])[];
 const FIRST_CACHED_YEAR = 1800;
 const segmentsByYear: (YearSegments | undefined)[] = [];
+/** Years before 1800 (rare, but a request may name any year 0000–9999): cached by year too. */
+const earlySegments = new Map<number, YearSegments>();
 
 function segmentsOf(year: number): YearSegments {
-  const cached = segmentsByYear[year - FIRST_CACHED_YEAR];
+  const cached =
+    year >= FIRST_CACHED_YEAR ? segmentsByYear[year - FIRST_CACHED_YEAR] : earlySegments.get(year);
   if (cached) return cached;
   const start = utcEpoch(year, 1, 1);
   const end = utcEpoch(year + 1, 1, 1);
@@ -69,6 +72,7 @@ function segmentsOf(year: number): YearSegments {
     previousOffset = offset;
   }
   if (year >= FIRST_CACHED_YEAR) segmentsByYear[year - FIRST_CACHED_YEAR] = segments;
+  else earlySegments.set(year, segments);
   return segments;
 }
 

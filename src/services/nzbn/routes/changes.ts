@@ -113,7 +113,9 @@ const SPACE_FOR_PLUS = /(\d) (\d{2}:?\d{2})$/;
 
 function parsedInstant(field: string, text: string | undefined): number | undefined {
   if (text === undefined || text.trim() === '') return undefined;
-  const parsed = parseNzDateTime(text.trim().replace(SPACE_FOR_PLUS, '$1+$2'));
+  // As sent first (`2009-03-24 13:00` is a date and a time); then with the space read as a `+`.
+  const parsed =
+    parseNzDateTime(text.trim()) ?? parseNzDateTime(text.trim().replace(SPACE_FOR_PLUS, '$1+$2'));
   if (parsed === null) throw badRequest(field, `must be ${NZ_DATE_TIME_RULE}`);
   return parsed;
 }

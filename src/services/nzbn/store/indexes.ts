@@ -26,15 +26,22 @@ export async function dropEntityIndexes(pool: pg.Pool): Promise<void> {
  * GIN indexes are built (CLUSTER rebuilds every index there is). Search pages come in name order and a
  * word's matches often share the start of their names, so rows a search reads then sit on the same
  * pages: at national scale the search mix's p95 falls by about 40% (docs/benchmarks.md, bench/nzbn-search.ts). Takes the table's
- * exclusive lock for a few seconds. Later updates go wherever there is room; only the next bulk load
+ * exclusive lock while it rewrites the table and its B-tree indexes (about 10 s at national scale; the
+ * seed drops the GIN indexes first and builds them after). Later updates go wherever there is room; only the next bulk load
  * restores the order. CLUSTER also marks the index (`pg_index.indisclustered`), which is how a seed
  * tells a large register loaded before this existed (`isClustered`).
  */
 export async function clusterEntities(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
-    await client.query("SET maintenance_work_mem = '512MB'");
+    // SET LOCAL: the pooled connection goes back with its own settings.
+    await client.query('BEGIN');
+    await client.query("SET LOCAL maintenance_work_mem = '512MB'");
     await client.query('CLUSTER nzbn_entities USING nzbn_entities_sort');
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
   } finally {
     client.release();
   }
@@ -51,11 +58,16 @@ export async function isClustered(pool: pg.Pool): Promise<boolean> {
 export async function ensureEntityIndexes(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
-    // A GIN build sorts in memory: more memory, fewer passes.
-    await client.query("SET maintenance_work_mem = '512MB'");
+    // A GIN build sorts in memory: more memory, fewer passes (SET LOCAL: for this transaction only).
+    await client.query('BEGIN');
+    await client.query("SET LOCAL maintenance_work_mem = '512MB'");
     for (const index of BULK_LOAD_INDEXES) {
       await client.query(`CREATE INDEX IF NOT EXISTS ${index.name} ${index.definition}`);
     }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
   } finally {
     client.release();
   }

@@ -79,15 +79,18 @@ export async function seedNzbn(context: SeedContext, options: SeedOptions = {}):
       }
     }
   }
-  // After a bulk load, or once for a large register loaded before the seed did this.
+  // After a bulk load, or once for a large register loaded before the seed did this (its GIN indexes
+  // dropped first too, so the table's exclusive lock covers the rewrite alone).
   const large = present.size + missing.length >= DROP_INDEXES_FROM_CHUNKS;
-  if (bulk || (large && !(await isClustered(pool)))) {
+  const cluster = bulk || (large && !(await isClustered(pool)));
+  if (cluster) {
     context.log('nzbn: putting the register in name order …');
+    if (!bulk) await dropEntityIndexes(pool);
     await clusterEntities(pool);
   }
   await ensureEntityIndexes(pool);
   // Fresh statistics for the planner, the GIN indexes' pending lists merged, the visibility map set.
-  if (missing.length > 0) await pool.query('VACUUM (ANALYZE) nzbn_entities');
+  if (missing.length > 0 || cluster) await pool.query('VACUUM (ANALYZE) nzbn_entities');
   const total = (
     await pool.query<{ entities: number }>(
       'SELECT COALESCE(sum(entities), 0)::int AS entities FROM nzbn_seed_chunks WHERE seed = $1',
