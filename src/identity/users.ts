@@ -17,16 +17,26 @@ export function validEmail(email: string): boolean {
   return /^[^\s@]+@[^\s@]+$/.test(email) && email.length <= 254;
 }
 
+/**
+ * Adds a user; with `password`, its hash is stored in the same statement, so a user never exists
+ * half-made (without the password it was signed up with).
+ */
 export async function addUser(
   pool: Pool,
-  input: { email: string; name?: string; isOperator?: boolean },
+  input: { email: string; name?: string; isOperator?: boolean; password?: string },
 ): Promise<User> {
   const email = input.email.trim().toLowerCase();
   if (!validEmail(email)) throw new UserError(`"${input.email}" is not an email address`);
+  let passwordHash: string | null = null;
+  if (input.password !== undefined) {
+    const problem = passwordProblem(input.password);
+    if (problem) throw new UserError(`the password ${problem}`);
+    passwordHash = await hashPassword(input.password);
+  }
   const result = await pool.query<User>(
-    `INSERT INTO users (email, name, is_operator) VALUES ($1, $2, $3)
+    `INSERT INTO users (email, name, is_operator, password_hash) VALUES ($1, $2, $3, $4)
      ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
-    [email, input.name?.trim() || email.split('@')[0], input.isOperator ?? false],
+    [email, input.name?.trim() || email.split('@')[0], input.isOperator ?? false, passwordHash],
   );
   const user = result.rows[0];
   if (!user) throw new UserError(`a user with the email ${email} already exists`);

@@ -116,13 +116,13 @@ export function authRoutes(scope: FastifyInstance, deps: PortalDeps): void {
     if (tooMany) return fail(429, tooMany);
     let user: Awaited<ReturnType<typeof addUser>>;
     try {
-      user = await addUser(pool, { email, name });
+      // The password goes in with the user: one statement, so no account is left without it.
+      user = await addUser(pool, { email, name, password });
     } catch (error) {
       if (error instanceof UserError)
         return fail(409, 'An account with this email exists already. Sign in instead.');
       throw error;
     }
-    await setPassword(pool, user.id, password);
     await deps.sessions.signIn(request, reply, user);
     return reply.redirect(next || '/portal/products', 303);
   });
