@@ -5,6 +5,7 @@
  * a seed that stopped between the drop and the build.
  */
 import type pg from 'pg';
+import { withTransaction } from '../../../platform/db/pool.ts';
 
 export const BULK_LOAD_INDEXES: readonly { name: string; definition: string }[] = [
   {
@@ -32,19 +33,11 @@ export async function dropEntityIndexes(pool: pg.Pool): Promise<void> {
  * tells a large register loaded before this existed (`isClustered`).
  */
 export async function clusterEntities(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    // SET LOCAL: the pooled connection goes back with its own settings.
-    await client.query('BEGIN');
+  // SET LOCAL: the pooled connection goes back with its own settings.
+  await withTransaction(pool, async (client) => {
     await client.query("SET LOCAL maintenance_work_mem = '512MB'");
     await client.query('CLUSTER nzbn_entities USING nzbn_entities_sort');
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export async function isClustered(pool: pg.Pool): Promise<boolean> {
@@ -56,19 +49,11 @@ export async function isClustered(pool: pg.Pool): Promise<boolean> {
 }
 
 export async function ensureEntityIndexes(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    // A GIN build sorts in memory: more memory, fewer passes (SET LOCAL: for this transaction only).
-    await client.query('BEGIN');
+  // A GIN build sorts in memory: more memory, fewer passes (SET LOCAL: for this transaction only).
+  await withTransaction(pool, async (client) => {
     await client.query("SET LOCAL maintenance_work_mem = '512MB'");
     for (const index of BULK_LOAD_INDEXES) {
       await client.query(`CREATE INDEX IF NOT EXISTS ${index.name} ${index.definition}`);
     }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

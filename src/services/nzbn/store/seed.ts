@@ -10,6 +10,7 @@
  * register is the first chunk of the full one), so `rsg start` after `rsg seed --scale full` keeps it.
  */
 import { availableParallelism } from 'node:os';
+import { withTransaction } from '../../../platform/db/pool.ts';
 import type { SeedContext, SeedScale } from '../../registry.ts';
 import {
   clusterEntities,
@@ -106,9 +107,7 @@ export async function seedNzbn(context: SeedContext, options: SeedOptions = {}):
 /** Inserts the fixed test cases that are missing, their organisation parts, and the operator's authority. */
 async function ensureFixtures(context: SeedContext): Promise<number> {
   const rows = fixtureRows();
-  const client = await context.database.pool.connect();
-  try {
-    await client.query('BEGIN');
+  await withTransaction(context.database.pool, async (client) => {
     const placeholders = ENTITY_COLUMNS.map((_, i) => `$${i + 1}`).join(', ');
     for (const { row } of rows) {
       await client.query(
@@ -120,13 +119,7 @@ async function ensureFixtures(context: SeedContext): Promise<number> {
       if (fixture.organisationParts.length > 0)
         await ensureFixtureParts(client, row, fixture.organisationParts);
     }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
   for (const { fixture } of rows) {
     if (fixture.sandboxOperatorHasAuthority) {
       await context.identity.grantOperatorsAuthority('nzbn', 'entity', fixture.nzbn);
