@@ -35,6 +35,15 @@ export interface Config {
   sandboxMaintenance: boolean;
   /** Sandbox: simulated business number register changes per hour of the sandbox clock (0: none). */
   sandboxActivityPerHour: number;
+  /** Connection pools of a serving process (each of the three databases has its own). */
+  database: {
+    /** Connections per database at most. */
+    poolSize: number;
+    /** Milliseconds a request waits for a connection before it is answered 503. */
+    acquireTimeoutMs: number;
+    /** Server-side statement timeout for requests and jobs, in milliseconds (0: none). */
+    statementTimeoutMs: number;
+  };
   oauth: {
     /** Base of the resource (audience) names: `<base>/gateway` and `<base>/sandbox`, as the public gateway's. */
     resourceBase: string;
@@ -129,6 +138,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     jobs: oneOf(env, 'RSG_JOBS', ['on', 'off'] as const, 'on') === 'on',
     sandboxMaintenance: oneOf(env, 'RSG_SANDBOX_MAINTENANCE', ['on', 'off'] as const, 'off') === 'on',
     sandboxActivityPerHour: integer(env, 'RSG_SANDBOX_ACTIVITY_PER_HOUR', 30, 0, 100_000),
+    database: {
+      poolSize: integer(env, 'RSG_DB_POOL_SIZE', 10, 1, 1000),
+      acquireTimeoutMs: integer(env, 'RSG_DB_ACQUIRE_TIMEOUT_MS', 5_000, 10, 600_000),
+      statementTimeoutMs: integer(env, 'RSG_DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000),
+    },
     oauth: {
       resourceBase: (
         url(env, 'RSG_OAUTH_RESOURCE_BASE', ['https:', 'http:']) ?? 'https://api.business.govt.nz'

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pino from 'pino';
 import type { Config } from './config.ts';
 import { KeyCache } from './gateway/key-cache.ts';
 import { OrganisationResolver } from './gateway/organisation-resolver.ts';
@@ -170,12 +171,37 @@ function limitPrefix(secret: string): string {
 export async function openRuntime(
   config: Config,
   setup: DatabaseSetup,
-  options: { migrate?: boolean; clockMode?: ClockMode | 'keep' } = {},
+  options: {
+    migrate?: boolean;
+    clockMode?: ClockMode | 'keep';
+    /** Told when a database becomes unreachable and when it answers again (for the log). */
+    onDatabaseHealth?: (database: string, state: 'down' | 'up', reason: string) => void;
+  } = {},
 ): Promise<Runtime> {
   const { urls } = setup;
+  const healthLog = pino({ level: config.logLevel, base: { pid: process.pid } });
+  const logDatabaseHealth = (database: string, state: 'down' | 'up', reason: string) => {
+    if (state === 'down') {
+      healthLog.warn(
+        { database, reason },
+        'database unreachable: requests answer 503 and jobs pause until it is back',
+      );
+    } else healthLog.info({ database }, `database reachable again ${reason}: serving`);
+  };
   if (options.migrate !== false) await migrateAll(urls);
-  const gateway = openDatabase(urls.gateway);
-  const environments = { sandbox: openDatabase(urls.sandbox), production: openDatabase(urls.production) };
+  const pools = (name: string) => ({
+    name,
+    max: config.database.poolSize,
+    acquireTimeoutMs: config.database.acquireTimeoutMs,
+    statementTimeoutMs: config.database.statementTimeoutMs,
+    onHealth: (state: 'down' | 'up', reason: string) =>
+      (options.onDatabaseHealth ?? logDatabaseHealth)(name, state, reason),
+  });
+  const gateway = openDatabase(urls.gateway, pools('gateway'));
+  const environments = {
+    sandbox: openDatabase(urls.sandbox, pools('sandbox')),
+    production: openDatabase(urls.production, pools('production')),
+  };
   const feed = new ChangeFeed(urls.gateway);
   await feed.start();
   const clocks = new Clocks(gateway.pool);

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { isDatabaseUnavailable } from '../platform/db/faults.ts';
 
 /**
  * Calls per subscription per minute (calls, 4xx, 5xx, 429), counted in memory and flushed to the
@@ -59,16 +60,35 @@ export class UsageRecorder {
       columns[2]!.push(counts.serverErrors);
       columns[3]!.push(counts.throttled);
     }
-    await this.pool.query(
-      `INSERT INTO usage_minutes (subscription_id, minute, calls, client_errors, server_errors, throttled)
+    await this.pool
+      .query(
+        `INSERT INTO usage_minutes (subscription_id, minute, calls, client_errors, server_errors, throttled)
        SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::int[], $4::int[], $5::int[], $6::int[])
        ON CONFLICT (subscription_id, minute) DO UPDATE SET
          calls = usage_minutes.calls + excluded.calls,
          client_errors = usage_minutes.client_errors + excluded.client_errors,
          server_errors = usage_minutes.server_errors + excluded.server_errors,
          throttled = usage_minutes.throttled + excluded.throttled`,
-      [ids, minutes, ...columns],
-    );
+        [ids, minutes, ...columns],
+      )
+      .catch((error: unknown) => {
+        // The database is away: keep the counts for the next flush rather than lose them.
+        if (isDatabaseUnavailable(error)) this.restore(batch);
+        throw error;
+      });
+  }
+
+  private restore(batch: Map<string, Counts>): void {
+    for (const [key, counts] of batch) {
+      const current = this.pending.get(key);
+      if (!current) this.pending.set(key, counts);
+      else {
+        current.calls += counts.calls;
+        current.clientErrors += counts.clientErrors;
+        current.serverErrors += counts.serverErrors;
+        current.throttled += counts.throttled;
+      }
+    }
   }
 
   async close(): Promise<void> {

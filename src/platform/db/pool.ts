@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { DatabaseHealth, type HealthListener } from './faults.ts';
 import { databaseName, withDatabase } from './urls.ts';
 
 // int8 (counts, sums) come back as strings by default; every int8 we store fits in a double.
@@ -9,20 +10,103 @@ export interface Database<Schema = unknown> {
   url: string;
   pool: pg.Pool;
   db: Kysely<Schema>;
+  /** The database's breaker: down while the server cannot be reached (see faults.ts). */
+  health: DatabaseHealth;
   close(): Promise<void>;
 }
 
-export function openDatabase<Schema = unknown>(url: string, max = 10): Database<Schema> {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
-  // An idle client that loses its server must not crash the process: the pool replaces it.
-  pool.on('error', () => {});
+export interface PoolOptions {
+  /** Connections at most (default 10). */
+  max?: number;
+  /**
+   * Milliseconds a caller waits for a free connection (or for a new one to connect) before the
+   * request fails with a 503; an exhausted pool never becomes an unbounded queue. Default 5,000.
+   */
+  acquireTimeoutMs?: number;
+  /** Server-side `statement_timeout` in milliseconds; 0 for none (default: none). */
+  statementTimeoutMs?: number;
+  /** A name for logs and errors (`gateway`, `sandbox`, `production`); default: the database's name. */
+  name?: string;
+  /** Told when the database goes away and comes back. */
+  onHealth?: HealthListener;
+}
+
+type ConnectCallback = (
+  error: Error | undefined,
+  client: pg.PoolClient | undefined,
+  // biome-ignore lint/suspicious/noExplicitAny: pg's own signature.
+  done: (release?: any) => void,
+) => void;
+
+/**
+ * A pg pool that survives its server:
+ * - every connection it opens has an `error` listener for its whole life, so a connection that the
+ *   server ends while it is checked out (between two statements of a transaction, say) is reported to
+ *   the statement that uses it next, never as an unhandled 'error' event that ends the process;
+ * - while its breaker is open (the server cannot be reached) it refuses at once, so new requests get a
+ *   503 without waiting for a connect timeout, and the first successful probe lets them through again.
+ */
+class SurvivingPool extends pg.Pool {
+  constructor(
+    config: pg.PoolConfig,
+    readonly health: DatabaseHealth,
+  ) {
+    super(config);
+    // An idle client that loses its server must not crash the process: the pool replaces it.
+    this.on('error', () => {});
+    this.on('connect', (client) => {
+      client.on('error', () => {});
+    });
+  }
+
+  // pg-pool calls connect(callback) from query(); Kysely and our code call connect() for a promise.
+  // biome-ignore lint/suspicious/noExplicitAny: both of pg.Pool's overloads are served here.
+  override connect(callback?: ConnectCallback): any {
+    if (!this.health.up) {
+      const error = this.health.unavailable();
+      if (!callback) return Promise.reject(error);
+      process.nextTick(() => callback(error, undefined, () => {}));
+      return undefined;
+    }
+    if (callback) {
+      return super.connect((error, client, done) => {
+        if (error) this.health.connectFailed(error);
+        callback(error, client, done);
+      });
+    }
+    return super.connect().catch((error: unknown) => {
+      this.health.connectFailed(error);
+      throw error;
+    });
+  }
+}
+
+export function openDatabase<Schema = unknown>(
+  url: string,
+  options: number | PoolOptions = {},
+): Database<Schema> {
+  const settings = typeof options === 'number' ? { max: options } : options;
+  const health = new DatabaseHealth(settings.name ?? databaseName(url), url);
+  if (settings.onHealth) health.on(settings.onHealth);
+  const pool = new SurvivingPool(
+    {
+      connectionString: url,
+      max: settings.max ?? 10,
+      idleTimeoutMillis: 30_000,
+      connectionTimeoutMillis: settings.acquireTimeoutMs ?? 5_000,
+      ...(settings.statementTimeoutMs ? { statement_timeout: settings.statementTimeoutMs } : {}),
+    },
+    health,
+  );
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return {
     url,
     pool,
     db,
+    health,
     // Kysely ends the pool only if it ever used it; end it ourselves otherwise.
     close: async () => {
+      health.close();
       await db.destroy();
       if (!pool.ended) await pool.end();
     },
@@ -60,21 +144,27 @@ export async function dropDatabase(url: string): Promise<void> {
   }
 }
 
-/** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
+/**
+ * Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it
+ * throws. A connection that failed (ended by the server, say) is destroyed, never handed out again.
+ */
 export async function withTransaction<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
+  let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
+    await client.query('ROLLBACK').catch((rollbackError: Error) => {
+      broken = rollbackError;
+    });
     throw error;
   } finally {
-    client.release();
+    client.release(broken);
   }
 }

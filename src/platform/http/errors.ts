@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/faults.ts';
 
 /**
  * One error mechanism, one renderer per dialect. Handlers throw `HttpError` (or let Fastify's schema
@@ -27,6 +28,16 @@ export class HttpError extends Error {
 
 export const badRequest = (field: string, rule: string): HttpError =>
   new HttpError(400, 'invalid-parameter', `${field}: ${rule}`, [{ field, message: rule }]);
+
+/** A dependency (the database) is not there right now: 503 with `Retry-After`. */
+export const serviceUnavailable = (): HttpError =>
+  new HttpError(
+    503,
+    'service-unavailable',
+    `The service is temporarily unavailable. Try again in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
+    [],
+    { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+  );
 
 export const notFound = (what = 'Object Not Found'): HttpError => new HttpError(404, 'not-found', what);
 
@@ -160,6 +171,9 @@ export function toHttpError(error: unknown): HttpError {
       'the request holds a character the register cannot store (such as U+0000)',
     );
   }
+  // The database is unreachable, restarting, overloaded or timed out: the client may try again soon.
+  // Whatever the request had begun to write was rolled back with its transaction.
+  if (isDatabaseUnavailable(error)) return serviceUnavailable();
   const status = fastifyError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     // Fastify's own client errors: malformed JSON, body too large, unsupported media type …
@@ -183,7 +197,10 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.decorateRequest('dialect', undefined);
   app.setErrorHandler((error, request, reply) => {
     const httpError = toHttpError(error);
-    if (httpError.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (httpError.status === 503 && isDatabaseUnavailable(error)) {
+      // One line per request, without a stack: an outage is the database's fault, not a bug here.
+      request.log.warn({ reason: (error as Error).message }, 'database unavailable; answered 503');
+    } else if (httpError.status >= 500) request.log.error({ err: error }, 'request failed');
     // A database error answered as the client's (text it cannot store): logged, in case it is ours.
     else if ((error as { severity?: unknown }).severity) {
       request.log.warn({ err: error }, 'database refused the request’s text');

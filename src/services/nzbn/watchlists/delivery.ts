@@ -36,6 +36,8 @@ export interface DeliveryOptions {
   /** Watchlists served at once by this worker. */
   concurrency?: number;
   onError?: (error: unknown) => void;
+  /** Told after a claim succeeds (the database answers again after a failure). */
+  onRecovered?: () => void;
 }
 
 interface Claimed {
@@ -177,6 +179,8 @@ export class DeliveryWorker {
     if (!this.pool) {
       this.pool = new pg.Pool({ connectionString, max: 8, idleTimeoutMillis: 30_000 });
       this.pool.on('error', () => {});
+      // A connection the server ends while it is checked out reports to its statement, not the process.
+      this.pool.on('connect', (client) => client.on('error', () => {}));
     }
     const client = new pg.Client({ connectionString });
     client.on('error', (error) => this.options.onError?.(error));
@@ -216,7 +220,10 @@ export class DeliveryWorker {
     }
     this.claiming = true;
     this.claim()
-      .catch((error) => this.options.onError?.(error))
+      .then(
+        () => this.options.onRecovered?.(),
+        (error) => this.options.onError?.(error),
+      )
       .finally(() => {
         this.claiming = false;
         if (this.again) {
@@ -310,6 +317,9 @@ export class DeliveryWorker {
       return await this.serveQueue(
         watchlist,
         (mark) => {
+          // The mark is awaited later (before the next outcome); should it fail meanwhile (its
+          // connection ended), that is reported there, not as an unhandled rejection now.
+          mark.catch(() => {});
           previous = mark;
         },
         recorded,

@@ -8,6 +8,7 @@
  * clock moves (the sandbox's virtual clock: `rsg clock advance`), and once a second.
  */
 import type pg from 'pg';
+import { OutageLog } from '../../../platform/db/faults.ts';
 import type { JobContext, RunningJobs } from '../../registry.ts';
 import { DeliveryWorker } from './delivery.ts';
 import { fanOutAll } from './fanout.ts';
@@ -29,17 +30,21 @@ export class NzbnJobs implements RunningJobs {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  private readonly outage: OutageLog;
 
   constructor(
     private readonly context: JobContext,
     private readonly options: NzbnJobOptions = {},
   ) {
+    this.outage = new OutageLog(`watchlist jobs (${context.environment})`, context.log);
+    const deliveryOutage = new OutageLog(`watchlist delivery (${context.environment})`, context.log);
     this.delivery = new DeliveryWorker({
       pool: context.database.pool,
       clock: context.clock,
       apiBase: context.apiBase,
       concurrency: options.concurrency ?? 64,
-      onError: (error) => context.log.error({ err: error }, 'watchlist delivery failed'),
+      onError: (error) => deliveryOutage.failed(error),
+      onRecovered: () => deliveryOutage.succeeded(),
     });
   }
 
@@ -68,7 +73,10 @@ export class NzbnJobs implements RunningJobs {
   private runNow(): Promise<void> {
     if (!this.running) {
       this.running = this.run()
-        .catch((error) => this.context.log.error({ err: error }, 'watchlist jobs failed'))
+        .then(
+          () => this.outage.succeeded(),
+          (error) => this.outage.failed(error),
+        )
         .finally(() => {
           this.running = undefined;
           if (this.again && !this.stopped) {

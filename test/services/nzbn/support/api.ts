@@ -38,9 +38,12 @@ export interface NzbnTest {
 }
 
 export async function nzbnTest(
-  options: { entities?: number; clockMode?: 'real' | 'virtual' } = {},
+  options: { entities?: number; clockMode?: 'real' | 'virtual'; env?: Record<string, string> } = {},
 ): Promise<NzbnTest> {
-  const gateway = await testGateway(options.clockMode ? { clockMode: options.clockMode } : {});
+  const gateway = await testGateway({
+    ...(options.clockMode ? { clockMode: options.clockMode } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
   const grant = async (userId: string, nzbn: string) => {
     await grantAuthority(
       gateway.runtime.gateway.pool,
