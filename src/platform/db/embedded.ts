@@ -23,6 +23,8 @@ export interface EmbeddedServer {
   /** Server URL without a database name: `postgres://postgres:…@127.0.0.1:port`. */
   serverUrl: string;
   owned: boolean;
+  /** The postmaster's process id while it runs (owned servers only). */
+  readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -32,6 +34,8 @@ export interface EmbeddedOptions {
   log?: (line: string) => void;
   /** Delete the data folder on stop (tests). */
   ephemeral?: boolean;
+  /** Start the server again should it end unexpectedly (default true). */
+  restart?: boolean;
 }
 
 interface Binaries {
@@ -229,7 +233,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const runningPort = await runningServerPort(pgDir);
   if (runningPort !== undefined) {
     log(`attaching to the embedded PostgreSQL already running on port ${runningPort}`);
-    return { serverUrl: urlFor(runningPort), owned: false, stop: async () => {} };
+    return { serverUrl: urlFor(runningPort), owned: false, pid: undefined, stop: async () => {} };
   }
 
   const bin = await binaries();
@@ -238,7 +242,39 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     log(`initialising the embedded PostgreSQL in ${pgDir}`);
     await initialise(bin, options.dataDir, pgDir, password, user);
   }
-  const child = await startServer(bin, pgDir, options.port, log, user);
+  let child = await startServer(bin, pgDir, options.port, log, user);
+  let stopping = false;
+  // The server is ours to keep: should it end unexpectedly (killed, crashed), it is started again
+  // (after 1 s, then up to 10 s apart while it will not start). Requests meanwhile answer 503 and the
+  // pools reconnect when it is back.
+  const keep = (running: ChildProcess) => {
+    running.once('exit', (code, signal) => {
+      if (stopping || options.restart === false) return;
+      log(`the embedded PostgreSQL ended unexpectedly (${signal ?? `exit ${code}`}); starting it again`);
+      let wait = 1_000;
+      const again = () => {
+        if (stopping) return;
+        startServer(bin, pgDir, options.port, log, user).then(
+          (next) => {
+            if (stopping) {
+              next.kill('SIGINT');
+              return;
+            }
+            child = next;
+            log('the embedded PostgreSQL is running again');
+            keep(next);
+          },
+          (error: Error) => {
+            log(`the embedded PostgreSQL did not start yet: ${error.message}`);
+            wait = Math.min(wait * 2, 10_000);
+            setTimeout(again, wait).unref();
+          },
+        );
+      };
+      setTimeout(again, wait).unref();
+    });
+  };
+  keep(child);
   // If this process ends without stopping the server, ask it to shut down (fast mode) rather than orphan it.
   const onExit = () => child.kill('SIGINT');
   process.once('exit', onExit);
@@ -246,10 +282,14 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   return {
     serverUrl: urlFor(options.port),
     owned: true,
+    get pid() {
+      return child.exitCode === null && child.signalCode === null ? child.pid : undefined;
+    },
     stop: () => {
+      stopping = true;
       stopped ??= new Promise<void>((resolve) => {
         process.off('exit', onExit);
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
         child.once('exit', () => {
           clearTimeout(timer);

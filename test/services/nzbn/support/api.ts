@@ -1,5 +1,6 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { grantAuthority } from '../../../../src/identity/authorities.ts';
+import type { DatabaseUrls } from '../../../../src/platform/db/urls.ts';
 import { seedNzbn } from '../../../../src/services/nzbn/store/seed.ts';
 import { subscriber, type TestGateway, testGateway } from '../../../support/runtime.ts';
 import { type SignedInUser, signedInUser } from './browser.ts';
@@ -38,11 +39,17 @@ export interface NzbnTest {
 }
 
 export async function nzbnTest(
-  options: { entities?: number; clockMode?: 'real' | 'virtual'; env?: Record<string, string> } = {},
+  options: {
+    entities?: number;
+    clockMode?: 'real' | 'virtual';
+    env?: Record<string, string>;
+    urls?: DatabaseUrls;
+  } = {},
 ): Promise<NzbnTest> {
   const gateway = await testGateway({
     ...(options.clockMode ? { clockMode: options.clockMode } : {}),
     ...(options.env ? { env: options.env } : {}),
+    ...(options.urls ? { urls: options.urls } : {}),
   });
   const grant = async (userId: string, nzbn: string) => {
     await grantAuthority(
