@@ -9,6 +9,7 @@ import { ensureDatabase } from '../../src/platform/db/pool.ts';
 import { withDatabase } from '../../src/platform/db/urls.ts';
 import { type JobsHandle, startJobs } from '../../src/runtime.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from '../services/nzbn/support/api.ts';
+import { subscriber } from '../support/runtime.ts';
 
 /**
  * The database server stopped and started again, and the embedded one killed by its pid: requests
@@ -27,14 +28,22 @@ function freePort(): Promise<number> {
   });
 }
 
-async function gatewayOn(embedded: EmbeddedServer) {
+async function gatewayOn(embedded: EmbeddedServer): Promise<NzbnTest & { marketRentKey: string }> {
   const urls = {
     gateway: withDatabase(embedded.serverUrl, 'rsg_gateway'),
     sandbox: withDatabase(embedded.serverUrl, 'rsg_sandbox'),
     production: withDatabase(embedded.serverUrl, 'rsg_production'),
   };
   for (const url of Object.values(urls)) await ensureDatabase(url);
-  return nzbnTest({ urls, entities: 200 });
+  const t = await nzbnTest({ urls, entities: 200 });
+  const { primaryKey } = await subscriber(t.gateway, 'sandbox-market-rent');
+  // The keys are looked up before the outage, as a running gateway would have them cached.
+  await t.gateway.app.inject({
+    method: 'GET',
+    url: '/sandbox/tenancy-services/market-rent/v2/statistics',
+    headers: { 'Ocp-Apim-Subscription-Key': primaryKey },
+  });
+  return Object.assign(t, { marketRentKey: primaryKey });
 }
 
 const search = (t: NzbnTest) => t.call('GET', '/entities?search-term=limited&page-size=5');
@@ -46,7 +55,7 @@ function expectUnavailable(response: LightMyRequestResponse): void {
 }
 
 /** Requests while the server is down: each answered 503; returns the slowest answer in ms. */
-async function duringOutage(t: NzbnTest): Promise<number> {
+async function duringOutage(t: NzbnTest & { marketRentKey: string }): Promise<number> {
   let slowest = 0;
   for (let i = 0; i < 20; i++) {
     const started = performance.now();
@@ -54,6 +63,28 @@ async function duringOutage(t: NzbnTest): Promise<number> {
     slowest = Math.max(slowest, performance.now() - started);
     expectUnavailable(response);
   }
+  // The other dialects: OAuth's JSON, the portal's page, problem+json (rental statistics).
+  const token = await t.gateway.app.inject({
+    method: 'POST',
+    url: '/oauth2/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'grant_type=client_credentials&client_id=someone&client_secret=x',
+  });
+  expect(token.statusCode, token.body).toBe(503);
+  expect(token.headers['retry-after']).toBeDefined();
+  expect(token.json().error).toBe('temporarily_unavailable');
+  const portal = await t.gateway.app.inject({ method: 'GET', url: '/portal/products' });
+  expect(portal.statusCode).toBe(503);
+  expect(portal.headers['content-type']).toMatch(/text\/html/);
+  expect(portal.headers['retry-after']).toBeDefined();
+  const statistics = await t.gateway.app.inject({
+    method: 'GET',
+    url: '/sandbox/tenancy-services/market-rent/v2/statistics?period-ending=2026-06&num-months=12&area-definition=REGC2019',
+    headers: { 'Ocp-Apim-Subscription-Key': t.marketRentKey },
+  });
+  expect(statistics.statusCode, statistics.body).toBe(503);
+  expect(statistics.headers['content-type']).toMatch(/application\/problem\+json/);
+  expect(statistics.json()).toMatchObject({ status: 503, type: 'about:blank#service-unavailable' });
   const ready = await t.gateway.app.inject({ method: 'GET', url: '/readyz' });
   expect(ready.statusCode).toBe(503);
   expect(ready.json().status).toBe('not ready');

@@ -1,6 +1,7 @@
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Pool } from 'pg';
 import type { Config } from '../../config.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../platform/db/faults.ts';
 import { html, page } from '../../platform/http/html.ts';
 import type { Environment } from '../../services/registry.ts';
 import { postgresAdapter } from './adapter.ts';
@@ -168,6 +169,25 @@ export function createProvider(options: ProviderOptions): Provider {
 
   const provider = new Provider(options.issuer, configuration);
   provider.proxy = true;
+  // The database is away (restarting, unreachable, out of connections): not a server error but a
+  // temporary one. RFC 6749's `temporarily_unavailable` with 503 and Retry-After, as JSON or as a page.
+  provider.on(
+    'server_error',
+    (ctx: { status: number; body: unknown; set(n: string, v: string): void }, error: unknown) => {
+      if (!isDatabaseUnavailable(error)) return;
+      const description = `The authorization server is temporarily unavailable. Try again in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`;
+      ctx.status = 503;
+      ctx.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      ctx.body =
+        typeof ctx.body === 'string'
+          ? page(
+              'Sign-in error',
+              html`<section class="card"><h1>Sign-in could not continue</h1>
+<p><strong>temporarily_unavailable</strong>: ${description}</p></section>`,
+            )
+          : { error: 'temporarily_unavailable', error_description: description };
+    },
+  );
   // Client secrets are stored as SHA-256 hashes: hash what the client presents before comparing.
   const clientPrototype = (
     provider as unknown as {
