@@ -14,7 +14,8 @@ import {
 import { installInputTextCheck } from './platform/http/input-text.ts';
 import { portalRoutes } from './portal/index.ts';
 import type { Runtime } from './runtime.ts';
-import { ENVIRONMENTS, SERVICES, type ServiceDefinition } from './services/registry.ts';
+import { ENVIRONMENTS, type ServiceDefinition } from './services/contract.ts';
+import { SERVICES } from './services/registry.ts';
 
 export const REQUEST_ID_HEADER = 'api-business-govt-nz-request-id';
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -1,4 +1,5 @@
-import { runCommand, UsageError } from './cli/commands.ts';
+import { UsageError } from './cli/args.ts';
+import { runCommand } from './cli/commands.ts';
 import { ConfigError } from './config.ts';
 
 const HELP = `rsg — Register Services Gateway

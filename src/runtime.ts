@@ -28,10 +28,10 @@ import {
   type Environment,
   type JobContext,
   type RunningJobs,
-  SERVICES,
   type SeedIdentity,
   type SeedScale,
-} from './services/registry.ts';
+} from './services/contract.ts';
+import { SERVICES } from './services/registry.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

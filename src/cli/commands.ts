@@ -1,5 +1,3 @@
-import { parseArgs } from 'node:util';
-import type { Pool } from 'pg';
 import { type Config, loadConfig } from '../config.ts';
 import { bootstrapIfNeeded } from '../gateway/bootstrap.ts';
 import { listProducts, type ProductChange, updateProduct } from '../gateway/products.ts';
@@ -9,75 +7,15 @@ import {
   type KeySlot,
   listSubscriptions,
   regenerateKey,
-  SubscriptionError,
 } from '../gateway/subscriptions.ts';
 import { usageOf } from '../gateway/usage.ts';
-import { addUser, findUserByEmail, listUsers } from '../identity/users.ts';
+import { addUser, listUsers } from '../identity/users.ts';
 import { advanceClock, type ClockReading, readClock, setClock } from '../platform/clock-store.ts';
 import { openDatabase } from '../platform/db/pool.ts';
 import { migrateAll, prepareDatabases, seedSandbox } from '../runtime.ts';
+import { optional, parse, print, required, UsageError, userId, wholeNumber, withGateway } from './args.ts';
 import { identityUsersCommand, oauthCommand, organisationsCommand } from './identity.ts';
 import { printBootstrap, startCommand, workerCommand } from './start.ts';
-
-export class UsageError extends Error {}
-
-type Options = Record<string, string | boolean | undefined>;
-
-export function parse(args: string[], options: Record<string, { type: 'string' | 'boolean' }>) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
-export function required(values: Options, name: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
-  return value;
-}
-
-export function optional(values: Options, name: string): string | undefined {
-  const value = values[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-export function wholeNumber(values: Options, name: string): number | undefined {
-  const value = values[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) === 0) {
-    throw new UsageError(`--${name} must be a whole number above 0`);
-  }
-  return Number(value);
-}
-
-export const print = (value: unknown, json: boolean, text: () => string) =>
-  process.stdout.write(`${json ? JSON.stringify(value, null, 2) : text()}\n`);
-
-/** Opens the gateway database (starting or attaching to the embedded server), runs `work`, cleans up. */
-export async function withGateway<T>(config: Config, work: (pool: Pool) => Promise<T>): Promise<T> {
-  const setup = await prepareDatabases(config);
-  try {
-    await migrateAll(setup.urls);
-    const gateway = openDatabase(setup.urls.gateway, 2);
-    try {
-      return await work(gateway.pool);
-    } finally {
-      await gateway.close();
-    }
-  } finally {
-    await setup.embedded?.stop();
-  }
-}
-
-export async function userId(pool: Pool, email: string): Promise<string> {
-  const user = await findUserByEmail(pool, email);
-  if (!user)
-    throw new SubscriptionError(
-      `no user with the email ${email}; add one with "rsg users add --email ${email}"`,
-    );
-  return user.id;
-}
 
 const clockLine = (r: ClockReading) =>
   `${r.environment} clock: ${r.now.toISOString()} (${r.mode}${r.mode === 'virtual' ? `, offset ${r.offsetMs} ms${r.frozen ? ', frozen' : ''}` : ''})`;

@@ -15,8 +15,8 @@ import {
   type MembershipRole,
 } from '../identity/organisations.ts';
 import { setPassword } from '../identity/users.ts';
-import type { Environment } from '../services/registry.ts';
-import { optional, parse, print, required, UsageError, userId, withGateway } from './commands.ts';
+import type { Environment } from '../services/contract.ts';
+import { optional, parse, print, required, UsageError, userId, withGateway } from './args.ts';
 
 /** Operator commands for identity: passwords, authorities, organisations and OAuth. */
 

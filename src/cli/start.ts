@@ -5,7 +5,8 @@ import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type BootstrapResult, bootstrapIfNeeded } from '../gateway/bootstrap.ts';
 import { openDatabase } from '../platform/db/pool.ts';
 import { migrateAll, openRuntime, prepareDatabases, seedSandbox, startJobs } from '../runtime.ts';
-import { ENVIRONMENT_PREFIX, SERVICES } from '../services/registry.ts';
+import { ENVIRONMENT_PREFIX } from '../services/contract.ts';
+import { SERVICES } from '../services/registry.ts';
 
 /**
  * `rsg start`: the primary process prepares the databases (embedded server, migrations, first-start

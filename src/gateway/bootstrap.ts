@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { addUser, findUserByEmail } from '../identity/users.ts';
-import { productId, SERVICES } from '../services/registry.ts';
+import { productId } from '../services/contract.ts';
+import { SERVICES } from '../services/registry.ts';
 import { createSubscription } from './subscriptions.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { scopeAllows } from '../identity/oauth/scopes.ts';
 import { HttpError, sendError } from '../platform/http/errors.ts';
 import type { LimitStore } from '../platform/limits/index.ts';
-import type { Environment, ServiceId } from '../services/registry.ts';
+import type { Environment, ServiceId } from '../services/contract.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { OrganisationResolver } from './organisation-resolver.ts';
 import type { TokenVerifier } from './tokens.ts';

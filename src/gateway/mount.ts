@@ -8,7 +8,7 @@ import {
   ENVIRONMENTS,
   type Environment,
   type ServiceDefinition,
-} from '../services/registry.ts';
+} from '../services/contract.ts';
 import { subscriptionGuard } from './guard.ts';
 import { maintenanceHook } from './maintenance.ts';
 import type { HttpMetrics } from './metrics.ts';

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { HttpError } from '../platform/http/errors.ts';
-import type { Environment } from '../services/registry.ts';
+import type { Environment } from '../services/contract.ts';
 import type { Caller } from './service-context.ts';
 
 /**

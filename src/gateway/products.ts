@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { publish } from '../platform/db/notify.ts';
-import { ENVIRONMENTS, type Environment, productId, SERVICES } from '../services/registry.ts';
+import { ENVIRONMENTS, type Environment, productId } from '../services/contract.ts';
+import { SERVICES } from '../services/registry.ts';
 
 export interface Product {
   id: string;

@@ -1,6 +1,6 @@
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/pool.ts';
-import type { Environment, ServiceDefinition } from '../services/registry.ts';
+import type { Environment, ServiceDefinition } from '../services/contract.ts';
 import type { VerifiedToken } from './tokens.ts';
 
 /** What the gateway hands a service when it mounts it in one environment. */

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { publish } from '../platform/db/notify.ts';
 import { withTransaction } from '../platform/db/pool.ts';
-import { type Environment, productId as makeProductId, type ServiceId } from '../services/registry.ts';
+import { type Environment, productId as makeProductId, type ServiceId } from '../services/contract.ts';
 import { generateKey, hashKey, keyHint } from './keys.ts';
 
 export type SubscriptionState = 'requested' | 'active' | 'suspended' | 'cancelled';

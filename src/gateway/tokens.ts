@@ -4,7 +4,7 @@ import { resourceFor } from '../identity/oauth/scopes.ts';
 import { loadSigningKeys, SIGNING_ALG } from '../identity/oauth/signing-keys.ts';
 import type { ChangeFeed } from '../platform/db/notify.ts';
 import { HttpError } from '../platform/http/errors.ts';
-import type { Environment } from '../services/registry.ts';
+import type { Environment } from '../services/contract.ts';
 
 /**
  * Bearer token checks at the gateway, with `jose`: an allow-listed algorithm, a known key (from the

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { Environment } from '../services/registry.ts';
+import type { Environment } from '../services/contract.ts';
 
 /**
  * Who may act on a register object. Services ask here — never the tables — "may this caller act on

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { Environment } from '../services/registry.ts';
+import type { Environment } from '../services/contract.ts';
 
 export type MembershipRole = 'owner' | 'admin' | 'member';
 

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { Caller, HeldAuthority, ServiceIdentity } from '../gateway/service-context.ts';
-import type { Environment } from '../services/registry.ts';
+import type { Environment } from '../services/contract.ts';
 import {
   type Authority,
   grantAuthority,

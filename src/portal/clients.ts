@@ -10,7 +10,7 @@ import {
 import { defaultScope } from '../identity/oauth/scopes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
-import type { Environment } from '../services/registry.ts';
+import type { Environment } from '../services/contract.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, field, fields, formatDate, sendPage } from './layout.ts';
 import { requireUser } from './session.ts';

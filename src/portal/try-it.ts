@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { html, type SafeHtml } from '../platform/http/html.ts';
-import { ENVIRONMENT_PREFIX, SERVICES } from '../services/registry.ts';
+import { ENVIRONMENT_PREFIX } from '../services/contract.ts';
+import { SERVICES } from '../services/registry.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, field, sendPage } from './layout.ts';
 import { requireUser } from './session.ts';

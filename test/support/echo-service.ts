@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServiceContext } from '../../src/gateway/service-context.ts';
 import { badRequest } from '../../src/platform/http/errors.ts';
-import { SERVICES, type ServiceDefinition, type ServiceId } from '../../src/services/registry.ts';
+import type { ServiceDefinition, ServiceId } from '../../src/services/contract.ts';
+import { SERVICES } from '../../src/services/registry.ts';
 
 /** A fixed JSON answer behind the real gateway: key check, rate limit, usage, metrics. */
 export const echoRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {

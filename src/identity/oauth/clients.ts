@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AdapterPayload } from 'oidc-provider';
 import type { Pool } from 'pg';
-import type { Environment } from '../../services/registry.ts';
+import type { Environment } from '../../services/contract.ts';
 
 /**
  * OAuth clients that subscribers register: redirect URIs (matched exactly), grant types, and for a

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import type { Config } from '../../config.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../platform/db/faults.ts';
 import { html, page } from '../../platform/http/html.ts';
-import type { Environment } from '../../services/registry.ts';
+import type { Environment } from '../../services/contract.ts';
 import { postgresAdapter } from './adapter.ts';
 import { secretMatches } from './clients.ts';
 import { defaultScope, environmentOfResource, resourceFor, serviceScopes } from './scopes.ts';

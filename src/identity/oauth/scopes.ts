@@ -1,4 +1,4 @@
-import type { Environment } from '../../services/registry.ts';
+import type { Environment } from '../../services/contract.ts';
 import { SERVICES } from '../../services/registry.ts';
 
 /**

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ServiceDefinition } from '../registry.ts';
+import type { ServiceDefinition } from '../contract.ts';
 import { marketRentRoutes } from './routes.ts';
 import { seedMarketRent } from './sandbox.ts';
 

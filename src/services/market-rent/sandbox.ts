@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { seeded } from '../../platform/random.ts';
-import type { SeedContext, SeedScale } from '../registry.ts';
+import type { SeedContext, SeedScale } from '../contract.ts';
 import type { Geography } from './domain/areas.ts';
 import { bedroomsOf } from './domain/factors.ts';
 import { marketRentGeography } from './geography.ts';

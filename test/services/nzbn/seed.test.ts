@@ -1,12 +1,12 @@
 import type { QueryResultRow } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realClock } from '../../../src/platform/clock.ts';
+import type { SeedContext } from '../../../src/services/contract.ts';
 import { FIXTURE_CASES } from '../../../src/services/nzbn/sandbox/fixtures.ts';
 import { nzbnForIndex } from '../../../src/services/nzbn/sandbox/numbers.ts';
 import { entityRowValues, toEntityRow } from '../../../src/services/nzbn/store/rows.ts';
 import { seedNzbn } from '../../../src/services/nzbn/store/seed.ts';
 import { generatedEntity } from '../../../src/services/nzbn/store/seed-rows.ts';
-import type { SeedContext } from '../../../src/services/registry.ts';
 import { type TestGateway, testGateway } from '../../support/runtime.ts';
 
 let gateway: TestGateway;

@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { evaluatePreconditions } from '../../../platform/http/conditional.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
-import { ENVIRONMENT_PREFIX } from '../../registry.ts';
+import { ENVIRONMENT_PREFIX } from '../../contract.ts';
 import { glnProblem } from '../domain/gln.ts';
 import { publicView } from '../domain/privacy.ts';
 import type { Entity } from '../domain/schema.ts';

@@ -11,7 +11,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { withTransaction } from '../../../platform/db/pool.ts';
-import type { SeedContext, SeedScale } from '../../registry.ts';
+import type { SeedContext, SeedScale } from '../../contract.ts';
 import {
   clusterEntities,
   DROP_INDEXES_FROM_CHUNKS,

@@ -9,7 +9,7 @@
  */
 import type pg from 'pg';
 import { OutageLog } from '../../../platform/db/faults.ts';
-import type { JobContext, RunningJobs } from '../../registry.ts';
+import type { JobContext, RunningJobs } from '../../contract.ts';
 import { DeliveryWorker } from './delivery.ts';
 import { fanOutAll } from './fanout.ts';
 

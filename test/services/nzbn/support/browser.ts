@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { registerClient } from '../../../../src/identity/oauth/clients.ts';
 import { addUser, setPassword } from '../../../../src/identity/users.ts';
-import type { Environment } from '../../../../src/services/registry.ts';
+import type { Environment } from '../../../../src/services/contract.ts';
 import { CookieBrowser, csrfOf, location } from '../../../support/cookie-browser.ts';
 import type { TestGateway } from '../../../support/runtime.ts';
 
