@@ -61,6 +61,7 @@ export class RedisLimitStore implements LimitStore {
   private localDecisions = 0;
   private lastError = 'connection closed';
   private closing = false;
+  private firstConnection: Promise<void> | undefined;
   private readonly listeners = new Set<(event: LimitEvent) => void>();
 
   constructor(
@@ -91,23 +92,31 @@ export class RedisLimitStore implements LimitStore {
     this.redis.defineCommand('rsgLimit', { numberOfKeys: 2, lua: SCRIPT });
   }
 
-  /** Resolves when the first connection is ready or has failed, or after `timeoutMs`. */
-  async ready(timeoutMs = 2000): Promise<void> {
-    if (this.state !== 'connecting') return;
-    await new Promise<void>((resolve) => {
+  /**
+   * Resolves when the first connection is ready or has failed, or after `timeoutMs` (then the store
+   * counts as down). Calls made before then wait for it, so a new store is exact from its first call;
+   * no call waits after that.
+   */
+  ready(timeoutMs = 2000): Promise<void> {
+    this.firstConnection ??= new Promise<void>((resolve) => {
+      if (this.state !== 'connecting') return resolve();
       const done = () => {
         clearTimeout(timer);
         this.redis.off('ready', done);
         this.redis.off('close', done);
+        if (this.state === 'connecting') this.markDown(`no connection within ${timeoutMs} ms`);
         resolve();
       };
       const timer = setTimeout(done, timeoutMs);
+      timer.unref();
       this.redis.once('ready', done);
       this.redis.once('close', done);
     });
+    return this.firstConnection;
   }
 
   async check(request: LimitRequest): Promise<LimitOutcome> {
+    if (this.state === 'connecting') await this.ready();
     if (this.state !== 'up') return this.decideLocally(request);
     try {
       return await this.checkOnRedis(request);

@@ -29,7 +29,7 @@ export type LimitEvent = { state: 'down'; error: string } | { state: 'up' };
 export interface LimitStore {
   readonly kind: 'memory' | 'redis';
   check(request: LimitRequest): Promise<LimitOutcome>;
-  /** Resolves once a server-backed store has connected or failed to (bounded); at start only. */
+  /** Resolves once a server-backed store has connected or failed to (bounded: then it counts locally). */
   ready?(timeoutMs?: number): Promise<void>;
   /** Stores that depend on a server report its state; the in-memory store has none. */
   health?(): LimitHealth;
