@@ -87,7 +87,10 @@ export class RedisLimitStore implements LimitStore {
     this.redis.on('error', (error: Error) => {
       this.lastError = error.message || String(error);
     });
-    this.redis.on('ready', () => this.markUp());
+    this.redis.on('ready', () => {
+      this.lastError = 'connection closed';
+      this.markUp();
+    });
     this.redis.on('close', () => this.markDown(this.lastError));
     this.redis.defineCommand('rsgLimit', { numberOfKeys: 2, lua: SCRIPT });
   }
