@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { adminRoutes } from './gateway/admin.ts';
+import { reportLimitHealth } from './gateway/limit-health.ts';
 import { HttpMetrics } from './gateway/metrics.ts';
 import { dialectOfUrl, mountService } from './gateway/mount.ts';
 import { oauthRoutes } from './identity/oauth/routes.ts';
@@ -73,6 +74,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   });
 
   const metrics = new HttpMetrics(options.processMetrics ?? false);
+  reportLimitHealth(app, runtime.limits, metrics.registry);
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     const checks = await Promise.allSettled([

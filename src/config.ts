@@ -16,6 +16,8 @@ export interface Config {
   /** Port of the embedded PostgreSQL server when no DATABASE_URL is given. */
   embeddedPgPort: number;
   redisUrl: string | undefined;
+  /** Longest wait for one Redis call before a rate-limit decision is made in this process (ms). */
+  redisTimeoutMs: number;
   sandboxClock: 'real' | 'virtual';
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   workers: number;
@@ -121,6 +123,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     productionDatabaseUrl: url(env, 'PRODUCTION_DATABASE_URL', pg),
     embeddedPgPort: integer(env, 'RSG_EMBEDDED_PG_PORT', 54329, 1024, 65535),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisTimeoutMs: integer(env, 'RSG_REDIS_TIMEOUT_MS', 250, 10, 60_000),
     sandboxClock: oneOf(env, 'RSG_SANDBOX_CLOCK', ['real', 'virtual'] as const, 'real'),
     logLevel: oneOf(
       env,

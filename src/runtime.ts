@@ -216,7 +216,12 @@ export async function openRuntime(
   await tokens.reload();
   // Two gateways may share one Redis: each keeps its counters under a prefix derived from its own
   // database's secret, so one deployment's sign-up throttle or rate window never spends another's.
-  const limits = createLimitStore(config.redisUrl, limitPrefix(secret));
+  // Redis going away never stops requests: see platform/limits/redis.ts (decisions fall back to this
+  // process alone until it is back).
+  const limits = createLimitStore(config.redisUrl, limitPrefix(secret), {
+    commandTimeoutMs: config.redisTimeoutMs,
+  });
+  await limits.ready?.();
   const usage = new UsageRecorder(gateway.pool);
   const keys = new KeyCache(gateway.pool, config.keyCacheMs, feed);
   return {

@@ -11,6 +11,7 @@ describe('configuration', () => {
       databaseUrl: undefined,
       sandboxClock: 'real',
       workers: 1,
+      redisTimeoutMs: 250,
     });
   });
 
@@ -24,6 +25,7 @@ describe('configuration', () => {
       'DATABASE_URL: must use postgres: or postgresql:, got "mysql:"',
     ],
     [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL: must use redis: or rediss:, got "http:"'],
+    [{ RSG_REDIS_TIMEOUT_MS: '0' }, 'RSG_REDIS_TIMEOUT_MS: must be a whole number from 10 to 60000, got "0"'],
     [{ RSG_SANDBOX_CLOCK: 'fast' }, 'RSG_SANDBOX_CLOCK: must be one of real, virtual, got "fast"'],
     [
       { LOG_LEVEL: 'loud' },

@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { LimitOutcome, LimitRequest, LimitStore } from './types.ts';
+import { MemoryLimitStore } from './memory.ts';
+import type { LimitEvent, LimitHealth, LimitOutcome, LimitRequest, LimitStore } from './types.ts';
 
 /**
  * Exact across processes: one Lua script checks the sliding log (a sorted set of call times) and the
  * quota counter atomically, on the Redis server's own clock so that gateway hosts need not agree.
+ *
+ * When Redis cannot be used the gateway keeps serving: each decision is made by an in-process
+ * `MemoryLimitStore` instead (exact within this process only), at once, never waiting on Redis. The
+ * store reports `down` once when the outage begins and `up` once when Redis answers again; counting
+ * then returns to Redis and the local counts are dropped.
  */
 const SCRIPT = `
 local t = redis.call('TIME')
@@ -34,25 +40,118 @@ redis.call('PEXPIRE', KEYS[1], window + 1000)
 return {0, 0}
 `;
 
+export interface RedisLimitOptions {
+  /** Longest wait for one Redis call before the decision is made locally (ms). */
+  commandTimeoutMs?: number;
+  /** Longest wait for a TCP connection to Redis (ms); reconnection goes on regardless. */
+  connectTimeoutMs?: number;
+  /** Longest pause between two reconnection attempts (ms). */
+  maxReconnectDelayMs?: number;
+}
+
+type RunLimit = (...args: unknown[]) => Promise<[number, number]>;
+
 export class RedisLimitStore implements LimitStore {
   readonly kind = 'redis' as const;
   private readonly redis: Redis;
   private sequence = 0;
   private readonly instance = randomBytes(6).toString('hex');
+  private state: LimitHealth['redis'] = 'connecting';
+  private local = new MemoryLimitStore();
+  private localDecisions = 0;
+  private lastError = 'connection closed';
+  private closing = false;
+  private firstConnection: Promise<void> | undefined;
+  private readonly listeners = new Set<(event: LimitEvent) => void>();
 
   constructor(
     url: string,
     private readonly prefix = 'rsg:',
+    options: RedisLimitOptions = {},
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true, lazyConnect: false });
+    const maxDelay = options.maxReconnectDelayMs ?? 2000;
+    this.redis = new Redis(url, {
+      enableAutoPipelining: true,
+      // A call never waits for a connection: while Redis is away it fails at once and is decided here.
+      enableOfflineQueue: false,
+      // Calls in flight when the connection drops fail at once instead of being resent later.
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      // A server that accepts but never answers (stopped, overloaded) costs one bounded wait.
+      commandTimeout: options.commandTimeoutMs ?? 250,
+      connectTimeout: options.connectTimeoutMs ?? 2000,
+      // Keep trying for ever, backing off to at most `maxDelay` between attempts.
+      retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 16), maxDelay),
+    });
+    // Without a listener ioredis reports every failed attempt on stderr; the state change says it once.
+    this.redis.on('error', (error: Error) => {
+      this.lastError = error.message || String(error);
+    });
+    this.redis.on('ready', () => {
+      this.lastError = 'connection closed';
+      this.markUp();
+    });
+    this.redis.on('close', () => this.markDown(this.lastError));
     this.redis.defineCommand('rsgLimit', { numberOfKeys: 2, lua: SCRIPT });
   }
 
-  async check({ key, rate, quota }: LimitRequest): Promise<LimitOutcome> {
+  /**
+   * Resolves when the first connection is ready or has failed, or after `timeoutMs` (then the store
+   * counts as down). Calls made before then wait for it, so a new store is exact from its first call;
+   * no call waits after that.
+   */
+  ready(timeoutMs = 2000): Promise<void> {
+    this.firstConnection ??= new Promise<void>((resolve) => {
+      if (this.state !== 'connecting') return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        this.redis.off('ready', done);
+        this.redis.off('close', done);
+        if (this.state === 'connecting') this.markDown(`no connection within ${timeoutMs} ms`);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      timer.unref();
+      this.redis.once('ready', done);
+      this.redis.once('close', done);
+    });
+    return this.firstConnection;
+  }
+
+  async check(request: LimitRequest): Promise<LimitOutcome> {
+    if (this.state === 'connecting') await this.ready();
+    if (this.state !== 'up') return this.decideLocally(request);
+    try {
+      return await this.checkOnRedis(request);
+    } catch (error) {
+      const first = this.state === 'up';
+      this.markDown(error instanceof Error ? error.message : String(error));
+      // A connection that is still open but stopped answering is dropped (once) and made again; until
+      // it is ready every decision is local.
+      if (first && this.redis.status === 'ready') this.redis.disconnect(true);
+      return this.decideLocally(request);
+    }
+  }
+
+  health(): LimitHealth {
+    return { redis: this.state, localDecisions: this.localDecisions };
+  }
+
+  watch(listener: (event: LimitEvent) => void): () => void {
+    this.listeners.add(listener);
+    if (this.state === 'down') listener({ state: 'down', error: this.lastError });
+    return () => this.listeners.delete(listener);
+  }
+
+  private decideLocally(request: LimitRequest): LimitOutcome {
+    this.localDecisions++;
+    return this.local.checkSync(request);
+  }
+
+  private async checkOnRedis({ key, rate, quota }: LimitRequest): Promise<LimitOutcome> {
     const member = `${this.instance}-${this.sequence++}`;
-    const run = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<[number, number]>>)
-      .rsgLimit;
-    const [code, retryAfterMs] = await run!.call(
+    const run = (this.redis as unknown as Record<string, RunLimit>).rsgLimit!;
+    const [code, retryAfterMs] = await run.call(
       this.redis,
       `${this.prefix}rate:${key}`,
       `${this.prefix}quota:${key}`,
@@ -66,6 +165,31 @@ export class RedisLimitStore implements LimitStore {
     return { allowed: false, reason: code === 1 ? 'rate' : 'quota', retryAfterMs };
   }
 
+  private markDown(error: string): void {
+    if (this.closing || this.state === 'down') return;
+    this.state = 'down';
+    this.emit({ state: 'down', error });
+  }
+
+  private markUp(): void {
+    if (this.closing || this.state === 'up') return;
+    const wasDown = this.state === 'down';
+    this.state = 'up';
+    // The next outage counts from zero; what was counted in this one is not carried to Redis.
+    this.local = new MemoryLimitStore();
+    if (wasDown) this.emit({ state: 'up' });
+  }
+
+  private emit(event: LimitEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's fault must not reach the connection's event handlers.
+      }
+    }
+  }
+
   /** Tests use this to start from a clean slate. */
   async reset(key: string): Promise<void> {
     const quotaKeys = await this.redis.keys(`${this.prefix}quota:${key}:*`);
@@ -73,6 +197,9 @@ export class RedisLimitStore implements LimitStore {
   }
 
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => {});
+    this.closing = true;
+    this.listeners.clear();
+    if (this.redis.status === 'ready') await this.redis.quit().catch(() => {});
+    this.redis.disconnect();
   }
 }

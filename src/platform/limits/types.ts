@@ -13,8 +13,27 @@ export type LimitOutcome =
   | { allowed: true }
   | { allowed: false; reason: 'rate' | 'quota'; retryAfterMs: number };
 
+/**
+ * Where a store's counting stands. `redis`: `up` while decisions are made on Redis, `down` during an
+ * outage (decisions made in this process alone), `connecting` before the first connection.
+ * `localDecisions` counts the decisions made in this process because Redis could not be used.
+ */
+export interface LimitHealth {
+  redis: 'up' | 'down' | 'connecting';
+  localDecisions: number;
+}
+
+/** Announced once when an outage begins (`down`) and once when exact counting resumes (`up`). */
+export type LimitEvent = { state: 'down'; error: string } | { state: 'up' };
+
 export interface LimitStore {
   readonly kind: 'memory' | 'redis';
   check(request: LimitRequest): Promise<LimitOutcome>;
+  /** Resolves once a server-backed store has connected or failed to (bounded: then it counts locally). */
+  ready?(timeoutMs?: number): Promise<void>;
+  /** Stores that depend on a server report its state; the in-memory store has none. */
+  health?(): LimitHealth;
+  /** Calls `listener` on every change of state (at once with `down` if an outage is under way). */
+  watch?(listener: (event: LimitEvent) => void): () => void;
   close(): Promise<void>;
 }
