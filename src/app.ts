@@ -4,6 +4,7 @@ import { adminRoutes } from './gateway/admin.ts';
 import { HttpMetrics } from './gateway/metrics.ts';
 import { dialectOfUrl, mountService } from './gateway/mount.ts';
 import { oauthRoutes } from './identity/oauth/routes.ts';
+import { DEFAULT_BODY_LIMIT, installBodyLimitAnswer } from './platform/http/body-limit.ts';
 import {
   badRequest,
   HttpError,
@@ -21,9 +22,6 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Longest path parameter the router takes; a longer one is 414 in the API's dialect. */
 const MAX_PATH_PARAMETER = 500;
-
-/** The body limit of every route that sets none (1 MiB); over it is 413 naming `body`. */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   /** Services to mount; the five registers by default. Benchmarks and tests mount their own. */
@@ -71,6 +69,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   });
   installErrorHandling(app);
   installInputTextCheck(app);
+  installBodyLimitAnswer(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('api-business-govt-nz-Request-Id', request.id);
     done();
