@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { bodyTooLarge, HttpError, toHttpError } from '../../platform/http/errors.ts';
+import { bodyTooLarge, HttpError, sendError, toHttpError } from '../../platform/http/errors.ts';
 import { findInvalidFormText, installFormParser } from '../../platform/http/input-text.ts';
 import type { Runtime } from '../../runtime.ts';
 import { verifyPassword } from '../passwords.ts';
@@ -156,10 +156,13 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
           if (size <= TOKEN_FORM_LIMIT) done(error);
         });
       });
-      // What the token parser refuses is answered as the authorization server answers (RFC 6749 §5.2).
+      // What the token parser refuses is answered as the authorization server answers (RFC 6749 §5.2);
+      // what the gateway refuses elsewhere here (%00 in a query, say) stays problem+json.
       scope.setErrorHandler((error, request, reply) => {
         const failure = toHttpError(error, request);
         if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
+        const path = (request.url.slice(OAUTH_PREFIX.length) || '/').split('?')[0]!;
+        if (!TOKEN_PATHS.has(path)) return sendError(request, reply, failure);
         return reply
           .code(failure.status)
           .header('Cache-Control', 'no-store')

@@ -232,8 +232,8 @@ function decodesToUtf8(text: string): boolean {
 
 /**
  * The parameter of a form body whose raw bytes are not UTF-8 (`&` and `=` are never part of a
- * multi-byte sequence, so the body splits at them as bytes), or `body` when the bad bytes sit before
- * any name.
+ * multi-byte sequence, so the body splits at them as bytes). Bad bytes in a name name it as sent
+ * (with U+FFFD for them); an empty name is `body`.
  */
 function invalidFormBytes(bytes: Buffer): HttpError {
   const offset = firstInvalidUtf8(bytes);
@@ -250,9 +250,10 @@ function invalidFormBytes(bytes: Buffer): HttpError {
 }
 
 /**
- * Reads `application/x-www-form-urlencoded` bodies (the portal's and the sign-in pages' forms) as
- * @fastify/formbody would, refusing raw or %-encoded bytes that are not UTF-8 as a 400 naming the
- * parameter. The route's `bodyLimit` bounds what is read.
+ * Reads `application/x-www-form-urlencoded` bodies (the portal's and the sign-in pages' forms) as the
+ * usual form parser would (repeated names as arrays, malformed escapes kept as sent), refusing raw or
+ * %-encoded bytes that are not UTF-8 as a 400 naming the parameter. The route's `bodyLimit` bounds
+ * what is read.
  */
 export function installFormParser(scope: FastifyInstance): void {
   scope.addContentTypeParser(
