@@ -59,7 +59,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
               [{ field: 'path', message: `a segment is longer than ${MAX_PATH_PARAMETER} characters` }],
             )
           : error.code === 'FST_ERR_BAD_URL'
-            ? badRequest('path', 'is not valid percent-encoding (RFC 3986)')
+            ? badRequest('path', 'is not valid percent-encoding of UTF-8 text (RFC 3986)')
             : toHttpError(error, request);
       // These answers skip the onRequest hooks: the request id header is set here.
       reply.header('api-business-govt-nz-Request-Id', request.id);
