@@ -1,8 +1,8 @@
 import cookie from '@fastify/cookie';
-import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import { HttpError, statusTitle, toHttpError } from '../platform/http/errors.ts';
 import { html } from '../platform/http/html.ts';
+import { installFormParser } from '../platform/http/input-text.ts';
 import type { MailSettings } from '../platform/mail.ts';
 import type { Runtime } from '../runtime.ts';
 import { approvalRoutes } from './approvals.ts';
@@ -54,7 +54,7 @@ export async function portalRoutes(app: FastifyInstance, runtime: Runtime): Prom
         route.bodyLimit = FORM_LIMIT;
       });
       await scope.register(cookie);
-      await scope.register(formbody, { bodyLimit: FORM_LIMIT });
+      installFormParser(scope);
       scope.addHook('onRequest', async (request, reply) => {
         request.dialect = 'problem';
         reply.headers(SECURITY_HEADERS);
@@ -68,7 +68,7 @@ export async function portalRoutes(app: FastifyInstance, runtime: Runtime): Prom
         if (error instanceof SignInRequired) {
           return reply.redirect(`/portal/signin?next=${encodeURIComponent(error.next)}`, 303);
         }
-        const failure = toHttpError(error);
+        const failure = toHttpError(error, request);
         if (failure.status >= 500) request.log.error({ err: error }, 'portal request failed');
         for (const [name, value] of Object.entries(failure.headers)) reply.header(name, value);
         return sendPage(

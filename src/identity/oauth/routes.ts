@@ -1,10 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { HttpError } from '../../platform/http/errors.ts';
+import { bodyTooLarge, HttpError, sendError, toHttpError } from '../../platform/http/errors.ts';
+import { findInvalidFormText, installFormParser } from '../../platform/http/input-text.ts';
 import type { Runtime } from '../../runtime.ts';
 import { verifyPassword } from '../passwords.ts';
 import { findUserByEmail } from '../users.ts';
@@ -17,6 +17,8 @@ import { loadSigningKeys } from './signing-keys.ts';
  * the national identity provider (see src/identity/README.md for federating a real one).
  */
 const TOKEN_PATHS = new Set(['/token', '/token/introspection', '/token/revocation']);
+/** The most a token request's form may hold (the provider's own limit for the bodies it reads). */
+const TOKEN_FORM_LIMIT = 56 * 1024;
 
 export function csrfToken(secret: string, binding: string): string {
   return createHmac('sha256', secret).update(`csrf:${binding}`).digest('base64url');
@@ -123,19 +125,48 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
       scope.addContentTypeParser('application/x-www-form-urlencoded', (request, payload, done) => {
         const path = (request.url.slice(OAUTH_PREFIX.length) || '/').split('?')[0]!;
         if (!TOKEN_PATHS.has(path)) return done(null);
+        // Over the limit (declared or as it arrives): 413 at once, and nothing more is kept.
+        if (Number(request.headers['content-length']) > TOKEN_FORM_LIMIT) {
+          return done(bodyTooLarge(TOKEN_FORM_LIMIT));
+        }
         const chunks: Buffer[] = [];
         let size = 0;
-        payload.on('data', (chunk: Buffer) => {
+        const collect = (chunk: Buffer) => {
           size += chunk.length;
-          if (size <= 56 * 1024) chunks.push(chunk);
-        });
+          if (size <= TOKEN_FORM_LIMIT) return void chunks.push(chunk);
+          payload.removeListener('data', collect);
+          chunks.length = 0;
+          payload.resume();
+          done(bodyTooLarge(TOKEN_FORM_LIMIT));
+        };
+        payload.on('data', collect);
         // A raw NUL byte decodes to the same value as %00: written so, the request reaches the provider,
         // which answers a NUL in any parameter in the OAuth error shape (the gateway's own text check
         // would refuse the raw body in problem+json, a dialect OAuth clients do not read).
-        payload.on('end', () =>
-          done(null, Buffer.concat(chunks).toString('utf8').replaceAll('\u0000', '%00')),
-        );
-        payload.on('error', (error) => done(error));
+        payload.on('end', () => {
+          if (size > TOKEN_FORM_LIMIT) return;
+          const body = Buffer.concat(chunks);
+          // Bytes that are not UTF-8 would reach the provider as U+FFFD, a different value from the one
+          // sent: refused here, naming the parameter, in the OAuth error shape (below).
+          const invalid = findInvalidFormText(body);
+          if (invalid) return done(invalid);
+          done(null, body.toString('utf8').replaceAll('\u0000', '%00'));
+        });
+        payload.on('error', (error) => {
+          if (size <= TOKEN_FORM_LIMIT) done(error);
+        });
+      });
+      // What the token parser refuses is answered as the authorization server answers (RFC 6749 §5.2);
+      // what the gateway refuses elsewhere here (%00 in a query, say) stays problem+json.
+      scope.setErrorHandler((error, request, reply) => {
+        const failure = toHttpError(error, request);
+        if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
+        const path = (request.url.slice(OAUTH_PREFIX.length) || '/').split('?')[0]!;
+        if (!TOKEN_PATHS.has(path)) return sendError(request, reply, failure);
+        return reply
+          .code(failure.status)
+          .header('Cache-Control', 'no-store')
+          .send({ error: 'invalid_request', error_description: failure.message });
       });
       // Anything else (JSON for registration, say) is left in the stream for the provider to read.
       scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
@@ -147,7 +178,7 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
 
   await app.register(
     async (scope) => {
-      await scope.register(formbody);
+      installFormParser(scope);
       scope.addHook('onRequest', async (request, reply) => {
         request.dialect = 'problem';
         reply.header('Cache-Control', 'no-store');

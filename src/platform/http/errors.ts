@@ -39,6 +39,12 @@ export const serviceUnavailable = (): HttpError =>
     { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
   );
 
+/** A body over the route's limit, named as `body`: nothing past the limit is read. */
+export const bodyTooLarge = (limit: number): HttpError => {
+  const rule = `is larger than the limit of ${limit} bytes`;
+  return new HttpError(413, 'body-too-large', `body: ${rule}`, [{ field: 'body', message: rule }]);
+};
+
 export const notFound = (what = 'Object Not Found'): HttpError => new HttpError(404, 'not-found', what);
 
 const TITLES: Record<number, string> = {
@@ -153,9 +159,13 @@ function validationFields(error: FastifyError): FieldError[] {
   });
 }
 
-export function toHttpError(error: unknown): HttpError {
+/** The client error a thrown value stands for; `request` supplies the route's body limit for a 413. */
+export function toHttpError(error: unknown, request?: FastifyRequest): HttpError {
   if (error instanceof HttpError) return error;
   const fastifyError = error as FastifyError;
+  if (fastifyError?.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && request) {
+    return bodyTooLarge(request.routeOptions.bodyLimit);
+  }
   if (fastifyError?.validation) {
     const fields = validationFields(fastifyError);
     const summary = fields.map((f) => `${f.field} ${f.message}`).join('; ');
@@ -196,7 +206,7 @@ declare module 'fastify' {
 export function installErrorHandling(app: FastifyInstance): void {
   app.decorateRequest('dialect', undefined);
   app.setErrorHandler((error, request, reply) => {
-    const httpError = toHttpError(error);
+    const httpError = toHttpError(error, request);
     if (httpError.status === 503 && isDatabaseUnavailable(error)) {
       // One line per request, without a stack: an outage is the database's fault, not a bug here.
       request.log.warn({ reason: (error as Error).message }, 'database unavailable; answered 503');

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+
+/** The body limit of every route that sets none (1 MiB); over it is 413 naming `body` and the limit. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** How long the rest of a refused body is read (and dropped) before the connection is closed. */
+export const LINGER_MS = 10_000;
+
+/**
+ * A body over its route's limit is refused as soon as the limit is passed (at once when Content-Length
+ * declares it), and no byte past the limit is kept. Fastify then closes the connection at once; a client
+ * still sending would meet a reset before it read the 413. Instead the connection is kept and the rest
+ * of the body read and dropped, as nginx's lingering close does, for at most `LINGER_MS`, after which
+ * the socket is destroyed.
+ */
+export function installBodyLimitAnswer(app: FastifyInstance): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const raw = request.raw;
+    if (reply.statusCode === 413 && !raw.complete) {
+      reply.removeHeader('connection');
+      const socket = raw.socket;
+      const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+      timer.unref();
+      const stop = () => {
+        clearTimeout(timer);
+        raw.removeListener('end', stop);
+        socket.removeListener('close', stop);
+      };
+      raw.once('end', stop);
+      socket.once('close', stop);
+    }
+    done(null, payload);
+  });
+}
