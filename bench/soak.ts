@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { benchDatabases, recordResults, root } from './support.ts';
 
@@ -270,9 +271,12 @@ async function main(): Promise<void> {
     latencies.sort((a, b) => a - b);
     const elapsed = (Date.now() - started) / 1000;
     const lines = [
-      `Soak: ${Math.round(elapsed)} s, ${CONCURRENCY} connections, mixed load (30% entity reads, 20% searches, ` +
+      '## Soak: mixed load against one gateway (`npm run soak`)',
+      '',
+      `${Math.round(elapsed)} s, ${CONCURRENCY} connections, mixed load (30% entity reads, 20% searches, ` +
         '10% watchlist writes, 20% rental statistics, 10% token grants, 10% watchlist lists); ' +
-        `${databases.label}; ${new Date().toISOString().slice(0, 10)}`,
+        `${databases.label}; Node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} ` +
+        `at the end (the machine is shared); ${new Date().toISOString().slice(0, 10)}`,
       '',
       '| figure | value |',
       '|---|---|',

@@ -220,7 +220,7 @@ describe.runIf(hasNginx && redisUrl)('scale-out: 3 gateways and 2 workers behind
     expect(new Set(running.results.map((r) => r.upstream)).size).toBeGreaterThanOrEqual(3);
   }, 300_000);
 
-  it('a SIGTERMed worker exits 0 mid-delivery; every notification arrives once per id, in order', async () => {
+  it('a worker SIGTERMed while deliveries flow exits 0; every notification arrives once per id, in order', async () => {
     await vi.waitFor(
       () => expect(receiver.received.filter((r) => r.path.startsWith('/watch/')).length).toBeGreaterThan(20),
       {
