@@ -47,6 +47,10 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     // Every route reads at most this much (the largest real body, a watchlist of 1,000 numbers, is about
     // 30 kB); a route that takes more sets its own `bodyLimit`. See the README's "Request bodies".
     bodyLimit: DEFAULT_BODY_LIMIT,
+    // Graceful shutdown (README, Operations): once closing, a request that still arrives on an open
+    // connection is served as usual with `Connection: close` rather than refused with 503; idle
+    // keep-alive connections are closed at once (Fastify's default `forceCloseConnections: 'idle'`).
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER },
     // What the router refuses before any route runs (a path that is not valid percent-encoding, a path
     // segment too long to be a parameter) still answers in the addressed API's own error dialect.
@@ -79,8 +83,15 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
 
   const metrics = new HttpMetrics(options.processMetrics ?? false);
   reportLimitHealth(app, runtime.limits, metrics.registry);
+  // Not ready once shutting down, so a load balancer that polls /readyz stops sending.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
+    if (closing) return reply.code(503).send({ status: 'shutting down' });
     const checks = await Promise.allSettled([
       runtime.gateway.pool.query('SELECT 1'),
       runtime.environments.sandbox.pool.query('SELECT 1'),

@@ -33,6 +33,8 @@ export interface Config {
   mailFrom: string;
   /** Run the services' background jobs (watchlist fan-out and delivery, sandbox activity) in this process. */
   jobs: boolean;
+  /** Graceful shutdown: how long requests in flight may take before their connections are cut. */
+  shutdownTimeoutMs: number;
   /** Sandbox: simulate the source registers' Wednesday 21:00–23:00 (New Zealand) maintenance window. */
   sandboxMaintenance: boolean;
   /** Sandbox: simulated business number register changes per hour of the sandbox clock (0: none). */
@@ -139,6 +141,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: email(env, 'RSG_MAIL_FROM', 'no-reply@localhost'),
     jobs: oneOf(env, 'RSG_JOBS', ['on', 'off'] as const, 'on') === 'on',
+    shutdownTimeoutMs: integer(env, 'RSG_SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     sandboxMaintenance: oneOf(env, 'RSG_SANDBOX_MAINTENANCE', ['on', 'off'] as const, 'off') === 'on',
     sandboxActivityPerHour: integer(env, 'RSG_SANDBOX_ACTIVITY_PER_HOUR', 30, 0, 100_000),
     database: {

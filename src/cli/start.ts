@@ -78,12 +78,41 @@ async function serve(config: Config, urls: Awaited<ReturnType<typeof prepareData
   if (!quiet) printReady(config, port);
   return {
     port,
+    /**
+     * Graceful shutdown: the listener closes (new connections are refused, so a load balancer goes to
+     * another process), /readyz answers 503, idle keep-alive connections close, requests in flight are
+     * answered (with `Connection: close`), then the jobs stop and the pools close. Connections still
+     * open after RSG_SHUTDOWN_TIMEOUT_MS are cut.
+     */
     async close() {
-      await jobs?.stop();
-      await app.close();
-      await runtime.close();
+      app.log.info({ pid: process.pid }, 'shutting down: finishing requests in flight');
+      const force = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
+      try {
+        await Promise.all([app.close(), jobs?.stop()]);
+      } finally {
+        clearTimeout(force);
+        await runtime.close();
+      }
     },
   };
+}
+
+/** Runs `stop` once on SIGTERM or SIGINT and exits 0 (1 if stopping failed). */
+function onSignals(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = () => {
+    if (stopping) return;
+    stopping = true;
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`shutdown failed: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
 }
 
 function jobLog(log: { info(o: object, m: string): void; error(o: object, m: string): void }) {
@@ -116,6 +145,8 @@ export async function workerCommand(args: string[]): Promise<number> {
   for (const [name, running] of jobs.running) {
     process.stdout.write(`${name}: ${running.describe()} (pid ${process.pid})\n`);
   }
+  // SIGTERM: stop claiming, abort deliveries in flight (their watchlists are given back and the same
+  // notifications are sent again, with the same webhook-id, by another worker), close the pools, exit 0.
   const stop = async () => {
     await jobs.stop();
     await runtime.close();
@@ -125,9 +156,7 @@ export async function workerCommand(args: string[]): Promise<number> {
     await stop();
     return 0;
   }
-  const shutdown = () => stop().finally(() => process.exit(0));
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  onSignals(stop);
   return 0;
 }
 
@@ -140,9 +169,7 @@ export async function startCommand(args: string[]): Promise<number> {
       { urls: JSON.parse(process.env.RSG_RESOLVED_URLS ?? '{}'), embedded: undefined },
       true,
     );
-    const stop = () => server.close().finally(() => process.exit(0));
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    onSignals(() => server.close());
     return 0;
   }
 
@@ -193,15 +220,22 @@ export async function startCommand(args: string[]): Promise<number> {
       if (!stopping) cluster.fork({ RSG_RESOLVED_URLS: JSON.stringify(setup.urls) });
     });
     let stopping = false;
-    const stop = async () => {
+    // Each worker shuts down gracefully on its own; the embedded server stops after the last one.
+    onSignals(async () => {
       stopping = true;
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined);
+      await Promise.all(
+        workers.map(
+          (worker) =>
+            new Promise<void>((resolve) => {
+              if (worker.isDead()) return resolve();
+              worker.process.once('exit', () => resolve());
+              worker.process.kill('SIGTERM');
+            }),
+        ),
+      );
       await stopEmbedded();
-      process.exit(0);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    });
     return 0;
   }
 
@@ -210,12 +244,9 @@ export async function startCommand(args: string[]): Promise<number> {
     throw error;
   });
   if (firstStart) printBootstrap(firstStart, config, server.port);
-  const stop = async () => {
+  onSignals(async () => {
     await server.close();
     await stopEmbedded();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  });
   return 0;
 }

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { freshDatabases } from '../support/runtime.ts';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rsg.js');
@@ -100,6 +101,66 @@ describe('rsg start', () => {
       );
       expect(statuses.every((s) => s === 200)).toBe(true);
       expect(await stop(started.child)).toBe(0);
+    } finally {
+      await databases.drop();
+    }
+  });
+
+  it('SIGTERM: the listener closes, a request in flight is still answered (Connection: close), exit 0', async () => {
+    const databases = await freshDatabases();
+    try {
+      const started = await start(
+        [],
+        {
+          DATABASE_URL: databases.gateway,
+          SANDBOX_DATABASE_URL: databases.sandbox,
+          PRODUCTION_DATABASE_URL: databases.production,
+          RSG_JOBS: 'off',
+        },
+        /sandbox-disclose\s+\S+\s+[0-9a-f]{64}/,
+      );
+      const key = /sandbox-nzbn\s+\S+\s+([0-9a-f]{64})/.exec(started.output())![1]!;
+      const { port, hostname } = new URL(started.base);
+      // A request whose body has not all arrived when the signal comes: it is in flight.
+      const body = JSON.stringify({
+        name: 'in flight',
+        channel: 'PUSH',
+        pushEndpoint: 'http://127.0.0.1:9/hook',
+        adminEmailAddress: 'a@example.test',
+        nzbns: ['9429000001007'],
+      });
+      const socket = connect(Number(port), hostname);
+      await new Promise((resolve) => socket.once('connect', resolve));
+      let answer = '';
+      socket.on('data', (chunk: Buffer) => {
+        answer += chunk.toString();
+      });
+      const closed = new Promise((resolve) => socket.once('close', resolve));
+      socket.write(
+        `POST /sandbox/nzbn/v5/watchlists HTTP/1.1\r\nHost: ${hostname}:${port}\r\n` +
+          `Ocp-Apim-Subscription-Key: ${key}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+      );
+      const exited = new Promise<number | null>((resolve) => started.child.once('exit', resolve));
+      started.child.kill('SIGTERM');
+      // New connections are refused once the listener is closed.
+      await vi.waitFor(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const probe = connect(Number(port), hostname);
+            probe.once('connect', () => {
+              probe.destroy();
+              reject(new Error('still accepting'));
+            });
+            probe.once('error', () => resolve());
+          }),
+        { timeout: 20_000, interval: 50 },
+      );
+      socket.write(body.slice(10));
+      await closed;
+      expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+      expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+      expect(await exited).toBe(0);
     } finally {
       await databases.drop();
     }
