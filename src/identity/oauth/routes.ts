@@ -84,14 +84,21 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
   const pool = runtime.gateway.pool;
   const publishedFor = Math.max(runtime.config.oauth.accessTokenTtl, runtime.config.oauth.refreshTokenTtl);
   const cookieSecret = createHmac('sha256', runtime.secret).update('oidc-cookies').digest('base64url');
-  const build = async () =>
-    createProvider({
+  const build = async () => {
+    const built = createProvider({
       config: runtime.config,
       pool,
       issuer: runtime.issuer,
       keys: await loadSigningKeys(pool, publishedFor),
       cookieSecret,
     });
+    // The provider answers its own faults (500 in the OAuth shape) and only emits them: log them, through
+    // the app's logger, whose error serializer censors secrets a message might quote.
+    built.on('server_error', (_ctx: unknown, error: Error) =>
+      app.log.error({ err: error }, 'authorization server error'),
+    );
+    return built;
+  };
   let provider = await build();
   // A rotated key must sign new tokens in every process: rebuild the provider when keys change.
   runtime.feed.on((notice) => {
