@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { adminRoutes } from './gateway/admin.ts';
 import { HttpMetrics } from './gateway/metrics.ts';
@@ -13,7 +13,7 @@ import {
   toHttpError,
 } from './platform/http/errors.ts';
 import { installInputTextCheck } from './platform/http/input-text.ts';
-import { loggerOptions, RedactingLogController } from './platform/http/log-redaction.ts';
+import { loggerOptions } from './platform/http/log-redaction.ts';
 import { portalRoutes } from './portal/index.ts';
 import type { Runtime } from './runtime.ts';
 import { ENVIRONMENTS, type ServiceDefinition } from './services/contract.ts';
@@ -43,7 +43,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       const supplied = request.headers[REQUEST_ID_HEADER];
       return typeof supplied === 'string' && SAFE_REQUEST_ID.test(supplied) ? supplied : randomUUID();
     },
-    logController: new RedactingLogController({
+    logController: new LogController({
       requestIdLogLabel: 'requestId',
       disableRequestLogging: runtime.config.logLevel !== 'debug' && runtime.config.logLevel !== 'trace',
     }),

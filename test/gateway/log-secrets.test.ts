@@ -2,9 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../../src/identity/oauth/clients.ts';
-import { redactText, redactUrl } from '../../src/platform/http/log-redaction.ts';
+import { loggerOptions, redactText, redactUrl } from '../../src/platform/http/log-redaction.ts';
 import { PROJECT_ROOT } from '../../src/platform/paths.ts';
 import { seedNzbn } from '../../src/services/nzbn/store/seed.ts';
 import { PortalClient, uniqueEmail } from '../portal/support.ts';
@@ -543,5 +544,48 @@ describe('redaction rules', () => {
     );
     expect(redactText('authorization: Bearer eyJ.x.y')).toBe('authorization: Bearer [REDACTED]');
     expect(redactText('{"password":"hunter2","name":"n"}')).toBe('{"password":"[REDACTED]","name":"n"}');
+  });
+
+  it('censors secret headers and fields that a log object carries, and keeps the rest', () => {
+    const out: string[] = [];
+    const { stream, ...options } = loggerOptions('info', { write: (line: string) => void out.push(line) });
+    const log = pino(options, stream);
+    log.info(
+      {
+        headers: { authorization: 'Basic QQ==', cookie: 'rsg_portal=abc', 'ocp-apim-subscription-key': 'k' },
+        request: { headers: { 'set-cookie': ['a=b'] }, body: { password: 'p', code: 'c', name: 'kept' } },
+        body: { key: 'k2', client_secret: 's', refresh_token: 'r' },
+        query: { 'subscription-key': 'k3', page: '2' },
+        password: 'p2',
+        code: 'ECONNRESET',
+        err: Object.assign(new Error('GET /x?subscription-key=k4 failed'), { code: 'E_X' }),
+        req: { method: 'GET', url: '/x?code=c2&page=1', headers: { authorization: 'Bearer t' } },
+      },
+      'line',
+    );
+    const line = JSON.parse(out.join(''));
+    expect(line.headers).toEqual({
+      authorization: '[REDACTED]',
+      cookie: '[REDACTED]',
+      'ocp-apim-subscription-key': '[REDACTED]',
+    });
+    expect(line.request).toEqual({
+      headers: { 'set-cookie': '[REDACTED]' },
+      body: { password: '[REDACTED]', code: '[REDACTED]', name: 'kept' },
+    });
+    expect(line.body).toEqual({
+      key: '[REDACTED]',
+      client_secret: '[REDACTED]',
+      refresh_token: '[REDACTED]',
+    });
+    expect(line.query).toEqual({ 'subscription-key': '[REDACTED]', page: '2' });
+    expect(line.password).toBe('[REDACTED]');
+    expect(line.code).toBe('ECONNRESET');
+    expect(line.err.code).toBe('E_X');
+    expect(line.err.message).toBe('GET /x?subscription-key=[REDACTED] failed');
+    expect(line.err.stack).not.toContain('k4');
+    // The request serializer writes method and censored URL, never the headers.
+    expect(line.req).toMatchObject({ method: 'GET', url: '/x?code=[REDACTED]&page=1' });
+    expect(line.req).not.toHaveProperty('headers');
   });
 });
