@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { isDatabaseUnavailable } from '../../platform/db/faults.ts';
 import { HttpError } from '../../platform/http/errors.ts';
 import type { Runtime } from '../../runtime.ts';
 import { verifyPassword } from '../passwords.ts';
@@ -93,10 +94,11 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
       cookieSecret,
     });
     // The provider answers its own faults (500 in the OAuth shape) and only emits them: log them, through
-    // the app's logger, whose error serializer censors secrets a message might quote.
-    built.on('server_error', (_ctx: unknown, error: Error) =>
-      app.log.error({ err: error }, 'authorization server error'),
-    );
+    // the app's logger, whose error serializer censors secrets a message might quote. A database outage
+    // is answered 503 by the provider's own listener and logged where the outage is noticed.
+    built.on('server_error', (_ctx: unknown, error: Error) => {
+      if (!isDatabaseUnavailable(error)) app.log.error({ err: error }, 'authorization server error');
+    });
     return built;
   };
   let provider = await build();
