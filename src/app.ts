@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { adminRoutes } from './gateway/admin.ts';
 import { reportLimitHealth } from './gateway/limit-health.ts';
 import { HttpMetrics } from './gateway/metrics.ts';
@@ -14,6 +15,7 @@ import {
   toHttpError,
 } from './platform/http/errors.ts';
 import { installInputTextCheck } from './platform/http/input-text.ts';
+import { loggerOptions } from './platform/http/log-redaction.ts';
 import { portalRoutes } from './portal/index.ts';
 import type { Runtime } from './runtime.ts';
 import { ENVIRONMENTS, type ServiceDefinition } from './services/contract.ts';
@@ -29,12 +31,15 @@ export interface AppOptions {
   /** Services to mount; the five registers by default. Benchmarks and tests mount their own. */
   services?: readonly ServiceDefinition[];
   logger?: boolean;
+  /** Where log lines go (standard output by default); tests capture them to check what they hold. */
+  logStream?: DestinationStream;
   processMetrics?: boolean;
 }
 
 export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: runtime.config.logLevel },
+    // Secret query parameters, headers and fields are censored in every line: platform/http/log-redaction.ts.
+    logger: options.logger === false ? false : loggerOptions(runtime.config.logLevel, options.logStream),
     // The client's request id (or a fresh UUID) names the request in logs and in the response.
     genReqId: (request) => {
       const supplied = request.headers[REQUEST_ID_HEADER];

@@ -4,6 +4,7 @@ import { buildApp } from '../app.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type BootstrapResult, bootstrapIfNeeded } from '../gateway/bootstrap.ts';
 import { openDatabase } from '../platform/db/pool.ts';
+import { redactText } from '../platform/http/log-redaction.ts';
 import { migrateAll, openRuntime, prepareDatabases, seedSandbox, startJobs } from '../runtime.ts';
 import { ENVIRONMENT_PREFIX } from '../services/contract.ts';
 import { SERVICES } from '../services/registry.ts';
@@ -140,7 +141,7 @@ export async function workerCommand(args: string[]): Promise<number> {
     throw error;
   });
   const errors = (o: object, m: string) =>
-    process.stderr.write(`${m}: ${String((o as { err?: Error }).err?.message ?? '')}\n`);
+    process.stderr.write(`${m}: ${redactText(String((o as { err?: Error }).err?.message ?? ''))}\n`);
   const jobs = await startJobs(runtime, baseUrl(config, config.port), { info: () => {}, error: errors });
   for (const [name, running] of jobs.running) {
     process.stdout.write(`${name}: ${running.describe()} (pid ${process.pid})\n`);

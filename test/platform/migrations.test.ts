@@ -49,6 +49,7 @@ describe('migrations', () => {
         { module: 'identity', version: 1 },
         { module: 'identity', version: 2 },
         { module: 'identity', version: 3 },
+        { module: 'identity', version: 4 },
         { module: 'mail', version: 1 },
         { module: 'platform', version: 1 },
         { module: 'portal', version: 1 },

@@ -1,17 +1,47 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Pool } from 'pg';
-import { clientMetadata } from './clients.ts';
+import { clientMetadata, hashSecret } from './clients.ts';
 
 /**
  * oidc-provider's storage in PostgreSQL: one table for every model, and OAuth clients read from the
  * clients that subscribers register (`oauth_clients`), so a client registered in one process is known
  * to all of them.
+ *
+ * Models whose id is itself the credential a client presents (an authorization code, a refresh token,
+ * an opaque access token …) are stored under the SHA-256 of that id, and without the `jti` the provider
+ * puts in the payload: every lookup hashes the value it is given, and the id is put back into the
+ * payload it returns, so the provider never notices. The database alone gives away no usable code or
+ * token. See src/identity/README.md ("Stored hashed").
  */
+export const HASHED_MODELS: ReadonlySet<string> = new Set([
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'ClientCredentials',
+  'BackchannelAuthenticationRequest',
+  'RegistrationAccessToken',
+  'InitialAccessToken',
+]);
+
 export function postgresAdapter(pool: Pool) {
   return class PostgresAdapter implements Adapter {
-    constructor(private readonly model: string) {}
+    private readonly hashed: boolean;
+
+    constructor(private readonly model: string) {
+      this.hashed = HASHED_MODELS.has(model);
+    }
+
+    /** The stored id: the SHA-256 (hex) of a credential, anything else as it is. */
+    private key(id: string): string {
+      return this.hashed ? hashSecret(id) : id;
+    }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      let stored = payload;
+      if (this.hashed) {
+        const { jti: _plain, ...rest } = payload;
+        stored = rest;
+      }
       await pool.query(
         `INSERT INTO oidc_payloads (model, id, payload, grant_id, user_code, uid, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7) END)
@@ -19,8 +49,8 @@ export function postgresAdapter(pool: Pool) {
            user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at`,
         [
           this.model,
-          id,
-          payload,
+          this.key(id),
+          stored,
           payload.grantId ?? null,
           payload.userCode ?? null,
           payload.uid ?? null,
@@ -40,13 +70,14 @@ export function postgresAdapter(pool: Pool) {
       const result = await pool.query<{ payload: AdapterPayload; consumed_at: Date | null }>(
         `SELECT payload, consumed_at FROM oidc_payloads
           WHERE model = $1 AND ${column} = $2 AND (expires_at IS NULL OR expires_at > now())`,
-        [this.model, value],
+        [this.model, column === 'id' ? this.key(value) : value],
       );
       const row = result.rows[0];
       if (!row) return undefined;
+      const payload = this.hashed && column === 'id' ? { ...row.payload, jti: value } : row.payload;
       return row.consumed_at
-        ? { ...row.payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) }
-        : row.payload;
+        ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) }
+        : payload;
     }
 
     find(id: string) {
@@ -64,12 +95,12 @@ export function postgresAdapter(pool: Pool) {
     async consume(id: string): Promise<void> {
       await pool.query('UPDATE oidc_payloads SET consumed_at = now() WHERE model = $1 AND id = $2', [
         this.model,
-        id,
+        this.key(id),
       ]);
     }
 
     async destroy(id: string): Promise<void> {
-      await pool.query('DELETE FROM oidc_payloads WHERE model = $1 AND id = $2', [this.model, id]);
+      await pool.query('DELETE FROM oidc_payloads WHERE model = $1 AND id = $2', [this.model, this.key(id)]);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { isDatabaseUnavailable } from '../../platform/db/faults.ts';
 import { bodyTooLarge, HttpError, sendError, toHttpError } from '../../platform/http/errors.ts';
 import { findInvalidFormText, installFormParser } from '../../platform/http/input-text.ts';
 import type { Runtime } from '../../runtime.ts';
@@ -86,14 +87,22 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
   const pool = runtime.gateway.pool;
   const publishedFor = Math.max(runtime.config.oauth.accessTokenTtl, runtime.config.oauth.refreshTokenTtl);
   const cookieSecret = createHmac('sha256', runtime.secret).update('oidc-cookies').digest('base64url');
-  const build = async () =>
-    createProvider({
+  const build = async () => {
+    const built = createProvider({
       config: runtime.config,
       pool,
       issuer: runtime.issuer,
       keys: await loadSigningKeys(pool, publishedFor),
       cookieSecret,
     });
+    // The provider answers its own faults (500 in the OAuth shape) and only emits them: log them, through
+    // the app's logger, whose error serializer censors secrets a message might quote. A database outage
+    // is answered 503 by the provider's own listener and logged where the outage is noticed.
+    built.on('server_error', (_ctx: unknown, error: Error) => {
+      if (!isDatabaseUnavailable(error)) app.log.error({ err: error }, 'authorization server error');
+    });
+    return built;
+  };
   let provider = await build();
   // A rotated key must sign new tokens in every process: rebuild the provider when keys change.
   runtime.feed.on((notice) => {
