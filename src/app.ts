@@ -94,6 +94,11 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     closing = true;
     done();
   });
+  // A request answered while closing tells its client to open its next connection elsewhere.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     if (closing) return reply.code(503).send({ status: 'shutting down' });
