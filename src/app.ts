@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { adminRoutes } from './gateway/admin.ts';
-import { HttpMetrics } from './gateway/metrics.ts';
+import { HttpMetrics, operatorMetricsRoute } from './gateway/metrics.ts';
 import { dialectOfUrl, mountService } from './gateway/mount.ts';
 import { oauthRoutes } from './identity/oauth/routes.ts';
 import {
@@ -28,6 +28,8 @@ export interface AppOptions {
   services?: readonly ServiceDefinition[];
   logger?: boolean;
   processMetrics?: boolean;
+  /** The registry to count in (`rsg start` also serves it on the metrics port); a fresh one if absent. */
+  metrics?: HttpMetrics;
 }
 
 export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -72,7 +74,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     done();
   });
 
-  const metrics = new HttpMetrics(options.processMetrics ?? false);
+  const metrics = options.metrics ?? new HttpMetrics(options.processMetrics ?? false);
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     const checks = await Promise.allSettled([
@@ -89,9 +91,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       .code(ready ? 200 : 503)
       .send({ status: ready ? 'ready' : 'not ready', databases, limits: runtime.limits.kind });
   });
-  app.get('/metrics', async (_request, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
+  operatorMetricsRoute(app, runtime.keys, metrics);
 
   await adminRoutes(app, runtime);
   await oauthRoutes(app, runtime);
