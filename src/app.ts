@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { adminRoutes } from './gateway/admin.ts';
 import { reportLimitHealth } from './gateway/limit-health.ts';
-import { HttpMetrics } from './gateway/metrics.ts';
+import { HttpMetrics, operatorMetricsRoute } from './gateway/metrics.ts';
 import { dialectOfUrl, mountService } from './gateway/mount.ts';
 import { oauthRoutes } from './identity/oauth/routes.ts';
 import { DEFAULT_BODY_LIMIT, installBodyLimitAnswer } from './platform/http/body-limit.ts';
@@ -34,6 +34,8 @@ export interface AppOptions {
   /** Where log lines go (standard output by default); tests capture them to check what they hold. */
   logStream?: DestinationStream;
   processMetrics?: boolean;
+  /** The registry to count in (`rsg start` also serves it on the metrics port); a fresh one if absent. */
+  metrics?: HttpMetrics;
 }
 
 export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -86,7 +88,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     done();
   });
 
-  const metrics = new HttpMetrics(options.processMetrics ?? false);
+  const metrics = options.metrics ?? new HttpMetrics(options.processMetrics ?? false);
   reportLimitHealth(app, runtime.limits, metrics.registry);
   // Not ready once shutting down, so a load balancer that polls /readyz stops sending.
   let closing = false;
@@ -116,9 +118,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       .code(ready ? 200 : 503)
       .send({ status: ready ? 'ready' : 'not ready', databases, limits: runtime.limits.kind });
   });
-  app.get('/metrics', async (_request, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
+  operatorMetricsRoute(app, runtime.keys, metrics);
 
   await adminRoutes(app, runtime);
   await oauthRoutes(app, runtime);

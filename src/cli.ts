@@ -29,6 +29,9 @@ Usage: rsg <command> [options]
   keys regenerate --subscription ID --which primary|secondary [--json]
   products list [--json]
   products set ID [--rate-limit N] [--quota N --quota-period SECONDS | --no-quota] [--approval required|none]
+               [--cors-origins https://a.example,…|*|none] [--cors-methods GET,POST,…|*]
+               [--cors-headers H,…|*|none] [--cors-expose-headers H,…|none] [--cors-max-age SECONDS]
+               [--cors-credentials true|false]   CORS per product (off until origins are named)
   clock show | clock advance <duration> | clock set <iso-time>   (sandbox clock)
   import bonds FILE.csv [--environment sandbox|production]   rental bonds, all or nothing (default production)
 

@@ -21,6 +21,8 @@ export interface Config {
   sandboxClock: 'real' | 'virtual';
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   workers: number;
+  /** `/metrics` without a key on its own port (loopback by default); undefined: `RSG_METRICS_PORT=off`. */
+  metrics: { host: string; port: number } | undefined;
   /** Address printed for people; defaults to http://host:port. */
   publicUrl: string | undefined;
   adminEmail: string;
@@ -113,6 +115,19 @@ function email(env: Env, name: string, fallback: string): string {
   return raw.toLowerCase();
 }
 
+function metricsListener(env: Env): Config['metrics'] {
+  const raw = env.RSG_METRICS_PORT;
+  if (raw === 'off') return undefined;
+  try {
+    return {
+      host: env.RSG_METRICS_HOST || '127.0.0.1',
+      port: integer(env, 'RSG_METRICS_PORT', 9464, 0, 65535),
+    };
+  } catch {
+    throw new ConfigError('RSG_METRICS_PORT', `must be off or a whole number from 0 to 65535, got "${raw}"`);
+  }
+}
+
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
   const pg = ['postgres:', 'postgresql:'] as const;
   const publicUrl = url(env, 'RSG_PUBLIC_URL', ['http:', 'https:']);
@@ -134,6 +149,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       'info',
     ),
     workers: integer(env, 'RSG_WORKERS', 1, 1, 64),
+    metrics: metricsListener(env),
     publicUrl: publicUrl?.replace(/\/+$/, ''),
     adminEmail: email(env, 'RSG_ADMIN_EMAIL', 'admin@localhost'),
     seedScale: oneOf(env, 'RSG_SEED_SCALE', ['small', 'full'] as const, 'small'),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import type { Config } from './config.ts';
+import { CorsPolicies } from './gateway/cors.ts';
 import { KeyCache } from './gateway/key-cache.ts';
 import { OrganisationResolver } from './gateway/organisation-resolver.ts';
 import { ensureProducts } from './gateway/products.ts';
@@ -59,6 +60,8 @@ export interface Runtime {
   limits: LimitStore;
   clocks: Clocks;
   keys: KeyCache;
+  /** Each product's CORS policy, reloaded on every product change notice. */
+  cors: CorsPolicies;
   /** Changes that must take effect in this process at once (other processes hear the change notice). */
   subscriptions: {
     regenerateKey(subscriptionId: string, slot: KeySlot): Promise<string>;
@@ -224,6 +227,8 @@ export async function openRuntime(
   await limits.ready?.();
   const usage = new UsageRecorder(gateway.pool);
   const keys = new KeyCache(gateway.pool, config.keyCacheMs, feed);
+  const cors = new CorsPolicies(gateway.pool, feed);
+  await cors.reload();
   return {
     config,
     urls,
@@ -233,6 +238,7 @@ export async function openRuntime(
     limits,
     clocks,
     keys,
+    cors,
     subscriptions: {
       async regenerateKey(subscriptionId, slot) {
         const key = await regenerateKey(gateway.pool, subscriptionId, slot);
@@ -251,6 +257,7 @@ export async function openRuntime(
     secret,
     keyedUniform: (key) => keyedUniform(secret, key),
     async close() {
+      cors.close();
       await usage.close();
       await feed.close();
       await limits.close();

@@ -9,7 +9,7 @@ import { migrateAll, prepareDatabases } from '../runtime.ts';
 /** Argument helpers shared by every `rsg` command (apart from the command table, so no cycle). */
 export class UsageError extends Error {}
 
-type Options = Record<string, string | boolean | undefined>;
+export type Options = Record<string, string | boolean | undefined>;
 
 export function parse(args: string[], options: Record<string, { type: 'string' | 'boolean' }>) {
   try {

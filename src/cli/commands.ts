@@ -1,6 +1,15 @@
 import { type Config, loadConfig } from '../config.ts';
 import { bootstrapIfNeeded } from '../gateway/bootstrap.ts';
-import { listProducts, type ProductChange, updateProduct } from '../gateway/products.ts';
+import {
+  CorsRuleError,
+  type CorsSettings,
+  parseCredentials,
+  parseHeaderNames,
+  parseMaxAge,
+  parseMethods,
+  parseOrigins,
+} from '../gateway/cors.ts';
+import { listProducts, type Product, type ProductChange, updateProduct } from '../gateway/products.ts';
 import {
   changeState,
   createSubscription,
@@ -13,7 +22,17 @@ import { addUser, listUsers } from '../identity/users.ts';
 import { advanceClock, type ClockReading, readClock, setClock } from '../platform/clock-store.ts';
 import { openDatabase } from '../platform/db/pool.ts';
 import { migrateAll, prepareDatabases, seedSandbox } from '../runtime.ts';
-import { optional, parse, print, required, UsageError, userId, wholeNumber, withGateway } from './args.ts';
+import {
+  type Options,
+  optional,
+  parse,
+  print,
+  required,
+  UsageError,
+  userId,
+  wholeNumber,
+  withGateway,
+} from './args.ts';
 import { identityUsersCommand, oauthCommand, organisationsCommand } from './identity.ts';
 import { printBootstrap, startCommand, workerCommand } from './start.ts';
 
@@ -234,6 +253,34 @@ async function subscriptionsCommand(config: Config, args: string[]): Promise<num
   throw new UsageError('subscriptions create | list | approve | suspend | resume | cancel | usage');
 }
 
+/** The `--cors-*` options of `products set`; each bad value names its option and the rule. */
+function corsChange(values: Options): Partial<CorsSettings> | undefined {
+  const change: Partial<CorsSettings> = {};
+  try {
+    const origins = optional(values, 'cors-origins');
+    if (origins !== undefined) change.origins = parseOrigins(origins);
+    const methods = optional(values, 'cors-methods');
+    if (methods !== undefined) change.methods = parseMethods(methods);
+    const headers = optional(values, 'cors-headers');
+    if (headers !== undefined) change.headers = parseHeaderNames(headers, '--cors-headers', true);
+    const expose = optional(values, 'cors-expose-headers');
+    if (expose !== undefined) change.exposeHeaders = parseHeaderNames(expose, '--cors-expose-headers', false);
+    const maxAge = optional(values, 'cors-max-age');
+    if (maxAge !== undefined) change.maxAgeSeconds = parseMaxAge(maxAge);
+    const credentials = optional(values, 'cors-credentials');
+    if (credentials !== undefined) change.allowCredentials = parseCredentials(credentials);
+  } catch (error) {
+    if (error instanceof CorsRuleError) throw new UsageError(error.message);
+    throw error;
+  }
+  return Object.keys(change).length > 0 ? change : undefined;
+}
+
+const corsSummary = (p: Product) =>
+  p.cors.origins === null
+    ? 'CORS off'
+    : `CORS ${p.cors.origins.join(',')} methods ${p.cors.methods.join(',')} max-age ${p.cors.maxAgeSeconds}s${p.cors.allowCredentials ? ' with credentials' : ''}`;
+
 async function productsCommand(config: Config, args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     'rate-limit': { type: 'string' },
@@ -241,6 +288,12 @@ async function productsCommand(config: Config, args: string[]): Promise<number> 
     'quota-period': { type: 'string' },
     'no-quota': { type: 'boolean' },
     approval: { type: 'string' },
+    'cors-origins': { type: 'string' },
+    'cors-methods': { type: 'string' },
+    'cors-headers': { type: 'string' },
+    'cors-expose-headers': { type: 'string' },
+    'cors-max-age': { type: 'string' },
+    'cors-credentials': { type: 'string' },
     json: { type: 'boolean' },
   });
   const json = values.json === true;
@@ -250,7 +303,7 @@ async function productsCommand(config: Config, args: string[]): Promise<number> 
       products
         .map(
           (p) =>
-            `${p.id}\t${p.rateLimitPerMinute}/min\t${p.quotaCalls === null ? 'no quota' : `${p.quotaCalls} per ${p.quotaPeriodSeconds}s`}\t${p.approvalRequired ? 'approval required' : 'open'}`,
+            `${p.id}\t${p.rateLimitPerMinute}/min\t${p.quotaCalls === null ? 'no quota' : `${p.quotaCalls} per ${p.quotaPeriodSeconds}s`}\t${p.approvalRequired ? 'approval required' : 'open'}\t${corsSummary(p)}`,
         )
         .join('\n'),
     );
@@ -274,12 +327,19 @@ async function productsCommand(config: Config, args: string[]): Promise<number> 
         throw new UsageError('--approval must be required or none');
       change.approvalRequired = values.approval === 'required';
     }
-    const product = await withGateway(config, (pool) => updateProduct(pool, id, change));
+    const cors = corsChange(values);
+    if (cors) change.cors = cors;
+    const product = await withGateway(config, (pool) => updateProduct(pool, id, change)).catch(
+      (error: unknown) => {
+        if (error instanceof CorsRuleError) throw new UsageError(error.message);
+        throw error;
+      },
+    );
     if (!product) throw new UsageError(`no product "${id}"; see "rsg products list"`);
     print(
       product,
       json,
-      () => `${product.id} updated (takes effect as key caches expire, at most RSG_KEY_CACHE_MS)`,
+      () => `${product.id} updated (running gateways apply it at once); ${corsSummary(product)}`,
     );
     return 0;
   }

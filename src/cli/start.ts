@@ -1,8 +1,11 @@
 import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
+import { AggregatorRegistry } from 'prom-client';
 import { buildApp } from '../app.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type BootstrapResult, bootstrapIfNeeded } from '../gateway/bootstrap.ts';
+import { HttpMetrics } from '../gateway/metrics.ts';
+import { type MetricsServer, type MetricsSource, startMetricsServer } from '../gateway/metrics-server.ts';
 import { openDatabase } from '../platform/db/pool.ts';
 import { redactText } from '../platform/http/log-redaction.ts';
 import { migrateAll, openRuntime, prepareDatabases, seedSandbox, startJobs } from '../runtime.ts';
@@ -56,27 +59,50 @@ export function printBootstrap(result: BootstrapResult, config: Config, port = c
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-function printReady(config: Config, port: number): void {
+function printReady(config: Config, port: number, metrics: MetricsServer | undefined): void {
   const base = baseUrl(config, port);
+  const scrape = metrics
+    ? `http://${metrics.host.includes(':') ? `[${metrics.host}]` : metrics.host}:${metrics.port}/metrics`
+    : `${base}/metrics (operators' key)`;
   const lines = [
     `Register Services Gateway is listening on ${base}`,
     ...SERVICES.map(
       (s) => `  ${s.title.padEnd(30)} sandbox ${base}/sandbox${s.path}   production ${base}/gateway${s.path}`,
     ),
-    `  OpenAPI documents: <service URL>/openapi.json    health: ${base}/healthz    metrics: ${base}/metrics`,
+    `  OpenAPI documents: <service URL>/openapi.json    health: ${base}/healthz    metrics: ${scrape}`,
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+const warn = (message: string) => process.stderr.write(`${message}\n`);
+
+/** The metrics port, unless RSG_METRICS_PORT=off. */
+function serveMetrics(config: Config, source: MetricsSource): Promise<MetricsServer | undefined> {
+  if (!config.metrics) return Promise.resolve(undefined);
+  return startMetricsServer(config.metrics.host, config.metrics.port, source, warn);
+}
+
 async function serve(config: Config, urls: Awaited<ReturnType<typeof prepareDatabases>>, quiet: boolean) {
   const runtime = await openRuntime(config, { urls: urls.urls, embedded: undefined }, { migrate: false });
-  const app = await buildApp(runtime, { processMetrics: true });
+  const metrics = new HttpMetrics(true);
+  const app = await buildApp(runtime, { metrics });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  let metricsServer: MetricsServer | undefined;
+  if (cluster.isWorker) {
+    // The primary serves the metrics port and asks each worker for its registry over the cluster channel.
+    AggregatorRegistry.setRegistries([metrics.registry]);
+    new AggregatorRegistry();
+  } else {
+    metricsServer = await serveMetrics(config, {
+      contentType: metrics.registry.contentType,
+      collect: () => metrics.registry.metrics(),
+    });
+  }
   const jobs = config.jobs ? await startJobs(runtime, baseUrl(config, port), jobLog(app.log)) : undefined;
-  if (!quiet) printReady(config, port);
+  if (!quiet) printReady(config, port, metricsServer);
   return {
     port,
     /**
@@ -92,6 +118,7 @@ async function serve(config: Config, urls: Awaited<ReturnType<typeof prepareData
         await Promise.all([app.close(), jobs?.stop()]);
       } finally {
         clearTimeout(force);
+        await metricsServer?.close();
         await runtime.close();
       }
     },
@@ -203,6 +230,13 @@ export async function startCommand(args: string[]): Promise<number> {
         `warning: ${config.workers} workers without REDIS_URL: each worker enforces rate limits and quotas on its own, so a client may get up to ${config.workers}× its limit.\n`,
       );
     }
+    // One metrics port for the whole cluster: the primary sums every worker's figures (prom-client's
+    // AggregatorRegistry), so a scraper needs one target however many workers run or restart.
+    const aggregator = new AggregatorRegistry();
+    const metricsServer = await serveMetrics(config, {
+      contentType: aggregator.contentType,
+      collect: () => aggregator.clusterMetrics(),
+    });
     cluster.setupPrimary({ args: ['start', ...args] });
     for (let i = 0; i < config.workers; i++) {
       cluster.fork({ RSG_RESOLVED_URLS: JSON.stringify(setup.urls) });
@@ -211,7 +245,7 @@ export async function startCommand(args: string[]): Promise<number> {
     cluster.on('listening', (_worker, address) => {
       listening++;
       if (listening === config.workers) {
-        printReady(config, address.port);
+        printReady(config, address.port, metricsServer);
         if (firstStart) printBootstrap(firstStart, config, address.port);
       }
     });
@@ -224,6 +258,7 @@ export async function startCommand(args: string[]): Promise<number> {
     // Each worker shuts down gracefully on its own; the embedded server stops after the last one.
     onSignals(async () => {
       stopping = true;
+      await metricsServer?.close();
       const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined);
       await Promise.all(
         workers.map(

@@ -1,6 +1,10 @@
+import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { HttpError, sendError } from '../platform/http/errors.ts';
+import { INVALID_KEY, MISSING_KEY, presentedKey } from './guard.ts';
+import type { KeyCache } from './key-cache.ts';
 
-/** Prometheus metrics at /metrics; one registry per app so that test apps do not share counters. */
+/** Prometheus metrics; one registry per app so that test apps do not share counters. */
 export class HttpMetrics {
   readonly registry = new Registry();
   private readonly requests = new Counter({
@@ -32,4 +36,24 @@ export class HttpMetrics {
       duration.observe(elapsedMs / 1000);
     };
   }
+}
+
+/**
+ * `/metrics` on the main (public) port: only for an operator, who shows any active subscription key of
+ * theirs (header or query, as for the services); anyone else gets API Management's 401. Scrapers on the
+ * host use the metrics port instead (metrics-server.ts), which needs no key.
+ */
+export function operatorMetricsRoute(app: FastifyInstance, keys: KeyCache, metrics: HttpMetrics): void {
+  app.get('/metrics', async (request, reply) => {
+    const key = presentedKey(request);
+    if (!key) return sendError(request, reply, new HttpError(401, 'missing-key', MISSING_KEY), 'apim');
+    const owner = key.length <= 256 ? await keys.lookup(key) : undefined;
+    if (owner?.state !== 'active' || !owner.isOperator) {
+      return sendError(request, reply, new HttpError(401, 'invalid-key', INVALID_KEY), 'apim');
+    }
+    return reply
+      .header('cache-control', 'no-store')
+      .type(metrics.registry.contentType)
+      .send(await metrics.registry.metrics());
+  });
 }

@@ -1,5 +1,5 @@
 import swagger from '@fastify/swagger';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serviceIdentity } from '../identity/service-identity.ts';
 import { type Dialect, HttpError, sendError } from '../platform/http/errors.ts';
 import type { Runtime } from '../runtime.ts';
@@ -9,6 +9,7 @@ import {
   type Environment,
   type ServiceDefinition,
 } from '../services/contract.ts';
+import { answerPreflight, applyActual, CorsPolicies, isPreflight } from './cors.ts';
 import { subscriptionGuard } from './guard.ts';
 import { maintenanceHook } from './maintenance.ts';
 import type { HttpMetrics } from './metrics.ts';
@@ -18,6 +19,7 @@ import type { ServiceContext } from './service-context.ts';
  * Mounts one service in one environment under `<prefix><service path>`: its error dialect, its own
  * OpenAPI document at `openapi.json` (public, like a developer portal's API reference), and its routes
  * behind the subscription guard (and, in the sandbox when configured, the simulated maintenance window).
+ * CORS preflights are answered here, before the guard: a browser sends no key on a preflight.
  */
 export async function mountService(
   app: FastifyInstance,
@@ -36,10 +38,15 @@ export async function mountService(
     identity: serviceIdentity(runtime.gateway.pool, environment, service.id),
   };
   const observe = metrics.recorder(environment, service.id);
+  const corsKey = CorsPolicies.key(environment, service.id);
+  const notFound = (request: FastifyRequest, reply: FastifyReply) =>
+    sendError(request, reply, new HttpError(404, 'not-found', 'Resource not found'), 'apim');
   await app.register(
     async (scope) => {
-      scope.addHook('onRequest', (request, _reply, done) => {
+      scope.addHook('onRequest', (request, reply, done) => {
         request.dialect = service.dialect;
+        // Before the guard, so its refusals (401, 429 + Retry-After) are readable by the page too.
+        if (!isPreflight(request)) applyActual(runtime.cors.get(corsKey), request, reply);
         done();
       });
       scope.addHook('onResponse', (request, reply, done) => {
@@ -63,6 +70,13 @@ export async function mountService(
         },
       });
       scope.get('/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
+      // Preflights name no key, so the product is this path's: one per service and environment.
+      const preflight = (request: FastifyRequest, reply: FastifyReply) =>
+        isPreflight(request)
+          ? answerPreflight(runtime.cors.get(corsKey), request, reply)
+          : notFound(request, reply);
+      scope.options('/', { schema: { hide: true } }, preflight);
+      scope.options('/*', { schema: { hide: true } }, preflight);
       await scope.register(async (guarded) => {
         guarded.addHook('onRequest', subscriptionGuard(runtime, environment, service.id));
         // The simulated Wednesday-night window (sandbox only, off by default), after the guard: see
@@ -73,9 +87,7 @@ export async function mountService(
         if (service.routes) await guarded.register(service.routes, context);
       });
       // API Management answers an unknown operation with its own 404 body.
-      scope.setNotFoundHandler((request, reply) =>
-        sendError(request, reply, new HttpError(404, 'not-found', 'Resource not found'), 'apim'),
-      );
+      scope.setNotFoundHandler(notFound);
     },
     { prefix },
   );

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { publish } from '../platform/db/notify.ts';
 import { ENVIRONMENTS, type Environment, productId } from '../services/contract.ts';
 import { SERVICES } from '../services/registry.ts';
+import { type CorsSettings, wildcardCredentials } from './cors.ts';
 
 export interface Product {
   id: string;
@@ -12,6 +13,8 @@ export interface Product {
   quotaCalls: number | null;
   quotaPeriodSeconds: number | null;
   approvalRequired: boolean;
+  /** Cross-origin resource sharing (see cors.ts); `origins` null: off, the default. */
+  cors: CorsSettings;
 }
 
 /**
@@ -21,7 +24,7 @@ export interface Product {
  */
 export const PRODUCT_DEFAULTS: Record<
   Environment,
-  Omit<Product, 'id' | 'environment' | 'service' | 'name'>
+  Omit<Product, 'id' | 'environment' | 'service' | 'name' | 'cors'>
 > = {
   sandbox: {
     rateLimitPerMinute: 300,
@@ -61,7 +64,10 @@ export async function ensureProducts(pool: Pool): Promise<void> {
 }
 
 const COLUMNS = `id, environment, service, name, rate_limit_per_minute AS "rateLimitPerMinute",
-  quota_calls AS "quotaCalls", quota_period_seconds AS "quotaPeriodSeconds", approval_required AS "approvalRequired"`;
+  quota_calls AS "quotaCalls", quota_period_seconds AS "quotaPeriodSeconds", approval_required AS "approvalRequired",
+  json_build_object('origins', cors_origins, 'methods', cors_methods, 'headers', cors_headers,
+    'exposeHeaders', cors_expose_headers, 'maxAgeSeconds', cors_max_age,
+    'allowCredentials', cors_allow_credentials) AS cors`;
 
 export async function listProducts(pool: Pool): Promise<Product[]> {
   return (await pool.query<Product>(`SELECT ${COLUMNS} FROM products ORDER BY environment DESC, id`)).rows;
@@ -76,6 +82,8 @@ export interface ProductChange {
   /** null removes the quota. */
   quota?: { calls: number; periodSeconds: number } | null;
   approvalRequired?: boolean;
+  /** Only the settings named change; `origins: null` turns CORS off. */
+  cors?: Partial<CorsSettings>;
 }
 
 export async function updateProduct(
@@ -84,23 +92,44 @@ export async function updateProduct(
   change: ProductChange,
 ): Promise<Product | undefined> {
   const quota = change.quota;
-  const result = await pool.query<Product>(
-    `UPDATE products SET
+  const cors = change.cors ?? {};
+  const result = await pool
+    .query<Product>(
+      `UPDATE products SET
         rate_limit_per_minute = COALESCE($2, rate_limit_per_minute),
         quota_calls = CASE WHEN $3::boolean THEN $4 ELSE quota_calls END,
         quota_period_seconds = CASE WHEN $3::boolean THEN $5 ELSE quota_period_seconds END,
-        approval_required = COALESCE($6, approval_required)
+        approval_required = COALESCE($6, approval_required),
+        cors_origins = CASE WHEN $7::boolean THEN $8::text[] ELSE cors_origins END,
+        cors_methods = COALESCE($9::text[], cors_methods),
+        cors_headers = COALESCE($10::text[], cors_headers),
+        cors_expose_headers = COALESCE($11::text[], cors_expose_headers),
+        cors_max_age = COALESCE($12, cors_max_age),
+        cors_allow_credentials = COALESCE($13, cors_allow_credentials)
       WHERE id = $1 RETURNING ${COLUMNS}`,
-    [
-      id,
-      change.rateLimitPerMinute ?? null,
-      quota !== undefined,
-      quota?.calls ?? null,
-      quota?.periodSeconds ?? null,
-      change.approvalRequired ?? null,
-    ],
-  );
-  // Key lookups cache the product's limits: tell every process to look again.
+      [
+        id,
+        change.rateLimitPerMinute ?? null,
+        quota !== undefined,
+        quota?.calls ?? null,
+        quota?.periodSeconds ?? null,
+        change.approvalRequired ?? null,
+        cors.origins !== undefined,
+        cors.origins ?? null,
+        cors.methods ?? null,
+        cors.headers ?? null,
+        cors.exposeHeaders ?? null,
+        cors.maxAgeSeconds ?? null,
+        cors.allowCredentials ?? null,
+      ],
+    )
+    .catch((error: unknown) => {
+      // The stored origins may be * while only --cors-credentials is changed: the table's check decides.
+      if ((error as { constraint?: string }).constraint === 'products_cors_wildcard_credentials')
+        throw wildcardCredentials();
+      throw error;
+    });
+  // Key lookups cache the product's limits, and every process holds its CORS policy: look again.
   if (result.rows[0]) await publish(pool, { kind: 'product', id });
   return result.rows[0];
 }

@@ -18,7 +18,8 @@ interface Started {
 /** Starts `rsg start` and waits until it has printed its addresses (and, on a first start, its keys). */
 function start(args: string[], env: Record<string, string | undefined>, waitFor: RegExp): Promise<Started> {
   const child = spawn(process.execPath, [bin, 'start', ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env },
+    // Port 0 for the metrics port too: tests (and other gateways on this host) never compete for 9464.
+    env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', RSG_METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -100,6 +101,26 @@ describe('rsg start', () => {
         ),
       );
       expect(statuses.every((s) => s === 200)).toBe(true);
+
+      // Metrics: refused on the public port without an operator's key; on the loopback metrics port the
+      // primary sums both workers' counters.
+      expect((await fetch(`${started.base}/metrics`)).status).toBe(401);
+      const scrape = /metrics: (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(started.output())![1]!;
+      const document = `${started.base}/sandbox/nzbn/v5/openapi.json`;
+      // At once, so they arrive on several connections, which the cluster hands to both workers.
+      const served = await Promise.all(
+        Array.from({ length: 12 }, () => fetch(document).then((r) => r.status)),
+      );
+      expect(served).toEqual(Array(12).fill(200));
+      const metrics = await fetch(scrape);
+      expect(metrics.status).toBe(200);
+      const text = await metrics.text();
+      expect(text).toMatch(
+        /rsg_http_requests_total\{environment="sandbox",service="nzbn",status="2xx"\} 12\b/,
+      );
+      expect(
+        (await fetch(`${started.base}/metrics`, { headers: { 'Ocp-Apim-Subscription-Key': key } })).status,
+      ).toBe(200);
       expect(await stop(started.child)).toBe(0);
     } finally {
       await databases.drop();

@@ -172,11 +172,31 @@ describe('request ids, health and metrics', () => {
       status: 'ready',
       databases: { gateway: 'ok', sandbox: 'ok', production: 'ok' },
     });
-    const metrics = await gateway.app.inject({ url: '/metrics' });
-    expect(metrics.headers['content-type']).toMatch(/^text\/plain/);
-    expect(metrics.body).toMatch(
-      /rsg_http_requests_total\{environment="sandbox",service="nzbn",status="2xx"\} \d+/,
-    );
+  });
+
+  it("/metrics on the main port: only with an operator's key, else API Management's 401", async () => {
+    const anonymous = await gateway.app.inject({ url: '/metrics' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual(MISSING);
+    expect(anonymous.body).not.toContain('rsg_http');
+    const customer = await subscriber(gateway, 'sandbox-nzbn');
+    await call('/sandbox/nzbn/v5/echo', customer.primaryKey);
+    const refused = await call('/metrics', customer.primaryKey);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual(INVALID);
+    expect((await call('/metrics', 'f'.repeat(64))).statusCode).toBe(401);
+    // An operator's key of any product, in either environment, as a header or a query parameter.
+    const operator = await subscriber(gateway, 'production-nzbn', { operator: true });
+    for (const via of ['header', 'query'] as const) {
+      const metrics = await call('/metrics', operator.primaryKey, via);
+      expect(metrics.statusCode).toBe(200);
+      expect(metrics.headers['content-type']).toMatch(/^text\/plain/);
+      expect(metrics.body).toMatch(
+        /rsg_http_requests_total\{environment="sandbox",service="nzbn",status="2xx"\} \d+/,
+      );
+    }
+    await gateway.runtime.subscriptions.changeState(operator.subscriptionId, 'suspended');
+    expect((await call('/metrics', operator.primaryKey)).statusCode).toBe(401);
   });
 
   it('each service publishes its OpenAPI document without a key', async () => {

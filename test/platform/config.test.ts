@@ -12,6 +12,15 @@ describe('configuration', () => {
       sandboxClock: 'real',
       workers: 1,
       redisTimeoutMs: 250,
+      metrics: { host: '127.0.0.1', port: 9464 },
+    });
+  });
+
+  it('the metrics port: a number, 0 for any free port, or off; its host', () => {
+    expect(loadConfig({ RSG_METRICS_PORT: 'off' }).metrics).toBeUndefined();
+    expect(loadConfig({ RSG_METRICS_PORT: '0', RSG_METRICS_HOST: '::1' }).metrics).toEqual({
+      host: '::1',
+      port: 0,
     });
   });
 
@@ -19,6 +28,10 @@ describe('configuration', () => {
     [{ PORT: 'eighty' }, 'PORT: must be a whole number from 0 to 65535, got "eighty"'],
     [{ PORT: '70000' }, 'PORT: must be a whole number from 0 to 65535, got "70000"'],
     [{ RSG_WORKERS: '0' }, 'RSG_WORKERS: must be a whole number from 1 to 64, got "0"'],
+    [
+      { RSG_METRICS_PORT: 'none' },
+      'RSG_METRICS_PORT: must be off or a whole number from 0 to 65535, got "none"',
+    ],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL: must be a URL such as postgres://host:port/name'],
     [
       { DATABASE_URL: 'mysql://localhost/db' },

@@ -107,6 +107,7 @@ export class Gateway {
       {
         ...this.env,
         RSG_JOBS: 'off',
+        RSG_METRICS_PORT: '0',
       },
     );
     this.process = started;

@@ -21,6 +21,17 @@ const TOKEN_PATHS = new Set(['/token', '/token/introspection', '/token/revocatio
 /** The most a token request's form may hold (the provider's own limit for the bodies it reads). */
 const TOKEN_FORM_LIMIT = 56 * 1024;
 
+/**
+ * Public documents any web page may read: discovery and the signing keys. They are answered with
+ * `Access-Control-Allow-Origin: *` and never with `Access-Control-Allow-Credentials` (the provider's own
+ * handling echoes the origin instead; a header set first makes it stand aside).
+ */
+const OPEN_DOCUMENTS = new Set(['/.well-known/openid-configuration', '/jwks']);
+
+function openDocument(path: string): boolean {
+  return OPEN_DOCUMENTS.has(path.split('?')[0]!.replace(/\/+$/, ''));
+}
+
 export function csrfToken(secret: string, binding: string): string {
   return createHmac('sha256', secret).update(`csrf:${binding}`).digest('base64url');
 }
@@ -120,6 +131,16 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
     const raw = request.raw as IncomingMessage & { originalUrl?: string };
     const original = raw.url ?? '/';
     const path = original.slice(OAUTH_PREFIX.length) || '/';
+    if (openDocument(path)) {
+      if (request.method === 'OPTIONS') {
+        const asked = request.headers['access-control-request-headers'];
+        reply.code(204).header('Access-Control-Allow-Origin', '*');
+        reply.header('Access-Control-Allow-Methods', 'GET, HEAD').header('Access-Control-Max-Age', '3600');
+        if (typeof asked === 'string' && asked.trim()) reply.header('Access-Control-Allow-Headers', asked);
+        return reply.send();
+      }
+      reply.raw.setHeader('Access-Control-Allow-Origin', '*');
+    }
     raw.originalUrl = original;
     raw.url = path;
     reply.hijack();
