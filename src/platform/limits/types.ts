@@ -16,5 +16,7 @@ export type LimitOutcome =
 export interface LimitStore {
   readonly kind: 'memory' | 'redis';
   check(request: LimitRequest): Promise<LimitOutcome>;
+  /** The same decision at once, for stores that need no round trip (the in-memory one). */
+  checkSync?(request: LimitRequest): LimitOutcome;
   close(): Promise<void>;
 }
