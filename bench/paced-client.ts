@@ -15,7 +15,7 @@ import * as hdr from 'hdr-histogram-js';
  * recorded in an HDR histogram (1 µs resolution); a request that finds every connection waiting is sent
  * when one comes free, and that wait is counted in its latency (so a stalled server is not hidden). The
  * timer's own lateness is not: it is the client's, and it would blur both contenders alike. Prints one JSON line: achieved
- * rate, p50, p90, p99, p99.9 and max in µs, answers and failures.
+ * rate, p50, p90, p99, p99.9 and max in µs, answers, non-2xx answers (failures) and requests left unanswered.
  */
 interface Options {
   url: string;
@@ -134,6 +134,8 @@ process.stdout.write(
     p999: histogram.getValueAtPercentile(99.9),
     max: histogram.maxValue,
     answered,
-    failures: failures + (total - answered - failures),
+    failures,
+    /** Sent but not answered within 10 s of the last send (a server that cannot keep the rate). */
+    unanswered: total - answered - failures,
   })}\n`,
 );
