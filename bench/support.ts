@@ -26,7 +26,7 @@ export function startServer<T>(
   env: Record<string, string> = {},
   cpus?: string,
 ): Promise<{ child: ChildProcess; info: T }> {
-  const args = ['--import', 'tsx', path.join(root, script)];
+  const args = ['--import', 'tsx', path.isAbsolute(script) ? script : path.join(root, script)];
   const [command, commandArgs] = cpus
     ? ['taskset', ['-c', cpus, process.execPath, ...args]]
     : [process.execPath, args];

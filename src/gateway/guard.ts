@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { scopeAllows } from '../identity/oauth/scopes.ts';
 import { HttpError, sendError } from '../platform/http/errors.ts';
-import type { LimitStore } from '../platform/limits/index.ts';
+import type { LimitOutcome, LimitRequest, LimitStore } from '../platform/limits/index.ts';
 import type { Environment, ServiceId } from '../services/contract.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { OrganisationResolver } from './organisation-resolver.ts';
+import type { KeyOwner } from './subscriptions.ts';
 import type { TokenVerifier } from './tokens.ts';
 import type { UsageRecorder } from './usage.ts';
 
@@ -63,10 +64,38 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return match[1];
 }
 
+/** The rate limit and quota of a key's product, as the limit store takes them. */
+function limitRequest(owner: KeyOwner): LimitRequest {
+  return {
+    key: owner.subscriptionId,
+    rate: { limit: owner.rateLimitPerMinute, windowMs: 60_000 },
+    quota:
+      owner.quotaCalls !== null && owner.quotaPeriodSeconds !== null
+        ? { limit: owner.quotaCalls, periodMs: owner.quotaPeriodSeconds * 1000 }
+        : undefined,
+  };
+}
+
+/** A refused call: 429 for the rate limit, 403 for the quota, both with `Retry-After`. */
+function limitRefusal(outcome: LimitOutcome & { allowed: false }): HttpError {
+  const seconds = retryAfterSeconds(outcome.retryAfterMs);
+  return outcome.reason === 'rate'
+    ? new HttpError(429, 'rate-limited', `Rate limit is exceeded. Try again in ${seconds} seconds.`, [], {
+        'Retry-After': String(seconds),
+      })
+    : new HttpError(
+        403,
+        'quota-exceeded',
+        `Out of call volume quota. Quota will be replenished in ${timeSpan(outcome.retryAfterMs)}.`,
+        [],
+        { 'Retry-After': String(seconds) },
+      );
+}
+
 export function subscriptionGuard(deps: GuardDeps, environment: Environment, service: ServiceId) {
   const refuse = (request: FastifyRequest, reply: FastifyReply, error: HttpError) =>
     sendError(request, reply, error, 'apim');
-  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const guard = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const key = presentedKey(request);
     if (!key) return refuse(request, reply, new HttpError(401, 'missing-key', MISSING_KEY));
     const owner = key.length <= 256 ? await deps.keys.lookup(key) : undefined;
@@ -127,36 +156,51 @@ export function subscriptionGuard(deps: GuardDeps, environment: Environment, ser
       if (error instanceof HttpError) return refuse(request, reply, error);
       throw error;
     }
-    const outcome = await deps.limits.check({
-      key: owner.subscriptionId,
-      rate: { limit: owner.rateLimitPerMinute, windowMs: 60_000 },
-      quota:
-        owner.quotaCalls !== null && owner.quotaPeriodSeconds !== null
-          ? { limit: owner.quotaCalls, periodMs: owner.quotaPeriodSeconds * 1000 }
-          : undefined,
-    });
-    if (!outcome.allowed) {
-      const seconds = retryAfterSeconds(outcome.retryAfterMs);
-      const error =
-        outcome.reason === 'rate'
-          ? new HttpError(
-              429,
-              'rate-limited',
-              `Rate limit is exceeded. Try again in ${seconds} seconds.`,
-              [],
-              {
-                'Retry-After': String(seconds),
-              },
-            )
-          : new HttpError(
-              403,
-              'quota-exceeded',
-              `Out of call volume quota. Quota will be replenished in ${timeSpan(outcome.retryAfterMs)}.`,
-              [],
-              { 'Retry-After': String(seconds) },
-            );
-      return refuse(request, reply, error);
-    }
+    const outcome = await deps.limits.check(limitRequest(owner));
+    if (!outcome.allowed) return refuse(request, reply, limitRefusal(outcome));
     return undefined;
+  };
+
+  /**
+   * The common call, answered without a promise: a key already in the key cache, no bearer token, no
+   * `x-organisation`, an operation that needs no user, and a limit store that can decide at once (the
+   * in-memory one). The same checks in the same order as `guard`; anything else goes there. Returns
+   * whether it decided (let through or refused).
+   */
+  const checkSync = deps.limits.checkSync?.bind(deps.limits);
+  const decideAtOnce = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    const headers = request.headers;
+    if (!checkSync || headers.authorization !== undefined || headers['x-organisation'] !== undefined)
+      return false;
+    if (request.routeOptions.config.threeLegged) return false;
+    const key = presentedKey(request);
+    if (!key || key.length > 256) return false;
+    const cached = deps.keys.cached(key);
+    if (!cached) return false;
+    const owner = cached.owner;
+    if (owner?.state !== 'active' || owner.environment !== environment || owner.service !== service) {
+      refuse(request, reply, new HttpError(401, 'invalid-key', INVALID_KEY));
+      return true;
+    }
+    request.caller = {
+      environment,
+      subscriptionId: owner.subscriptionId,
+      productId: owner.productId,
+      subscriberId: owner.userId,
+    };
+    const outcome = checkSync(limitRequest(owner));
+    if (!outcome.allowed) refuse(request, reply, limitRefusal(outcome));
+    return true;
+  };
+
+  // A callback hook: Fastify waits a microtask turn for every promise a hook returns, so the common
+  // call (decideAtOnce) goes on at once and only the rest takes the asynchronous path.
+  return function subscriptionGuardHook(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: (error?: Error) => void,
+  ): void {
+    if (decideAtOnce(request, reply)) done();
+    else guard(request, reply).then(() => done(), done);
   };
 }

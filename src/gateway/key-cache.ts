@@ -35,8 +35,8 @@ export class KeyCache {
     // was a measurable share of the hot path. Only the database sees hashes.
     const cacheKey = key;
     const now = Date.now();
-    const hit = this.entries.get(cacheKey);
-    if (hit && hit.expires > now) return hit.owner;
+    const hit = this.cached(key, now);
+    if (hit) return hit.owner;
     const owner = await findKeyOwner(this.pool, key);
     if (this.ttlMs > 0) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
@@ -46,6 +46,12 @@ export class KeyCache {
       });
     }
     return owner;
+  }
+
+  /** The cached answer for a key while it is fresh (`owner` undefined: a key known not to exist). */
+  cached(key: string, now: number = Date.now()): Entry | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.expires > now ? hit : undefined;
   }
 
   forgetSubscription(subscriptionId: string): void {

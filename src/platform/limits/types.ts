@@ -35,5 +35,7 @@ export interface LimitStore {
   health?(): LimitHealth;
   /** Calls `listener` on every change of state (at once with `down` if an outage is under way). */
   watch?(listener: (event: LimitEvent) => void): () => void;
+  /** The same decision at once, for stores that need no round trip (the in-memory one). */
+  checkSync?(request: LimitRequest): LimitOutcome;
   close(): Promise<void>;
 }
