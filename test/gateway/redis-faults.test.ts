@@ -16,6 +16,7 @@ describe.skipIf(!redisServerBinary)('gateway when Redis goes away (own redis-ser
   const quotaUrl = '/sandbox/tenancy-services/market-rent/v2/echo'; // 3 calls per 5 minutes
   let redis: TestRedis;
   let gateways: TestGateway[];
+  let operatorKey: string;
   const warned = new Set<string>();
   const logged: { level: 'warn' | 'info'; message: string }[] = [];
 
@@ -30,6 +31,8 @@ describe.skipIf(!redisServerBinary)('gateway when Redis goes away (own redis-ser
     const first = await testGateway(options);
     const second = await testGateway({ ...options, urls: first.urls });
     gateways = [first, second];
+    // /metrics on the public port answers an operator's key only.
+    operatorKey = (await subscriber(first, 'sandbox-ppsr', { operator: true })).primaryKey;
     const pool = first.runtime.gateway.pool;
     await updateProduct(pool, 'sandbox-nzbn', { rateLimitPerMinute: 5, quota: null });
     await updateProduct(pool, 'sandbox-market-rent', {
@@ -77,7 +80,9 @@ describe.skipIf(!redisServerBinary)('gateway when Redis goes away (own redis-ser
   }
 
   async function metric(gateway: TestGateway, name: string): Promise<number> {
-    const text = (await gateway.app.inject({ url: '/metrics' })).body;
+    const text = (
+      await gateway.app.inject({ url: '/metrics', headers: { 'Ocp-Apim-Subscription-Key': operatorKey } })
+    ).body;
     const line = text.split('\n').find((l) => l.startsWith(`${name} `));
     return Number(line?.split(' ')[1]);
   }

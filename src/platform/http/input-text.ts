@@ -207,10 +207,13 @@ export function findInvalidUrlEncoded(encoded: string): string | undefined {
   return undefined;
 }
 
-/** A parameter's name as the form parser reads it (as sent when it is not valid %-encoding). */
+/**
+ * A parameter's name as the form parser reads it (as sent when it is not valid %-encoding); a NUL in it
+ * is written `\u0000`, as the NUL check names it, so that the field can be printed.
+ */
 function decodedName(name: string): string {
   try {
-    return decodeURIComponent(name.replaceAll('+', ' '));
+    return decodeURIComponent(name.replaceAll('+', ' ')).replaceAll('\u0000', '\\u0000');
   } catch {
     return name;
   }
