@@ -25,6 +25,19 @@ export function required(values: Options, name: string): string {
   return value;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `--subscription`: required, and a subscription id (a UUID), named in the refusal. */
+export function subscriptionId(values: Options): string {
+  const id = required(values, 'subscription');
+  if (!UUID.test(id)) {
+    throw new UsageError(
+      `--subscription must be a subscription id, a UUID such as 3f2c…-…; "rsg subscriptions list" shows them (got "${id.slice(0, 60)}")`,
+    );
+  }
+  return id;
+}
+
 export function optional(values: Options, name: string): string | undefined {
   const value = values[name];
   return typeof value === 'string' ? value : undefined;

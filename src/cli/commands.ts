@@ -28,6 +28,7 @@ import {
   parse,
   print,
   required,
+  subscriptionId,
   UsageError,
   userId,
   wholeNumber,
@@ -102,7 +103,7 @@ export async function runCommand(command: string, args: string[]): Promise<numbe
       const which = required(values, 'which');
       if (which !== 'primary' && which !== 'secondary')
         throw new UsageError('--which must be primary or secondary');
-      const id = required(values, 'subscription');
+      const id = subscriptionId(values);
       const key = await withGateway(config, (pool) => regenerateKey(pool, id, which as KeySlot));
       print({ subscriptionId: id, which, key }, values.json === true, () => key);
       return 0;
@@ -224,7 +225,7 @@ async function subscriptionsCommand(config: Config, args: string[]): Promise<num
     cancel: 'cancelled',
   };
   if (action && transitions[action]) {
-    const id = required(values, 'subscription');
+    const id = subscriptionId(values);
     await withGateway(config, (pool) => changeState(pool, id, transitions[action]!));
     print(
       { subscriptionId: id, state: transitions[action] },
@@ -234,7 +235,7 @@ async function subscriptionsCommand(config: Config, args: string[]): Promise<num
     return 0;
   }
   if (action === 'usage') {
-    const id = required(values, 'subscription');
+    const id = subscriptionId(values);
     const hours = wholeNumber(values, 'hours') ?? 24;
     const rows = await withGateway(config, (pool) =>
       usageOf(pool, id, new Date(Date.now() - hours * 3_600_000)),

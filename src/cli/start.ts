@@ -46,14 +46,18 @@ const baseUrl = (config: Config, port: number) => config.publicUrl ?? `http://${
 
 export function printBootstrap(result: BootstrapResult, config: Config, port = config.port): void {
   const base = baseUrl(config, port);
+  const rows = result.keys.map((k) => {
+    const service = SERVICES.find((s) => `sandbox-${s.id}` === k.productId);
+    return [k.productId, `${base}${ENVIRONMENT_PREFIX.sandbox}${service?.path ?? ''}`, k.primaryKey] as const;
+  });
+  const idWidth = Math.max(...rows.map(([id]) => id.length));
+  const urlWidth = Math.max(...rows.map(([, url]) => url.length));
   const lines = [
     '',
     `First start: created the operator ${result.adminEmail} and an active subscription to every sandbox product.`,
+    `The operator has no password yet: "rsg users set-password --email ${result.adminEmail}" sets one, then sign in at ${base}/portal/signin.`,
     'Sandbox keys (shown once; keys are stored only as hashes — "rsg keys regenerate" makes new ones):',
-    ...result.keys.map((k) => {
-      const service = SERVICES.find((s) => `sandbox-${s.id}` === k.productId);
-      return `  ${k.productId.padEnd(20)} ${`${base}${ENVIRONMENT_PREFIX.sandbox}${service?.path ?? ''}`.padEnd(60)} ${k.primaryKey}`;
-    }),
+    ...rows.map(([id, url, key]) => `  ${id.padEnd(idWidth)}  ${url.padEnd(urlWidth)}  ${key}`),
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -64,11 +68,15 @@ function printReady(config: Config, port: number, metrics: MetricsServer | undef
   const scrape = metrics
     ? `http://${metrics.host.includes(':') ? `[${metrics.host}]` : metrics.host}:${metrics.port}/metrics`
     : `${base}/metrics (operators' key)`;
+  const titleWidth = Math.max(...SERVICES.map((s) => s.title.length));
+  const sandboxWidth = Math.max(...SERVICES.map((s) => `${base}/sandbox${s.path}`.length));
   const lines = [
     `Register Services Gateway is listening on ${base}`,
     ...SERVICES.map(
-      (s) => `  ${s.title.padEnd(30)} sandbox ${base}/sandbox${s.path}   production ${base}/gateway${s.path}`,
+      (s) =>
+        `  ${s.title.padEnd(titleWidth)}  sandbox ${`${base}/sandbox${s.path}`.padEnd(sandboxWidth)}  production ${base}/gateway${s.path}`,
     ),
+    `  Developer portal: ${base}/portal    OAuth 2.0 / OpenID Connect: ${base}/oauth2 (discovery: ${base}/oauth2/.well-known/openid-configuration)`,
     `  OpenAPI documents: <service URL>/openapi.json    health: ${base}/healthz    metrics: ${scrape}`,
     '',
   ];

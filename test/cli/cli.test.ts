@@ -81,6 +81,17 @@ describe('rsg (operator commands)', () => {
     });
     expect(flags).toMatchObject({ code: 2 });
     expect(flags.stderr).toMatch(/^rsg: --which must be primary or secondary/);
+    // Not PostgreSQL's "invalid input syntax for type uuid": the argument and the rule.
+    for (const args of [
+      ['keys', 'regenerate', '--subscription', 'bogus', '--which', 'primary'],
+      ['subscriptions', 'suspend', '--subscription', 'bogus'],
+      ['subscriptions', 'usage', '--subscription', 'bogus'],
+    ]) {
+      const bogus = await rsg(args, { urls: gateway.urls });
+      expect(bogus.code, args.join(' ')).toBe(2);
+      expect(bogus.stderr).toMatch(/^rsg: --subscription must be a subscription id, a UUID/);
+      expect(bogus.stderr).not.toMatch(/uuid:|invalid input syntax/);
+    }
     const config = await rsg(['migrate'], { urls: gateway.urls, env: { PORT: 'eighty' } });
     expect(config).toMatchObject({
       code: 1,
