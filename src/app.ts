@@ -6,7 +6,7 @@ import { reportLimitHealth } from './gateway/limit-health.ts';
 import { HttpMetrics, operatorMetricsRoute } from './gateway/metrics.ts';
 import { dialectOfUrl, mountService } from './gateway/mount.ts';
 import { oauthRoutes } from './identity/oauth/routes.ts';
-import { DEFAULT_BODY_LIMIT, installBodyLimitAnswer } from './platform/http/body-limit.ts';
+import { DEFAULT_BODY_LIMIT, lingerAfterTooLarge } from './platform/http/body-limit.ts';
 import {
   badRequest,
   HttpError,
@@ -82,7 +82,6 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   });
   installErrorHandling(app);
   installInputTextCheck(app);
-  installBodyLimitAnswer(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('api-business-govt-nz-Request-Id', request.id);
     done();
@@ -96,9 +95,11 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     closing = true;
     done();
   });
-  // A request answered while closing tells its client to open its next connection elsewhere.
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  // One onSend hook for every answer (each hook costs every request): while closing, the client is
+  // told to open its next connection elsewhere; a 413 reads the rest of the body away (body-limit.ts).
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    else if (reply.statusCode === 413) lingerAfterTooLarge(request, reply);
     done(null, payload);
   });
   app.get('/healthz', async () => ({ status: 'ok' }));

@@ -137,6 +137,8 @@ describe('rsg start', () => {
           SANDBOX_DATABASE_URL: databases.sandbox,
           PRODUCTION_DATABASE_URL: databases.production,
           RSG_JOBS: 'off',
+          // Requests are logged as they arrive: the signal goes only once the server has the request.
+          LOG_LEVEL: 'debug',
         },
         /sandbox-disclose\s+\S+\s+[0-9a-f]{64}/,
       );
@@ -163,6 +165,14 @@ describe('rsg start', () => {
           `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
       );
       const exited = new Promise<number | null>((resolve) => started.child.once('exit', resolve));
+      // The server has read the request's head (so the connection is not idle) before the signal.
+      await vi.waitFor(
+        () =>
+          expect(started.output()).toMatch(
+            /"url":"\/sandbox\/nzbn\/v5\/watchlists"[^\n]*incoming request|incoming request[^\n]*"url":"\/sandbox\/nzbn\/v5\/watchlists"/,
+          ),
+        { timeout: 20_000, interval: 20 },
+      );
       started.child.kill('SIGTERM');
       // New connections are refused once the listener is closed.
       await vi.waitFor(

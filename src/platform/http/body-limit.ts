@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** The body limit of every route that sets none (1 MiB); over it is 413 naming `body` and the limit. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -11,24 +11,20 @@ export const LINGER_MS = 10_000;
  * declares it), and no byte past the limit is kept. Fastify then closes the connection at once; a client
  * still sending would meet a reset before it read the 413. Instead the connection is kept and the rest
  * of the body read and dropped, as nginx's lingering close does, for at most `LINGER_MS`, after which
- * the socket is destroyed.
+ * the socket is destroyed. Called from the app's one onSend hook (app.ts).
  */
-export function installBodyLimitAnswer(app: FastifyInstance): void {
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const raw = request.raw;
-    if (reply.statusCode === 413 && !raw.complete) {
-      reply.removeHeader('connection');
-      const socket = raw.socket;
-      const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-      timer.unref();
-      const stop = () => {
-        clearTimeout(timer);
-        raw.removeListener('end', stop);
-        socket.removeListener('close', stop);
-      };
-      raw.once('end', stop);
-      socket.once('close', stop);
-    }
-    done(null, payload);
-  });
+export function lingerAfterTooLarge(request: FastifyRequest, reply: FastifyReply): void {
+  const raw = request.raw;
+  if (reply.statusCode !== 413 || raw.complete) return;
+  reply.removeHeader('connection');
+  const socket = raw.socket;
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  const stop = () => {
+    clearTimeout(timer);
+    raw.removeListener('end', stop);
+    socket.removeListener('close', stop);
+  };
+  raw.once('end', stop);
+  socket.once('close', stop);
 }
