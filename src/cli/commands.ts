@@ -22,6 +22,7 @@ import { addUser, listUsers } from '../identity/users.ts';
 import { advanceClock, type ClockReading, readClock, setClock } from '../platform/clock-store.ts';
 import { openDatabase } from '../platform/db/pool.ts';
 import { migrateAll, prepareDatabases, seedSandbox } from '../runtime.ts';
+import { SERVICES } from '../services/registry.ts';
 import {
   type Options,
   optional,
@@ -304,7 +305,7 @@ async function productsCommand(config: Config, args: string[]): Promise<number> 
       products
         .map(
           (p) =>
-            `${p.id}\t${p.rateLimitPerMinute}/min\t${p.quotaCalls === null ? 'no quota' : `${p.quotaCalls} per ${p.quotaPeriodSeconds}s`}\t${p.approvalRequired ? 'approval required' : 'open'}\t${corsSummary(p)}`,
+            `${p.id}\t${p.rateLimitPerMinute}/min\t${p.quotaCalls === null ? 'no quota' : `${p.quotaCalls} per ${p.quotaPeriodSeconds}s`}\t${p.approvalRequired ? 'approval required' : 'open'}\t${corsSummary(p)}${SERVICES.some((s) => s.id === p.service && !s.routes) ? '\tnot built yet (calls answer 501)' : ''}`,
         )
         .join('\n'),
     );

@@ -85,6 +85,27 @@ export async function mountService(
           guarded.addHook('onRequest', maintenanceHook(context.clock));
         }
         if (service.routes) await guarded.register(service.routes, context);
+        else {
+          // A register not built yet: its keys work, and every call says so in its dialect (501).
+          const notBuilt = (request: FastifyRequest, reply: FastifyReply) =>
+            sendError(
+              request,
+              reply,
+              new HttpError(
+                501,
+                'not-implemented',
+                `${service.title} is not built yet in this gateway; its operations answer 501 until it is.`,
+              ),
+            );
+          for (const url of ['/', '/*']) {
+            guarded.route({
+              method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+              url,
+              schema: { hide: true },
+              handler: notBuilt,
+            });
+          }
+        }
       });
       // API Management answers an unknown operation with its own 404 body.
       scope.setNotFoundHandler(notFound);

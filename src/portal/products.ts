@@ -20,6 +20,8 @@ export function quotaText(product: Product): string {
 }
 
 export const serviceOf = (product: Product) => SERVICES.find((service) => service.id === product.service);
+/** Whether the product's register is built (has routes); one that is not answers 501. */
+const built = (product: Product) => serviceOf(product)?.routes !== undefined;
 
 export function baseUrl(product: Product): string {
   return `${ENVIRONMENT_PREFIX[product.environment]}${serviceOf(product)?.path ?? ''}`;
@@ -53,7 +55,7 @@ export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
 <thead><tr><th scope="col">Product</th><th scope="col">Environment</th><th scope="col">Service</th><th scope="col">Rate limit</th><th scope="col">Quota</th><th scope="col">Approval</th><th scope="col">Subscribe</th></tr></thead>
 <tbody>${products.map(
         (product) => html`<tr>
-<td data-label="Product"><a href="/portal/products/${product.id}">${product.name}</a></td>
+<td data-label="Product"><a href="/portal/products/${product.id}">${product.name}</a>${built(product) ? '' : html` <span class="muted">(not built yet: calls answer 501)</span>`}</td>
 <td data-label="Environment">${product.environment}</td>
 <td data-label="Service"><code>${baseUrl(product)}</code></td>
 <td data-label="Rate limit" class="num">${product.rateLimitPerMinute.toLocaleString('en')} calls per minute</td>
@@ -85,6 +87,7 @@ export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
       html`<h1>${product.name}</h1>
 <section class="card" aria-labelledby="facts"><h2 id="facts">The product</h2>
 <dl>
+${built(product) ? '' : html`<dt>State</dt><dd><strong>Not built yet.</strong> Keys work, and every call answers 501 Not Implemented until this register is built.</dd>`}
 <dt>Base address</dt><dd><code>${base}</code></dd>
 <dt>Environment</dt><dd>${product.environment}</dd>
 <dt>Rate limit</dt><dd>${product.rateLimitPerMinute.toLocaleString('en')} calls per minute (a sliding window)</dd>
