@@ -120,7 +120,7 @@ async function serve(config: Config, urls: Awaited<ReturnType<typeof prepareData
      * open after RSG_SHUTDOWN_TIMEOUT_MS are cut.
      */
     async close() {
-      app.log.info({ pid: process.pid }, 'shutting down: finishing requests in flight');
+      app.log.info('shutting down: finishing requests in flight');
       const force = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
       try {
         await Promise.all([app.close(), jobs?.stop()]);
