@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import type { WatchlistFields } from '../domain/watchlist.ts';
-import { DELIVERY_CHANNEL } from '../watchlists/delivery.ts';
+import { DELIVERY_CHANNEL } from './delivery.ts';
 
 export type { WatchlistFields };
 
