@@ -5,25 +5,22 @@
  * organisation) or, without one, to the caller's subscription; anyone else gets the same 404 as for a
  * missing watchlist.
  *
- * Our choices where the reference is open: `wildcard` is null (only the listed business numbers),
- * `ALL` (every change across the register) or `NEW` (every new registration); `frequency` is
- * IMMEDIATE, DAILY or WEEKLY (default DAILY for EMAIL, IMMEDIATE for PUSH); a PUSH watchlist needs a
- * `pushEndpoint` (https, or http on localhost) and an `adminEmailAddress` (told when delivery is
- * suspended); an EMAIL watchlist needs `watchlistEmailAddresses`. PUT changes the fields it is given;
- * `suspended` may only be set to false (resume): delivery alone suspends. The Standard Webhooks secret
- * (`webhookSecret`) is in the answer to POST /watchlists only.
+ * The merge rule (how a POST or PUT body is applied over the stored watchlist, and the rules every
+ * watchlist keeps: channels, frequencies, wildcards, push endpoints, resumption) is
+ * ../domain/watchlist.ts; the schemas are watchlist-schemas.ts. PUT changes the fields it is given.
+ * The Standard Webhooks secret (`webhookSecret`) is in the answer to POST /watchlists only.
  *
  * Delivery (notification records, the retry schedule, suspension, resumption and end-dating) runs in
  * the background jobs (../watchlists/). A watchlist end-dated after a month of suspension keeps its
  * `toDate` (the end date) and `suspended: true`, and cannot be resumed (400).
  */
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
-import { isChangeEventType, PUBLIC_SECTOR_TYPE_CODES } from '../domain/codes.ts';
-import { formatNzDateTime, NZ_DATE_TIME_RULE, parseNzDateTime } from '../domain/dates.ts';
+import { PUBLIC_SECTOR_TYPE_CODES } from '../domain/codes.ts';
+import { formatNzDateTime } from '../domain/dates.ts';
 import { glnProblem } from '../domain/gln.ts';
-import { Link, Nullable, Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
+import { changeTypes, mergeWatchlist } from '../domain/watchlist.ts';
 import {
   addNzbns,
   createWatchlist,
@@ -34,111 +31,22 @@ import {
   removeNzbns,
   type StoredWatchlist,
   updateWatchlist,
-  type WatchlistFields,
 } from '../store/watchlists.ts';
 import { newWebhookSecret } from '../watchlists/signing.ts';
-import { envelope, PAGE_SIZE_DEFAULT, PageQuery, responses } from './schemas.ts';
+import { envelope, PAGE_SIZE_DEFAULT, responses } from './schemas.ts';
 import { baseUrl, choice, link, type NzbnContext, pageLinks } from './support.ts';
+import {
+  CreatedWatchlist,
+  IdParams,
+  ListQuery,
+  NzbnList,
+  NzbnsBody,
+  Watchlist,
+  WatchlistCreate,
+  WatchlistUpdate,
+} from './watchlist-schemas.ts';
 
 const WATCHLIST_SORT = ['name', 'fromDate', 'watchlistId'] as const;
-
-export const MAX_NZBNS_PER_REQUEST = 1_000;
-const FREQUENCIES = ['IMMEDIATE', 'DAILY', 'WEEKLY'] as const;
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Why a push endpoint cannot be used; null when it can (https, or http on this machine). */
-export function pushEndpointProblem(text: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return 'must be an absolute URL';
-  }
-  if (url.username || url.password) return 'must not carry a user name or password';
-  if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname)) return null;
-  return 'must use https (http only for localhost)';
-}
-
-const Watchlist = Type.Object(
-  {
-    watchlistId: Type.String(),
-    name: Type.String(),
-    userId: Nullable(Type.String()),
-    fromDate: NzDateTime,
-    toDate: Nullable(NzDateTime),
-    organisationId: Nullable(Type.String()),
-    channel: Type.String(),
-    frequency: Type.String(),
-    wildcard: Nullable(Type.String()),
-    changeEventTypes: Type.Array(Type.String()),
-    pushEndpoint: Nullable(Type.String()),
-    authorizationToken: Nullable(Type.String()),
-    adminEmailAddress: Nullable(Type.String()),
-    watchlistEmailAddresses: Type.Array(Type.String()),
-    lastSuccessfulChangeNoticeId: Nullable(Type.String()),
-    suspended: Type.Boolean(),
-    links: Type.Array(Link),
-    nzbns: Type.Array(Nzbn),
-  },
-  Strict,
-);
-const CreatedWatchlist = Type.Object(
-  {
-    ...Watchlist.properties,
-    webhookSecret: Type.String({ description: 'Standard Webhooks secret (whsec_…): shown only here, once' }),
-  },
-  Strict,
-);
-
-const opt = <T extends TSchema>(schema: T) => Type.Optional(schema);
-const NullableOpt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
-const writable = {
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  channel: Type.String({ maxLength: 10, description: 'EMAIL or PUSH' }),
-  frequency: opt(Type.String({ maxLength: 20, description: 'IMMEDIATE, DAILY or WEEKLY' })),
-  wildcard: NullableOpt(Type.String({ maxLength: 10, description: 'ALL or NEW' })),
-  changeEventTypes: opt(Type.Array(Type.String({ maxLength: 60 }), { maxItems: 50 })),
-  pushEndpoint: NullableOpt(Type.String({ maxLength: 2000 })),
-  authorizationToken: NullableOpt(Type.String({ maxLength: 2000 })),
-  adminEmailAddress: NullableOpt(Type.String({ maxLength: 254 })),
-  watchlistEmailAddresses: opt(Type.Array(Type.String({ maxLength: 254 }), { maxItems: 50 })),
-  fromDate: opt(Type.String({ maxLength: 40 })),
-  toDate: NullableOpt(Type.String({ maxLength: 40 })),
-};
-const WatchlistCreate = Type.Object({
-  ...writable,
-  nzbns: opt(Type.Array(Type.String({ maxLength: 20 }), { maxItems: MAX_NZBNS_PER_REQUEST })),
-});
-type WatchlistCreate = Static<typeof WatchlistCreate>;
-const WatchlistUpdate = Type.Object({
-  ...writable,
-  name: opt(writable.name),
-  channel: opt(writable.channel),
-  suspended: opt(Type.Boolean({ description: 'false resumes a suspended watchlist' })),
-});
-type WatchlistUpdate = Static<typeof WatchlistUpdate>;
-const NzbnsBody = Type.Object({
-  nzbns: Type.Array(Type.String({ maxLength: 20 }), { minItems: 1, maxItems: MAX_NZBNS_PER_REQUEST }),
-});
-type NzbnsBody = Static<typeof NzbnsBody>;
-const NzbnList = Type.Object({ nzbns: Type.Array(Nzbn) }, Strict);
-const IdParams = Type.Object({ watchlistId: Type.String({ maxLength: 60 }) });
-type IdParams = Static<typeof IdParams>;
-const ListQuery = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: 200 })),
-  'organisation-id': Type.Optional(Type.String({ maxLength: 100 })),
-  'change-event-types': Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 20 })),
-  'sort-by': Type.Optional(
-    Type.String({ maxLength: 40, description: 'name (default), fromDate or watchlistId' }),
-  ),
-  sortorder: Type.Optional(
-    Type.String({ maxLength: 10, description: 'ASC (default) or DESC (sic: no hyphen)' }),
-  ),
-  ...PageQuery,
-});
-type ListQuery = Static<typeof ListQuery>;
 
 interface Owner {
   key: string;
@@ -160,19 +68,6 @@ function ownerOf(request: FastifyRequest): Owner {
 const notFound = (id: string): HttpError =>
   new HttpError(404, 'NOT_FOUND', `Object Not Found: no watchlist has the id ${id}`);
 
-function date(text: string, field: string): Date {
-  const parsed = parseNzDateTime(text);
-  if (parsed === null) throw badRequest(field, `must be ${NZ_DATE_TIME_RULE}`);
-  return new Date(parsed);
-}
-
-function changeTypes(values: readonly string[], field: string): string[] {
-  const names = [...new Set(values.map((value) => value.trim().toUpperCase()).filter(Boolean))];
-  const unknown = names.filter((name) => !isChangeEventType(name));
-  if (unknown.length > 0) throw badRequest(field, `unknown change event type "${unknown.join('", "')}"`);
-  return names;
-}
-
 /** Checks business numbers' form and that the register holds them; 400 naming the others. */
 async function checkedNzbns(context: NzbnContext, values: readonly string[]): Promise<string[]> {
   const nzbns = [...new Set(values.map((value) => value.trim()))];
@@ -191,98 +86,6 @@ async function checkedNzbns(context: NzbnContext, values: readonly string[]): Pr
     );
   }
   return nzbns;
-}
-
-/** The whole watchlist after applying `body` over `current`, checked. */
-function merged(
-  body: WatchlistUpdate,
-  current: (WatchlistFields & { endDatedAt?: Date | null }) | null,
-  now: Date,
-): WatchlistFields {
-  const name = body.name ?? current?.name;
-  if (!name?.trim()) throw badRequest('name', 'is required');
-  const channel = (body.channel ?? current?.channel)?.toUpperCase();
-  if (channel !== 'EMAIL' && channel !== 'PUSH') throw badRequest('channel', 'must be EMAIL or PUSH');
-  const frequency = (
-    body.frequency ??
-    current?.frequency ??
-    (channel === 'PUSH' ? 'IMMEDIATE' : 'DAILY')
-  ).toUpperCase();
-  if (!(FREQUENCIES as readonly string[]).includes(frequency)) {
-    throw badRequest('frequency', `must be one of ${FREQUENCIES.join(', ')}`);
-  }
-  const wildcardText = body.wildcard === undefined ? current?.wildcard : body.wildcard;
-  const wildcard = wildcardText ? wildcardText.toUpperCase() : null;
-  if (wildcard !== null && wildcard !== 'ALL' && wildcard !== 'NEW') {
-    throw badRequest(
-      'wildcard',
-      'must be ALL (every change across the register), NEW (every new registration) or null',
-    );
-  }
-  const changeEventTypes =
-    body.changeEventTypes !== undefined
-      ? changeTypes(body.changeEventTypes, 'changeEventTypes')
-      : (current?.changeEventTypes ?? ['ALL']);
-  if (changeEventTypes.length === 0)
-    throw badRequest('changeEventTypes', 'must name at least one type (or ALL)');
-  const pick = <K extends 'pushEndpoint' | 'authorizationToken' | 'adminEmailAddress'>(key: K) =>
-    body[key] === undefined ? (current?.[key] ?? null) : (body[key] ?? null);
-  const pushEndpoint = pick('pushEndpoint');
-  if (pushEndpoint !== null) {
-    const problem = pushEndpointProblem(pushEndpoint);
-    if (problem) throw badRequest('pushEndpoint', problem);
-  }
-  const adminEmailAddress = pick('adminEmailAddress');
-  if (adminEmailAddress !== null && !EMAIL.test(adminEmailAddress)) {
-    throw badRequest('adminEmailAddress', 'is not an email address');
-  }
-  const watchlistEmailAddresses = body.watchlistEmailAddresses ?? current?.watchlistEmailAddresses ?? [];
-  for (const address of watchlistEmailAddresses) {
-    if (!EMAIL.test(address))
-      throw badRequest('watchlistEmailAddresses', `"${address}" is not an email address`);
-  }
-  if (channel === 'PUSH') {
-    if (pushEndpoint === null) throw badRequest('pushEndpoint', 'is required for the PUSH channel');
-    if (adminEmailAddress === null) {
-      throw badRequest(
-        'adminEmailAddress',
-        'is required for the PUSH channel (told when delivery is suspended)',
-      );
-    }
-  } else if (watchlistEmailAddresses.length === 0) {
-    throw badRequest('watchlistEmailAddresses', 'at least one address is required for the EMAIL channel');
-  }
-  const fromDate = body.fromDate !== undefined ? date(body.fromDate, 'fromDate') : (current?.fromDate ?? now);
-  const toDate =
-    body.toDate === undefined
-      ? (current?.toDate ?? null)
-      : body.toDate === null
-        ? null
-        : date(body.toDate, 'toDate');
-  if (toDate && toDate < fromDate) throw badRequest('toDate', 'is before fromDate');
-  if (body.suspended === false && current?.endDatedAt) {
-    throw badRequest(
-      'suspended',
-      'this watchlist was end-dated after a month of suspension and cannot be resumed; create a new one',
-    );
-  }
-  if (body.suspended === true && !current?.suspended) {
-    throw badRequest('suspended', 'only delivery suspends a watchlist; send false to resume');
-  }
-  return {
-    name: name.trim(),
-    channel,
-    frequency,
-    wildcard,
-    changeEventTypes,
-    pushEndpoint,
-    authorizationToken: pick('authorizationToken'),
-    adminEmailAddress,
-    watchlistEmailAddresses,
-    fromDate,
-    toDate,
-    suspended: body.suspended ?? current?.suspended ?? false,
-  };
 }
 
 function view(context: NzbnContext, request: FastifyRequest, watchlist: StoredWatchlist) {
@@ -382,7 +185,7 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
     async (request, reply) => {
       const owner = ownerOf(request);
       const now = context.clock.now();
-      const fields = merged(request.body, null, now);
+      const fields = mergeWatchlist(request.body, null, now);
       const nzbns = await checkedNzbns(context, request.body.nzbns ?? []);
       if (nzbns.length === 0 && fields.wildcard === null) {
         throw badRequest('nzbns', 'list at least one business number, or set a wildcard (ALL or NEW)');
@@ -415,7 +218,7 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
       const { watchlistId } = request.params;
       const current = await load(request, watchlistId);
       const now = context.clock.now();
-      const fields = merged(request.body, current, now);
+      const fields = mergeWatchlist(request.body, current, now);
       if (!(await updateWatchlist(pool, ownerOf(request).key, watchlistId, fields, now)))
         throw notFound(watchlistId);
       return view(context, request, await load(request, watchlistId));

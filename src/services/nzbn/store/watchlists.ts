@@ -4,22 +4,10 @@
  */
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
-import { DELIVERY_CHANNEL } from '../watchlists/delivery.ts';
+import type { WatchlistFields } from '../domain/watchlist.ts';
+import { DELIVERY_CHANNEL } from './delivery.ts';
 
-export interface WatchlistFields {
-  name: string;
-  channel: 'EMAIL' | 'PUSH';
-  frequency: string;
-  wildcard: 'ALL' | 'NEW' | null;
-  changeEventTypes: string[];
-  pushEndpoint: string | null;
-  authorizationToken: string | null;
-  adminEmailAddress: string | null;
-  watchlistEmailAddresses: string[];
-  fromDate: Date;
-  toDate: Date | null;
-  suspended: boolean;
-}
+export type { WatchlistFields };
 
 export interface StoredWatchlist extends WatchlistFields {
   id: string;

@@ -15,17 +15,32 @@
  * - A failed attempt schedules the next at 20, 90, 180, 300 or 450 minutes after the original attempt
  *   (schedule.ts) and releases the watchlist until then; the notifications behind it wait. When the
  *   last retry fails, the watchlist is suspended and its administrator is to be emailed (jobs.ts).
+ *
+ * The statements are named queries in ../store/delivery.ts; this file is the worker's logic.
  */
 import pg from 'pg';
 import type { Clock } from '../../../platform/clock.ts';
-import { type ChangeRow, changeItem } from '../domain/change-item.ts';
+import { changeItem } from '../domain/change-item.ts';
+import {
+  type Claimed,
+  claimWatchlists,
+  type DeliveredMark,
+  holdWorkerLock,
+  listenForDeliveries,
+  liveWorkers,
+  nextWorkerNumber,
+  PENDING_PAGE,
+  pendingNotifications,
+  recordDelivered,
+  recordRetry,
+  releaseWatchlist,
+  suspendWatchlist,
+} from '../store/delivery.ts';
 import { pushAttempt } from './push.ts';
 import { afterAttempt } from './schedule.ts';
 import { webhookHeaders } from './signing.ts';
 
-export const WORKER_LOCK_CLASS = 4242;
-const PAGE = 100;
-export const DELIVERY_CHANNEL = 'rsg_nzbn_delivery';
+export { DELIVERY_CHANNEL, WORKER_LOCK_CLASS } from '../store/delivery.ts';
 
 export interface DeliveryOptions {
   pool: pg.Pool;
@@ -40,102 +55,10 @@ export interface DeliveryOptions {
   onRecovered?: () => void;
 }
 
-interface Claimed {
-  id: string;
-  push_endpoint: string;
-  authorization_token: string | null;
-  webhook_secret: string;
-}
-
-interface PendingRow extends ChangeRow {
-  notification_id: string;
-  attempts: number;
-  first_attempt_at: Date | null;
-  next_attempt_at: Date | null;
-  created_at: Date;
-}
-
-/** Worker numbers whose advisory lock is held: the workers alive now. */
-const LIVE_WORKERS = `
-SELECT objid::int AS worker FROM pg_locks
- WHERE locktype = 'advisory' AND classid = ${WORKER_LOCK_CLASS} AND objsubid = 2 AND granted
-   AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
-
-/** $4: the live workers (read from pg_locks at most once a second: the scan is not cheap). */
-const CLAIM = `
-WITH picked AS (
-  SELECT id FROM nzbn_watchlists
-   WHERE next_due_at <= $1 AND NOT suspended AND end_dated_at IS NULL AND channel = 'PUSH'
-     AND (lease_worker IS NULL OR lease_worker <> ALL ($4::int[]))
-   ORDER BY next_due_at LIMIT $2 FOR UPDATE SKIP LOCKED
-)
-UPDATE nzbn_watchlists w SET lease_worker = $3 FROM picked WHERE w.id = picked.id
-RETURNING w.id::text AS id, w.push_endpoint, w.authorization_token, w.webhook_secret`;
-
-const PENDING = `
-SELECT n.id::text AS notification_id, n.attempts, n.first_attempt_at, n.next_attempt_at, n.created_at,
-       e.id::text AS id, e.nzbn, e.entity_name, e.entity_type_code, e.change_event_type, e.change_date,
-       e.new_value, e.is_private
-  FROM nzbn_notifications n JOIN nzbn_change_events e ON e.id = n.change_event_id
- WHERE n.watchlist_id = $1 AND n.delivered_at IS NULL
- ORDER BY n.id LIMIT ${PAGE}`;
-
-/**
- * Marks delivered notifications, many at once (one statement for every lane's success: the commit is
- * the cost, so the lanes share it), each only if this worker still holds its watchlist.
- */
-const DELIVERED = `
-WITH input AS (
-  SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::int[], $4::timestamptz[], $5::int[],
-                       $6::bigint[], $7::uuid[])
-         AS t(id, at, attempts, original, status, change_event_id, watchlist_id)
-), w AS (
-  UPDATE nzbn_watchlists wl SET last_successful_change_notice_id = i.change_event_id
-    FROM input i WHERE wl.id = i.watchlist_id AND wl.lease_worker = $8 RETURNING wl.id
-)
-UPDATE nzbn_notifications n
-   SET delivered_at = i.at, attempts = i.attempts, first_attempt_at = coalesce(n.first_attempt_at, i.original),
-       last_attempt_at = i.at, next_attempt_at = NULL, last_status = i.status, last_error = NULL
-  FROM input i JOIN w ON w.id = i.watchlist_id WHERE n.id = i.id
-RETURNING n.id::text AS id`;
-
-interface Mark {
-  notificationId: string;
-  at: Date;
-  attempts: number;
-  original: Date;
-  status: number;
-  changeEventId: string;
-  watchlistId: string;
+interface Mark extends DeliveredMark {
   done: (recorded: boolean) => void;
   failed: (error: unknown) => void;
 }
-
-/** Records a failed attempt and when the next is due; releases the watchlist until then. */
-const RETRY = `
-WITH w AS (
-  UPDATE nzbn_watchlists SET next_due_at = $6, lease_worker = NULL
-   WHERE id = $7 AND lease_worker = $8 RETURNING id
-)
-UPDATE nzbn_notifications n
-   SET attempts = $3, first_attempt_at = coalesce(n.first_attempt_at, $4), last_attempt_at = $2,
-       next_attempt_at = $6, last_status = $5, last_error = $9
-  FROM w WHERE n.id = $1
-RETURNING n.id`;
-
-/** The last retry failed: the watchlist is suspended and its administrator is to be told. */
-const SUSPEND = `
-WITH w AS (
-  UPDATE nzbn_watchlists
-     SET suspended = true, suspended_at = $2, suspension_mail_due = true, next_due_at = NULL,
-         lease_worker = NULL, updated_at = $2
-   WHERE id = $6 AND lease_worker = $7 RETURNING id
-)
-UPDATE nzbn_notifications n
-   SET attempts = $3, first_attempt_at = coalesce(n.first_attempt_at, $4), last_attempt_at = $2,
-       next_attempt_at = NULL, last_status = $5, last_error = $8
-  FROM w WHERE n.id = $1
-RETURNING n.id`;
 
 export const webhookIdOf = (watchlistId: string, notificationId: string): string =>
   `msg_${watchlistId.replace(/-/g, '')}_${notificationId}`;
@@ -185,12 +108,11 @@ export class DeliveryWorker {
     const client = new pg.Client({ connectionString });
     client.on('error', (error) => this.options.onError?.(error));
     await client.connect();
-    const taken = await client.query<{ n: string }>("SELECT nextval('nzbn_delivery_worker_seq')::text AS n");
-    this.number = Number(taken.rows[0]!.n);
-    await client.query('SELECT pg_advisory_lock($1, $2)', [WORKER_LOCK_CLASS, this.number]);
+    this.number = await nextWorkerNumber(client);
+    await holdWorkerLock(client, this.number);
     if (listen) {
       client.on('notification', (message) => listen(message.payload ?? ''));
-      await client.query(`LISTEN ${DELIVERY_CHANNEL}`);
+      await listenForDeliveries(client);
     }
     client.on('end', () => {
       if (this.stopping || this.lockClient !== client) return;
@@ -255,8 +177,7 @@ export class DeliveryWorker {
 
   private async liveWorkers(): Promise<number[]> {
     if (!this.live || Date.now() - this.live.at > 1000) {
-      const result = await this.db.query<{ worker: number }>(LIVE_WORKERS);
-      this.live = { workers: result.rows.map((row) => row.worker), at: Date.now() };
+      this.live = { workers: await liveWorkers(this.db), at: Date.now() };
     }
     return this.live.workers;
   }
@@ -265,18 +186,13 @@ export class DeliveryWorker {
     while (!this.stopping && this.active < this.concurrency) {
       const free = this.concurrency - this.active;
       const live = await this.liveWorkers();
-      const claimed = await this.db.query<Claimed>(CLAIM, [
-        this.options.clock.now(),
-        free,
-        this.number,
-        live,
-      ]);
-      if (claimed.rows.length === 0) {
+      const claimed = await claimWatchlists(this.db, this.options.clock.now(), free, this.number, live);
+      if (claimed.length === 0) {
         // Perhaps a worker died since the list was read: look again on the next wake.
         this.live = undefined;
         return;
       }
-      for (const watchlist of claimed.rows) {
+      for (const watchlist of claimed) {
         this.active++;
         const serving = this.serve(watchlist)
           // The watchlist is given back unless serve() already did (a retry or suspension releases it
@@ -338,9 +254,9 @@ export class DeliveryWorker {
     const pool = this.db;
     for (;;) {
       if (!(await recorded())) return false;
-      const pending = await pool.query<PendingRow>(PENDING, [watchlist.id]);
-      if (pending.rows.length === 0) return true;
-      for (const row of pending.rows) {
+      const pending = await pendingNotifications(pool, watchlist.id);
+      if (pending.length === 0) return true;
+      for (const row of pending) {
         const now = clock.now();
         if (this.stopping || (row.next_attempt_at ?? row.created_at) > now) return true;
         const attempt = row.attempts + 1;
@@ -373,7 +289,14 @@ export class DeliveryWorker {
         const error =
           result.error ??
           (result.status === 200 ? 'answered after the two-minute window' : `answered ${result.status}`);
-        const common = [row.notification_id, now, attempt, original, result.status ?? null];
+        const failed = {
+          notificationId: row.notification_id,
+          at: now,
+          attempts: attempt,
+          original,
+          status: result.status ?? null,
+          error,
+        };
         if (outcome.kind === 'delivered') {
           markLater(
             this.markDelivered({
@@ -389,14 +312,14 @@ export class DeliveryWorker {
           continue;
         }
         if (outcome.kind === 'retry') {
-          await pool.query(RETRY, [...common, outcome.dueAt, watchlist.id, this.number, error]);
+          await recordRetry(pool, failed, outcome.dueAt, watchlist.id, this.number);
           return false;
         }
-        await pool.query(SUSPEND, [...common, watchlist.id, this.number, error]);
+        await suspendWatchlist(pool, failed, watchlist.id, this.number);
         return false;
       }
       // A short page was the whole queue; release() sees anything that arrived meanwhile.
-      if (pending.rows.length < PAGE) return true;
+      if (pending.length < PENDING_PAGE) return true;
     }
   }
 
@@ -414,17 +337,7 @@ export class DeliveryWorker {
       while (this.marks.length > 0) {
         const batch = this.marks.splice(0, 500);
         try {
-          const result = await this.db.query<{ id: string }>(DELIVERED, [
-            batch.map((m) => m.notificationId),
-            batch.map((m) => m.at),
-            batch.map((m) => m.attempts),
-            batch.map((m) => m.original),
-            batch.map((m) => m.status),
-            batch.map((m) => m.changeEventId),
-            batch.map((m) => m.watchlistId),
-            this.number,
-          ]);
-          const recorded = new Set(result.rows.map((row) => row.id));
+          const recorded = await recordDelivered(this.db, batch, this.number);
           for (const mark of batch) mark.done(recorded.has(mark.notificationId));
         } catch (error) {
           for (const mark of batch) mark.failed(error);
@@ -442,6 +355,6 @@ export class DeliveryWorker {
    */
   private async release(watchlistId: string): Promise<void> {
     // One round trip: the function locks the row, then reads the head (migration 006).
-    await this.db.query('SELECT nzbn_release_watchlist($1, $2)', [watchlistId, this.number]);
+    await releaseWatchlist(this.db, watchlistId, this.number);
   }
 }

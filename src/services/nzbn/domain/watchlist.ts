@@ -1,0 +1,182 @@
+/**
+ * The watchlist merge rule: how a create (POST /watchlists) or an update (PUT /watchlists/{id}) is
+ * applied over the stored watchlist, with the rules every watchlist keeps. A broken rule is a
+ * FieldProblem naming the field (answered 400). Pure.
+ *
+ * Our choices where the reference is open: `wildcard` is null (only the listed business numbers),
+ * `ALL` (every change across the register) or `NEW` (every new registration); `frequency` is
+ * IMMEDIATE, DAILY or WEEKLY (default DAILY for EMAIL, IMMEDIATE for PUSH); a PUSH watchlist needs a
+ * `pushEndpoint` (https, or http on localhost) and an `adminEmailAddress` (told when delivery is
+ * suspended); an EMAIL watchlist needs `watchlistEmailAddresses`. A field not given keeps its value;
+ * `suspended` may only be set to false (resume): delivery alone suspends, and a watchlist end-dated
+ * after a month of suspension cannot be resumed.
+ */
+import { isChangeEventType } from './codes.ts';
+import { NZ_DATE_TIME_RULE, parseNzDateTime } from './dates.ts';
+import { FieldProblem } from './items.ts';
+
+/** A watchlist's own fields, as stored (store/watchlists.ts). */
+export interface WatchlistFields {
+  name: string;
+  channel: 'EMAIL' | 'PUSH';
+  frequency: string;
+  wildcard: 'ALL' | 'NEW' | null;
+  changeEventTypes: string[];
+  pushEndpoint: string | null;
+  authorizationToken: string | null;
+  adminEmailAddress: string | null;
+  watchlistEmailAddresses: string[];
+  fromDate: Date;
+  toDate: Date | null;
+  suspended: boolean;
+}
+
+/** What a client sends (POST or PUT body): a field left out is `undefined`, a field cleared `null`. */
+export interface WatchlistInput {
+  name?: string;
+  channel?: string;
+  frequency?: string;
+  wildcard?: string | null;
+  changeEventTypes?: string[];
+  pushEndpoint?: string | null;
+  authorizationToken?: string | null;
+  adminEmailAddress?: string | null;
+  watchlistEmailAddresses?: string[];
+  fromDate?: string;
+  toDate?: string | null;
+  suspended?: boolean;
+}
+
+/** The stored watchlist an update applies to; `endDatedAt` set when delivery end-dated it. */
+export type CurrentWatchlist = WatchlistFields & { endDatedAt?: Date | null };
+
+export const FREQUENCIES = ['IMMEDIATE', 'DAILY', 'WEEKLY'] as const;
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Why a push endpoint cannot be used; null when it can (https, or http on this machine). */
+export function pushEndpointProblem(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.username || url.password) return 'must not carry a user name or password';
+  if (url.protocol === 'https:') return null;
+  if (url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname)) return null;
+  return 'must use https (http only for localhost)';
+}
+
+/** Change event type names, upper-cased, each once; an unknown one is a problem of `field`. */
+export function changeTypes(values: readonly string[], field: string): string[] {
+  const names = [...new Set(values.map((value) => value.trim().toUpperCase()).filter(Boolean))];
+  const unknown = names.filter((name) => !isChangeEventType(name));
+  if (unknown.length > 0)
+    throw new FieldProblem(field, `unknown change event type "${unknown.join('", "')}"`);
+  return names;
+}
+
+function date(text: string, field: string): Date {
+  const parsed = parseNzDateTime(text);
+  if (parsed === null) throw new FieldProblem(field, `must be ${NZ_DATE_TIME_RULE}`);
+  return new Date(parsed);
+}
+
+/**
+ * The whole watchlist after applying `body` over `current` (null for a new watchlist), checked.
+ * `now` is the default `fromDate` of a new watchlist.
+ */
+export function mergeWatchlist(
+  body: WatchlistInput,
+  current: CurrentWatchlist | null,
+  now: Date,
+): WatchlistFields {
+  const name = body.name ?? current?.name;
+  if (!name?.trim()) throw new FieldProblem('name', 'is required');
+  const channel = (body.channel ?? current?.channel)?.toUpperCase();
+  if (channel !== 'EMAIL' && channel !== 'PUSH') throw new FieldProblem('channel', 'must be EMAIL or PUSH');
+  const frequency = (
+    body.frequency ??
+    current?.frequency ??
+    (channel === 'PUSH' ? 'IMMEDIATE' : 'DAILY')
+  ).toUpperCase();
+  if (!(FREQUENCIES as readonly string[]).includes(frequency)) {
+    throw new FieldProblem('frequency', `must be one of ${FREQUENCIES.join(', ')}`);
+  }
+  const wildcardText = body.wildcard === undefined ? current?.wildcard : body.wildcard;
+  const wildcard = wildcardText ? wildcardText.toUpperCase() : null;
+  if (wildcard !== null && wildcard !== 'ALL' && wildcard !== 'NEW') {
+    throw new FieldProblem(
+      'wildcard',
+      'must be ALL (every change across the register), NEW (every new registration) or null',
+    );
+  }
+  const changeEventTypes =
+    body.changeEventTypes !== undefined
+      ? changeTypes(body.changeEventTypes, 'changeEventTypes')
+      : (current?.changeEventTypes ?? ['ALL']);
+  if (changeEventTypes.length === 0)
+    throw new FieldProblem('changeEventTypes', 'must name at least one type (or ALL)');
+  const pick = <K extends 'pushEndpoint' | 'authorizationToken' | 'adminEmailAddress'>(key: K) =>
+    body[key] === undefined ? (current?.[key] ?? null) : (body[key] ?? null);
+  const pushEndpoint = pick('pushEndpoint');
+  if (pushEndpoint !== null) {
+    const problem = pushEndpointProblem(pushEndpoint);
+    if (problem) throw new FieldProblem('pushEndpoint', problem);
+  }
+  const adminEmailAddress = pick('adminEmailAddress');
+  if (adminEmailAddress !== null && !EMAIL.test(adminEmailAddress)) {
+    throw new FieldProblem('adminEmailAddress', 'is not an email address');
+  }
+  const watchlistEmailAddresses = body.watchlistEmailAddresses ?? current?.watchlistEmailAddresses ?? [];
+  for (const address of watchlistEmailAddresses) {
+    if (!EMAIL.test(address))
+      throw new FieldProblem('watchlistEmailAddresses', `"${address}" is not an email address`);
+  }
+  if (channel === 'PUSH') {
+    if (pushEndpoint === null) throw new FieldProblem('pushEndpoint', 'is required for the PUSH channel');
+    if (adminEmailAddress === null) {
+      throw new FieldProblem(
+        'adminEmailAddress',
+        'is required for the PUSH channel (told when delivery is suspended)',
+      );
+    }
+  } else if (watchlistEmailAddresses.length === 0) {
+    throw new FieldProblem(
+      'watchlistEmailAddresses',
+      'at least one address is required for the EMAIL channel',
+    );
+  }
+  const fromDate = body.fromDate !== undefined ? date(body.fromDate, 'fromDate') : (current?.fromDate ?? now);
+  const toDate =
+    body.toDate === undefined
+      ? (current?.toDate ?? null)
+      : body.toDate === null
+        ? null
+        : date(body.toDate, 'toDate');
+  if (toDate && toDate < fromDate) throw new FieldProblem('toDate', 'is before fromDate');
+  if (body.suspended === false && current?.endDatedAt) {
+    throw new FieldProblem(
+      'suspended',
+      'this watchlist was end-dated after a month of suspension and cannot be resumed; create a new one',
+    );
+  }
+  if (body.suspended === true && !current?.suspended) {
+    throw new FieldProblem('suspended', 'only delivery suspends a watchlist; send false to resume');
+  }
+  return {
+    name: name.trim(),
+    channel,
+    frequency,
+    wildcard,
+    changeEventTypes,
+    pushEndpoint,
+    authorizationToken: pick('authorizationToken'),
+    adminEmailAddress,
+    watchlistEmailAddresses,
+    fromDate,
+    toDate,
+    suspended: body.suspended ?? current?.suspended ?? false,
+  };
+}
