@@ -18,7 +18,8 @@ export function lingerAfterTooLarge(request: FastifyRequest, reply: FastifyReply
   if (reply.statusCode !== 413 || raw.complete) return;
   reply.removeHeader('connection');
   const socket = raw.socket;
-  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  // An injected request (tests, the portal's in-process calls) has a stand-in socket without destroy().
+  const timer = setTimeout(() => socket.destroy?.(), LINGER_MS);
   timer.unref();
   const stop = () => {
     clearTimeout(timer);
