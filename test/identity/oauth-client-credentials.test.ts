@@ -125,6 +125,42 @@ describe('the authorization server', () => {
     expect(response.json().error).toBe('invalid_target');
   });
 
+  it('answers an address it does not serve in the OAuth shape, or with its error page for a browser', async () => {
+    const unknown = await gateway.app.inject({ method: 'GET', url: '/oauth2/nowhere' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers['content-type']).toMatch(/^application\/json/);
+    expect(unknown.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'no GET endpoint at this address',
+    });
+    // `/oauth2?x`: the root with a query (a 500 once: the provider needs a path that starts with `/`).
+    const root = await gateway.app.inject({
+      method: 'POST',
+      url: '/oauth2?post_logout_redirect_uri=',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'a=b',
+    });
+    expect(root.statusCode).toBe(404);
+    expect(root.json()).toMatchObject({ error: 'invalid_request' });
+    // The authorization endpoint is GET only (oidc-provider 9): a POST gets the error page.
+    const posted = await gateway.app.inject({
+      method: 'POST',
+      url: '/oauth2/auth',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `client_id=${clientId}&response_type=code`,
+    });
+    expect(posted.statusCode).toBe(404);
+    expect(posted.headers['content-type']).toMatch(/^text\/html/);
+    expect(posted.body).toContain('no POST endpoint at this address');
+    const browser = await gateway.app.inject({
+      method: 'GET',
+      url: '/oauth2/nowhere',
+      headers: { accept: 'text/html' },
+    });
+    expect(browser.statusCode).toBe(404);
+    expect(browser.headers['content-type']).toMatch(/^text\/html/);
+  });
+
   it('stores only a hash of the client secret', async () => {
     const rows = await gateway.runtime.gateway.pool.query(
       'SELECT secret_hash FROM oauth_clients WHERE client_id = $1',

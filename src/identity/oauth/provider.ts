@@ -33,6 +33,19 @@ interface UserRow {
 
 const MAX_AUTHORITY_CLAIMS = 100;
 
+/** Addresses a browser is sent to (authorization, sign-out): their errors are pages, never JSON. */
+const BROWSER_PATHS: ReadonlySet<string> = new Set(['/auth', '/session/end']);
+
+/** The provider's error page (and ours, for requests it does not route). */
+const renderError: NonNullable<Configuration['renderError']> = async (ctx, out) => {
+  ctx.type = 'html';
+  ctx.body = page(
+    'Sign-in error',
+    html`<section class="card"><h1>Sign-in could not continue</h1>
+<p><strong>${out.error}</strong>: ${out.error_description ?? ''}</p></section>`,
+  );
+};
+
 export function createProvider(options: ProviderOptions): Provider {
   const { config, pool } = options;
   const base = config.oauth.resourceBase;
@@ -157,18 +170,35 @@ export function createProvider(options: ProviderOptions): Provider {
       }
       return claims;
     },
-    renderError: async (ctx, out) => {
-      ctx.type = 'html';
-      ctx.body = page(
-        'Sign-in error',
-        html`<section class="card"><h1>Sign-in could not continue</h1>
-<p><strong>${out.error}</strong>: ${out.error_description ?? ''}</p></section>`,
-      );
-    },
+    renderError,
   };
 
   const provider = new Provider(options.issuer, configuration);
   provider.proxy = true;
+  // Since oidc-provider 9 a request that matches none of its routes (an unknown path, or POST to the
+  // authorization endpoint, which is GET only now that session cookies are SameSite=Lax) falls through
+  // to Koa's bare text 404. Answer it as the provider answers its own errors: the OAuth shape as JSON,
+  // or the error page for a browser (one that asks for HTML, or any request to a browser-facing path).
+  provider.use(async (ctx, next) => {
+    await next();
+    if ((ctx as { routerName?: string }).routerName !== undefined) return;
+    if (ctx.status !== 404 || ctx.body != null) return;
+    const out = {
+      error: 'invalid_request',
+      error_description: `no ${ctx.method} endpoint at this address`,
+    };
+    ctx.status = 404;
+    ctx.set('Cache-Control', 'no-store');
+    if (BROWSER_PATHS.has(ctx.path.replace(/\/+$/, '')) || ctx.accepts('json', 'html') === 'html') {
+      await renderError(
+        ctx as unknown as KoaContextWithOIDC,
+        out,
+        new errors.InvalidRequest(out.error_description),
+      );
+    } else {
+      ctx.body = out;
+    }
+  });
   // The database is away (restarting, unreachable, out of connections): not a server error but a
   // temporary one. RFC 6749's `temporarily_unavailable` with 503 and Retry-After, as JSON or as a page.
   provider.on(

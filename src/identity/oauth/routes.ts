@@ -130,7 +130,9 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
   const pass = (request: FastifyRequest, reply: FastifyReply) => {
     const raw = request.raw as IncomingMessage & { originalUrl?: string };
     const original = raw.url ?? '/';
-    const path = original.slice(OAUTH_PREFIX.length) || '/';
+    // `/oauth2?x` is the root with a query: the provider needs a path that starts with a slash.
+    const rest = original.slice(OAUTH_PREFIX.length);
+    const path = rest.startsWith('/') ? rest : `/${rest}`;
     if (openDocument(path)) {
       if (request.method === 'OPTIONS') {
         const asked = request.headers['access-control-request-headers'];

@@ -1,4 +1,3 @@
-import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { DatabaseHealth, type HealthListener } from './faults.ts';
 import { databaseName, withDatabase } from './urls.ts';
@@ -6,10 +5,13 @@ import { databaseName, withDatabase } from './urls.ts';
 // int8 (counts, sums) come back as strings by default; every int8 we store fits in a double.
 pg.types.setTypeParser(20, (value: string) => Number(value));
 
-export interface Database<Schema = unknown> {
+/**
+ * A database the process uses: its pool, its breaker, and how to close it. Queries are parameterised
+ * SQL through the pool (`pool.query`, `withTransaction`); no query builder (see docs/design.md).
+ */
+export interface Database {
   url: string;
   pool: pg.Pool;
-  db: Kysely<Schema>;
   /** The database's breaker: down while the server cannot be reached (see faults.ts). */
   health: DatabaseHealth;
   close(): Promise<void>;
@@ -59,7 +61,7 @@ class SurvivingPool extends pg.Pool {
     });
   }
 
-  // pg-pool calls connect(callback) from query(); Kysely and our code call connect() for a promise.
+  // pg-pool calls connect(callback) from query(); our code calls connect() for a promise.
   // biome-ignore lint/suspicious/noExplicitAny: both of pg.Pool's overloads are served here.
   override connect(callback?: ConnectCallback): any {
     if (!this.health.up) {
@@ -81,10 +83,7 @@ class SurvivingPool extends pg.Pool {
   }
 }
 
-export function openDatabase<Schema = unknown>(
-  url: string,
-  options: number | PoolOptions = {},
-): Database<Schema> {
+export function openDatabase(url: string, options: number | PoolOptions = {}): Database {
   const settings = typeof options === 'number' ? { max: options } : options;
   const health = new DatabaseHealth(settings.name ?? databaseName(url), url);
   if (settings.onHealth) health.on(settings.onHealth);
@@ -98,16 +97,12 @@ export function openDatabase<Schema = unknown>(
     },
     health,
   );
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return {
     url,
     pool,
-    db,
     health,
-    // Kysely ends the pool only if it ever used it; end it ourselves otherwise.
     close: async () => {
       health.close();
-      await db.destroy();
       if (!pool.ended) await pool.end();
     },
   };
