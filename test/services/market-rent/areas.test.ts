@@ -7,7 +7,7 @@ import {
   resolveAreaDefinition,
   withoutLeadingZeros,
 } from '../../../src/services/market-rent/domain/areas.ts';
-import { ParameterError } from '../../../src/services/market-rent/domain/errors.ts';
+import { RuleError } from '../../../src/platform/errors.ts';
 import { parseCsv, parseGeoTables } from '../../../src/services/market-rent/domain/geo-csv.ts';
 import { areaKey } from '../../../src/services/market-rent/domain/rounding.ts';
 import { geography } from './fixtures.ts';
@@ -89,7 +89,7 @@ describe('the 2019 geography', () => {
         return e;
       }
     })();
-    expect(error).toBeInstanceOf(ParameterError);
+    expect(error).toBeInstanceOf(RuleError);
     expect(error).toMatchObject({
       parameter: 'area-definition',
       message: expect.stringContaining('WARD2019'),

@@ -19,6 +19,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { NZBN_ERRORS } from '../../../platform/http/error-codes.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
 import { isChangeEventType, PUBLIC_SECTOR_TYPE_CODES } from '../domain/codes.ts';
 import { formatNzDateTime, NZ_DATE_TIME_RULE, parseNzDateTime } from '../domain/dates.ts';
@@ -148,7 +149,7 @@ interface Owner {
 
 function ownerOf(request: FastifyRequest): Owner {
   const caller = request.caller;
-  if (!caller) throw new HttpError(401, 'UNAUTHORIZED', 'Unauthorized: no subscription');
+  if (!caller) throw new HttpError(NZBN_ERRORS.unauthorized, 'Unauthorized: no subscription');
   const organisationId = caller.organisationId ?? null;
   return {
     key: organisationId ? `org:${organisationId}` : `sub:${caller.subscriptionId}`,
@@ -158,7 +159,7 @@ function ownerOf(request: FastifyRequest): Owner {
 }
 
 const notFound = (id: string): HttpError =>
-  new HttpError(404, 'NOT_FOUND', `Object Not Found: no watchlist has the id ${id}`);
+  new HttpError(NZBN_ERRORS.notFound, `Object Not Found: no watchlist has the id ${id}`);
 
 function date(text: string, field: string): Date {
   const parsed = parseNzDateTime(text);

@@ -28,8 +28,10 @@
  *   moving house) and `ENTITY_STATUS` (transitions below). An event that finds no entity it fits after
  *   a few draws is dropped, so a run makes slightly fewer changes than events.
  */
+
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
+import { RuleError } from '../../../platform/errors.ts';
 import { keyedUniform as hmacUniform, type Random, seeded } from '../../../platform/random.ts';
 import type { DivisionLetter } from '../domain/bic.ts';
 import { bicCodesInDivision } from '../domain/bic.ts';
@@ -45,7 +47,7 @@ import {
   isEntityTypeCode,
 } from '../domain/codes.ts';
 import { formatNzDateTime } from '../domain/dates.ts';
-import { type AddressLike, FieldProblem } from '../domain/items.ts';
+import type { AddressLike } from '../domain/items.ts';
 import { newEntity, type RegistrationLike, registrationIdentifiers } from '../domain/registration.ts';
 import type { RoleLike } from '../domain/roles.ts';
 import type { Entity, Role } from '../domain/schema.ts';
@@ -447,12 +449,12 @@ async function runEvent(pool: pg.Pool, event: PlannedEvent, state: RegisterState
         );
         if (updated) return true;
       } catch (error) {
-        if (!(error instanceof Skip || error instanceof FieldProblem)) throw error;
+        if (!(error instanceof Skip || error instanceof RuleError)) throw error;
       }
     }
     return false;
   } catch (error) {
-    if (error instanceof Skip || error instanceof FieldProblem) return false;
+    if (error instanceof Skip || error instanceof RuleError) return false;
     throw error;
   }
 }
