@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RuleError } from '../../../src/platform/errors.ts';
 import {
   areaByCode,
   areaByLabel,
@@ -7,7 +8,6 @@ import {
   resolveAreaDefinition,
   withoutLeadingZeros,
 } from '../../../src/services/market-rent/domain/areas.ts';
-import { RuleError } from '../../../src/platform/errors.ts';
 import { parseCsv, parseGeoTables } from '../../../src/services/market-rent/domain/geo-csv.ts';
 import { areaKey } from '../../../src/services/market-rent/domain/rounding.ts';
 import { geography } from './fixtures.ts';
