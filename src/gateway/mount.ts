@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serviceIdentity } from '../identity/service-identity.ts';
-import { APIM_ERRORS, PLATFORM_ERRORS } from '../platform/http/error-codes.ts';
+import { APIM_ERRORS, PLATFORM_ERRORS, serviceErrorCodes } from '../platform/http/error-codes.ts';
 import { type Dialect, HttpError, sendError } from '../platform/http/errors.ts';
 import type { Runtime } from '../runtime.ts';
 import {
@@ -42,6 +42,10 @@ export async function mountService(
   const corsKey = CorsPolicies.key(environment, service.id);
   const notFound = (request: FastifyRequest, reply: FastifyReply) =>
     sendError(request, reply, new HttpError(APIM_ERRORS.unknownOperation, 'Resource not found'), 'apim');
+  // Every error code a client of this API can meet, with its status, dialect and meaning.
+  const errorCatalogue: Record<string, unknown> = {
+    'x-error-codes': serviceErrorCodes(service.dialect, service.errorCodes),
+  };
   await app.register(
     async (scope) => {
       scope.addHook('onRequest', (request, reply, done) => {
@@ -67,6 +71,7 @@ export async function mountService(
             },
           },
           security: [{ subscriptionKey: [] }, { subscriptionKeyQuery: [] }],
+          ...errorCatalogue,
           ...service.openapi,
         },
       });

@@ -91,7 +91,7 @@ describe('the 2019 geography', () => {
     })();
     expect(error).toBeInstanceOf(RuleError);
     expect(error).toMatchObject({
-      parameter: 'area-definition',
+      field: 'area-definition',
       message: expect.stringContaining('WARD2019'),
     });
     expect(() => resolveAreaDefinition(geo, 'nope', 'area-definition-path')).toThrow(/area-definition-path/);

@@ -69,6 +69,6 @@ describe('buildPeriod', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(RuleError);
-    expect(error).toMatchObject({ parameter, message: expect.stringMatching(message) });
+    expect(error).toMatchObject({ field: parameter, message: expect.stringMatching(message) });
   });
 });

@@ -71,7 +71,7 @@ describe('GET /entities/{nzbn}', () => {
     const response = await t.call('GET', `/entities/${nzbnForIndex(1_000_000)}`);
     expect(response.statusCode).toBe(404);
     const body = response.json();
-    expect(body).toMatchObject({ status: '404', errorCode: expect.any(String), list: [] });
+    expect(body).toMatchObject({ status: '404', errorCode: 'NOT_FOUND', list: [] });
     expect(body.errorDescription).toContain('Object Not Found');
     api.conforms('GET', '/entities/{nzbn}', response);
   });
