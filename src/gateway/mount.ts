@@ -44,7 +44,7 @@ export async function mountService(
     sendError(request, reply, new HttpError(APIM_ERRORS.unknownOperation, 'Resource not found'), 'apim');
   // Every error code a client of this API can meet, with its status, dialect and meaning.
   const errorCatalogue: Record<string, unknown> = {
-    'x-error-codes': serviceErrorCodes(service.dialect, service.errorCodes),
+    'x-error-codes': serviceErrorCodes(service.dialect, service.errorCodes, { built: !!service.routes }),
   };
   await app.register(
     async (scope) => {

@@ -186,12 +186,21 @@ export interface ListedErrorCode extends ErrorCode {
  * platform's and the service's own in the service's dialect. What a README lists and `x-error-codes`
  * holds.
  */
-export function serviceErrorCodes(dialect: Dialect, own: readonly ErrorCode[] = []): ListedErrorCode[] {
+export function serviceErrorCodes(
+  dialect: Dialect,
+  own: readonly ErrorCode[] = [],
+  options: { built?: boolean } = {},
+): ListedErrorCode[] {
+  // A built register never answers 501.
+  const built = options.built ?? true;
+  const platform = Object.values(PLATFORM_ERRORS).filter(
+    (code) => !built || code !== PLATFORM_ERRORS.notImplemented,
+  );
   const listed = (codes: readonly ErrorCode[], as: Dialect) =>
     codes.map((code) => ({ ...code, dialect: as, ...(as === 'soap' ? { fault: soapFaultCode(code) } : {}) }));
   return [
     ...listed(Object.values(APIM_ERRORS), 'apim'),
-    ...listed([...Object.values(PLATFORM_ERRORS), ...own], dialect),
+    ...listed([...platform, ...own], dialect),
     ...listed([FRAMEWORK_ERROR_FAMILY], dialect),
   ];
 }
