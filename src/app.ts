@@ -7,6 +7,7 @@ import { HttpMetrics, operatorMetricsRoute } from './gateway/metrics.ts';
 import { dialectOfUrl, mountService } from './gateway/mount.ts';
 import { oauthRoutes } from './identity/oauth/routes.ts';
 import { DEFAULT_BODY_LIMIT, lingerAfterTooLarge } from './platform/http/body-limit.ts';
+import { PLATFORM_ERRORS } from './platform/http/error-codes.ts';
 import {
   badRequest,
   HttpError,
@@ -66,8 +67,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       const refusal =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? new HttpError(
-              414,
-              'uri-too-long',
+              PLATFORM_ERRORS.uriTooLong,
               `path: a segment is longer than ${MAX_PATH_PARAMETER} characters`,
               [{ field: 'path', message: `a segment is longer than ${MAX_PATH_PARAMETER} characters` }],
             )

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { advanceClock, ClockError, type ClockReading, readClock, setClock } from '../platform/clock-store.ts';
+import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import type { Runtime } from '../runtime.ts';
 import { INVALID_KEY, MISSING_KEY, presentedKey } from './guard.ts';
@@ -33,9 +34,9 @@ const show = (reading: ClockReading): Static<typeof ClockBody> => ({
 });
 
 function clockFailure(error: unknown): never {
-  if (error instanceof ClockError) throw new HttpError(409, 'clock-not-virtual', error.message);
+  if (error instanceof ClockError) throw new HttpError(PROBLEM_ERRORS.clockNotVirtual, error.message);
   if (error instanceof RangeError)
-    throw new HttpError(400, 'invalid-parameter', error.message, [
+    throw new HttpError(PLATFORM_ERRORS.invalidParameter, error.message, [
       { field: 'duration', message: error.message },
     ]);
   throw error;
@@ -47,13 +48,13 @@ export async function adminRoutes(app: FastifyInstance, runtime: Runtime): Promi
       scope.addHook('onRequest', async (request: FastifyRequest, _reply: FastifyReply) => {
         request.dialect = 'problem';
         const key = presentedKey(request);
-        if (!key) throw new HttpError(401, 'missing-key', MISSING_KEY);
+        if (!key) throw new HttpError(PROBLEM_ERRORS.missingKey, MISSING_KEY);
         const owner = await runtime.keys.lookup(key);
         if (owner?.state !== 'active' || owner.environment !== 'sandbox') {
-          throw new HttpError(401, 'invalid-key', INVALID_KEY);
+          throw new HttpError(PROBLEM_ERRORS.invalidKey, INVALID_KEY);
         }
         if (!owner.isOperator)
-          throw new HttpError(403, 'not-operator', 'Only an operator may use the admin routes');
+          throw new HttpError(PROBLEM_ERRORS.notOperator, 'Only an operator may use the admin routes');
       });
       const pool = runtime.gateway.pool;
       const response = { 200: ClockBody };
@@ -75,7 +76,7 @@ export async function adminRoutes(app: FastifyInstance, runtime: Runtime): Promi
             .then(() => setClock(pool, 'sandbox', request.body.time))
             .catch((error: unknown) => {
               if (error instanceof ClockError && /ISO 8601/.test(error.message)) {
-                throw new HttpError(400, 'invalid-parameter', error.message, [
+                throw new HttpError(PLATFORM_ERRORS.invalidParameter, error.message, [
                   { field: 'time', message: error.message },
                 ]);
               }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { scopeAllows } from '../identity/oauth/scopes.ts';
+import { APIM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError, sendError } from '../platform/http/errors.ts';
 import type { LimitOutcome, LimitRequest, LimitStore } from '../platform/limits/index.ts';
 import type { Environment, ServiceId } from '../services/contract.ts';
@@ -57,8 +58,7 @@ function bearerToken(request: FastifyRequest): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match)
     throw new HttpError(
-      401,
-      'invalid-token',
+      APIM_ERRORS.invalidToken,
       'Invalid JWT: the Authorization header must be "Bearer <token>"',
     );
   return match[1];
@@ -80,12 +80,11 @@ function limitRequest(owner: KeyOwner): LimitRequest {
 function limitRefusal(outcome: LimitOutcome & { allowed: false }): HttpError {
   const seconds = retryAfterSeconds(outcome.retryAfterMs);
   return outcome.reason === 'rate'
-    ? new HttpError(429, 'rate-limited', `Rate limit is exceeded. Try again in ${seconds} seconds.`, [], {
+    ? new HttpError(APIM_ERRORS.rateLimited, `Rate limit is exceeded. Try again in ${seconds} seconds.`, [], {
         'Retry-After': String(seconds),
       })
     : new HttpError(
-        403,
-        'quota-exceeded',
+        APIM_ERRORS.quotaExceeded,
         `Out of call volume quota. Quota will be replenished in ${timeSpan(outcome.retryAfterMs)}.`,
         [],
         { 'Retry-After': String(seconds) },
@@ -97,10 +96,10 @@ export function subscriptionGuard(deps: GuardDeps, environment: Environment, ser
     sendError(request, reply, error, 'apim');
   const guard = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const key = presentedKey(request);
-    if (!key) return refuse(request, reply, new HttpError(401, 'missing-key', MISSING_KEY));
+    if (!key) return refuse(request, reply, new HttpError(APIM_ERRORS.missingKey, MISSING_KEY));
     const owner = key.length <= 256 ? await deps.keys.lookup(key) : undefined;
     if (owner?.state !== 'active' || owner.environment !== environment || owner.service !== service) {
-      return refuse(request, reply, new HttpError(401, 'invalid-key', INVALID_KEY));
+      return refuse(request, reply, new HttpError(APIM_ERRORS.invalidKey, INVALID_KEY));
     }
     request.caller = {
       environment,
@@ -120,8 +119,7 @@ export function subscriptionGuard(deps: GuardDeps, environment: Environment, ser
           `${service}:${request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write'}`;
         if (!scopeAllows(token.scopes, deps.config.oauth.resourceBase, environment, needed)) {
           throw new HttpError(
-            403,
-            'insufficient-scope',
+            APIM_ERRORS.insufficientScope,
             `Insufficient scope: this operation needs the ${needed} scope.`,
             [],
             {
@@ -142,8 +140,7 @@ export function subscriptionGuard(deps: GuardDeps, environment: Environment, ser
       }
       if (config.threeLegged && !request.caller.userId) {
         throw new HttpError(
-          401,
-          'three-legged-token-required',
+          APIM_ERRORS.threeLeggedTokenRequired,
           'This operation needs a three-legged OAuth token: an end user must sign in and consent.',
           [],
           {
@@ -179,7 +176,7 @@ export function subscriptionGuard(deps: GuardDeps, environment: Environment, ser
     if (!cached) return false;
     const owner = cached.owner;
     if (owner?.state !== 'active' || owner.environment !== environment || owner.service !== service) {
-      refuse(request, reply, new HttpError(401, 'invalid-key', INVALID_KEY));
+      refuse(request, reply, new HttpError(APIM_ERRORS.invalidKey, INVALID_KEY));
       return true;
     }
     request.caller = {

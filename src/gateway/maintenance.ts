@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../platform/clock.ts';
+import { PLATFORM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError, sendError } from '../platform/http/errors.ts';
 
 /**
@@ -91,8 +92,7 @@ export function newZealandIso(instant: Date): string {
 export function maintenanceError(now: Date, window: { end: Date }): HttpError {
   const seconds = Math.max(1, Math.ceil((window.end.getTime() - now.getTime()) / 1000));
   return new HttpError(
-    503,
-    'scheduled-maintenance',
+    PLATFORM_ERRORS.scheduledMaintenance,
     'The register is unavailable during its scheduled maintenance window (every Wednesday 21:00 to ' +
       `23:00 New Zealand time). The window ends at ${newZealandIso(window.end)} ` +
       `(${window.end.toISOString()}); try again in ${seconds} seconds.`,

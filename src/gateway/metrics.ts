@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { APIM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError, sendError } from '../platform/http/errors.ts';
 import { INVALID_KEY, MISSING_KEY, presentedKey } from './guard.ts';
 import type { KeyCache } from './key-cache.ts';
@@ -188,10 +189,10 @@ export class HttpMetrics {
 export function operatorMetricsRoute(app: FastifyInstance, keys: KeyCache, metrics: HttpMetrics): void {
   app.get('/metrics', async (request, reply) => {
     const key = presentedKey(request);
-    if (!key) return sendError(request, reply, new HttpError(401, 'missing-key', MISSING_KEY), 'apim');
+    if (!key) return sendError(request, reply, new HttpError(APIM_ERRORS.missingKey, MISSING_KEY), 'apim');
     const owner = key.length <= 256 ? await keys.lookup(key) : undefined;
     if (owner?.state !== 'active' || !owner.isOperator) {
-      return sendError(request, reply, new HttpError(401, 'invalid-key', INVALID_KEY), 'apim');
+      return sendError(request, reply, new HttpError(APIM_ERRORS.invalidKey, INVALID_KEY), 'apim');
     }
     return reply
       .header('cache-control', 'no-store')

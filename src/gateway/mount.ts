@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serviceIdentity } from '../identity/service-identity.ts';
+import { APIM_ERRORS, PLATFORM_ERRORS, serviceErrorCodes } from '../platform/http/error-codes.ts';
 import { type Dialect, HttpError, sendError } from '../platform/http/errors.ts';
 import type { Runtime } from '../runtime.ts';
 import {
@@ -40,7 +41,11 @@ export async function mountService(
   const observe = metrics.recorder(environment, service.id);
   const corsKey = CorsPolicies.key(environment, service.id);
   const notFound = (request: FastifyRequest, reply: FastifyReply) =>
-    sendError(request, reply, new HttpError(404, 'not-found', 'Resource not found'), 'apim');
+    sendError(request, reply, new HttpError(APIM_ERRORS.unknownOperation, 'Resource not found'), 'apim');
+  // Every error code a client of this API can meet, with its status, dialect and meaning.
+  const errorCatalogue: Record<string, unknown> = {
+    'x-error-codes': serviceErrorCodes(service.dialect, service.errorCodes, { built: !!service.routes }),
+  };
   await app.register(
     async (scope) => {
       scope.addHook('onRequest', (request, reply, done) => {
@@ -66,6 +71,7 @@ export async function mountService(
             },
           },
           security: [{ subscriptionKey: [] }, { subscriptionKeyQuery: [] }],
+          ...errorCatalogue,
           ...service.openapi,
         },
       });
@@ -92,8 +98,7 @@ export async function mountService(
               request,
               reply,
               new HttpError(
-                501,
-                'not-implemented',
+                PLATFORM_ERRORS.notImplemented,
                 `${service.title} is not built yet in this gateway; its operations answer 501 until it is.`,
               ),
             );

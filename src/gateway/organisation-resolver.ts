@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { APIM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import type { Environment } from '../services/contract.ts';
 import type { Caller } from './service-context.ts';
@@ -21,8 +22,7 @@ export class OrganisationResolver {
     const id = result.rows[0]?.id;
     if (!id) {
       throw new HttpError(
-        403,
-        'organisation-refused',
+        APIM_ERRORS.organisationRefused,
         `The caller does not act for the organisation "${identifier}" in this environment.`,
         [{ field: 'x-organisation', message: 'must name an organisation the caller belongs to' }],
       );

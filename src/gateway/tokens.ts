@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import { resourceFor } from '../identity/oauth/scopes.ts';
 import { loadSigningKeys, SIGNING_ALG } from '../identity/oauth/signing-keys.ts';
 import type { ChangeFeed } from '../platform/db/notify.ts';
+import { APIM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import type { Environment } from '../services/contract.ts';
 
@@ -23,7 +24,7 @@ export interface VerifiedToken {
 }
 
 const invalid = (reason: string) =>
-  new HttpError(401, 'invalid-token', `Invalid JWT: ${reason}`, [], {
+  new HttpError(APIM_ERRORS.invalidToken, `Invalid JWT: ${reason}`, [], {
     'WWW-Authenticate': `Bearer error="invalid_token", error_description="${reason.replace(/"/g, "'")}"`,
   });
 

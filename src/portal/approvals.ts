@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { SubscriptionError } from '../gateway/subscriptions.ts';
+import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import { html } from '../platform/http/html.ts';
 import { listOutbox, sendMail } from '../platform/mail.ts';
@@ -48,16 +49,16 @@ ${
     requireOperator(request);
     const id = request.params.id;
     const pending = UUID.test(id) ? await pendingRequest(pool, id) : undefined;
-    if (!pending) throw new HttpError(404, 'not-found', 'No request with that id is waiting.');
+    if (!pending) throw new HttpError(PLATFORM_ERRORS.notFound, 'No request with that id is waiting.');
     const decision = field(request.body, 'decision', 20);
     if (decision !== 'approve' && decision !== 'reject') {
-      throw new HttpError(400, 'invalid-parameter', 'decision: must be approve or reject');
+      throw new HttpError(PLATFORM_ERRORS.invalidParameter, 'decision: must be approve or reject');
     }
     const reason = field(request.body, 'reason', 500).trim();
     try {
       await deps.runtime.subscriptions.changeState(id, decision === 'approve' ? 'active' : 'cancelled');
     } catch (error) {
-      if (error instanceof SubscriptionError) throw new HttpError(409, 'conflict', error.message);
+      if (error instanceof SubscriptionError) throw new HttpError(PROBLEM_ERRORS.conflict, error.message);
       throw error;
     }
     const approved = decision === 'approve';

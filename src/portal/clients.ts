@@ -8,6 +8,7 @@ import {
   registerClient,
 } from '../identity/oauth/clients.ts';
 import { defaultScope } from '../identity/oauth/scopes.ts';
+import { PLATFORM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
 import type { Environment } from '../services/contract.ts';
@@ -158,13 +159,13 @@ ${registerForm(request, state)}`;
     const user = requireUser(request);
     const clientId = request.params.clientId;
     if (!/^[A-Za-z0-9_-]{1,100}$/.test(clientId))
-      throw new HttpError(404, 'not-found', 'You have no such client.');
+      throw new HttpError(PLATFORM_ERRORS.notFound, 'You have no such client.');
     let secret: string;
     try {
       secret = await regenerateClientSecret(pool, clientId, user.id);
     } catch (error) {
       if (error instanceof ClientError)
-        throw new HttpError(404, 'not-found', 'You have no such confidential client.');
+        throw new HttpError(PLATFORM_ERRORS.notFound, 'You have no such confidential client.');
       throw error;
     }
     const top = html`<section class="card"><h2>New secret</h2>${secretPanel(clientId, secret)}

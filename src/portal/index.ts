@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
+import { PLATFORM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError, statusTitle, toHttpError } from '../platform/http/errors.ts';
 import { html } from '../platform/http/html.ts';
 import { installFormParser } from '../platform/http/input-text.ts';
@@ -82,7 +83,7 @@ export async function portalRoutes(app: FastifyInstance, runtime: Runtime): Prom
       });
       scope.setNotFoundHandler(async (request) => {
         if (!portalContext(request).sessionHash) await deps.sessions.load(request).catch(() => undefined);
-        throw new HttpError(404, 'not-found', 'There is no such page in the portal.');
+        throw new HttpError(PLATFORM_ERRORS.notFound, 'There is no such page in the portal.');
       });
 
       assetRoutes(scope);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findProduct, listProducts, type Product } from '../gateway/products.ts';
+import { PLATFORM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
 import { ENVIRONMENT_PREFIX } from '../services/contract.ts';
@@ -69,7 +70,7 @@ export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
   scope.get<{ Params: { id: string } }>('/products/:id', async (request, reply) => {
     const id = request.params.id;
     const product = /^[a-z-]{1,60}$/.test(id) ? await findProduct(pool, id) : undefined;
-    if (!product) throw new HttpError(404, 'not-found', 'There is no such product.');
+    if (!product) throw new HttpError(PLATFORM_ERRORS.notFound, 'There is no such product.');
     const base = baseUrl(product);
     // The same document clients download, fetched in-process: the reference can never drift from it.
     const answer = await deps.app.inject({ method: 'GET', url: `${base}/openapi.json` });

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { csrfMatches, csrfToken } from '../identity/oauth/routes.ts';
+import { PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 
 /**
@@ -147,8 +148,7 @@ export class PortalSessions {
     const presented = (request.body as Record<string, unknown> | undefined)?.csrf;
     if (!context.sessionHash || !csrfMatches(this.secret, `portal:${context.sessionHash}`, presented)) {
       throw new HttpError(
-        403,
-        'csrf',
+        PROBLEM_ERRORS.csrf,
         'This form has expired or did not come from this site. Go back, reload the page and try again.',
       );
     }
@@ -167,7 +167,8 @@ export function requireUser(request: FastifyRequest): PortalUser {
 
 export function requireOperator(request: FastifyRequest): PortalUser {
   const user = requireUser(request);
-  if (!user.isOperator) throw new HttpError(403, 'operators-only', 'Only operators may open this page.');
+  if (!user.isOperator)
+    throw new HttpError(PROBLEM_ERRORS.operatorsOnly, 'Only operators may open this page.');
   return user;
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findProduct, listProducts } from '../gateway/products.ts';
 import { createSubscription, type KeySlot, SubscriptionError } from '../gateway/subscriptions.ts';
 import { listUsers } from '../identity/users.ts';
+import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
 import { sendMail } from '../platform/mail.ts';
@@ -85,14 +86,13 @@ ${
     const user = requireUser(request);
     const productId = field(request.body, 'productId', 100);
     const product = /^[a-z-]{1,60}$/.test(productId) ? await findProduct(pool, productId) : undefined;
-    if (!product) throw new HttpError(400, 'invalid-parameter', 'Choose one of the listed products.');
+    if (!product) throw new HttpError(PLATFORM_ERRORS.invalidParameter, 'Choose one of the listed products.');
     const current = (await subscriptionsOf(pool, user)).find(
       (s) => s.productId === product.id && s.state !== 'cancelled',
     );
     if (current) {
       throw new HttpError(
-        409,
-        'conflict',
+        PROBLEM_ERRORS.conflict,
         `You already have a ${current.state} subscription to ${product.name}.`,
       );
     }
@@ -126,13 +126,16 @@ ${keysPanel({ primary: created.primaryKey, secondary: created.secondaryKey })}
     const user = requireUser(request);
     const id = request.params.id;
     const subscription = UUID.test(id) ? await subscriptionOf(pool, user, id) : undefined;
-    if (!subscription) throw new HttpError(404, 'not-found', 'You have no such subscription.');
+    if (!subscription) throw new HttpError(PLATFORM_ERRORS.notFound, 'You have no such subscription.');
     const slot = field(request.body, 'slot', 20);
     if (!['primary', 'secondary', 'both'].includes(slot)) {
-      throw new HttpError(400, 'invalid-parameter', 'slot: must be primary, secondary or both');
+      throw new HttpError(PLATFORM_ERRORS.invalidParameter, 'slot: must be primary, secondary or both');
     }
     if (subscription.state !== 'active' && subscription.state !== 'suspended') {
-      throw new HttpError(409, 'conflict', `A ${subscription.state} subscription has no keys to show.`);
+      throw new HttpError(
+        PROBLEM_ERRORS.conflict,
+        `A ${subscription.state} subscription has no keys to show.`,
+      );
     }
     const keys: { primary?: string; secondary?: string } = {};
     try {
@@ -141,7 +144,7 @@ ${keysPanel({ primary: created.primaryKey, secondary: created.secondaryKey })}
           keys[which] = await deps.runtime.subscriptions.regenerateKey(id, which);
       }
     } catch (error) {
-      if (error instanceof SubscriptionError) throw new HttpError(409, 'conflict', error.message);
+      if (error instanceof SubscriptionError) throw new HttpError(PROBLEM_ERRORS.conflict, error.message);
       throw error;
     }
     await markKeysShown(pool, id);

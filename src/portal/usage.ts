@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { PLATFORM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
 import type { PortalDeps } from './index.ts';
@@ -85,7 +86,7 @@ export function usageRoutes(scope: FastifyInstance, deps: PortalDeps): void {
       const user = requireUser(request);
       const id = request.params.id;
       const subscription = UUID.test(id) ? await subscriptionOf(pool, user, id) : undefined;
-      if (!subscription) throw new HttpError(404, 'not-found', 'You have no such subscription.');
+      if (!subscription) throw new HttpError(PLATFORM_ERRORS.notFound, 'You have no such subscription.');
       const asked = String(request.query?.days ?? '30');
       const days = /^\d{1,3}$/.test(asked) ? Math.min(90, Math.max(1, Number(asked))) : 30;
       // Calls counted in this process in the last few seconds are written first, so the page is current.

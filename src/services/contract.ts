@@ -8,7 +8,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ServiceContext } from '../gateway/service-context.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/pool.ts';
-import type { Dialect } from '../platform/http/errors.ts';
+import type { Dialect, ErrorCode } from '../platform/http/error-codes.ts';
 
 export type Environment = 'sandbox' | 'production';
 export const ENVIRONMENTS: readonly Environment[] = ['sandbox', 'production'];
@@ -27,6 +27,11 @@ export interface ServiceDefinition {
   version: string;
   /** The error dialect of this API (gateway-level errors are always API Management's). */
   dialect: Dialect;
+  /**
+   * The service's own error codes, beside the gateway's and the platform's (platform/http/error-codes.ts):
+   * all of them are listed in its OpenAPI document as `x-error-codes` and in its README.
+   */
+  errorCodes?: readonly ErrorCode[];
   /** Top-level additions to the service's OpenAPI document (e.g. `webhooks` it sends). */
   openapi?: Record<string, unknown>;
   /** Routes of the service, mounted once per environment. */

@@ -52,6 +52,11 @@ describe('registers not built yet', () => {
         url: `/sandbox${service.path}/openapi.json`,
       });
       expect(document.statusCode).toBe(200);
+      expect(document.json()['x-error-codes']).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ code: 'not-implemented', status: 501, dialect: 'problem' }),
+        ]),
+      );
     },
   );
 

@@ -22,7 +22,7 @@ describe('router refusals', () => {
       expect(response.headers['api-business-govt-nz-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(response.json()).toMatchObject({
         status: '400',
-        errorCode: expect.any(String),
+        errorCode: 'invalid-parameter',
         list: [{ field: 'path', message: expect.stringContaining('percent-encoding') }],
       });
     }

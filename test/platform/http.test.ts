@@ -5,6 +5,7 @@ import {
   evaluatePreconditions,
   strongEtag,
 } from '../../src/platform/http/conditional.ts';
+import { PLATFORM_ERRORS } from '../../src/platform/http/error-codes.ts';
 import { HttpError, installErrorHandling, render } from '../../src/platform/http/errors.ts';
 import { negotiate } from '../../src/platform/http/negotiate.ts';
 import { parsePage } from '../../src/platform/http/pagination.ts';
@@ -150,7 +151,7 @@ describe('content negotiation', () => {
 });
 
 describe('error dialects', () => {
-  const error = new HttpError(404, 'not-found', 'Object Not Found: no entity 9429000000000', [
+  const error = new HttpError(PLATFORM_ERRORS.notFound, 'Object Not Found: no entity 9429000000000', [
     { field: 'nzbn', message: 'no such entity' },
   ]);
 
@@ -186,7 +187,9 @@ describe('error dialects', () => {
   it('SOAP fault, with markup escaped', () => {
     const rendered = render(
       'soap',
-      new HttpError(400, 'bad', 'Title <b> & more', [{ field: 'Title', message: 'too long' }]),
+      new HttpError(PLATFORM_ERRORS.invalidParameter, 'Title <b> & more', [
+        { field: 'Title', message: 'too long' },
+      ]),
     );
     expect(rendered.contentType).toMatch(/^text\/xml/);
     expect(rendered.body).toContain('<faultcode>soap:Client</faultcode>');

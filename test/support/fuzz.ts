@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import { expectCatalogued, PROBLEM_CODES } from './error-codes.ts';
 
 /**
  * Shared arbitraries for the "no 500s" property tests: hostile strings and values of the wrong shape.
@@ -174,6 +175,12 @@ export function expectProblem(response: LightMyRequestResponse): Record<string, 
   expect(body).toMatchObject({ status: response.statusCode, title: expect.any(String) });
   expect(typeof body.detail).toBe('string');
   expect(String(body.type)).toMatch(/^about:blank#/);
+  expectCatalogued(
+    String(body.type).replace('about:blank#', ''),
+    response.statusCode,
+    PROBLEM_CODES,
+    'problem type',
+  );
   if (body.errors !== undefined) {
     for (const error of body.errors as unknown[]) {
       expect(error).toEqual({ field: expect.any(String), message: expect.any(String) });

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { isDatabaseUnavailable } from '../../platform/db/faults.ts';
+import { PROBLEM_ERRORS } from '../../platform/http/error-codes.ts';
 import { bodyTooLarge, HttpError, sendError, toHttpError } from '../../platform/http/errors.ts';
 import { findInvalidFormText, installFormParser } from '../../platform/http/input-text.ts';
 import type { Runtime } from '../../runtime.ts';
@@ -220,8 +221,7 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
       const details = (request: FastifyRequest, reply: FastifyReply) =>
         provider.interactionDetails(request.raw, reply.raw).catch(() => {
           throw new HttpError(
-            400,
-            'interaction-expired',
+            PROBLEM_ERRORS.interactionExpired,
             'This sign-in has expired or was already used. Start again from the application.',
           );
         });
@@ -257,7 +257,7 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
           const interaction = await details(request, reply);
           const csrf = csrfToken(runtime.secret, interaction.uid);
           if (!csrfMatches(runtime.secret, interaction.uid, request.body?.csrf)) {
-            throw new HttpError(403, 'csrf', 'The form has expired; go back and try again.');
+            throw new HttpError(PROBLEM_ERRORS.csrf, 'The form has expired; go back and try again.');
           }
           const email = String(request.body?.email ?? '')
             .trim()
@@ -314,10 +314,10 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
         async (request, reply) => {
           const interaction = await details(request, reply);
           if (!csrfMatches(runtime.secret, interaction.uid, request.body?.csrf)) {
-            throw new HttpError(403, 'csrf', 'The form has expired; go back and try again.');
+            throw new HttpError(PROBLEM_ERRORS.csrf, 'The form has expired; go back and try again.');
           }
           if (interaction.prompt.name !== 'consent' || !interaction.session?.accountId) {
-            throw new HttpError(400, 'interaction-state', 'Sign in first.');
+            throw new HttpError(PROBLEM_ERRORS.interactionState, 'Sign in first.');
           }
           const result =
             request.body?.decision === 'approve'

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PLATFORM_ERRORS } from './error-codes.ts';
 import { HttpError } from './errors.ts';
 
 /**
@@ -45,8 +46,7 @@ export type Outcome = 'proceed' | 'not-modified';
 
 const failed = () =>
   new HttpError(
-    412,
-    'precondition-failed',
+    PLATFORM_ERRORS.preconditionFailed,
     'Precondition Failed: the item has changed since the version you supplied',
   );
 

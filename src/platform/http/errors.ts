@@ -1,11 +1,22 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/faults.ts';
+import { RuleError } from '../errors.ts';
+import {
+  type Dialect,
+  type ErrorCode,
+  frameworkError,
+  PLATFORM_ERRORS,
+  type SoapFaultCode,
+  soapFaultCode,
+} from './error-codes.ts';
+
+export type { Dialect } from './error-codes.ts';
 
 /**
- * One error mechanism, one renderer per dialect. Handlers throw `HttpError` (or let Fastify's schema
- * validation fail); the error handler renders it in the dialect of the API the request was for.
+ * One error mechanism, one renderer per dialect. Handlers throw `HttpError` built from a catalogue code
+ * (`error-codes.ts`), domain code throws `RuleError` (`../errors.ts`), or Fastify's schema validation
+ * fails; the error handler renders it in the dialect of the API the request was for.
  */
-export type Dialect = 'apim' | 'nzbn' | 'soap' | 'problem';
 
 export interface FieldError {
   field: string;
@@ -13,27 +24,37 @@ export interface FieldError {
 }
 
 export class HttpError extends Error {
+  readonly status: number;
+  /** Short machine-readable code from the catalogue, e.g. `not-found` or the API's own error code. */
+  readonly code: string;
+  /** The SOAP fault code this error is answered with in the `soap` dialect. */
+  readonly fault: SoapFaultCode;
+
   constructor(
-    readonly status: number,
-    /** Short machine-readable code, e.g. `not-found` or the API's own error code. */
-    readonly code: string,
+    error: ErrorCode,
     message: string,
     readonly fields: FieldError[] = [],
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'HttpError';
+    this.status = error.status;
+    this.code = error.code;
+    this.fault = soapFaultCode(error);
   }
 }
 
+/** A broken rule as the client sees it: its code's status, the message, one field naming the rule. */
+export const ruleHttpError = (error: RuleError): HttpError =>
+  new HttpError(error.code, error.message, [{ field: error.field, message: error.rule }]);
+
 export const badRequest = (field: string, rule: string): HttpError =>
-  new HttpError(400, 'invalid-parameter', `${field}: ${rule}`, [{ field, message: rule }]);
+  ruleHttpError(new RuleError(field, rule));
 
 /** A dependency (the database) is not there right now: 503 with `Retry-After`. */
 export const serviceUnavailable = (): HttpError =>
   new HttpError(
-    503,
-    'service-unavailable',
+    PLATFORM_ERRORS.serviceUnavailable,
     `The service is temporarily unavailable. Try again in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
     [],
     { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
@@ -42,10 +63,11 @@ export const serviceUnavailable = (): HttpError =>
 /** A body over the route's limit, named as `body`: nothing past the limit is read. */
 export const bodyTooLarge = (limit: number): HttpError => {
   const rule = `is larger than the limit of ${limit} bytes`;
-  return new HttpError(413, 'body-too-large', `body: ${rule}`, [{ field: 'body', message: rule }]);
+  return new HttpError(PLATFORM_ERRORS.bodyTooLarge, `body: ${rule}`, [{ field: 'body', message: rule }]);
 };
 
-export const notFound = (what = 'Object Not Found'): HttpError => new HttpError(404, 'not-found', what);
+export const notFound = (what = 'Object Not Found'): HttpError =>
+  new HttpError(PLATFORM_ERRORS.notFound, what);
 
 const TITLES: Record<number, string> = {
   304: 'Not Modified',
@@ -97,7 +119,7 @@ export function render(dialect: Dialect, error: HttpError, instance?: string): R
         }),
       };
     case 'soap': {
-      const faultCode = error.status >= 500 ? 'soap:Server' : 'soap:Client';
+      const faultCode = error.fault;
       const detail = error.fields
         .map(
           (f) =>
@@ -163,6 +185,7 @@ function validationFields(error: FastifyError): FieldError[] {
 /** The client error a thrown value stands for; `request` supplies the route's body limit for a 413. */
 export function toHttpError(error: unknown, request?: FastifyRequest): HttpError {
   if (error instanceof HttpError) return error;
+  if (error instanceof RuleError) return ruleHttpError(error);
   const fastifyError = error as FastifyError;
   if (fastifyError?.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && request) {
     return bodyTooLarge(request.routeOptions.bodyLimit);
@@ -170,15 +193,14 @@ export function toHttpError(error: unknown, request?: FastifyRequest): HttpError
   if (fastifyError?.validation) {
     const fields = validationFields(fastifyError);
     const summary = fields.map((f) => `${f.field} ${f.message}`).join('; ');
-    return new HttpError(400, 'invalid-parameter', summary || 'the request is invalid', fields);
+    return new HttpError(PLATFORM_ERRORS.invalidParameter, summary || 'the request is invalid', fields);
   }
   // Text PostgreSQL cannot store (a NUL character that reached it some other way, an encoding it
   // cannot convert): the client's input, not a server fault. The transaction has rolled back.
   const code = (error as { code?: unknown; severity?: unknown } | undefined)?.code;
   if ((code === '22021' || code === '22P05') && (error as { severity?: unknown }).severity) {
     return new HttpError(
-      400,
-      'invalid-parameter',
+      PLATFORM_ERRORS.invalidParameter,
       'the request holds a character the register cannot store (such as U+0000)',
     );
   }
@@ -188,11 +210,10 @@ export function toHttpError(error: unknown, request?: FastifyRequest): HttpError
   const status = fastifyError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     // Fastify's own client errors: malformed JSON, body too large, unsupported media type …
-    return new HttpError(status, fastifyError.code?.toLowerCase() ?? 'bad-request', fastifyError.message);
+    return new HttpError(frameworkError(status, fastifyError.code), fastifyError.message);
   }
   return new HttpError(
-    500,
-    'internal-error',
+    PLATFORM_ERRORS.internalError,
     'The server could not complete the request. It has been logged.',
   );
 }
@@ -222,7 +243,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     sendError(
       request,
       reply,
-      new HttpError(404, 'not-found', `Resource not found: ${request.method} ${request.url.split('?')[0]}`),
+      new HttpError(
+        PLATFORM_ERRORS.notFound,
+        `Resource not found: ${request.method} ${request.url.split('?')[0]}`,
+      ),
     ),
   );
 }

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { PLATFORM_ERRORS } from './error-codes.ts';
 import { HttpError } from './errors.ts';
 
 /**
@@ -60,8 +61,7 @@ export function negotiate<T extends string>(request: FastifyRequest, offers: rea
   }
   if (!chosen) {
     throw new HttpError(
-      406,
-      'not-acceptable',
+      PLATFORM_ERRORS.notAcceptable,
       `Not Acceptable: this resource is served as ${offers.join(', ')}`,
       [{ field: 'Accept', message: `must accept one of ${offers.join(', ')}` }],
     );

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../gateway/service-context.ts';
+import { RuleError } from '../../platform/errors.ts';
 import { answeredConditionally, strongEtag } from '../../platform/http/conditional.ts';
+import { PLATFORM_ERRORS } from '../../platform/http/error-codes.ts';
 import { HttpError } from '../../platform/http/errors.ts';
 import { negotiate } from '../../platform/http/negotiate.ts';
 import {
@@ -10,7 +12,6 @@ import {
   resolveAreaDefinition,
   USER_DEFINED,
 } from './domain/areas.ts';
-import { isParameterError, ParameterError } from './domain/errors.ts';
 import { parseStatisticsQuery, type RawQuery } from './domain/params.ts';
 import { deriveSipKey, sipUniforms3 } from './domain/siphash.ts';
 import { marketRentGeography } from './geography.ts';
@@ -52,7 +53,8 @@ export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (app, 
     async (request, reply) => {
       const format = negotiate(request, FORMATS);
       const now = context.clock.now();
-      const query = asBadRequest(() => parseStatisticsQuery(request.query as RawQuery, { geography, now }));
+      // A broken rule is a RuleError: the error handler answers it as a 400 naming the parameter.
+      const query = parseStatisticsQuery(request.query as RawQuery, { geography, now });
       const csv = format === 'text/csv';
       const body = await store.answer(query, now, rowUniforms, format, () =>
         csv ? csvWriter() : jsonWriter(query.areaDefinition, query.period.periodCovered),
@@ -123,27 +125,17 @@ function sendStatic(
 function findDefinition(geography: Geography, name: string) {
   try {
     if (isUserDefined(name)) {
-      throw new ParameterError(
+      throw RuleError.stated(
         'area-definition',
         'user-defined areas are given in each request; they have no fixed list',
       );
     }
     return resolveAreaDefinition(geography, name, 'area-definition');
   } catch (error) {
-    if (!isParameterError(error)) throw error;
-    throw new HttpError(404, 'not-found', error.message, [
-      { field: error.parameter, message: error.message },
-    ]);
-  }
-}
-
-function asBadRequest<T>(work: () => T): T {
-  try {
-    return work();
-  } catch (error) {
-    if (!isParameterError(error)) throw error;
-    throw new HttpError(400, 'invalid-parameter', error.message, [
-      { field: error.parameter, message: error.message },
+    // An area definition the path names but the service does not have: the item is not there.
+    if (!(error instanceof RuleError)) throw error;
+    throw new HttpError(PLATFORM_ERRORS.notFound, error.message, [
+      { field: error.field, message: error.rule },
     ]);
   }
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NZBN_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
 import { nzbnRoutes } from './routes/index.ts';
 import { simulateActivity } from './sandbox/activity.ts';
@@ -17,6 +18,7 @@ export const nzbnService: ServiceDefinition = {
   path: '/nzbn/v5',
   version: '5',
   dialect: 'nzbn',
+  errorCodes: Object.values(NZBN_ERRORS),
   routes: nzbnRoutes,
   openapi: nzbnWebhooks,
   migrations: path.join(here, 'migrations'),

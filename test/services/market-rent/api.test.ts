@@ -408,6 +408,18 @@ describe('area definitions', () => {
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining(['/statistics', '/area-definitions', '/area-definitions/{areaDefinition}']),
     );
+    // The error catalogue: the gateway's refusals and this API's problem types, with status and meaning.
+    const codes = document['x-error-codes'].map((e: { code: string; status: number; dialect: string }) =>
+      [e.dialect, e.status, e.code].join(' '),
+    );
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        'apim 401 missing-key',
+        'problem 400 invalid-parameter',
+        'problem 404 not-found',
+      ]),
+    );
+    expect(codes).not.toContain('problem 501 not-implemented');
     const names = document.paths['/statistics'].get.parameters.map((p: { name: string }) => p.name);
     expect(names).toEqual(
       expect.arrayContaining(['period-ending', 'num-months', 'user-defined-area-mappings']),

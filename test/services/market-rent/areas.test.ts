@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RuleError } from '../../../src/platform/errors.ts';
 import {
   areaByCode,
   areaByLabel,
@@ -7,7 +8,6 @@ import {
   resolveAreaDefinition,
   withoutLeadingZeros,
 } from '../../../src/services/market-rent/domain/areas.ts';
-import { ParameterError } from '../../../src/services/market-rent/domain/errors.ts';
 import { parseCsv, parseGeoTables } from '../../../src/services/market-rent/domain/geo-csv.ts';
 import { areaKey } from '../../../src/services/market-rent/domain/rounding.ts';
 import { geography } from './fixtures.ts';
@@ -89,9 +89,9 @@ describe('the 2019 geography', () => {
         return e;
       }
     })();
-    expect(error).toBeInstanceOf(ParameterError);
+    expect(error).toBeInstanceOf(RuleError);
     expect(error).toMatchObject({
-      parameter: 'area-definition',
+      field: 'area-definition',
       message: expect.stringContaining('WARD2019'),
     });
     expect(() => resolveAreaDefinition(geo, 'nope', 'area-definition-path')).toThrow(/area-definition-path/);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ParameterError } from '../../../src/services/market-rent/domain/errors.ts';
+import { RuleError } from '../../../src/platform/errors.ts';
 import { parseUserDefinedMappings } from '../../../src/services/market-rent/domain/mappings.ts';
 import { areaKey } from '../../../src/services/market-rent/domain/rounding.ts';
 import { geography } from './fixtures.ts';
@@ -80,9 +80,9 @@ describe('parseUserDefinedMappings: refused forms name the parameter and the rul
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(ParameterError);
-    expect((error as ParameterError).parameter).toBe('user-defined-area-mappings');
-    expect((error as ParameterError).message).toMatch(message);
+    expect(error).toBeInstanceOf(RuleError);
+    expect((error as RuleError).field).toBe('user-defined-area-mappings');
+    expect((error as RuleError).message).toMatch(message);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ParameterError } from '../../../src/services/market-rent/domain/errors.ts';
+import { RuleError } from '../../../src/platform/errors.ts';
 import { parseStatisticsQuery, type RawQuery } from '../../../src/services/market-rent/domain/params.ts';
 import { areaKey } from '../../../src/services/market-rent/domain/rounding.ts';
 import { geography } from './fixtures.ts';
@@ -190,8 +190,8 @@ describe('parseStatisticsQuery: every refusal names the parameter and the rule',
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(ParameterError);
-    expect((error as ParameterError).parameter).toBe(parameter);
-    expect((error as ParameterError).message).toMatch(message);
+    expect(error).toBeInstanceOf(RuleError);
+    expect((error as RuleError).field).toBe(parameter);
+    expect((error as RuleError).message).toMatch(message);
   });
 });

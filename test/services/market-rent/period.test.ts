@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ParameterError } from '../../../src/services/market-rent/domain/errors.ts';
+import { RuleError } from '../../../src/platform/errors.ts';
 import { buildPeriod, latestPeriodEnding, monthOf } from '../../../src/services/market-rent/domain/period.ts';
 
 const NZ = 'Pacific/Auckland';
@@ -68,7 +68,7 @@ describe('buildPeriod', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(ParameterError);
-    expect(error).toMatchObject({ parameter, message: expect.stringMatching(message) });
+    expect(error).toBeInstanceOf(RuleError);
+    expect(error).toMatchObject({ field: parameter, message: expect.stringMatching(message) });
   });
 });

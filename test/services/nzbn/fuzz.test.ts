@@ -10,12 +10,17 @@
  *
  * Deterministic: one fixed seed per operation and a fixed number of runs (about 1,450 requests).
  */
+
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateProduct } from '../../../src/gateway/products.ts';
+import { nzbnService } from '../../../src/services/nzbn/index.ts';
+import { dialectCodes, expectCatalogued } from '../../support/error-codes.ts';
 import { BASE, FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
 import { OpenApi } from './support/openapi.ts';
+
+const NZBN_CODES = dialectCodes(nzbnService);
 
 const SEED = 20_250_701;
 const RUNS_PER_OPERATION = 25;
@@ -638,6 +643,8 @@ function checkAnswer(label: string, response: LightMyRequestResponse): void {
     errorDescription: expect.any(String),
     list: expect.any(Array),
   });
+  // The exact code: one of this API's catalogue, with the catalogue's status.
+  expectCatalogued((body as { errorCode: string }).errorCode, response.statusCode, NZBN_CODES, label);
   for (const item of (body as { list: unknown[] }).list) {
     expect(item, `${label}: error list item`).toEqual({
       field: expect.any(String),

@@ -3,7 +3,9 @@
  * entity-type filter names, dates in the years 0000–0099, and the roles a PUT refuses (an ACTIVE role
  * with an endDate, a roleEntity whose business number fails the GS1 check).
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RuleError } from '../../../src/platform/errors.ts';
 import {
   ENTITY_STATUSES,
   ENTITY_TYPE_FILTERS,
@@ -17,7 +19,7 @@ import {
   nzOffsetMinutes,
   parseNzDateTime,
 } from '../../../src/services/nzbn/domain/dates.ts';
-import { FieldProblem, readDate } from '../../../src/services/nzbn/domain/items.ts';
+import { readDate } from '../../../src/services/nzbn/domain/items.ts';
 import { type RoleLike, replaceRoles } from '../../../src/services/nzbn/domain/roles.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
 
@@ -124,7 +126,7 @@ describe('roles: an ACTIVE role with an endDate', () => {
         { roleType: 'Director', rolePerson: person },
         { roleType: 'Director', roleStatus: 'ACTIVE', endDate: '2024-03-01', rolePerson: person },
       ]),
-    ).toThrow(new FieldProblem('1.endDate', ACTIVE_WITH_END));
+    ).toThrow(new RuleError('1.endDate', ACTIVE_WITH_END));
   });
 
   it('is still fine without one, or with endDate null; INACTIVE keeps its endDate', () => {
@@ -180,9 +182,9 @@ describe('roles: the business number of a roleEntity', () => {
         { roleType: 'Director', rolePerson: person },
         { roleType: 'Shareholder', roleEntity: entity('9429000001008') },
       ]),
-    ).toThrow(new FieldProblem('1.roleEntity.nzbn', 'wrong check digit, expected 7'));
+    ).toThrow(new RuleError('1.roleEntity.nzbn', 'wrong check digit, expected 7'));
     expect(() => replace([{ roleType: 'Shareholder', roleEntity: entity('942900000100') }])).toThrow(
-      new FieldProblem('0.roleEntity.nzbn', 'not 13 digits'),
+      new RuleError('0.roleEntity.nzbn', 'not 13 digits'),
     );
   });
 

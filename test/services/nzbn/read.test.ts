@@ -71,9 +71,24 @@ describe('GET /entities/{nzbn}', () => {
     const response = await t.call('GET', `/entities/${nzbnForIndex(1_000_000)}`);
     expect(response.statusCode).toBe(404);
     const body = response.json();
-    expect(body).toMatchObject({ status: '404', errorCode: expect.any(String), list: [] });
+    expect(body).toMatchObject({ status: '404', errorCode: 'NOT_FOUND', list: [] });
     expect(body.errorDescription).toContain('Object Not Found');
     api.conforms('GET', '/entities/{nzbn}', response);
+  });
+
+  it('the OpenAPI document lists the error codes, the register’s own among them', async () => {
+    const document = (await t.call('GET', '/sandbox/nzbn/v5/openapi.json', { key: null })).json();
+    const codes = document['x-error-codes'].map((e: { code: string; status: number; dialect: string }) =>
+      [e.dialect, e.status, e.code].join(' '),
+    );
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        'apim 401 missing-key',
+        'nzbn 400 invalid-parameter',
+        'nzbn 404 NOT_FOUND',
+        'nzbn 403 FORBIDDEN',
+      ]),
+    );
   });
 
   it('a malformed business number is 400 naming the rule', async () => {

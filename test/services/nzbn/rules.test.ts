@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { RuleError } from '../../../src/platform/errors.ts';
 import {
   readRequestedStatus,
   roleChangeEventType,
@@ -7,7 +8,7 @@ import {
 } from '../../../src/services/nzbn/domain/changes.ts';
 import { organisationPartFee } from '../../../src/services/nzbn/domain/fees.ts';
 import { statusPeriods } from '../../../src/services/nzbn/domain/history.ts';
-import { FieldProblem, gstItem, readDate, tradingAreaItem } from '../../../src/services/nzbn/domain/items.ts';
+import { gstItem, readDate, tradingAreaItem } from '../../../src/services/nzbn/domain/items.ts';
 import { partViewFor, partVisibleTo } from '../../../src/services/nzbn/domain/organisation-part.ts';
 import { hidesItems, publicView } from '../../../src/services/nzbn/domain/privacy.ts';
 import { replaceRoles } from '../../../src/services/nzbn/domain/roles.ts';
@@ -66,13 +67,13 @@ describe('items', () => {
   it('check GST numbers, trading areas and dates, naming the field', () => {
     expect(gstItem({ gstNumber: '49-091-850' }, { id: '1', now: NOW }).gstNumber).toBe('049091850');
     expect(() => gstItem({ gstNumber: '49091851' }, { id: '1', now: NOW, at: 'gstNumbers.0.' })).toThrow(
-      new FieldProblem('gstNumbers.0.gstNumber', 'wrong check digit'),
+      new RuleError('gstNumbers.0.gstNumber', 'wrong check digit'),
     );
     expect(tradingAreaItem({ tradingArea: "hawke's bay" }, { id: '1', now: NOW }).tradingArea).toBe(
       "Hawke's Bay",
     );
     expect(readDate('2024-02-01', NOW, 'startDate')).toBe('2024-02-01T00:00:00.000+1300');
-    expect(() => readDate('yesterday', NOW, 'startDate')).toThrow(FieldProblem);
+    expect(() => readDate('yesterday', NOW, 'startDate')).toThrow(RuleError);
   });
 });
 

@@ -1,4 +1,4 @@
-import { ParameterError } from './errors.ts';
+import { RuleError } from '../../../platform/errors.ts';
 import { type GeoTables, readGeoTables, type Sa2Row } from './geo-csv.ts';
 import { areaKey } from './rounding.ts';
 
@@ -196,7 +196,7 @@ export function resolveAreaDefinition(
   if (found) return found;
   const known = geography.definitions.map((d) => d.code).join(', ');
   const extra = parameter === 'area-definition' ? ` or ${USER_DEFINED}` : '';
-  throw new ParameterError(
+  throw RuleError.stated(
     parameter,
     `${parameter} "${name}" is not a known area definition; use one of ${known} (or their long labels)${extra}`,
   );

@@ -1,5 +1,5 @@
+import { RuleError } from '../../../platform/errors.ts';
 import { withoutLeadingZeros } from './areas.ts';
-import { ParameterError } from './errors.ts';
 import { ALL } from './factors.ts';
 import { areaKey } from './rounding.ts';
 
@@ -106,5 +106,5 @@ function splitMappings(text: string): RawMapping[] {
 }
 
 function fail(rule: string): never {
-  throw new ParameterError(MAPPINGS_PARAMETER, `${MAPPINGS_PARAMETER}: ${rule}`);
+  throw RuleError.stated(MAPPINGS_PARAMETER, `${MAPPINGS_PARAMETER}: ${rule}`);
 }

@@ -1,3 +1,4 @@
+import { RuleError } from '../../../platform/errors.ts';
 import {
   type AreaDefinition,
   areaByCode,
@@ -7,7 +8,6 @@ import {
   resolveAreaDefinition,
   USER_DEFINED,
 } from './areas.ts';
-import { ParameterError } from './errors.ts';
 import {
   BEDROOM_VALUES,
   type Bedrooms,
@@ -60,14 +60,14 @@ export interface QueryContext {
 
 /**
  * Validates and normalises the query of GET /statistics. The first broken rule is thrown as a
- * ParameterError naming the parameter; parameters this service does not know are ignored, as the
+ * RuleError naming the parameter; parameters this service does not know are ignored, as the
  * gateway may add its own.
  */
 export function parseStatisticsQuery(query: RawQuery, context: QueryContext): StatisticsQuery {
   const periodEnding = required(query, 'period-ending', 'yyyy-mm');
   const numMonthsText = required(query, 'num-months', `a whole number from 1 to ${MAX_MONTHS}`);
   if (!/^\d{1,3}$/.test(numMonthsText)) {
-    throw new ParameterError(
+    throw RuleError.stated(
       'num-months',
       `num-months must be a whole number from 1 to ${MAX_MONTHS}, got "${numMonthsText}"`,
     );
@@ -86,7 +86,7 @@ export function parseStatisticsQuery(query: RawQuery, context: QueryContext): St
   let available: readonly ReportArea[];
   if (userDefined) {
     if (mappings === undefined) {
-      throw new ParameterError(
+      throw RuleError.stated(
         MAPPINGS_PARAMETER,
         `${MAPPINGS_PARAMETER} is required when area-definition is ${USER_DEFINED}`,
       );
@@ -97,7 +97,7 @@ export function parseStatisticsQuery(query: RawQuery, context: QueryContext): St
     }));
   } else {
     if (mappings !== undefined) {
-      throw new ParameterError(
+      throw RuleError.stated(
         MAPPINGS_PARAMETER,
         `${MAPPINGS_PARAMETER} is allowed only when area-definition is ${USER_DEFINED}`,
       );
@@ -130,7 +130,7 @@ function chooseAreas(
   const codes = query['area-codes'];
   const labels = query['area-labels'];
   if (codes !== undefined && labels !== undefined) {
-    throw new ParameterError(
+    throw RuleError.stated(
       'area-codes',
       'area-codes and area-labels cannot be used together; give one of them',
     );
@@ -139,7 +139,7 @@ function chooseAreas(
   const chosen = new Set<ReportArea>();
   if (codes !== undefined) {
     if (definition === null) {
-      throw new ParameterError(
+      throw RuleError.stated(
         'area-codes',
         `area-codes cannot select user-defined areas, which have no codes; use area-labels`,
       );
@@ -147,7 +147,7 @@ function chooseAreas(
     for (const code of listValues(codes, 'area-codes')) {
       const area = areaByCode(definition, code);
       if (!area)
-        throw new ParameterError(
+        throw RuleError.stated(
           'area-codes',
           `area-codes: "${code}" is not an area code of ${definition.code}`,
         );
@@ -161,7 +161,7 @@ function chooseAreas(
     for (const label of listValues(labels as string | readonly string[], 'area-labels')) {
       const area = byLabel(label);
       if (!area)
-        throw new ParameterError('area-labels', `area-labels: "${label}" is not an area label of ${where}`);
+        throw RuleError.stated('area-labels', `area-labels: "${label}" is not an area label of ${where}`);
       chosen.add(area);
     }
   }
@@ -186,7 +186,7 @@ function factorFilter<T extends string>(
   for (const text of listValues(raw, parameter)) {
     const value = canonical(text);
     if (value === undefined) {
-      throw new ParameterError(parameter, `${parameter}: "${text}" is not one of ${universe.join(', ')}`);
+      throw RuleError.stated(parameter, `${parameter}: "${text}" is not one of ${universe.join(', ')}`);
     }
     wanted.add(value);
   }
@@ -200,21 +200,21 @@ function booleanParameter(query: RawQuery, parameter: string, fallback: boolean)
   // Case is forgiven because some clients send True/False (Python's str(True)); nothing else is a boolean.
   if (text === 'true') return true;
   if (text === 'false') return false;
-  throw new ParameterError(parameter, `${parameter} must be true or false, got "${single(raw, parameter)}"`);
+  throw RuleError.stated(parameter, `${parameter} must be true or false, got "${single(raw, parameter)}"`);
 }
 
 function required(query: RawQuery, parameter: string, form: string): string {
   const raw = query[parameter];
-  if (raw === undefined) throw new ParameterError(parameter, `${parameter} is required (${form})`);
+  if (raw === undefined) throw RuleError.stated(parameter, `${parameter} is required (${form})`);
   const text = single(raw, parameter).trim();
-  if (text === '') throw new ParameterError(parameter, `${parameter} is empty; it must be ${form}`);
+  if (text === '') throw RuleError.stated(parameter, `${parameter} is empty; it must be ${form}`);
   return text;
 }
 
 function single(raw: string | readonly string[], parameter: string): string {
   if (typeof raw === 'string') return raw;
   if (raw.length === 1) return raw[0] as string;
-  throw new ParameterError(parameter, `${parameter} is given ${raw.length} times; give it once`);
+  throw RuleError.stated(parameter, `${parameter} is given ${raw.length} times; give it once`);
 }
 
 /** Comma-separated values (repeats of the parameter concatenate), trimmed; none may be empty. */
@@ -222,8 +222,8 @@ function listValues(raw: string | readonly string[], parameter: string): string[
   const values = (typeof raw === 'string' ? [raw] : raw).flatMap((part) => part.split(','));
   const trimmed = values.map((v) => v.trim());
   if (trimmed.every((v) => v === ''))
-    throw new ParameterError(parameter, `${parameter} is empty; give one value or more, comma-separated`);
+    throw RuleError.stated(parameter, `${parameter} is empty; give one value or more, comma-separated`);
   if (trimmed.includes(''))
-    throw new ParameterError(parameter, `${parameter} has an empty value (a stray comma?)`);
+    throw RuleError.stated(parameter, `${parameter} has an empty value (a stray comma?)`);
   return trimmed;
 }

@@ -1,4 +1,4 @@
-import { ParameterError } from './errors.ts';
+import { RuleError } from '../../../platform/errors.ts';
 
 export const MAX_MONTHS = 24;
 
@@ -24,7 +24,7 @@ export interface Period {
 export function parseYearMonth(text: string, parameter: string): { year: number; month: number } {
   const match = /^([1-9]\d{3})-(0[1-9]|1[0-2])$/.exec(text.trim());
   if (!match)
-    throw new ParameterError(parameter, `${parameter} must be a month written yyyy-mm, got "${text}"`);
+    throw RuleError.stated(parameter, `${parameter} must be a month written yyyy-mm, got "${text}"`);
   return { year: Number(match[1]), month: Number(match[2]) };
 }
 
@@ -75,13 +75,13 @@ export function buildPeriod(periodEnding: string, numMonths: number, now: Date, 
   const endIndex = monthIndex(end.year, end.month);
   const latestParts = parseYearMonth(latest, 'period-ending');
   if (endIndex > monthIndex(latestParts.year, latestParts.month)) {
-    throw new ParameterError(
+    throw RuleError.stated(
       'period-ending',
       `period-ending must be earlier than the month before the current month: ${yearMonth(end.year, end.month)} is too recent, the latest allowed today is ${latest}`,
     );
   }
   if (!Number.isInteger(numMonths) || numMonths < 1 || numMonths > MAX_MONTHS) {
-    throw new ParameterError('num-months', `num-months must be a whole number from 1 to ${MAX_MONTHS}`);
+    throw RuleError.stated('num-months', `num-months must be a whole number from 1 to ${MAX_MONTHS}`);
   }
   const first = fromIndex(endIndex - (numMonths - 1));
   const lastDayOfMonth = new Date(Date.UTC(end.year, end.month, 0)).getUTCDate();

@@ -2,8 +2,9 @@
  * Primary Business Data items made from what a client sends: the rules beyond the shape (a GST number
  * passes the IRD check, a bank account its bank's check, a BIC code is on the list, a purpose is known,
  * a date parses) and the fields the register sets (identifier, descriptions, start date). A broken rule
- * is a FieldProblem naming the field and the rule. Pure.
+ * is a RuleError naming the field and the rule. Pure.
  */
+import { RuleError } from '../../../platform/errors.ts';
 import { findBic } from './bic.ts';
 import {
   EMAIL_PURPOSES,
@@ -28,15 +29,6 @@ import type {
   Website,
 } from './schema.ts';
 
-export class FieldProblem extends Error {
-  constructor(
-    readonly field: string,
-    readonly rule: string,
-  ) {
-    super(`${field}: ${rule}`);
-  }
-}
-
 /** What every builder needs: a new identifier, the default start date, and where the item sits in the body. */
 export interface ItemContext {
   id: string;
@@ -51,7 +43,7 @@ const field = (context: ItemContext, name: string) => `${context.at ?? ''}${name
 export function readDate(value: string | null | undefined, fallback: string, name: string): string {
   if (value === undefined || value === null || value === '') return fallback;
   const epoch = parseNzDateTime(value);
-  if (epoch === null) throw new FieldProblem(name, NZ_DATE_TIME_RULE);
+  if (epoch === null) throw new RuleError(name, NZ_DATE_TIME_RULE);
   return formatNzDateTime(epoch);
 }
 
@@ -59,7 +51,7 @@ function purpose(list: readonly PurposeInfo[], value: string | null | undefined,
   if (value === undefined || value === null) return { code: null, description: null };
   const description = purposeDescription(list, value);
   if (description === undefined) {
-    throw new FieldProblem(name, `must be one of ${list.map((p) => p.code).join(', ')}`);
+    throw new RuleError(name, `must be one of ${list.map((p) => p.code).join(', ')}`);
   }
   return { code: value, description };
 }
@@ -152,7 +144,7 @@ export function tradingNameItem(
   context: ItemContext,
 ): TradingName {
   const name = input.name.trim();
-  if (name === '') throw new FieldProblem(field(context, 'name'), 'must not be blank');
+  if (name === '') throw new RuleError(field(context, 'name'), 'must not be blank');
   return {
     uniqueIdentifier: context.id,
     name,
@@ -166,7 +158,7 @@ export function classificationItem(
   context: ItemContext,
 ): IndustryClassification {
   const bic = findBic(input.classificationCode.toUpperCase());
-  if (!bic) throw new FieldProblem(field(context, 'classificationCode'), 'is not on the BIC list');
+  if (!bic) throw new RuleError(field(context, 'classificationCode'), 'is not on the BIC list');
   return {
     uniqueIdentifier: context.id,
     classificationCode: bic.code,
@@ -180,7 +172,7 @@ export function gstItem(
 ): GstNumber {
   const digits = input.gstNumber.replace(/[\s-]/g, '');
   const problem = irdNumberProblem(digits);
-  if (problem) throw new FieldProblem(field(context, 'gstNumber'), problem);
+  if (problem) throw new RuleError(field(context, 'gstNumber'), problem);
   return {
     uniqueIdentifier: context.id,
     gstNumber: digits.padStart(9, '0'),
@@ -194,8 +186,7 @@ export function tradingAreaItem(
   context: ItemContext,
 ): TradingArea {
   const area = TRADING_AREAS.find((known) => known.toLowerCase() === input.tradingArea.trim().toLowerCase());
-  if (!area)
-    throw new FieldProblem(field(context, 'tradingArea'), `must be one of ${TRADING_AREAS.join(', ')}`);
+  if (!area) throw new RuleError(field(context, 'tradingArea'), `must be one of ${TRADING_AREAS.join(', ')}`);
   return {
     uniqueIdentifier: context.id,
     tradingArea: area,
@@ -209,7 +200,7 @@ export function bankAccountItem(
   context: ItemContext,
 ): PaymentBankAccount {
   const problem = bankAccountProblem(input.bankAccountNumber.trim());
-  if (problem) throw new FieldProblem(field(context, 'bankAccountNumber'), problem);
+  if (problem) throw new RuleError(field(context, 'bankAccountNumber'), problem);
   const parts = parseBankAccount(input.bankAccountNumber.trim())!;
   return {
     uniqueIdentifier: context.id,
@@ -230,7 +221,7 @@ export function ethnicityItem(
     const other = factor.identifyingFactor === 'OTHER_PLEASE_SPECIFY';
     const description = factor.identifyingFactorOtherDescription?.trim() || null;
     if (other && !description) {
-      throw new FieldProblem(
+      throw new RuleError(
         field(context, `identifyingFactors.${i}.identifyingFactorOtherDescription`),
         'is required when the factor is OTHER_PLEASE_SPECIFY',
       );

@@ -3,9 +3,10 @@
  * case, a shared part's list of business numbers checked, the GST number and bank account checked, and
  * the register's fields set (identifiers, start and status dates). Pure.
  */
+import { RuleError } from '../../../platform/errors.ts';
 import { glnProblem } from './gln.ts';
 import { bankAccountProblem, irdNumberProblem } from './identifiers.ts';
-import { type AddressLike, addressItem, emailItem, FieldProblem, phoneItem } from './items.ts';
+import { type AddressLike, addressItem, emailItem, phoneItem } from './items.ts';
 import { type OrganisationPart, readPrivacy, readStatus } from './organisation-part.ts';
 
 export interface PartLike {
@@ -41,27 +42,27 @@ export function buildPart(input: PartLike, setting: PartSetting): OrganisationPa
   const status = readStatus(
     input.organisationPartStatus ?? setting.existing?.organisationPartStatus ?? 'Active',
   );
-  if (!status) throw new FieldProblem('organisationPartStatus', 'must be Active or Inactive');
+  if (!status) throw new RuleError('organisationPartStatus', 'must be Active or Inactive');
   const privacy = readPrivacy(input.privacy ?? setting.existing?.privacy ?? 'public');
-  if (!privacy) throw new FieldProblem('privacy', 'must be public, private or shared');
+  if (!privacy) throw new RuleError('privacy', 'must be public, private or shared');
   const nzbnList = [...new Set(input.nzbnList ?? [])];
   nzbnList.forEach((nzbn, i) => {
     const problem = glnProblem(nzbn);
-    if (problem) throw new FieldProblem(`nzbnList.${i}`, problem.message);
+    if (problem) throw new RuleError(`nzbnList.${i}`, problem.message);
   });
   if (privacy === 'shared' && nzbnList.length === 0) {
-    throw new FieldProblem('nzbnList', 'a shared part needs at least one business number to share with');
+    throw new RuleError('nzbnList', 'a shared part needs at least one business number to share with');
   }
   if (privacy !== 'shared' && nzbnList.length > 0)
-    throw new FieldProblem('nzbnList', 'only a shared part has one');
+    throw new RuleError('nzbnList', 'only a shared part has one');
   const name = input.name.trim();
-  if (name === '') throw new FieldProblem('name', 'must not be blank');
+  if (name === '') throw new RuleError('name', 'must not be blank');
   const gst = input.gstNumber?.replace(/[\s-]/g, '') || null;
   const gstProblem = gst === null ? null : irdNumberProblem(gst);
-  if (gstProblem) throw new FieldProblem('gstNumber', gstProblem);
+  if (gstProblem) throw new RuleError('gstNumber', gstProblem);
   const account = input.paymentBankAccountNumber?.trim() || null;
   const accountProblem = account === null ? null : bankAccountProblem(account);
-  if (accountProblem) throw new FieldProblem('paymentBankAccountNumber', accountProblem);
+  if (accountProblem) throw new RuleError('paymentBankAccountNumber', accountProblem);
   const { now, newId, existing } = setting;
   const item = (field: string, i: number) => ({ id: newId(), now, at: `${field}.${i}.` });
   return {

@@ -3,6 +3,7 @@
  * partnerships, trusts), registered now, with the Primary Business Data the applicant gives. The
  * register allocates the business number (store) and the identifiers (`newId`). Pure.
  */
+import { RuleError } from '../../../platform/errors.ts';
 import {
   ENTITY_STATUSES,
   ENTITY_TYPES,
@@ -18,7 +19,6 @@ import {
   classificationItem,
   emailItem,
   ethnicityItem,
-  FieldProblem,
   gstItem,
   phoneItem,
   tradingAreaItem,
@@ -50,7 +50,7 @@ export function registrableType(name: string): EntityTypeCode {
   const codes = entityTypesForFilter(name) ?? [];
   const code = codes.length === 1 ? codes[0] : undefined;
   if (!code || !REGISTRABLE_ENTITY_TYPES.includes(code)) {
-    throw new FieldProblem(
+    throw new RuleError(
       'entityTypeCode',
       `must be one of ${REGISTRABLE_ENTITY_TYPES.join(', ')}: other entities come from their source register`,
     );
@@ -79,7 +79,7 @@ export function registrationIdentifiers(input: RegistrationLike): number {
 export function newEntity(input: RegistrationLike, nzbn: string, now: string, newId: () => string): Entity {
   const type = registrableType(input.entityTypeCode);
   const name = input.entityName.trim();
-  if (name === '') throw new FieldProblem('entityName', 'must not be blank');
+  if (name === '') throw new RuleError('entityName', 'must not be blank');
   const each = <I, O>(
     list: I[] | undefined,
     field: string,
@@ -137,7 +137,7 @@ function rolesOf(roles: RoleLike[], now: string, newId: () => string) {
   try {
     return replaceRoles([], roles, now, newId).roles;
   } catch (error) {
-    if (error instanceof FieldProblem) throw new FieldProblem(`roles.${error.field}`, error.rule);
+    if (error instanceof RuleError) throw error.within('roles.');
     throw error;
   }
 }

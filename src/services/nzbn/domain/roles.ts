@@ -7,9 +7,10 @@
  * A role sent ACTIVE with an endDate is refused (an active role has none; INACTIVE ends it), and a
  * roleEntity's business number must be a valid GLN (13 digits, GS1 check digit), as every other is.
  */
+import { RuleError } from '../../../platform/errors.ts';
 import { parseNzDateTime } from './dates.ts';
 import { glnProblem } from './gln.ts';
-import { type AddressLike, addressItem, FieldProblem, readDate } from './items.ts';
+import { type AddressLike, addressItem, readDate } from './items.ts';
 import type { Role } from './schema.ts';
 
 export interface RoleLike {
@@ -48,16 +49,16 @@ export function replaceRoles(
     const at = `${i}.`;
     const existing = input.uniqueIdentifier ? byId.get(input.uniqueIdentifier) : undefined;
     if (input.uniqueIdentifier && !existing) {
-      throw new FieldProblem(`${at}uniqueIdentifier`, 'no role of this entity has this identifier');
+      throw new RuleError(`${at}uniqueIdentifier`, 'no role of this entity has this identifier');
     }
     if (existing) {
       if (mentioned.has(existing.uniqueIdentifier)) {
-        throw new FieldProblem(`${at}uniqueIdentifier`, 'is given twice');
+        throw new RuleError(`${at}uniqueIdentifier`, 'is given twice');
       }
       mentioned.add(existing.uniqueIdentifier);
     }
     if (!input.rolePerson && !input.roleEntity) {
-      throw new FieldProblem(`${at}rolePerson`, 'a role needs a rolePerson or a roleEntity');
+      throw new RuleError(`${at}rolePerson`, 'a role needs a rolePerson or a roleEntity');
     }
     return buildRole(input, existing, now, newId, at);
   });
@@ -80,15 +81,12 @@ function buildRole(
   at: string,
 ): Role {
   if (input.roleStatus === 'ACTIVE' && input.endDate !== undefined && input.endDate !== null) {
-    throw new FieldProblem(
-      `${at}endDate`,
-      'an ACTIVE role has no endDate; send roleStatus INACTIVE to end it',
-    );
+    throw new RuleError(`${at}endDate`, 'an ACTIVE role has no endDate; send roleStatus INACTIVE to end it');
   }
   const entityNzbn = input.roleEntity?.nzbn;
   if (entityNzbn !== undefined && entityNzbn !== null) {
     const problem = glnProblem(entityNzbn);
-    if (problem) throw new FieldProblem(`${at}roleEntity.nzbn`, problem.message);
+    if (problem) throw new RuleError(`${at}roleEntity.nzbn`, problem.message);
   }
   const startDate = readDate(input.startDate, existing?.startDate ?? now, `${at}startDate`);
   const endDate =
@@ -102,7 +100,7 @@ function buildRole(
     return buildRole({ ...input, endDate: now }, existing, now, newId, at);
   }
   if (endDate !== null && parseNzDateTime(endDate)! < parseNzDateTime(startDate)!)
-    throw new FieldProblem(`${at}endDate`, 'is before startDate');
+    throw new RuleError(`${at}endDate`, 'is before startDate');
   const person = input.rolePerson;
   return {
     uniqueIdentifier: existing?.uniqueIdentifier ?? newId(),

@@ -1,7 +1,7 @@
 /**
  * The watchlist merge rule: how a create (POST /watchlists) or an update (PUT /watchlists/{id}) is
  * applied over the stored watchlist, with the rules every watchlist keeps. A broken rule is a
- * FieldProblem naming the field (answered 400). Pure.
+ * RuleError naming the field (answered 400). Pure.
  *
  * Our choices where the reference is open: `wildcard` is null (only the listed business numbers),
  * `ALL` (every change across the register) or `NEW` (every new registration); `frequency` is
@@ -11,9 +11,10 @@
  * `suspended` may only be set to false (resume): delivery alone suspends, and a watchlist end-dated
  * after a month of suspension cannot be resumed.
  */
+
+import { RuleError } from '../../../platform/errors.ts';
 import { isChangeEventType } from './codes.ts';
 import { NZ_DATE_TIME_RULE, parseNzDateTime } from './dates.ts';
-import { FieldProblem } from './items.ts';
 
 /** A watchlist's own fields, as stored (store/watchlists.ts). */
 export interface WatchlistFields {
@@ -72,14 +73,13 @@ export function pushEndpointProblem(text: string): string | null {
 export function changeTypes(values: readonly string[], field: string): string[] {
   const names = [...new Set(values.map((value) => value.trim().toUpperCase()).filter(Boolean))];
   const unknown = names.filter((name) => !isChangeEventType(name));
-  if (unknown.length > 0)
-    throw new FieldProblem(field, `unknown change event type "${unknown.join('", "')}"`);
+  if (unknown.length > 0) throw new RuleError(field, `unknown change event type "${unknown.join('", "')}"`);
   return names;
 }
 
 function date(text: string, field: string): Date {
   const parsed = parseNzDateTime(text);
-  if (parsed === null) throw new FieldProblem(field, `must be ${NZ_DATE_TIME_RULE}`);
+  if (parsed === null) throw new RuleError(field, `must be ${NZ_DATE_TIME_RULE}`);
   return new Date(parsed);
 }
 
@@ -93,21 +93,21 @@ export function mergeWatchlist(
   now: Date,
 ): WatchlistFields {
   const name = body.name ?? current?.name;
-  if (!name?.trim()) throw new FieldProblem('name', 'is required');
+  if (!name?.trim()) throw new RuleError('name', 'is required');
   const channel = (body.channel ?? current?.channel)?.toUpperCase();
-  if (channel !== 'EMAIL' && channel !== 'PUSH') throw new FieldProblem('channel', 'must be EMAIL or PUSH');
+  if (channel !== 'EMAIL' && channel !== 'PUSH') throw new RuleError('channel', 'must be EMAIL or PUSH');
   const frequency = (
     body.frequency ??
     current?.frequency ??
     (channel === 'PUSH' ? 'IMMEDIATE' : 'DAILY')
   ).toUpperCase();
   if (!(FREQUENCIES as readonly string[]).includes(frequency)) {
-    throw new FieldProblem('frequency', `must be one of ${FREQUENCIES.join(', ')}`);
+    throw new RuleError('frequency', `must be one of ${FREQUENCIES.join(', ')}`);
   }
   const wildcardText = body.wildcard === undefined ? current?.wildcard : body.wildcard;
   const wildcard = wildcardText ? wildcardText.toUpperCase() : null;
   if (wildcard !== null && wildcard !== 'ALL' && wildcard !== 'NEW') {
-    throw new FieldProblem(
+    throw new RuleError(
       'wildcard',
       'must be ALL (every change across the register), NEW (every new registration) or null',
     );
@@ -117,36 +117,33 @@ export function mergeWatchlist(
       ? changeTypes(body.changeEventTypes, 'changeEventTypes')
       : (current?.changeEventTypes ?? ['ALL']);
   if (changeEventTypes.length === 0)
-    throw new FieldProblem('changeEventTypes', 'must name at least one type (or ALL)');
+    throw new RuleError('changeEventTypes', 'must name at least one type (or ALL)');
   const pick = <K extends 'pushEndpoint' | 'authorizationToken' | 'adminEmailAddress'>(key: K) =>
     body[key] === undefined ? (current?.[key] ?? null) : (body[key] ?? null);
   const pushEndpoint = pick('pushEndpoint');
   if (pushEndpoint !== null) {
     const problem = pushEndpointProblem(pushEndpoint);
-    if (problem) throw new FieldProblem('pushEndpoint', problem);
+    if (problem) throw new RuleError('pushEndpoint', problem);
   }
   const adminEmailAddress = pick('adminEmailAddress');
   if (adminEmailAddress !== null && !EMAIL.test(adminEmailAddress)) {
-    throw new FieldProblem('adminEmailAddress', 'is not an email address');
+    throw new RuleError('adminEmailAddress', 'is not an email address');
   }
   const watchlistEmailAddresses = body.watchlistEmailAddresses ?? current?.watchlistEmailAddresses ?? [];
   for (const address of watchlistEmailAddresses) {
     if (!EMAIL.test(address))
-      throw new FieldProblem('watchlistEmailAddresses', `"${address}" is not an email address`);
+      throw new RuleError('watchlistEmailAddresses', `"${address}" is not an email address`);
   }
   if (channel === 'PUSH') {
-    if (pushEndpoint === null) throw new FieldProblem('pushEndpoint', 'is required for the PUSH channel');
+    if (pushEndpoint === null) throw new RuleError('pushEndpoint', 'is required for the PUSH channel');
     if (adminEmailAddress === null) {
-      throw new FieldProblem(
+      throw new RuleError(
         'adminEmailAddress',
         'is required for the PUSH channel (told when delivery is suspended)',
       );
     }
   } else if (watchlistEmailAddresses.length === 0) {
-    throw new FieldProblem(
-      'watchlistEmailAddresses',
-      'at least one address is required for the EMAIL channel',
-    );
+    throw new RuleError('watchlistEmailAddresses', 'at least one address is required for the EMAIL channel');
   }
   const fromDate = body.fromDate !== undefined ? date(body.fromDate, 'fromDate') : (current?.fromDate ?? now);
   const toDate =
@@ -155,15 +152,15 @@ export function mergeWatchlist(
       : body.toDate === null
         ? null
         : date(body.toDate, 'toDate');
-  if (toDate && toDate < fromDate) throw new FieldProblem('toDate', 'is before fromDate');
+  if (toDate && toDate < fromDate) throw new RuleError('toDate', 'is before fromDate');
   if (body.suspended === false && current?.endDatedAt) {
-    throw new FieldProblem(
+    throw new RuleError(
       'suspended',
       'this watchlist was end-dated after a month of suspension and cannot be resumed; create a new one',
     );
   }
   if (body.suspended === true && !current?.suspended) {
-    throw new FieldProblem('suspended', 'only delivery suspends a watchlist; send false to resume');
+    throw new RuleError('suspended', 'only delivery suspends a watchlist; send false to resume');
   }
   return {
     name: name.trim(),

@@ -13,6 +13,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { HeldAuthority } from '../../../gateway/service-context.ts';
+import { NZBN_ERRORS } from '../../../platform/http/error-codes.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
 import { formatNzDateTime } from '../domain/dates.ts';
 import { Authority, AuthorityGrant, NzbnParams, responses } from './schemas.ts';
@@ -99,7 +100,7 @@ export async function authorityRoutes(app: FastifyInstance, context: NzbnContext
     async (request, reply) => {
       const nzbn = await entityActedFor(request, request.params.nzbn);
       if (!(await context.identity.revokeAuthority('entity', nzbn, request.params.authorityId))) {
-        throw new HttpError(404, 'NOT_FOUND', 'Object Not Found: no such authority over this entity');
+        throw new HttpError(NZBN_ERRORS.notFound, 'Object Not Found: no such authority over this entity');
       }
       return reply.code(204).send();
     },

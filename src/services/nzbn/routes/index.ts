@@ -1,12 +1,10 @@
 /**
  * The business number API (v5), mounted by the gateway under /sandbox/nzbn/v5 and /gateway/nzbn/v5.
- * Domain rule failures thrown as FieldProblem are answered as 400s naming the field; everything else
- * goes to the platform's error handler, which speaks this API's dialect.
+ * Every error, a domain rule failure (`RuleError`) included, goes to the platform's error handler, which
+ * answers in this API's dialect: a broken rule is a 400 naming the field and the rule.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
-import { badRequest } from '../../../platform/http/errors.ts';
-import { FieldProblem } from '../domain/items.ts';
 import { openEntityCache } from '../store/entity-cache.ts';
 import { authorityRoutes } from './authorities.ts';
 import { changeRoutes } from './changes.ts';
@@ -24,10 +22,6 @@ export const nzbnRoutes: FastifyPluginAsync<ServiceContext> = async (app, contex
   // Entities read recently, kept while this process listens for their changes (store/entity-cache.ts).
   const entityCache = openEntityCache(context.database.url);
   app.addHook('onClose', async () => entityCache.close());
-  app.setErrorHandler((error) => {
-    if (error instanceof FieldProblem) throw badRequest(error.field, error.rule);
-    throw error;
-  });
   await searchRoutes(app, context);
   // Before /entities/:nzbn (the router prefers a static path anyway; this keeps it obvious).
   await changeRoutes(app, context);

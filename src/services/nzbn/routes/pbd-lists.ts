@@ -4,8 +4,10 @@
  * new address of a type the entity already has replaces it: the old one ends and goes to the history.
  * Each addition records a change event whose new value is the item.
  */
+
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { RuleError } from '../../../platform/errors.ts';
 import type { PrivacyFlag } from '../domain/codes.ts';
 import {
   addressItem,
@@ -13,7 +15,6 @@ import {
   classificationItem,
   emailItem,
   ethnicityItem,
-  FieldProblem,
   gstItem,
   type ItemContext,
   phoneItem,
@@ -59,7 +60,7 @@ const flag = (entity: Entity, name: PrivacyFlag) => entity.privacySettings[name]
 
 /** Adds `item` to `list` unless `same` finds one already there. */
 function addOnce<T>(list: T[], item: T, same: (a: T) => boolean, field: string, what: string): T {
-  if (list.some(same)) throw new FieldProblem(field, `the entity already has this ${what}`);
+  if (list.some(same)) throw new RuleError(field, `the entity already has this ${what}`);
   list.push(item);
   return item;
 }

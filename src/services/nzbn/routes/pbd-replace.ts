@@ -4,8 +4,10 @@
  * domain/roles.ts), PUT australian-business-number, POST entity-statuses. Each records its change
  * event; a role change records one per changed role with the whole role as the new value.
  */
+
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { RuleError } from '../../../platform/errors.ts';
 import { badRequest } from '../../../platform/http/errors.ts';
 import {
   abnProblem,
@@ -13,7 +15,6 @@ import {
   readRequestedStatus,
   statusChangeProblem,
 } from '../domain/changes.ts';
-import { FieldProblem } from '../domain/items.ts';
 import { Nullable, PrivacySettings, Role } from '../domain/schema.ts';
 import { rolesChange, statusChange } from '../store/edits.ts';
 import * as Input from './input-schemas.ts';
@@ -119,7 +120,7 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
       if (!target) throw badRequest('entityStatusCode', REQUESTABLE_STATUS_RULE);
       const updated = await updateFor(context, request, (entity, tools) => {
         const problem = statusChangeProblem(entity, target);
-        if (problem) throw new FieldProblem('entityStatusCode', problem);
+        if (problem) throw new RuleError('entityStatusCode', problem);
         return statusChange(entity, target, request.body.effectiveDate, tools);
       });
       return withValidators(reply, updated).code(201).send(updated.result);

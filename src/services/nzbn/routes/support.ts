@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { evaluatePreconditions } from '../../../platform/http/conditional.ts';
+import { NZBN_ERRORS } from '../../../platform/http/error-codes.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
 import { ENVIRONMENT_PREFIX } from '../../contract.ts';
 import { glnProblem } from '../domain/gln.ts';
@@ -24,10 +25,10 @@ export function nzbnParam(value: string, field = 'nzbn'): string {
 }
 
 export const entityNotFound = (nzbn: string): HttpError =>
-  new HttpError(404, 'NOT_FOUND', `Object Not Found: no entity has the business number ${nzbn}`);
+  new HttpError(NZBN_ERRORS.notFound, `Object Not Found: no entity has the business number ${nzbn}`);
 
 export const partNotFound = (opn: string): HttpError =>
-  new HttpError(404, 'NOT_FOUND', `Object Not Found: no organisation part has the number ${opn}`);
+  new HttpError(NZBN_ERRORS.notFound, `Object Not Found: no organisation part has the number ${opn}`);
 
 export async function loadEntity(context: NzbnContext, nzbn: string): Promise<Readonly<StoredEntity>> {
   return (await loadCachedEntity(context, nzbn)).stored;
@@ -78,8 +79,7 @@ export async function requireAuthority(
 ): Promise<void> {
   if (!(await actsFor(context, request, nzbn))) {
     throw new HttpError(
-      403,
-      'FORBIDDEN',
+      NZBN_ERRORS.forbidden,
       `Forbidden: the signed-in user has no business authority over the entity ${nzbn}`,
       [{ field: 'nzbn', message: 'needs business authority over this entity' }],
     );

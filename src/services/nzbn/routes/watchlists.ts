@@ -16,6 +16,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { NZBN_ERRORS } from '../../../platform/http/error-codes.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
 import { PUBLIC_SECTOR_TYPE_CODES } from '../domain/codes.ts';
 import { formatNzDateTime } from '../domain/dates.ts';
@@ -56,7 +57,7 @@ interface Owner {
 
 function ownerOf(request: FastifyRequest): Owner {
   const caller = request.caller;
-  if (!caller) throw new HttpError(401, 'UNAUTHORIZED', 'Unauthorized: no subscription');
+  if (!caller) throw new HttpError(NZBN_ERRORS.unauthorized, 'Unauthorized: no subscription');
   const organisationId = caller.organisationId ?? null;
   return {
     key: organisationId ? `org:${organisationId}` : `sub:${caller.subscriptionId}`,
@@ -66,7 +67,7 @@ function ownerOf(request: FastifyRequest): Owner {
 }
 
 const notFound = (id: string): HttpError =>
-  new HttpError(404, 'NOT_FOUND', `Object Not Found: no watchlist has the id ${id}`);
+  new HttpError(NZBN_ERRORS.notFound, `Object Not Found: no watchlist has the id ${id}`);
 
 /** Checks business numbers' form and that the register holds them; 400 naming the others. */
 async function checkedNzbns(context: NzbnContext, values: readonly string[]): Promise<string[]> {

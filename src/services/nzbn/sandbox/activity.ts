@@ -33,11 +33,12 @@
  * registrations (activity-registration.ts) and the SQL of the lock, the cursor and the simulator's
  * entities (../store/sandbox-activity.ts). This file runs them.
  */
+
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
+import { RuleError } from '../../../platform/errors.ts';
 import type { Random } from '../../../platform/random.ts';
 import { isEntityStatusCode, isEntityTypeCode } from '../domain/codes.ts';
-import { FieldProblem } from '../domain/items.ts';
 import {
   activityCounts,
   advanceCursor,
@@ -211,12 +212,12 @@ async function runEvent(pool: pg.Pool, event: PlannedEvent, state: RegisterState
         );
         if (updated) return true;
       } catch (error) {
-        if (!(error instanceof Skip || error instanceof FieldProblem)) throw error;
+        if (!(error instanceof Skip || error instanceof RuleError)) throw error;
       }
     }
     return false;
   } catch (error) {
-    if (error instanceof Skip || error instanceof FieldProblem) return false;
+    if (error instanceof Skip || error instanceof RuleError) return false;
     throw error;
   }
 }

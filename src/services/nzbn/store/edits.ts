@@ -3,14 +3,15 @@
  * routes/pbd-replace.ts) and the sandbox's simulated register activity (sandbox/activity.ts): a
  * simulated change writes exactly what the same change through the API writes — the item, the ended
  * periods for the history and the change event. Each returns the `Change` for `updateEntity`; a
- * broken rule is a FieldProblem and nothing is written.
+ * broken rule is a RuleError and nothing is written.
  */
 
+import { RuleError } from '../../../platform/errors.ts';
 import { roleChangeEventType } from '../domain/changes.ts';
 import { ENTITY_STATUSES, type EntityStatusCode } from '../domain/codes.ts';
 import { parseNzDateTime } from '../domain/dates.ts';
 import { type EntityNamePeriod, statusPeriods } from '../domain/history.ts';
-import { type AddressLike, addressItem, FieldProblem, readDate } from '../domain/items.ts';
+import { type AddressLike, addressItem, readDate } from '../domain/items.ts';
 import { isPrivateAddress, isPrivateRole } from '../domain/privacy.ts';
 import { identifiersNeeded, type RoleLike, replaceRoles } from '../domain/roles.ts';
 import type { Address, Entity, Role } from '../domain/schema.ts';
@@ -90,9 +91,9 @@ export async function statusChange(
   const periods = statusPeriods(entity, records);
   const current = periods.at(-1)!;
   const at = parseNzDateTime(effective)!;
-  if (at > tools.now.getTime()) throw new FieldProblem('effectiveDate', 'must not be in the future');
+  if (at > tools.now.getTime()) throw new RuleError('effectiveDate', 'must not be in the future');
   if (current.startDate && at < parseNzDateTime(current.startDate)!) {
-    throw new FieldProblem(
+    throw new RuleError(
       'effectiveDate',
       `must not be before the present status began (${current.startDate})`,
     );
@@ -132,8 +133,8 @@ export async function entityNameChange(
   tools: UpdateTools,
 ): Promise<Change<EntityNamePeriod>> {
   const entityName = name.trim();
-  if (entityName === '') throw new FieldProblem('entityName', 'must not be blank');
-  if (entityName === entity.entityName) throw new FieldProblem('entityName', 'is the present name');
+  if (entityName === '') throw new RuleError('entityName', 'must not be blank');
+  if (entityName === entity.entityName) throw new RuleError('entityName', 'is the present name');
   const names = await historyItems(tools.client, entity.nzbn, 'entity-names');
   const startDate = (names.at(-1)?.item as EntityNamePeriod | undefined)?.endDate ?? entity.registrationDate;
   const old: EntityNamePeriod = { entityName: entity.entityName, startDate, endDate: tools.stamp };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FieldProblem } from '../../../../src/services/nzbn/domain/items.ts';
+import { RuleError } from '../../../../src/platform/errors.ts';
 import {
   type CurrentWatchlist,
   mergeWatchlist,
@@ -234,8 +234,8 @@ describe('mergeWatchlist: broken rules name the field', () => {
     } catch (error) {
       thrown = error;
     }
-    expect(thrown).toBeInstanceOf(FieldProblem);
-    expect((thrown as FieldProblem).field).toBe(field);
-    expect((thrown as FieldProblem).rule).toMatch(rule);
+    expect(thrown).toBeInstanceOf(RuleError);
+    expect((thrown as RuleError).field).toBe(field);
+    expect((thrown as RuleError).rule).toMatch(rule);
   });
 });
