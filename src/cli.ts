@@ -1,6 +1,5 @@
-import { UsageError } from './cli/args.ts';
 import { helpText, runCommand } from './cli/commands.ts';
-import { ConfigError } from './config.ts';
+import { reportFailure } from './cli/run.ts';
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -16,16 +15,7 @@ main(process.argv.slice(2)).then(
     if (code !== undefined && code !== 0) process.exitCode = code;
   },
   (error: unknown) => {
-    let code = 1;
-    if (error instanceof UsageError) {
-      process.stderr.write(`rsg: ${error.message}\nRun "rsg help" for usage.\n`);
-      code = 2;
-    } else if (error instanceof ConfigError) {
-      process.stderr.write(`rsg: configuration error: ${error.message}\n`);
-    } else {
-      process.stderr.write(`rsg: ${(error as Error)?.message ?? String(error)}\n`);
-    }
     // Exit explicitly: the embedded server's exit hook would otherwise end the process with status 0.
-    process.exit(code);
+    process.exit(reportFailure(error));
   },
 );

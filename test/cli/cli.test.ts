@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { rsg } from '../support/cli.ts';
+import { rsg, rsgProcess } from '../support/cli.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 
@@ -14,6 +14,27 @@ const echo = (key: string) =>
   gateway.app.inject({ url: '/sandbox/nzbn/v5/echo', headers: { 'Ocp-Apim-Subscription-Key': key } });
 
 describe('rsg (operator commands)', () => {
+  // The one test of the real entry point (bin/rsg.js in a process of its own); the rest run the same
+  // dispatcher in this process (test/support/cli.ts).
+  it('bin/rsg.js: help, a command, and a refusal with its exit status', async () => {
+    const [help, added, refused] = await Promise.all([
+      rsgProcess([]),
+      rsgProcess(['users', 'add', '--email', 'process@example.test'], { urls: gateway.urls }),
+      rsgProcess(['keys', 'regenerate', '--subscription', 'x', '--which', 'tertiary'], {
+        urls: gateway.urls,
+      }),
+    ]);
+    expect(help.code).toBe(2);
+    expect(help.stdout).toMatch(/^rsg — Register Services Gateway\n\nUsage: rsg <command>/);
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    expect(added.stdout).toMatch(/^added process@example.test \(/);
+    expect(refused).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'rsg: --which must be primary or secondary\nRun "rsg help" for usage.\n',
+    });
+  });
+
   it('users add, subscriptions create --json, keys regenerate --json', async () => {
     const added = await rsg(['users', 'add', '--email', 'Dev@Example.test', '--name', 'Dev'], {
       urls: gateway.urls,

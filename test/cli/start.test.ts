@@ -52,7 +52,9 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
-describe('rsg start', () => {
+// Real processes: a cold start initialises an embedded PostgreSQL and migrates it, and --workers forks
+// more processes, each loading the sources afresh — on a busy 2-core machine that can take a minute.
+describe('rsg start', { timeout: 120_000 }, () => {
   it('on an empty data folder: embedded PostgreSQL, migrations, operator, sandbox keys; a later start reuses the data', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'rsg-start-'));
     dirs.push(dataDir);

@@ -1,5 +1,5 @@
 import { generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerClient } from '../../src/identity/oauth/clients.ts';
 import { loadSigningKeys, rotateSigningKey } from '../../src/identity/oauth/signing-keys.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
@@ -267,10 +267,16 @@ describe('token refusal matrix', () => {
   it('after key rotation, new tokens use the new key and old tokens still verify', async () => {
     const before = (await clientCredentials({ scope: `${SANDBOX}/.default` })).json().access_token;
     const kid = await rotateSigningKey(gateway.runtime.gateway.pool);
-    await new Promise((resolve) => setTimeout(resolve, 300));
     await gateway.runtime.tokens.reload();
-    const after = (await clientCredentials({ scope: `${SANDBOX}/.default` })).json().access_token;
-    expect(JSON.parse(Buffer.from(after.split('.')[0], 'base64url').toString()).kid).toBe(kid);
+    // The token endpoint signs with the new key once the rotation's notice reaches it.
+    const after = await vi.waitFor(
+      async () => {
+        const token: string = (await clientCredentials({ scope: `${SANDBOX}/.default` })).json().access_token;
+        expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).kid).toBe(kid);
+        return token;
+      },
+      { timeout: 5_000, interval: 50 },
+    );
     expect((await echo(before)).statusCode).toBe(200);
     expect((await echo(after)).statusCode).toBe(200);
   });

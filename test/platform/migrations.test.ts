@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => databases?.drop());
 
 describe('migrations', () => {
-  it('two processes migrating at once apply every file exactly once', async () => {
+  it('two `rsg migrate` at once (each with its own connections) apply every file exactly once', async () => {
     const [first, second] = await Promise.all([
       rsg(['migrate'], { urls: databases }),
       rsg(['migrate'], { urls: databases }),
@@ -23,7 +23,7 @@ describe('migrations', () => {
     expect(second.stderr).toBe('');
     expect([first.code, second.code]).toEqual([0, 0]);
     // The databases are migrated one after another, each under its own lock, so the work may be split
-    // between the two processes; no file may be applied by both.
+    // between the two commands; no file may be applied by both.
     const applied = [first.stdout, second.stdout].flatMap((out) =>
       out.split('\n').filter((line) => /^ {2}\S+: [\w-]+\/\d+_[\w-]+\.sql$/.test(line)),
     );

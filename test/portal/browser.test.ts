@@ -84,7 +84,11 @@ describe.skipIf(!hasChromium)('the portal in Chromium', { timeout: 120_000 }, ()
     await user.waitForURL(`${base}/portal/products`);
     await screenshot(user, 'products');
     await user.getByRole('link', { name: 'Business number register (sandbox)' }).click();
-    await expect(user.getByRole('heading', { name: 'API reference' })).toBeTruthy();
+    // The product page's API reference: one visible heading, named so.
+    const reference = user.getByRole('heading', { name: 'API reference' });
+    await reference.waitFor({ state: 'visible' });
+    expect(await reference.count()).toBe(1);
+    expect(await reference.textContent()).toMatch(/^API reference/);
     await screenshot(user, 'product-reference');
     await user.getByRole('button', { name: 'Request Business number register (sandbox)' }).click();
     await user.getByText('is waiting for an operator').waitFor();

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { vi } from 'vitest';
 import type { DatabaseUrls } from '../../src/platform/db/urls.ts';
 
 /**
@@ -26,8 +27,6 @@ export function freePort(): Promise<number> {
     });
   });
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface Child {
   name: string;
@@ -52,14 +51,16 @@ function spawnChild(name: string, file: string, args: string[], env: NodeJS.Proc
   return { name, child, output: () => output, exited };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await pause(100);
-  }
+/** Waits (vi.waitFor) until `probe` gives a value; a timeout names what was awaited. */
+function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const value = await probe().catch(() => undefined);
+      if (value === undefined) throw new Error(`timed out waiting for ${what}`);
+      return value;
+    },
+    { timeout: timeoutMs, interval: 100 },
+  );
 }
 
 /** A plain GET on a fresh connection; resolves with the status (never throws). */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nzbnForIndex } from '../../../src/services/nzbn/sandbox/numbers.ts';
 import { findEntity, unchangedGeneratedEntity } from '../../../src/services/nzbn/store/entities.ts';
 import {
@@ -27,12 +27,14 @@ const url = () => t.gateway.runtime.environments.sandbox.url;
 const get = (nzbn: string, options: { token?: string; headers?: Record<string, string> } = {}) =>
   t.call('GET', `/entities/${nzbn}`, options);
 
-async function until(what: string, test: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await test())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** Waits (vi.waitFor) until `test` holds; a timeout names what was awaited. */
+async function until(what: string, test: () => boolean | Promise<boolean>, timeout = 5_000): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      if (!(await test())) throw new Error(`still waiting for ${what}`);
+    },
+    { timeout, interval: 20 },
+  );
 }
 
 /** A change through updateEntity, as every write route makes one: a new trading name. */

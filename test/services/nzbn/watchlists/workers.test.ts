@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rsg } from '../../../support/cli.ts';
 import { type NzbnTest, nzbnTest } from '../support/api.ts';
 import { createWatchlist, makeChange, Receiver, sandboxNow } from './support.ts';
@@ -56,7 +56,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe('several delivery workers', () => {
+// Real `rsg worker` processes (started, killed, taken over): longer than the suite's default.
+describe('several delivery workers', { timeout: 90_000 }, () => {
   it('share the work; one killed by SIGKILL mid-delivery loses nothing, and a repeat keeps its webhook-id', async () => {
     const endpoints = Array.from({ length: 6 }, () => receiver.endpoint());
     const paths = endpoints.map((endpoint) => new URL(endpoint).pathname);
@@ -87,13 +88,15 @@ describe('several delivery workers', () => {
     await exited;
 
     // The survivor takes over at once (the killed worker's advisory lock went with its connection).
-    for (let i = 0; i < 600; i++) {
-      const left = await pool.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM nzbn_notifications WHERE delivered_at IS NULL',
-      );
-      if (left.rows[0]!.n === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await vi.waitFor(
+      async () => {
+        const left = await pool.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM nzbn_notifications WHERE delivered_at IS NULL',
+        );
+        expect(left.rows[0]!.n).toBe(0);
+      },
+      { timeout: 60_000, interval: 100 },
+    );
     const records = await pool.query<{ watchlist_id: string; id: string; delivered: boolean }>(
       `SELECT watchlist_id::text AS watchlist_id, id::text AS id, delivered_at IS NOT NULL AS delivered
          FROM nzbn_notifications n ORDER BY n.id`,
@@ -131,22 +134,27 @@ describe('several delivery workers', () => {
     await receiver.waitFor(path, 1);
     const advanced = await rsg(['clock', 'advance', '19m'], { urls: t.gateway.urls });
     expect(advanced.code, advanced.stderr).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(receiver.on(path)).toHaveLength(1);
     expect((await rsg(['clock', 'advance', '1m'], { urls: t.gateway.urls })).code).toBe(0);
     await receiver.waitFor(path, 2);
-    // The worker's own record of its attempts, on the sandbox clock it followed.
-    let record: { first_attempt_at: Date; last_attempt_at: Date } | undefined;
-    for (let i = 0; i < 100 && !record; i++) {
-      const rows = await t.gateway.runtime.environments.sandbox.pool.query(
-        `SELECT first_attempt_at, last_attempt_at FROM nzbn_notifications n
-           JOIN nzbn_watchlists w ON w.id = n.watchlist_id WHERE w.push_endpoint = $1 AND n.attempts = 2`,
-        [endpoint],
-      );
-      record = rows.rows[0];
-      if (!record) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const gap = record!.last_attempt_at.getTime() - record!.first_attempt_at.getTime();
+    // The retry came on the 20th minute of the sandbox clock the worker followed, not at 19 when nothing
+    // was due (an early retry would be this second attempt, recorded 19 minutes after the first; the
+    // next retry is far later than a minute).
+    const record = await vi.waitFor(
+      async () => {
+        const rows = await t.gateway.runtime.environments.sandbox.pool.query<{
+          first_attempt_at: Date;
+          last_attempt_at: Date;
+        }>(
+          `SELECT first_attempt_at, last_attempt_at FROM nzbn_notifications n
+             JOIN nzbn_watchlists w ON w.id = n.watchlist_id WHERE w.push_endpoint = $1 AND n.attempts = 2`,
+          [endpoint],
+        );
+        expect(rows.rows).toHaveLength(1);
+        return rows.rows[0]!;
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    const gap = record.last_attempt_at.getTime() - record.first_attempt_at.getTime();
     expect(Math.floor(gap / 60_000)).toBe(20);
     receiver.answer = () => 200;
   });
