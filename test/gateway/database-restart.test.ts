@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
@@ -9,6 +8,7 @@ import { ensureDatabase } from '../../src/platform/db/pool.ts';
 import { withDatabase } from '../../src/platform/db/urls.ts';
 import { type JobsHandle, startJobs } from '../../src/runtime.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from '../services/nzbn/support/api.ts';
+import { freePort } from '../support/ports.ts';
 import { subscriber } from '../support/runtime.ts';
 
 /**
@@ -16,17 +16,6 @@ import { subscriber } from '../support/runtime.ts';
  * during the outage are answered 503 at once (the breaker), /readyz is not ready, and the gateway serves
  * again without a restart once the server is back. Each case runs on an embedded server of its own.
  */
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function gatewayOn(embedded: EmbeddedServer): Promise<NzbnTest & { marketRentKey: string }> {
   const urls = {

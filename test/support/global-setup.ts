@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { type EmbeddedServer, startEmbedded } from '../../src/platform/db/embedded.ts';
+import { freePort } from './ports.ts';
 
 /**
  * One PostgreSQL server for the whole run: the one named by DATABASE_URL, or an embedded one in a
@@ -14,17 +14,6 @@ declare module 'vitest' {
   interface ProvidedContext {
     pgServerUrl: string;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 let embedded: EmbeddedServer | undefined;

@@ -9,15 +9,7 @@ export const redisServerBinary: string | undefined = (() => {
 })();
 
 /** A port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
+export { freePort } from './ports.ts';
 
 /** Sends one inline command on a fresh connection; resolves with the first reply line, or undefined. */
 function send(port: number, command: string): Promise<string | undefined> {
