@@ -1,11 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { pinned } from './load.ts';
+import { freePort } from './support.ts';
 
 /**
  * The two contenders of the side-by-side: a Prism mock of our own OpenAPI document and a WireMock stub
@@ -50,17 +50,6 @@ export async function installTools(): Promise<string | undefined> {
   } catch (error) {
     return `npm install failed: ${(error as Error).message.split('\n')[0]}`;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 async function waitFor(

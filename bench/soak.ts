@@ -1,10 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import { benchDatabases, recordResults, root } from './support.ts';
+import { benchDatabases, freePort, recordResults, root } from './support.ts';
 
 /**
  * `npm run soak`: a mixed load (entity reads, searches, watchlist writes, rental statistics, OAuth token
@@ -18,17 +17,6 @@ const SAMPLE_SECONDS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 8);
 const RECORD = process.env.BENCH_RECORD !== '0';
 const bin = path.join(root, 'bin/rsg.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 function cli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -87,6 +87,19 @@ export function rsgEnv(urls: DatabaseUrls, redisUrl: string, extra: Record<strin
   };
 }
 
+/** Sends `signal` to a gateway's or worker's process and resolves with how it ended. */
+async function stopChild(
+  holder: { process: Child | undefined },
+  signal: NodeJS.Signals,
+): Promise<number | string> {
+  const running = holder.process;
+  if (!running) return 'not running';
+  running.child.kill(signal);
+  const result = await running.exited;
+  holder.process = undefined;
+  return result;
+}
+
 export class Gateway {
   process: Child | undefined;
   constructor(
@@ -129,13 +142,8 @@ export class Gateway {
   }
 
   /** Sends `signal` and resolves with how the process ended. */
-  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string> {
-    const running = this.process;
-    if (!running) return 'not running';
-    running.child.kill(signal);
-    const result = await running.exited;
-    this.process = undefined;
-    return result;
+  stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string> {
+    return stopChild(this, signal);
   }
 }
 
@@ -160,13 +168,8 @@ export class Worker {
     );
   }
 
-  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string> {
-    const running = this.process;
-    if (!running) return 'not running';
-    running.child.kill(signal);
-    const result = await running.exited;
-    this.process = undefined;
-    return result;
+  stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string> {
+    return stopChild(this, signal);
   }
 }
 
