@@ -53,7 +53,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       disableRequestLogging: runtime.config.logLevel !== 'debug' && runtime.config.logLevel !== 'trace',
     }),
     // Every route reads at most this much (the largest real body, a watchlist of 1,000 numbers, is about
-    // 30 kB); a route that takes more sets its own `bodyLimit`. See the README's "Request bodies".
+    // 30 kB); a route that takes more sets its own `bodyLimit`. See the README's "Request input".
     bodyLimit: DEFAULT_BODY_LIMIT,
     // Graceful shutdown (README, Operations): once closing, a request that still arrives on an open
     // connection is served as usual with `Connection: close` rather than refused with 503; idle

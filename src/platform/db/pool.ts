@@ -22,7 +22,8 @@ export interface PoolOptions {
   max?: number;
   /**
    * Milliseconds a caller waits for a free connection (or for a new one to connect) before the
-   * request fails with a 503; an exhausted pool never becomes an unbounded queue. Default 5,000.
+   * request fails with a 503; an exhausted pool never becomes an unbounded queue. Default 5,000; 0 waits
+   * without limit (a worker whose lanes share a few connections by design).
    */
   acquireTimeoutMs?: number;
   /** Server-side `statement_timeout` in milliseconds; 0 for none (default: none). */

@@ -20,6 +20,7 @@
  */
 import pg from 'pg';
 import type { Clock } from '../../../platform/clock.ts';
+import { type Database, openDatabase } from '../../../platform/db/pool.ts';
 import { changeItem } from '../domain/change-item.ts';
 import {
   type Claimed,
@@ -76,7 +77,7 @@ export class DeliveryWorker {
   private readonly stopSignal = new AbortController();
   private connection: { url: string; listen: ((payload: string) => void) | undefined } | undefined;
   /** The worker's own connections, so deliveries never starve the API's pool. */
-  private pool: pg.Pool | undefined;
+  private own: Database | undefined;
   private marks: Mark[] = [];
   private flushing = false;
 
@@ -85,7 +86,7 @@ export class DeliveryWorker {
   }
 
   private get db(): pg.Pool {
-    return this.pool ?? this.options.pool;
+    return this.own?.pool ?? this.options.pool;
   }
 
   get workerNumber(): number {
@@ -99,12 +100,10 @@ export class DeliveryWorker {
    */
   async start(connectionString: string, listen?: (payload: string) => void): Promise<void> {
     this.connection = { url: connectionString, listen };
-    if (!this.pool) {
-      this.pool = new pg.Pool({ connectionString, max: 8, idleTimeoutMillis: 30_000 });
-      this.pool.on('error', () => {});
-      // A connection the server ends while it is checked out reports to its statement, not the process.
-      this.pool.on('connect', (client) => client.on('error', () => {}));
-    }
+    // The platform's pool (a connection ended by the server reports to its statement, not the process;
+    // a breaker while the server is away). Lanes wait for a connection as long as it takes (0): 64 lanes
+    // share 8 connections by design.
+    this.own ??= openDatabase(connectionString, { max: 8, acquireTimeoutMs: 0, name: 'watchlist delivery' });
     const client = new pg.Client({ connectionString });
     client.on('error', (error) => this.options.onError?.(error));
     await client.connect();
@@ -168,8 +167,8 @@ export class DeliveryWorker {
     this.stopSignal.abort();
     await Promise.allSettled([...this.serving]);
     await this.lockClient?.end().catch(() => {});
-    await this.pool?.end().catch(() => {});
-    this.pool = undefined;
+    await this.own?.close().catch(() => {});
+    this.own = undefined;
     this.lockClient = undefined;
   }
 
