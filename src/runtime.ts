@@ -3,6 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { BILLING_MIGRATIONS } from './billing/index.ts';
+import { BillingJobs } from './billing/jobs/month-end.ts';
+import { identityDirectory } from './billing/store/directory.ts';
 import type { Config } from './config.ts';
 import { CorsPolicies } from './gateway/cors.ts';
 import { KeyCache } from './gateway/key-cache.ts';
@@ -296,28 +298,36 @@ export async function startJobs(
   const unsubscribe: Array<() => void> = [];
   try {
     for (const environment of ENVIRONMENTS) {
+      const context = (apiBase: string): JobContext => ({
+        environment,
+        database: runtime.environments[environment],
+        clock: runtime.clocks.for(environment),
+        apiBase,
+        mail: async (message) => {
+          await sendMail(mail, message);
+        },
+        onClockMoved: (handler) => {
+          // Production runs on real time: only the sandbox clock moves.
+          if (environment === 'sandbox') unsubscribe.push(runtime.clocks.onSandboxMoved(handler));
+        },
+        keyedUniform: runtime.keyedUniform,
+        settings: {
+          sandboxActivityPerHour: environment === 'sandbox' ? runtime.config.sandboxActivityPerHour : 0,
+        },
+        log,
+      });
       for (const service of SERVICES) {
         if (!service.jobs) continue;
-        const jobs = await service.jobs({
-          environment,
-          database: runtime.environments[environment],
-          clock: runtime.clocks.for(environment),
-          apiBase: `${base}${ENVIRONMENT_PREFIX[environment]}${service.path}`,
-          mail: async (message) => {
-            await sendMail(mail, message);
-          },
-          onClockMoved: (handler) => {
-            // Production runs on real time: only the sandbox clock moves.
-            if (environment === 'sandbox') unsubscribe.push(runtime.clocks.onSandboxMoved(handler));
-          },
-          keyedUniform: runtime.keyedUniform,
-          settings: {
-            sandboxActivityPerHour: environment === 'sandbox' ? runtime.config.sandboxActivityPerHour : 0,
-          },
-          log,
-        });
+        const jobs = await service.jobs(context(`${base}${ENVIRONMENT_PREFIX[environment]}${service.path}`));
         running.set(`${environment}-${service.id}`, jobs);
       }
+      // Billing is a platform module: its month end runs beside the services' jobs.
+      const billing = new BillingJobs(context(`${base}/portal/billing`), {
+        directory: identityDirectory(runtime.gateway.pool),
+        portalUrl: `${base}/portal/billing`,
+      });
+      billing.start();
+      running.set(`${environment}-billing`, billing);
     }
   } catch (error) {
     await Promise.allSettled([...running.values()].map((jobs) => jobs.stop()));

@@ -80,3 +80,24 @@ export async function organisationsOf(
   );
   return result.rows;
 }
+
+/**
+ * Name and owners' email addresses of each organisation (billing: the name printed on invoices and the
+ * contact when the organisation names no billing email). Organisations that do not exist are left out.
+ */
+export async function organisationBillingFacts(
+  pool: Pool,
+  ids: readonly string[],
+): Promise<Map<string, { name: string; ownerEmails: string[] }>> {
+  const result = await pool.query<{ id: string; name: string; owners: string[] }>(
+    `SELECT o.id, o.name,
+            coalesce(array_agg(u.email ORDER BY u.email) FILTER (WHERE u.email IS NOT NULL), '{}') AS owners
+       FROM organisations o
+       LEFT JOIN memberships m ON m.organisation_id = o.id AND m.role = 'owner'
+       LEFT JOIN users u ON u.id = m.user_id
+      WHERE o.id = ANY($1::uuid[])
+      GROUP BY o.id, o.name`,
+    [ids],
+  );
+  return new Map(result.rows.map((row) => [row.id, { name: row.name, ownerEmails: row.owners }]));
+}

@@ -1,0 +1,651 @@
+/**
+ * Invoices and credit notes in one environment database: the month end, reads, credit notes.
+ *
+ * The month end of a month (`runMonthEnd`) runs under a session advisory lock, so two processes running
+ * it at once are ordered: the second finds the month in `month_end_runs` and does nothing. Its writes are
+ * one REPEATABLE READ transaction: the fees it sums into lines are exactly the fees it marks invoiced
+ * (one snapshot), the numbers come from the counter row in the same transaction (no gap, no duplicate),
+ * and the run is recorded with them. Which fees: every fee not yet invoiced charged before the month's
+ * end, so a fee whose transaction committed after its own month's run (a straggler) goes on the next
+ * month's invoice, never lost and never on two (see the README's "Month end").
+ */
+import type pg from 'pg';
+import { RuleError } from '../../platform/errors.ts';
+import { allocateGst } from '../domain/invoice-gst.ts';
+import {
+  isPeriod,
+  nextPeriod,
+  type Period,
+  periodEnd,
+  periodOf,
+  periodStart,
+} from '../domain/invoice-month.ts';
+import type { OrganisationDirectory } from './directory.ts';
+
+export type InvoiceKind = 'invoice' | 'credit_note';
+
+export interface InvoiceLine {
+  lineNumber: number;
+  service: string;
+  feeCode: string;
+  description: string;
+  channel: string;
+  quantity: number;
+  unitCents: number;
+  netCents: number;
+  gstCents: number;
+  totalCents: number;
+}
+
+export interface Invoice {
+  id: string;
+  kind: InvoiceKind;
+  number: number;
+  /** `INV-000042` or `CN-000007`. */
+  reference: string;
+  organisationId: string;
+  organisationName: string;
+  period: Period;
+  periodStart: Date;
+  periodEnd: Date;
+  issuedAt: Date;
+  currency: 'NZD';
+  netCents: number;
+  gstCents: number;
+  totalCents: number;
+  /** A credit note: the invoice it corrects. */
+  creditsReference: string | null;
+  reason: string | null;
+}
+
+export interface InvoiceWithLines extends Invoice {
+  lines: InvoiceLine[];
+  /** Credit notes issued against this invoice. */
+  creditNotes: string[];
+}
+
+const PREFIX: Record<InvoiceKind, string> = { invoice: 'INV', credit_note: 'CN' };
+
+export const invoiceReference = (kind: InvoiceKind, number: number): string =>
+  `${PREFIX[kind]}-${String(number).padStart(6, '0')}`;
+
+/** `INV-000042`, `INV-42`, `CN-7` → kind and number; anything else is refused naming the field. */
+export function parseReference(text: string, field = 'number'): { kind: InvoiceKind; number: number } {
+  const match = /^(INV|CN)-?(\d{1,12})$/i.exec(text.trim());
+  if (!match || Number(match[2]) === 0) {
+    throw new RuleError(
+      field,
+      'must be an invoice number such as INV-000042 or a credit note number such as CN-000001',
+      {
+        message: `${field}: "${text.slice(0, 40)}" is not an invoice number such as INV-000042 or a credit note number such as CN-000001`,
+      },
+    );
+  }
+  return { kind: match[1]!.toUpperCase() === 'CN' ? 'credit_note' : 'invoice', number: Number(match[2]) };
+}
+
+/** Held for the whole month end (session lock): one run at a time per environment database. */
+const MONTH_END_LOCK = 0x62_69_6c_6c_01;
+/**
+ * The charge barrier: a charging transaction may hold it shared (`holdChargeBarrier`, before it reads
+ * the clock); the month end takes it exclusively once, after the month has ended and before its
+ * snapshot, so every fee dated in the month whose transaction was in flight has committed by then.
+ */
+const CHARGE_BARRIER_LOCK = 0x62_69_6c_6c_02;
+
+/** For a charging transaction: hold the barrier shared until it ends (see CHARGE_BARRIER_LOCK). */
+export async function holdChargeBarrier(client: pg.ClientBase): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock_shared($1)', [CHARGE_BARRIER_LOCK]);
+}
+
+export interface MonthEndResult {
+  period: Period;
+  /** False when the month had been closed already (by this or another process). */
+  ran: boolean;
+  invoices: number;
+  fees: number;
+  /** Numbers issued, first and last (none when no invoice was issued). */
+  firstNumber?: number;
+  lastNumber?: number;
+}
+
+interface GroupRow {
+  organisation_id: string;
+  service: string;
+  fee_code: string;
+  description: string;
+  channel: string;
+  unit_cents: string;
+  quantity: string;
+  net_cents: string;
+}
+
+/**
+ * Closes one month: one invoice per organisation with every fee not yet invoiced that was charged
+ * before the month's end. `now` is the environment's clock; a month that has not ended is refused.
+ */
+export async function runMonthEnd(
+  pool: pg.Pool,
+  options: { period: Period; now: Date; directory: OrganisationDirectory },
+): Promise<MonthEndResult> {
+  const { period, now, directory } = options;
+  if (!isPeriod(period)) throw new RuleError('period', 'must be a month such as 2026-11');
+  const start = periodStart(period);
+  const end = periodEnd(period);
+  if (now.getTime() < end.getTime()) {
+    throw new RuleError('period', `${period} has not ended yet (it ends at ${end.toISOString()})`);
+  }
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MONTH_END_LOCK]);
+    try {
+      // The barrier: wait for charging transactions in flight, then let them go on (they now read a
+      // clock past the month's end).
+      await client.query('SELECT pg_advisory_lock($1)', [CHARGE_BARRIER_LOCK]);
+      await client.query('SELECT pg_advisory_unlock($1)', [CHARGE_BARRIER_LOCK]);
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      try {
+        const result = await closeMonth(client, { period, start, end, now, directory });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => {
+          broken = rollbackError;
+        });
+        throw error;
+      }
+    } finally {
+      if (!broken) {
+        await client.query('SELECT pg_advisory_unlock($1)', [MONTH_END_LOCK]).catch((error: Error) => {
+          broken = error;
+        });
+      }
+    }
+  } finally {
+    // A connection that failed mid-way is dropped (which also releases its session locks).
+    client.release(broken);
+  }
+}
+
+async function closeMonth(
+  client: pg.PoolClient,
+  run: { period: Period; start: Date; end: Date; now: Date; directory: OrganisationDirectory },
+): Promise<MonthEndResult> {
+  const done = await client.query('SELECT 1 FROM month_end_runs WHERE period = $1', [run.period]);
+  if ((done.rowCount ?? 0) > 0) return { period: run.period, ran: false, invoices: 0, fees: 0 };
+  const groups = await client.query<GroupRow>(
+    `SELECT organisation_id, service, fee_code, description, channel, amount_cents AS unit_cents,
+            count(*) AS quantity, sum(amount_cents) AS net_cents
+       FROM fee_records
+      WHERE invoice_id IS NULL AND charged_at < $1
+      GROUP BY organisation_id, service, fee_code, description, channel, amount_cents
+      ORDER BY organisation_id, service, fee_code, channel, amount_cents, description`,
+    [run.end],
+  );
+  const byOrganisation = new Map<string, GroupRow[]>();
+  for (const row of groups.rows) {
+    const list = byOrganisation.get(row.organisation_id);
+    if (list) list.push(row);
+    else byOrganisation.set(row.organisation_id, [row]);
+  }
+  const facts = byOrganisation.size > 0 ? await run.directory.lookup([...byOrganisation.keys()]) : new Map();
+  const organisations = [...byOrganisation.keys()]
+    .map((id) => ({ id, name: facts.get(id)?.name ?? id }))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  let fees = 0;
+  let firstNumber: number | undefined;
+  let lastNumber: number | undefined;
+  if (organisations.length > 0) {
+    const counter = await client.query<{ last_number: string }>(
+      `UPDATE invoice_counters SET last_number = last_number + $1 WHERE kind = 'invoice' RETURNING last_number`,
+      [organisations.length],
+    );
+    lastNumber = Number(counter.rows[0]!.last_number);
+    firstNumber = lastNumber - organisations.length + 1;
+    const invoiceColumns = { number: [] as number[], organisation: [] as string[], name: [] as string[] };
+    const totals = { net: [] as number[], gst: [] as number[], total: [] as number[] };
+    const lines = {
+      organisation: [] as string[],
+      lineNumber: [] as number[],
+      service: [] as string[],
+      feeCode: [] as string[],
+      description: [] as string[],
+      channel: [] as string[],
+      quantity: [] as number[],
+      unit: [] as number[],
+      net: [] as number[],
+      gst: [] as number[],
+      total: [] as number[],
+    };
+    organisations.forEach((organisation, index) => {
+      const rows = byOrganisation.get(organisation.id)!;
+      const allocated = allocateGst(rows.map((row) => ({ row, netCents: Number(row.net_cents) })));
+      invoiceColumns.number.push(firstNumber! + index);
+      invoiceColumns.organisation.push(organisation.id);
+      invoiceColumns.name.push(organisation.name);
+      totals.net.push(allocated.netCents);
+      totals.gst.push(allocated.gstCents);
+      totals.total.push(allocated.totalCents);
+      allocated.lines.forEach((line, lineIndex) => {
+        fees += Number(line.row.quantity);
+        lines.organisation.push(organisation.id);
+        lines.lineNumber.push(lineIndex + 1);
+        lines.service.push(line.row.service);
+        lines.feeCode.push(line.row.fee_code);
+        lines.description.push(line.row.description);
+        lines.channel.push(line.row.channel);
+        lines.quantity.push(Number(line.row.quantity));
+        lines.unit.push(Number(line.row.unit_cents));
+        lines.net.push(line.netCents);
+        lines.gst.push(line.gstCents);
+        lines.total.push(line.totalCents);
+      });
+    });
+    await client.query(
+      `INSERT INTO invoices (kind, number, organisation_id, organisation_name, period, period_start, period_end,
+                             issued_at, net_cents, gst_cents, total_cents)
+       SELECT 'invoice', t.number, t.organisation_id, t.name, $7, $8, $9, $10, t.net, t.gst, t.total
+         FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
+              AS t(number, organisation_id, name, net, gst, total)`,
+      [
+        invoiceColumns.number,
+        invoiceColumns.organisation,
+        invoiceColumns.name,
+        totals.net,
+        totals.gst,
+        totals.total,
+        run.period,
+        run.start,
+        run.end,
+        run.now,
+      ],
+    );
+    await client.query(
+      `INSERT INTO invoice_lines (invoice_id, line_number, service, fee_code, description, channel, quantity,
+                                  unit_cents, net_cents, gst_cents, total_cents)
+       SELECT i.id, t.line_number, t.service, t.fee_code, t.description, t.channel, t.quantity, t.unit, t.net,
+              t.gst, t.total
+         FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[],
+                     $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[])
+              AS t(organisation_id, line_number, service, fee_code, description, channel, quantity, unit, net,
+                   gst, total)
+         JOIN invoices i ON i.kind = 'invoice' AND i.period = $12 AND i.organisation_id = t.organisation_id`,
+      [
+        lines.organisation,
+        lines.lineNumber,
+        lines.service,
+        lines.feeCode,
+        lines.description,
+        lines.channel,
+        lines.quantity,
+        lines.unit,
+        lines.net,
+        lines.gst,
+        lines.total,
+        run.period,
+      ],
+    );
+    // The same rows as the sums above: one snapshot (REPEATABLE READ).
+    const marked = await client.query(
+      `UPDATE fee_records f SET invoice_id = i.id
+         FROM invoices i
+        WHERE i.kind = 'invoice' AND i.period = $1 AND f.organisation_id = i.organisation_id
+          AND f.invoice_id IS NULL AND f.charged_at < $2`,
+      [run.period, run.end],
+    );
+    if (marked.rowCount !== fees) {
+      throw new Error(`month end ${run.period}: ${fees} fees summed but ${marked.rowCount} marked invoiced`);
+    }
+  }
+  await client.query(
+    'INSERT INTO month_end_runs (period, period_end, ran_at, invoices, fees) VALUES ($1, $2, $3, $4, $5)',
+    [run.period, run.end, run.now, organisations.length, fees],
+  );
+  return {
+    period: run.period,
+    ran: true,
+    invoices: organisations.length,
+    fees,
+    ...(firstNumber !== undefined ? { firstNumber, lastNumber: lastNumber! } : {}),
+  };
+}
+
+/**
+ * The next month to close at `now`, or undefined: the earliest month holding a fee not yet invoiced,
+ * or, when that month was closed already (the fee committed after its run), the month after it; only
+ * months that have ended.
+ */
+export async function nextMonthToClose(pool: pg.Pool, now: Date): Promise<Period | undefined> {
+  const current = periodOf(now);
+  const currentStart = periodStart(current);
+  const earliest = await pool.query<{ charged_at: Date | null }>(
+    'SELECT min(charged_at) AS charged_at FROM fee_records WHERE invoice_id IS NULL AND charged_at < $1',
+    [currentStart],
+  );
+  const first = earliest.rows[0]?.charged_at;
+  if (!first) return undefined;
+  let period = periodOf(first);
+  const closed = await pool.query<{ period: string }>(
+    'SELECT period FROM month_end_runs WHERE period >= $1 AND period < $2 ORDER BY period',
+    [period, current],
+  );
+  const done = new Set(closed.rows.map((row) => row.period));
+  while (done.has(period)) period = nextPeriod(period);
+  return period < current ? period : undefined;
+}
+
+/** Closes every month due at `now`, oldest first. */
+export async function closeDueMonths(
+  pool: pg.Pool,
+  now: Date,
+  directory: OrganisationDirectory,
+): Promise<MonthEndResult[]> {
+  const results: MonthEndResult[] = [];
+  for (let guard = 0; guard < 1200; guard++) {
+    const period = await nextMonthToClose(pool, now);
+    if (!period) break;
+    results.push(await runMonthEnd(pool, { period, now, directory }));
+  }
+  return results;
+}
+
+const COLUMNS = `i.id::text AS id, i.kind, i.number, i.organisation_id, i.organisation_name, i.period,
+  i.period_start, i.period_end, i.issued_at, i.currency, i.net_cents, i.gst_cents, i.total_cents,
+  c.kind AS credits_kind, c.number AS credits_number, i.reason`;
+
+interface InvoiceRow {
+  id: string;
+  kind: InvoiceKind;
+  number: string;
+  organisation_id: string;
+  organisation_name: string;
+  period: string;
+  period_start: Date;
+  period_end: Date;
+  issued_at: Date;
+  currency: 'NZD';
+  net_cents: string;
+  gst_cents: string;
+  total_cents: string;
+  credits_kind: InvoiceKind | null;
+  credits_number: string | null;
+  reason: string | null;
+}
+
+function toInvoice(row: InvoiceRow): Invoice {
+  return {
+    id: row.id,
+    kind: row.kind,
+    number: Number(row.number),
+    reference: invoiceReference(row.kind, Number(row.number)),
+    organisationId: row.organisation_id,
+    organisationName: row.organisation_name,
+    period: row.period,
+    periodStart: row.period_start,
+    periodEnd: row.period_end,
+    issuedAt: row.issued_at,
+    currency: row.currency,
+    netCents: Number(row.net_cents),
+    gstCents: Number(row.gst_cents),
+    totalCents: Number(row.total_cents),
+    creditsReference:
+      row.credits_kind && row.credits_number
+        ? invoiceReference(row.credits_kind, Number(row.credits_number))
+        : null,
+    reason: row.reason,
+  };
+}
+
+/** Invoices and credit notes, newest first; of some organisations only when `organisationIds` is given. */
+export async function listInvoices(
+  pool: pg.Pool,
+  options: { organisationIds?: readonly string[]; period?: Period; limit?: number } = {},
+): Promise<Invoice[]> {
+  const result = await pool.query<InvoiceRow>(
+    `SELECT ${COLUMNS} FROM invoices i LEFT JOIN invoices c ON c.id = i.credits_invoice_id
+      WHERE ($1::uuid[] IS NULL OR i.organisation_id = ANY($1::uuid[]))
+        AND ($2::text IS NULL OR i.period = $2)
+      ORDER BY i.issued_at DESC, i.kind, i.number DESC LIMIT $3`,
+    [options.organisationIds ?? null, options.period ?? null, options.limit ?? 500],
+  );
+  return result.rows.map(toInvoice);
+}
+
+/** One invoice or credit note with its lines, by reference (`INV-000042`). */
+export async function findInvoice(
+  pool: pg.Pool | pg.PoolClient,
+  reference: string,
+): Promise<InvoiceWithLines | undefined> {
+  const { kind, number } = parseReference(reference);
+  const found = await pool.query<InvoiceRow>(
+    `SELECT ${COLUMNS} FROM invoices i LEFT JOIN invoices c ON c.id = i.credits_invoice_id
+      WHERE i.kind = $1 AND i.number = $2`,
+    [kind, number],
+  );
+  const row = found.rows[0];
+  if (!row) return undefined;
+  const [lines, credits] = await Promise.all([
+    pool.query<Record<string, string>>(
+      `SELECT line_number, service, fee_code, description, channel, quantity, unit_cents, net_cents, gst_cents,
+              total_cents
+         FROM invoice_lines WHERE invoice_id = $1 ORDER BY line_number`,
+      [row.id],
+    ),
+    pool.query<{ number: string }>(
+      `SELECT number FROM invoices WHERE credits_invoice_id = $1 ORDER BY number`,
+      [row.id],
+    ),
+  ]);
+  return {
+    ...toInvoice(row),
+    lines: lines.rows.map((line) => ({
+      lineNumber: Number(line.line_number),
+      service: line.service!,
+      feeCode: line.fee_code!,
+      description: line.description!,
+      channel: line.channel!,
+      quantity: Number(line.quantity),
+      unitCents: Number(line.unit_cents),
+      netCents: Number(line.net_cents),
+      gstCents: Number(line.gst_cents),
+      totalCents: Number(line.total_cents),
+    })),
+    creditNotes: credits.rows.map((credit) => invoiceReference('credit_note', Number(credit.number))),
+  };
+}
+
+/**
+ * A credit note against an invoice: the whole invoice (every line reversed) or, with `netCents`, that
+ * net amount as one line (GST by the same rule). Never more than what is left to credit. Numbered in
+ * the credit notes' own gapless sequence (`CN-000001`), in the same transaction.
+ */
+export async function issueCreditNote(
+  pool: pg.Pool,
+  input: { invoice: string; reason: string; netCents?: number; now: Date },
+): Promise<InvoiceWithLines> {
+  const reason = input.reason.trim();
+  if (reason === '' || reason.length > 500) throw new RuleError('reason', 'must be 1 to 500 characters');
+  const target = parseReference(input.invoice, 'invoice');
+  if (target.kind !== 'invoice')
+    throw new RuleError('invoice', 'must be an invoice (INV-…), not a credit note');
+  if (input.netCents !== undefined && (!Number.isSafeInteger(input.netCents) || input.netCents <= 0)) {
+    throw new RuleError('amount', 'must be a whole number of cents above 0');
+  }
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    // The counter row first: credit notes are issued one at a time, so "what is left" cannot race.
+    const counter = await client.query<{ last_number: string }>(
+      `UPDATE invoice_counters SET last_number = last_number + 1 WHERE kind = 'credit_note' RETURNING last_number`,
+    );
+    const number = Number(counter.rows[0]!.last_number);
+    const invoice = await findInvoice(client, input.invoice);
+    if (!invoice) throw new RuleError('invoice', `no invoice ${invoiceReference('invoice', target.number)}`);
+    const credited = await client.query<{ net: string }>(
+      `SELECT coalesce(sum(net_cents), 0) AS net FROM invoices WHERE credits_invoice_id = $1`,
+      [invoice.id],
+    );
+    const left = invoice.netCents - Number(credited.rows[0]!.net);
+    const whole = input.netCents === undefined;
+    const lineInputs = whole
+      ? invoice.lines.map((line) => ({ ...line }))
+      : [
+          {
+            lineNumber: 1,
+            service: 'billing',
+            feeCode: 'CREDIT',
+            description: reason,
+            channel: '-',
+            quantity: 1,
+            unitCents: input.netCents!,
+            netCents: input.netCents!,
+          },
+        ];
+    const allocated = allocateGst(lineInputs);
+    if (allocated.netCents > left || (whole && left !== invoice.netCents)) {
+      throw new RuleError(
+        whole ? 'invoice' : 'amount',
+        `${invoice.reference} has ${left} cents (net) left to credit; this credit note would be ${allocated.netCents}`,
+      );
+    }
+    const inserted = await client.query<{ id: string }>(
+      `INSERT INTO invoices (kind, number, organisation_id, organisation_name, period, period_start, period_end,
+                             issued_at, net_cents, gst_cents, total_cents, credits_invoice_id, reason)
+       VALUES ('credit_note', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+      [
+        number,
+        invoice.organisationId,
+        invoice.organisationName,
+        invoice.period,
+        invoice.periodStart,
+        invoice.periodEnd,
+        input.now,
+        allocated.netCents,
+        allocated.gstCents,
+        allocated.totalCents,
+        invoice.id,
+        reason,
+      ],
+    );
+    await client.query(
+      `INSERT INTO invoice_lines (invoice_id, line_number, service, fee_code, description, channel, quantity,
+                                  unit_cents, net_cents, gst_cents, total_cents)
+       SELECT $1, t.n, t.service, t.fee_code, t.description, t.channel, t.quantity, t.unit, t.net, t.gst, t.total
+         FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::bigint[],
+                     $9::bigint[], $10::bigint[], $11::bigint[])
+              AS t(n, service, fee_code, description, channel, quantity, unit, net, gst, total)`,
+      [
+        inserted.rows[0]!.id,
+        allocated.lines.map((_, index) => index + 1),
+        allocated.lines.map((line) => line.service),
+        allocated.lines.map((line) => line.feeCode),
+        allocated.lines.map((line) => line.description),
+        allocated.lines.map((line) => line.channel),
+        allocated.lines.map((line) => line.quantity),
+        allocated.lines.map((line) => line.unitCents),
+        allocated.lines.map((line) => line.netCents),
+        allocated.lines.map((line) => line.gstCents),
+        allocated.lines.map((line) => line.totalCents),
+      ],
+    );
+    const note = await findInvoice(client, invoiceReference('credit_note', number));
+    await client.query('COMMIT');
+    return note!;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((rollbackError: Error) => {
+      broken = rollbackError;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** Invoices and credit notes not yet handed to the mail outbox, oldest first. */
+export async function unmailedInvoices(pool: pg.Pool, limit = 100): Promise<Invoice[]> {
+  const result = await pool.query<InvoiceRow>(
+    `SELECT ${COLUMNS} FROM invoices i LEFT JOIN invoices c ON c.id = i.credits_invoice_id
+      WHERE NOT EXISTS (SELECT 1 FROM invoice_mailings m WHERE m.invoice_id = i.id)
+      ORDER BY i.id LIMIT $1`,
+    [limit],
+  );
+  return result.rows.map(toInvoice);
+}
+
+/** Claims an invoice's mailing (false when another process claimed it first). */
+export async function claimMailing(pool: pg.Pool, invoiceId: string, to: string): Promise<boolean> {
+  const result = await pool.query(
+    'INSERT INTO invoice_mailings (invoice_id, sent_to) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+    [invoiceId, to],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
+export async function releaseMailing(pool: pg.Pool, invoiceId: string): Promise<void> {
+  await pool.query('DELETE FROM invoice_mailings WHERE invoice_id = $1', [invoiceId]);
+}
+
+/** The organisations' own billing emails (`billing_accounts`). */
+export async function billingEmails(pool: pg.Pool, ids: readonly string[]): Promise<Map<string, string>> {
+  const result = await pool.query<{ organisation_id: string; billing_email: string }>(
+    `SELECT organisation_id, billing_email FROM billing_accounts
+      WHERE organisation_id = ANY($1::uuid[]) AND billing_email IS NOT NULL AND billing_email <> ''`,
+    [ids],
+  );
+  return new Map(result.rows.map((row) => [row.organisation_id, row.billing_email]));
+}
+
+export interface FeeLine {
+  chargedAt: Date;
+  service: string;
+  operation: string;
+  feeCode: string;
+  description: string;
+  channel: string;
+  amountCents: number;
+  gstCents: number;
+  invoiceReference: string | null;
+}
+
+/** A subscription's fees in [from, to), newest first (the portal's usage page: the month so far). */
+export async function subscriptionFees(
+  pool: pg.Pool,
+  subscriptionId: string,
+  from: Date,
+  to: Date,
+  limit = 200,
+): Promise<{ fees: FeeLine[]; count: number; netCents: number; gstCents: number }> {
+  const [rows, sums] = await Promise.all([
+    pool.query<Record<string, unknown>>(
+      `SELECT f.charged_at, f.service, f.operation, f.fee_code, f.description, f.channel, f.amount_cents,
+              f.gst_cents, i.number AS invoice_number
+         FROM fee_records f LEFT JOIN invoices i ON i.id = f.invoice_id
+        WHERE f.subscription_id = $1 AND f.charged_at >= $2 AND f.charged_at < $3
+        ORDER BY f.charged_at DESC, f.id DESC LIMIT $4`,
+      [subscriptionId, from, to, limit],
+    ),
+    pool.query<{ count: string; net: string; gst: string }>(
+      `SELECT count(*) AS count, coalesce(sum(amount_cents), 0) AS net, coalesce(sum(gst_cents), 0) AS gst
+         FROM fee_records WHERE subscription_id = $1 AND charged_at >= $2 AND charged_at < $3`,
+      [subscriptionId, from, to],
+    ),
+  ]);
+  return {
+    fees: rows.rows.map((row) => ({
+      chargedAt: row.charged_at as Date,
+      service: String(row.service),
+      operation: String(row.operation),
+      feeCode: String(row.fee_code),
+      description: String(row.description),
+      channel: String(row.channel),
+      amountCents: Number(row.amount_cents),
+      gstCents: Number(row.gst_cents),
+      invoiceReference: row.invoice_number ? invoiceReference('invoice', Number(row.invoice_number)) : null,
+    })),
+    count: Number(sums.rows[0]!.count),
+    netCents: Number(sums.rows[0]!.net),
+    gstCents: Number(sums.rows[0]!.gst),
+  };
+}
