@@ -174,6 +174,11 @@ async function closeMonth(
 ): Promise<MonthEndResult> {
   const done = await client.query('SELECT 1 FROM month_end_runs WHERE period = $1', [run.period]);
   if ((done.rowCount ?? 0) > 0) return { period: run.period, ran: false, invoices: 0, fees: 0 };
+  // Months close in order: an earlier month with fees not yet invoiced is closed first.
+  const earlier = await nextMonthToClose(client, run.end);
+  if (earlier !== undefined && earlier < run.period) {
+    throw new RuleError('period', `close ${earlier} first: it holds fees not yet invoiced`);
+  }
   const groups = await client.query<GroupRow>(
     `SELECT organisation_id, service, fee_code, description, channel, amount_cents AS unit_cents,
             count(*) AS quantity, sum(amount_cents) AS net_cents
@@ -316,7 +321,10 @@ async function closeMonth(
  * or, when that month was closed already (the fee committed after its run), the month after it; only
  * months that have ended.
  */
-export async function nextMonthToClose(pool: pg.Pool, now: Date): Promise<Period | undefined> {
+export async function nextMonthToClose(
+  pool: pg.Pool | pg.PoolClient,
+  now: Date,
+): Promise<Period | undefined> {
   const current = periodOf(now);
   const currentStart = periodStart(current);
   const earliest = await pool.query<{ charged_at: Date | null }>(
