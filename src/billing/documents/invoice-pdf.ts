@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import { formatCents } from '../domain/invoice-gst.ts';
 import { describePeriod, formatNzDate } from '../domain/invoice-month.ts';
@@ -5,6 +7,18 @@ import type { InvoiceWithLines } from '../store/invoices.ts';
 
 /** Who issues the documents (printed at the top). */
 export const ISSUER = 'Register Services Gateway';
+
+/**
+ * DejaVu Sans Condensed from the `dejavu-fonts-ttf` package, embedded (subset) in each PDF: the PDF
+ * standard fonts only know Windows-1252, which has no macrons (Kōwhai, Māori names), so they would print
+ * garbage; DejaVu covers every Latin, Greek and Cyrillic letter.
+ */
+const FONT_DIR = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')),
+  'ttf',
+);
+const REGULAR = path.join(FONT_DIR, 'DejaVuSansCondensed.ttf');
+const BOLD = path.join(FONT_DIR, 'DejaVuSansCondensed-Bold.ttf');
 
 const A4_WIDTH = 595.28;
 const MARGIN = 50;
@@ -19,8 +33,8 @@ const COLUMNS = [
 ] as const;
 
 /**
- * An invoice or credit note as a PDF, laid out by pdfkit (A4, the standard Helvetica fonts, so nothing
- * is loaded from disk or the network). Resolves with the whole file.
+ * An invoice or credit note as a PDF, laid out by pdfkit (A4, DejaVu Sans Condensed embedded). Resolves
+ * with the whole file.
  */
 export function invoicePdf(invoice: InvoiceWithLines): Promise<Buffer> {
   const document = new PDFDocument({
@@ -32,6 +46,9 @@ export function invoicePdf(invoice: InvoiceWithLines): Promise<Buffer> {
       Subject: `${invoice.organisationName}, ${invoice.period}`,
     },
   });
+  document.registerFont('Body', REGULAR);
+  document.registerFont('Bold', BOLD);
+  document.font('Body');
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     document.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -40,10 +57,10 @@ export function invoicePdf(invoice: InvoiceWithLines): Promise<Buffer> {
   });
   const { label } = describePeriod(invoice.period);
   document
-    .font('Helvetica-Bold')
+    .font('Bold')
     .fontSize(18)
     .text(invoice.kind === 'invoice' ? 'Tax invoice' : 'Credit note');
-  document.font('Helvetica').fontSize(10).fillColor('#56606b').text(ISSUER).moveDown(1);
+  document.font('Body').fontSize(10).fillColor('#56606b').text(ISSUER).moveDown(1);
   document.fillColor('#1b1f24');
   const facts: [string, string][] = [
     ['Number', invoice.reference],
@@ -57,8 +74,8 @@ export function invoicePdf(invoice: InvoiceWithLines): Promise<Buffer> {
   ];
   for (const [name, value] of facts) {
     const y = document.y;
-    document.font('Helvetica-Bold').text(name, MARGIN, y, { width: 100 });
-    document.font('Helvetica').text(value, MARGIN + 100, y, { width: A4_WIDTH - 2 * MARGIN - 100 });
+    document.font('Bold').text(name, MARGIN, y, { width: 100 });
+    document.font('Body').text(value, MARGIN + 100, y, { width: A4_WIDTH - 2 * MARGIN - 100 });
   }
   document.moveDown(1);
   const row = (cells: Record<string, string>, bold = false) => {
@@ -66,7 +83,7 @@ export function invoicePdf(invoice: InvoiceWithLines): Promise<Buffer> {
     const y = document.y;
     let x = MARGIN;
     let bottom = y;
-    document.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
+    document.font(bold ? 'Bold' : 'Body').fontSize(9);
     for (const column of COLUMNS) {
       document.text(cells[column.key] ?? '', x, y, { width: column.width - 4, align: column.align });
       bottom = Math.max(bottom, document.y);
@@ -100,7 +117,7 @@ export function invoicePdf(invoice: InvoiceWithLines): Promise<Buffer> {
   );
   document
     .moveDown(1)
-    .font('Helvetica')
+    .font('Body')
     .fontSize(8)
     .fillColor('#56606b')
     .text(
