@@ -613,7 +613,7 @@ async function fingerprint(): Promise<string> {
             (SELECT count(*) FROM nzbn_entity_history) AS history,
             (SELECT count(*) FROM nzbn_change_events) AS events,
             (SELECT md5(string_agg(p::text, ',' ORDER BY opn)) FROM nzbn_organisation_parts p) AS parts,
-            (SELECT count(*) FROM nzbn_fee_records) AS fees,
+            (SELECT count(*) FROM fee_records) AS fees,
             (SELECT md5(string_agg(w::text, ',' ORDER BY id)) FROM nzbn_watchlists w) AS watchlists,
             (SELECT count(*) FROM nzbn_watchlist_nzbns) AS watched`,
   );
