@@ -10,6 +10,7 @@ import { BILLING_USAGE, billingCommand } from './billing.ts';
 import { clockCommand } from './clock.ts';
 import { oauthCommand, organisationsCommand } from './identity.ts';
 import { importCommand } from './import.ts';
+import { INVOICES_USAGE, invoicesCommand } from './invoices.ts';
 import { productsCommand } from './products.ts';
 import { migrateCommand, seedCommand } from './setup.ts';
 import { startCommand, workerCommand } from './start.ts';
@@ -94,6 +95,11 @@ products set ID [--rate-limit N] [--quota N --quota-period SECONDS | --no-quota]
     name: 'billing',
     usage: BILLING_USAGE,
     run: billingCommand,
+  },
+  {
+    name: 'invoices',
+    usage: INVOICES_USAGE,
+    run: invoicesCommand,
   },
   {
     name: 'clock',

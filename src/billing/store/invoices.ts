@@ -7,7 +7,8 @@
  * (one snapshot), the numbers come from the counter row in the same transaction (no gap, no duplicate),
  * and the run is recorded with them. Which fees: every fee not yet invoiced charged before the month's
  * end, so a fee whose transaction committed after its own month's run (a straggler) goes on the next
- * month's invoice, never lost and never on two (see the README's "Month end").
+ * month's invoice, never lost and never on two (see the README's "Month end"). Fees carried over without
+ * an organisation (`UNATTRIBUTED_ORGANISATION`) are never invoiced.
  */
 import type pg from 'pg';
 import { RuleError } from '../../platform/errors.ts';
@@ -21,6 +22,7 @@ import {
   periodStart,
 } from '../domain/invoice-month.ts';
 import type { OrganisationDirectory } from './directory.ts';
+import { UNATTRIBUTED_ORGANISATION } from './fee-records.ts';
 
 export type InvoiceKind = 'invoice' | 'credit_note';
 
@@ -183,10 +185,10 @@ async function closeMonth(
     `SELECT organisation_id, service, fee_code, description, channel, amount_cents AS unit_cents,
             count(*) AS quantity, sum(amount_cents) AS net_cents
        FROM fee_records
-      WHERE invoice_id IS NULL AND charged_at < $1
+      WHERE invoice_id IS NULL AND charged_at < $1 AND organisation_id <> $2
       GROUP BY organisation_id, service, fee_code, description, channel, amount_cents
       ORDER BY organisation_id, service, fee_code, channel, amount_cents, description`,
-    [run.end],
+    [run.end, UNATTRIBUTED_ORGANISATION],
   );
   const byOrganisation = new Map<string, GroupRow[]>();
   for (const row of groups.rows) {
@@ -328,8 +330,9 @@ export async function nextMonthToClose(
   const current = periodOf(now);
   const currentStart = periodStart(current);
   const earliest = await pool.query<{ charged_at: Date | null }>(
-    'SELECT min(charged_at) AS charged_at FROM fee_records WHERE invoice_id IS NULL AND charged_at < $1',
-    [currentStart],
+    `SELECT min(charged_at) AS charged_at FROM fee_records
+      WHERE invoice_id IS NULL AND charged_at < $1 AND organisation_id <> $2`,
+    [currentStart, UNATTRIBUTED_ORGANISATION],
   );
   const first = earliest.rows[0]?.charged_at;
   if (!first) return undefined;
