@@ -4,6 +4,7 @@ import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../platform/http/error-codes.ts
 import { HttpError } from '../platform/http/errors.ts';
 import { html } from '../platform/http/html.ts';
 import { listOutbox, sendMail } from '../platform/mail.ts';
+import { authorityQueue } from './billing.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, field, formatDate, sendPage, UUID } from './layout.ts';
 import { requireOperator } from './session.ts';
@@ -41,7 +42,8 @@ ${
 <button type="submit" name="decision" value="reject" class="danger" aria-label="Reject ${r.userEmail} for ${r.productName}">Reject</button>
 </form></td></tr>`,
       )}</tbody></table>`
-}`,
+}
+${await authorityQueue(request, deps)}`,
     );
   });
 

@@ -9,6 +9,7 @@ import type { Runtime } from '../runtime.ts';
 import { approvalRoutes } from './approvals.ts';
 import { assetRoutes } from './assets.ts';
 import { authRoutes } from './auth.ts';
+import { billingRoutes } from './billing.ts';
 import { clientRoutes } from './clients.ts';
 import { sendPage } from './layout.ts';
 import { productRoutes } from './products.ts';
@@ -109,6 +110,7 @@ interests and offers — each with a <strong>sandbox</strong> to build against a
       approvalRoutes(scope, deps);
       clientRoutes(scope, deps);
       tryRoutes(scope, deps);
+      billingRoutes(scope, deps);
     },
     { prefix: PORTAL_PREFIX },
   );

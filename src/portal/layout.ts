@@ -23,6 +23,7 @@ function navItems(request: FastifyRequest): NavItem[] {
     items.push(
       { href: '/portal/subscriptions', label: 'My subscriptions' },
       { href: '/portal/clients', label: 'OAuth clients' },
+      { href: '/portal/billing', label: 'Billing' },
     );
     if (user.isOperator) {
       items.push(

@@ -114,3 +114,13 @@ export async function dailyUsage(
   );
   return result.rows;
 }
+
+/** Email addresses of users by id (billing: who requested an authority). */
+export async function userEmails(pool: Pool, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const result = await pool.query<{ id: string; email: string }>(
+    'SELECT id, email FROM users WHERE id = ANY($1::uuid[])',
+    [ids],
+  );
+  return new Map(result.rows.map((row) => [row.id, row.email]));
+}

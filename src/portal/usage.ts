@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { PLATFORM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
+import { feesOfMonth } from './billing.ts';
 import type { PortalDeps } from './index.ts';
 import { sendPage, UUID } from './layout.ts';
 import { requireUser } from './session.ts';
@@ -102,7 +103,8 @@ export function usageRoutes(scope: FastifyInstance, deps: PortalDeps): void {
             html`<a href="/portal/subscriptions/${id}/usage?days=${n}"${n === days ? html` aria-current="page"` : ''}>${n} days</a> `,
         )}</p></nav>
 <section class="card">${usageChart(usage)}</section>
-<section class="card">${usageTable(usage)}</section>`,
+<section class="card">${usageTable(usage)}</section>
+${await feesOfMonth(deps, subscription)}`,
       );
     },
   );

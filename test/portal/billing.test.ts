@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { periodOf, periodStart } from '../../src/billing/domain/invoice-month.ts';
+import { identityDirectory } from '../../src/billing/store/directory.ts';
+import { closeDueMonths } from '../../src/billing/store/invoices.ts';
+import { createSubscription } from '../../src/gateway/subscriptions.ts';
+import { addMember, addOrganisation } from '../../src/identity/organisations.ts';
+import { listOutbox } from '../../src/platform/mail.ts';
+import { insertFees } from '../billing/support.ts';
+import { type TestGateway, testGateway } from '../support/runtime.ts';
+import { signedInUser } from './support.ts';
+
+let gateway: TestGateway;
+let member: Awaited<ReturnType<typeof signedInUser>>;
+let operator: Awaited<ReturnType<typeof signedInUser>>;
+let outsider: Awaited<ReturnType<typeof signedInUser>>;
+let organisationId: string;
+
+beforeAll(async () => {
+  gateway = await testGateway();
+  member = await signedInUser(gateway);
+  operator = await signedInUser(gateway, { operator: true });
+  outsider = await signedInUser(gateway);
+  const pool = gateway.runtime.gateway.pool;
+  const organisation = await addOrganisation(pool, {
+    environment: 'production',
+    identifier: 'portal-billing',
+    name: 'Pōhutukawa Traders',
+  });
+  organisationId = organisation.id;
+  await addMember(pool, organisation.id, member.user.id, 'member');
+});
+afterAll(() => gateway?.close());
+
+describe('billing in the portal', () => {
+  it('a member requests a direct debit authority; an operator approves it on the approvals page', async () => {
+    const page = await member.client.get('/portal/billing');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Pōhutukawa Traders');
+    expect(page.body).toContain('<span class="badge">none</span>');
+    expect(page.body).toContain('Request a direct debit authority');
+    expect(page.body).toContain('aria-current="page">Billing');
+
+    const missing = await member.client.submit('/portal/billing', '/portal/billing/authorities', {
+      organisation: organisationId,
+      accountName: 'Pōhutukawa Traders Ltd',
+      accountNumber: '',
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.body).toContain('accountNumber');
+    const stranger = await outsider.client.submit('/portal/billing', '/portal/billing/authorities', {
+      organisation: organisationId,
+      accountName: 'Someone else',
+      accountNumber: '12-3456-0123456-00',
+    });
+    expect(stranger.statusCode).toBe(400);
+    expect(stranger.body).toContain('organisation: must be an organisation you are a member of');
+
+    const requested = await member.client.submit('/portal/billing', '/portal/billing/authorities', {
+      organisation: organisationId,
+      accountName: 'Pōhutukawa Traders Ltd',
+      accountNumber: '12-3456-0123456-00',
+    });
+    expect(requested.statusCode).toBe(303);
+    expect(requested.headers.location).toBe('/portal/billing?requested=requested');
+    const after = await member.client.get('/portal/billing?requested=requested');
+    expect(after.body).toContain('state-requested');
+    expect(after.body).not.toContain('Request a direct debit authority');
+    expect(await listOutbox(gateway.runtime.gateway.pool, { to: operator.email })).toHaveLength(1);
+
+    // A second request while one is waiting: 409, nothing written.
+    const twice = await member.client.submit('/portal/billing/', '/portal/billing/authorities', {
+      organisation: organisationId,
+      accountName: 'Again',
+      accountNumber: '12-3456-0123456-00',
+    });
+    expect(twice.statusCode).toBe(409);
+
+    const queue = await operator.client.get('/portal/operator/approvals');
+    expect(queue.statusCode).toBe(200);
+    expect(queue.body).toContain('Direct debit authorities');
+    expect(queue.body).toContain('Pōhutukawa Traders');
+    expect(queue.body).toContain(member.email);
+    const action = /action="(\/portal\/operator\/authorities\/production\/[0-9a-f-]+)"/.exec(queue.body)![1]!;
+    const refused = await member.client.submit('/portal/billing', action, { decision: 'approve' });
+    expect(refused.statusCode).toBe(403);
+    const bad = await operator.client.submit('/portal/operator/approvals', action, { decision: 'maybe' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('decision: must be approve or decline');
+    const approved = await operator.client.submit('/portal/operator/approvals', action, {
+      decision: 'approve',
+      note: 'bank confirmed',
+    });
+    expect(approved.statusCode).toBe(303);
+    expect(approved.headers.location).toBe('/portal/operator/approvals?authority=approved');
+    const [mail] = await listOutbox(gateway.runtime.gateway.pool, { to: member.email });
+    expect(mail!.subject).toBe('Direct debit authority for Pōhutukawa Traders approved');
+    expect(mail!.text).toContain('bank confirmed');
+    expect((await member.client.get('/portal/billing')).body).toContain('state-approved');
+    const again = await operator.client.submit('/portal/operator/approvals', action, { decision: 'decline' });
+    expect(again.statusCode).toBe(409);
+  });
+
+  it('lists the organisation’s invoices with CSV and PDF downloads, to its members only', async () => {
+    const production = gateway.runtime.environments.production.pool;
+    await insertFees(production, [
+      { organisationId, chargedAt: new Date('2025-06-10T00:00:00Z'), amountCents: 150 },
+      { organisationId, chargedAt: new Date('2025-06-11T00:00:00Z'), amountCents: 1200, feeCode: 'REGISTER' },
+    ]);
+    await closeDueMonths(production, new Date(), identityDirectory(gateway.runtime.gateway.pool));
+    const page = await member.client.get('/portal/billing');
+    expect(page.body).toContain('INV-000001');
+    expect(page.body).toContain('June 2025');
+    expect(page.body).toContain('NZ$15.53');
+    const url = '/portal/billing/production/invoices/INV-000001';
+    const view = await member.client.get(url);
+    expect(view.statusCode).toBe(200);
+    expect(view.body).toContain('Tax invoice INV-000001');
+    expect(view.body).toContain('REGISTER fee');
+    const csv = await member.client.get(`${url}/csv`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="INV-000001.csv"');
+    expect(csv.body.trim().split('\n').at(-1)).toMatch(/TOTAL,,,,,2,,13\.50,2\.03,15\.53$/);
+    const pdf = await member.client.get(`${url}/pdf`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // Operators may open it; anyone else gets the same 404 as for a number that does not exist.
+    expect((await operator.client.get(`${url}/csv`)).statusCode).toBe(200);
+    for (const [client, target] of [
+      [outsider.client, url],
+      [outsider.client, `${url}/pdf`],
+      [member.client, '/portal/billing/production/invoices/INV-000999'],
+      [member.client, '/portal/billing/production/invoices/garbage'],
+      [member.client, '/portal/billing/staging/invoices/INV-000001'],
+    ] as const) {
+      const response = await client.get(target);
+      expect(response.statusCode, target).toBe(404);
+    }
+  });
+
+  it('shows a subscription’s fees of the month so far on its usage page', async () => {
+    const pool = gateway.runtime.gateway.pool;
+    const { subscriptionId } = await createSubscription(pool, {
+      userId: member.user.id,
+      productId: 'production-ppsr',
+      state: 'active',
+    });
+    const now = new Date();
+    const month = periodStart(periodOf(now));
+    await insertFees(gateway.runtime.environments.production.pool, [
+      { organisationId, subscriptionId, chargedAt: month, amountCents: 150 },
+      {
+        organisationId,
+        subscriptionId,
+        chargedAt: now,
+        amountCents: 1200,
+        feeCode: 'REGISTER',
+      },
+      // Last month's: not on the page.
+      {
+        organisationId,
+        subscriptionId,
+        chargedAt: new Date(month.getTime() - 1),
+        amountCents: 999,
+      },
+    ]);
+    const page = await member.client.get(`/portal/subscriptions/${subscriptionId}/usage`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toMatch(/Fees in [A-Z][a-z]+ \d{4} so far/);
+    expect(page.body).toContain('2 fees: NZ$13.50 + GST NZ$2.03');
+    expect(page.body).toContain('REGISTER fee');
+    expect(page.body).not.toContain('9.99');
+  });
+});
