@@ -103,8 +103,8 @@ export function usageRoutes(scope: FastifyInstance, deps: PortalDeps): void {
             html`<a href="/portal/subscriptions/${id}/usage?days=${n}"${n === days ? html` aria-current="page"` : ''}>${n} days</a> `,
         )}</p></nav>
 <section class="card">${usageChart(usage)}</section>
-<section class="card">${usageTable(usage)}</section>
-${await feesOfMonth(deps, subscription)}`,
+${await feesOfMonth(deps, subscription)}
+<section class="card">${usageTable(usage)}</section>`,
       );
     },
   );
