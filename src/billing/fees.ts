@@ -57,7 +57,7 @@ export interface FeeCharge {
 }
 
 export interface ChargedFee extends Quote {
-  id: string;
+  id: number;
   organisationId: string;
   channel: Channel;
   chargedAt: Date;

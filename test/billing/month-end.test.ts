@@ -14,7 +14,7 @@ import {
 import { type Database, openDatabase } from '../../src/platform/db/pool.ts';
 import { migrateAll } from '../../src/runtime.ts';
 import { freshDatabases } from '../support/runtime.ts';
-import { insertFees, organisationWithOwner } from './support.ts';
+import { insertFees, organisationWithOwner } from './invoice-support.ts';
 
 let databases: Awaited<ReturnType<typeof freshDatabases>>;
 let gateway: Database;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/platform/db/pool.ts';
 import { migrateAll } from '../../src/runtime.ts';
-import { insertFees, organisationWithOwner } from '../billing/support.ts';
+import { insertFees, organisationWithOwner } from '../billing/invoice-support.ts';
 import { rsg } from '../support/cli.ts';
 import { freshDatabases } from '../support/runtime.ts';
 

@@ -5,7 +5,7 @@ import { closeDueMonths } from '../../src/billing/store/invoices.ts';
 import { createSubscription } from '../../src/gateway/subscriptions.ts';
 import { addMember, addOrganisation } from '../../src/identity/organisations.ts';
 import { addUser, setPassword } from '../../src/identity/users.ts';
-import { insertFees } from '../billing/support.ts';
+import { insertFees } from '../billing/invoice-support.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 import {
   CHROMIUM,

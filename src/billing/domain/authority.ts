@@ -21,9 +21,10 @@ export const TRANSITIONS: Readonly<Record<AuthorityAction, { from: AuthorityStat
 
 /** The refusal of a move the authority's state does not allow (409 in the portal; an error in the CLI). */
 export function illegalTransition(action: AuthorityAction, state: AuthorityState): RuleError {
-  const allowed = TRANSITIONS[action].from;
-  return new RuleError('authority', `is ${state}: only a ${allowed} authority can be ${pastTense(action)}`, {
-    message: `The direct debit authority is ${state}; only a ${allowed} authority can be ${pastTense(action)}.`,
+  const from = TRANSITIONS[action].from;
+  const allowed = `${from === 'approved' ? 'an' : 'a'} ${from}`;
+  return new RuleError('authority', `is ${state}: only ${allowed} authority can be ${pastTense(action)}`, {
+    message: `The direct debit authority is ${state}; only ${allowed} authority can be ${pastTense(action)}.`,
     code: PROBLEM_ERRORS.conflict,
   });
 }

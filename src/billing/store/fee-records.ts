@@ -44,7 +44,7 @@ export async function insertFeeRecord(
   tx: pg.PoolClient,
   environment: Environment,
   fee: NewFeeRecord,
-): Promise<{ id: string } | undefined> {
+): Promise<{ id: number } | undefined> {
   const values = [
     fee.organisationId,
     fee.userId,
@@ -67,13 +67,13 @@ export async function insertFeeRecord(
   const row = `SELECT $1::uuid, $2::uuid, $3::uuid, $4, $5, $6, $7, $8::int, $9::int, $10, $11, $12, $13, $14, $15::timestamptz`;
   const result =
     environment === 'production'
-      ? await tx.query<{ id: string }>(
+      ? await tx.query<{ id: number }>(
           `WITH authority AS (
              SELECT id FROM direct_debit_authorities WHERE organisation_id = $1 AND state = 'approved' FOR SHARE)
            ${insert} ${row} FROM authority RETURNING id`,
           values,
         )
-      : await tx.query<{ id: string }>(
+      : await tx.query<{ id: number }>(
           `WITH dummy AS (
              INSERT INTO direct_debit_authorities
                (organisation_id, state, account_name, requested_at, decided_at, decision_note)
@@ -94,7 +94,7 @@ export async function insertFeeRecord(
 export type FeeStatus = 'Unbilled' | 'Invoiced';
 
 export interface FeeRecord {
-  id: string;
+  id: number;
   organisationId: string;
   userId: string | null;
   subscriptionId: string | null;
@@ -113,7 +113,7 @@ export interface FeeRecord {
   chargedAt: Date;
   feeStatus: FeeStatus;
   /** The invoice the fee went to (the invoices table's id), once invoiced. */
-  invoiceId: string | null;
+  invoiceId: number | null;
 }
 
 export interface FeeRecordQuery {
@@ -141,12 +141,12 @@ export interface FeeRecordPage {
 
 export const MAX_FEE_PAGE_SIZE = 500;
 
-const FEE_COLUMNS = `id::text AS id, organisation_id AS "organisationId", user_id AS "userId",
+const FEE_COLUMNS = `id, organisation_id AS "organisationId", user_id AS "userId",
   subscription_id AS "subscriptionId", service, operation, fee_code AS "feeCode", description,
   amount_cents AS "amountCents", gst_cents AS "gstCents", currency, channel, request_id AS "requestId",
   billing_reference AS "billingReference", object_kind AS "objectKind", object_id AS "objectId",
   charged_at AS "chargedAt", CASE WHEN invoice_id IS NULL THEN 'Unbilled' ELSE 'Invoiced' END AS "feeStatus",
-  invoice_id::text AS "invoiceId"`;
+  invoice_id AS "invoiceId"`;
 
 /** An organisation's fee records, newest first, a page at a time; filtered as the query says. */
 export async function listFeeRecords(db: Queryable, query: FeeRecordQuery): Promise<FeeRecordPage> {
