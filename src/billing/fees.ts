@@ -52,6 +52,8 @@ export interface FeeCharge {
   channel?: Channel;
   requestId?: string | undefined;
   billingReference?: string | undefined;
+  /** How many of the fee (a trade mark renewal's classes); 1 by default. One record holds the product. */
+  quantity?: number;
   /** What the fee is for: a case, a registration number, an organisation part. */
   object?: { kind: string; id: string } | undefined;
 }
@@ -67,7 +69,7 @@ export interface ServiceFees {
   /** False when the operator turned charging off (`RSG_FEES=off`): nothing is charged or refused. */
   readonly enabled: boolean;
   /** The fee for a code and channel, from the schedule in force. */
-  quote(feeCode: string, channel?: Channel): Quote;
+  quote(feeCode: string, channel?: Channel, quantity?: number): Quote;
   /** Who pays for this caller's fee-bearing calls; 403 when nobody can. */
   payer(caller: FeeCaller | undefined): Promise<Payer>;
   /**
@@ -178,7 +180,7 @@ export function serviceFees(settings: FeesSettings): ServiceFees {
 
   const fees: ServiceFees = {
     enabled: settings.enabled,
-    quote: (feeCode, channel = 'API') => quote(schedule, feeCode, channel),
+    quote: (feeCode, channel = 'API', quantity = 1) => quote(schedule, feeCode, channel, quantity),
     payer(caller) {
       if (!caller) return Promise.reject(noOrganisation());
       let payer = resolved.get(caller);
@@ -202,7 +204,7 @@ export function serviceFees(settings: FeesSettings): ServiceFees {
     async charge(tx, charge) {
       if (!settings.enabled) return undefined;
       const channel = charge.channel ?? 'API';
-      const priced = quote(schedule, charge.feeCode, channel);
+      const priced = quote(schedule, charge.feeCode, channel, charge.quantity ?? 1);
       if (priced.service !== service) {
         throw new Error(`the fee ${charge.feeCode} belongs to ${priced.service}, not ${service}`);
       }

@@ -49,12 +49,19 @@ describe('the default schedule', () => {
       expect(Number.isSafeInteger(fee.cents.API) && Number.isSafeInteger(fee.cents.Web)).toBe(true);
     }
     expect(() => quote(DEFAULT_FEE_SCHEDULE, 'NO_SUCH_FEE', 'API')).toThrow(/no fee code NO_SUCH_FEE/);
+    // Per class: one fee, GST once on the product (3 × NZ$200 = NZ$600, GST NZ$90).
+    expect(quote(DEFAULT_FEE_SCHEDULE, 'IPONZ_TRADE_MARK_RENEWAL', 'API', 3)).toMatchObject({
+      amountCents: 60_000,
+      gstCents: 9_000,
+      description: 'Trade mark renewal fee, per class × 3',
+    });
+    expect(() => quote(DEFAULT_FEE_SCHEDULE, 'IPONZ_TRADE_MARK_RENEWAL', 'API', 0)).toThrow(/quantity/);
   });
 
   it('is the table in src/billing/README.md', async () => {
     const { readFile } = await import('node:fs/promises');
     const readme = await readFile(new URL('../../src/billing/README.md', import.meta.url), 'utf8');
-    const rows = [...readme.matchAll(/^\| `([A-Z_]+)` \| (\w+) \| [^|]+ \| ([\d.]+) \| ([\d.]+) \|$/gm)].map(
+    const rows = [...readme.matchAll(/^\| `([A-Z0-9_]+)` \| (\w+) \| [^|]+ \| ([\d.]+) \| ([\d.]+) \|$/gm)].map(
       (m) => `${m[1]} ${m[2]} ${m[3]} ${m[4]}`,
     );
     const cents = (n: number) => (n / 100).toFixed(2);

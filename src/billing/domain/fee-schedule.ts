@@ -44,7 +44,8 @@ const fee = (code: string, service: string, description: string, web: number, ap
 /**
  * Defaults. Scale: the secured interests register's website charges NZ$2 + GST for a debtor search and
  * its API fees are lower (published; the API amounts are not): ours are 75 % of the website's. The IP
- * office charges the same by either channel. The business number register charges for an organisation
+ * office's renewal fees are its published table, the same by either channel; its application fees are
+ * ours. The business number register charges for an organisation
  * part beyond an entity's second.
  */
 export const DEFAULT_FEES: readonly FeeDefinition[] = [
@@ -55,12 +56,20 @@ export const DEFAULT_FEES: readonly FeeDefinition[] = [
   fee('PPSR_SEARCH_REGISTRATION_NUMBER', 'ppsr', 'Search by registration number', 200, 150),
   fee('PPSR_REGISTRATION', 'ppsr', 'Register a financing statement', 1600, 1200),
   fee('PPSR_RENEWAL', 'ppsr', 'Renew a financing statement', 1600, 1200),
-  fee('IPONZ_PATENT_RENEWAL', 'iponz', 'Patent renewal fee', 20_000),
-  fee('IPONZ_TRADE_MARK_RENEWAL', 'iponz', 'Trade mark renewal fee', 35_000),
-  fee('IPONZ_DESIGN_RENEWAL', 'iponz', 'Design renewal fee', 10_000),
+  // The IP office's published fee table (in force since 13 February 2020; its renewal rules are in
+  // src/services/iponz/domain/renewals.ts): the same by either channel.
+  fee('IPONZ_PATENT_MAINTENANCE', 'iponz', 'Patent application maintenance fee', 20_000),
+  fee('IPONZ_PATENT_RENEWAL_4_TO_9', 'iponz', 'Patent renewal fee, 4th to 9th year', 20_000),
+  fee('IPONZ_PATENT_RENEWAL_10_TO_14', 'iponz', 'Patent renewal fee, 10th to 14th year', 45_000),
+  fee('IPONZ_PATENT_RENEWAL_15_TO_19', 'iponz', 'Patent renewal fee, 15th to 19th year', 100_000),
+  fee('IPONZ_PATENT_LATE_PAYMENT', 'iponz', 'Patent late payment fee', 10_000),
+  fee('IPONZ_TRADE_MARK_RENEWAL', 'iponz', 'Trade mark renewal fee, per class', 20_000),
+  fee('IPONZ_DESIGN_FIRST_RENEWAL', 'iponz', 'Design renewal fee, first renewal', 10_000),
+  fee('IPONZ_DESIGN_SECOND_RENEWAL', 'iponz', 'Design renewal fee, second renewal', 20_000),
+  // Ours: the applications the API takes.
   fee('IPONZ_PATENT_APPLICATION', 'iponz', 'Patent application (PCT national phase)', 25_000),
   fee('IPONZ_PATENT_EXAMINATION', 'iponz', 'Patent examination (requested with the application)', 50_000),
-  fee('IPONZ_TRADE_MARK_APPLICATION', 'iponz', 'Trade mark application', 10_000),
+  fee('IPONZ_TRADE_MARK_APPLICATION', 'iponz', 'Trade mark application, per class', 10_000),
   fee('NZBN_ORGANISATION_PART', 'nzbn', 'Organisation part beyond the second for one entity', 500),
 ];
 
@@ -134,14 +143,21 @@ export interface Quote {
   readonly gstCents: number;
 }
 
-export function quote(schedule: FeeSchedule, code: string, channel: Channel): Quote {
+/**
+ * The fee for a code and channel; `quantity` (a trade mark's classes) multiplies the amount, and GST is
+ * computed once on the product, so one fee record holds the whole fee.
+ */
+export function quote(schedule: FeeSchedule, code: string, channel: Channel, quantity = 1): Quote {
   const definition = schedule.get(code);
   if (!definition) throw new Error(`no fee code ${code} in the fee schedule`);
-  const amountCents = definition.cents[channel];
+  if (!Number.isSafeInteger(quantity) || quantity < 1 || quantity > 1_000) {
+    throw new RangeError(`a fee's quantity is a whole number from 1 to 1000 (got ${quantity})`);
+  }
+  const amountCents = definition.cents[channel] * quantity;
   return {
     code,
     service: definition.service,
-    description: definition.description,
+    description: quantity === 1 ? definition.description : `${definition.description} × ${quantity}`,
     amountCents,
     gstCents: gstCents(amountCents),
   };

@@ -172,13 +172,15 @@ export async function listFeeRecords(db: Queryable, query: FeeRecordQuery): Prom
     query.from ?? null,
     query.to ?? null,
   ];
-  const [rows, count] = await Promise.all([
-    db.query<FeeRecord>(
-      `SELECT ${FEE_COLUMNS} FROM fee_records WHERE ${where}
-        ORDER BY charged_at DESC, fee_records.id DESC LIMIT $8 OFFSET $9`,
-      [...values, pageSize, (page - 1) * pageSize],
-    ),
-    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM fee_records WHERE ${where}`, values),
-  ]);
+  // One after the other: `db` may be a transaction's client, which runs one query at a time.
+  const rows = await db.query<FeeRecord>(
+    `SELECT ${FEE_COLUMNS} FROM fee_records WHERE ${where}
+      ORDER BY charged_at DESC, fee_records.id DESC LIMIT $8 OFFSET $9`,
+    [...values, pageSize, (page - 1) * pageSize],
+  );
+  const count = await db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM fee_records WHERE ${where}`,
+    values,
+  );
   return { records: rows.rows, page, pageSize, total: count.rows[0]!.total };
 }
