@@ -1,11 +1,12 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { gstOf } from '../../src/billing/domain/invoice-gst.ts';
 import { nextPeriod, periodEnd, periodStart } from '../../src/billing/domain/invoice-month.ts';
 import { identityDirectory, type OrganisationDirectory } from '../../src/billing/store/directory.ts';
 import {
   closeDueMonths,
   findInvoice,
+  holdChargeBarrier,
   issueCreditNote,
   listInvoices,
   nextMonthToClose,
@@ -311,5 +312,39 @@ describe('the month end', () => {
       ),
       { numRuns: 25 },
     );
+  });
+  it('waits at the charge barrier for a charging transaction in flight, so its fee is on its own month', async () => {
+    const pool = sandbox.pool;
+    const org = await organisationWithOwner(gateway.pool, 'Barrier Ltd');
+    await insertFees(pool, [
+      { organisationId: org.id, chargedAt: at('2027-06-10T00:00:00Z'), amountCents: 100 },
+    ]);
+    // A charge holding the barrier, dated 30 June 23:59:59.999 NZST, not yet committed.
+    const charge = await pool.connect();
+    try {
+      await charge.query('BEGIN');
+      await holdChargeBarrier(charge);
+      await charge.query(
+        `INSERT INTO fee_records (organisation_id, service, operation, fee_code, description, amount_cents,
+                                  gst_cents, channel, charged_at)
+         VALUES ($1, 'ppsr', 'op', 'SEARCH', 'late search', 50, 8, 'API', $2)`,
+        [org.id, at('2027-06-30T11:59:59.999Z')],
+      );
+      const closing = runMonthEnd(pool, { period: '2027-06', now: periodEnd('2027-06'), directory });
+      // The month end waits for the barrier (an advisory lock not granted yet).
+      await vi.waitFor(async () => {
+        const waiting = await pool.query(
+          "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+        );
+        expect(waiting.rowCount).toBe(1);
+      });
+      await charge.query('COMMIT');
+      const result = await closing;
+      expect([result.ran, result.invoices, result.fees]).toEqual([true, 1, 2]);
+    } finally {
+      charge.release();
+    }
+    const [invoice] = await listInvoices(pool, { organisationIds: [org.id], period: '2027-06' });
+    expect(invoice!.netCents).toBe(150);
   });
 });
