@@ -334,7 +334,8 @@ describe('the month end', () => {
       // The month end waits for the barrier (an advisory lock not granted yet).
       await vi.waitFor(async () => {
         const waiting = await pool.query(
-          "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+          `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
         );
         expect(waiting.rowCount).toBe(1);
       });
