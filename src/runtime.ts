@@ -298,34 +298,44 @@ export async function startJobs(
   const unsubscribe: Array<() => void> = [];
   try {
     for (const environment of ENVIRONMENTS) {
-      const context = (apiBase: string): JobContext => ({
-        environment,
-        database: runtime.environments[environment],
-        clock: runtime.clocks.for(environment),
-        apiBase,
-        mail: async (message) => {
-          await sendMail(mail, message);
-        },
-        onClockMoved: (handler) => {
-          // Production runs on real time: only the sandbox clock moves.
-          if (environment === 'sandbox') unsubscribe.push(runtime.clocks.onSandboxMoved(handler));
-        },
-        keyedUniform: runtime.keyedUniform,
-        settings: {
-          sandboxActivityPerHour: environment === 'sandbox' ? runtime.config.sandboxActivityPerHour : 0,
-        },
-        log,
-      });
       for (const service of SERVICES) {
         if (!service.jobs) continue;
-        const jobs = await service.jobs(context(`${base}${ENVIRONMENT_PREFIX[environment]}${service.path}`));
+        const jobs = await service.jobs({
+          environment,
+          database: runtime.environments[environment],
+          clock: runtime.clocks.for(environment),
+          apiBase: `${base}${ENVIRONMENT_PREFIX[environment]}${service.path}`,
+          mail: async (message) => {
+            await sendMail(mail, message);
+          },
+          onClockMoved: (handler) => {
+            // Production runs on real time: only the sandbox clock moves.
+            if (environment === 'sandbox') unsubscribe.push(runtime.clocks.onSandboxMoved(handler));
+          },
+          keyedUniform: runtime.keyedUniform,
+          settings: {
+            sandboxActivityPerHour: environment === 'sandbox' ? runtime.config.sandboxActivityPerHour : 0,
+          },
+          log,
+        });
         running.set(`${environment}-${service.id}`, jobs);
       }
       // Billing is a platform module: its month end runs beside the services' jobs.
-      const billing = new BillingJobs(context(`${base}/portal/billing`), {
-        directory: identityDirectory(runtime.gateway.pool),
-        portalUrl: `${base}/portal/billing`,
-      });
+      const billing = new BillingJobs(
+        {
+          environment,
+          database: runtime.environments[environment],
+          clock: runtime.clocks.for(environment),
+          mail: async (message) => {
+            await sendMail(mail, message);
+          },
+          onClockMoved: (handler) => {
+            if (environment === 'sandbox') unsubscribe.push(runtime.clocks.onSandboxMoved(handler));
+          },
+          log,
+        },
+        { directory: identityDirectory(runtime.gateway.pool), portalUrl: `${base}/portal/billing` },
+      );
       billing.start();
       running.set(`${environment}-billing`, billing);
     }

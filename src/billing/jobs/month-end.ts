@@ -21,6 +21,12 @@ import {
   unmailedInvoices,
 } from '../store/invoices.ts';
 
+/** What the month end needs of the job context the services' jobs get. */
+export type BillingJobContext = Pick<
+  JobContext,
+  'environment' | 'database' | 'clock' | 'mail' | 'onClockMoved' | 'log'
+>;
+
 export interface BillingJobOptions {
   directory: OrganisationDirectory;
   /** Where people find their invoices (the portal's billing page). */
@@ -75,7 +81,7 @@ export class BillingJobs implements RunningJobs {
   readonly closed: MonthEndResult[] = [];
 
   constructor(
-    private readonly context: JobContext,
+    private readonly context: BillingJobContext,
     private readonly options: BillingJobOptions,
   ) {
     this.outage = new OutageLog(`month end (${context.environment})`, context.log);
