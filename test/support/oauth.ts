@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { registerClient } from '../../../../src/identity/oauth/clients.ts';
-import { addUser, setPassword } from '../../../../src/identity/users.ts';
-import type { Environment } from '../../../../src/services/contract.ts';
-import { CookieBrowser, csrfOf, location } from '../../../support/cookie-browser.ts';
-import type { TestGateway } from '../../../support/runtime.ts';
+import { registerClient } from '../../src/identity/oauth/clients.ts';
+import { addUser, setPassword } from '../../src/identity/users.ts';
+import type { Environment } from '../../src/services/contract.ts';
+import { CookieBrowser, csrfOf, location } from './cookie-browser.ts';
+import type { TestGateway } from './runtime.ts';
 
 /**
  * Three-legged tokens the way an integrator gets them: a user signs in and consents on our pages
@@ -76,4 +76,33 @@ export async function signedInUser(
   });
   if (token.statusCode !== 200) throw new Error(`token exchange failed: ${token.body}`);
   return { userId: user.id, email: user.email, token: token.json().access_token };
+}
+
+/** A client-credentials token (an application acting for itself, no user) of `environment`. */
+export async function clientCredentialsToken(
+  gateway: TestGateway,
+  ownerUserId: string,
+  environment: Environment = 'sandbox',
+): Promise<string> {
+  const { client, clientSecret } = await registerClient(gateway.runtime.gateway.pool, {
+    ownerUserId,
+    name: 'Back office',
+    environment,
+    redirectUris: [],
+    grantTypes: ['client_credentials'],
+    public: false,
+  });
+  const token = await gateway.app.inject({
+    method: 'POST',
+    url: '/oauth2/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: clientSecret!,
+      scope: `https://api.business.govt.nz/${environment === 'sandbox' ? 'sandbox' : 'gateway'}/.default`,
+    }).toString(),
+  });
+  if (token.statusCode !== 200) throw new Error(`client-credentials grant failed: ${token.body}`);
+  return token.json().access_token;
 }
