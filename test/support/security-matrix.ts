@@ -3,13 +3,13 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_KEY, MISSING_KEY } from '../../src/gateway/guard.ts';
 import { addMember, addOrganisation } from '../../src/identity/organisations.ts';
-import type { ErrorCode } from '../../src/platform/http/error-codes.ts';
 import type { Environment, ServiceId } from '../../src/services/contract.ts';
 import { expectRefusal } from './error-codes.ts';
 import { type FingerprintedTables, fingerprint } from './fingerprint.ts';
 import { clientCredentialsToken, type SignedInUser, signedInUser } from './oauth.ts';
 import { OpenApi, serviceBase, serviceOf } from './openapi.ts';
-import { subscriber, type TestGateway } from './runtime.ts';
+import { subscriber } from './runtime.ts';
+import { accessOf, bodyOf, queriesOf, type ServiceFixture, type ServiceSubject } from './service-fixture.ts';
 
 /**
  * The security matrix: every operation of a service's OpenAPI document (as the running gateway serves
@@ -18,50 +18,12 @@ import { subscriber, type TestGateway } from './runtime.ts';
  * honest: an operation listed as public that wants a user's token fails, and so does one listed as
  * three-legged that does not). A refused call writes nothing (the fixture's tables are fingerprinted).
  *
- * A service gives a fixture (`SecurityFixture`): how to build its gateway, the ids its paths take, and
+ * A service gives a fixture (`ServiceFixture`, service-fixture.ts): how to build its gateway, the ids its paths take, and
  * one entry per operation — `'public'` (a subscription key is all it needs) or what else it needs. An
  * operation of the document without an entry fails the coverage test, so a new operation cannot slip
  * through unexamined. API Management's refusals carry no code on the wire: their published message is
  * the contract (reference/gateway.md), so that is what is compared.
  */
-
-export interface OperationAccess {
-  /** A user's three-legged token: any signed-in user, or one holding authority over the object. */
-  user?: 'any' | 'authority';
-  /** The object belongs to the caller's subscription (or organisation): another subscriber's key finds nothing. */
-  owned?: boolean;
-  /** The operation reads `x-organisation`: one naming an organisation the caller is not in is refused. */
-  organisation?: boolean;
-  /** Path parameter values beyond the fixture's `ids`. */
-  path?: Record<string, string>;
-  /** A query string (without `?`) and a body that the right caller gets past validation with. */
-  query?: string;
-  body?: unknown;
-}
-
-export interface SecuritySubject {
-  gateway: TestGateway;
-  /** A signed-in user allowed everything the operations do (holds authority over their objects). */
-  owner?: SignedInUser;
-  /** Values of path parameters by name (`nzbn`, `watchlistId` …). */
-  ids: Record<string, string>;
-  /** A subscription key of the service, already used by `setup` (objects it owns belong to it). */
-  key?: string;
-  /** What a refused call must leave unchanged (default: the environment's tables of the service). */
-  tables?: FingerprintedTables[];
-  close(): Promise<void>;
-}
-
-export interface SecurityFixture {
-  service: ServiceId;
-  /** Another built service, whose keys must be refused here. */
-  otherService: ServiceId;
-  setup(): Promise<SecuritySubject>;
-  /** The service's refusals in its dialect, for operations that name them. */
-  refusals?: { noAuthority?: ErrorCode; notOwned?: ErrorCode };
-  /** One entry per operation of the document, `METHOD /path` as the document writes it. */
-  operations: Record<string, 'public' | OperationAccess>;
-}
 
 const THREE_LEGGED = 'This operation needs a three-legged OAuth token: an end user must sign in and consent.';
 
@@ -70,7 +32,7 @@ const MALFORMED_KEYS = ['not-a-key', 'x'.repeat(300), '0'.repeat(32), 'key with 
 const MALFORMED_TOKENS = ['Bearer not.a.jwt', 'Basic dXNlcjpwYXNz', 'Bearer ', 'Bearer a.b.c.d'];
 
 interface State {
-  subject: SecuritySubject;
+  subject: ServiceSubject;
   key: string;
   productionKey: string;
   otherServiceKey: string;
@@ -89,12 +51,12 @@ interface Call {
   organisation?: string;
 }
 
-export function securityMatrix(fixture: SecurityFixture): void {
+export function securityMatrix(fixture: ServiceFixture): void {
   const service = serviceOf(fixture.service);
   const entries = Object.entries(fixture.operations).map(([id, entry], index) => ({
     id,
     index,
-    access: entry === 'public' ? ({} as OperationAccess) : entry,
+    access: accessOf(entry),
   }));
   let s: State;
   let api: OpenApi;
@@ -139,14 +101,14 @@ export function securityMatrix(fixture: SecurityFixture): void {
       if (value === undefined) throw new Error(`${entry.id}: the fixture gives no value for {${name}}`);
       return encodeURIComponent(value);
     });
-    const query = entry.access.query ? `?${entry.access.query}` : '';
-    return `${serviceBase(fixture.service, environment)}${filled}${query}`;
+    const query = queriesOf(entry.access)[0];
+    return `${serviceBase(fixture.service, environment)}${filled}${query ? `?${query}` : ''}`;
   };
 
   const send = (entry: (typeof entries)[number], call: Call): Promise<LightMyRequestResponse> => {
     const [method] = entry.id.split(' ') as [string];
     const key = call.key === undefined ? s.key : call.key;
-    const body = entry.access.body;
+    const body = bodyOf(entry.access, s.subject);
     return s.subject.gateway.app.inject({
       method: method as 'GET',
       url: urlOf(entry, call.environment ?? 'sandbox'),
