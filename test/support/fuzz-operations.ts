@@ -43,6 +43,8 @@ export interface FuzzOptions {
   perOperation?: Record<string, number>;
   /** Fields a valid body leaves out (they must name something that exists, or be allocated first). */
   leaveOut?: string[];
+  /** Other names a 400 may give a field by (a published spelling of a parameter). */
+  fieldAliases?: string[];
 }
 
 type Level = 'valid' | 'awkward' | 'hostile';
@@ -447,7 +449,40 @@ export function fuzzOperations(fixture: ServiceFixture, options: FuzzOptions): v
   }, 120_000);
   afterAll(() => subject?.close());
 
-  const check = (label: string, response: LightMyRequestResponse) => {
+  /**
+   * The names a 400 may give as its field (or the start of it, up to a `.`): the operation's parameters, its body's
+   * fields, the parts of a request (`body`, `path` …), an array index, and any name the request sent.
+   */
+  const fieldNames = (operation: Operation, request: Request): Set<string> => {
+    const names = new Set([
+      ...operation.parameters.map((p) => p.name),
+      ...Object.keys(operation.body?.properties ?? {}),
+      ...(options.fieldAliases ?? []),
+      'body',
+      'path',
+      'params',
+      'querystring',
+      'headers',
+      'request',
+    ]);
+    for (const pair of request.query) {
+      const name = pair.split('=')[0] ?? '';
+      try {
+        names.add(decodeURIComponent(name).replaceAll('\u0000', '\\u0000'));
+      } catch {
+        names.add(name); // a name the query parser cannot decode is kept as written
+      }
+    }
+    try {
+      const body: unknown = request.body === undefined ? undefined : JSON.parse(request.body);
+      if (body && typeof body === 'object') for (const key of Object.keys(body)) names.add(key);
+    } catch {
+      // not JSON (or too deep to parse here): the parser's refusal names no field
+    }
+    return names;
+  };
+
+  const check = (label: string, response: LightMyRequestResponse, operation: Operation, request: Request) => {
     const where = `${label} → ${response.statusCode} ${response.body.slice(0, 300)}`;
     expect(response.statusCode, where).toBeLessThan(500);
     expect(response.body, where).not.toMatch(/\n\s+at [^\n]+:\d+:\d+/);
@@ -460,6 +495,12 @@ export function fuzzOperations(fixture: ServiceFixture, options: FuzzOptions): v
       const body = response.json();
       const fields = (body.list ?? body.errors ?? []) as { field: string }[];
       expect(fields.length, `${where}: names the field`).toBeGreaterThan(0);
+      const names = fieldNames(operation, request);
+      for (const { field } of fields) {
+        const named = [...names].some((name) => field === name || field.startsWith(`${name}.`));
+        if (!/^\d+(\.|$)/.test(field) && !named)
+          expect.fail(`${where}: the field "${field}" is no field of the request`);
+      }
     }
   };
 
@@ -500,7 +541,7 @@ export function fuzzOperations(fixture: ServiceFixture, options: FuzzOptions): v
             ...(request.body === undefined ? {} : { payload: request.body }),
           });
           statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-          check(label, response);
+          check(label, response, operation, request);
           // A successful answer conforms to the document (an empty path parameter makes another path).
           if (response.statusCode < 400 && !Object.values(request.path).includes('')) {
             api.conformsUrl(operation.method, url, response);
