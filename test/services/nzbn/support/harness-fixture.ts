@@ -200,7 +200,7 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
     'POST /entities/{nzbn}/industry-classifications': author({ classificationCode: 'C121220' }),
     'PUT /entities/{nzbn}/privacy-settings': author({ phonePrivateInformation: true }),
     'POST /entities/{nzbn}/business-ethnicity-identifiers': author({
-      ethnicity: 'PASIFIKA',
+      ethnicity: 'MAORI',
       identifyingFactors: [{ identifyingFactor: 'OWNERSHIP' }],
     }),
     'POST /entities/{nzbn}/payment-bank-accounts': author({ bankAccountNumber: '01-0902-0068389-00' }),
