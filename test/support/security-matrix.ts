@@ -68,7 +68,7 @@ export function securityMatrix(fixture: ServiceFixture): void {
     const product = (environment: Environment, id: ServiceId = fixture.service) => `${environment}-${id}`;
     const key = subject.key ?? (await subscriber(gateway, product('sandbox'))).primaryKey;
     const needsUser = entries.some((e) => e.access.user);
-    const stranger = needsUser ? await signedInUser(gateway) : undefined;
+    const stranger = needsUser ? (subject.stranger ?? (await signedInUser(gateway))) : undefined;
     const pool = gateway.runtime.gateway.pool;
     const foreign = await addOrganisation(pool, {
       environment: 'sandbox',

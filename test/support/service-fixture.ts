@@ -33,6 +33,8 @@ export interface ServiceSubject {
   gateway: TestGateway;
   /** A signed-in user allowed everything the operations do (holds authority over their objects). */
   owner?: SignedInUser;
+  /** A signed-in user who holds no authority (else the security matrix signs one in). */
+  stranger?: SignedInUser;
   /** A subscription key of the service (objects made with it in `setup` belong to it). */
   key?: string;
   /** Values of path parameters by name (`nzbn`, `watchlistId` …). */
