@@ -5,6 +5,8 @@ import { migrate } from '../../../src/platform/db/migrations.ts';
 import { type Database, openDatabase, withTransaction } from '../../../src/platform/db/pool.ts';
 import { withCheckDigit } from '../../../src/platform/gs1.ts';
 import { lookupOf } from '../../../src/services/ppsr/domain/search-keys.ts';
+import { generateStatement } from '../../../src/services/ppsr/sandbox/generator.ts';
+import { loadChunk, seededCount } from '../../../src/services/ppsr/store/seed.ts';
 import {
   dischargedBetween,
   findInForce,
@@ -209,5 +211,40 @@ describe('transactions in the store', () => {
       requestId: 'req-abandoned',
     });
     expect(failed?.statusCode).toBe(500);
+  });
+});
+
+describe('the sandbox seed in the store', () => {
+  it('loads a chunk whole, once; its statements are found by their keys', async () => {
+    const source = {
+      count: 10,
+      organisation: (i: number) => ({
+        name: `Seed Company ${i}`,
+        nzbn: withCheckDigit(String(942_000_000_100 + i)),
+      }),
+    };
+    const now = Date.parse('2026-11-24T00:00:00Z');
+    const make = () => Array.from({ length: 50 }, (_, i) => generateStatement(i, now, source));
+    expect(await loadChunk(database.pool, 'test', 0, make)).toBe(50);
+    expect(await loadChunk(database.pool, 'test', 0, make)).toBe(0);
+    expect(await seededCount(database.pool, 'test')).toBe(50);
+    const statements = make();
+    const versions = await database.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM ppsr_financing_statement_versions WHERE registration_number = ANY($1)',
+      [statements.map((s) => s.registrationNumber)],
+    );
+    expect(versions.rows[0]?.n).toBe(statements.reduce((sum, s) => sum + s.versions.length, 0));
+    const inForce = statements.find((s) => !s.dischargedAt && s.expiryDate >= '2026-11-24')!;
+    expect(
+      await findInForce(
+        database.pool,
+        { kinds: [], keys: [inForce.registrationNumber], prefix: false },
+        '2026-11-24',
+        1,
+      ),
+    ).toEqual([inForce.registrationNumber]);
+    const stored = await getStatement(database.pool, inForce.registrationNumber);
+    expect(stored?.document).toEqual(JSON.parse(JSON.stringify(inForce.versions.at(-1)!.document)));
+    expect(stored?.version).toBe(inForce.versions.length);
   });
 });

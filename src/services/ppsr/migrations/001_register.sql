@@ -117,3 +117,13 @@ CREATE TABLE ppsr_searches (
 );
 CREATE INDEX ppsr_searches_organisation ON ppsr_searches (organisation_id, searched_at);
 CREATE SEQUENCE ppsr_search_certificate_numbers;
+
+-- The sandbox seed's progress: a chunk of generated statements is loaded whole or not at all, so an
+-- interrupted seed resumes and two seeders never load a chunk twice.
+CREATE TABLE ppsr_seed_chunks (
+  seed text NOT NULL,
+  chunk integer NOT NULL,
+  statements integer NOT NULL,
+  loaded_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (seed, chunk)
+);
