@@ -5,10 +5,10 @@
  * force to the end of its expiry date and `Expired` from the next day; five years from 29 February is
  * 28 February.
  */
+import { addYears, parseIsoDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
 
 export const MAX_YEARS = 5;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 const nzDateFormat = new Intl.DateTimeFormat('en-CA', {
   timeZone: 'Pacific/Auckland',
@@ -19,27 +19,6 @@ const nzDateFormat = new Intl.DateTimeFormat('en-CA', {
 
 /** The New Zealand calendar date of an instant, `YYYY-MM-DD`. */
 export const nzDate = (epochMs: number): string => nzDateFormat.format(epochMs);
-
-/** A real calendar date in `YYYY-MM-DD` form (not 2026-02-30), or null. */
-export function parseIsoDate(text: string): { year: number; month: number; day: number } | null {
-  const match = ISO_DATE.exec(text);
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day)
-    return null;
-  return { year, month, day };
-}
-
-/** `date` plus whole years; 29 February becomes 28 February in a common year. */
-export function addYears(date: string, years: number): string {
-  const parsed = parseIsoDate(date);
-  if (!parsed) throw new RangeError(`${JSON.stringify(date)} is not a date`);
-  const year = parsed.year + years;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const day = parsed.month === 2 && parsed.day === 29 && !leap ? 28 : parsed.day;
-  return `${String(year).padStart(4, '0')}-${String(parsed.month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-}
 
 /**
  * The expiry date of a registration or renewal made on `today`: the requested one if it is after today

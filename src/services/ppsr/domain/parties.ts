@@ -19,9 +19,10 @@
  * | `dateOfBirth`                    | required for a person, a real date from 1900-01-01 to today       |
  * | secured party `name`, `email`    | required; the email a verification statement goes to              |
  */
+
+import { parseIsoDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { glnProblem } from '../../../platform/gs1.ts';
-import { parseIsoDate } from './dates.ts';
 
 export const ORGANISATION_TYPES = ['COMPANY', 'TRUST', 'PARTNERSHIP', 'SOLE_TRADER', 'OTHER'] as const;
 export type OrganisationType = (typeof ORGANISATION_TYPES)[number];

@@ -10,9 +10,10 @@
  * date of birth narrowing; at most 300 results (published for debtor organisations; ours for every kind);
  * page size 1–100, default 20 (ours).
  */
+
+import { parseIsoDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { glnProblem } from '../../../platform/gs1.ts';
-import { parseIsoDate } from './dates.ts';
 import { isRegistrationNumber } from './registration-number.ts';
 import {
   canonicalChassis,

@@ -10,9 +10,11 @@
  * after-acquired property, then goods, livestock, crops, intangibles, aircraft. Registrations grow towards
  * the present; 35% are discharged, 20% renewed once or more, 15% amended.
  */
+
+import { addYears } from '../../../platform/calendar.ts';
 import { type Random, seeded } from '../../../platform/random.ts';
 import type { Collateral, CollateralType, MotorVehicle } from '../domain/collateral.ts';
-import { addYears, MAX_YEARS, nzDate } from '../domain/dates.ts';
+import { MAX_YEARS, nzDate } from '../domain/dates.ts';
 import type { Debtor, SecuredParty } from '../domain/parties.ts';
 import { registrationNumberFrom } from '../domain/registration-number.ts';
 import { withVinCheckCharacter } from '../domain/vehicles.ts';
