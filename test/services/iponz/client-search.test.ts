@@ -122,6 +122,7 @@ describe('rule 2: name is required and has at least two characters', () => {
       'must be at most 200 characters',
     );
     expect(parseClientQuery({ name: 'a'.repeat(200) }).name).toHaveLength(200);
+    expect(parseClientQuery({ name: ` ${'a'.repeat(200)} ` }).name).toHaveLength(200);
   });
 });
 

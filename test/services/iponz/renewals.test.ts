@@ -11,6 +11,7 @@ import {
 import {
   type CaseKind,
   checkRenewal,
+  expiryDateOf,
   FEES,
   nextSlot,
   payRenewal,
@@ -184,6 +185,13 @@ describe('trade mark renewals (Trade Marks Act 2002)', () => {
     expect(due(mark(45), '2025-01-01').amountCents).toBe(45 * FEES.tradeMarkRenewalPerClass);
   });
 
+  it('is still renewable as "Registered - past expiry date", the status of the grace period', () => {
+    expect(due({ ...mark(2), status: 'Registered - past expiry date' }, '2025-09-01')).toMatchObject({
+      state: 'grace',
+      amountCents: 40_000,
+    });
+  });
+
   it('goes on renewing for ever, 10 years at a time', () => {
     expect(due(mark(1, '2025-06-01'), '2035-01-01')).toMatchObject({ renewal: 2, dueDate: '2035-06-01' });
     expect(due(mark(1, '2215-06-01'), '2225-01-01')).toMatchObject({ renewal: 21, dueDate: '2225-06-01' });
@@ -245,6 +253,23 @@ describe('design renewals (Designs Act 1953)', () => {
   it('takes no fee before registration', () => {
     for (const status of ['Filed', 'Pending Registration', 'Refused'])
       expect(checkRenewal({ ...design(), status }, '2019-01-01').state).toBe('none');
+  });
+});
+
+describe('the published ExpiryDate', () => {
+  it('is the next due date, the end of the term once all is paid, null when no fee is taken', () => {
+    expect(expiryDateOf(patent('2020-03-15'))).toBe('2024-03-15');
+    expect(expiryDateOf(patent('2020-03-15', 'Granted', '2030-03-15'))).toBe('2031-03-15');
+    expect(expiryDateOf(patent('2020-03-15', 'Granted', '2039-03-15'))).toBe('2040-03-15');
+    expect(expiryDateOf(patent('2020-03-15', 'Revoked'))).toBeNull();
+    expect(
+      expiryDateOf({
+        kind: 'design',
+        status: 'Registered',
+        filingDate: '2018-05-10',
+        lastRenewalDueDate: '2023-05-10',
+      }),
+    ).toBe('2028-05-10');
   });
 });
 

@@ -17,7 +17,7 @@
  * - "At least two characters" counts the characters of the trimmed term other than `%`: a wildcard is not
  *   a character of the name, and `%%` or `a%` would otherwise ask for every client.
  * - An empty `address` (`address=`) is no address; one of only spaces and `%` is refused.
- * - Terms are at most 200 characters.
+ * - Terms are at most 200 characters once trimmed.
  * - Case is folded with `toLowerCase()` on both sides (PostgreSQL's ILIKE folds the same way for the
  *   characters names and addresses use).
  * - An address matches when its lines and city, the non-empty ones joined with ", " in the order line 1,
@@ -62,18 +62,18 @@ export function parseClientQuery(params: { name?: unknown; address?: unknown }):
   const { name, address } = params;
   if (name === undefined || name === null) throw new RuleError('name', 'is required');
   if (typeof name !== 'string') throw new RuleError('name', 'must be a single text value');
-  if (name.length > MAX_TERM_LENGTH)
-    throw new RuleError('name', `must be at most ${MAX_TERM_LENGTH} characters`);
   const nameTerm = normaliseTerm(name);
+  if (Array.from(nameTerm).length > MAX_TERM_LENGTH)
+    throw new RuleError('name', `must be at most ${MAX_TERM_LENGTH} characters`);
   if (nameTerm === '') throw new RuleError('name', 'is required');
   if (literalLength(nameTerm) < MIN_NAME_CHARACTERS)
     throw new RuleError('name', `must have at least ${MIN_NAME_CHARACTERS} characters besides %`);
   let addressTerm: string | null = null;
   if (address !== undefined && address !== null && address !== '') {
     if (typeof address !== 'string') throw new RuleError('address', 'must be a single text value');
-    if (address.length > MAX_TERM_LENGTH)
-      throw new RuleError('address', `must be at most ${MAX_TERM_LENGTH} characters`);
     addressTerm = normaliseTerm(address);
+    if (Array.from(addressTerm).length > MAX_TERM_LENGTH)
+      throw new RuleError('address', `must be at most ${MAX_TERM_LENGTH} characters`);
     if (addressTerm.replace(/[%\s]/g, '') === '')
       throw new RuleError('address', 'must have a character besides % and spaces');
   }

@@ -43,6 +43,9 @@
  *   the end of the day six months after the due date; month arithmetic clamps to the month's last day
  *   (see dates.ts); anniversaries count from the filing date, never chained.
  * - Whether a patent fee is maintenance or renewal follows the status on the day: `Granted` is renewal.
+ * - Trade mark statuses complete the published ones (Under Examination, Abeyance, Registered) with the
+ *   Act's "Registered - past expiry date" (s 59: the status in the grace period, still renewable) and
+ *   Accepted, Under Opposition, Withdrawn, Abandoned, Lapsed, Expired, Removed, Refused.
  * - A trade mark can have at most 45 classes (the Nice classification); the number renewed is given.
  */
 import { RuleError } from '../../../platform/errors.ts';
@@ -70,6 +73,7 @@ export const TRADE_MARK_STATUSES = [
   'Accepted',
   'Under Opposition',
   'Registered',
+  'Registered - past expiry date',
   'Withdrawn',
   'Abandoned',
   'Lapsed',
@@ -98,7 +102,7 @@ const STATUSES: Record<CaseKind, readonly string[]> = {
 const PATENT_APPLICATION_STATUSES = new Set(['Filed', 'Under Examination', 'Accepted', 'Under Opposition']);
 const RENEWABLE: Record<CaseKind, ReadonlySet<string>> = {
   patent: new Set([...PATENT_APPLICATION_STATUSES, 'Granted']),
-  trademark: new Set(['Registered']),
+  trademark: new Set(['Registered', 'Registered - past expiry date']),
   design: new Set(['Registered']),
 };
 
@@ -346,6 +350,17 @@ export function checkRenewal(input: RenewalCase, today: string): RenewalCheck {
     expiryDate: slot.dueDate,
     nextExpiryDate: slot.nextExpiryDate,
   };
+}
+
+/**
+ * The published `ExpiryDate` of a case in a renewable status: the date it is paid to (the next fee's due
+ * date), or the end of its term once every fee is paid. Null in a status that takes no fee.
+ */
+export function expiryDateOf(input: RenewalCase): string | null {
+  checkRenewalCase(input);
+  if (!RENEWABLE[input.kind].has(input.status)) return null;
+  const slot = nextSlot(input.kind, input.filingDate, input.lastRenewalDueDate);
+  return slot ? slot.dueDate : termEnd(input.kind, input.filingDate);
 }
 
 export interface RenewalPayment {
