@@ -290,6 +290,10 @@ describe('bad case data names the field', () => {
     expect(
       broken(() => checkRenewal({ ...patent('2020-01-01'), kind: 'plant' as CaseKind }, '2024-01-01')).field,
     ).toBe('kind');
+    expect(
+      broken(() => checkRenewal({ ...patent('2020-01-01'), kind: 'toString' as CaseKind }, '2024-01-01'))
+        .field,
+    ).toBe('kind');
   });
 });
 

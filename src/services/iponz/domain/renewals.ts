@@ -205,7 +205,8 @@ function checkDate(field: string, value: string | undefined, required: boolean):
 
 /** The case's data checked: dates real, the status one of its kind, classes for a trade mark. */
 export function checkRenewalCase(input: RenewalCase): void {
-  if (!(input.kind in STATUSES)) throw new RuleError('kind', 'must be patent, trademark or design');
+  if (!Object.hasOwn(STATUSES, input.kind))
+    throw new RuleError('kind', 'must be patent, trademark or design');
   if (!STATUSES[input.kind].includes(input.status))
     throw new RuleError('status', `must be one of ${STATUSES[input.kind].join(', ')}`);
   checkDate('filingDate', input.filingDate, true);
