@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { nzDate } from '../src/platform/calendar.ts';
 import { migrate } from '../src/platform/db/migrations.ts';
 import { openDatabase } from '../src/platform/db/pool.ts';
 import { withCheckDigit } from '../src/platform/gs1.ts';
-import { nzDate } from '../src/services/ppsr/domain/dates.ts';
 import type { SearchCriterion } from '../src/services/ppsr/domain/search.ts';
 import { lookupOf } from '../src/services/ppsr/domain/search-keys.ts';
 import { generateStatement, type OrganisationSource } from '../src/services/ppsr/sandbox/generator.ts';

@@ -1,13 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { addDays, addMonths, addYears, formatDate, nzDate } from '../../../src/platform/calendar.ts';
 import { RuleError } from '../../../src/platform/errors.ts';
-import {
-  addDays,
-  addMonths,
-  addYears,
-  formatDate,
-  nzDate,
-} from '../../../src/services/iponz/domain/dates.ts';
 import {
   type CaseKind,
   checkRenewal,

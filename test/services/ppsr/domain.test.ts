@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addYears } from '../../../src/platform/calendar.ts';
+import { addYears, nzDate } from '../../../src/platform/calendar.ts';
 import { RuleError } from '../../../src/platform/errors.ts';
 import { withCheckDigit } from '../../../src/platform/gs1.ts';
 import { checkCollaterals } from '../../../src/services/ppsr/domain/collateral.ts';
-import { expiryDate, nzDate, renewedExpiryDate, statusOn } from '../../../src/services/ppsr/domain/dates.ts';
+import { expiryDate, renewedExpiryDate, statusOn } from '../../../src/services/ppsr/domain/dates.ts';
 import { checkDebtors, checkSecuredParties } from '../../../src/services/ppsr/domain/parties.ts';
 import {
   isRegistrationNumber,

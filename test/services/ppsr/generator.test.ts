@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { nzDate } from '../../../src/platform/calendar.ts';
 import { withCheckDigit } from '../../../src/platform/gs1.ts';
 import { checkCollaterals } from '../../../src/services/ppsr/domain/collateral.ts';
-import { nzDate } from '../../../src/services/ppsr/domain/dates.ts';
 import { checkDebtors, checkSecuredParties } from '../../../src/services/ppsr/domain/parties.ts';
 import { isRegistrationNumber } from '../../../src/services/ppsr/domain/registration-number.ts';
 import { hasValidCheckCharacter } from '../../../src/services/ppsr/domain/vehicles.ts';

@@ -4,7 +4,7 @@
  * the regulator told). Ours: an activity is `Filed` once filed (late or not), else `Overdue` after its due
  * date, else `Upcoming`; a period is open for filing from the day after it ends; one filing per period.
  */
-import { parseIsoDate } from '../../../platform/calendar.ts';
+import { parseDate } from '../../../platform/calendar.ts';
 import { addWorkingDays } from './working-days.ts';
 
 export const FPH_WORKING_DAYS = 40;
@@ -12,7 +12,7 @@ export type ActivityStatus = 'Upcoming' | 'Overdue' | 'Filed';
 
 /** Whether a date ends an FPH period (31 March or 30 September). */
 export function isPeriodEnd(date: string): boolean {
-  const parsed = parseIsoDate(date);
+  const parsed = parseDate(date);
   return !!parsed && ((parsed.month === 3 && parsed.day === 31) || (parsed.month === 9 && parsed.day === 30));
 }
 
@@ -24,7 +24,7 @@ export function fphDueDate(periodEnd: string): string {
 
 /** The period ends from `from` to `to` (both inclusive, `YYYY-MM-DD`), oldest first. */
 export function periodEndsBetween(from: string, to: string): string[] {
-  const start = parseIsoDate(from);
+  const start = parseDate(from);
   if (!start) throw new RangeError(`${from} is not a date`);
   const ends: string[] = [];
   for (let year = start.year; `${year}-01-01` <= to; year++) {

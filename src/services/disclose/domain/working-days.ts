@@ -8,7 +8,7 @@
  * anniversary days are not excluded (they are not national).
  */
 import Holidays from 'date-holidays';
-import { addDays, parseIsoDate, weekday } from '../../../platform/calendar.ts';
+import { addDays, parseDate, weekday } from '../../../platform/calendar.ts';
 
 const holidays = new Holidays('NZ');
 /**
@@ -51,7 +51,7 @@ export function nonWorkingHolidays(year: number): ReadonlySet<string> {
 
 /** Whether a calendar date (`YYYY-MM-DD`) is a New Zealand working day. */
 export function isWorkingDay(date: string): boolean {
-  const parsed = parseIsoDate(date);
+  const parsed = parseDate(date);
   if (!parsed) throw new RangeError(`${JSON.stringify(date)} is not a date`);
   const day = weekday(date);
   if (day === 0 || day === 6) return false;

@@ -41,15 +41,16 @@
  * - A design's window opens at the start of the period being renewed (the Act: "within the period").
  * - Dates are New Zealand calendar dates; the due date itself is still on time; the grace period ends at
  *   the end of the day six months after the due date; month arithmetic clamps to the month's last day
- *   (see dates.ts); anniversaries count from the filing date, never chained.
+ *   (see platform/calendar.ts); anniversaries count from the filing date, never chained.
  * - Whether a patent fee is maintenance or renewal follows the status on the day: `Granted` is renewal.
  * - Trade mark statuses complete the published ones (Under Examination, Abeyance, Registered) with the
  *   Act's "Registered - past expiry date" (s 59: the status in the grace period, still renewable) and
  *   Accepted, Under Opposition, Withdrawn, Abandoned, Lapsed, Expired, Removed, Refused.
  * - A trade mark can have at most 45 classes (the Nice classification); the number renewed is given.
  */
+
+import { addMonths, addYears, isDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import { addMonths, addYears, isDate } from './dates.ts';
 
 export type CaseKind = 'patent' | 'trademark' | 'design';
 

@@ -5,20 +5,11 @@
  * force to the end of its expiry date and `Expired` from the next day; five years from 29 February is
  * 28 February.
  */
-import { addYears, parseIsoDate } from '../../../platform/calendar.ts';
+import { addYears, parseDate } from '../../../platform/calendar.ts';
+
 import { RuleError } from '../../../platform/errors.ts';
 
 export const MAX_YEARS = 5;
-
-const nzDateFormat = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'Pacific/Auckland',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
-
-/** The New Zealand calendar date of an instant, `YYYY-MM-DD`. */
-export const nzDate = (epochMs: number): string => nzDateFormat.format(epochMs);
 
 /**
  * The expiry date of a registration or renewal made on `today`: the requested one if it is after today
@@ -27,7 +18,7 @@ export const nzDate = (epochMs: number): string => nzDateFormat.format(epochMs);
 export function expiryDate(today: string, requested: string | undefined, field = 'expiryDate'): string {
   const latest = addYears(today, MAX_YEARS);
   if (requested === undefined) return latest;
-  if (!parseIsoDate(requested)) throw new RuleError(field, 'must be a date, YYYY-MM-DD');
+  if (!parseDate(requested)) throw new RuleError(field, 'must be a date, YYYY-MM-DD');
   if (requested <= today) throw new RuleError(field, `must be after today (${today})`);
   if (requested > latest)
     throw new RuleError(field, `must be at most ${MAX_YEARS} years from today (${latest})`);

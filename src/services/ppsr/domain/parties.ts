@@ -20,7 +20,7 @@
  * | secured party `name`, `email`    | required; the email a verification statement goes to              |
  */
 
-import { parseIsoDate } from '../../../platform/calendar.ts';
+import { parseDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { glnProblem } from '../../../platform/gs1.ts';
 
@@ -76,7 +76,7 @@ function checkDebtor(debtor: Debtor, field: string, today: string): Debtor {
     const dateOfBirth = debtor.dateOfBirth;
     if (dateOfBirth === undefined || dateOfBirth === '')
       throw new RuleError(`${field}.dateOfBirth`, 'is required');
-    if (!parseIsoDate(dateOfBirth)) throw new RuleError(`${field}.dateOfBirth`, 'must be a date, YYYY-MM-DD');
+    if (!parseDate(dateOfBirth)) throw new RuleError(`${field}.dateOfBirth`, 'must be a date, YYYY-MM-DD');
     if (dateOfBirth < '1900-01-01' || dateOfBirth > today) {
       throw new RuleError(`${field}.dateOfBirth`, `must be from 1900-01-01 to today (${today})`);
     }

@@ -11,7 +11,7 @@
  * page size 1–100, default 20 (ours).
  */
 
-import { parseIsoDate } from '../../../platform/calendar.ts';
+import { parseDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { glnProblem } from '../../../platform/gs1.ts';
 import { isRegistrationNumber } from './registration-number.ts';
@@ -155,7 +155,7 @@ function criterionOf(searchBy: SearchKind, request: SearchRequest): SearchCriter
         lastName: body.lastName.trim(),
       };
       if (present(body.dateOfBirth)) {
-        if (!parseIsoDate(body.dateOfBirth))
+        if (!parseDate(body.dateOfBirth))
           throw new RuleError(`${field}.dateOfBirth`, 'must be a date, YYYY-MM-DD');
         criterion.dateOfBirth = body.dateOfBirth;
       }

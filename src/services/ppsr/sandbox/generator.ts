@@ -11,10 +11,10 @@
  * the present; 35% are discharged, 20% renewed once or more, 15% amended.
  */
 
-import { addYears } from '../../../platform/calendar.ts';
+import { addYears, nzDate } from '../../../platform/calendar.ts';
 import { type Random, seeded } from '../../../platform/random.ts';
 import type { Collateral, CollateralType, MotorVehicle } from '../domain/collateral.ts';
-import { MAX_YEARS, nzDate } from '../domain/dates.ts';
+import { MAX_YEARS } from '../domain/dates.ts';
 import type { Debtor, SecuredParty } from '../domain/parties.ts';
 import { registrationNumberFrom } from '../domain/registration-number.ts';
 import { withVinCheckCharacter } from '../domain/vehicles.ts';
