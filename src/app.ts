@@ -82,10 +82,6 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   });
   installErrorHandling(app);
   installInputTextCheck(app);
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('api-business-govt-nz-Request-Id', request.id);
-    done();
-  });
 
   const metrics = options.metrics ?? new HttpMetrics(options.processMetrics ?? false);
   reportLimitHealth(app, runtime.limits, metrics.registry);
@@ -95,9 +91,12 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     closing = true;
     done();
   });
-  // One onSend hook for every answer (each hook costs every request): while closing, the client is
-  // told to open its next connection elsewhere; a 413 reads the rest of the body away (body-limit.ts).
+  // One onSend hook for every answer (each hook costs every request): the request id header (set here
+  // rather than in an onRequest hook of its own; a hijacked reply sets it itself, see oauth/routes.ts);
+  // while closing, the client is told to open its next connection elsewhere; a 413 reads the rest of
+  // the body away (body-limit.ts).
   app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
     if (closing) reply.header('connection', 'close');
     else if (reply.statusCode === 413) lingerAfterTooLarge(request, reply);
     done(null, payload);
