@@ -16,6 +16,7 @@ import {
   toHttpError,
 } from './platform/http/errors.ts';
 import { installInputTextCheck } from './platform/http/input-text.ts';
+import { requestLoggerFactory } from './platform/http/lazy-logger.ts';
 import { loggerOptions } from './platform/http/log-redaction.ts';
 import { portalRoutes } from './portal/index.ts';
 import type { Runtime } from './runtime.ts';
@@ -48,6 +49,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       const supplied = request.headers[REQUEST_ID_HEADER];
       return typeof supplied === 'string' && SAFE_REQUEST_ID.test(supplied) ? supplied : randomUUID();
     },
+    // The per-request child logger is made only if the request logs (most never do): lazy-logger.ts.
+    childLoggerFactory: requestLoggerFactory,
     logController: new LogController({
       requestIdLogLabel: 'requestId',
       disableRequestLogging: runtime.config.logLevel !== 'debug' && runtime.config.logLevel !== 'trace',
