@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { measureLoad } from './load.ts';
+import { type LoadTarget, measureLoad as measureOnce } from './load.ts';
 import { benchDatabases, median, root, startServer, stopServer } from './support.ts';
 
 /**
@@ -15,13 +15,29 @@ import { benchDatabases, median, root, startServer, stopServer } from './support
  *   node --import tsx bench/gateway-steps.ts <folder> [<folder> ...]
  *
  * `bare` and `fastify` as folder names stand for this checkout's bare node:http and Fastify-alone
- * servers. Results print as a markdown table, each step's ratio to the first folder and to the one
+ * servers. `BENCH_TOGETHER=1` loads all contenders at the same time in each round, each under its own wrk,
+ * so that what else the machine is doing hits them alike (on a busy machine this is steadier than taking
+ * turns). Results print as a markdown table, each step's ratio to the first folder and to the one
  * before it. BENCH_ROUNDS (default 7) and BENCH_SECONDS (default 3) set the length.
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const folders = process.argv.slice(2);
+/** BENCH_TOGETHER=1: load every contender at the same time in each round (for a busy machine). */
+const TOGETHER = process.env.BENCH_TOGETHER === '1';
 if (folders.length === 0) throw new Error('name at least one checkout folder');
+
+/** On a busy machine wrk now and then counts a socket timeout: such a run is tried again (twice at most). */
+async function measureLoad(target: LoadTarget, seconds: number) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measureOnce(target, seconds);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      process.stderr.write(`${(error as Error).message}; again\n`);
+    }
+  }
+}
 
 const cpuMicros = (pid: number): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -55,11 +71,22 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const order = servers.map((_, i) => i);
     if (round % 2) order.reverse();
-    for (const i of order) {
-      const server = servers[i]!;
-      const before = cpuMicros(server.child.pid!);
-      const { rps } = await measureLoad({ name: server.label, ...server }, SECONDS);
-      cpu[i]!.push((cpuMicros(server.child.pid!) - before) / (rps * SECONDS));
+    if (TOGETHER) {
+      // All at once, each under its own wrk: whatever else the machine is doing hits them alike.
+      const before = servers.map((server) => cpuMicros(server.child.pid!));
+      const results = await Promise.all(
+        servers.map((server) => measureLoad({ name: server.label, ...server }, SECONDS)),
+      );
+      servers.forEach((server, i) => {
+        cpu[i]!.push((cpuMicros(server.child.pid!) - before[i]!) / (results[i]!.rps * SECONDS));
+      });
+    } else {
+      for (const i of order) {
+        const server = servers[i]!;
+        const before = cpuMicros(server.child.pid!);
+        const { rps } = await measureLoad({ name: server.label, ...server }, SECONDS);
+        cpu[i]!.push((cpuMicros(server.child.pid!) - before) / (rps * SECONDS));
+      }
     }
     process.stdout.write(
       `round ${round + 1}: ${servers.map((s, i) => `${s.label} ${cpu[i]!.at(-1)!.toFixed(1)}`).join(', ')} µs CPU per answer\n`,
