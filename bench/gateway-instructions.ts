@@ -43,8 +43,9 @@ function start(name: string) {
       '--instr-atstart=no',
       `--callgrind-out-file=${out}`,
       process.execPath,
-      // V8 compiles and collects on this thread: the count then varies far less from run to run.
-      ...(process.env.BENCH_THREADS === '1' ? [] : ['--single-threaded']),
+      // BENCH_SINGLE_THREADED=1: V8 compiles and collects on this thread. Tried for steadier counts; it
+      // made them less steady (docs/benchmarks.md, issue 10), so it is off by default.
+      ...(process.env.BENCH_SINGLE_THREADED === '1' ? ['--single-threaded'] : []),
       '--import',
       'tsx',
       script,
