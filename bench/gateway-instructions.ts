@@ -9,16 +9,19 @@ import { benchDatabases, median, root } from './support.ts';
 /**
  * Machine instructions per answer for `bench:gateway`'s contenders, counted by valgrind's callgrind
  * (all threads of the contender's process: JavaScript, V8's compiler and collector, libuv, the
- * kernel-call wrappers; not the kernel itself). Unlike req/s or CPU time, the count does not depend on
- * what else the machine is doing, so it compares contenders and before/after on a busy machine:
+ * kernel-call wrappers; not the kernel itself). The hope was a figure that does not depend on what else
+ * the machine is doing; it depends on it less than CPU time but still does (how many requests wait when
+ * the server wakes, timers, connection time-outs under valgrind's slowness: docs/benchmarks.md, issue
+ * 10), so it serves to see where instructions go (`BENCH_KEEP=1`, `callgrind_annotate`) more than to
+ * tell a few per cent apart:
  *
  *   node --import tsx bench/gateway-instructions.ts [requests=20000] [contender ...]
  *
  * Contenders: bare, fastify, gateway (this checkout's `bench/servers/<name>.ts`), and `baseline` (the
  * gateway of the checkout in `BENCH_BASELINE`). Each starts under callgrind with counting off, is warmed
- * with the same number of requests (JIT), then counts exactly `requests` answers (autocannon, 32
+ * with `BENCH_WARM_UP` requests (default 20,000; JIT), then counts exactly `requests` answers (autocannon, 32
  * keep-alive connections, no pipelining) and the total is divided by them. `BENCH_REPEAT` (default 1)
- * repeats the count in the same process; the median is reported.
+ * repeats the count in the same process (after one window thrown away); the median is reported.
  */
 const run = promisify(execFile);
 const requests = Number(process.argv[2] ?? 20_000);
