@@ -1,4 +1,10 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  DEFAULT_FEE_SCHEDULE,
+  type FeeSchedule,
+  parseFeeScheduleOverrides,
+} from './billing/domain/fee-schedule.ts';
 
 /**
  * One typed configuration, read from environment variables (and CLI flags, which the CLI folds into the
@@ -49,6 +55,13 @@ export interface Config {
     acquireTimeoutMs: number;
     /** Server-side statement timeout for requests and jobs, in milliseconds (0: none). */
     statementTimeoutMs: number;
+  };
+  /** Fees (billing/): charging on or off (`RSG_FEES`), and the schedule with the operator's overrides. */
+  fees: {
+    enabled: boolean;
+    schedule: FeeSchedule;
+    /** The overrides file (`RSG_FEE_SCHEDULE`), when one is given. */
+    overrides: string | undefined;
   };
   oauth: {
     /** Base of the resource (audience) names: `<base>/gateway` and `<base>/sandbox`, as the public gateway's. */
@@ -115,6 +128,24 @@ function email(env: Env, name: string, fallback: string): string {
   return raw.toLowerCase();
 }
 
+/** The defaults, with the amounts of the JSON file `RSG_FEE_SCHEDULE` over them (billing/README.md). */
+function feeSchedule(env: Env, cwd: string): { schedule: FeeSchedule; overrides: string | undefined } {
+  const raw = env.RSG_FEE_SCHEDULE;
+  if (raw === undefined || raw === '') return { schedule: DEFAULT_FEE_SCHEDULE, overrides: undefined };
+  const file = path.resolve(cwd, raw);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError('RSG_FEE_SCHEDULE', `cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return { schedule: parseFeeScheduleOverrides(text), overrides: file };
+  } catch (error) {
+    throw new ConfigError('RSG_FEE_SCHEDULE', `${file}: ${(error as Error).message}`);
+  }
+}
+
 function metricsListener(env: Env): Config['metrics'] {
   const raw = env.RSG_METRICS_PORT;
   if (raw === 'off') return undefined;
@@ -164,6 +195,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       poolSize: integer(env, 'RSG_DB_POOL_SIZE', 10, 1, 1000),
       acquireTimeoutMs: integer(env, 'RSG_DB_ACQUIRE_TIMEOUT_MS', 5_000, 10, 600_000),
       statementTimeoutMs: integer(env, 'RSG_DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000),
+    },
+    fees: {
+      enabled: oneOf(env, 'RSG_FEES', ['on', 'off'] as const, 'on') === 'on',
+      ...feeSchedule(env, cwd),
     },
     oauth: {
       resourceBase: (

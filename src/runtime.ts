@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
+import { BILLING_MIGRATIONS } from './billing/index.ts';
 import type { Config } from './config.ts';
 import { CorsPolicies } from './gateway/cors.ts';
 import { KeyCache } from './gateway/key-cache.ts';
@@ -45,10 +46,16 @@ export const GATEWAY_MIGRATIONS: MigrationSource[] = [
   { module: 'portal', dir: path.join(here, 'portal/migrations') },
 ];
 
-/** Each environment's database holds every service's tables. */
-export const ENVIRONMENT_MIGRATIONS: MigrationSource[] = SERVICES.flatMap((service) =>
-  service.migrations ? [{ module: service.id, dir: service.migrations }] : [],
-);
+/**
+ * Each environment's database holds the billing ledger (a platform module, first: services' migrations
+ * may refer to its tables) and every service's tables.
+ */
+export const ENVIRONMENT_MIGRATIONS: MigrationSource[] = [
+  { module: 'billing', dir: BILLING_MIGRATIONS },
+  ...SERVICES.flatMap((service) =>
+    service.migrations ? [{ module: service.id, dir: service.migrations }] : [],
+  ),
+];
 
 /** Everything a running gateway process holds: databases, limits, clocks, caches. */
 export interface Runtime {

@@ -6,6 +6,7 @@
  */
 import { type Config, loadConfig } from '../config.ts';
 import { UsageError } from './args.ts';
+import { BILLING_USAGE, billingCommand } from './billing.ts';
 import { clockCommand } from './clock.ts';
 import { oauthCommand, organisationsCommand } from './identity.ts';
 import { importCommand } from './import.ts';
@@ -88,6 +89,11 @@ products set ID [--rate-limit N] [--quota N --quota-period SECONDS | --no-quota]
              [--cors-headers H,…|*|none] [--cors-expose-headers H,…|none] [--cors-max-age SECONDS]
              [--cors-credentials true|false]   CORS per product (off until origins are named)`,
     run: productsCommand,
+  },
+  {
+    name: 'billing',
+    usage: BILLING_USAGE,
+    run: billingCommand,
   },
   {
     name: 'clock',

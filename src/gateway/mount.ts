@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { serviceFees } from '../billing/fees.ts';
 import { serviceIdentity } from '../identity/service-identity.ts';
 import { APIM_ERRORS, PLATFORM_ERRORS, serviceErrorCodes } from '../platform/http/error-codes.ts';
 import { type Dialect, HttpError, sendError } from '../platform/http/errors.ts';
@@ -37,6 +38,15 @@ export async function mountService(
     clock: runtime.clocks.for(environment),
     keyedUniform: runtime.keyedUniform,
     identity: serviceIdentity(runtime.gateway.pool, environment, service.id),
+    fees: serviceFees({
+      environment,
+      service: service.id,
+      database: runtime.environments[environment].pool,
+      gateway: runtime.gateway.pool,
+      clock: runtime.clocks.for(environment),
+      schedule: runtime.config.fees.schedule,
+      enabled: runtime.config.fees.enabled,
+    }),
   };
   const observe = metrics.recorder(environment, service.id);
   const corsKey = CorsPolicies.key(environment, service.id);

@@ -1,3 +1,4 @@
+import type { ServiceFees } from '../billing/fees.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/pool.ts';
 import type { Environment, ServiceDefinition } from '../services/contract.ts';
@@ -14,6 +15,8 @@ export interface ServiceContext {
   keyedUniform(key: string): number;
   /** "May this caller act on this object?" — answered by identity/, in this environment and service. */
   identity: ServiceIdentity;
+  /** Fees: charge inside the operation's transaction, refuse without a direct debit authority (billing/). */
+  fees: ServiceFees;
 }
 
 export interface ServiceIdentity {

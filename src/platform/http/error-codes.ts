@@ -125,6 +125,23 @@ export const NZBN_ERRORS = {
 } as const satisfies Record<string, ErrorCode>;
 
 /**
+ * Refusals of a fee-bearing operation (billing/), answered in the charging service's dialect, before the
+ * operation runs and with nothing written. A service that charges fees lists them with its own codes.
+ */
+export const BILLING_ERRORS = {
+  billingOrganisationRequired: entry(
+    'billing-organisation-required',
+    403,
+    'A fee-bearing operation is charged to an organisation account: the acting user belongs to no organisation in this environment',
+  ),
+  directDebitAuthorityRequired: entry(
+    'direct-debit-authority-required',
+    403,
+    'A fee-bearing operation in production needs an approved direct debit authority for the organisation that pays',
+  ),
+} as const satisfies Record<string, ErrorCode>;
+
+/**
  * problem+json outside the registers: the operator's admin routes, the portal, the sign-in pages. (The
  * registers that speak problem+json use `PLATFORM_ERRORS`.)
  */

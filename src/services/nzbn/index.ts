@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NZBN_ERRORS } from '../../platform/http/error-codes.ts';
+import { BILLING_ERRORS, NZBN_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
 import { nzbnRoutes } from './routes/index.ts';
 import { simulateActivity } from './sandbox/activity.ts';
@@ -18,7 +18,7 @@ export const nzbnService: ServiceDefinition = {
   path: '/nzbn/v5',
   version: '5',
   dialect: 'nzbn',
-  errorCodes: Object.values(NZBN_ERRORS),
+  errorCodes: [...Object.values(NZBN_ERRORS), ...Object.values(BILLING_ERRORS)],
   routes: nzbnRoutes,
   openapi: nzbnWebhooks,
   migrations: path.join(here, 'migrations'),

@@ -126,9 +126,8 @@ describe('create, allocate, update', () => {
 
   it('charges a fee for each part beyond the entity’s second, in the same transaction', async () => {
     const fees = () =>
-      sql<{ opn: string; amount_cents: number }>(
-        'SELECT opn, amount_cents FROM nzbn_fee_records WHERE nzbn = $1',
-        [E],
+      sql<{ object_id: string; amount_cents: number; gst_cents: number; fee_code: string }>(
+        "SELECT object_id, amount_cents, gst_cents, fee_code FROM fee_records WHERE service = 'nzbn' ORDER BY id",
       );
     const parts = () =>
       sql<{ n: number }>('SELECT count(*)::int AS n FROM nzbn_organisation_parts WHERE parent_nzbn = $1', [
@@ -141,9 +140,14 @@ describe('create, allocate, update', () => {
     api.conforms('POST', '/entities/{nzbn}/organisation-parts', third);
     const charged = await fees();
     expect(charged).toHaveLength(before + 1);
-    expect(charged.at(-1)).toEqual({ opn: third.json().opn, amount_cents: 500 });
-    const fixtureFees = await sql<{ opn: string }>('SELECT opn FROM nzbn_fee_records WHERE nzbn = $1', [P]);
-    expect(fixtureFees.map((f) => f.opn)).toEqual([SHARED]);
+    expect(charged.at(-1)).toEqual({
+      object_id: third.json().opn,
+      amount_cents: 500,
+      gst_cents: 75,
+      fee_code: 'NZBN_ORGANISATION_PART',
+    });
+    // The seed's fixture parts charged nobody.
+    expect(charged.map((f) => f.object_id)).not.toContain(SHARED);
     const event = await sql<{ is_private: boolean }>(
       "SELECT is_private FROM nzbn_change_events WHERE change_event_type = 'ORGANISATIONPART' AND new_value->>'opn' = $1",
       [third.json().opn],

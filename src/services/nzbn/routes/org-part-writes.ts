@@ -1,7 +1,8 @@
 /**
  * Organisation parts, writes (three-legged token and business authority over the parent entity):
- * number allocation, create (the fee record for a part beyond the entity's second is written in the
- * same transaction), and replace (honours If-Match). Each records an ORGANISATIONPART change event,
+ * number allocation, create (the fee for a part beyond the entity's second is charged through
+ * `context.fees` in the same transaction: in production refused, and nothing written, without an approved
+ * direct debit authority), and replace (honours If-Match). Each records an ORGANISATIONPART change event,
  * marked private unless the part is public.
  */
 import { Type } from '@sinclair/typebox';
@@ -132,7 +133,16 @@ export async function partWriteRoutes(app: FastifyInstance, context: NzbnContext
           now: formatNzDateTime(now.getTime()),
           newId: () => ids.shift()!,
         });
-        const { etag } = await insertPart(client, part, now);
+        const { etag, fee } = await insertPart(client, part, now);
+        if (fee) {
+          await context.fees.charge(client, {
+            operation: 'createOrganisationPart',
+            feeCode: fee,
+            caller: request.caller,
+            requestId: request.id,
+            object: { kind: 'organisation-part', id: opn },
+          });
+        }
         await recordChange(client, event(part, parent.entityTypeCode, now));
         return { part, etag };
       });

@@ -1,10 +1,10 @@
 /**
- * Organisation parts in SQL: create (with the fee record for a part beyond the entity's second),
+ * Organisation parts in SQL: create (telling the caller the fee for a part beyond the entity's second),
  * read, list, search with the visibility rule applied in the query, replace, and number allocation.
  * Writers hold the parent entity's row lock, so counting the parts for the fee cannot race.
  */
 import type pg from 'pg';
-import { type Fee, organisationPartFee } from '../domain/fees.ts';
+import { organisationPartFee } from '../domain/fees.ts';
 import { withCheckDigit } from '../domain/gln.ts';
 import type { OrganisationPart, OrganisationPartPrivacy } from '../domain/organisation-part.ts';
 import { documentEtag } from './rows.ts';
@@ -51,12 +51,15 @@ function partValues(part: OrganisationPart) {
   };
 }
 
-/** Inserts a new part; charges the fee when the entity already has two or more. Returns the fee and ETag. */
+/**
+ * Inserts a new part. Returns its ETag and the fee code when the entity already had two or more parts;
+ * the route charges it through `context.fees` in this transaction (the seed charges nobody).
+ */
 export async function insertPart(
   client: pg.PoolClient,
   part: OrganisationPart,
   now: Date,
-): Promise<{ fee: Fee | null; etag: string }> {
+): Promise<{ fee: ReturnType<typeof organisationPartFee>; etag: string }> {
   const existing = await client.query<{ parts: number }>(
     'SELECT count(*)::int AS parts FROM nzbn_organisation_parts WHERE parent_nzbn = $1',
     [part.parentNzbn],
@@ -70,13 +73,6 @@ export async function insertPart(
   );
   await client.query('UPDATE nzbn_opn_allocations SET used_at = $2 WHERE opn = $1', [part.opn, now]);
   const fee = organisationPartFee(existing.rows[0]!.parts);
-  if (fee) {
-    await client.query(
-      `INSERT INTO nzbn_fee_records (nzbn, opn, fee_code, description, amount_cents, gst_cents, charged_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (fee_code, opn) DO NOTHING`,
-      [part.parentNzbn, part.opn, fee.code, fee.description, fee.amountCents, fee.gstCents, now],
-    );
-  }
   return { fee, etag };
 }
 

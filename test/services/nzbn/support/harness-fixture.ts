@@ -74,7 +74,8 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
       userEmail: t.owner.email,
     };
     const tables = [
-      { pool: t.gateway.runtime.environments.sandbox.pool, prefixes: ['nzbn_'] },
+      // The register's tables and the fee ledger (an organisation part beyond the second is charged).
+      { pool: t.gateway.runtime.environments.sandbox.pool, prefixes: ['nzbn_'], tables: ['fee_records'] },
       { pool: t.gateway.runtime.gateway.pool, tables: ['authorities'] },
     ];
     const known: Record<string, Values> = {

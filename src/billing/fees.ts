@@ -1,0 +1,239 @@
+/**
+ * `ServiceContext.fees`: what a register asks of billing, bound to its environment and service. A
+ * fee-bearing operation may first call `requireAuthority` (refused before it runs, nothing written),
+ * then calls `charge(tx, …)` inside its own transaction, so the fee exists exactly when the operation
+ * committed; `list` reads an organisation's fees back (a register's own fee operation, e.g. SEC_43).
+ *
+ * Who pays (the payer rule, also in the README): the organisation the call is made for (`x-organisation`,
+ * resolved by the gateway) when there is one; otherwise an organisation of the acting user (the
+ * three-legged token's user, else the subscriber) in this environment. Of several: in production the
+ * ones holding an approved direct debit authority come first; then by role (owner, admin, member), then
+ * the oldest membership. None: in production 403 `billing-organisation-required`; in the sandbox (where
+ * organisations are made only by operators, and fees and authorities are dummies) the user's personal
+ * sandbox organisation, `sandbox-<first 12 hex digits of the user id>`, made on first need with the user
+ * as its owner.
+ */
+import type pg from 'pg';
+import type { Clock } from '../platform/clock.ts';
+import { RuleError } from '../platform/errors.ts';
+import { BILLING_ERRORS } from '../platform/http/error-codes.ts';
+import type { Environment } from '../services/contract.ts';
+import { type Channel, type FeeSchedule, type Quote, quote } from './domain/fee-schedule.ts';
+import {
+  type FeeRecordPage,
+  type FeeRecordQuery,
+  insertFeeRecord,
+  listFeeRecords,
+} from './store/fee-records.ts';
+
+/** The part of the gateway's `Caller` that billing reads. */
+export interface FeeCaller {
+  subscriptionId: string;
+  subscriberId: string;
+  userId?: string | undefined;
+  organisationId?: string | undefined;
+}
+
+/** The organisation that pays, and the user acting for it. */
+export interface Payer {
+  organisationId: string;
+  userId: string | null;
+  subscriptionId: string | null;
+}
+
+export interface FeeCharge {
+  /** The operation's id as the register publishes it (`PPSR_02`, `createOrganisationPart`). */
+  operation: string;
+  feeCode: string;
+  /** The API caller; for a Web (portal) or operator charge, give `payer` instead. */
+  caller?: FeeCaller | undefined;
+  payer?: Payer;
+  /** `API` by default. */
+  channel?: Channel;
+  requestId?: string | undefined;
+  billingReference?: string | undefined;
+  /** How many of the fee (a trade mark renewal's classes); 1 by default. One record holds the product. */
+  quantity?: number;
+  /** What the fee is for: a case, a registration number, an organisation part. */
+  object?: { kind: string; id: string } | undefined;
+}
+
+export interface ChargedFee extends Quote {
+  id: number;
+  organisationId: string;
+  channel: Channel;
+  chargedAt: Date;
+}
+
+export interface ServiceFees {
+  /** False when the operator turned charging off (`RSG_FEES=off`): nothing is charged or refused. */
+  readonly enabled: boolean;
+  /** The fee for a code and channel, from the schedule in force. */
+  quote(feeCode: string, channel?: Channel, quantity?: number): Quote;
+  /** Who pays for this caller's fee-bearing calls; 403 when nobody can. */
+  payer(caller: FeeCaller | undefined): Promise<Payer>;
+  /**
+   * Refuses (403, in the service's dialect) a fee-bearing call in production whose paying organisation
+   * holds no approved direct debit authority. Reads only. In the sandbox only the payer is checked.
+   */
+  requireAuthority(caller: FeeCaller | undefined): Promise<Payer>;
+  /**
+   * Writes one fee record in `tx` (the operation's own transaction), charged at the environment's clock.
+   * Throws the same 403 as `requireAuthority` when the authority is missing (roll back: nothing stays).
+   * Undefined when charging is off.
+   */
+  charge(tx: pg.PoolClient, charge: FeeCharge): Promise<ChargedFee | undefined>;
+  /** The caller's paying organisation's fee records of this service. */
+  list(
+    caller: FeeCaller | undefined,
+    query: Omit<FeeRecordQuery, 'organisationId' | 'service'>,
+  ): Promise<FeeRecordPage>;
+}
+
+export interface FeesSettings {
+  environment: Environment;
+  service: string;
+  /** The environment's database (the ledger and the authorities). */
+  database: pg.Pool;
+  /** The gateway's database (organisations and memberships). */
+  gateway: pg.Pool;
+  clock: Clock;
+  schedule: FeeSchedule;
+  enabled: boolean;
+}
+
+/** The sandbox organisation of a user who has none (idempotent: its identifier comes from the user id). */
+async function personalSandboxOrganisation(gateway: pg.Pool, userId: string): Promise<string> {
+  const identifier = `sandbox-${userId.replaceAll('-', '').slice(0, 12)}`;
+  const user = await gateway.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [userId]);
+  const email = user.rows[0]?.email;
+  if (!email) throw new Error(`no user ${userId}`);
+  const result = await gateway.query<{ id: string }>(
+    `WITH made AS (
+       INSERT INTO organisations (environment, identifier, name) VALUES ('sandbox', $1, $2)
+       ON CONFLICT (environment, identifier) DO NOTHING RETURNING id),
+     found AS (SELECT id FROM made UNION ALL
+               SELECT id FROM organisations WHERE environment = 'sandbox' AND identifier = $1)
+     SELECT id FROM found LIMIT 1`,
+    [identifier, `${email} (sandbox)`],
+  );
+  // Made at the same moment by another call: its row is visible to the next statement.
+  const organisationId =
+    result.rows[0]?.id ??
+    (
+      await gateway.query<{ id: string }>(
+        "SELECT id FROM organisations WHERE environment = 'sandbox' AND identifier = $1",
+        [identifier],
+      )
+    ).rows[0]!.id;
+  await gateway.query(
+    `INSERT INTO memberships (organisation_id, user_id, role) VALUES ($1, $2, 'owner')
+     ON CONFLICT (organisation_id, user_id) DO NOTHING`,
+    [organisationId, userId],
+  );
+  return organisationId;
+}
+
+const ROLE_ORDER = `CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END`;
+
+export function serviceFees(settings: FeesSettings): ServiceFees {
+  const { environment, service, database, gateway, clock, schedule } = settings;
+  // One resolution per request: requireAuthority and charge of the same call share it.
+  const resolved = new WeakMap<FeeCaller, Promise<Payer>>();
+
+  const noOrganisation = () =>
+    new RuleError('organisation', 'the acting user belongs to no organisation in this environment', {
+      message: `This operation carries a fee, charged to an organisation account; the acting user belongs to no ${environment} organisation. An operator adds one (rsg organisations add, add-member).`,
+      code: BILLING_ERRORS.billingOrganisationRequired,
+    });
+  const noAuthority = (organisationId: string) =>
+    new RuleError('organisation', 'holds no approved direct debit authority', {
+      message: `This operation carries a fee; in production the paying organisation (${organisationId}) needs an approved direct debit authority. Request one in the portal (Billing); an operator approves it.`,
+      code: BILLING_ERRORS.directDebitAuthorityRequired,
+    });
+
+  async function resolvePayer(caller: FeeCaller): Promise<Payer> {
+    const userId = caller.userId ?? caller.subscriberId;
+    const base = { userId, subscriptionId: caller.subscriptionId };
+    if (caller.organisationId) return { organisationId: caller.organisationId, ...base };
+    const result = await gateway.query<{ id: string }>(
+      `SELECT o.id FROM memberships m JOIN organisations o ON o.id = m.organisation_id
+        WHERE m.user_id = $1 AND o.environment = $2 ORDER BY ${ROLE_ORDER}, m.created_at, o.id`,
+      [userId, environment],
+    );
+    const candidates = result.rows.map((row) => row.id);
+    if (candidates.length === 0 && environment === 'sandbox') {
+      return { organisationId: await personalSandboxOrganisation(gateway, userId), ...base };
+    }
+    if (candidates.length === 0) throw noOrganisation();
+    if (candidates.length > 1 && environment === 'production') {
+      const approved = await database.query<{ organisation_id: string }>(
+        `SELECT organisation_id FROM direct_debit_authorities WHERE organisation_id = ANY($1::uuid[]) AND state = 'approved'`,
+        [candidates],
+      );
+      const holders = new Set(approved.rows.map((row) => row.organisation_id));
+      const first = candidates.find((id) => holders.has(id));
+      if (first) return { organisationId: first, ...base };
+    }
+    return { organisationId: candidates[0]!, ...base };
+  }
+
+  const fees: ServiceFees = {
+    enabled: settings.enabled,
+    quote: (feeCode, channel = 'API', quantity = 1) => quote(schedule, feeCode, channel, quantity),
+    payer(caller) {
+      if (!caller) return Promise.reject(noOrganisation());
+      let payer = resolved.get(caller);
+      if (!payer) {
+        payer = resolvePayer(caller);
+        resolved.set(caller, payer);
+        payer.catch(() => resolved.delete(caller));
+      }
+      return payer;
+    },
+    async requireAuthority(caller) {
+      const payer = await fees.payer(caller);
+      if (!settings.enabled || environment !== 'production') return payer;
+      const result = await database.query(
+        `SELECT 1 FROM direct_debit_authorities WHERE organisation_id = $1 AND state = 'approved'`,
+        [payer.organisationId],
+      );
+      if (!result.rowCount) throw noAuthority(payer.organisationId);
+      return payer;
+    },
+    async charge(tx, charge) {
+      if (!settings.enabled) return undefined;
+      const channel = charge.channel ?? 'API';
+      const priced = quote(schedule, charge.feeCode, channel, charge.quantity ?? 1);
+      if (priced.service !== service) {
+        throw new Error(`the fee ${charge.feeCode} belongs to ${priced.service}, not ${service}`);
+      }
+      const payer = charge.payer ?? (await fees.payer(charge.caller));
+      const chargedAt = clock.now();
+      const row = await insertFeeRecord(tx, environment, {
+        organisationId: payer.organisationId,
+        userId: payer.userId,
+        subscriptionId: payer.subscriptionId,
+        service,
+        operation: charge.operation,
+        feeCode: priced.code,
+        description: priced.description,
+        amountCents: priced.amountCents,
+        gstCents: priced.gstCents,
+        channel,
+        requestId: charge.requestId ?? null,
+        billingReference: charge.billingReference ?? null,
+        objectKind: charge.object?.kind ?? null,
+        objectId: charge.object?.id ?? null,
+        chargedAt,
+      });
+      if (!row) throw noAuthority(payer.organisationId);
+      return { ...priced, id: row.id, organisationId: payer.organisationId, channel, chargedAt };
+    },
+    async list(caller, query) {
+      const payer = await fees.payer(caller);
+      return listFeeRecords(database, { ...query, organisationId: payer.organisationId, service });
+    },
+  };
+  return fees;
+}

@@ -1,0 +1,186 @@
+/**
+ * The fee ledger in SQL: one INSERT per fee inside the charging operation's transaction (with, in the
+ * same statement, the production check of an approved direct debit authority, or the sandbox's dummy
+ * authority made on first need), and the reads the registers and the portal use.
+ */
+import type pg from 'pg';
+import { RuleError } from '../../platform/errors.ts';
+import type { Environment } from '../../services/contract.ts';
+import type { Channel } from '../domain/fee-schedule.ts';
+import { SANDBOX_DUMMY_NOTE } from './authorities.ts';
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+/**
+ * The organisation of fees carried over from before the ledger, when a register did not record who
+ * made the call (nzbn's `nzbn_fee_records`): kept for the record, never invoiced.
+ */
+export const UNATTRIBUTED_ORGANISATION = '00000000-0000-0000-0000-000000000000';
+
+export interface NewFeeRecord {
+  organisationId: string;
+  userId: string | null;
+  subscriptionId: string | null;
+  service: string;
+  operation: string;
+  feeCode: string;
+  description: string;
+  amountCents: number;
+  gstCents: number;
+  channel: Channel;
+  requestId: string | null;
+  billingReference: string | null;
+  objectKind: string | null;
+  objectId: string | null;
+  chargedAt: Date;
+}
+
+/**
+ * Writes one fee record in `tx`. Production: only while the organisation holds an approved authority
+ * (locked FOR SHARE, so a cancellation waits for this transaction); returns undefined when it holds
+ * none, and nothing is written. Sandbox: makes the organisation's dummy authority when it has none.
+ */
+export async function insertFeeRecord(
+  tx: pg.PoolClient,
+  environment: Environment,
+  fee: NewFeeRecord,
+): Promise<{ id: number } | undefined> {
+  const values = [
+    fee.organisationId,
+    fee.userId,
+    fee.subscriptionId,
+    fee.service,
+    fee.operation,
+    fee.feeCode,
+    fee.description,
+    fee.amountCents,
+    fee.gstCents,
+    fee.channel,
+    fee.requestId,
+    fee.billingReference,
+    fee.objectKind,
+    fee.objectId,
+    fee.chargedAt,
+  ];
+  const insert = `INSERT INTO fee_records (organisation_id, user_id, subscription_id, service, operation, fee_code,
+      description, amount_cents, gst_cents, channel, request_id, billing_reference, object_kind, object_id, charged_at)`;
+  const row = `SELECT $1::uuid, $2::uuid, $3::uuid, $4, $5, $6, $7, $8::int, $9::int, $10, $11, $12, $13, $14, $15::timestamptz`;
+  const result =
+    environment === 'production'
+      ? await tx.query<{ id: number }>(
+          `WITH authority AS (
+             SELECT id FROM direct_debit_authorities WHERE organisation_id = $1 AND state = 'approved' FOR SHARE)
+           ${insert} ${row} FROM authority RETURNING id`,
+          values,
+        )
+      : await tx.query<{ id: number }>(
+          `WITH dummy AS (
+             INSERT INTO direct_debit_authorities
+               (organisation_id, state, account_name, requested_at, decided_at, decision_note)
+             SELECT $1, 'approved', 'Sandbox dummy account', $15, $15, $16
+              WHERE NOT EXISTS (SELECT 1 FROM direct_debit_authorities
+                                 WHERE organisation_id = $1 AND state IN ('requested', 'approved'))
+             ON CONFLICT (organisation_id) WHERE state IN ('requested', 'approved') DO NOTHING
+             RETURNING organisation_id),
+           account AS (
+             INSERT INTO billing_accounts (organisation_id, created_at) SELECT organisation_id, $15 FROM dummy
+             ON CONFLICT DO NOTHING)
+           ${insert} ${row} RETURNING id`,
+          [...values, SANDBOX_DUMMY_NOTE],
+        );
+  return result.rows[0];
+}
+
+export type FeeStatus = 'Unbilled' | 'Invoiced';
+
+export interface FeeRecord {
+  id: number;
+  organisationId: string;
+  userId: string | null;
+  subscriptionId: string | null;
+  service: string;
+  operation: string;
+  feeCode: string;
+  description: string;
+  amountCents: number;
+  gstCents: number;
+  currency: 'NZD';
+  channel: Channel;
+  requestId: string | null;
+  billingReference: string | null;
+  objectKind: string | null;
+  objectId: string | null;
+  chargedAt: Date;
+  feeStatus: FeeStatus;
+  /** The invoice the fee went to (the invoices table's id), once invoiced. */
+  invoiceId: number | null;
+}
+
+export interface FeeRecordQuery {
+  organisationId: string;
+  /** One register's fees (a register's own fee operation); all registers' when absent. */
+  service?: string;
+  requestId?: string;
+  billingReference?: string;
+  feeStatus?: FeeStatus;
+  /** charged_at ≥ from and < to. */
+  from?: Date;
+  to?: Date;
+  /** 1-based. */
+  page?: number;
+  pageSize?: number;
+}
+
+export interface FeeRecordPage {
+  records: FeeRecord[];
+  page: number;
+  pageSize: number;
+  /** Every record the query matches, over all pages. */
+  total: number;
+}
+
+export const MAX_FEE_PAGE_SIZE = 500;
+
+const FEE_COLUMNS = `id, organisation_id AS "organisationId", user_id AS "userId",
+  subscription_id AS "subscriptionId", service, operation, fee_code AS "feeCode", description,
+  amount_cents AS "amountCents", gst_cents AS "gstCents", currency, channel, request_id AS "requestId",
+  billing_reference AS "billingReference", object_kind AS "objectKind", object_id AS "objectId",
+  charged_at AS "chargedAt", CASE WHEN invoice_id IS NULL THEN 'Unbilled' ELSE 'Invoiced' END AS "feeStatus",
+  invoice_id AS "invoiceId"`;
+
+/** An organisation's fee records, newest first, a page at a time; filtered as the query says. */
+export async function listFeeRecords(db: Queryable, query: FeeRecordQuery): Promise<FeeRecordPage> {
+  const page = query.page ?? 1;
+  const pageSize = query.pageSize ?? 50;
+  if (!Number.isSafeInteger(page) || page < 1) throw new RuleError('page', 'must be a whole number from 1');
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > MAX_FEE_PAGE_SIZE) {
+    throw new RuleError('pageSize', `must be a whole number from 1 to ${MAX_FEE_PAGE_SIZE}`);
+  }
+  if (query.feeStatus !== undefined && query.feeStatus !== 'Unbilled' && query.feeStatus !== 'Invoiced') {
+    throw new RuleError('feeStatus', 'must be Unbilled or Invoiced');
+  }
+  const where = `organisation_id = $1 AND ($2::text IS NULL OR service = $2)
+      AND ($3::text IS NULL OR request_id = $3) AND ($4::text IS NULL OR billing_reference = $4)
+      AND ($5::text IS NULL OR (invoice_id IS NULL) = ($5 = 'Unbilled'))
+      AND ($6::timestamptz IS NULL OR charged_at >= $6) AND ($7::timestamptz IS NULL OR charged_at < $7)`;
+  const values = [
+    query.organisationId,
+    query.service ?? null,
+    query.requestId ?? null,
+    query.billingReference ?? null,
+    query.feeStatus ?? null,
+    query.from ?? null,
+    query.to ?? null,
+  ];
+  // One after the other: `db` may be a transaction's client, which runs one query at a time.
+  const rows = await db.query<FeeRecord>(
+    `SELECT ${FEE_COLUMNS} FROM fee_records WHERE ${where}
+      ORDER BY charged_at DESC, fee_records.id DESC LIMIT $8 OFFSET $9`,
+    [...values, pageSize, (page - 1) * pageSize],
+  );
+  const count = await db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM fee_records WHERE ${where}`,
+    values,
+  );
+  return { records: rows.rows, page, pageSize, total: count.rows[0]!.total };
+}

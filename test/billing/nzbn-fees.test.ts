@@ -1,0 +1,162 @@
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BILLING_MIGRATIONS } from '../../src/billing/index.ts';
+import { approveAuthority, requestAuthority } from '../../src/billing/store/authorities.ts';
+import { listFeeRecords, UNATTRIBUTED_ORGANISATION } from '../../src/billing/store/fee-records.ts';
+import { grantAuthority } from '../../src/identity/authorities.ts';
+import { migrate } from '../../src/platform/db/migrations.ts';
+import { openDatabase } from '../../src/platform/db/pool.ts';
+import { migrateAll } from '../../src/runtime.ts';
+import { nzbnService } from '../../src/services/nzbn/index.ts';
+import { FIXTURE, type NzbnTest, nzbnTest } from '../services/nzbn/support/api.ts';
+import { signedInUser } from '../support/oauth.ts';
+import { freshDatabases } from '../support/runtime.ts';
+import { feesOf, fingerprint, organisationOf } from './support.ts';
+
+/** The business number register's organisation-part fee, in production, through the API. */
+let t: NzbnTest;
+beforeAll(async () => {
+  t = await nzbnTest({ entities: 1_000 });
+});
+afterAll(() => t?.close());
+
+const E = FIXTURE.authority;
+const production = () => t.gateway.runtime.environments.production.pool;
+
+describe('an organisation part beyond the second, in production', () => {
+  it('is refused without an organisation or an authority (nzbn dialect, nothing written), then lands in the ledger', async () => {
+    // The production register holds the entity (copied from the sandbox's fixture).
+    const entity = await t.gateway.runtime.environments.sandbox.pool.query(
+      'SELECT row_to_json(e) AS row FROM nzbn_entities e WHERE nzbn = $1',
+      [E],
+    );
+    const columns = await production().query<{ name: string }>(
+      `SELECT quote_ident(column_name) AS name FROM information_schema.columns
+        WHERE table_name = 'nzbn_entities' AND is_generated = 'NEVER' ORDER BY ordinal_position`,
+    );
+    const list = columns.rows.map((c) => c.name).join(', ');
+    await production().query(
+      `INSERT INTO nzbn_entities (${list}) SELECT ${list} FROM json_populate_record(NULL::nzbn_entities, $1)`,
+      [entity.rows[0].row],
+    );
+    const user = await signedInUser(t.gateway, 'production');
+    await grantAuthority(
+      t.gateway.runtime.gateway.pool,
+      { environment: 'production', service: 'nzbn', kind: 'entity', id: E },
+      { userId: user.userId },
+    );
+    const create = (name: string) =>
+      t.call('POST', `/gateway/nzbn/v5/entities/${E}/organisation-parts`, {
+        key: t.productionKey,
+        token: user.token,
+        payload: { name },
+      });
+    // The first two parts are free: no organisation, no authority needed.
+    expect((await create('First')).statusCode).toBe(201);
+    expect((await create('Second')).statusCode).toBe(201);
+
+    const before = await fingerprint(production());
+    const noOrganisation = await create('Third');
+    expect(noOrganisation.statusCode).toBe(403);
+    expect(noOrganisation.json()).toMatchObject({
+      status: '403',
+      errorCode: 'billing-organisation-required',
+    });
+    expect(await fingerprint(production())).toBe(before);
+
+    const organisation = await organisationOf(t.gateway, 'production', user.userId, 'member');
+    const noAuthority = await create('Third');
+    expect(noAuthority.statusCode).toBe(403);
+    expect(noAuthority.json()).toMatchObject({ status: '403', errorCode: 'direct-debit-authority-required' });
+    expect(noAuthority.json().errorDescription).toContain('approved direct debit authority');
+    expect(await fingerprint(production())).toBe(before);
+
+    const requested = await requestAuthority(production(), 'production', {
+      organisationId: organisation.id,
+      accountName: 'Kowhai Ltd',
+      accountNumber: '02-0100-0123456-001',
+      now: new Date(),
+    });
+    await approveAuthority(production(), requested.id, { now: new Date() });
+    const third = await create('Third');
+    expect(third.statusCode).toBe(201);
+    const opn = third.json().opn;
+
+    // Read back through the billing module, as a register's fee operation would.
+    const { records, total } = await feesOf(t.gateway, 'production', { service: 'nzbn' }).list(
+      { subscriptionId: 'unused', subscriberId: user.userId },
+      {},
+    );
+    expect(total).toBe(1);
+    expect(records[0]).toMatchObject({
+      organisationId: organisation.id,
+      userId: user.userId,
+      service: 'nzbn',
+      operation: 'createOrganisationPart',
+      feeCode: 'NZBN_ORGANISATION_PART',
+      amountCents: 500,
+      gstCents: 75,
+      currency: 'NZD',
+      channel: 'API',
+      requestId: String(third.headers['api-business-govt-nz-request-id']),
+      objectKind: 'organisation-part',
+      objectId: opn,
+      feeStatus: 'Unbilled',
+      invoiceId: null,
+    });
+    expect(records[0]!.subscriptionId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('migration 007 of nzbn', () => {
+  it('copies nzbn_fee_records into the ledger once, unattributed, and drops the table', async () => {
+    const databases = await freshDatabases();
+    const old = await mkdtemp(path.join(tmpdir(), 'rsg-nzbn-migrations-'));
+    const sandbox = openDatabase(databases.sandbox, 2);
+    try {
+      // The database as it was before: billing's ledger and nzbn up to 006.
+      for (const file of ['001', '002', '003', '004', '005', '006']) {
+        const name = (await import('node:fs'))
+          .readdirSync(nzbnService.migrations!)
+          .find((n) => n.startsWith(file))!;
+        await cp(path.join(nzbnService.migrations!, name), path.join(old, name));
+      }
+      await migrate(sandbox.pool, [
+        { module: 'billing', dir: BILLING_MIGRATIONS },
+        { module: 'nzbn', dir: old },
+      ]);
+      await sandbox.pool.query(
+        `INSERT INTO nzbn_fee_records (nzbn, opn, fee_code, description, amount_cents, gst_cents, charged_at, invoice_id)
+         VALUES ('9429000003025', '9429800000033', 'ORGANISATION_PART', 'Organisation part beyond the second', 500, 75, '2025-03-01T00:00:00Z', NULL),
+                ('9429000003025', '9429800000040', 'ORGANISATION_PART', 'Organisation part beyond the second', 500, 75, '2025-04-01T00:00:00Z', NULL)`,
+      );
+      const applied = await migrateAll(databases);
+      expect(applied.filter((line) => line.includes('nzbn/007'))).toHaveLength(2); // sandbox and production
+      const copied = await listFeeRecords(sandbox.pool, { organisationId: UNATTRIBUTED_ORGANISATION });
+      expect(
+        copied.records.map((r) => [
+          r.objectId,
+          r.feeCode,
+          r.amountCents,
+          r.gstCents,
+          r.chargedAt.toISOString(),
+        ]),
+      ).toEqual([
+        ['9429800000040', 'NZBN_ORGANISATION_PART', 500, 75, '2025-04-01T00:00:00.000Z'],
+        ['9429800000033', 'NZBN_ORGANISATION_PART', 500, 75, '2025-03-01T00:00:00.000Z'],
+      ]);
+      const table = await sandbox.pool.query("SELECT to_regclass('nzbn_fee_records') AS t");
+      expect(table.rows[0].t).toBeNull();
+      expect(await migrateAll(databases)).toEqual([]);
+      expect((await listFeeRecords(sandbox.pool, { organisationId: UNATTRIBUTED_ORGANISATION })).total).toBe(
+        2,
+      );
+    } finally {
+      await sandbox.close();
+      await rm(old, { recursive: true, force: true });
+      await databases.drop();
+    }
+  });
+});
