@@ -12,7 +12,7 @@ export async function importCommand(config: Config, args: string[]): Promise<num
   if (environment !== 'sandbox' && environment !== 'production') {
     throw new UsageError('--environment must be sandbox or production');
   }
-  const { importBondsCommand } = await import('../services/market-rent/import/command.ts');
+  const { importBondsCommand } = await import('../services/market-rent/commands/import-bonds.ts');
   const setup = await prepareDatabases(config);
   try {
     await migrateAll(setup.urls);

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServiceDefinition } from '../contract.ts';
-import { marketRentRoutes } from './routes.ts';
-import { seedMarketRent } from './sandbox.ts';
+import { marketRentRoutes } from './routes/index.ts';
+import { seedMarketRent } from './sandbox/seed.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
