@@ -2,11 +2,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NZBN_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
+import { NzbnJobs } from './jobs/index.ts';
 import { nzbnRoutes } from './routes/index.ts';
 import { simulateActivity } from './sandbox/activity.ts';
-import { seedNzbn } from './store/seed.ts';
-import { NzbnJobs } from './watchlists/jobs.ts';
-import { nzbnWebhooks } from './watchlists/openapi.ts';
+import { seedNzbn } from './sandbox/seed.ts';
+import { nzbnWebhooks } from './schemas/webhooks.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

@@ -22,6 +22,18 @@ import { PUBLIC_SECTOR_TYPE_CODES } from '../domain/codes.ts';
 import { formatNzDateTime } from '../domain/dates.ts';
 import { glnProblem } from '../domain/gln.ts';
 import { changeTypes, mergeWatchlist } from '../domain/watchlist.ts';
+import { newWebhookSecret } from '../domain/webhook-signing.ts';
+import { envelope, PAGE_SIZE_DEFAULT, responses } from '../schemas/operations.ts';
+import {
+  CreatedWatchlist,
+  IdParams,
+  ListQuery,
+  NzbnList,
+  NzbnsBody,
+  Watchlist,
+  WatchlistCreate,
+  WatchlistUpdate,
+} from '../schemas/watchlists.ts';
 import {
   addNzbns,
   createWatchlist,
@@ -33,19 +45,7 @@ import {
   type StoredWatchlist,
   updateWatchlist,
 } from '../store/watchlists.ts';
-import { newWebhookSecret } from '../watchlists/signing.ts';
-import { envelope, PAGE_SIZE_DEFAULT, responses } from './schemas.ts';
 import { baseUrl, choice, link, type NzbnContext, pageLinks } from './support.ts';
-import {
-  CreatedWatchlist,
-  IdParams,
-  ListQuery,
-  NzbnList,
-  NzbnsBody,
-  Watchlist,
-  WatchlistCreate,
-  WatchlistUpdate,
-} from './watchlist-schemas.ts';
 
 const WATCHLIST_SORT = ['name', 'fromDate', 'watchlistId'] as const;
 

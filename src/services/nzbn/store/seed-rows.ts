@@ -75,10 +75,12 @@ export function entityNameHistoryLine(
 }
 
 /** The fixed test cases as rows (the same in every sandbox, whatever its seed or scale). */
-export function fixtureRows(): {
+export interface FixtureRow {
   row: EntityRow;
   fixture: ReturnType<typeof generateFixtures>[number]['fixture'];
-}[] {
+}
+
+export function fixtureRows(): FixtureRow[] {
   return generateFixtures({ geography: sandboxGeography() }).map(({ fixture, entity }) => ({
     fixture,
     row: toEntityRow(entity, { origin: 'fixture' }),
