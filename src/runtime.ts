@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import type { Config } from './config.ts';
+import { type Config, readSettings } from './config.ts';
 import { CorsPolicies } from './gateway/cors.ts';
 import { KeyCache } from './gateway/key-cache.ts';
 import { OrganisationResolver } from './gateway/organisation-resolver.ts';
@@ -304,9 +304,7 @@ export async function startJobs(
             if (environment === 'sandbox') unsubscribe.push(runtime.clocks.onSandboxMoved(handler));
           },
           keyedUniform: runtime.keyedUniform,
-          settings: {
-            sandboxActivityPerHour: environment === 'sandbox' ? runtime.config.sandboxActivityPerHour : 0,
-          },
+          settings: readSettings(runtime.config.variables, service.settings),
           log,
         });
         running.set(`${environment}-${service.id}`, jobs);

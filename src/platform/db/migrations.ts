@@ -11,7 +11,7 @@ import { withTransaction } from './pool.ts';
  * exactly once; each file runs in its own transaction with its record.
  */
 export interface MigrationSource {
-  /** Module name, e.g. `gateway` or `nzbn`; versions are per module. */
+  /** Module name, e.g. `gateway` or a service's id; versions are per module. */
   module: string;
   dir: string;
 }

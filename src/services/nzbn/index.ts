@@ -23,8 +23,13 @@ export const nzbnService: ServiceDefinition = {
   openapi: nzbnWebhooks,
   migrations: path.join(here, 'migrations'),
   seed: (context) => seedNzbn(context),
+  settings: {
+    /** Sandbox: simulated register changes per hour of the sandbox clock (0: none). */
+    sandboxActivityPerHour: { variable: 'RSG_SANDBOX_ACTIVITY_PER_HOUR', default: 30, min: 0, max: 100_000 },
+  },
   jobs: async (context) => {
-    const rate = context.environment === 'sandbox' ? context.settings.sandboxActivityPerHour : 0;
+    // The simulated register activity is the sandbox's alone.
+    const rate = context.environment === 'sandbox' ? (context.settings.sandboxActivityPerHour ?? 0) : 0;
     const jobs = new NzbnJobs(context, {
       // The sandbox's simulated register activity, on the sandbox clock (sandbox/activity.ts).
       ...(rate > 0

@@ -13,8 +13,9 @@
  *   was, and the next worker sends it again with the same `webhook-id`, which receivers use to drop
  *   the repeat.
  * - A failed attempt schedules the next at 20, 90, 180, 300 or 450 minutes after the original attempt
- *   (domain/delivery-schedule.ts) and releases the watchlist until then; the notifications behind it wait. When the
- *   last retry fails, the watchlist is suspended and its administrator is to be emailed (index.ts).
+ *   (../domain/delivery-schedule.ts) and releases the watchlist until then; the notifications behind
+ *   it wait. When the last retry fails, the watchlist is suspended and its administrator is to be
+ *   emailed (index.ts).
  *
  * The statements are named queries in ../store/delivery.ts; this file is the worker's logic.
  */

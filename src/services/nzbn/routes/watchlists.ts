@@ -7,11 +7,11 @@
  *
  * The merge rule (how a POST or PUT body is applied over the stored watchlist, and the rules every
  * watchlist keeps: channels, frequencies, wildcards, push endpoints, resumption) is
- * ../domain/watchlist.ts; the schemas are watchlist-schemas.ts. PUT changes the fields it is given.
+ * ../domain/watchlist.ts; the schemas are ../schemas/watchlists.ts. PUT changes the fields it is given.
  * The Standard Webhooks secret (`webhookSecret`) is in the answer to POST /watchlists only.
  *
  * Delivery (notification records, the retry schedule, suspension, resumption and end-dating) runs in
- * the background jobs (../watchlists/). A watchlist end-dated after a month of suspension keeps its
+ * the background jobs (../jobs/). A watchlist end-dated after a month of suspension keeps its
  * `toDate` (the end date) and `suspended: true`, and cannot be resumed (400).
  */
 import { Type } from '@sinclair/typebox';
