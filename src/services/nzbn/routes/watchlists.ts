@@ -16,11 +16,11 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { glnProblem } from '../../../platform/gs1.ts';
 import { NZBN_ERRORS } from '../../../platform/http/error-codes.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
 import { PUBLIC_SECTOR_TYPE_CODES } from '../domain/codes.ts';
 import { formatNzDateTime } from '../domain/dates.ts';
-import { glnProblem } from '../domain/gln.ts';
 import { changeTypes, mergeWatchlist } from '../domain/watchlist.ts';
 import { newWebhookSecret } from '../domain/webhook-signing.ts';
 import { envelope, PAGE_SIZE_DEFAULT, responses } from '../schemas/operations.ts';

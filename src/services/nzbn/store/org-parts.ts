@@ -5,8 +5,8 @@
  */
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
+import { withCheckDigit } from '../../../platform/gs1.ts';
 import { type Fee, organisationPartFee } from '../domain/fees.ts';
-import { withCheckDigit } from '../domain/gln.ts';
 import type { OrganisationPart, OrganisationPartPrivacy } from '../domain/organisation-part.ts';
 import { documentEtag } from './rows.ts';
 

@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
-import { withCheckDigit } from '../domain/gln.ts';
+import { withCheckDigit } from '../../../platform/gs1.ts';
 import { hidesItems } from '../domain/privacy.ts';
 import type { Entity } from '../domain/schema.ts';
 import { nextItemId, recordChange } from './changes.ts';

@@ -4,10 +4,8 @@
  * so an interrupted seed resumes where it stopped and two seeders never load a chunk twice (each
  * chunk is claimed with a transaction-scoped advisory lock and checked before loading).
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { copyText } from '../../../platform/db/copy-text.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import { ensureFixtureParts } from './org-part-seed.ts';
 import { ENTITY_COLUMNS, entityRowValues } from './rows.ts';
@@ -19,11 +17,6 @@ const SEED_LOCK_SPACE = 420_005;
 
 export const ENTITY_COPY = `COPY nzbn_entities (${ENTITY_COLUMNS.join(', ')}) FROM STDIN`;
 const HISTORY_COPY = `COPY nzbn_entity_history (${HISTORY_COPY_COLUMNS}) FROM STDIN`;
-
-/** Streams text into `COPY … FROM STDIN`. */
-export async function copyText(client: Client, sql: string, text: Iterable<string> | AsyncIterable<string>) {
-  await pipeline(Readable.from(text), client.query(copyFrom(sql)));
-}
 
 /** Loads chunk `chunk` of the register seeded by `seed`; returns the entities loaded (0 if already there). */
 export async function loadChunk(
