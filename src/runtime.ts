@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { BILLING_MIGRATIONS } from './billing/index.ts';
-import type { Config } from './config.ts';
+import { type Config, readSettings } from './config.ts';
 import { CorsPolicies } from './gateway/cors.ts';
 import { KeyCache } from './gateway/key-cache.ts';
 import { OrganisationResolver } from './gateway/organisation-resolver.ts';
@@ -311,9 +311,7 @@ export async function startJobs(
             if (environment === 'sandbox') unsubscribe.push(runtime.clocks.onSandboxMoved(handler));
           },
           keyedUniform: runtime.keyedUniform,
-          settings: {
-            sandboxActivityPerHour: environment === 'sandbox' ? runtime.config.sandboxActivityPerHour : 0,
-          },
+          settings: readSettings(runtime.config.variables, service.settings),
           log,
         });
         running.set(`${environment}-${service.id}`, jobs);

@@ -1,7 +1,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { grantAuthority } from '../../../../src/identity/authorities.ts';
 import type { DatabaseUrls } from '../../../../src/platform/db/urls.ts';
-import { seedNzbn } from '../../../../src/services/nzbn/store/seed.ts';
+import { seedNzbn } from '../../../../src/services/nzbn/sandbox/seed.ts';
 import { type SignedInUser, signedInUser } from '../../../support/oauth.ts';
 import { OpenApi } from '../../../support/openapi.ts';
 import { subscriber, type TestGateway, testGateway } from '../../../support/runtime.ts';

@@ -1,9 +1,11 @@
 import type pg from 'pg';
-import { seeded } from '../../platform/random.ts';
-import type { SeedContext, SeedScale } from '../contract.ts';
-import type { Geography } from './domain/areas.ts';
-import { bedroomsOf } from './domain/factors.ts';
-import { marketRentGeography } from './geography.ts';
+import { seeded } from '../../../platform/random.ts';
+import type { SeedContext, SeedScale } from '../../contract.ts';
+import type { Geography } from '../domain/areas.ts';
+import { bedroomsOf } from '../domain/factors.ts';
+import { marketRentGeography } from '../domain/geography.ts';
+import { replaceBonds, seedState } from '../store/bonds.ts';
+import { dateIn } from '../store/statistics.ts';
 import {
   buildMarket,
   drawBedrooms,
@@ -16,10 +18,7 @@ import {
   type Market,
   SEASON,
   VOLUME_GROWTH_PER_YEAR,
-} from './sandbox/model.ts';
-import { rebuildAggregates } from './store/aggregates.ts';
-import { copyFrom } from './store/copy.ts';
-import { dateIn } from './store/statistics.ts';
+} from './model.ts';
 
 /**
  * The sandbox register of rental bonds: deterministic for a scale and a "now" (the sandbox clock when
@@ -38,9 +37,6 @@ export const SCALES: Record<SeedScale, GeneratorPlan> = {
   small: { firstYear: (now) => now.getUTCFullYear() - 4, bonds: 40_000 },
   full: { firstYear: () => 2000, bonds: 5_200_000 },
 };
-
-export const BOND_COLUMNS =
-  'bond_id, tenancy_start, lodged, closed, sa2_code, dwelling_type, bedrooms, weekly_rent, bond_amount';
 
 const DAY_MS = 86_400_000;
 const dayOf = (iso: string) => Math.round(Date.parse(`${iso}T00:00:00Z`) / DAY_MS);
@@ -133,10 +129,7 @@ export interface GenerateOptions {
   log?: (line: string) => void;
 }
 
-/**
- * Replaces the bonds with a generated register, in one transaction with the monthly cells. Large
- * registers drop the bond indexes during COPY and build them after, which is several times faster.
- */
+/** Generates the register of `options.scale` and replaces the stored bonds with it (store/bonds.ts). */
 export async function generateBonds(database: { pool: pg.Pool }, options: GenerateOptions): Promise<number> {
   const plan = SCALES[options.scale];
   const today = dateIn(options.now, 'Pacific/Auckland');
@@ -144,71 +137,34 @@ export async function generateBonds(database: { pool: pg.Pool }, options: Genera
   const total = months.reduce((s, m) => s + m.bonds, 0);
   const market = buildMarket(options.geography ?? marketRentGeography());
   const todayDay = dayOf(today);
-  const big = total > 200_000;
   const log = options.log ?? (() => {});
-  const client = await database.pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query("SET LOCAL maintenance_work_mem = '512MB'");
-    await client.query("SET LOCAL work_mem = '256MB'");
-    await client.query('TRUNCATE market_rent_bonds');
-    if (big) {
-      await client.query('ALTER TABLE market_rent_bonds DROP CONSTRAINT market_rent_bonds_pkey');
-      await client.query('DROP INDEX market_rent_bonds_start, market_rent_bonds_lodged');
+  let nextId = 1;
+  let done = 0;
+  const started = Date.now();
+  async function* text() {
+    for (const month of months) {
+      yield generateMonth(market, options.scale, month, nextId, todayDay);
+      nextId += month.bonds;
+      done += month.bonds;
+      if (month.month === 12)
+        log(
+          `market-rent: generated ${done.toLocaleString('en-NZ')} of ${total.toLocaleString('en-NZ')} bonds`,
+        );
     }
-    let nextId = 1;
-    let done = 0;
-    const started = Date.now();
-    async function* chunks() {
-      for (const month of months) {
-        yield generateMonth(market, options.scale, month, nextId, todayDay);
-        nextId += month.bonds;
-        done += month.bonds;
-        if (month.month === 12)
-          log(
-            `market-rent: generated ${done.toLocaleString('en-NZ')} of ${total.toLocaleString('en-NZ')} bonds`,
-          );
-      }
-    }
-    await copyFrom(client, `COPY market_rent_bonds (${BOND_COLUMNS}) FROM STDIN`, chunks());
-    if (big) {
-      log('market-rent: indexing bonds');
-      await client.query('ALTER TABLE market_rent_bonds ADD PRIMARY KEY (bond_id)');
-      await client.query('CREATE INDEX market_rent_bonds_start ON market_rent_bonds (tenancy_start)');
-      await client.query('CREATE INDEX market_rent_bonds_lodged ON market_rent_bonds (lodged)');
-    }
-    log('market-rent: building monthly cells');
-    await rebuildAggregates(client);
-    await client.query('UPDATE market_rent_state SET seed_scale = $1, seed_bonds = $2, seeded_at = now()', [
-      options.scale,
-      total,
-    ]);
-    await client.query('COMMIT');
-    log(
-      `market-rent: ${total.toLocaleString('en-NZ')} bonds in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-    );
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
   }
-  await database.pool.query('ANALYZE market_rent_bonds');
+  await replaceBonds(database.pool, { scale: options.scale, total, text: text(), log });
+  log(
+    `market-rent: ${total.toLocaleString('en-NZ')} bonds in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   return total;
 }
 
 /** The `seed` hook: generates the register unless one of this scale is already there. */
 export async function seedMarketRent(context: SeedContext): Promise<string | undefined> {
-  const { rows } = await context.database.pool.query<{
-    seed_scale: string | null;
-    seed_bonds: number | null;
-  }>('SELECT seed_scale, seed_bonds FROM market_rent_state');
-  if (rows[0]?.seed_scale === context.scale) return undefined;
-  if (!rows[0]?.seed_scale) {
-    // Bonds imported into a sandbox that was never generated are the operator's: leave them.
-    const existing = await context.database.pool.query('SELECT 1 FROM market_rent_bonds LIMIT 1');
-    if (existing.rowCount) return 'imported rental bonds present; nothing generated';
-  }
+  const state = await seedState(context.database.pool);
+  if (state.scale === context.scale) return undefined;
+  // Bonds imported into a sandbox that was never generated are the operator's: leave them.
+  if (!state.scale && state.anyBond) return 'imported rental bonds present; nothing generated';
   const bonds = await generateBonds(context.database, {
     scale: context.scale,
     now: context.clock.now(),

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Clock } from '../../../platform/clock.ts';
-import { ACKNOWLEDGEMENT_WINDOW_MS } from './schedule.ts';
+import { ACKNOWLEDGEMENT_WINDOW_MS } from '../domain/delivery-schedule.ts';
 
 const agents = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),

@@ -1,7 +1,26 @@
 import { existsSync } from 'node:fs';
 import { openDatabase } from '../../../platform/db/pool.ts';
+import type { ServiceCommand } from '../../contract.ts';
 import { ImportError, importBonds } from './importer.ts';
 import { progressBar } from './progress.ts';
+
+const USAGE = 'import bonds FILE.csv [--environment sandbox|production]';
+
+/** `rsg import bonds`: market rent's rental bond import, into production unless told otherwise. */
+export const importCommand: ServiceCommand = {
+  name: 'import',
+  usage: `${USAGE}   rental bonds, all or nothing (default production)`,
+  async run(context, args) {
+    const { values, positionals } = context.parse(args, { environment: { type: 'string' } });
+    const [kind, file] = positionals;
+    if (kind !== 'bonds' || !file) throw context.usageError(USAGE);
+    const environment = values.environment ?? 'production';
+    if (environment !== 'sandbox' && environment !== 'production') {
+      throw context.usageError('--environment must be sandbox or production');
+    }
+    return context.withEnvironmentDatabase(environment, (url) => importBondsCommand(url, file, environment));
+  },
+};
 
 /** The body of `rsg import bonds FILE.csv`: runs the import, prints the outcome; returns the exit code. */
 export async function importBondsCommand(url: string, file: string, environment: string): Promise<number> {

@@ -10,7 +10,6 @@
  * register is the first chunk of the full one), so `rsg start` after `rsg seed --scale full` keeps it.
  */
 import { availableParallelism } from 'node:os';
-import { withTransaction } from '../../../platform/db/pool.ts';
 import type { SeedContext, SeedScale } from '../../contract.ts';
 import {
   clusterEntities,
@@ -18,12 +17,16 @@ import {
   dropEntityIndexes,
   ensureEntityIndexes,
   isClustered,
-} from './indexes.ts';
-import { ensureFixtureParts } from './org-part-seed.ts';
-import { ENTITY_COLUMNS, entityRowValues } from './rows.ts';
-import { loadChunk } from './seed-load.ts';
-import { loadChunksInParallel } from './seed-parallel.ts';
-import { CHUNK_SIZE, fixtureRows, SANDBOX_SEED } from './seed-rows.ts';
+} from '../store/indexes.ts';
+import {
+  insertFixtures,
+  loadChunksHere,
+  seededChunks,
+  seededEntities,
+  vacuumEntities,
+} from '../store/seed-load.ts';
+import { loadChunksInParallel } from '../store/seed-parallel.ts';
+import { CHUNK_SIZE, fixtureRows, SANDBOX_SEED } from '../store/seed-rows.ts';
 
 /** Generated entities per scale (fixtures come on top). */
 export const SCALE_ENTITIES: Readonly<Record<SeedScale, number>> = { small: 10_000, full: 700_000 };
@@ -44,11 +47,7 @@ export async function seedNzbn(context: SeedContext, options: SeedOptions = {}):
   const seed = SANDBOX_SEED;
   const size = options.chunkSize ?? CHUNK_SIZE;
   const wanted = Math.ceil((options.entities ?? SCALE_ENTITIES[context.scale]) / size);
-  const present = new Set(
-    (
-      await pool.query<{ chunk: number }>('SELECT chunk FROM nzbn_seed_chunks WHERE seed = $1', [seed])
-    ).rows.map((row) => row.chunk),
-  );
+  const present = await seededChunks(pool, seed);
   const missing = Array.from({ length: wanted }, (_, chunk) => chunk).filter((chunk) => !present.has(chunk));
   let loaded = 0;
   const bulk = missing.length >= DROP_INDEXES_FROM_CHUNKS;
@@ -68,16 +67,7 @@ export async function seedNzbn(context: SeedContext, options: SeedOptions = {}):
         onChunk: progress,
       });
     } else {
-      const client = await pool.connect();
-      try {
-        for (const chunk of missing) {
-          const count = await loadChunk(client, seed, chunk, size);
-          loaded += count;
-          if (missing.length > 1) progress(chunk, count);
-        }
-      } finally {
-        client.release();
-      }
+      loaded = await loadChunksHere(pool, seed, missing, size, missing.length > 1 ? progress : () => {});
     }
   }
   // After a bulk load, or once for a large register loaded before the seed did this (its GIN indexes
@@ -91,13 +81,8 @@ export async function seedNzbn(context: SeedContext, options: SeedOptions = {}):
   }
   await ensureEntityIndexes(pool);
   // Fresh statistics for the planner, the GIN indexes' pending lists merged, the visibility map set.
-  if (missing.length > 0 || cluster) await pool.query('VACUUM (ANALYZE) nzbn_entities');
-  const total = (
-    await pool.query<{ entities: number }>(
-      'SELECT COALESCE(sum(entities), 0)::int AS entities FROM nzbn_seed_chunks WHERE seed = $1',
-      [seed],
-    )
-  ).rows[0]!.entities;
+  if (missing.length > 0 || cluster) await vacuumEntities(pool);
+  const total = await seededEntities(pool, seed);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   return loaded > 0
     ? `${loaded.toLocaleString('en-NZ')} entities generated in ${seconds} s (${total.toLocaleString('en-NZ')} generated in all, ${fixtures} fixtures)`
@@ -107,19 +92,7 @@ export async function seedNzbn(context: SeedContext, options: SeedOptions = {}):
 /** Inserts the fixed test cases that are missing, their organisation parts, and the operator's authority. */
 async function ensureFixtures(context: SeedContext): Promise<number> {
   const rows = fixtureRows();
-  await withTransaction(context.database.pool, async (client) => {
-    const placeholders = ENTITY_COLUMNS.map((_, i) => `$${i + 1}`).join(', ');
-    for (const { row } of rows) {
-      await client.query(
-        `INSERT INTO nzbn_entities (${ENTITY_COLUMNS.join(', ')}) VALUES (${placeholders}) ON CONFLICT (nzbn) DO NOTHING`,
-        entityRowValues(row),
-      );
-    }
-    for (const { row, fixture } of rows) {
-      if (fixture.organisationParts.length > 0)
-        await ensureFixtureParts(client, row, fixture.organisationParts);
-    }
-  });
+  await insertFixtures(context.database.pool, rows);
   for (const { fixture } of rows) {
     if (fixture.sandboxOperatorHasAuthority) {
       await context.identity.grantOperatorsAuthority('nzbn', 'entity', fixture.nzbn);

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { REFERENCE_DATA_DIR } from '../../platform/paths.ts';
-import { type Geography, loadGeography } from './domain/areas.ts';
+import { REFERENCE_DATA_DIR } from '../../../platform/paths.ts';
+import { type Geography, loadGeography } from './areas.ts';
 
 /** The Stats NZ 2019 geography shipped in reference-data/geo (CC BY 4.0), loaded once per process. */
 export const GEO_DIR = path.join(REFERENCE_DATA_DIR, 'geo');

@@ -13,8 +13,9 @@
  *   was, and the next worker sends it again with the same `webhook-id`, which receivers use to drop
  *   the repeat.
  * - A failed attempt schedules the next at 20, 90, 180, 300 or 450 minutes after the original attempt
- *   (schedule.ts) and releases the watchlist until then; the notifications behind it wait. When the
- *   last retry fails, the watchlist is suspended and its administrator is to be emailed (jobs.ts).
+ *   (../domain/delivery-schedule.ts) and releases the watchlist until then; the notifications behind
+ *   it wait. When the last retry fails, the watchlist is suspended and its administrator is to be
+ *   emailed (index.ts).
  *
  * The statements are named queries in ../store/delivery.ts; this file is the worker's logic.
  */
@@ -22,6 +23,8 @@ import pg from 'pg';
 import type { Clock } from '../../../platform/clock.ts';
 import { type Database, openDatabase } from '../../../platform/db/pool.ts';
 import { changeItem } from '../domain/change-item.ts';
+import { afterAttempt } from '../domain/delivery-schedule.ts';
+import { webhookHeaders } from '../domain/webhook-signing.ts';
 import {
   type Claimed,
   claimWatchlists,
@@ -38,10 +41,6 @@ import {
   suspendWatchlist,
 } from '../store/delivery.ts';
 import { pushAttempt } from './push.ts';
-import { afterAttempt } from './schedule.ts';
-import { webhookHeaders } from './signing.ts';
-
-export { DELIVERY_CHANNEL, WORKER_LOCK_CLASS } from '../store/delivery.ts';
 
 export interface DeliveryOptions {
   pool: pg.Pool;

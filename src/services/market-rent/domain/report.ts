@@ -1,11 +1,11 @@
+import { RentAccumulator } from './accumulator.ts';
+import type { Geography } from './areas.ts';
 import { Arena, scratchFloat64, scratchInt32 } from './arena.ts';
-import { RentAccumulator } from './domain/accumulator.ts';
-import type { Geography } from './domain/areas.ts';
-import { ALL, BEDROOM_VALUES, type Bedrooms, DWELLING_TYPES, type DwellingType } from './domain/factors.ts';
-import type { StatisticsQuery } from './domain/params.ts';
-import { bedroomsKey, dwellingKey, randomRound3 } from './domain/rounding.ts';
-import { type PublishedStatistics, publishedStatisticsOfRange } from './domain/statistics.ts';
-import { CELLS_PER_SA2, type CountBlock, type RentBlock } from './store/blocks.ts';
+import { CELLS_PER_SA2, type CountBlock, type RentBlock } from './blocks.ts';
+import { ALL, BEDROOM_VALUES, type Bedrooms, DWELLING_TYPES, type DwellingType } from './factors.ts';
+import type { StatisticsQuery } from './params.ts';
+import { bedroomsKey, dwellingKey, randomRound3 } from './rounding.ts';
+import { type PublishedStatistics, publishedStatisticsOfRange } from './statistics.ts';
 
 /**
  * Builds the rows of one /statistics answer from month blocks. Every figure comes from merged

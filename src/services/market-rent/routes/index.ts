@@ -1,21 +1,21 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { ServiceContext } from '../../gateway/service-context.ts';
-import { RuleError } from '../../platform/errors.ts';
-import { answeredConditionally, strongEtag } from '../../platform/http/conditional.ts';
-import { PLATFORM_ERRORS } from '../../platform/http/error-codes.ts';
-import { HttpError } from '../../platform/http/errors.ts';
-import { negotiate } from '../../platform/http/negotiate.ts';
+import type { ServiceContext } from '../../../gateway/service-context.ts';
+import { RuleError } from '../../../platform/errors.ts';
+import { answeredConditionally, strongEtag } from '../../../platform/http/conditional.ts';
+import { PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
+import { HttpError } from '../../../platform/http/errors.ts';
+import { negotiate } from '../../../platform/http/negotiate.ts';
 import {
   areaListing,
   type Geography,
   isUserDefined,
   resolveAreaDefinition,
   USER_DEFINED,
-} from './domain/areas.ts';
-import { parseStatisticsQuery, type RawQuery } from './domain/params.ts';
-import { deriveSipKey, sipUniforms3 } from './domain/siphash.ts';
-import { marketRentGeography } from './geography.ts';
-import { csvTable, csvWriter, jsonWriter } from './render.ts';
+} from '../domain/areas.ts';
+import { marketRentGeography } from '../domain/geography.ts';
+import { parseStatisticsQuery, type RawQuery } from '../domain/params.ts';
+import { csvTable, csvWriter, jsonWriter } from '../domain/render.ts';
+import { deriveSipKey, sipUniforms3 } from '../domain/siphash.ts';
 import {
   AreaDefinitionList,
   AreaDefinitionParams,
@@ -23,8 +23,8 @@ import {
   responses,
   StatisticsQuery,
   StatisticsResponse,
-} from './schemas.ts';
-import { StatisticsStore } from './store/statistics.ts';
+} from '../schemas.ts';
+import { StatisticsStore } from '../store/statistics.ts';
 
 const FORMATS = ['application/json', 'text/csv'] as const;
 const JSON_TYPE = 'application/json; charset=utf-8';

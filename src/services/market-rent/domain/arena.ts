@@ -1,4 +1,4 @@
-import type { RentAccumulator } from './domain/accumulator.ts';
+import type { RentAccumulator } from './accumulator.ts';
 
 /**
  * Working arrays kept between answers. A national answer needs some tens of megabytes of typed arrays;

@@ -4,7 +4,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Link, Nullable, Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
-import { PageQuery } from './schemas.ts';
+import { PageQuery } from './operations.ts';
 
 export const MAX_NZBNS_PER_REQUEST = 1_000;
 

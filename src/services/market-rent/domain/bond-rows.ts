@@ -1,5 +1,5 @@
-import { withoutLeadingZeros } from '../domain/areas.ts';
-import { canonicalDwelling, DWELLING_TYPES } from '../domain/factors.ts';
+import { withoutLeadingZeros } from './areas.ts';
+import { canonicalDwelling, DWELLING_TYPES } from './factors.ts';
 
 /**
  * The bond CSV accepted by `rsg import bonds`: one header row naming these columns (any order; extra
