@@ -119,6 +119,13 @@ async function main(): Promise<void> {
     const fees = async () =>
       (await production.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM fee_records')).rows[0]!.n;
     const rounds: { on: number[]; off: number[] }[] = [];
+    // What one database round trip costs at the same moments (charging makes two: payer, INSERT).
+    const roundTrips: number[] = [];
+    const roundTrip = async () => {
+      const started = process.hrtime.bigint();
+      await production.pool.query('SELECT 1');
+      return Number(process.hrtime.bigint() - started) / 1e6;
+    };
     for (let round = 0; round < ROUNDS; round++) {
       // Call by call, alternating which goes first: both meet the same moment of a drifting machine.
       const result = { on: [] as number[], off: [] as number[] };
@@ -126,6 +133,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < CALLS; i++) {
         const order: ('on' | 'off')[] = (i + round) % 2 === 0 ? ['on', 'off'] : ['off', 'on'];
         for (const contender of order) result[contender].push(await call(apps[contender]));
+        roundTrips.push(await roundTrip());
       }
       const added = (await fees()) - before;
       if (added !== CALLS)
@@ -156,9 +164,19 @@ async function main(): Promise<void> {
       p50Added: median(p50Added),
       p99Added: median(p99Added),
     };
-    const met = summary.p99Added <= 1;
+    const trips = [...roundTrips].sort((a, b) => a - b);
+    // A p99 over a few hundred calls moves by tens of ms from round to round on a shared machine: when
+    // the rounds disagree by more than the goal, the comparison cannot tell 1 ms, and says so.
+    const spread = Math.max(...p99Added) - Math.min(...p99Added);
+    const verdict =
+      spread > 1
+        ? `not resolved on this machine: the per-round p99 differences spread over ${spread.toFixed(1)} ms, more than the goal; the median is ${summary.p99Added.toFixed(3)} ms`
+        : summary.p99Added <= 1
+          ? 'met'
+          : 'not met';
+    const load = (await import('node:os')).loadavg()[0]!.toFixed(1);
     const ms = (n: number) => `${n.toFixed(3)} ms`;
-    const markdown = `### bench:billing-charge (issue 12: charging adds ≤ 1 ms p99)
+    const markdown = `## Fees: what charging adds to a fee-bearing call (\`npm run bench:billing-charge\`)
 
 ${new Date().toISOString().slice(0, 10)}, ${databases.label}, ${ROUNDS} rounds × ${CALLS} calls per contender, alternating call by call (which goes first alternating too), one call at a time, inside the server (\`inject\`). The call: \`POST /gateway/nzbn/v5/entities/{nzbn}/organisation-parts\` in production (key, three-legged token, business authority), each a part beyond the entity's second over ${entities.length} entities. Charging on: the fee is charged through \`context.fees\` in the creating transaction (payer, authority FOR SHARE, INSERT); every round checked one ledger row per call. Baseline: the same call with charging off (\`RSG_FEES=off\`), same runtime and databases.
 
@@ -168,7 +186,8 @@ ${new Date().toISOString().slice(0, 10)}, ${databases.label}, ${ROUNDS} rounds �
 | charging off (baseline) | ${ms(summary.offP50)} | ${ms(summary.offP99)} |
 | added by charging (median of per-round differences) | ${ms(summary.p50Added)} | **${ms(summary.p99Added)}** |
 
-Per-round p99 added: ${p99Added.map((n) => n.toFixed(3)).join(', ')} ms. Goal ≤ 1 ms at p99: **${met ? 'met' : 'not met'}**.`;
+Per-round p99 added: ${p99Added.map((n) => n.toFixed(3)).join(', ')} ms. Goal ≤ 1 ms at p99: **${verdict}**.
+Charging costs two database round trips (the payer's organisations in the gateway database; the INSERT with the authority check): a \`SELECT 1\` round trip, timed between the calls, took p50 ${ms(quantile(trips, 0.5))}, p99 ${ms(quantile(trips, 0.99))} in this run (load average ${load} at the end, on ${(await import('node:os')).cpus().length} cores).`;
     process.stdout.write(`\n${markdown}\n`);
     if (process.env.BENCH_RECORD !== '0') await recordResults('bench:billing-charge', markdown);
   } finally {

@@ -8,7 +8,7 @@ import { openDatabase } from '../src/platform/db/pool.ts';
 import { withDatabase } from '../src/platform/db/urls.ts';
 import { migrateAll, prepareDatabases } from '../src/runtime.ts';
 import { latestPeriodEnding } from '../src/services/market-rent/domain/period.ts';
-import { generateBonds } from '../src/services/market-rent/sandbox.ts';
+import { generateBonds } from '../src/services/market-rent/sandbox/seed.ts';
 import { copyTo } from '../src/services/market-rent/store/copy.ts';
 import { dateIn } from '../src/services/market-rent/store/statistics.ts';
 import { median, recordResults, root, startServer, stopServer } from './support.ts';

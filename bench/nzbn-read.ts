@@ -12,7 +12,7 @@ import { realClock } from '../src/platform/clock.ts';
 import { ensureDatabase, openDatabase } from '../src/platform/db/pool.ts';
 import { migrateAll, prepareDatabases } from '../src/runtime.ts';
 import { nzbnForIndex } from '../src/services/nzbn/sandbox/numbers.ts';
-import { seedNzbn } from '../src/services/nzbn/store/seed.ts';
+import { seedNzbn } from '../src/services/nzbn/sandbox/seed.ts';
 import { median, recordResults, root, startServer, stopServer } from './support.ts';
 
 /**

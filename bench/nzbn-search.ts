@@ -7,7 +7,7 @@ import { addUser } from '../src/identity/users.ts';
 import { realClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db/pool.ts';
 import { openRuntime } from '../src/runtime.ts';
-import { SCALE_ENTITIES, seedNzbn } from '../src/services/nzbn/store/seed.ts';
+import { SCALE_ENTITIES, seedNzbn } from '../src/services/nzbn/sandbox/seed.ts';
 import { percentile, searchMix } from './nzbn-search-mix.ts';
 import { benchDatabases, median, recordResults } from './support.ts';
 

@@ -8,7 +8,7 @@ import { realClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db/pool.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { nzbnForIndex } from '../src/services/nzbn/sandbox/numbers.ts';
-import { SCALE_ENTITIES, seedNzbn } from '../src/services/nzbn/store/seed.ts';
+import { SCALE_ENTITIES, seedNzbn } from '../src/services/nzbn/sandbox/seed.ts';
 import {
   CAN_PIN,
   LOAD_CPUS,

@@ -2,8 +2,8 @@ import http from 'node:http';
 import os from 'node:os';
 import { realClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db/pool.ts';
-import { DeliveryWorker } from '../src/services/nzbn/watchlists/delivery.ts';
-import { FANOUT_BATCH, fanOutAll } from '../src/services/nzbn/watchlists/fanout.ts';
+import { DeliveryWorker } from '../src/services/nzbn/jobs/delivery.ts';
+import { FANOUT_BATCH, fanOutAll } from '../src/services/nzbn/store/fanout.ts';
 import { benchDatabases, median, recordResults, startServer, stopServer } from './support.ts';
 
 /**

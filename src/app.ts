@@ -16,6 +16,7 @@ import {
   toHttpError,
 } from './platform/http/errors.ts';
 import { installInputTextCheck } from './platform/http/input-text.ts';
+import { requestLoggerFactory } from './platform/http/lazy-logger.ts';
 import { loggerOptions } from './platform/http/log-redaction.ts';
 import { portalRoutes } from './portal/index.ts';
 import type { Runtime } from './runtime.ts';
@@ -48,6 +49,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       const supplied = request.headers[REQUEST_ID_HEADER];
       return typeof supplied === 'string' && SAFE_REQUEST_ID.test(supplied) ? supplied : randomUUID();
     },
+    // The per-request child logger is made only if the request logs (most never do): lazy-logger.ts.
+    childLoggerFactory: requestLoggerFactory,
     logController: new LogController({
       requestIdLogLabel: 'requestId',
       disableRequestLogging: runtime.config.logLevel !== 'debug' && runtime.config.logLevel !== 'trace',
@@ -82,10 +85,6 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   });
   installErrorHandling(app);
   installInputTextCheck(app);
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('api-business-govt-nz-Request-Id', request.id);
-    done();
-  });
 
   const metrics = options.metrics ?? new HttpMetrics(options.processMetrics ?? false);
   reportLimitHealth(app, runtime.limits, metrics.registry);
@@ -95,9 +94,12 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     closing = true;
     done();
   });
-  // One onSend hook for every answer (each hook costs every request): while closing, the client is
-  // told to open its next connection elsewhere; a 413 reads the rest of the body away (body-limit.ts).
+  // One onSend hook for every answer (each hook costs every request): the request id header (set here
+  // rather than in an onRequest hook of its own; a hijacked reply sets it itself, see oauth/routes.ts);
+  // while closing, the client is told to open its next connection elsewhere; a 413 reads the rest of
+  // the body away (body-limit.ts).
   app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
     if (closing) reply.header('connection', 'close');
     else if (reply.statusCode === 413) lingerAfterTooLarge(request, reply);
     done(null, payload);

@@ -5,6 +5,7 @@ import {
   type FeeSchedule,
   parseFeeScheduleOverrides,
 } from './billing/domain/fee-schedule.ts';
+import type { ServiceSetting } from './services/contract.ts';
 
 /**
  * One typed configuration, read from environment variables (and CLI flags, which the CLI folds into the
@@ -45,8 +46,11 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Sandbox: simulate the source registers' Wednesday 21:00–23:00 (New Zealand) maintenance window. */
   sandboxMaintenance: boolean;
-  /** Sandbox: simulated business number register changes per hour of the sandbox clock (0: none). */
-  sandboxActivityPerHour: number;
+  /**
+   * The variables the configuration was read from: the services' own settings
+   * (`ServiceDefinition.settings`) are read from them with `readSettings`.
+   */
+  variables: Readonly<Env>;
   /** Connection pools of a serving process (each of the three databases has its own). */
   database: {
     /** Connections per database at most. */
@@ -84,6 +88,19 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** A service's settings (services/contract.ts) read from `variables`, checked like every other setting. */
+export function readSettings(
+  variables: Readonly<Env>,
+  settings: Readonly<Record<string, ServiceSetting>> = {},
+): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(settings).map(([name, setting]) => [
+      name,
+      integer(variables, setting.variable, setting.default, setting.min, setting.max),
+    ]),
+  );
+}
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -190,7 +207,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     jobs: oneOf(env, 'RSG_JOBS', ['on', 'off'] as const, 'on') === 'on',
     shutdownTimeoutMs: integer(env, 'RSG_SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     sandboxMaintenance: oneOf(env, 'RSG_SANDBOX_MAINTENANCE', ['on', 'off'] as const, 'off') === 'on',
-    sandboxActivityPerHour: integer(env, 'RSG_SANDBOX_ACTIVITY_PER_HOUR', 30, 0, 100_000),
+    variables: { ...env },
     database: {
       poolSize: integer(env, 'RSG_DB_POOL_SIZE', 10, 1, 1000),
       acquireTimeoutMs: integer(env, 'RSG_DB_ACQUIRE_TIMEOUT_MS', 5_000, 10, 600_000),

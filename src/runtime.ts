@@ -5,7 +5,7 @@ import pino from 'pino';
 import { BILLING_MIGRATIONS } from './billing/index.ts';
 import { BillingJobs } from './billing/jobs/month-end.ts';
 import { identityDirectory } from './billing/store/directory.ts';
-import type { Config } from './config.ts';
+import { type Config, readSettings } from './config.ts';
 import { CorsPolicies } from './gateway/cors.ts';
 import { KeyCache } from './gateway/key-cache.ts';
 import { OrganisationResolver } from './gateway/organisation-resolver.ts';
@@ -313,9 +313,7 @@ export async function startJobs(
             if (environment === 'sandbox') unsubscribe.push(runtime.clocks.onSandboxMoved(handler));
           },
           keyedUniform: runtime.keyedUniform,
-          settings: {
-            sandboxActivityPerHour: environment === 'sandbox' ? runtime.config.sandboxActivityPerHour : 0,
-          },
+          settings: readSettings(runtime.config.variables, service.settings),
           log,
         });
         running.set(`${environment}-${service.id}`, jobs);

@@ -1,17 +1,18 @@
 /**
  * The `rsg` command table: each command's name, its usage lines (`rsg help` is built from them) and its
  * handler. The handlers live by area (setup.ts, users.ts and identity.ts, subscriptions.ts,
- * products.ts, clock.ts, import.ts, start.ts); the argument helpers they share are args.ts, which
- * imports none of them, so the CLI has no import cycle.
+ * products.ts, clock.ts, start.ts); the services' own commands come from their definitions
+ * (service-commands.ts). The argument helpers they share are args.ts, which imports none of them, so the
+ * CLI has no import cycle.
  */
 import { type Config, loadConfig } from '../config.ts';
 import { UsageError } from './args.ts';
 import { BILLING_USAGE, billingCommand } from './billing.ts';
 import { clockCommand } from './clock.ts';
 import { oauthCommand, organisationsCommand } from './identity.ts';
-import { importCommand } from './import.ts';
 import { INVOICES_USAGE, invoicesCommand } from './invoices.ts';
 import { productsCommand } from './products.ts';
+import { checkServiceSettings, SERVICE_COMMANDS } from './service-commands.ts';
 import { migrateCommand, seedCommand } from './setup.ts';
 import { startCommand, workerCommand } from './start.ts';
 import { keysCommand, subscriptionsCommand } from './subscriptions.ts';
@@ -106,12 +107,8 @@ products set ID [--rate-limit N] [--quota N --quota-period SECONDS | --no-quota]
     usage: 'clock show | clock advance <duration> | clock set <iso-time>   (sandbox clock)',
     run: clockCommand,
   },
-  {
-    name: 'import',
-    usage:
-      'import bonds FILE.csv [--environment sandbox|production]   rental bonds, all or nothing (default production)',
-    run: importCommand,
-  },
+  // The services' own commands (e.g. `import bonds`), from their definitions.
+  ...SERVICE_COMMANDS,
 ];
 
 /** `rsg help`. */
@@ -128,6 +125,7 @@ Configuration comes from environment variables; see the README.`;
 
 export async function runCommand(command: string, args: string[]): Promise<number> {
   const config = loadConfig();
+  checkServiceSettings(config);
   const entry = COMMANDS.find((candidate) => candidate.name === command);
   if (!entry) throw new UsageError(`unknown command "${command}"`);
   return entry.run(config, args);

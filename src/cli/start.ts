@@ -95,7 +95,15 @@ async function serve(config: Config, urls: Awaited<ReturnType<typeof prepareData
   const runtime = await openRuntime(config, { urls: urls.urls, embedded: undefined }, { migrate: false });
   const metrics = new HttpMetrics(true);
   const app = await buildApp(runtime, { metrics });
-  await app.listen({ host: config.host, port: config.port });
+  // Fastify logs "Server listening at …" as a JSON line; the banner below says the same for a person, so the
+  // line is left out (the logger's level is back before the first request).
+  const level = app.log.level;
+  app.log.level = 'warn';
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } finally {
+    app.log.level = level;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   let metricsServer: MetricsServer | undefined;

@@ -8,8 +8,8 @@ import type { ChangeFeed } from '../platform/db/notify.ts';
  * Off until an operator names origins (`rsg products set ID --cors-origins …`).
  *
  * A preflight carries no key, so its product is found from the path: each service has exactly one
- * product per environment (products are UNIQUE (environment, service)), so `/sandbox/nzbn/v5/…` is
- * always `sandbox-nzbn`. Policies are held in memory per product and reloaded when the change feed
+ * product per environment (products are UNIQUE (environment, service)), so a path under a service's
+ * address behind `/sandbox` is always that service's sandbox product. Policies are held in memory per product and reloaded when the change feed
  * announces a product change, so `rsg products set` applies at once in every process.
  */
 export interface CorsSettings {

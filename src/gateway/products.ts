@@ -40,6 +40,11 @@ export const PRODUCT_DEFAULTS: Record<
   },
 };
 
+/**
+ * Inserts the products that are missing. Two processes may do this at once (two `rsg migrate`): the
+ * conflict clause names no index, because a racing insert can collide on the UNIQUE (environment,
+ * service) index before the primary key, and a conflict on either means the product is there.
+ */
 export async function ensureProducts(pool: Pool): Promise<void> {
   for (const environment of ENVIRONMENTS) {
     for (const service of SERVICES) {
@@ -47,7 +52,7 @@ export async function ensureProducts(pool: Pool): Promise<void> {
       await pool.query(
         `INSERT INTO products (id, environment, service, name, rate_limit_per_minute, quota_calls,
                                quota_period_seconds, approval_required)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`,
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
         [
           productId(environment, service.id),
           environment,

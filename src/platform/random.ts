@@ -5,7 +5,7 @@ import { createHash, createHmac } from 'node:crypto';
  * must not be able to average away (random rounding of counts).
  *
  * The generator is SplitMix64 on BigInt-free 32-bit halves (sfc32), seeded from a SHA-256 of a string,
- * so `seeded('nzbn', 42)` gives the same stream on every machine and Node version.
+ * so `seeded('some-service', 42)` gives the same stream on every machine and Node version.
  */
 export interface Random {
   /** Uniform in [0, 1). */

@@ -1,6 +1,6 @@
 /**
  * The service contract: the types and constants every layer may import (environments, service ids,
- * what a service definition holds, what its jobs and seed hook are given). The list of services is apart
+ * what a service definition holds, what its jobs, seed hook and commands are given, its settings). The list of services is apart
  * from it, in registry.ts, which only the composition root (app, runtime, CLI) imports; so a service's
  * own modules never import the list that imports them.
  */
@@ -48,6 +48,49 @@ export interface ServiceDefinition {
    * the service coordinates its processes through its database).
    */
   jobs?: (context: JobContext) => Promise<RunningJobs>;
+  /**
+   * The service's own settings, by the name its jobs read them under (`JobContext.settings`): each from
+   * an environment variable, checked as every setting is (a wrong value stops the program with one line
+   * naming the variable and the rule).
+   */
+  settings?: Readonly<Record<string, ServiceSetting>>;
+  /** Commands the service adds to `rsg` (listed in `rsg help` after the gateway's own). */
+  commands?: readonly ServiceCommand[];
+}
+
+/** A whole-number setting read from an environment variable. */
+export interface ServiceSetting {
+  /** The environment variable, e.g. `RSG_SANDBOX_ACTIVITY_PER_HOUR`. */
+  variable: string;
+  default: number;
+  min: number;
+  max: number;
+}
+
+/** A command of `rsg` that a service contributes, e.g. `rsg import bonds`. */
+export interface ServiceCommand {
+  name: string;
+  /** Its lines in `rsg help`, without the two-space indent. */
+  usage: string;
+  /** Runs the command; resolves to the exit status. */
+  run(context: CommandContext, args: string[]): Promise<number>;
+}
+
+/** What `rsg` gives a service's command. */
+export interface CommandContext {
+  /** Parses the arguments (options as `node:util` parseArgs takes them, positionals allowed, strict). */
+  parse(
+    args: string[],
+    options: Record<string, { type: 'string' | 'boolean' }>,
+  ): { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  /** An error to throw for a wrong command line: `rsg` prints it, points to `rsg help` and exits 2. */
+  usageError(message: string): Error;
+  /**
+   * Finds the databases as the running server does (the same `RSG_DATA_DIR` / `RSG_EMBEDDED_PG_PORT`, or
+   * the database URLs), applies pending migrations, and runs `work` with the address of one
+   * environment's database; whatever it started is stopped afterwards.
+   */
+  withEnvironmentDatabase<T>(environment: Environment, work: (url: string) => Promise<T>): Promise<T>;
 }
 
 export interface JobContext {
@@ -62,7 +105,8 @@ export interface JobContext {
   /** Called when the environment's clock is moved (the sandbox's virtual clock). */
   onClockMoved(handler: () => void): void;
   keyedUniform(key: string): number;
-  settings: { sandboxActivityPerHour: number };
+  /** The values of the service's own settings (`ServiceDefinition.settings`), by name. */
+  settings: Readonly<Record<string, number>>;
   log: {
     info(object: object, message: string): void;
     error(object: object, message: string): void;

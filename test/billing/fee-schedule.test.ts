@@ -61,9 +61,9 @@ describe('the default schedule', () => {
   it('is the table in src/billing/README.md', async () => {
     const { readFile } = await import('node:fs/promises');
     const readme = await readFile(new URL('../../src/billing/README.md', import.meta.url), 'utf8');
-    const rows = [...readme.matchAll(/^\| `([A-Z0-9_]+)` \| (\w+) \| [^|]+ \| ([\d.]+) \| ([\d.]+) \|$/gm)].map(
-      (m) => `${m[1]} ${m[2]} ${m[3]} ${m[4]}`,
-    );
+    const rows = [
+      ...readme.matchAll(/^\| `([A-Z0-9_]+)` \| (\w+) \| [^|]+ \| ([\d.]+) \| ([\d.]+) \|$/gm),
+    ].map((m) => `${m[1]} ${m[2]} ${m[3]} ${m[4]}`);
     const cents = (n: number) => (n / 100).toFixed(2);
     expect(rows).toEqual(
       DEFAULT_FEES.map((f) => `${f.code} ${f.service} ${cents(f.cents.API)} ${cents(f.cents.Web)}`),

@@ -11,7 +11,7 @@ import { openDatabase } from '../../src/platform/db/pool.ts';
 import { migrateAll } from '../../src/runtime.ts';
 import { nzbnService } from '../../src/services/nzbn/index.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from '../services/nzbn/support/api.ts';
-import { signedInUser } from '../services/nzbn/support/browser.ts';
+import { signedInUser } from '../support/oauth.ts';
 import { freshDatabases } from '../support/runtime.ts';
 import { feesOf, fingerprint, organisationOf } from './support.ts';
 

@@ -66,6 +66,8 @@ describe('rsg start', { timeout: 120_000 }, () => {
     const first = await start([], env, /sandbox-disclose\s+\S+\s+[0-9a-f]{64}/);
     const key = /sandbox-nzbn\s+(\S+)\s+([0-9a-f]{64})/.exec(first.output());
     expect(key?.[1]).toBe(`${first.base}/sandbox/nzbn/v5`);
+    // The banner is for a person: no JSON log line of the listener mixed into it.
+    expect(first.output()).not.toMatch(/Server listening/);
     const clock = await fetch(`${first.base}/sandbox/admin/clock`, {
       headers: { 'Ocp-Apim-Subscription-Key': key![2]! },
     });

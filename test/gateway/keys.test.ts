@@ -164,6 +164,23 @@ describe('request ids, health and metrics', () => {
     expect(unsafe.headers['api-business-govt-nz-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('names the request on refusals, unknown paths and the hijacked OAuth answers too', async () => {
+    const supplied = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+    const headers = { 'api-business-govt-nz-Request-Id': supplied };
+    // Refused by the guard (no key), an unknown operation, a 404 outside any API, and an answer the
+    // OAuth provider writes itself (a hijacked reply, which skips Fastify's onSend hooks).
+    for (const url of [
+      '/sandbox/nzbn/v5/echo',
+      '/sandbox/nzbn/v5/no-such-operation',
+      '/no-such-path',
+      '/oauth2/.well-known/openid-configuration',
+    ]) {
+      const answer = await gateway.app.inject({ method: 'GET', url, headers });
+      expect(answer.statusCode, url).not.toBe(500);
+      expect(answer.headers['api-business-govt-nz-request-id'], url).toBe(supplied);
+    }
+  });
+
   it('health, readiness and Prometheus metrics', async () => {
     expect((await gateway.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
     const ready = await gateway.app.inject({ url: '/readyz' });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maintenanceWindowAt, newZealandIso, newZealandOffsetMs } from '../../src/gateway/maintenance.ts';
 import { setClock } from '../../src/platform/clock-store.ts';
-import { seedNzbn } from '../../src/services/nzbn/store/seed.ts';
+import { seedNzbn } from '../../src/services/nzbn/sandbox/seed.ts';
 import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';
 
 const HOUR = 3_600_000;

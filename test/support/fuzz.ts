@@ -202,3 +202,152 @@ export function expectFieldErrors(problem: Record<string, unknown>, field: strin
     errors.every((e) => e.field === field || e.field.startsWith(`${field}.`));
   if (!ok) expect.fail(`errors should name ${field}: ${JSON.stringify(errors).slice(0, 500)}`);
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Values for the operation fuzzer (fuzz-operations.ts): hostile strings and values of any shape, dates
+// of every kind, JSON nested too deep to walk.
+
+const LONG = [256, 5_000, 100_000];
+const nest = (depth: number, leaf: unknown = 1): unknown => {
+  let value = leaf;
+  for (let i = 0; i < depth; i++) value = i % 2 ? { a: value } : [value];
+  return value;
+};
+
+/** JSON nested deeper than a recursive walk of it can go (as text: JSON.stringify would recurse too). */
+export class Deep {
+  constructor(readonly text: string) {}
+}
+export const deepJson = fc
+  .tuple(fc.constantFrom(20_000, 100_000), fc.boolean())
+  .map(([depth, arrays]) =>
+    arrays
+      ? new Deep(`{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`)
+      : new Deep(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
+  );
+
+/** Impossible, out-of-range and odd dates, and dates built from random (often impossible) parts. */
+export const dateText = fc.oneof(
+  fc.constantFrom(
+    '2024-02-01',
+    '2024-02-29',
+    '2023-02-29',
+    '2031-02-30',
+    '2024-04-31',
+    '2024-13-01',
+    '2024-00-10',
+    '2024-01-00',
+    '0000-01-01',
+    '0001-01-01',
+    '0099-12-31',
+    '1899-12-31',
+    '9999-12-31',
+    '+275760-09-13',
+    '-000001-01-01',
+    '2024-1-1',
+    '20240101',
+    '2024-06-01T10:00:00',
+    '2024-06-01T10:00:00.000+1200',
+    '2024-06-01T10:00:00Z',
+    '2024-06-01T24:00:00',
+    '2024-06-01T23:59:60Z',
+    '2024-06-01T10:00:00+25:00',
+    '2024-06-01T10:00:00.000+9999',
+    '2024-06-01T10:00:00.000+1200junk',
+    '0000-01-01T00:00:00.000+1400',
+    '9999-12-31T23:59:59.999-1400',
+    '2024-06-01 10:00',
+    'yesterday',
+    '1e3',
+  ),
+  fc
+    .record({
+      year: fc.integer({ min: 0, max: 99_999 }),
+      month: fc.integer({ min: 0, max: 13 }),
+      day: fc.integer({ min: 0, max: 32 }),
+      time: fc.option(
+        fc.record({
+          hour: fc.integer({ min: 0, max: 25 }),
+          minute: fc.integer({ min: 0, max: 61 }),
+          offset: fc.constantFrom('', 'Z', '+1200', '+13:00', '-1400', '+2500'),
+        }),
+      ),
+    })
+    .map(({ year, month, day, time }) => {
+      const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+      const date = `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+      return time ? `${date}T${pad(time.hour)}:${pad(time.minute)}:00.000${time.offset}` : date;
+    }),
+);
+
+export const httpDate = fc.constantFrom(
+  'Wed, 21 Oct 2015 07:28:00 GMT',
+  'Thu, 31 Feb 2031 00:00:00 GMT',
+  'Mon, 01 Jan 0000 00:00:00 GMT',
+  'Fri, 31 Dec 275760 23:59:59 GMT',
+  'not a date',
+  '0',
+  '-1',
+  '',
+);
+
+export const hostileString = fc.oneof(
+  fc.constantFrom(
+    '',
+    ' ',
+    '\t\n',
+    'null',
+    'undefined',
+    'true',
+    '0',
+    '-1',
+    '1.5',
+    '1e309',
+    'NaN',
+    'Infinity',
+    '99999999999999999999999',
+    '-0',
+    '0x1F',
+    '١٢٣٤٥٦٧٨٩٠١٢٣',
+    "'; DROP TABLE users; --",
+    '%',
+    '%zz',
+    '%00',
+    '%C0%AF',
+    '%E0%A4%A',
+    '%25',
+    '%2e%2e%2f',
+    '../../etc/passwd',
+    '\u0000',
+    'a\u0000b',
+    '\uD800',
+    '\uFFFF',
+    '\u202Eevil',
+    'Ōtāhuhu Māori Ltd',
+    '😀🔥',
+    '𝕏𝕐',
+    '<script>alert(1)</script>',
+    '{"a":1}',
+    '[]',
+    '__proto__',
+    'constructor',
+    'hasOwnProperty',
+  ),
+  fc.string({ unit: 'grapheme', maxLength: 30 }),
+  fc.string({ unit: 'binary', maxLength: 30 }),
+  fc.constantFrom(...LONG).map((n) => 'x'.repeat(n)),
+  fc.constantFrom(...LONG).map((n) => 'ā'.repeat(n)),
+  dateText,
+);
+
+export const hostile: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: hostileString },
+  fc.constantFrom(null, true, false, 0, -1, 1.5, 2 ** 31, 2 ** 53 + 2, -(2 ** 63), 1e308, -1e308),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.constantFrom([], [null], [''], {}, { a: null }, JSON.parse('{"__proto__":{"x":1}}'), {
+    constructor: { prototype: 1 },
+  }),
+  fc.constantFrom(5, 50, 2_000).map((depth) => nest(depth)),
+  fc.array(hostileString, { maxLength: 4 }),
+);

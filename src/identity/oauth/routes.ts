@@ -146,6 +146,8 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
     }
     raw.originalUrl = original;
     raw.url = path;
+    // A hijacked reply skips the onSend hook that names the request (app.ts): named here.
+    reply.raw.setHeader('api-business-govt-nz-Request-Id', request.id);
     reply.hijack();
     const body = request.body;
     provider.callback()(typeof body === 'string' ? withClientSecretInHeader(raw, body) : raw, reply.raw);

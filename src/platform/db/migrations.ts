@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
+import { withTransaction } from './pool.ts';
 
 /**
  * Numbered, forward-only SQL migrations, one folder per module, recorded in `schema_migrations`.
@@ -10,7 +11,7 @@ import type pg from 'pg';
  * exactly once; each file runs in its own transaction with its record.
  */
 export interface MigrationSource {
-  /** Module name, e.g. `gateway` or `nzbn`; versions are per module. */
+  /** Module name, e.g. `gateway` or a service's id; versions are per module. */
   module: string;
   dir: string;
 }
@@ -78,16 +79,17 @@ export async function migrate(pool: pg.Pool, sources: MigrationSource[]): Promis
           }
           continue;
         }
-        await client.query('BEGIN');
+        // On the connection that holds the session's advisory lock: each file and its record in one
+        // transaction, so a failed file leaves nothing behind and is tried again by the next runner.
         try {
-          await client.query(file.sql);
-          await client.query(
-            'INSERT INTO schema_migrations (module, version, name, checksum) VALUES ($1, $2, $3, $4)',
-            [source.module, file.version, file.name, file.checksum],
-          );
-          await client.query('COMMIT');
+          await withTransaction(client, async () => {
+            await client.query(file.sql);
+            await client.query(
+              'INSERT INTO schema_migrations (module, version, name, checksum) VALUES ($1, $2, $3, $4)',
+              [source.module, file.version, file.name, file.checksum],
+            );
+          });
         } catch (error) {
-          await client.query('ROLLBACK');
           throw new Error(`migration ${source.module}/${file.name} failed: ${(error as Error).message}`);
         }
         applied.push(`${source.module}/${file.name}`);

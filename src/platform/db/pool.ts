@@ -142,25 +142,49 @@ export async function dropDatabase(url: string): Promise<void> {
 
 /**
  * Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it
- * throws. A connection that failed (ended by the server, say) is destroyed, never handed out again.
+ * throws. Given a pool, the connection is taken from it and given back; a connection that failed (ended
+ * by the server, say) is destroyed, never handed out again. Given a connection the caller holds (a
+ * worker thread's own client, a loop of transactions on one connection), the transaction runs on it and
+ * the caller keeps it.
  */
 export async function withTransaction<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T>;
+export async function withTransaction<T, C extends pg.ClientBase>(
+  client: C,
+  work: (client: C) => Promise<T>,
+): Promise<T>;
+export async function withTransaction<T>(
+  target: pg.Pool | pg.ClientBase,
+  // Each overload hands `work` the kind of connection it was given.
+  work: (client: never) => Promise<T>,
 ): Promise<T> {
-  const client = await pool.connect();
+  const run = work as (client: pg.ClientBase) => Promise<T>;
+  if (!(target instanceof pg.Pool)) return inTransaction(target, run);
+  const client = await target.connect();
   let broken: Error | undefined;
+  try {
+    return await inTransaction(client, run, (rollbackError) => {
+      broken = rollbackError;
+    });
+  } finally {
+    client.release(broken);
+  }
+}
+
+async function inTransaction<T, C extends pg.ClientBase>(
+  client: C,
+  work: (client: C) => Promise<T>,
+  onRollbackFailed: (error: Error) => void = () => {},
+): Promise<T> {
   try {
     await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch((rollbackError: Error) => {
-      broken = rollbackError;
-    });
+    await client.query('ROLLBACK').catch(onRollbackFailed);
     throw error;
-  } finally {
-    client.release(broken);
   }
 }

@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServiceDefinition } from '../contract.ts';
-import { marketRentRoutes } from './routes.ts';
-import { seedMarketRent } from './sandbox.ts';
+import { importCommand } from './commands/import-bonds.ts';
+import { marketRentRoutes } from './routes/index.ts';
+import { seedMarketRent } from './sandbox/seed.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** The rental statistics service (spec part B): routes, migrations and the sandbox generator. */
+/** The rental statistics service (spec part B): routes, migrations, the sandbox generator and `rsg import bonds`. */
 export const marketRentService: ServiceDefinition = {
   id: 'market-rent',
   title: 'Rental statistics',
@@ -16,4 +17,5 @@ export const marketRentService: ServiceDefinition = {
   routes: marketRentRoutes,
   migrations: path.join(here, 'migrations'),
   seed: seedMarketRent,
+  commands: [importCommand],
 };

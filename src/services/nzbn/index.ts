@@ -2,11 +2,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BILLING_ERRORS, NZBN_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
+import { NzbnJobs } from './jobs/index.ts';
 import { nzbnRoutes } from './routes/index.ts';
 import { simulateActivity } from './sandbox/activity.ts';
-import { seedNzbn } from './store/seed.ts';
-import { NzbnJobs } from './watchlists/jobs.ts';
-import { nzbnWebhooks } from './watchlists/openapi.ts';
+import { seedNzbn } from './sandbox/seed.ts';
+import { nzbnWebhooks } from './schemas/webhooks.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -23,8 +23,13 @@ export const nzbnService: ServiceDefinition = {
   openapi: nzbnWebhooks,
   migrations: path.join(here, 'migrations'),
   seed: (context) => seedNzbn(context),
+  settings: {
+    /** Sandbox: simulated register changes per hour of the sandbox clock (0: none). */
+    sandboxActivityPerHour: { variable: 'RSG_SANDBOX_ACTIVITY_PER_HOUR', default: 30, min: 0, max: 100_000 },
+  },
   jobs: async (context) => {
-    const rate = context.environment === 'sandbox' ? context.settings.sandboxActivityPerHour : 0;
+    // The simulated register activity is the sandbox's alone.
+    const rate = context.environment === 'sandbox' ? (context.settings.sandboxActivityPerHour ?? 0) : 0;
     const jobs = new NzbnJobs(context, {
       // The sandbox's simulated register activity, on the sandbox clock (sandbox/activity.ts).
       ...(rate > 0

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setClock } from '../../../src/platform/clock-store.ts';
-import { type ImportResult, importBonds } from '../../../src/services/market-rent/import/importer.ts';
+import { type ImportResult, importBonds } from '../../../src/services/market-rent/commands/importer.ts';
 import { subscriber, type TestGateway, testGateway } from '../../support/runtime.ts';
 
 /** The sandbox clock of the integration tests: mid-March 2026, so 2026-01 is the latest period-ending. */

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seeded } from '../../../src/platform/random.ts';
+import { ITEM_KEYS } from '../../../src/services/market-rent/domain/report.ts';
 import { roundHalfAwayFromZero } from '../../../src/services/market-rent/domain/statistics.ts';
-import { ITEM_KEYS } from '../../../src/services/market-rent/report.ts';
 import { subscriber, type TestGateway } from '../../support/runtime.ts';
 import { BASE, type Bond, importInto, marketRentGateway } from './api-support.ts';
 

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { CELLS_PER_SA2, type RentBlock } from '../../../src/services/market-rent/domain/blocks.ts';
 import { parseStatisticsQuery } from '../../../src/services/market-rent/domain/params.ts';
+import { buildReport } from '../../../src/services/market-rent/domain/report.ts';
 import { rowKey } from '../../../src/services/market-rent/domain/rounding.ts';
-import { buildReport } from '../../../src/services/market-rent/report.ts';
-import {
-  CELLS_PER_SA2,
-  EMPTY_COUNT_BLOCK,
-  type RentBlock,
-} from '../../../src/services/market-rent/store/blocks.ts';
+import { EMPTY_COUNT_BLOCK } from '../../../src/services/market-rent/store/blocks.ts';
 import { geography } from './fixtures.ts';
 
 /** buildReport on hand-made month blocks, without a database. */
@@ -102,7 +99,7 @@ describe('buildReport', () => {
 describe('answer writers', () => {
   it('write batch by batch exactly the text of the whole-answer renderers', async () => {
     const { csvWriter, jsonWriter, statisticsCsv, statisticsJson } = await import(
-      '../../../src/services/market-rent/render.ts'
+      '../../../src/services/market-rent/domain/render.ts'
     );
     const row = (area: string, n: number) => ({
       area,

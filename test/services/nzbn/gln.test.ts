@@ -1,11 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  glnCheckDigit,
-  glnProblem,
-  isValidGln,
-  withCheckDigit,
-} from '../../../src/services/nzbn/domain/gln.ts';
+import { glnCheckDigit, glnProblem, isValidGln, withCheckDigit } from '../../../src/platform/gs1.ts';
 
 const REAL_NUMBERS = ['9429000035170', '9429032530384', '9429041925676', '9429046246448'];
 const twelveDigits = fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 12, maxLength: 12 });

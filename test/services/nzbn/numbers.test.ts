@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isValidGln } from '../../../src/services/nzbn/domain/gln.ts';
+import { isValidGln } from '../../../src/platform/gs1.ts';
 import {
   companyNumberForIndex,
   FIRST_STORE_UNIQUE_IDENTIFIER,

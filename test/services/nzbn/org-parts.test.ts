@@ -1,8 +1,8 @@
 import type { QueryResultRow } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isValidGln } from '../../../src/services/nzbn/domain/gln.ts';
+import { isValidGln } from '../../../src/platform/gs1.ts';
+import { type SignedInUser, signedInUser } from '../../support/oauth.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
-import { type SignedInUser, signedInUser } from './support/browser.ts';
 import { OpenApi } from './support/openapi.ts';
 
 let t: NzbnTest;

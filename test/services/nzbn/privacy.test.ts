@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInUser } from '../../support/oauth.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
-import { signedInUser } from './support/browser.ts';
 import { OpenApi } from './support/openapi.ts';
 
 let t: NzbnTest;

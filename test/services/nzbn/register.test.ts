@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { glnCheckDigit, isValidGln } from '../../../src/services/nzbn/domain/gln.ts';
+import { glnCheckDigit, isValidGln } from '../../../src/platform/gs1.ts';
+import { signedInUser } from '../../support/oauth.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
-import { signedInUser } from './support/browser.ts';
 import { OpenApi } from './support/openapi.ts';
 
 let t: NzbnTest;

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { arrayLiteral, copyField } from '../../../src/platform/db/copy-text.ts';
 import { RuleError } from '../../../src/platform/errors.ts';
 import {
   readRequestedStatus,
@@ -14,7 +15,6 @@ import { hidesItems, publicView } from '../../../src/services/nzbn/domain/privac
 import { replaceRoles } from '../../../src/services/nzbn/domain/roles.ts';
 import { foldText, searchableText, searchWords } from '../../../src/services/nzbn/domain/search-text.ts';
 import { generateEntityAt } from '../../../src/services/nzbn/sandbox/entity.ts';
-import { arrayLiteral, copyField } from '../../../src/services/nzbn/store/copy-text.ts';
 import { geography } from './geo-fixture.ts';
 
 const entity = (index: number) => generateEntityAt('rules', index, { geography });

@@ -4,8 +4,8 @@ import { realClock } from '../../../src/platform/clock.ts';
 import type { SeedContext } from '../../../src/services/contract.ts';
 import { FIXTURE_CASES } from '../../../src/services/nzbn/sandbox/fixtures.ts';
 import { nzbnForIndex } from '../../../src/services/nzbn/sandbox/numbers.ts';
+import { seedNzbn } from '../../../src/services/nzbn/sandbox/seed.ts';
 import { entityRowValues, toEntityRow } from '../../../src/services/nzbn/store/rows.ts';
-import { seedNzbn } from '../../../src/services/nzbn/store/seed.ts';
 import { generatedEntity } from '../../../src/services/nzbn/store/seed-rows.ts';
 import { type TestGateway, testGateway } from '../../support/runtime.ts';
 

@@ -1,7 +1,8 @@
 import { endianness } from 'node:os';
 import type pg from 'pg';
 import type { Geography } from '../domain/areas.ts';
-import { BEDROOM_VALUES, DWELLING_TYPES } from '../domain/factors.ts';
+import { CELLS_PER_SA2, type CountBlock, type RentBlock } from '../domain/blocks.ts';
+import { BEDROOM_VALUES } from '../domain/factors.ts';
 import type { BlockKind } from './aggregates.ts';
 import { copyTo } from './copy.ts';
 
@@ -14,22 +15,6 @@ import { copyTo } from './copy.ts';
  * entries) crosses the wire as one value instead of tens of thousands of rows; the entries arrive
  * sorted by cell, then rent.
  */
-export const CELLS_PER_SA2 = DWELLING_TYPES.length * BEDROOM_VALUES.length;
-
-/** Histogram entries of one month: entry i is (cell, rent) with its bonds and the sum of their bonds. */
-export interface RentBlock {
-  readonly cells: Int32Array;
-  readonly rents: Int32Array;
-  readonly counts: Int32Array;
-  readonly bondSums: Float64Array;
-}
-
-/** Counts of one month per cell (bonds closed in the month, or active at its end). */
-export interface CountBlock {
-  readonly cells: Int32Array;
-  readonly counts: Int32Array;
-}
-
 /** Maps SA2 codes to their index in the geography, through a flat array indexed by code. */
 export class Sa2Lookup {
   private readonly indexByCode: Int32Array;

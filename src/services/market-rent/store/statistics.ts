@@ -2,14 +2,14 @@ import type pg from 'pg';
 import type { Geography } from '../domain/areas.ts';
 import type { StatisticsQuery } from '../domain/params.ts';
 import { monthOf } from '../domain/period.ts';
-import type { AnswerWriter } from '../render.ts';
+import type { AnswerWriter } from '../domain/render.ts';
 import {
   buildReport,
   type PendingBond,
   type ReportInput,
   type StatisticsItem,
   writeReport,
-} from '../report.ts';
+} from '../domain/report.ts';
 import { AnswerCache, queryKey } from './answers.ts';
 import { BlockCache, EMPTY_COUNT_BLOCK, Sa2Lookup } from './blocks.ts';
 

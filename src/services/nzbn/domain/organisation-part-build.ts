@@ -4,7 +4,7 @@
  * the register's fields set (identifiers, start and status dates). Pure.
  */
 import { RuleError } from '../../../platform/errors.ts';
-import { glnProblem } from './gln.ts';
+import { glnProblem } from '../../../platform/gs1.ts';
 import { bankAccountProblem, irdNumberProblem } from './identifiers.ts';
 import { type AddressLike, addressItem, emailItem, phoneItem } from './items.ts';
 import { type OrganisationPart, readPrivacy, readStatus } from './organisation-part.ts';

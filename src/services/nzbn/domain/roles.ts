@@ -8,8 +8,8 @@
  * roleEntity's business number must be a valid GLN (13 digits, GS1 check digit), as every other is.
  */
 import { RuleError } from '../../../platform/errors.ts';
+import { glnProblem } from '../../../platform/gs1.ts';
 import { parseNzDateTime } from './dates.ts';
-import { glnProblem } from './gln.ts';
 import { type AddressLike, addressItem, readDate } from './items.ts';
 import type { Role } from './schema.ts';
 

@@ -16,7 +16,7 @@ import type { HeldAuthority } from '../../../gateway/service-context.ts';
 import { NZBN_ERRORS } from '../../../platform/http/error-codes.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
 import { formatNzDateTime } from '../domain/dates.ts';
-import { Authority, AuthorityGrant, NzbnParams, responses } from './schemas.ts';
+import { Authority, AuthorityGrant, NzbnParams, responses } from '../schemas/operations.ts';
 import { loadEntity, type NzbnContext, requireAuthority } from './support.ts';
 import { UPDATE_ERRORS } from './update-support.ts';
 

@@ -26,8 +26,8 @@ import {
 } from '../domain/codes.ts';
 import { NZ_DATE_TIME_RULE, parseNzDateTime } from '../domain/dates.ts';
 import { Link, Nullable, Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
+import { envelope, PAGE_SIZE_DEFAULT, PageQuery, responses } from '../schemas/operations.ts';
 import { type ChangeSortColumn, searchChanges } from '../store/change-search.ts';
-import { envelope, PAGE_SIZE_DEFAULT, PageQuery, responses } from './schemas.ts';
 import { baseUrl, choice, type NzbnContext, pageLinks } from './support.ts';
 
 const ListParam = (description: string) =>

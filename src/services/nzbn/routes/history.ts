@@ -6,8 +6,6 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { type EntityHistory, entityHistory, type HistoryKind } from '../domain/history.ts';
 import { Address, TradingArea, TradingName } from '../domain/schema.ts';
-import { historyItems, parseEntity } from '../store/entities.ts';
-import { sendPart } from './read.ts';
 import {
   EntityNameHistoryItem,
   EntityStatusHistoryItem,
@@ -15,7 +13,9 @@ import {
   NotModified,
   NzbnParams,
   responses,
-} from './schemas.ts';
+} from '../schemas/operations.ts';
+import { historyItems, parseEntity } from '../store/entities.ts';
+import { sendPart } from './read.ts';
 import { actsFor, loadEntity, type NzbnContext } from './support.ts';
 
 const KINDS: readonly { kind: HistoryKind; key: keyof EntityHistory; item: TSchema }[] = [

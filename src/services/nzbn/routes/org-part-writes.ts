@@ -13,6 +13,8 @@ import { formatNzDateTime } from '../domain/dates.ts';
 import { OrganisationPart } from '../domain/organisation-part.ts';
 import { buildPart, type PartLike, partIdentifiers } from '../domain/organisation-part-build.ts';
 import { Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
+import * as Input from '../schemas/inputs.ts';
+import { NzbnParams, responses } from '../schemas/operations.ts';
 import { nextItemId, recordChange } from '../store/changes.ts';
 import {
   allocateOpn,
@@ -22,9 +24,7 @@ import {
   replacePart,
   withEntityLocked,
 } from '../store/org-parts.ts';
-import * as Input from './input-schemas.ts';
 import { PartParams } from './org-parts.ts';
-import { NzbnParams, responses } from './schemas.ts';
 import {
   baseUrl,
   entityNotFound,

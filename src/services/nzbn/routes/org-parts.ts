@@ -8,8 +8,15 @@ import type { FastifyInstance } from 'fastify';
 import { answeredConditionally, strongEtag } from '../../../platform/http/conditional.ts';
 import { badRequest } from '../../../platform/http/errors.ts';
 import { OrganisationPart, partViewFor, partVisibleTo, readStatus } from '../domain/organisation-part.ts';
+import {
+  envelope,
+  NotModified,
+  NzbnParams,
+  PAGE_SIZE_DEFAULT,
+  PageQuery,
+  responses,
+} from '../schemas/operations.ts';
 import { findPart, partsOf, searchParts } from '../store/org-parts.ts';
-import { envelope, NotModified, NzbnParams, PAGE_SIZE_DEFAULT, PageQuery, responses } from './schemas.ts';
 import {
   baseUrl,
   entitiesCallerActsFor,

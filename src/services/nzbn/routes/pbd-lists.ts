@@ -35,10 +35,10 @@ import {
   TradingName,
   Website,
 } from '../domain/schema.ts';
+import * as Input from '../schemas/inputs.ts';
+import { NzbnParams, responses } from '../schemas/operations.ts';
 import { addAddress } from '../store/edits.ts';
 import type { EndedItem } from '../store/update.ts';
-import * as Input from './input-schemas.ts';
-import { NzbnParams, responses } from './schemas.ts';
 import type { NzbnContext } from './support.ts';
 import { UPDATE_ERRORS, updateFor, withValidators } from './update-support.ts';
 

@@ -16,9 +16,9 @@ import {
   statusChangeProblem,
 } from '../domain/changes.ts';
 import { Nullable, PrivacySettings, Role } from '../domain/schema.ts';
+import * as Input from '../schemas/inputs.ts';
+import { NzbnParams, responses } from '../schemas/operations.ts';
 import { rolesChange, statusChange } from '../store/edits.ts';
-import * as Input from './input-schemas.ts';
-import { NzbnParams, responses } from './schemas.ts';
 import type { NzbnContext } from './support.ts';
 import { UPDATE_ERRORS, updateFor, withValidators } from './update-support.ts';
 

@@ -27,8 +27,14 @@ import {
   TradingName,
   Website,
 } from '../domain/schema.ts';
+import {
+  ConditionalHeaders,
+  Discoverable,
+  NotModified,
+  NzbnParams,
+  responses,
+} from '../schemas/operations.ts';
 import { partsOf } from '../store/org-parts.ts';
-import { ConditionalHeaders, Discoverable, NotModified, NzbnParams, responses } from './schemas.ts';
 import {
   actsFor,
   baseUrl,

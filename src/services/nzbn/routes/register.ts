@@ -13,9 +13,9 @@ import {
   registrationIdentifiers,
 } from '../domain/registration.ts';
 import { Entity, Strict } from '../domain/schema.ts';
+import * as Input from '../schemas/inputs.ts';
+import { responses } from '../schemas/operations.ts';
 import { registerEntity } from '../store/register.ts';
-import * as Input from './input-schemas.ts';
-import { responses } from './schemas.ts';
 import { baseUrl, type NzbnContext, viewEtag } from './support.ts';
 
 const List = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>

@@ -8,9 +8,9 @@ import { hasBicFormat } from '../domain/bic.ts';
 import { entityTypesForFilter, parseEntityStatusFilter } from '../domain/codes.ts';
 import { publicView } from '../domain/privacy.ts';
 import { MAX_SEARCH_WORDS, searchWords } from '../domain/search-text.ts';
+import { envelope, PAGE_SIZE_DEFAULT, responses, SearchItem, SearchQuery } from '../schemas/operations.ts';
 import { findEntities, parseEntity } from '../store/entities.ts';
 import { searchEntities } from '../store/search.ts';
-import { envelope, PAGE_SIZE_DEFAULT, responses, SearchItem, SearchQuery } from './schemas.ts';
 import { baseUrl, link, type NzbnContext, pageLinks } from './support.ts';
 
 const split = (values: readonly string[] | undefined): string[] | undefined => {

@@ -7,21 +7,33 @@
  *
  * The merge rule (how a POST or PUT body is applied over the stored watchlist, and the rules every
  * watchlist keeps: channels, frequencies, wildcards, push endpoints, resumption) is
- * ../domain/watchlist.ts; the schemas are watchlist-schemas.ts. PUT changes the fields it is given.
+ * ../domain/watchlist.ts; the schemas are ../schemas/watchlists.ts. PUT changes the fields it is given.
  * The Standard Webhooks secret (`webhookSecret`) is in the answer to POST /watchlists only.
  *
  * Delivery (notification records, the retry schedule, suspension, resumption and end-dating) runs in
- * the background jobs (../watchlists/). A watchlist end-dated after a month of suspension keeps its
+ * the background jobs (../jobs/). A watchlist end-dated after a month of suspension keeps its
  * `toDate` (the end date) and `suspended: true`, and cannot be resumed (400).
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { glnProblem } from '../../../platform/gs1.ts';
 import { NZBN_ERRORS } from '../../../platform/http/error-codes.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
 import { PUBLIC_SECTOR_TYPE_CODES } from '../domain/codes.ts';
 import { formatNzDateTime } from '../domain/dates.ts';
-import { glnProblem } from '../domain/gln.ts';
 import { changeTypes, mergeWatchlist } from '../domain/watchlist.ts';
+import { newWebhookSecret } from '../domain/webhook-signing.ts';
+import { envelope, PAGE_SIZE_DEFAULT, responses } from '../schemas/operations.ts';
+import {
+  CreatedWatchlist,
+  IdParams,
+  ListQuery,
+  NzbnList,
+  NzbnsBody,
+  Watchlist,
+  WatchlistCreate,
+  WatchlistUpdate,
+} from '../schemas/watchlists.ts';
 import {
   addNzbns,
   createWatchlist,
@@ -33,19 +45,7 @@ import {
   type StoredWatchlist,
   updateWatchlist,
 } from '../store/watchlists.ts';
-import { newWebhookSecret } from '../watchlists/signing.ts';
-import { envelope, PAGE_SIZE_DEFAULT, responses } from './schemas.ts';
 import { baseUrl, choice, link, type NzbnContext, pageLinks } from './support.ts';
-import {
-  CreatedWatchlist,
-  IdParams,
-  ListQuery,
-  NzbnList,
-  NzbnsBody,
-  Watchlist,
-  WatchlistCreate,
-  WatchlistUpdate,
-} from './watchlist-schemas.ts';
 
 const WATCHLIST_SORT = ['name', 'fromDate', 'watchlistId'] as const;
 

@@ -10,7 +10,7 @@
  * | 70 000 000 – 79 999 999 | entities registered through POST /entities       |
  * | 80 000 000 – 99 999 999 | organisation part numbers (OPNs)                 |
  */
-import { withCheckDigit } from '../domain/gln.ts';
+import { withCheckDigit } from '../../../platform/gs1.ts';
 
 export const NZBN_PREFIX = '9429';
 export const FIXTURE_BODY_START = 100;

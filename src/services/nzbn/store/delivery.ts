@@ -1,5 +1,5 @@
 /**
- * The SQL of push delivery (watchlists/delivery.ts; migrations 004 and 006), as named queries: a
+ * The SQL of push delivery (jobs/delivery.ts; migrations 004 and 006), as named queries: a
  * worker's number and advisory lock, the live workers, claiming due watchlists, a watchlist's pending
  * notifications, and writing an attempt's outcome (delivered, retry, suspend) or giving the watchlist
  * back. Every write that follows a claim holds only if the worker still leases the watchlist.

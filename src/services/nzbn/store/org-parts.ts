@@ -4,8 +4,9 @@
  * Writers hold the parent entity's row lock, so counting the parts for the fee cannot race.
  */
 import type pg from 'pg';
+import { withTransaction } from '../../../platform/db/pool.ts';
+import { withCheckDigit } from '../../../platform/gs1.ts';
 import { organisationPartFee } from '../domain/fees.ts';
-import { withCheckDigit } from '../domain/gln.ts';
 import type { OrganisationPart, OrganisationPartPrivacy } from '../domain/organisation-part.ts';
 import { documentEtag } from './rows.ts';
 
@@ -185,25 +186,13 @@ export async function withEntityLocked<T>(
     parent: { nzbn: string; entityName: string; entityTypeCode: string },
   ) => Promise<T>,
 ): Promise<T | undefined> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return withTransaction(pool, async (client) => {
     const locked = await client.query<{ entity_name: string; type_code: string }>(
       'SELECT entity_name, type_code FROM nzbn_entities WHERE nzbn = $1 FOR UPDATE',
       [nzbn],
     );
     const row = locked.rows[0];
-    if (!row) {
-      await client.query('ROLLBACK');
-      return undefined;
-    }
-    const result = await work(client, { nzbn, entityName: row.entity_name, entityTypeCode: row.type_code });
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+    if (!row) return undefined;
+    return work(client, { nzbn, entityName: row.entity_name, entityTypeCode: row.type_code });
+  });
 }

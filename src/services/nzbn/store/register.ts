@@ -4,7 +4,8 @@
  * must do before commit (granting the applicant authority), in one transaction.
  */
 import type pg from 'pg';
-import { withCheckDigit } from '../domain/gln.ts';
+import { withTransaction } from '../../../platform/db/pool.ts';
+import { withCheckDigit } from '../../../platform/gs1.ts';
 import { hidesItems } from '../domain/privacy.ts';
 import type { Entity } from '../domain/schema.ts';
 import { nextItemId, recordChange } from './changes.ts';
@@ -19,9 +20,7 @@ export async function registerEntity(
   /** Runs in the registering transaction (`client`), just before it commits. */
   beforeCommit: (entity: Entity, client: pg.PoolClient) => Promise<void>,
 ): Promise<{ entity: Entity; stored: StoredEntity }> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return withTransaction(pool, async (client) => {
     const body = await client.query<{ body: string }>(
       "SELECT nextval('nzbn_registration_body_seq')::text AS body",
     );
@@ -45,7 +44,6 @@ export async function registerEntity(
       isPrivate: hidesItems(entity),
     });
     await beforeCommit(entity, client);
-    await client.query('COMMIT');
     return {
       entity,
       stored: {
@@ -58,10 +56,5 @@ export async function registerEntity(
         document: row.document!,
       },
     };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

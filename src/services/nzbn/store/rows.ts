@@ -5,11 +5,11 @@
  * always agree.
  */
 import { createHash } from 'node:crypto';
+import { arrayLiteral, copyLine } from '../../../platform/db/copy-text.ts';
 import { parseNzDateTime } from '../domain/dates.ts';
 import { hidesItems, publicView, setPrivacyFlags } from '../domain/privacy.ts';
 import type { Entity } from '../domain/schema.ts';
 import { searchableText, sortName } from '../domain/search-text.ts';
-import { arrayLiteral, copyLine } from './copy-text.ts';
 
 export type EntityOrigin = 'generated' | 'fixture' | 'registered';
 

@@ -4,12 +4,12 @@
  * so an interrupted seed resumes where it stopped and two seeders never load a chunk twice (each
  * chunk is claimed with a transaction-scoped advisory lock and checked before loading).
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
-import { ENTITY_COLUMNS } from './rows.ts';
-import { CHUNK_SIZE, chunkText, HISTORY_COPY_COLUMNS } from './seed-rows.ts';
+import { copyText } from '../../../platform/db/copy-text.ts';
+import { withTransaction } from '../../../platform/db/pool.ts';
+import { ensureFixtureParts } from './org-part-seed.ts';
+import { ENTITY_COLUMNS, entityRowValues } from './rows.ts';
+import { CHUNK_SIZE, chunkText, type FixtureRow, HISTORY_COPY_COLUMNS } from './seed-rows.ts';
 
 type Client = pg.Client | pg.PoolClient;
 
@@ -18,11 +18,6 @@ const SEED_LOCK_SPACE = 420_005;
 export const ENTITY_COPY = `COPY nzbn_entities (${ENTITY_COLUMNS.join(', ')}) FROM STDIN`;
 const HISTORY_COPY = `COPY nzbn_entity_history (${HISTORY_COPY_COLUMNS}) FROM STDIN`;
 
-/** Streams text into `COPY … FROM STDIN`. */
-export async function copyText(client: Client, sql: string, text: Iterable<string> | AsyncIterable<string>) {
-  await pipeline(Readable.from(text), client.query(copyFrom(sql)));
-}
-
 /** Loads chunk `chunk` of the register seeded by `seed`; returns the entities loaded (0 if already there). */
 export async function loadChunk(
   client: Client,
@@ -30,8 +25,7 @@ export async function loadChunk(
   chunk: number,
   size = CHUNK_SIZE,
 ): Promise<number> {
-  await client.query('BEGIN');
-  try {
+  return withTransaction(client, async () => {
     // Bulk load: the commit need not wait for the disk (a crash loses at most this chunk, which reloads).
     await client.query('SET LOCAL synchronous_commit = off');
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [SEED_LOCK_SPACE, chunk]);
@@ -39,10 +33,7 @@ export async function loadChunk(
       seed,
       chunk,
     ]);
-    if (done.rowCount) {
-      await client.query('ROLLBACK');
-      return 0;
-    }
+    if (done.rowCount) return 0;
     const history: string[] = [];
     let count = 0;
     const entities = (function* () {
@@ -59,10 +50,67 @@ export async function loadChunk(
       chunk,
       count,
     ]);
-    await client.query('COMMIT');
     return count;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
+  });
+}
+
+/** The chunks of the register seeded by `seed` that are loaded. */
+export async function seededChunks(pool: pg.Pool, seed: string): Promise<Set<number>> {
+  const { rows } = await pool.query<{ chunk: number }>('SELECT chunk FROM nzbn_seed_chunks WHERE seed = $1', [
+    seed,
+  ]);
+  return new Set(rows.map((row) => row.chunk));
+}
+
+/** The entities of the register seeded by `seed` that are loaded. */
+export async function seededEntities(pool: pg.Pool, seed: string): Promise<number> {
+  const { rows } = await pool.query<{ entities: number }>(
+    'SELECT COALESCE(sum(entities), 0)::int AS entities FROM nzbn_seed_chunks WHERE seed = $1',
+    [seed],
+  );
+  return rows[0]!.entities;
+}
+
+/** Loads `chunks` one after the other on one connection of this thread; returns the entities loaded. */
+export async function loadChunksHere(
+  pool: pg.Pool,
+  seed: string,
+  chunks: readonly number[],
+  size: number,
+  onChunk: (chunk: number, count: number) => void,
+): Promise<number> {
+  const client = await pool.connect();
+  let loaded = 0;
+  try {
+    for (const chunk of chunks) {
+      const count = await loadChunk(client, seed, chunk, size);
+      loaded += count;
+      onChunk(chunk, count);
+    }
+  } finally {
+    client.release();
   }
+  return loaded;
+}
+
+/** Fresh statistics for the planner, the GIN indexes' pending lists merged, the visibility map set. */
+export async function vacuumEntities(pool: pg.Pool): Promise<void> {
+  await pool.query('VACUUM (ANALYZE) nzbn_entities');
+}
+
+/** Inserts the fixed test cases that are missing, with their organisation parts, in one transaction. */
+export async function insertFixtures(pool: pg.Pool, rows: readonly FixtureRow[]): Promise<void> {
+  await withTransaction(pool, async (client) => {
+    const placeholders = ENTITY_COLUMNS.map((_, i) => `$${i + 1}`).join(', ');
+    for (const { row } of rows) {
+      await client.query(
+        `INSERT INTO nzbn_entities (${ENTITY_COLUMNS.join(', ')}) VALUES (${placeholders}) ON CONFLICT (nzbn) DO NOTHING`,
+        entityRowValues(row),
+      );
+    }
+    for (const { row, fixture } of rows) {
+      if (fixture.organisationParts.length > 0)
+        await ensureFixtureParts(client, row, fixture.organisationParts);
+    }
+  });
 }

@@ -4,13 +4,13 @@
  * earlier names of those entities for the name history, and the fixed test cases.
  */
 import path from 'node:path';
+import { copyLine } from '../../../platform/db/copy-text.ts';
 import { REFERENCE_DATA_DIR } from '../../../platform/paths.ts';
 import type { Entity } from '../domain/schema.ts';
 import { DEFAULT_AS_OF, generateEntityAt } from '../sandbox/entity.ts';
 import { generateFixtures } from '../sandbox/fixtures.ts';
 import { type Geography, loadGeography } from '../sandbox/geography.ts';
 import { generatePreviousNames } from '../sandbox/history.ts';
-import { copyLine } from './copy-text.ts';
 import { type EntityRow, entityCopyLine, instant, toEntityRow } from './rows.ts';
 
 /** The seed every sandbox register is generated from: the same seed, the same register. */
@@ -75,10 +75,12 @@ export function entityNameHistoryLine(
 }
 
 /** The fixed test cases as rows (the same in every sandbox, whatever its seed or scale). */
-export function fixtureRows(): {
+export interface FixtureRow {
   row: EntityRow;
   fixture: ReturnType<typeof generateFixtures>[number]['fixture'];
-}[] {
+}
+
+export function fixtureRows(): FixtureRow[] {
   return generateFixtures({ geography: sandboxGeography() }).map(({ fixture, entity }) => ({
     fixture,
     row: toEntityRow(entity, { origin: 'fixture' }),

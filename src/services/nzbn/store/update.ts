@@ -9,6 +9,7 @@
  * path that changes `nzbn_entities` must do the same.
  */
 import type pg from 'pg';
+import { withTransaction } from '../../../platform/db/pool.ts';
 import { formatNzDateTime } from '../domain/dates.ts';
 import type { Entity } from '../domain/schema.ts';
 import { type ChangeEvent, nextItemId, recordChange } from './changes.ts';
@@ -60,79 +61,73 @@ export async function updateEntity<T>(
   check: (stored: StoredEntity, entity: Entity) => void | Promise<void>,
   change: (entity: Entity, tools: UpdateTools) => Promise<Change<T>> | Change<T>,
 ): Promise<Updated<T> | undefined> {
-  const client = await pool.connect();
   const notice = entityChange(pool, nzbn);
-  let updated: Updated<T>;
+  let updated: Updated<T> | undefined;
   try {
-    await client.query('BEGIN');
-    const locked = await client.query<{ origin: EntityOrigin; seed_index: number | null }>(
-      'SELECT origin, seed_index FROM nzbn_entities WHERE nzbn = $1 FOR UPDATE',
-      [nzbn],
-    );
-    const lock = locked.rows[0];
-    const before = lock && (await findEntity(client, nzbn));
-    if (!lock || !before) {
-      await client.query('ROLLBACK');
-      return undefined;
-    }
-    const entity = parseEntity(before);
-    await check(before, entity);
-    const stamp = formatNzDateTime(now.getTime());
-    const outcome = await change(entity, { client, now, stamp, nextItemId: () => nextItemId(client) });
-    entity.lastUpdatedDate = stamp;
-    const row = toEntityRow(entity, {
-      origin: lock.origin,
-      seedIndex: lock.seed_index,
-      previousNames: [...before.previousNames, ...(outcome.previousNames ?? [])],
-      version: before.version + 1,
-    });
-    await client.query(
-      'INSERT INTO nzbn_entity_versions (nzbn, version, document, replaced_at) VALUES ($1, $2, $3, $4)',
-      [nzbn, before.version, before.document, now],
-    );
-    for (const ended of outcome.ended ?? []) {
-      // As epoch milliseconds: PostgreSQL refuses the year 0000, which a client's date may have, as text.
-      await client.query(
-        `INSERT INTO nzbn_entity_history (nzbn, kind, item, start_date, end_date)
-         VALUES ($1, $2, $3, to_timestamp($4::float8 / 1000), to_timestamp($5::float8 / 1000))`,
-        [nzbn, ended.kind, JSON.stringify(ended.item), epochOf(ended.startDate), epochOf(ended.endDate)],
+    updated = await withTransaction(pool, async (client) => {
+      const locked = await client.query<{ origin: EntityOrigin; seed_index: number | null }>(
+        'SELECT origin, seed_index FROM nzbn_entities WHERE nzbn = $1 FOR UPDATE',
+        [nzbn],
       );
-    }
-    const assignments = ENTITY_COLUMNS.slice(1)
-      .map((column, i) => `${column} = $${i + 2}`)
-      .join(', ');
-    await client.query(`UPDATE nzbn_entities SET ${assignments} WHERE nzbn = $1`, entityRowValues(row));
-    for (const event of outcome.events) {
-      await recordChange(client, {
-        ...event,
-        nzbn,
-        entityName: entity.entityName,
-        entityTypeCode: entity.entityTypeCode,
-        changeDate: now,
+      const lock = locked.rows[0];
+      const before = lock && (await findEntity(client, nzbn));
+      if (!lock || !before) return undefined;
+      const entity = parseEntity(before);
+      await check(before, entity);
+      const stamp = formatNzDateTime(now.getTime());
+      const outcome = await change(entity, { client, now, stamp, nextItemId: () => nextItemId(client) });
+      entity.lastUpdatedDate = stamp;
+      const row = toEntityRow(entity, {
+        origin: lock.origin,
+        seedIndex: lock.seed_index,
+        previousNames: [...before.previousNames, ...(outcome.previousNames ?? [])],
+        version: before.version + 1,
       });
-    }
-    await notice.notify(client);
-    await client.query('COMMIT');
-    updated = {
-      result: outcome.result,
-      entity,
-      stored: {
-        nzbn,
-        etag: row.etag!,
-        version: row.version,
-        lastUpdated: now,
-        hidesItems: row.hidesItems,
-        previousNames: row.previousNames,
-        document: row.document!,
-      },
-    };
+      await client.query(
+        'INSERT INTO nzbn_entity_versions (nzbn, version, document, replaced_at) VALUES ($1, $2, $3, $4)',
+        [nzbn, before.version, before.document, now],
+      );
+      for (const ended of outcome.ended ?? []) {
+        // As epoch milliseconds: PostgreSQL refuses the year 0000, which a client's date may have, as text.
+        await client.query(
+          `INSERT INTO nzbn_entity_history (nzbn, kind, item, start_date, end_date)
+           VALUES ($1, $2, $3, to_timestamp($4::float8 / 1000), to_timestamp($5::float8 / 1000))`,
+          [nzbn, ended.kind, JSON.stringify(ended.item), epochOf(ended.startDate), epochOf(ended.endDate)],
+        );
+      }
+      const assignments = ENTITY_COLUMNS.slice(1)
+        .map((column, i) => `${column} = $${i + 2}`)
+        .join(', ');
+      await client.query(`UPDATE nzbn_entities SET ${assignments} WHERE nzbn = $1`, entityRowValues(row));
+      for (const event of outcome.events) {
+        await recordChange(client, {
+          ...event,
+          nzbn,
+          entityName: entity.entityName,
+          entityTypeCode: entity.entityTypeCode,
+          changeDate: now,
+        });
+      }
+      await notice.notify(client);
+      return {
+        result: outcome.result,
+        entity,
+        stored: {
+          nzbn,
+          etag: row.etag!,
+          version: row.version,
+          lastUpdated: now,
+          hidesItems: row.hidesItems,
+          previousNames: row.previousNames,
+          document: row.document!,
+        },
+      };
+    });
   } catch (error) {
     notice.abandoned();
-    await client.query('ROLLBACK').catch(() => {});
     throw error;
-  } finally {
-    client.release();
   }
+  if (!updated) return undefined;
   await notice.committed();
   return updated;
 }

@@ -156,9 +156,7 @@ export async function createWatchlist(
   secret: string,
   now: Date,
 ): Promise<string> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return withTransaction(pool, async (client) => {
     const inserted = await client.query<{ id: string }>(
       `INSERT INTO nzbn_watchlists (name, channel, frequency, wildcard, change_event_types, push_endpoint,
          authorization_token, admin_email_address, watchlist_email_addresses, from_date, to_date,
@@ -169,14 +167,8 @@ export async function createWatchlist(
     );
     const id = inserted.rows[0]!.id;
     await addNzbns(client, id, nzbns, now);
-    await client.query('COMMIT');
     return id;
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { grantAuthority } from '../../../../src/identity/authorities.ts';
 import type { DatabaseUrls } from '../../../../src/platform/db/urls.ts';
-import { seedNzbn } from '../../../../src/services/nzbn/store/seed.ts';
+import { seedNzbn } from '../../../../src/services/nzbn/sandbox/seed.ts';
+import { type SignedInUser, signedInUser } from '../../../support/oauth.ts';
+import { OpenApi } from '../../../support/openapi.ts';
 import { subscriber, type TestGateway, testGateway } from '../../../support/runtime.ts';
-import { type SignedInUser, signedInUser } from './browser.ts';
-import { OpenApi } from './openapi.ts';
 
 /**
  * A gateway with the business number register seeded small (fixtures and a few thousand generated
@@ -99,6 +99,6 @@ export async function nzbnTest(
     },
     close: () => gateway.close(),
   };
-  openApi = await OpenApi.load(test);
+  openApi = await OpenApi.fetch(gateway.app, BASE);
   return test;
 }

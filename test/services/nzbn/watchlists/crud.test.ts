@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { glnProblem } from '../../../../src/services/nzbn/domain/gln.ts';
+import { glnProblem } from '../../../../src/platform/gs1.ts';
 import { pushEndpointProblem } from '../../../../src/services/nzbn/domain/watchlist.ts';
-import { verify, webhookHeaders } from '../../../../src/services/nzbn/watchlists/signing.ts';
+import { verify, webhookHeaders } from '../../../../src/services/nzbn/domain/webhook-signing.ts';
 import { subscriber } from '../../../support/runtime.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from '../support/api.ts';
 

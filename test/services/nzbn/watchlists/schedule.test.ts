@@ -8,12 +8,12 @@ import {
   endDateFor,
   MAX_ATTEMPTS,
   nextState,
-} from '../../../../src/services/nzbn/watchlists/schedule.ts';
+} from '../../../../src/services/nzbn/domain/delivery-schedule.ts';
 import {
   newWebhookSecret,
   verify,
   webhookHeaders,
-} from '../../../../src/services/nzbn/watchlists/signing.ts';
+} from '../../../../src/services/nzbn/domain/webhook-signing.ts';
 
 const original = new Date('2026-03-04T10:00:00.000Z');
 const minutesAfter = (date: Date) => (date.getTime() - original.getTime()) / 60_000;

@@ -1,0 +1,85 @@
+/**
+ * Calendar dates as the registers write them, `YYYY-MM-DD` strings (they sort as dates), already New
+ * Zealand dates: parsing that refuses dates that do not exist, whole month, year and day steps, the day
+ * of the week, and the New Zealand date of an instant. A date plus whole months or years that lands on a
+ * day the month does not have takes the month's last day (29 February plus one year is 28 February; 31
+ * August plus six months is 28 or 29 February); count anniversaries from the original date, never
+ * chained, so they do not drift.
+ */
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export interface CalendarDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+/** A real calendar date in `YYYY-MM-DD` form (not 2026-02-30, not year 0000), or null. */
+export function parseDate(text: string): CalendarDate | null {
+  const match = ISO_DATE.exec(text);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  return { year, month, day };
+}
+
+export const isDate = (text: string): boolean => parseDate(text) !== null;
+
+export const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+export const formatDate = ({ year, month, day }: CalendarDate): string =>
+  `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+
+function parsed(date: string): CalendarDate {
+  const value = parseDate(date);
+  if (!value) throw new RangeError(`${JSON.stringify(date)} is not a date`);
+  return value;
+}
+
+/** `date` plus (or minus) whole months, the day clamped to the month's last day. */
+export function addMonths(date: string, months: number): string {
+  const { year, month, day } = parsed(date);
+  const index = year * 12 + (month - 1) + months;
+  const newYear = Math.floor(index / 12);
+  const newMonth = (index % 12) + 1;
+  return formatDate({ year: newYear, month: newMonth, day: Math.min(day, daysInMonth(newYear, newMonth)) });
+}
+
+/** `date` plus (or minus) whole years; 29 February becomes 28 February in a common year. */
+export const addYears = (date: string, years: number): string => addMonths(date, years * 12);
+
+/** `date` plus (or minus) whole days. */
+export function addDays(date: string, days: number): string {
+  const { year, month, day } = parsed(date);
+  const shifted = new Date(0);
+  shifted.setUTCFullYear(year, month - 1, day + days); // not Date.UTC: it maps years 0–99 to 1900–1999
+  return formatDate({
+    year: shifted.getUTCFullYear(),
+    month: shifted.getUTCMonth() + 1,
+    day: shifted.getUTCDate(),
+  });
+}
+
+const nzDateFormat = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Pacific/Auckland',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/** The New Zealand calendar date of an instant ("today" for the registers' date rules). */
+export const nzDate = (epochMs: number): string => nzDateFormat.format(epochMs);
+
+/** Day of the week, 0 Sunday … 6 Saturday. */
+export function weekday(date: string): number {
+  const { year, month, day } = parsed(date);
+  const value = new Date(0);
+  value.setUTCFullYear(year, month - 1, day);
+  return value.getUTCDay();
+}

@@ -1,0 +1,141 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../../../gateway/service-context.ts';
+import { RuleError } from '../../../platform/errors.ts';
+import { answeredConditionally, strongEtag } from '../../../platform/http/conditional.ts';
+import { PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
+import { HttpError } from '../../../platform/http/errors.ts';
+import { negotiate } from '../../../platform/http/negotiate.ts';
+import {
+  areaListing,
+  type Geography,
+  isUserDefined,
+  resolveAreaDefinition,
+  USER_DEFINED,
+} from '../domain/areas.ts';
+import { marketRentGeography } from '../domain/geography.ts';
+import { parseStatisticsQuery, type RawQuery } from '../domain/params.ts';
+import { csvTable, csvWriter, jsonWriter } from '../domain/render.ts';
+import { deriveSipKey, sipUniforms3 } from '../domain/siphash.ts';
+import {
+  AreaDefinitionList,
+  AreaDefinitionParams,
+  AreaListing,
+  responses,
+  StatisticsQuery,
+  StatisticsResponse,
+} from '../schemas.ts';
+import { StatisticsStore } from '../store/statistics.ts';
+
+const FORMATS = ['application/json', 'text/csv'] as const;
+const JSON_TYPE = 'application/json; charset=utf-8';
+const CSV_TYPE = 'text/csv; charset=utf-8';
+
+/** The domain's rules speak for themselves: Ajv neither rejects nor coerces these parameters first. */
+const documentedOnly = () => () => true;
+
+export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
+  const geography = marketRentGeography();
+  const store = new StatisticsStore(context.database.pool, geography);
+  // Random rounding is keyed per environment; the SipHash key comes from the server secret's HMAC.
+  const sipKey = deriveSipKey(context.keyedUniform, `market-rent|${context.environment}`);
+  const rowUniforms = (key: Uint8Array, length: number) => sipUniforms3(sipKey, key, length);
+
+  app.get(
+    '/statistics',
+    {
+      schema: {
+        summary: 'Rental bond statistics by area, dwelling type and number of bedrooms',
+        querystring: StatisticsQuery,
+        response: responses(StatisticsResponse),
+      },
+      validatorCompiler: documentedOnly,
+    },
+    async (request, reply) => {
+      const format = negotiate(request, FORMATS);
+      const now = context.clock.now();
+      // A broken rule is a RuleError: the error handler answers it as a 400 naming the parameter.
+      const query = parseStatisticsQuery(request.query as RawQuery, { geography, now });
+      const csv = format === 'text/csv';
+      const body = await store.answer(query, now, rowUniforms, format, () =>
+        csv ? csvWriter() : jsonWriter(query.areaDefinition, query.period.periodCovered),
+      );
+      return reply.type(csv ? CSV_TYPE : JSON_TYPE).send(body);
+    },
+  );
+
+  app.get(
+    '/area-definitions',
+    {
+      schema: { summary: 'The area definitions', response: responses(AreaDefinitionList) },
+    },
+    async (request, reply) => {
+      const items = [
+        ...geography.definitions.map((d) => ({
+          code: d.code,
+          label: d.name,
+          description: d.description,
+          areaCount: d.areas.length,
+        })),
+        {
+          code: USER_DEFINED,
+          label: USER_DEFINED,
+          description:
+            'Areas defined in the request by user-defined-area-mappings, as groups of SA2 2019 (SAU2019) areas',
+          areaCount: null,
+        },
+      ];
+      const columns = ['code', 'label', 'description', 'areaCount'] as const;
+      return sendStatic(request, reply, { items }, () => csvTable(columns, items));
+    },
+  );
+
+  const listing = async (
+    request: FastifyRequest<{ Params: { areaDefinition: string } }>,
+    reply: FastifyReply,
+  ) => {
+    const definition = findDefinition(geography, request.params.areaDefinition);
+    const body = areaListing(definition);
+    return sendStatic(request, reply, body, () => csvTable(['label', 'code'] as const, body.items));
+  };
+  const listingSchema = {
+    schema: {
+      summary: 'Areas of one definition: label and code',
+      params: AreaDefinitionParams,
+      response: responses(AreaListing),
+    },
+  };
+  // Fastify ends a parameter name at a hyphen, so the published {area-definition} is named areaDefinition.
+  app.get('/area-definitions/:areaDefinition', listingSchema, listing);
+  app.get('/area-definition/:areaDefinition/area-labels', listingSchema, listing);
+};
+
+/** A fixed representation with an ETag, as JSON or CSV. */
+function sendStatic(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: unknown,
+  csv: () => string,
+): FastifyReply {
+  const format = negotiate(request, FORMATS);
+  const text = format === 'text/csv' ? csv() : JSON.stringify(body);
+  if (answeredConditionally(request, reply, { etag: strongEtag(text) })) return reply;
+  return reply.type(format === 'text/csv' ? CSV_TYPE : JSON_TYPE).send(text);
+}
+
+function findDefinition(geography: Geography, name: string) {
+  try {
+    if (isUserDefined(name)) {
+      throw RuleError.stated(
+        'area-definition',
+        'user-defined areas are given in each request; they have no fixed list',
+      );
+    }
+    return resolveAreaDefinition(geography, name, 'area-definition');
+  } catch (error) {
+    // An area definition the path names but the service does not have: the item is not there.
+    if (!(error instanceof RuleError)) throw error;
+    throw new HttpError(PLATFORM_ERRORS.notFound, error.message, [
+      { field: error.field, message: error.rule },
+    ]);
+  }
+}

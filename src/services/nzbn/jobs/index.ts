@@ -1,0 +1,211 @@
+/**
+ * The business number register's background work in one environment: fan-out of change events into
+ * notification records, push delivery, email digests, the suspension email, end-dating after a month
+ * of suspension, and (sandbox) simulated register activity. Every process that runs jobs (`rsg start`,
+ * each of its workers, `rsg worker`) runs all of them; the rows coordinate them (see delivery.ts). The
+ * statements are named queries in ../store/watchlist-jobs.ts and ../store/fanout.ts.
+ *
+ * A run happens when a change is recorded or a notification created (LISTEN), when the environment's
+ * clock moves (the sandbox's virtual clock: `rsg clock advance`), and once a second.
+ */
+import type pg from 'pg';
+import { OutageLog } from '../../../platform/db/faults.ts';
+import type { JobContext, RunningJobs } from '../../contract.ts';
+import { fanOutAll } from '../store/fanout.ts';
+import {
+  claimDigests,
+  claimSuspensionMail,
+  dueSuspensionMails,
+  endDate,
+  recordDigest,
+  releaseDigest,
+  restoreSuspensionMail,
+  undeliveredChanges,
+  workWaiting as workWaitingIn,
+} from '../store/watchlist-jobs.ts';
+import { DeliveryWorker } from './delivery.ts';
+
+const DIGEST_ITEMS = 1_000;
+
+export interface NzbnJobOptions {
+  /** Push deliveries in flight at once in this process. */
+  concurrency?: number;
+  /** Real milliseconds between runs when nothing wakes the jobs. */
+  intervalMs?: number;
+  /** Sandbox activity (a function so the simulator stays optional). */
+  activity?: (pool: pg.Pool, now: Date) => Promise<unknown>;
+}
+
+export class NzbnJobs implements RunningJobs {
+  readonly delivery: DeliveryWorker;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private readonly outage: OutageLog;
+
+  constructor(
+    private readonly context: JobContext,
+    private readonly options: NzbnJobOptions = {},
+  ) {
+    this.outage = new OutageLog(`watchlist jobs (${context.environment})`, context.log);
+    const deliveryOutage = new OutageLog(`watchlist delivery (${context.environment})`, context.log);
+    this.delivery = new DeliveryWorker({
+      pool: context.database.pool,
+      clock: context.clock,
+      apiBase: context.apiBase,
+      concurrency: options.concurrency ?? 64,
+      onError: (error) => deliveryOutage.failed(error),
+      onRecovered: () => deliveryOutage.succeeded(),
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.delivery.start(this.context.database.url, () => this.wake());
+    this.timer = setInterval(() => this.wake(), this.options.intervalMs ?? 1000);
+    this.timer.unref();
+    this.wake();
+  }
+
+  describe(): string {
+    return `fan-out, email digests and push delivery worker ${this.delivery.workerNumber}`;
+  }
+
+  /** Asks for a run soon; runs never overlap in one process. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.runNow().catch(() => {});
+  }
+
+  /** The run in progress, or a new one. */
+  private runNow(): Promise<void> {
+    if (!this.running) {
+      this.running = this.run()
+        .then(
+          () => this.outage.succeeded(),
+          (error) => this.outage.failed(error),
+        )
+        .finally(() => {
+          this.running = undefined;
+          if (this.again && !this.stopped) {
+            this.again = false;
+            this.wake();
+          }
+        });
+    }
+    return this.running;
+  }
+
+  /** Runs everything due and waits until nothing is in flight (tests, benchmarks, `rsg worker --once`). */
+  async settle(): Promise<void> {
+    for (let round = 0; round < 100; round++) {
+      await this.runNow();
+      if (this.running) continue;
+      await this.runNow();
+      await this.delivery.idle();
+      if (!(await this.workWaiting())) return;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+    await this.delivery.stop();
+  }
+
+  private workWaiting(): Promise<boolean> {
+    return workWaitingIn(this.context.database.pool, this.context.clock.now());
+  }
+
+  private async run(): Promise<void> {
+    const { pool } = this.context.database;
+    const now = () => this.context.clock.now();
+    if (this.options.activity) await this.options.activity(pool, now());
+    await fanOutAll(pool, now);
+    await endDate(pool, now());
+    await this.suspensionMails();
+    await this.digests();
+    this.delivery.wake();
+  }
+
+  /** Tells each newly suspended watchlist's administrator (at least once: a crash may repeat it). */
+  private async suspensionMails(): Promise<void> {
+    const { pool } = this.context.database;
+    for (const watchlist of await dueSuspensionMails(pool)) {
+      if (!(await claimSuspensionMail(pool, watchlist.id)) || !watchlist.adminEmailAddress) continue;
+      try {
+        await this.context.mail({
+          to: watchlist.adminEmailAddress,
+          subject: `Watchlist "${watchlist.name}" is suspended`,
+          text: suspensionText(this.context, watchlist),
+        });
+      } catch (error) {
+        await restoreSuspensionMail(pool, watchlist.id);
+        throw error;
+      }
+    }
+  }
+
+  /** Email watchlists: one digest per address with the changes since the last one. */
+  private async digests(): Promise<void> {
+    const { pool } = this.context.database;
+    const me = this.delivery.workerNumber;
+    for (const watchlist of await claimDigests(pool, this.context.clock.now(), me)) {
+      try {
+        await this.digest(watchlist);
+      } finally {
+        await releaseDigest(pool, watchlist.id, this.context.clock.now(), me);
+      }
+    }
+  }
+
+  private async digest(watchlist: { id: string; name: string; addresses: string[] }): Promise<void> {
+    const { pool } = this.context.database;
+    const items = await undeliveredChanges(pool, watchlist.id, DIGEST_ITEMS);
+    if (items.length === 0) return;
+    const lines = items.map(
+      (item) =>
+        `${item.changeDate.toISOString()}  ${item.changeEventType.padEnd(24)} ${item.nzbn}  ${item.entityName}`,
+    );
+    const text = [
+      `${items.length} change${items.length === 1 ? '' : 's'} on your watchlist "${watchlist.name}":`,
+      '',
+      ...lines,
+      '',
+      `Each change in full: ${this.context.apiBase}/entities/changes`,
+    ].join('\n');
+    for (const to of watchlist.addresses) {
+      await this.context.mail({
+        to,
+        subject: `Watchlist "${watchlist.name}": ${items.length} changes`,
+        text,
+      });
+    }
+    await recordDigest(
+      pool,
+      watchlist.id,
+      items.map((item) => item.notificationId),
+      items.at(-1)!.id,
+      this.context.clock.now(),
+    );
+  }
+}
+
+function suspensionText(context: JobContext, watchlist: { id: string; name: string }): string {
+  return [
+    `Push delivery for the watchlist "${watchlist.name}" (${watchlist.id}) failed on its original attempt and`,
+    'all five retries (20, 90, 180, 300 and 450 minutes later), so the watchlist is suspended.',
+    '',
+    'Notification records are still created while it is suspended; nothing is sent. Once the problem at',
+    'the recipient is fixed, resume it — delivery restarts from the point of suspension, in order:',
+    '',
+    `  PUT ${context.apiBase}/watchlists/${watchlist.id}   {"suspended": false}`,
+    '',
+    'A watchlist suspended for one month without resumption is end-dated.',
+  ].join('\n');
+}

@@ -1,0 +1,195 @@
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { COLLATERAL_TYPE_CODES, MAX_DESCRIPTION } from './domain/collateral.ts';
+import { ORGANISATION_TYPES } from './domain/parties.ts';
+import { MAX_PAGE_SIZE, SEARCH_KINDS } from './domain/search.ts';
+
+/**
+ * The contract of the secured interests register API (version 2). Published names where they are known
+ * (this service's README says which are published and which are ours): `searchBy`, `legitimateSearchReason`,
+ * `searchByMotorVehicle` `{ registrationPlate | vin }`, `page`, `pageSize`, `searchId`,
+ * `searchCertificateNumber`, the transaction record's fields and `statusCode`. The schemas check types and
+ * shapes; the register's rules (lengths, formats, combinations, dates) live in domain/, which names the
+ * field and the rule in every 400.
+ */
+
+const text = (description: string, options: Record<string, unknown> = {}) =>
+  Type.String({ description, ...options });
+const optional = <T extends TSchema>(schema: T) => Type.Optional(schema);
+const nzDate = (description: string) =>
+  Type.String({ description: `${description} (YYYY-MM-DD, New Zealand)` });
+const nzDateTime = (description: string) =>
+  Type.String({ description: `${description} (New Zealand time, ISO 8601 with offset)` });
+
+export const MotorVehicle = Type.Object({
+  make: text('Make, e.g. Toyota'),
+  model: text('Model, e.g. Hilux'),
+  year: Type.Integer({ description: 'Model year' }),
+  vin: optional(text('Vehicle identification number: 17 letters and digits, no I, O or Q')),
+  chassisNumber: optional(text('Chassis number, for vehicles without a VIN')),
+  registrationPlate: optional(text('New Zealand registration plate')),
+});
+
+export const Aircraft = Type.Object({
+  manufacturer: text('Manufacturer'),
+  model: text('Model'),
+  serialNumber: text('Manufacturer’s serial number'),
+});
+
+export const Collateral = Type.Object({
+  collateralType: Type.String({ enum: COLLATERAL_TYPE_CODES, description: 'One of the 13 collateral types' }),
+  description: optional(text(`Free text, at most ${MAX_DESCRIPTION} characters`)),
+  motorVehicles: optional(
+    Type.Array(MotorVehicle, { description: 'For GOODS_MOTOR_VEHICLES: 1–100 vehicles' }),
+  ),
+  aircraft: optional(Type.Array(Aircraft, { description: 'For GOODS_AIRCRAFT: 1–100 aircraft' })),
+});
+
+export const Debtor = Type.Object({
+  debtorType: Type.String({ enum: ['organisation', 'person'] }),
+  organisationName: optional(text('Organisation debtor: its name')),
+  organisationType: optional(
+    Type.String({ enum: [...ORGANISATION_TYPES], description: 'Organisation debtor: COMPANY unless given' }),
+  ),
+  nzbn: optional(
+    text('Organisation debtor: its business number (not for trusts, partnerships, sole traders)'),
+  ),
+  incorporationNumber: optional(text('Organisation debtor: its incorporation number')),
+  firstName: optional(text('Person debtor: first name')),
+  middleNames: optional(text('Person debtor: middle names')),
+  lastName: optional(text('Person debtor: last name')),
+  dateOfBirth: optional(nzDate('Person debtor: date of birth')),
+});
+
+export const SecuredParty = Type.Object({
+  name: text('Name of the secured party'),
+  email: text('Where the verification statement is sent'),
+});
+
+export const RegistrationRequest = Type.Object({
+  debtors: Type.Array(Debtor),
+  securedParties: optional(Type.Array(SecuredParty)),
+  securedPartyGroupId: optional(
+    text('Register under this secured party group instead of listing secured parties'),
+  ),
+  collaterals: Type.Array(Collateral),
+  expiryDate: optional(nzDate('At most five years from today; five years from today if left out')),
+});
+export type RegistrationRequest = Static<typeof RegistrationRequest>;
+
+export const AmendmentRequest = Type.Object({
+  debtors: Type.Array(Debtor),
+  securedParties: optional(Type.Array(SecuredParty)),
+  collaterals: Type.Array(Collateral),
+});
+export type AmendmentRequest = Static<typeof AmendmentRequest>;
+
+export const RenewalRequest = Type.Object({
+  expiryDate: optional(nzDate('The new expiry: later than the current one, at most five years from today')),
+});
+
+export const FinancingStatement = Type.Object({
+  registrationNumber: text('16 letters and digits, e.g. FH04R729A8ND9224'),
+  version: Type.Integer(),
+  status: Type.String({ enum: ['Registered', 'Discharged', 'Expired'] }),
+  registrationDate: nzDateTime('When it was registered'),
+  expiryDate: nzDate('In force to the end of this date'),
+  dischargeDate: optional(nzDateTime('When it was discharged')),
+  securedPartyGroupId: optional(text('The secured party group it is registered under')),
+  debtors: Type.Array(Debtor),
+  securedParties: Type.Array(SecuredParty),
+  collaterals: Type.Array(Collateral),
+});
+
+export const RegistrationAnswer = Type.Intersect([
+  FinancingStatement,
+  Type.Object({
+    financingStatementPin: text('Shown once: needed to act on the statement on the website'),
+    debtorPin: text('Shown once: the debtor’s PIN'),
+  }),
+]);
+
+export const VersionList = Type.Object({
+  registrationNumber: Type.String(),
+  versions: Type.Array(
+    Type.Intersect([
+      FinancingStatement,
+      Type.Object({ change: Type.String({ enum: ['Registered', 'Amended', 'Renewed', 'Discharged'] }) }),
+    ]),
+  ),
+});
+
+export const SearchRequest = Type.Object({
+  searchBy: optional(Type.String({ enum: [...SEARCH_KINDS] })),
+  legitimateSearchReason: optional(Type.Union([Type.String(), Type.Boolean()], { description: '"yes"' })),
+  searchId: optional(text('Pages an earlier search without a second fee')),
+  page: optional(Type.Integer({ description: '1-based' })),
+  pageSize: optional(Type.Integer({ description: `1–${MAX_PAGE_SIZE}, default 20` })),
+  searchByDebtorOrganisation: optional(
+    Type.Object({
+      organisationName: optional(Type.String()),
+      exactMatch: optional(Type.Boolean()),
+      incorporationNumber: optional(Type.String()),
+      nzbn: optional(Type.String()),
+    }),
+  ),
+  searchByDebtorPerson: optional(
+    Type.Object({
+      firstName: optional(Type.String()),
+      middleNames: optional(Type.String()),
+      lastName: optional(Type.String()),
+      dateOfBirth: optional(Type.String()),
+    }),
+  ),
+  searchByMotorVehicle: optional(
+    Type.Object({
+      vin: optional(Type.String()),
+      chassisNumber: optional(Type.String()),
+      registrationPlate: optional(Type.String()),
+    }),
+  ),
+  searchByAircraft: optional(Type.Object({ serialNumber: optional(Type.String()) })),
+  searchByRegistrationNumber: optional(Type.Object({ registrationNumber: optional(Type.String()) })),
+});
+
+export const SearchAnswer = Type.Object({
+  searchId: text('Pass it back with page to read later pages free of charge'),
+  searchCertificateNumber: text('The search certificate of this search'),
+  totalResults: Type.Integer({ description: 'At most 300' }),
+  page: Type.Integer(),
+  pageSize: Type.Integer(),
+  financingStatements: Type.Array(FinancingStatement),
+});
+
+export const Transaction = Type.Object({
+  requestId: Type.String(),
+  billingReference: Type.Union([Type.String(), Type.Null()]),
+  channel: Type.String({ enum: ['API', 'Web'] }),
+  correlationId: Type.String(),
+  paymentSessionId: Type.Union([Type.String(), Type.Null()], {
+    description: 'Fee-bearing transactions only',
+  }),
+  receivedDate: nzDateTime('When the register received it'),
+  receivedUtcDate: Type.String({ description: 'The same instant in UTC' }),
+  registrationNumber: Type.Union([Type.String(), Type.Null()]),
+  spgId: Type.Union([Type.String(), Type.Null()]),
+  statusCode: Type.Integer({
+    enum: [200, 400, 500],
+    description: '200 completed, 400 failed (fix and resubmit), 500 failed (resubmit)',
+  }),
+  response: Type.Unknown({ description: 'The transaction’s own answer' }),
+});
+
+export const CustomerOrganisation = Type.Object({
+  organisationId: Type.String(),
+  name: Type.String(),
+  email: Type.Union([Type.String(), Type.Null()]),
+  version: Type.Integer(),
+});
+
+export const SecuredPartyGroup = Type.Object({
+  securedPartyGroupId: Type.String(),
+  name: Type.String(),
+  email: Type.String(),
+  securedParties: Type.Array(SecuredParty),
+  version: Type.Integer(),
+});

@@ -1,0 +1,117 @@
+/**
+ * Loads the sandbox's generated register with COPY, a chunk at a time: the statements, every version
+ * and the current version's search keys, and the chunk's row in `ppsr_seed_chunks`, in one transaction
+ * claimed with an advisory lock. A chunk is there whole or not at all; a second seeder skips it.
+ */
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { copyLine, copyText } from '../../../platform/db/copy-text.ts';
+import { withTransaction } from '../../../platform/db/pool.ts';
+import { searchKeysOf } from '../domain/search-keys.ts';
+import type { GeneratedStatement } from '../sandbox/generator.ts';
+
+const SEED_LOCK_SPACE = 420_017;
+
+/** Generated PINs are never shown: their hash is of a value no one holds. */
+const unusablePinHash = (registrationNumber: string, kind: string) =>
+  createHash('sha256').update(`generated\u0000${kind}\u0000${registrationNumber}`).digest();
+const bytea = (buffer: Buffer) => `\\x${buffer.toString('hex')}`;
+
+function* statementLines(statements: readonly GeneratedStatement[]): Generator<string> {
+  for (const s of statements) {
+    const current = s.versions.at(-1)!;
+    yield copyLine([
+      s.registrationNumber,
+      null,
+      null,
+      s.registeredAt.toISOString(),
+      s.expiryDate,
+      s.dischargedAt?.toISOString(),
+      s.versions.length,
+      current.at.toISOString(),
+      bytea(unusablePinHash(s.registrationNumber, 'statement')),
+      bytea(unusablePinHash(s.registrationNumber, 'debtor')),
+      JSON.stringify(current.document),
+    ]);
+  }
+}
+
+function* versionLines(statements: readonly GeneratedStatement[]): Generator<string> {
+  for (const s of statements) {
+    for (const [i, v] of s.versions.entries()) {
+      yield copyLine([
+        s.registrationNumber,
+        i + 1,
+        v.change,
+        v.at.toISOString(),
+        v.expiryDate,
+        null,
+        JSON.stringify(v.document),
+      ]);
+    }
+  }
+}
+
+function* keyLines(statements: readonly GeneratedStatement[]): Generator<string> {
+  for (const s of statements) {
+    const { debtors, collaterals } = s.versions.at(-1)!.document;
+    for (const key of searchKeysOf(debtors, collaterals)) {
+      yield copyLine([key.kind, key.key, s.registrationNumber, key.dateOfBirth]);
+    }
+  }
+}
+
+/**
+ * Loads chunk `chunk` of seed `seed` (made by `make` only when the chunk is not there yet); returns the
+ * statements loaded, 0 when the chunk was loaded before.
+ */
+export async function loadChunk(
+  pool: pg.Pool,
+  seed: string,
+  chunk: number,
+  make: () => GeneratedStatement[],
+): Promise<number> {
+  return withTransaction(pool, async (client) => {
+    // Bulk load: the commit need not wait for the disk (a crash loses at most this chunk, which reloads).
+    await client.query('SET LOCAL synchronous_commit = off');
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [SEED_LOCK_SPACE, chunk]);
+    const done = await client.query('SELECT 1 FROM ppsr_seed_chunks WHERE seed = $1 AND chunk = $2', [
+      seed,
+      chunk,
+    ]);
+    if (done.rowCount) return 0;
+    const statements = make();
+    await copyText(
+      client,
+      `COPY ppsr_financing_statements (registration_number, organisation_id, secured_party_group_id, registered_at,
+         expiry_date, discharged_at, version, changed_at, pin_hash, debtor_pin_hash, document) FROM STDIN`,
+      statementLines(statements),
+    );
+    await copyText(
+      client,
+      `COPY ppsr_financing_statement_versions (registration_number, version, change, changed_at, expiry_date,
+         transaction_id, document) FROM STDIN`,
+      versionLines(statements),
+    );
+    await copyText(
+      client,
+      'COPY ppsr_search_keys (kind, key, registration_number, date_of_birth) FROM STDIN',
+      keyLines(statements),
+    );
+    await client.query('INSERT INTO ppsr_seed_chunks (seed, chunk, statements) VALUES ($1, $2, $3)', [
+      seed,
+      chunk,
+      statements.length,
+    ]);
+    return statements.length;
+  });
+}
+
+/** Statements loaded so far by seed `seed`. */
+export async function seededCount(client: Pick<pg.Pool, 'query'>, seed: string): Promise<number> {
+  const result = await client.query<{ total: number }>(
+    'SELECT coalesce(sum(statements), 0)::int AS total FROM ppsr_seed_chunks WHERE seed = $1',
+    [seed],
+  );
+  return result.rows[0]?.total ?? 0;
+}

@@ -1,0 +1,299 @@
+/**
+ * Financing statements in the database: the current version, every version, and the search keys of the
+ * current version (all SQL of the register's statements lives here). Callers pass the client of their
+ * own transaction (`withTransaction`), so a registration, its first version, its keys, its transaction
+ * record and its fee commit together or not at all.
+ */
+import type pg from 'pg';
+import type { Collateral } from '../domain/collateral.ts';
+import type { Debtor, SecuredParty } from '../domain/parties.ts';
+import { type KeyLookup, searchKeysOf } from '../domain/search-keys.ts';
+
+type Client = Pick<pg.PoolClient, 'query'>;
+
+/** What a version says, as the API shows it. */
+export interface StatementDocument {
+  debtors: Debtor[];
+  securedParties: SecuredParty[];
+  collaterals: Collateral[];
+}
+
+export type Change = 'Registered' | 'Amended' | 'Renewed' | 'Discharged';
+
+export interface StatementRow {
+  registrationNumber: string;
+  organisationId: string | null;
+  securedPartyGroupId: string | null;
+  registeredAt: Date;
+  /** `YYYY-MM-DD`, New Zealand calendar. */
+  expiryDate: string;
+  dischargedAt: Date | null;
+  version: number;
+  changedAt: Date;
+  document: StatementDocument;
+}
+
+export interface VersionRow {
+  version: number;
+  change: Change;
+  changedAt: Date;
+  expiryDate: string;
+  document: StatementDocument;
+}
+
+const STATEMENT_COLUMNS = `registration_number AS "registrationNumber", organisation_id AS "organisationId",
+  secured_party_group_id AS "securedPartyGroupId", registered_at AS "registeredAt",
+  to_char(expiry_date, 'YYYY-MM-DD') AS "expiryDate", discharged_at AS "dischargedAt", version,
+  changed_at AS "changedAt", document`;
+
+async function replaceSearchKeys(client: Client, registrationNumber: string, document: StatementDocument) {
+  await client.query('DELETE FROM ppsr_search_keys WHERE registration_number = $1', [registrationNumber]);
+  const keys = searchKeysOf(document.debtors, document.collaterals);
+  if (keys.length === 0) return;
+  await client.query(
+    `INSERT INTO ppsr_search_keys (kind, key, registration_number, date_of_birth)
+     SELECT kind, key, $1, date_of_birth FROM unnest($2::text[], $3::text[], $4::date[]) AS k (kind, key, date_of_birth)`,
+    [
+      registrationNumber,
+      keys.map((k) => k.kind),
+      keys.map((k) => k.key),
+      keys.map((k) => k.dateOfBirth ?? null),
+    ],
+  );
+}
+
+export interface NewStatement {
+  registrationNumber: string;
+  organisationId: string | null;
+  securedPartyGroupId: string | null;
+  registeredAt: Date;
+  expiryDate: string;
+  pinHash: Buffer;
+  debtorPinHash: Buffer;
+  document: StatementDocument;
+  transactionId: number | null;
+}
+
+/** Inserts a registration (version 1); false when its registration number is taken (draw another). */
+export async function insertStatement(client: Client, statement: NewStatement): Promise<boolean> {
+  const inserted = await client.query(
+    `INSERT INTO ppsr_financing_statements (registration_number, organisation_id, secured_party_group_id,
+       registered_at, expiry_date, changed_at, pin_hash, debtor_pin_hash, document)
+     VALUES ($1, $2, $3, $4, $5, $4, $6, $7, $8) ON CONFLICT (registration_number) DO NOTHING`,
+    [
+      statement.registrationNumber,
+      statement.organisationId,
+      statement.securedPartyGroupId,
+      statement.registeredAt,
+      statement.expiryDate,
+      statement.pinHash,
+      statement.debtorPinHash,
+      statement.document,
+    ],
+  );
+  if (inserted.rowCount === 0) return false;
+  await client.query(
+    `INSERT INTO ppsr_financing_statement_versions
+       (registration_number, version, change, changed_at, expiry_date, transaction_id, document)
+     VALUES ($1, 1, 'Registered', $2, $3, $4, $5)`,
+    [
+      statement.registrationNumber,
+      statement.registeredAt,
+      statement.expiryDate,
+      statement.transactionId,
+      statement.document,
+    ],
+  );
+  await replaceSearchKeys(client, statement.registrationNumber, statement.document);
+  return true;
+}
+
+/** The current version; `forUpdate` locks the row until the caller's transaction ends. */
+export async function getStatement(
+  client: Client,
+  registrationNumber: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<StatementRow | undefined> {
+  const result = await client.query<StatementRow>(
+    `SELECT ${STATEMENT_COLUMNS} FROM ppsr_financing_statements WHERE registration_number = $1${
+      options.forUpdate ? ' FOR UPDATE' : ''
+    }`,
+    [registrationNumber],
+  );
+  return result.rows[0];
+}
+
+/**
+ * Writes the next version of a statement (locked by the caller with `getStatement(..., { forUpdate })`):
+ * the current row, the version record and, when the debtors or collaterals changed, the search keys.
+ */
+export async function writeVersion(
+  client: Client,
+  current: StatementRow,
+  next: {
+    change: Exclude<Change, 'Registered'>;
+    at: Date;
+    expiryDate: string;
+    document: StatementDocument;
+    transactionId: number | null;
+  },
+): Promise<StatementRow> {
+  const version = current.version + 1;
+  const dischargedAt = next.change === 'Discharged' ? next.at : current.dischargedAt;
+  const updated = await client.query<StatementRow>(
+    `UPDATE ppsr_financing_statements
+        SET version = $2, changed_at = $3, expiry_date = $4, discharged_at = $5, document = $6
+      WHERE registration_number = $1 AND version = $7
+      RETURNING ${STATEMENT_COLUMNS}`,
+    [
+      current.registrationNumber,
+      version,
+      next.at,
+      next.expiryDate,
+      dischargedAt,
+      next.document,
+      current.version,
+    ],
+  );
+  const row = updated.rows[0];
+  if (!row) throw new Error(`financing statement ${current.registrationNumber} changed under a lock`);
+  await client.query(
+    `INSERT INTO ppsr_financing_statement_versions
+       (registration_number, version, change, changed_at, expiry_date, transaction_id, document)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      current.registrationNumber,
+      version,
+      next.change,
+      next.at,
+      next.expiryDate,
+      next.transactionId,
+      next.document,
+    ],
+  );
+  const keysChanged =
+    JSON.stringify([current.document.debtors, current.document.collaterals]) !==
+    JSON.stringify([next.document.debtors, next.document.collaterals]);
+  if (keysChanged) await replaceSearchKeys(client, current.registrationNumber, next.document);
+  return row;
+}
+
+/** Every version, oldest first (PPSR_55). */
+export async function listVersions(client: Client, registrationNumber: string): Promise<VersionRow[]> {
+  const result = await client.query<VersionRow>(
+    `SELECT version, change, changed_at AS "changedAt", to_char(expiry_date, 'YYYY-MM-DD') AS "expiryDate", document
+       FROM ppsr_financing_statement_versions WHERE registration_number = $1 ORDER BY version`,
+    [registrationNumber],
+  );
+  return result.rows;
+}
+
+/**
+ * Statements discharged in `[from, to)` (PPSR_38), oldest discharge first: one page, and the total
+ * counted up to `cap` (the published 50,000) so a count never scans past what can be paged.
+ */
+export async function dischargedBetween(
+  client: Client,
+  from: Date,
+  to: Date,
+  page: { offset: number; limit: number; cap: number },
+): Promise<{ total: number; rows: StatementRow[] }> {
+  const [count, rows] = await Promise.all([
+    client.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM (SELECT 1 FROM ppsr_financing_statements
+         WHERE discharged_at >= $1 AND discharged_at < $2 LIMIT $3) AS capped`,
+      [from, to, page.cap],
+    ),
+    client.query<StatementRow>(
+      `SELECT ${STATEMENT_COLUMNS} FROM ppsr_financing_statements
+        WHERE discharged_at >= $1 AND discharged_at < $2
+        ORDER BY discharged_at, registration_number OFFSET $3 LIMIT $4`,
+      [from, to, page.offset, page.limit],
+    ),
+  ]);
+  return { total: count.rows[0]?.total ?? 0, rows: rows.rows };
+}
+
+/** Statements of one secured party group (PPSR_40), by registration number. */
+export async function statementsOfGroup(
+  client: Client,
+  groupId: string,
+  page: { offset: number; limit: number },
+): Promise<{ total: number; rows: StatementRow[] }> {
+  const [count, rows] = await Promise.all([
+    client.query<{ total: number }>(
+      'SELECT count(*)::int AS total FROM ppsr_financing_statements WHERE secured_party_group_id = $1',
+      [groupId],
+    ),
+    client.query<StatementRow>(
+      `SELECT ${STATEMENT_COLUMNS} FROM ppsr_financing_statements WHERE secured_party_group_id = $1
+        ORDER BY registration_number OFFSET $2 LIMIT $3`,
+      [groupId, page.offset, page.limit],
+    ),
+  ]);
+  return { total: count.rows[0]?.total ?? 0, rows: rows.rows };
+}
+
+/** Several statements by registration number, in the order asked. */
+export async function getStatements(
+  client: Client,
+  registrationNumbers: readonly string[],
+): Promise<StatementRow[]> {
+  if (registrationNumbers.length === 0) return [];
+  const result = await client.query<StatementRow>(
+    `SELECT ${STATEMENT_COLUMNS} FROM ppsr_financing_statements WHERE registration_number = ANY($1::text[])`,
+    [registrationNumbers],
+  );
+  const byNumber = new Map(result.rows.map((row) => [row.registrationNumber, row]));
+  return registrationNumbers.flatMap((n) => byNumber.get(n) ?? []);
+}
+
+/**
+ * Registration numbers of statements in force on `today` (not discharged, not expired) that a search
+ * finds, in key order, at most `limit`. Ours: discharged and expired statements are not search results.
+ */
+export async function findInForce(
+  client: Client,
+  lookup: KeyLookup,
+  today: string,
+  limit: number,
+): Promise<string[]> {
+  if (lookup.kinds.length === 0) {
+    // A registration number search: the statement itself.
+    const result = await client.query<{ registration_number: string }>(
+      `SELECT registration_number FROM ppsr_financing_statements
+        WHERE registration_number = $1 AND discharged_at IS NULL AND expiry_date >= $2`,
+      [lookup.keys[0], today],
+    );
+    return result.rows.map((r) => r.registration_number);
+  }
+  const conditions = lookup.prefix
+    ? // A prefix is a range of the "C"-collated index: [prefix, prefix followed by the highest code point).
+      'k.kind = $1 AND k.key >= $2 AND k.key < $2 || chr(1114111)'
+    : '(k.kind, k.key) IN (SELECT * FROM unnest($1::text[], $2::text[]))';
+  const base: unknown[] = lookup.prefix ? [lookup.kinds[0], lookup.keys[0]] : [lookup.kinds, lookup.keys];
+  const dateOfBirth = lookup.dateOfBirth ? ' AND k.date_of_birth = $7' : '';
+  // Rows come in index order, a batch at a time after the last (key, number) seen, so the scan stops as
+  // soon as `limit` distinct statements are found (one statement may match by two debtors).
+  const found = new Set<string>();
+  let after = ['', ''];
+  for (;;) {
+    const batch = limit - found.size + 16;
+    const params = [...base, today, batch, ...after, ...(lookup.dateOfBirth ? [lookup.dateOfBirth] : [])];
+    const result = await client.query<{ key: string; registration_number: string }>(
+      `SELECT k.key, k.registration_number
+         FROM ppsr_search_keys k JOIN ppsr_financing_statements s USING (registration_number)
+        WHERE ${conditions}${dateOfBirth} AND s.discharged_at IS NULL AND s.expiry_date >= $3
+          AND (k.key, k.registration_number) > ($5::text COLLATE "C", $6::text)
+        ORDER BY k.key, k.registration_number LIMIT $4`,
+      params,
+    );
+    for (const row of result.rows) {
+      if (found.size < limit) found.add(row.registration_number);
+    }
+    const last = result.rows.at(-1);
+    if (found.size >= limit || result.rows.length < batch || !last) break;
+    after = [last.key, last.registration_number];
+  }
+  return [...found];
+}

@@ -1,0 +1,162 @@
+/**
+ * Transactions (SEC_56): every write and every search, keyed by the customer organisation and the
+ * caller's request id. The row is written (committed) when the request arrives, with a null status while
+ * it is processed; the processing's own database transaction completes it, so the outcome, the register's
+ * change and the fee commit together. A repeat of a request id finds the first row: its outcome once it
+ * has one, or "still processing".
+ */
+import type pg from 'pg';
+
+type Client = Pick<pg.PoolClient, 'query'>;
+
+/** Published: 200 completed, 400 received but failed, 500 failed. */
+export type TransactionStatusCode = 200 | 400 | 500;
+
+export interface TransactionRow {
+  id: number;
+  organisationId: string;
+  requestId: string;
+  billingReference: string | null;
+  operation: string;
+  requestHash: Buffer;
+  channel: 'API' | 'Web';
+  correlationId: string;
+  paymentSessionId: string | null;
+  receivedAt: Date;
+  completedAt: Date | null;
+  statusCode: TransactionStatusCode | null;
+  httpStatus: number | null;
+  response: unknown;
+  registrationNumber: string | null;
+  spgId: string | null;
+}
+
+const COLUMNS = `id::int AS id, organisation_id AS "organisationId", request_id AS "requestId",
+  billing_reference AS "billingReference", operation, request_hash AS "requestHash", channel,
+  correlation_id AS "correlationId", payment_session_id AS "paymentSessionId", received_at AS "receivedAt",
+  completed_at AS "completedAt", status_code AS "statusCode", http_status AS "httpStatus", response,
+  registration_number AS "registrationNumber", spg_id AS "spgId"`;
+
+export interface NewTransaction {
+  organisationId: string;
+  requestId: string;
+  billingReference: string | null;
+  operation: string;
+  requestHash: Buffer;
+  channel: 'API' | 'Web';
+  correlationId: string;
+  receivedAt: Date;
+}
+
+/**
+ * Records a request's arrival. `created` is false when the organisation already sent this request id:
+ * `row` is then the first request's record (compare `requestHash` to tell a repeat from a reuse).
+ */
+export async function receiveTransaction(
+  client: Client,
+  transaction: NewTransaction,
+): Promise<{ created: boolean; row: TransactionRow }> {
+  const inserted = await client.query<TransactionRow>(
+    `INSERT INTO ppsr_transactions (organisation_id, request_id, billing_reference, operation, request_hash,
+       channel, correlation_id, received_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     ON CONFLICT (organisation_id, request_id) DO NOTHING
+     RETURNING ${COLUMNS}`,
+    [
+      transaction.organisationId,
+      transaction.requestId,
+      transaction.billingReference,
+      transaction.operation,
+      transaction.requestHash,
+      transaction.channel,
+      transaction.correlationId,
+      transaction.receivedAt,
+    ],
+  );
+  if (inserted.rows[0]) return { created: true, row: inserted.rows[0] };
+  const existing = await getTransaction(client, transaction.organisationId, transaction.requestId);
+  if (!existing) throw new Error('a transaction conflicted on its request id and then was not found');
+  return { created: false, row: existing };
+}
+
+export async function getTransaction(
+  client: Client,
+  organisationId: string,
+  requestId: string,
+): Promise<TransactionRow | undefined> {
+  const result = await client.query<TransactionRow>(
+    `SELECT ${COLUMNS} FROM ppsr_transactions WHERE organisation_id = $1 AND request_id = $2`,
+    [organisationId, requestId],
+  );
+  return result.rows[0];
+}
+
+export interface Outcome {
+  statusCode: TransactionStatusCode;
+  httpStatus: number;
+  response: unknown;
+  completedAt: Date;
+  registrationNumber?: string | null;
+  spgId?: string | null;
+  paymentSessionId?: string | null;
+}
+
+/**
+ * Ends a transaction still processing; false when it had ended already (another process completed it or
+ * marked it failed), in which case the caller's work must roll back.
+ */
+export async function completeTransaction(client: Client, id: number, outcome: Outcome): Promise<boolean> {
+  const result = await client.query(
+    `UPDATE ppsr_transactions
+        SET status_code = $2, http_status = $3, response = $4, completed_at = $5,
+            registration_number = $6, spg_id = $7, payment_session_id = $8
+      WHERE id = $1 AND status_code IS NULL`,
+    [
+      id,
+      outcome.statusCode,
+      outcome.httpStatus,
+      JSON.stringify(outcome.response),
+      outcome.completedAt,
+      outcome.registrationNumber ?? null,
+      outcome.spgId ?? null,
+      outcome.paymentSessionId ?? null,
+    ],
+  );
+  return result.rowCount === 1;
+}
+
+/**
+ * Ended transactions of an organisation by request id or billing reference, newest first (SEC_56).
+ * Published: a transaction still processing is not found.
+ */
+export async function findEndedTransactions(
+  client: Client,
+  organisationId: string,
+  by: { requestId: string } | { billingReference: string },
+  limit = 100,
+): Promise<TransactionRow[]> {
+  const [column, value] =
+    'requestId' in by ? ['request_id', by.requestId] : ['billing_reference', by.billingReference];
+  const result = await client.query<TransactionRow>(
+    `SELECT ${COLUMNS} FROM ppsr_transactions
+      WHERE organisation_id = $1 AND ${column} = $2 AND status_code IS NOT NULL
+      ORDER BY received_at DESC, id DESC LIMIT $3`,
+    [organisationId, value, limit],
+  );
+  return result.rows;
+}
+
+/**
+ * Transactions left processing since before `receivedBefore` (their process ended mid-way) are failed
+ * with 500, as published: "failed, resubmit". Returns how many.
+ */
+export async function failAbandoned(client: Client, receivedBefore: Date, now: Date): Promise<number> {
+  const result = await client.query(
+    `UPDATE ppsr_transactions
+        SET status_code = 500, http_status = 500, completed_at = $2,
+            response = '{"message":"The transaction did not complete; resubmit it."}'
+      WHERE status_code IS NULL AND received_at < $1`,
+    [receivedBefore, now],
+  );
+  return result.rowCount ?? 0;
+}

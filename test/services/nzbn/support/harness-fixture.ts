@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { addUser } from '../../../../src/identity/users.ts';
+import { NZBN_ERRORS } from '../../../../src/platform/http/error-codes.ts';
+import type { OperationAccess, ServiceFixture, Values } from '../../../support/service-fixture.ts';
+import { FIXTURE, type NzbnTest, nzbnTest } from './api.ts';
+import { fieldValues } from './fuzz-values.ts';
+
+/**
+ * The business number register's fixture for the shared harnesses (test/support/security-matrix.ts,
+ * test/support/fuzz-operations.ts): what each operation of its OpenAPI document needs (writes: a user
+ * with business authority over the entity, else 403 FORBIDDEN; watchlists: the subscription or
+ * organisation that owns them, else 404 NOT_FOUND), the ids its paths take, a valid body per write; the
+ * values the fuzzer draws from for fields whose schema is a bare string are in ./fuzz-values.ts.
+ */
+const ENTITIES = 300;
+const PART = '9429800000019';
+const E = FIXTURE.authority;
+const author = (body?: unknown, path?: Record<string, string>): OperationAccess => ({
+  user: 'authority',
+  body,
+  ...(path ? { path } : {}),
+});
+const watchlist = (body?: unknown, owned = true): OperationAccess => ({ owned, organisation: true, body });
+const watchlistBody = {
+  name: 'Matrix',
+  channel: 'EMAIL',
+  watchlistEmailAddresses: ['m@example.test'],
+  changeEventTypes: ['ALL'],
+  nzbns: [E],
+};
+const READS = (
+  ' /addresses /roles /trading-names /phone-numbers /email-addresses /websites /industry-classifications' +
+  ' /company-details /privacy-settings /business-ethnicity-identifiers /gst-numbers' +
+  ' /payment-bank-accounts /trading-areas /discoverable /history /history/addresses /history/entity-names' +
+  ' /history/trading-names /history/trading-areas /history/entity-statuses /history/hibernation-statuses' +
+  ' /organisation-parts /organisation-parts/{opn}'
+).split(' ');
+
+export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => ({
+  service: 'nzbn',
+  otherService: 'market-rent',
+  refusals: { noAuthority: NZBN_ERRORS.forbidden, notOwned: NZBN_ERRORS.notFound },
+  async setup() {
+    const t = await nzbnTest({ entities: ENTITIES });
+    for (const nzbn of [FIXTURE.company, FIXTURE.soleTrader, FIXTURE.orgParts])
+      await t.grant(t.owner.userId, nzbn);
+    const made = async (url: string, payload: unknown, take: string) => {
+      const response = await t.call('POST', url, { payload, token: t.owner.token });
+      if (response.statusCode !== 201) throw new Error(`${url}: ${response.body}`);
+      return response.json()[take] as string;
+    };
+    const watchlists = [
+      await made('/watchlists', watchlistBody, 'watchlistId'),
+      await made('/watchlists', watchlistBody, 'watchlistId'),
+    ];
+    const opns = [
+      await made(`/entities/${E}/organisation-parts`, { name: 'Fuzz Depot', function: 'Warehouse' }, 'opn'),
+      PART,
+    ];
+    // Authorities held by other users, for the revocations to find.
+    const holders = [];
+    for (let i = 0; i < 3; i++) {
+      const { email } = await addUser(t.gateway.runtime.gateway.pool, {
+        email: `holder-${randomUUID()}@example.test`,
+      });
+      holders.push(await made(`/entities/${E}/authorities`, { userEmail: email }, 'authorityId'));
+    }
+    const ids = {
+      nzbn: E,
+      opn: PART,
+      watchlistId: watchlists[0]!,
+      authorityId: holders[0]!,
+      userEmail: t.owner.email,
+    };
+    const tables = [
+      // The register's tables and the fee ledger (an organisation part beyond the second is charged).
+      { pool: t.gateway.runtime.environments.sandbox.pool, prefixes: ['nzbn_'], tables: ['fee_records'] },
+      { pool: t.gateway.runtime.gateway.pool, tables: ['authorities'] },
+    ];
+    const known: Record<string, Values> = {
+      opn: { valid: opns, odd: ['9429000000000', '1'] },
+      watchlistId: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...watchlists) }, fc.uuid()),
+      authorityId: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...holders) }, fc.uuid()),
+    };
+    const values = (name: string): Values | undefined => {
+      return known[name] ?? fieldValues(name);
+    };
+    onReady?.(t);
+    return {
+      gateway: t.gateway,
+      owner: t.owner,
+      stranger: t.stranger,
+      key: t.key,
+      ids,
+      tables,
+      values,
+      close: () => t.close(),
+    };
+  },
+  operations: {
+    'GET /entities': { query: 'search-term=sandbox' },
+    'POST /entities': { user: 'any', body: { entityTypeCode: 'Sole_Trader', entityName: 'Matrix Trader' } },
+    'GET /entities/changes': {
+      query: ['change-event-type=ALL', 'change-event-type=NEW&start-date=2024-01-01'],
+    },
+    'GET /entities/organisation-parts': { query: 'name=sandbox' },
+    ...Object.fromEntries(
+      READS.map((path) => [`GET /entities/{nzbn}${path}`, { path: { nzbn: FIXTURE.orgParts } }]),
+    ),
+    'GET /entities/{nzbn}/non-company-details': { path: { nzbn: FIXTURE.soleTrader } },
+    'POST /entities/{nzbn}/addresses': author({ addressType: 'OFFICE', address1: '1 Main Road' }),
+    'PUT /entities/{nzbn}/roles': author([]),
+    'POST /entities/{nzbn}/trading-names': author({ name: 'Matrix Trading' }),
+    'POST /entities/{nzbn}/phone-numbers': author({ phoneNumber: '5551234' }),
+    'POST /entities/{nzbn}/email-addresses': author({ emailAddress: 'a@b.example' }),
+    'POST /entities/{nzbn}/websites': author({ url: 'https://b.example' }),
+    'POST /entities/{nzbn}/industry-classifications': author({ classificationCode: 'C121220' }),
+    'PUT /entities/{nzbn}/privacy-settings': author({ phonePrivateInformation: true }),
+    'POST /entities/{nzbn}/business-ethnicity-identifiers': author({
+      ethnicity: 'MAORI',
+      identifyingFactors: [{ identifyingFactor: 'OWNERSHIP' }],
+    }),
+    'POST /entities/{nzbn}/payment-bank-accounts': author({ bankAccountNumber: '01-0902-0068389-00' }),
+    'POST /entities/{nzbn}/gst-numbers': author({ gstNumber: '49091850' }),
+    'POST /entities/{nzbn}/trading-areas': author({ tradingArea: 'Otago' }),
+    'PUT /entities/{nzbn}/australian-business-number': author({ australianBusinessNumber: null }),
+    'POST /entities/{nzbn}/entity-statuses': author({ entityStatusCode: '90' }, { nzbn: FIXTURE.soleTrader }),
+    'GET /entities/{nzbn}/authorities': author(),
+    'POST /entities/{nzbn}/authorities': author((ids: Record<string, string>) => ({
+      userEmail: ids.userEmail,
+    })),
+    'DELETE /entities/{nzbn}/authorities/{authorityId}': author(),
+    'POST /entities/{nzbn}/organisation-parts': author({ name: 'Matrix Depot' }),
+    'PUT /entities/{nzbn}/organisation-parts/{opn}': author(
+      { name: 'Taken Over' },
+      { nzbn: FIXTURE.orgParts },
+    ),
+    'GET /entities/{nzbn}/organisation-parts/allocation': author(),
+    'GET /watchlists': watchlist(undefined, false),
+    'POST /watchlists': watchlist(watchlistBody, false),
+    'GET /watchlists/{watchlistId}': watchlist(),
+    'PUT /watchlists/{watchlistId}': watchlist({ name: 'Renamed' }),
+    'GET /watchlists/{watchlistId}/nzbns': watchlist(),
+    'POST /watchlists/{watchlistId}/nzbns': watchlist({ nzbns: [FIXTURE.company] }),
+    'DELETE /watchlists/{watchlistId}/nzbns': watchlist({ nzbns: [FIXTURE.company] }),
+    'DELETE /watchlists/{watchlistId}': watchlist(),
+  },
+});
