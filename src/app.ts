@@ -21,7 +21,6 @@ import { loggerOptions } from './platform/http/log-redaction.ts';
 import { portalRoutes } from './portal/index.ts';
 import type { Runtime } from './runtime.ts';
 import { ENVIRONMENTS, type ServiceDefinition } from './services/contract.ts';
-import { SERVICES } from './services/registry.ts';
 
 export const REQUEST_ID_HEADER = 'api-business-govt-nz-request-id';
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -66,7 +65,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     // What the router refuses before any route runs (a path that is not valid percent-encoding, a path
     // segment too long to be a parameter) still answers in the addressed API's own error dialect.
     frameworkErrors: (error, request, reply) => {
-      const dialect = dialectOfUrl(request.url, options.services ?? SERVICES);
+      const dialect = dialectOfUrl(request.url, options.services ?? runtime.services);
       const refusal =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? new HttpError(
@@ -127,7 +126,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await oauthRoutes(app, runtime);
   await portalRoutes(app, runtime);
   for (const environment of ENVIRONMENTS) {
-    for (const service of options.services ?? SERVICES) {
+    for (const service of options.services ?? runtime.services) {
       await mountService(app, runtime, metrics, environment, service);
     }
   }

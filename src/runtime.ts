@@ -34,6 +34,7 @@ import {
   type RunningJobs,
   type SeedIdentity,
   type SeedScale,
+  type ServiceDefinition,
 } from './services/contract.ts';
 import { SERVICES } from './services/registry.ts';
 
@@ -62,6 +63,8 @@ export const ENVIRONMENT_MIGRATIONS: MigrationSource[] = [
 /** Everything a running gateway process holds: databases, limits, clocks, caches. */
 export interface Runtime {
   config: Config;
+  /** The services this gateway serves (the composition root's list, handed to every layer that needs it). */
+  services: readonly ServiceDefinition[];
   urls: DatabaseUrls;
   gateway: Database;
   environments: Record<Environment, Database>;
@@ -121,7 +124,7 @@ export async function migrateAll(urls: DatabaseUrls): Promise<string[]> {
     try {
       const result = await migrate(database.pool, sources);
       // The products follow the service registry: a new service gets its two products here.
-      if (url === urls.gateway) await ensureProducts(database.pool);
+      if (url === urls.gateway) await ensureProducts(database.pool, SERVICES);
       applied.push(...result.applied.map((name) => `${new URL(url).pathname.slice(1)}: ${name}`));
     } finally {
       await database.close();
@@ -240,6 +243,7 @@ export async function openRuntime(
   await cors.reload();
   return {
     config,
+    services: SERVICES,
     urls,
     gateway,
     environments,

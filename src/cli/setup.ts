@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import { bootstrapIfNeeded } from '../gateway/bootstrap.ts';
 import { openDatabase } from '../platform/db/pool.ts';
 import { migrateAll, prepareDatabases, seedSandbox } from '../runtime.ts';
+import { SERVICES } from '../services/registry.ts';
 import { parse, UsageError } from './args.ts';
 import { printBootstrap } from './start.ts';
 
@@ -31,7 +32,9 @@ export async function seedCommand(config: Config, args: string[]): Promise<numbe
   try {
     await migrateAll(setup.urls);
     const gateway = openDatabase(setup.urls.gateway, 2);
-    const result = await bootstrapIfNeeded(gateway.pool, config.adminEmail).finally(() => gateway.close());
+    const result = await bootstrapIfNeeded(gateway.pool, config.adminEmail, SERVICES).finally(() =>
+      gateway.close(),
+    );
     if (result) printBootstrap(result, config);
     else process.stdout.write('the operator and sandbox subscriptions exist already\n');
     const summaries = await seedSandbox(setup.urls, scale, (line) => process.stderr.write(`${line}\n`));

@@ -225,7 +225,9 @@ export async function startCommand(args: string[]): Promise<number> {
   try {
     await migrateAll(setup.urls);
     const gateway = openDatabase(setup.urls.gateway, 2);
-    firstStart = await bootstrapIfNeeded(gateway.pool, config.adminEmail).finally(() => gateway.close());
+    firstStart = await bootstrapIfNeeded(gateway.pool, config.adminEmail, SERVICES).finally(() =>
+      gateway.close(),
+    );
     // Generators are idempotent: after the first start this finds every register in place.
     for (const summary of await seedSandbox(setup.urls, config.seedScale, (line) =>
       process.stderr.write(`${line}\n`),

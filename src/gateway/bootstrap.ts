@@ -1,7 +1,6 @@
 import type { Pool } from 'pg';
 import { addUser, findUserByEmail } from '../identity/users.ts';
-import { productId } from '../services/contract.ts';
-import { SERVICES } from '../services/registry.ts';
+import { productId, type ServiceDefinition } from '../services/contract.ts';
 import { createSubscription } from './subscriptions.ts';
 
 /**
@@ -19,6 +18,7 @@ const LOCK_KEY = 7_361_042_902;
 export async function bootstrapIfNeeded(
   pool: Pool,
   adminEmail: string,
+  services: readonly ServiceDefinition[],
 ): Promise<BootstrapResult | undefined> {
   const lock = await pool.connect();
   try {
@@ -29,7 +29,7 @@ export async function bootstrapIfNeeded(
       (await findUserByEmail(pool, adminEmail)) ??
       (await addUser(pool, { email: adminEmail, name: 'Administrator', isOperator: true }));
     const keys: BootstrapResult['keys'] = [];
-    for (const service of SERVICES) {
+    for (const service of services) {
       const product = productId('sandbox', service.id);
       const created = await createSubscription(pool, {
         userId: admin.id,

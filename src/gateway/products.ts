@@ -1,7 +1,6 @@
 import type { Pool } from 'pg';
 import { publish } from '../platform/db/notify.ts';
-import { ENVIRONMENTS, type Environment, productId } from '../services/contract.ts';
-import { SERVICES } from '../services/registry.ts';
+import { ENVIRONMENTS, type Environment, productId, type ServiceDefinition } from '../services/contract.ts';
 import { type CorsSettings, wildcardCredentials } from './cors.ts';
 
 export interface Product {
@@ -45,9 +44,9 @@ export const PRODUCT_DEFAULTS: Record<
  * conflict clause names no index, because a racing insert can collide on the UNIQUE (environment,
  * service) index before the primary key, and a conflict on either means the product is there.
  */
-export async function ensureProducts(pool: Pool): Promise<void> {
+export async function ensureProducts(pool: Pool, services: readonly ServiceDefinition[]): Promise<void> {
   for (const environment of ENVIRONMENTS) {
-    for (const service of SERVICES) {
+    for (const service of services) {
       const defaults = PRODUCT_DEFAULTS[environment];
       await pool.query(
         `INSERT INTO products (id, environment, service, name, rate_limit_per_minute, quota_calls,

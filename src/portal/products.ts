@@ -3,8 +3,7 @@ import { findProduct, listProducts, type Product } from '../gateway/products.ts'
 import { PLATFORM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
-import { ENVIRONMENT_PREFIX } from '../services/contract.ts';
-import { SERVICES } from '../services/registry.ts';
+import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../services/contract.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, sendPage } from './layout.ts';
 import { renderApiReference } from './openapi-render.ts';
@@ -20,12 +19,14 @@ export function quotaText(product: Product): string {
   return `${product.quotaCalls.toLocaleString('en')} calls per ${period}`;
 }
 
-export const serviceOf = (product: Product) => SERVICES.find((service) => service.id === product.service);
+type Services = readonly ServiceDefinition[];
+export const serviceOf = (services: Services, product: Product) =>
+  services.find((service) => service.id === product.service);
 /** Whether the product's register is built (has routes); one that is not answers 501. */
-const built = (product: Product) => serviceOf(product)?.routes !== undefined;
+const built = (services: Services, product: Product) => serviceOf(services, product)?.routes !== undefined;
 
-export function baseUrl(product: Product): string {
-  return `${ENVIRONMENT_PREFIX[product.environment]}${serviceOf(product)?.path ?? ''}`;
+export function baseUrl(services: Services, product: Product): string {
+  return `${ENVIRONMENT_PREFIX[product.environment]}${serviceOf(services, product)?.path ?? ''}`;
 }
 
 export function subscribeForm(request: FastifyRequest, product: Product): SafeHtml {
@@ -56,9 +57,9 @@ export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
 <thead><tr><th scope="col">Product</th><th scope="col">Environment</th><th scope="col">Service</th><th scope="col">Rate limit</th><th scope="col">Quota</th><th scope="col">Approval</th><th scope="col">Subscribe</th></tr></thead>
 <tbody>${products.map(
         (product) => html`<tr>
-<td data-label="Product"><a href="/portal/products/${product.id}">${product.name}</a>${built(product) ? '' : html` <span class="muted">(not built yet: calls answer 501)</span>`}</td>
+<td data-label="Product"><a href="/portal/products/${product.id}">${product.name}</a>${built(deps.runtime.services, product) ? '' : html` <span class="muted">(not built yet: calls answer 501)</span>`}</td>
 <td data-label="Environment">${product.environment}</td>
-<td data-label="Service"><code>${baseUrl(product)}</code></td>
+<td data-label="Service"><code>${baseUrl(deps.runtime.services, product)}</code></td>
 <td data-label="Rate limit" class="num">${product.rateLimitPerMinute.toLocaleString('en')} calls per minute</td>
 <td data-label="Quota">${quotaText(product)}</td>
 <td data-label="Approval">${product.approvalRequired ? 'an operator approves' : 'none: keys at once'}</td>
@@ -71,7 +72,7 @@ export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
     const id = request.params.id;
     const product = /^[a-z-]{1,60}$/.test(id) ? await findProduct(pool, id) : undefined;
     if (!product) throw new HttpError(PLATFORM_ERRORS.notFound, 'There is no such product.');
-    const base = baseUrl(product);
+    const base = baseUrl(deps.runtime.services, product);
     // The same document clients download, fetched in-process: the reference can never drift from it.
     const answer = await deps.app.inject({ method: 'GET', url: `${base}/openapi.json` });
     let document: unknown;
@@ -88,7 +89,7 @@ export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
       html`<h1>${product.name}</h1>
 <section class="card" aria-labelledby="facts"><h2 id="facts">The product</h2>
 <dl>
-${built(product) ? '' : html`<dt>State</dt><dd><strong>Not built yet.</strong> Keys work, and every call answers 501 Not Implemented until this register is built.</dd>`}
+${built(deps.runtime.services, product) ? '' : html`<dt>State</dt><dd><strong>Not built yet.</strong> Keys work, and every call answers 501 Not Implemented until this register is built.</dd>`}
 <dt>Base address</dt><dd><code>${base}</code></dd>
 <dt>Environment</dt><dd>${product.environment}</dd>
 <dt>Rate limit</dt><dd>${product.rateLimitPerMinute.toLocaleString('en')} calls per minute (a sliding window)</dd>

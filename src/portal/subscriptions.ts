@@ -117,7 +117,7 @@ is waiting for an operator. You will get a mail when it is decided; then open
       'Your keys',
       html`<h1>Subscribed to ${product.name}</h1><section class="card">
 ${keysPanel({ primary: created.primaryKey, secondary: created.secondaryKey })}
-<p>Base address: <code>${baseUrl(product)}</code>. <a href="/portal/try">Try a call</a> or go to <a href="/portal/subscriptions">My subscriptions</a>.</p></section>`,
+<p>Base address: <code>${baseUrl(deps.runtime.services, product)}</code>. <a href="/portal/try">Try a call</a> or go to <a href="/portal/subscriptions">My subscriptions</a>.</p></section>`,
       201,
     );
   });

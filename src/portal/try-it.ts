@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { html, type SafeHtml } from '../platform/http/html.ts';
-import { ENVIRONMENT_PREFIX } from '../services/contract.ts';
-import { SERVICES } from '../services/registry.ts';
+import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../services/contract.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, field, sendPage } from './layout.ts';
 import { requireUser } from './session.ts';
@@ -33,12 +32,12 @@ interface TryResult {
   body: string;
 }
 
-function tryForm(request: FastifyRequest, state: TryState): SafeHtml {
+function tryForm(request: FastifyRequest, state: TryState, services: readonly ServiceDefinition[]): SafeHtml {
   return html`<section class="card" aria-labelledby="try"><h2 id="try">Call the sandbox</h2>
 ${state.error ? html`<p class="error" role="alert">${state.error}</p>` : ''}
 <form method="post" action="/portal/try">${csrfField(request)}
 <label for="service">API</label>
-<select id="service" name="service">${SERVICES.map(
+<select id="service" name="service">${services.map(
     (s) =>
       html`<option value="${s.id}"${state.service === s.id ? ' selected' : ''}>${s.title} — ${ENVIRONMENT_PREFIX.sandbox}${s.path}</option>`,
   )}</select>
@@ -70,8 +69,12 @@ function resultPanel(result: TryResult): SafeHtml {
 }
 
 /** The request URL inside the service, or an error message. */
-export function tryUrl(serviceId: string, rawPath: string): { url: string } | { error: string } {
-  const service = SERVICES.find((s) => s.id === serviceId);
+export function tryUrl(
+  services: readonly ServiceDefinition[],
+  serviceId: string,
+  rawPath: string,
+): { url: string } | { error: string } {
+  const service = services.find((s) => s.id === serviceId);
   if (!service) return { error: 'Choose one of the listed APIs.' };
   const path = rawPath.trim() || '/';
   if (!path.startsWith('/') || path.startsWith('//') || /[\s\\#]/.test(path)) {
@@ -112,7 +115,12 @@ export function tryRoutes(scope: FastifyInstance, deps: PortalDeps): void {
       service: String(request.query?.service ?? ''),
       path: String(request.query?.path ?? '/').slice(0, 2000),
     };
-    return sendPage(request, reply, 'Try it', html`<h1>Try it</h1>${tryForm(request, state)}`);
+    return sendPage(
+      request,
+      reply,
+      'Try it',
+      html`<h1>Try it</h1>${tryForm(request, state, deps.runtime.services)}`,
+    );
   });
 
   scope.post('/try', async (request, reply) => {
@@ -126,8 +134,14 @@ export function tryRoutes(scope: FastifyInstance, deps: PortalDeps): void {
       body: field(request.body, 'body', 50_000),
     };
     const fail = (error: string) =>
-      sendPage(request, reply, 'Try it', html`<h1>Try it</h1>${tryForm(request, { ...state, error })}`, 400);
-    const target = tryUrl(state.service ?? '', state.path ?? '');
+      sendPage(
+        request,
+        reply,
+        'Try it',
+        html`<h1>Try it</h1>${tryForm(request, { ...state, error }, deps.runtime.services)}`,
+        400,
+      );
+    const target = tryUrl(deps.runtime.services, state.service ?? '', state.path ?? '');
     if ('error' in target) return fail(target.error);
     if (!(METHODS as readonly string[]).includes(state.method ?? ''))
       return fail('Method: choose one of the list.');
@@ -157,7 +171,7 @@ export function tryRoutes(scope: FastifyInstance, deps: PortalDeps): void {
       request,
       reply,
       'Try it',
-      html`<h1>Try it</h1>${resultPanel(result)}${tryForm(request, state)}`,
+      html`<h1>Try it</h1>${resultPanel(result)}${tryForm(request, state, deps.runtime.services)}`,
     );
   });
 }

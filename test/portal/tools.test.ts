@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tryUrl } from '../../src/portal/try-it.ts';
+import { SERVICES } from '../../src/services/registry.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 import { signedInUser } from './support.ts';
@@ -159,9 +160,11 @@ describe('try it', () => {
       });
       expect(response.statusCode).toBe(400);
     }
-    expect(tryUrl('nzbn', '/../x')).toEqual({ error: 'Path: must stay within the API.' });
-    expect(tryUrl('nzbn', '/entities?q=a/../b')).toEqual({ url: '/sandbox/nzbn/v5/entities?q=a/../b' });
-    expect(tryUrl('admin', '/clock')).toEqual({ error: 'Choose one of the listed APIs.' });
+    expect(tryUrl(SERVICES, 'nzbn', '/../x')).toEqual({ error: 'Path: must stay within the API.' });
+    expect(tryUrl(SERVICES, 'nzbn', '/entities?q=a/../b')).toEqual({
+      url: '/sandbox/nzbn/v5/entities?q=a/../b',
+    });
+    expect(tryUrl(SERVICES, 'admin', '/clock')).toEqual({ error: 'Choose one of the listed APIs.' });
     const badMethod = await client.submit('/portal/try', '/portal/try', {
       service: 'nzbn',
       method: 'TRACE',

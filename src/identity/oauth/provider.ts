@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import type { Config } from '../../config.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../platform/db/faults.ts';
 import { html, page } from '../../platform/http/html.ts';
-import type { Environment } from '../../services/contract.ts';
+import type { Environment, ServiceDefinition } from '../../services/contract.ts';
 import { postgresAdapter } from './adapter.ts';
 import { secretMatches } from './clients.ts';
 import { defaultScope, environmentOfResource, resourceFor, serviceScopes } from './scopes.ts';
@@ -23,6 +23,8 @@ export interface ProviderOptions {
   issuer: string;
   keys: SigningKeys;
   cookieSecret: string;
+  /** The services whose scopes the authorization server grants. */
+  services: readonly ServiceDefinition[];
 }
 
 interface UserRow {
@@ -50,7 +52,7 @@ export function createProvider(options: ProviderOptions): Provider {
   const { config, pool } = options;
   const base = config.oauth.resourceBase;
   const scopesOf = (environment: Environment) =>
-    [defaultScope(base, environment), ...serviceScopes()].join(' ');
+    [defaultScope(base, environment), ...serviceScopes(options.services)].join(' ');
 
   const configuration: Configuration = {
     adapter: postgresAdapter(pool),
@@ -67,7 +69,7 @@ export function createProvider(options: ProviderOptions): Provider {
       'profile',
       defaultScope(base, 'sandbox'),
       defaultScope(base, 'production'),
-      ...serviceScopes(),
+      ...serviceScopes(options.services),
     ],
     claims: { openid: ['sub'], email: ['email'], profile: ['name'] },
     extraClientMetadata: { properties: ['urn:rsg:environment'] },

@@ -106,6 +106,7 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
       issuer: runtime.issuer,
       keys: await loadSigningKeys(pool, publishedFor),
       cookieSecret,
+      services: runtime.services,
     });
     // The provider answers its own faults (500 in the OAuth shape) and only emits them: log them, through
     // the app's logger, whose error serializer censors secrets a message might quote. A database outage

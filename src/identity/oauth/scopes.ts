@@ -1,5 +1,4 @@
-import type { Environment } from '../../services/contract.ts';
-import { SERVICES } from '../../services/registry.ts';
+import type { Environment, ServiceDefinition } from '../../services/contract.ts';
 
 /**
  * Audiences and scopes, named as the public gateway names them: the resource of an environment is
@@ -13,7 +12,8 @@ export const resourceFor = (base: string, environment: Environment): string =>
 export const defaultScope = (base: string, environment: Environment): string =>
   `${resourceFor(base, environment)}/.default`;
 
-export const serviceScopes = (): string[] => SERVICES.flatMap((s) => [`${s.id}:read`, `${s.id}:write`]);
+export const serviceScopes = (services: readonly ServiceDefinition[]): string[] =>
+  services.flatMap((s) => [`${s.id}:read`, `${s.id}:write`]);
 
 export function environmentOfResource(base: string, resource: string): Environment | undefined {
   if (resource === resourceFor(base, 'production')) return 'production';
