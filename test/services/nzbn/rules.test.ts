@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_FEE_SCHEDULE, quote } from '../../../src/billing/domain/fee-schedule.ts';
 import { arrayLiteral, copyField } from '../../../src/platform/db/copy-text.ts';
 import { RuleError } from '../../../src/platform/errors.ts';
 import {
@@ -144,8 +145,8 @@ describe('organisation parts and fees', () => {
   it('the first two parts are free; each one after costs NZ$5.00 plus GST', () => {
     expect(organisationPartFee(0)).toBeNull();
     expect(organisationPartFee(1)).toBeNull();
-    expect(organisationPartFee(2)).toMatchObject({
-      code: 'ORGANISATION_PART',
+    expect(organisationPartFee(2)).toBe('NZBN_ORGANISATION_PART');
+    expect(quote(DEFAULT_FEE_SCHEDULE, 'NZBN_ORGANISATION_PART', 'API')).toMatchObject({
       amountCents: 500,
       gstCents: 75,
     });
