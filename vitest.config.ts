@@ -8,6 +8,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the CPUs: one worker on a 2-core machine. The files wait
+    // on PostgreSQL, Redis and child processes more than they compute, so three run side by side.
+    maxWorkers: 3,
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
