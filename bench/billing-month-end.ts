@@ -13,7 +13,7 @@
 import os from 'node:os';
 import { nextPeriod, periodEnd, periodStart } from '../src/billing/domain/invoice-month.ts';
 import { identityDirectory } from '../src/billing/store/directory.ts';
-import { runMonthEnd } from '../src/billing/store/invoices.ts';
+import { runMonthEnd } from '../src/billing/store/month-end.ts';
 import { openDatabase } from '../src/platform/db/pool.ts';
 import { benchDatabases, median, recordResults } from './support.ts';
 

@@ -6,16 +6,14 @@ import { formatCents } from '../billing/domain/invoice-gst.ts';
 import { isPeriod } from '../billing/domain/invoice-month.ts';
 import { identityDirectory } from '../billing/store/directory.ts';
 import {
-  closeDueMonths,
   findInvoice,
   type Invoice,
   type InvoiceWithLines,
   issueCreditNote,
   listInvoices,
-  type MonthEndResult,
   parseReference,
-  runMonthEnd,
 } from '../billing/store/invoices.ts';
+import { closeDueMonths, type MonthEndResult, runMonthEnd } from '../billing/store/month-end.ts';
 import type { Config } from '../config.ts';
 import { findOrganisation } from '../identity/organisations.ts';
 import { readClock } from '../platform/clock-store.ts';

@@ -3,15 +3,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { gstOf } from '../../src/billing/domain/invoice-gst.ts';
 import { nextPeriod, periodEnd, periodStart } from '../../src/billing/domain/invoice-month.ts';
 import { identityDirectory, type OrganisationDirectory } from '../../src/billing/store/directory.ts';
+import { findInvoice, issueCreditNote, listInvoices } from '../../src/billing/store/invoices.ts';
 import {
   closeDueMonths,
-  findInvoice,
   holdChargeBarrier,
-  issueCreditNote,
-  listInvoices,
   nextMonthToClose,
   runMonthEnd,
-} from '../../src/billing/store/invoices.ts';
+} from '../../src/billing/store/month-end.ts';
 import { type Database, openDatabase } from '../../src/platform/db/pool.ts';
 import { migrateAll } from '../../src/runtime.ts';
 import { freshDatabases } from '../support/runtime.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodOf, periodStart } from '../../src/billing/domain/invoice-month.ts';
 import { identityDirectory } from '../../src/billing/store/directory.ts';
-import { closeDueMonths } from '../../src/billing/store/invoices.ts';
+import { closeDueMonths } from '../../src/billing/store/month-end.ts';
 import { createSubscription } from '../../src/gateway/subscriptions.ts';
 import { addMember, addOrganisation } from '../../src/identity/organisations.ts';
 import { listOutbox } from '../../src/platform/mail.ts';

@@ -14,12 +14,11 @@ import type { OrganisationDirectory } from '../store/directory.ts';
 import {
   billingEmails,
   claimMailing,
-  closeDueMonths,
   type Invoice,
-  type MonthEndResult,
   releaseMailing,
   unmailedInvoices,
 } from '../store/invoices.ts';
+import { closeDueMonths, type MonthEndResult } from '../store/month-end.ts';
 
 /** What the month end needs of the job context the services' jobs get. */
 export type BillingJobContext = Pick<
