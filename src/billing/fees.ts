@@ -25,6 +25,7 @@ import {
   insertFeeRecord,
   listFeeRecords,
 } from './store/fee-records.ts';
+import { holdChargeBarrier } from './store/month-end.ts';
 
 /** The part of the gateway's `Caller` that billing reads. */
 export interface FeeCaller {
@@ -209,6 +210,9 @@ export function serviceFees(settings: FeesSettings): ServiceFees {
         throw new Error(`the fee ${charge.feeCode} belongs to ${priced.service}, not ${service}`);
       }
       const payer = charge.payer ?? (await fees.payer(charge.caller));
+      // Before the clock is read: a month end waits for this transaction, so a fee dated in a month that
+      // has just ended still commits before that month is invoiced (store/month-end.ts).
+      await holdChargeBarrier(tx);
       const chargedAt = clock.now();
       const row = await insertFeeRecord(tx, environment, {
         organisationId: payer.organisationId,

@@ -141,6 +141,22 @@ describe('production', () => {
     expect(left.rows[0].n).toBe(0);
   });
 
+  it("holds the month end's charge barrier until the operation's transaction ends", async () => {
+    const caller = await apiCaller(gateway, 'production');
+    const organisation = await organisationOf(gateway, 'production', caller.subscriberId);
+    await approved(organisation.id);
+    const fees = feesOf(gateway, 'production');
+    const held = await withTransaction(production(), async (tx) => {
+      await fees.charge(tx, { ...search, caller });
+      const locks = await tx.query(
+        `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ShareLock' AND granted
+            AND pid = pg_backend_pid()`,
+      );
+      return locks.rowCount;
+    });
+    expect(held).toBe(1);
+  });
+
   it('stops charging once the authority is cancelled', async () => {
     const caller = await apiCaller(gateway, 'production');
     const organisation = await organisationOf(gateway, 'production', caller.subscriberId);
