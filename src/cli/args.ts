@@ -3,8 +3,10 @@ import type { Pool } from 'pg';
 import type { Config } from '../config.ts';
 import { SubscriptionError } from '../gateway/subscriptions.ts';
 import { findUserByEmail } from '../identity/users.ts';
-import { openDatabase } from '../platform/db/pool.ts';
+import { type Database, openDatabase } from '../platform/db/pool.ts';
+import type { DatabaseUrls } from '../platform/db/urls.ts';
 import { migrateAll, prepareDatabases } from '../runtime.ts';
+import type { Environment } from '../services/contract.ts';
 
 /** Argument helpers shared by every `rsg` command (apart from the command table, so no cycle). */
 export class UsageError extends Error {}
@@ -55,20 +57,49 @@ export function wholeNumber(values: Options, name: string): number | undefined {
 export const print = (value: unknown, json: boolean, text: () => string) =>
   process.stdout.write(`${json ? JSON.stringify(value, null, 2) : text()}\n`);
 
-/** Opens the gateway database (starting or attaching to the embedded server), runs `work`, cleans up. */
-export async function withGateway<T>(config: Config, work: (pool: Pool) => Promise<T>): Promise<T> {
+/** Finds the databases (starting or attaching to the embedded server), migrates them, runs `work`, cleans up. */
+async function withMigrated<T>(config: Config, work: (urls: DatabaseUrls) => Promise<T>): Promise<T> {
   const setup = await prepareDatabases(config);
   try {
     await migrateAll(setup.urls);
-    const gateway = openDatabase(setup.urls.gateway, 2);
+    return await work(setup.urls);
+  } finally {
+    await setup.embedded?.stop();
+  }
+}
+
+/** Opens the gateway database, runs `work`, cleans up. */
+export function withGateway<T>(config: Config, work: (pool: Pool) => Promise<T>): Promise<T> {
+  return withMigrated(config, async (urls) => {
+    const gateway = openDatabase(urls.gateway, 2);
     try {
       return await work(gateway.pool);
     } finally {
       await gateway.close();
     }
-  } finally {
-    await setup.embedded?.stop();
-  }
+  });
+}
+
+export interface Databases {
+  gateway: Pool;
+  environments: Record<Environment, Pool>;
+}
+
+/** Opens the gateway, sandbox and production databases, runs `work`, cleans up. */
+export function withDatabases<T>(config: Config, work: (databases: Databases) => Promise<T>): Promise<T> {
+  return withMigrated(config, async (urls) => {
+    const [gateway, sandbox, production] = [urls.gateway, urls.sandbox, urls.production].map((url) =>
+      openDatabase(url, 2),
+    ) as [Database, Database, Database];
+    try {
+      return await work({
+        gateway: gateway.pool,
+        environments: { sandbox: sandbox.pool, production: production.pool },
+      });
+    } finally {
+      await Promise.all([gateway.close(), sandbox.close(), production.close()]);
+    }
+  });
 }
 
 export async function userId(pool: Pool, email: string): Promise<string> {

@@ -13,10 +13,17 @@ import {
 import type { Config } from '../config.ts';
 import { findOrganisation } from '../identity/organisations.ts';
 import { readClock } from '../platform/clock-store.ts';
-import { openDatabase } from '../platform/db/pool.ts';
-import { migrateAll, prepareDatabases } from '../runtime.ts';
 import { ENVIRONMENTS, type Environment } from '../services/contract.ts';
-import { optional, parse, print, required, UsageError, userId } from './args.ts';
+import {
+  type Databases,
+  optional,
+  parse,
+  print,
+  required,
+  UsageError,
+  userId,
+  withDatabases,
+} from './args.ts';
 
 /** `rsg billing authorities`: direct debit authorities, per environment (the operator's side). */
 
@@ -25,31 +32,6 @@ billing authorities request --environment E --organisation ID [--account-name N 
 billing authorities approve|decline --authority ID [--note TEXT] [--by EMAIL]
 billing authorities cancel --authority ID [--by EMAIL]`;
 export const BILLING_USAGE = USAGE;
-
-interface Databases {
-  gateway: Pool;
-  environments: Record<Environment, Pool>;
-}
-
-async function withDatabases<T>(config: Config, work: (databases: Databases) => Promise<T>): Promise<T> {
-  const setup = await prepareDatabases(config);
-  try {
-    await migrateAll(setup.urls);
-    const gateway = openDatabase(setup.urls.gateway, 2);
-    const sandbox = openDatabase(setup.urls.sandbox, 2);
-    const production = openDatabase(setup.urls.production, 2);
-    try {
-      return await work({
-        gateway: gateway.pool,
-        environments: { sandbox: sandbox.pool, production: production.pool },
-      });
-    } finally {
-      await Promise.all([gateway.close(), sandbox.close(), production.close()]);
-    }
-  } finally {
-    await setup.embedded?.stop();
-  }
-}
 
 function environmentOption(values: Record<string, unknown>, required: boolean): Environment | undefined {
   const value = values.environment;

@@ -1,5 +1,4 @@
 import { writeFileSync } from 'node:fs';
-import type { Pool } from 'pg';
 import { invoiceCsv } from '../billing/documents/invoice-csv.ts';
 import { invoicePdf } from '../billing/documents/invoice-pdf.ts';
 import { formatCents } from '../billing/domain/invoice-gst.ts';
@@ -17,11 +16,9 @@ import { closeDueMonths, type MonthEndResult, runMonthEnd } from '../billing/sto
 import type { Config } from '../config.ts';
 import { findOrganisation } from '../identity/organisations.ts';
 import { readClock } from '../platform/clock-store.ts';
-import { openDatabase } from '../platform/db/pool.ts';
 import { RuleError } from '../platform/errors.ts';
-import { migrateAll, prepareDatabases } from '../runtime.ts';
 import { ENVIRONMENTS, type Environment } from '../services/contract.ts';
-import { optional, parse, print, required, UsageError } from './args.ts';
+import { optional, parse, print, required, UsageError, withDatabases } from './args.ts';
 
 /** `rsg invoices`: the month end's invoices and credit notes, per environment (the operator's side). */
 export const INVOICES_USAGE = `invoices list [--environment E] [--organisation ID] [--period YYYY-MM] [--json]
@@ -30,31 +27,6 @@ invoices run [--environment E] [--period YYYY-MM]   month end now: every month e
                                  clock (New Zealand time) that holds fees not yet invoiced, or just --period
 invoices credit NUMBER --environment E --reason TEXT [--amount CENTS]   a credit note (whole invoice
                                  unless --amount, net cents)`;
-
-interface Databases {
-  gateway: Pool;
-  environments: Record<Environment, Pool>;
-}
-
-async function withDatabases<T>(config: Config, work: (databases: Databases) => Promise<T>): Promise<T> {
-  const setup = await prepareDatabases(config);
-  try {
-    await migrateAll(setup.urls);
-    const gateway = openDatabase(setup.urls.gateway, 2);
-    const sandbox = openDatabase(setup.urls.sandbox, 2);
-    const production = openDatabase(setup.urls.production, 2);
-    try {
-      return await work({
-        gateway: gateway.pool,
-        environments: { sandbox: sandbox.pool, production: production.pool },
-      });
-    } finally {
-      await Promise.all([gateway.close(), sandbox.close(), production.close()]);
-    }
-  } finally {
-    await setup.embedded?.stop();
-  }
-}
 
 function environments(values: Record<string, unknown>, needed: boolean): Environment[] {
   const value = values.environment;
