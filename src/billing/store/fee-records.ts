@@ -93,24 +93,10 @@ export async function insertFeeRecord(
 
 export type FeeStatus = 'Unbilled' | 'Invoiced';
 
-export interface FeeRecord {
+/** A fee as the ledger holds it: what was charged, with its id, currency and invoicing. */
+export interface FeeRecord extends NewFeeRecord {
   id: number;
-  organisationId: string;
-  userId: string | null;
-  subscriptionId: string | null;
-  service: string;
-  operation: string;
-  feeCode: string;
-  description: string;
-  amountCents: number;
-  gstCents: number;
   currency: 'NZD';
-  channel: Channel;
-  requestId: string | null;
-  billingReference: string | null;
-  objectKind: string | null;
-  objectId: string | null;
-  chargedAt: Date;
   feeStatus: FeeStatus;
   /** The invoice the fee went to (the invoices table's id), once invoiced. */
   invoiceId: number | null;

@@ -13,17 +13,7 @@ import {
   parseClientQuery,
   type SearchableClient,
 } from '../../../src/services/iponz/domain/client-search.ts';
-
-/** The field and rule a call breaks. */
-function broken(call: () => unknown): { field: string; rule: string } {
-  try {
-    call();
-  } catch (error) {
-    if (error instanceof RuleError) return { field: error.field, rule: error.rule };
-    throw error;
-  }
-  throw new Error('no rule was broken');
-}
+import { broken } from '../../support/rules.ts';
 
 /**
  * SQL LIKE, written from its definition (`%` any run, `_` any one character, `\` escapes the next), on

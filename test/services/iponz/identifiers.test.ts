@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RuleError } from '../../../src/platform/errors.ts';
 import {
   CASE_NUMBER_RANGES,
   CLIENT_ID_RANGE,
@@ -20,16 +19,7 @@ import {
   pctPublicationNumber,
 } from '../../../src/services/iponz/domain/identifiers.ts';
 import type { CaseKind } from '../../../src/services/iponz/domain/renewals.ts';
-
-function broken(call: () => unknown): { field: string; rule: string } {
-  try {
-    call();
-  } catch (error) {
-    if (error instanceof RuleError) return { field: error.field, rule: error.rule };
-    throw error;
-  }
-  throw new Error('no rule was broken');
-}
+import { broken } from '../../support/rules.ts';
 
 const kinds: CaseKind[] = ['patent', 'trademark', 'design'];
 

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays, addMonths, addYears, formatDate, nzDate } from '../../../src/platform/calendar.ts';
-import { RuleError } from '../../../src/platform/errors.ts';
 import {
   type CaseKind,
   checkRenewal,
@@ -13,17 +12,7 @@ import {
   type RenewalDue,
   renewalSlot,
 } from '../../../src/services/iponz/domain/renewals.ts';
-
-/** The field and rule a call breaks. */
-function broken(call: () => unknown): { field: string; rule: string } {
-  try {
-    call();
-  } catch (error) {
-    if (error instanceof RuleError) return { field: error.field, rule: error.rule };
-    throw error;
-  }
-  throw new Error('no rule was broken');
-}
+import { broken } from '../../support/rules.ts';
 
 /** The check, asserted to be a fee (not `none`). */
 function due(input: RenewalCase, today: string): RenewalDue {

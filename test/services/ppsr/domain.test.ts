@@ -17,17 +17,7 @@ import {
   vinCheckCharacter,
   withVinCheckCharacter,
 } from '../../../src/services/ppsr/domain/vehicles.ts';
-
-/** The field and rule a call breaks. */
-function broken(call: () => unknown): { field: string; rule: string } {
-  try {
-    call();
-  } catch (error) {
-    if (error instanceof RuleError) return { field: error.field, rule: error.rule };
-    throw error;
-  }
-  throw new Error('no rule was broken');
-}
+import { broken } from '../../support/rules.ts';
 
 const VIN_CHARS = 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789';
 const vinPart = fc.string({ unit: fc.constantFrom(...VIN_CHARS), minLength: 8, maxLength: 8 });
