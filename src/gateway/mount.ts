@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serviceFees } from '../billing/fees.ts';
+import { readSettings } from '../config.ts';
 import { serviceIdentity } from '../identity/service-identity.ts';
 import { APIM_ERRORS, PLATFORM_ERRORS, serviceErrorCodes } from '../platform/http/error-codes.ts';
 import { type Dialect, HttpError, sendError } from '../platform/http/errors.ts';
@@ -9,6 +10,7 @@ import {
   ENVIRONMENT_PREFIX,
   ENVIRONMENTS,
   type Environment,
+  registersOf,
   type ServiceDefinition,
 } from '../services/contract.ts';
 import { answerPreflight, applyActual, CorsPolicies, isPreflight } from './cors.ts';
@@ -47,6 +49,8 @@ export async function mountService(
       schedule: runtime.config.fees.schedule,
       enabled: runtime.config.fees.enabled,
     }),
+    settings: readSettings(runtime.config.variables, service.settings),
+    registers: registersOf(runtime.services, runtime.environments[environment]),
   };
   const observe = metrics.recorder(environment, service.id);
   const corsKey = CorsPolicies.key(environment, service.id);

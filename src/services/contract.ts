@@ -56,6 +56,25 @@ export interface ServiceDefinition {
   settings?: Readonly<Record<string, ServiceSetting>>;
   /** Commands the service adds to `rsg` (listed in `rsg help` after the gateway's own). */
   commands?: readonly ServiceCommand[];
+  /**
+   * The business number register, as other registers of the same environment may ask it (the secured
+   * interests register checks debtors' numbers; generators draw organisations from it). Given by the
+   * service that holds that register; the gateway hands it to the others as `ServiceContext.registers`.
+   */
+  businessNumberRegister?: (database: Database) => BusinessNumberRegister;
+}
+
+/** What another register may ask of the business number register of its environment. */
+export interface BusinessNumberRegister {
+  /** The entity with this business number, or undefined; `statusCode` as the register publishes it. */
+  find(nzbn: string): Promise<{ nzbn: string; name: string; statusCode: string } | undefined>;
+  /** Up to `limit` registered companies, always in the same order (for sandbox generators). */
+  companies(limit: number): Promise<{ nzbn: string; name: string }[]>;
+}
+
+/** The other registers of an environment that a service may ask (none when not built). */
+export interface Registers {
+  businessNumbers?: BusinessNumberRegister | undefined;
 }
 
 /** A whole-number setting read from an environment variable. */
@@ -107,6 +126,8 @@ export interface JobContext {
   keyedUniform(key: string): number;
   /** The values of the service's own settings (`ServiceDefinition.settings`), by name. */
   settings: Readonly<Record<string, number>>;
+  /** The other registers of this environment. */
+  registers: Registers;
   log: {
     info(object: object, message: string): void;
     error(object: object, message: string): void;
@@ -134,6 +155,9 @@ export interface SeedContext {
   log: (line: string) => void;
   /** What a generator may ask of identity/ in the sandbox (fixtures that operators act for). */
   identity: SeedIdentity;
+  /** The other registers of the sandbox (seeded before this service when listed before it); absent when a
+   * service is seeded on its own. */
+  registers?: Registers;
 }
 
 export interface SeedIdentity {
@@ -143,3 +167,9 @@ export interface SeedIdentity {
 
 export const productId = (environment: Environment, service: ServiceId): string =>
   `${environment}-${service}`;
+
+/** The registers the services of a list provide in one environment (its database). */
+export function registersOf(services: readonly ServiceDefinition[], database: Database): Registers {
+  const businessNumbers = services.find((s) => s.businessNumberRegister)?.businessNumberRegister;
+  return { businessNumbers: businessNumbers?.(database) };
+}

@@ -87,7 +87,7 @@ CREATE TABLE ppsr_transactions (
   request_hash bytea NOT NULL,
   channel text NOT NULL DEFAULT 'API' CHECK (channel IN ('API', 'Web')),
   correlation_id uuid NOT NULL,
-  payment_session_id uuid,
+  payment_session_id text,
   received_at timestamptz NOT NULL,
   completed_at timestamptz,
   status_code smallint CHECK (status_code IN (200, 400, 500)),

@@ -29,7 +29,11 @@ function* statementLines(statements: readonly GeneratedStatement[]): Generator<s
       s.dischargedAt?.toISOString(),
       s.versions.length,
       current.at.toISOString(),
-      bytea(unusablePinHash(s.registrationNumber, 'statement')),
+      bytea(
+        s.pin
+          ? createHash('sha256').update(s.pin).digest()
+          : unusablePinHash(s.registrationNumber, 'statement'),
+      ),
       bytea(unusablePinHash(s.registrationNumber, 'debtor')),
       JSON.stringify(current.document),
     ]);

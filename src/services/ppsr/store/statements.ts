@@ -31,6 +31,8 @@ export interface StatementRow {
   version: number;
   changedAt: Date;
   document: StatementDocument;
+  /** SHA-256 of the financing statement PIN. */
+  pinHash: Buffer;
 }
 
 export interface VersionRow {
@@ -44,7 +46,7 @@ export interface VersionRow {
 const STATEMENT_COLUMNS = `registration_number AS "registrationNumber", organisation_id AS "organisationId",
   secured_party_group_id AS "securedPartyGroupId", registered_at AS "registeredAt",
   to_char(expiry_date, 'YYYY-MM-DD') AS "expiryDate", discharged_at AS "dischargedAt", version,
-  changed_at AS "changedAt", document`;
+  changed_at AS "changedAt", document, pin_hash AS "pinHash"`;
 
 async function replaceSearchKeys(client: Client, registrationNumber: string, document: StatementDocument) {
   await client.query('DELETE FROM ppsr_search_keys WHERE registration_number = $1', [registrationNumber]);
