@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serviceFees } from '../billing/fees.ts';
+import { readUserRateLimit } from '../config.ts';
 import { serviceIdentity } from '../identity/service-identity.ts';
 import { APIM_ERRORS, PLATFORM_ERRORS, serviceErrorCodes } from '../platform/http/error-codes.ts';
 import { type Dialect, HttpError, sendError } from '../platform/http/errors.ts';
@@ -94,7 +95,15 @@ export async function mountService(
       scope.options('/', { schema: { hide: true } }, preflight);
       scope.options('/*', { schema: { hide: true } }, preflight);
       await scope.register(async (guarded) => {
-        guarded.addHook('onRequest', subscriptionGuard(runtime, environment, service.id));
+        guarded.addHook(
+          'onRequest',
+          subscriptionGuard(
+            runtime,
+            environment,
+            service.id,
+            readUserRateLimit(runtime.config.variables, service.userRateLimit),
+          ),
+        );
         // The simulated Wednesday-night window (sandbox only, off by default), after the guard: see
         // maintenance.ts. Unknown paths and openapi.json are outside this scope and stay reachable.
         if (environment === 'sandbox' && runtime.config.sandboxMaintenance) {

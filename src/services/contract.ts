@@ -56,6 +56,24 @@ export interface ServiceDefinition {
   settings?: Readonly<Record<string, ServiceSetting>>;
   /** Commands the service adds to `rsg` (listed in `rsg help` after the gateway's own). */
   commands?: readonly ServiceCommand[];
+  /**
+   * A rate limit per user per minute, applied by the gateway to every operation of the service beside
+   * each subscription's own (product) limit: calls are counted per environment, service and user (the
+   * three-legged token's user, else the subscriber who owns the key) across all of that user's keys and,
+   * with Redis, all processes. Absent: no such limit, at no cost.
+   */
+  userRateLimit?: UserRateLimit;
+}
+
+/** `ServiceDefinition.userRateLimit`: the service's default, which an environment variable may override. */
+export interface UserRateLimit {
+  /** Calls per user in any 60 seconds (a sliding window, as the product limits). */
+  perMinute: number;
+  /**
+   * The variable that overrides `perMinute` (a whole number from 0 to 1,000,000; 0 turns the limit
+   * off), e.g. `RSG_PPSR_USER_RATE_LIMIT`. It belongs in the root README's configuration table.
+   */
+  variable?: string;
 }
 
 /** A whole-number setting read from an environment variable. */
