@@ -57,6 +57,9 @@ export async function mountService(
   const errorCatalogue: Record<string, unknown> = {
     'x-error-codes': serviceErrorCodes(service.dialect, service.errorCodes, { built: !!service.routes }),
   };
+  // The service's per-user limit (calls per user per minute, its variable read), also in its document.
+  const userRateLimit = readUserRateLimit(runtime.config.variables, service.userRateLimit);
+  const userLimitNote = userRateLimit ? { 'x-user-rate-limit': { perMinute: userRateLimit } } : {};
   await app.register(
     async (scope) => {
       scope.addHook('onRequest', (request, reply, done) => {
@@ -83,6 +86,7 @@ export async function mountService(
           },
           security: [{ subscriptionKey: [] }, { subscriptionKeyQuery: [] }],
           ...errorCatalogue,
+          ...userLimitNote,
           ...service.openapi,
         },
       });
@@ -95,15 +99,7 @@ export async function mountService(
       scope.options('/', { schema: { hide: true } }, preflight);
       scope.options('/*', { schema: { hide: true } }, preflight);
       await scope.register(async (guarded) => {
-        guarded.addHook(
-          'onRequest',
-          subscriptionGuard(
-            runtime,
-            environment,
-            service.id,
-            readUserRateLimit(runtime.config.variables, service.userRateLimit),
-          ),
-        );
+        guarded.addHook('onRequest', subscriptionGuard(runtime, environment, service.id, userRateLimit));
         // The simulated Wednesday-night window (sandbox only, off by default), after the guard: see
         // maintenance.ts. Unknown paths and openapi.json are outside this scope and stay reachable.
         if (environment === 'sandbox' && runtime.config.sandboxMaintenance) {

@@ -156,6 +156,17 @@ describe('per-user rate limit (one gateway)', () => {
     expect((await call(gateway, URL.iponz, otherKey)).statusCode).toBe(200);
   });
 
+  it("each service's OpenAPI document states its per-user limit (none for nzbn)", async () => {
+    const document = async (url: string) => (await gateway.app.inject({ url })).json();
+    expect((await document('/sandbox/iponz/v5/openapi.json'))['x-user-rate-limit']).toEqual({
+      perMinute: 4,
+    });
+    expect(
+      (await document('/sandbox/tenancy-services/market-rent/v2/openapi.json'))['x-user-rate-limit'],
+    ).toEqual({ perMinute: 2 });
+    expect(await document('/sandbox/nzbn/v5/openapi.json')).not.toHaveProperty('x-user-rate-limit');
+  });
+
   it("the service's variable overrides its default (market-rent: 50 → 2)", async () => {
     const user = await newUser(gateway);
     const [a] = await keysOf(gateway, user.id, 'sandbox-market-rent');
