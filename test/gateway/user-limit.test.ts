@@ -5,7 +5,7 @@ import { createSubscription } from '../../src/gateway/subscriptions.ts';
 import { addUser } from '../../src/identity/users.ts';
 import type { ServiceDefinition, ServiceId, UserRateLimit } from '../../src/services/contract.ts';
 import { echoRoutes, servicesWithEcho } from '../support/echo-service.ts';
-import { signedInUser } from '../support/oauth.ts';
+import { clientCredentialsToken, signedInUser } from '../support/oauth.ts';
 import { freePort, redisServerBinary, TestRedis } from '../support/redis-server.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 
@@ -154,6 +154,14 @@ describe('per-user rate limit (one gateway)', () => {
     const [otherKey] = await keysOf(gateway, provider.id, 'sandbox-iponz');
     expect((await call(gateway, URL.iponz, otherKey, alice.token)).statusCode).toBe(429);
     expect((await call(gateway, URL.iponz, otherKey)).statusCode).toBe(200);
+  });
+
+  it("a two-legged (client-credentials) token has no user: the key's owner is counted", async () => {
+    const subscriber = await newUser(gateway);
+    const [key] = await keysOf(gateway, subscriber.id, 'sandbox-iponz');
+    const token = await clientCredentialsToken(gateway, subscriber.id);
+    expect(await statuses(gateway, URL.iponz, [key, key], token)).toEqual([200, 200]);
+    expect(await statuses(gateway, URL.iponz, [key, key, key])).toEqual([200, 200, 429]);
   });
 
   it("each service's OpenAPI document states its per-user limit (none for nzbn)", async () => {
