@@ -13,7 +13,8 @@ import type { UsageRecorder } from './usage.ts';
 
 /**
  * The front door of every service route: the subscription key (header or query parameter), its product,
- * the rate limit and the quota, and the service's per-user rate limit when it declares one. Refusals use API Management's own bodies (reference/gateway.md).
+ * the rate limit and the quota, and the service's per-user rate limit when it declares one. Refusals use
+ * API Management's own bodies (reference/gateway.md).
  */
 export const KEY_HEADER = 'ocp-apim-subscription-key';
 export const KEY_QUERY = 'subscription-key';
