@@ -57,6 +57,13 @@ export interface ServiceDefinition {
   /** Commands the service adds to `rsg` (listed in `rsg help` after the gateway's own). */
   commands?: readonly ServiceCommand[];
   /**
+   * A rate limit per user per minute, applied by the gateway to every operation of the service beside
+   * each subscription's own (product) limit: calls are counted per environment, service and user (the
+   * three-legged token's user, else the subscriber who owns the key) across all of that user's keys and,
+   * with Redis, all processes. Absent: no such limit, at no cost.
+   */
+  userRateLimit?: UserRateLimit;
+  /**
    * The business number register, as other registers of the same environment may ask it (the secured
    * interests register checks debtors' numbers; generators draw organisations from it). Given by the
    * service that holds that register; the gateway hands it to the others as `ServiceContext.registers`.
@@ -75,6 +82,17 @@ export interface BusinessNumberRegister {
 /** The other registers of an environment that a service may ask (none when not built). */
 export interface Registers {
   businessNumbers?: BusinessNumberRegister | undefined;
+}
+
+/** `ServiceDefinition.userRateLimit`: the service's default, which an environment variable may override. */
+export interface UserRateLimit {
+  /** Calls per user in any 60 seconds (a sliding window, as the product limits). */
+  perMinute: number;
+  /**
+   * The variable that overrides `perMinute` (a whole number from 0 to 1,000,000; 0 turns the limit
+   * off), e.g. `RSG_PPSR_USER_RATE_LIMIT`. It belongs in the root README's configuration table.
+   */
+  variable?: string;
 }
 
 /** A whole-number setting read from an environment variable. */

@@ -26,5 +26,7 @@ export const ppsrService: ServiceDefinition = {
     /** Sandbox: a delay before every transaction's work, to rehearse timeouts (0: none). */
     sandboxDelayMs: { variable: 'RSG_PPSR_SANDBOX_DELAY_MS', default: 0, min: 0, max: 900_000 },
   },
+  /** Published: requests are rate limited per user per minute (the number is not; ours: 120). */
+  userRateLimit: { perMinute: 120, variable: 'RSG_PPSR_USER_RATE_LIMIT' },
   jobs: async (context) => startPpsrJobs(context),
 };
