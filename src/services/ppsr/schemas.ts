@@ -294,13 +294,19 @@ const problem = (description: string) => ({
 });
 
 /** The answers of an operation: its successes (JSON) and the errors it meets. */
-export function responses(ok: Record<number, TSchema>, options: { transaction?: boolean } = {}) {
+export function responses(
+  ok: Record<number, TSchema>,
+  options: { transaction?: boolean; conditional?: boolean } = {},
+) {
   const answers: Record<number, unknown> = {};
   for (const [status, schema] of Object.entries(ok)) {
     answers[Number(status)] = { description: 'OK', content: { 'application/json': { schema } } };
   }
   return {
     ...answers,
+    ...(options.conditional
+      ? { 304: { description: 'Not modified: If-None-Match names the current ETag' } }
+      : {}),
     400: problem('A field breaks a register rule: `errors` names the field and the rule'),
     403: problem('The organisation may not do this (no authority, another organisation’s object)'),
     404: problem('No such item'),

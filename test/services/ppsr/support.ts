@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { seedNzbn } from '../../../src/services/nzbn/sandbox/seed.ts';
 import { businessNumberRegister } from '../../../src/services/nzbn/store/business-numbers.ts';
 import { type SignedInUser, signedInUser } from '../../support/oauth.ts';
+import { OpenApi } from '../../support/openapi.ts';
 import { subscriber, type TestGateway, testGateway } from '../../support/runtime.ts';
 
 export const BASE = '/sandbox/ppsr/v2';
@@ -50,17 +51,19 @@ export async function ppsrTest(options: { env?: Record<string, string> } = {}): 
   const user = await signedInUser(gateway);
   const { primaryKey: key } = await subscriber(gateway, 'sandbox-ppsr');
   const { primaryKey: productionKey } = await subscriber(gateway, 'production-ppsr');
+  const api = await OpenApi.fetch(gateway.app, BASE);
   return {
     gateway,
     key,
     productionKey,
     user,
     company: company!,
-    call(method, path, o = {}) {
+    async call(method, path, o = {}) {
       const token = o.token === undefined ? user.token : o.token;
-      return gateway.app.inject({
+      const url = `${o.base ?? BASE}${path}`;
+      const response = await gateway.app.inject({
         method,
-        url: `${o.base ?? BASE}${path}`,
+        url,
         headers: {
           'ocp-apim-subscription-key': o.key ?? key,
           ...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -69,6 +72,9 @@ export async function ppsrTest(options: { env?: Record<string, string> } = {}): 
         },
         ...(o.body !== undefined ? { payload: JSON.stringify(o.body) } : {}),
       });
+      // Every answer of the register is one its OpenAPI document lists, its body valid against the schema.
+      api.conformsUrl(method, url, response);
+      return response;
     },
     close: () => gateway.close(),
   };

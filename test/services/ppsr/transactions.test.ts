@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRODUCTION, type PpsrTest, ppsrTest, registration, requestId } from './support.ts';
+import { type PpsrTest, PRODUCTION, ppsrTest, registration, requestId } from './support.ts';
 
 /**
  * Transactions: a request id's repeats answer the first outcome (sequential and 100 concurrent: one
@@ -34,7 +34,10 @@ describe('idempotency by request id', () => {
 
   it('takes the published v1 header as the request id and echoes it', async () => {
     const id = `v1-${requestId()}`;
-    const first = await test.call('POST', '/financing-statements', { body: registration(), headers: { 'NZRIS-org-nz-Request-Id': id } });
+    const first = await test.call('POST', '/financing-statements', {
+      body: registration(),
+      headers: { 'NZRIS-org-nz-Request-Id': id },
+    });
     expect(first.statusCode, first.body).toBe(201);
     expect(first.headers['nzris-org-nz-request-id']).toBe(id);
     const found = (await lookup(id)).json().transactions;
@@ -73,14 +76,20 @@ describe('idempotency by request id', () => {
     expect(await count('SELECT count(*) AS n FROM fee_records WHERE request_id = $1', [id])).toBe(1);
     expect(await count('SELECT count(*) AS n FROM ppsr_transactions WHERE request_id = $1', [id])).toBe(1);
     expect(
-      await count('SELECT count(*) AS n FROM ppsr_financing_statements WHERE registration_number = ANY($1)', [[...numbers]]),
+      await count('SELECT count(*) AS n FROM ppsr_financing_statements WHERE registration_number = ANY($1)', [
+        [...numbers],
+      ]),
     ).toBe(1);
   });
 
   it('records a refused registration as a failed transaction (400) and replays the refusal', async () => {
     const id = requestId();
     const headers = { 'api-business-govt-nz-Request-Id': id };
-    const bad = registration({ collaterals: [{ collateralType: 'GOODS_MOTOR_VEHICLES', motorVehicles: [{ make: 'Ford', model: 'T', year: 1920 }] }] });
+    const bad = registration({
+      collaterals: [
+        { collateralType: 'GOODS_MOTOR_VEHICLES', motorVehicles: [{ make: 'Ford', model: 'T', year: 1920 }] },
+      ],
+    });
     const refused = await test.call('POST', '/financing-statements', { body: bad, headers });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().errors[0].field).toMatch(/^collaterals\.0\.motorVehicles\.0/);
@@ -99,7 +108,11 @@ describe('the platform timeout, rehearsed', () => {
     const billing = `INV-${id.slice(0, 8)}`;
     const timedOut = await test.call('POST', '/financing-statements', {
       body: registration(),
-      headers: { 'api-business-govt-nz-Request-Id': id, 'Billing-Reference': billing, 'Sandbox-Processing-Delay': '1.2' },
+      headers: {
+        'api-business-govt-nz-Request-Id': id,
+        'Billing-Reference': billing,
+        'Sandbox-Processing-Delay': '1.2',
+      },
     });
     expect(timedOut.statusCode).toBe(504);
     expect(Object.keys(timedOut.json()).sort()).toEqual(['message', 'statusCode']);
@@ -115,19 +128,28 @@ describe('the platform timeout, rehearsed', () => {
     expect(found).toHaveLength(1);
     expect(found[0]!.statusCode).toBe(200);
     expect(found[0]!.billingReference).toBe(billing);
-    const byReference = await test.call('GET', `/customer-organisation-transactions?billing-reference=${billing}`);
+    const byReference = await test.call(
+      'GET',
+      `/customer-organisation-transactions?billing-reference=${billing}`,
+    );
     expect(byReference.json().transactions).toHaveLength(1);
     const statement = await test.call('GET', `/financing-statements/${found[0]!.registrationNumber}`);
     expect(statement.statusCode).toBe(200);
     // Resending the same request id now answers the completed registration, without a second one.
-    const resent = await test.call('POST', '/financing-statements', { body: registration(), headers: { 'api-business-govt-nz-Request-Id': id, 'Billing-Reference': billing } });
+    const resent = await test.call('POST', '/financing-statements', {
+      body: registration(),
+      headers: { 'api-business-govt-nz-Request-Id': id, 'Billing-Reference': billing },
+    });
     expect(resent.statusCode).toBe(201);
     expect(resent.json().registrationNumber).toBe(found[0]!.registrationNumber);
     expect(await count('SELECT count(*) AS n FROM fee_records WHERE request_id = $1', [id])).toBe(1);
   });
 
   it('refuses the sandbox delay header in production and a malformed one in the sandbox', async () => {
-    const malformed = await test.call('POST', '/financing-statements', { body: registration(), headers: { 'Sandbox-Processing-Delay': 'soon' } });
+    const malformed = await test.call('POST', '/financing-statements', {
+      body: registration(),
+      headers: { 'Sandbox-Processing-Delay': 'soon' },
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().errors[0].field).toBe('Sandbox-Processing-Delay');
     const production = await test.call('POST', '/financing-statements', {
@@ -149,7 +171,11 @@ describe('fees in production', () => {
       base: PRODUCTION,
       key: test.productionKey,
       token: null,
-      body: { searchBy: 'motorVehicle', legitimateSearchReason: 'yes', searchByMotorVehicle: { registrationPlate: 'ABC123' } },
+      body: {
+        searchBy: 'motorVehicle',
+        legitimateSearchReason: 'yes',
+        searchByMotorVehicle: { registrationPlate: 'ABC123' },
+      },
     });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().type).toBe('about:blank#billing-organisation-required');

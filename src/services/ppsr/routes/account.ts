@@ -102,7 +102,7 @@ export function accountRoutes(app: FastifyInstance, context: ServiceContext, pro
       schema: {
         operationId: 'PPSR_44',
         summary: 'The customer organisation the caller acts for',
-        response: responses({ 200: CustomerOrganisation }),
+        response: responses({ 200: CustomerOrganisation }, { conditional: true }),
       },
     },
     async (request, reply) => {
@@ -215,7 +215,7 @@ export function accountRoutes(app: FastifyInstance, context: ServiceContext, pro
         operationId: 'PPSR_34_GET',
         summary: 'A secured party group of the caller’s organisation',
         params: GroupParams,
-        response: responses({ 200: SecuredPartyGroup }),
+        response: responses({ 200: SecuredPartyGroup }, { conditional: true }),
       },
     },
     async (request, reply) => {
@@ -243,6 +243,9 @@ export function accountRoutes(app: FastifyInstance, context: ServiceContext, pro
       const organisationId = await organisationOf(context, request);
       const id = request.params.securedPartyGroupId;
       const group = checkGroup(request.body);
+      // Another organisation's group (or none) is refused before the transaction is recorded.
+      const existing = await getGroup(pool, id);
+      if (!existing || existing.organisationId !== organisationId) throw groupNotFound(id);
       return processing.run(request, reply, {
         operation: 'PPSR_34_UPDATE',
         organisationId,

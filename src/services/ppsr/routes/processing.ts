@@ -121,14 +121,18 @@ function delayOf(request: FastifyRequest, context: ServiceContext, settings: Pro
   return Math.round(seconds * 1000);
 }
 
+/** Deeper than any body of the API: refused rather than walked (and never a stack overflow). */
+const MAX_DEPTH = 32;
+
 /** JSON with sorted keys: the same body always hashes the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+function canonical(value: unknown, depth = 0): string {
+  if (depth > MAX_DEPTH) throw new RuleError('body', `must not nest deeper than ${MAX_DEPTH} levels`);
+  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, depth + 1)).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v, depth + 1)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

@@ -243,7 +243,7 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
         operationId: 'PPSR_01',
         summary: 'Get a financing statement by its registration number',
         params: RegistrationNumberParams,
-        response: responses({ 200: FinancingStatement }),
+        response: responses({ 200: FinancingStatement }, { conditional: true }),
       },
     },
     async (request, reply) => {
@@ -287,6 +287,11 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
       async (request, reply) => {
         const registrationNumber = registrationNumberParam(request.params.registrationNumber);
         const organisationId = await organisationOf(context, request);
+        // A statement that does not exist, or that this organisation may not change, is refused before
+        // the transaction is recorded (the work checks again under the row's lock).
+        const existing = await getStatement(pool, registrationNumber);
+        if (!existing) throw statementNotFound(registrationNumber);
+        requireRightToChange(request, existing, organisationId);
         return processing.run(request, reply, {
           operation,
           organisationId,
