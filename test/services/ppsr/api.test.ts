@@ -220,6 +220,29 @@ describe('search', () => {
     expect(listed.json().totalResults).toBe(byName.json().totalResults);
   });
 
+  it('keeps two debtors of one name apart by date of birth', async () => {
+    const twins = [
+      { debtorType: 'person', firstName: 'Tama', lastName: 'Twin', dateOfBirth: '1990-03-01' },
+      { debtorType: 'person', firstName: 'Tama', lastName: 'Twin', dateOfBirth: '1961-07-09' },
+    ];
+    const created = await test.call('POST', '/financing-statements', {
+      body: registration({ debtors: twins }),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    for (const dateOfBirth of ['1990-03-01', '1961-07-09']) {
+      const found = await test.call('POST', '/financing-statements-search', {
+        body: {
+          searchBy: 'debtorPerson',
+          legitimateSearchReason: 'yes',
+          searchByDebtorPerson: { firstName: 'Tama', lastName: 'Twin', dateOfBirth },
+        },
+      });
+      expect(
+        found.json().financingStatements.map((s: { registrationNumber: string }) => s.registrationNumber),
+      ).toEqual([created.json().registrationNumber]);
+    }
+  });
+
   it('refuses a search without a legitimate reason, naming the field', async () => {
     const refused = await test.call('POST', '/financing-statements-search', {
       body: { searchBy: 'motorVehicle', searchByMotorVehicle: { vin: '1FTFW1E54AFA12345' } },

@@ -69,9 +69,12 @@ CREATE TABLE ppsr_search_keys (
     'chassisNumber', 'registrationPlate', 'aircraftSerialNumber')),
   key text COLLATE "C" NOT NULL,
   registration_number text NOT NULL REFERENCES ppsr_financing_statements (registration_number),
-  date_of_birth date,
-  PRIMARY KEY (kind, key, registration_number)
+  date_of_birth date
 );
+-- One row per key and statement, and per date of birth: two debtors of one statement may share a name
+-- and differ in their dates of birth (a search narrowed by date of birth must find either).
+CREATE UNIQUE INDEX ppsr_search_keys_key ON ppsr_search_keys (kind, key, registration_number, date_of_birth)
+  NULLS NOT DISTINCT;
 CREATE INDEX ppsr_search_keys_statement ON ppsr_search_keys (registration_number);
 
 -- Every write and search is a transaction, found by the caller's request id or billing reference
