@@ -1,18 +1,21 @@
 /**
  * Transactions as the register runs them (reference/ppsr.md, "Transactions" and "timeouts"): every write
  * and every search is a transaction keyed by the customer organisation and the caller's request id. Its
- * arrival is committed first (SEC_56 does not find it while it processes); the work runs in its own
- * database transaction, which also completes the record, so the change, its fee, its verification
- * statements and the outcome commit together or not at all.
+ * record, its work (the statement and its version, its search keys, the fee, the verification statements)
+ * and its outcome are written in one database transaction: all of it commits or none of it does. While
+ * it processes SEC_56 cannot see it (published); a concurrent repeat of the request id waits on the
+ * record's unique index and then answers the first outcome (no second registration, no second fee); the
+ * same id with another operation or body is refused (409). A process that ends mid-way leaves no record
+ * (published: no record means not received — resend). A broken rule rolls the work back and is recorded
+ * as the transaction's outcome, statusCode 400 (an unexpected fault 500).
  *
  * The HTTP call waits for the outcome up to the platform's timeout (published: 180 s; the setting
  * `RSG_PPSR_PLATFORM_TIMEOUT_MS`), then answers 504 in API Management's shape while the work goes on. In
  * the sandbox a caller can slow the work down (`Sandbox-Processing-Delay`, seconds) to rehearse the
  * published advice: time out, back off, look the transaction up with SEC_56, resend only if it is absent.
- *
- * A repeat of a request id (same operation, same body) answers the first outcome, waiting for it if it is
- * still processing; the same id with another operation or body is refused (409). A transaction whose
- * process ended mid-way is failed with 500 by the service's job ("failed, resubmit" as published).
+ * A delayed transaction's record is committed first (so a repeat during the delay finds it and waits,
+ * without holding a database connection for the delay); one whose process then ends is failed with 500
+ * by the service's job.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -25,7 +28,9 @@ import { HttpError, render, sendError, toHttpError } from '../../../platform/htt
 import {
   completeTransaction,
   getTransaction,
+  type NewTransaction,
   receiveTransaction,
+  recordFailedTransaction,
   type TransactionRow,
 } from '../store/transactions.ts';
 
@@ -174,8 +179,7 @@ export class Processing {
       .update(`${operation.operation}\u0000${request.method}\u0000${request.url.split('?')[0]}\u0000`)
       .update(canonical(request.body ?? null))
       .digest();
-    const pool = this.context.database.pool;
-    const received = await receiveTransaction(pool, {
+    const arrival: NewTransaction = {
       organisationId: operation.organisationId,
       requestId,
       billingReference,
@@ -184,24 +188,12 @@ export class Processing {
       channel: 'API',
       correlationId: randomUUID(),
       receivedAt: this.context.clock.now(),
-    });
-    const row = received.row;
-    if (!received.created && !row.requestHash.equals(requestHash)) {
-      throw new HttpError(
-        PPSR_ERRORS.requestIdReused,
-        `The request id ${requestId} was used before for another request (${row.operation}); send a new request id.`,
-        [{ field: 'api-business-govt-nz-Request-Id', message: 'was used before for a different request' }],
-      );
-    }
+    };
     reply.header('Cache-Control', 'no-cache');
-    let pending: Promise<Outcome>;
-    if (received.created) {
-      pending = this.process(row, operation, delayMs);
-    } else if (row.statusCode !== null) {
-      pending = Promise.resolve(outcomeOf(row));
-    } else {
-      pending = this.running.get(row.id) ?? this.await(row, started);
-    }
+    const pending =
+      delayMs > 0
+        ? this.delayed(arrival, operation, delayMs, started)
+        : this.direct(arrival, operation, started);
     const remaining = this.settings.platformTimeoutMs - (Date.now() - started);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
@@ -229,51 +221,58 @@ export class Processing {
       .send(JSON.stringify(outcome.body));
   }
 
-  /** The work of a new transaction, started now and left to finish whatever the caller does. */
-  private process(row: TransactionRow, operation: TransactionalOperation, delayMs: number): Promise<Outcome> {
+  /**
+   * A transaction without a delay: its arrival is written in the same database transaction as its work,
+   * so a concurrent repeat of the request id waits on the unique index until it commits (then answers
+   * its outcome) or rolls back (then does the work itself), SEC_56 cannot see it while it processes, and
+   * a process that ends mid-way leaves nothing behind (published: "no record: resubmit").
+   */
+  private async direct(
+    arrival: NewTransaction,
+    operation: TransactionalOperation,
+    started: number,
+  ): Promise<Outcome> {
+    let existing: TransactionRow | undefined;
+    let outcome: Outcome | undefined;
+    try {
+      outcome = await withTransaction(this.context.database.pool, async (client) => {
+        const received = await receiveTransaction(client, arrival);
+        if (!received.created) {
+          existing = received.row;
+          return undefined;
+        }
+        return this.perform(client, received.row, operation);
+      });
+    } catch (error) {
+      return this.failed(error, (failure) =>
+        recordFailedTransaction(this.context.database.pool, arrival, failure),
+      );
+    }
+    return outcome ?? this.repeat(existing!, arrival, started);
+  }
+
+  /**
+   * A transaction the sandbox holds back (`Sandbox-Processing-Delay`): its arrival is committed first, so
+   * a repeat finds it processing and waits for it; the work runs after the delay, whatever the caller does.
+   */
+  private async delayed(
+    arrival: NewTransaction,
+    operation: TransactionalOperation,
+    delayMs: number,
+    started: number,
+  ): Promise<Outcome> {
+    const pool = this.context.database.pool;
+    const received = await receiveTransaction(pool, arrival);
+    const row = received.row;
+    if (!received.created) return this.repeat(row, arrival, started);
     const work = (async (): Promise<Outcome> => {
-      if (delayMs > 0) await sleep(delayMs);
-      const info: TransactionInfo = {
-        id: row.id,
-        organisationId: row.organisationId,
-        requestId: row.requestId,
-        billingReference: row.billingReference,
-        receivedAt: row.receivedAt,
-      };
+      await sleep(delayMs);
       try {
-        return await withTransaction(this.context.database.pool, async (client) => {
-          const answer = await operation.work(client, info);
-          const outcome: Outcome = { httpStatus: answer.httpStatus, body: answer.body };
-          const completed = await completeTransaction(client, row.id, {
-            statusCode: 200,
-            httpStatus: answer.httpStatus,
-            response: { body: answer.body },
-            completedAt: this.context.clock.now(),
-            registrationNumber: answer.registrationNumber ?? null,
-            spgId: answer.spgId ?? null,
-            paymentSessionId: answer.paymentSessionId ?? null,
-          });
-          if (!completed) throw new Error(`transaction ${row.id} was ended by another process`);
-          return outcome;
-        });
+        return await withTransaction(pool, (client) => this.perform(client, row, operation));
       } catch (error) {
-        const failure = toHttpError(error);
-        // The work rolled back; the failure is the transaction's outcome (published: 400 fix and
-        // resubmit, 500 resubmit). A database that is away leaves it processing for the job to fail.
-        if (failure.status === 503) throw failure;
-        const rendered = render(this.context.service.dialect, failure);
-        const outcome: Outcome = {
-          httpStatus: failure.status,
-          body: JSON.parse(rendered.body),
-          contentType: rendered.contentType,
-        };
-        await completeTransaction(this.context.database.pool, row.id, {
-          statusCode: failure.status >= 500 ? 500 : 400,
-          httpStatus: failure.status,
-          response: { body: outcome.body, contentType: rendered.contentType },
-          completedAt: this.context.clock.now(),
+        return this.failed(error, async (failure) => {
+          await completeTransaction(pool, row.id, failure);
         });
-        return outcome;
       }
     })();
     this.running.set(row.id, work);
@@ -282,6 +281,72 @@ export class Processing {
       () => this.running.delete(row.id),
     );
     return work;
+  }
+
+  /** The work and the transaction's completion, in the caller's database transaction. */
+  private async perform(
+    client: pg.PoolClient,
+    row: TransactionRow,
+    operation: TransactionalOperation,
+  ): Promise<Outcome> {
+    const info: TransactionInfo = {
+      id: row.id,
+      organisationId: row.organisationId,
+      requestId: row.requestId,
+      billingReference: row.billingReference,
+      receivedAt: row.receivedAt,
+    };
+    const answer = await operation.work(client, info);
+    const completed = await completeTransaction(client, row.id, {
+      statusCode: 200,
+      httpStatus: answer.httpStatus,
+      response: { body: answer.body },
+      completedAt: this.context.clock.now(),
+      registrationNumber: answer.registrationNumber ?? null,
+      spgId: answer.spgId ?? null,
+      paymentSessionId: answer.paymentSessionId ?? null,
+    });
+    if (!completed) throw new Error(`transaction ${row.id} was ended by another process`);
+    return { httpStatus: answer.httpStatus, body: answer.body };
+  }
+
+  /**
+   * The work failed and rolled back: the failure is the transaction's outcome (published: 400 fix and
+   * resubmit, 500 resubmit), recorded by `record`. A database that is away is answered 503 and records
+   * nothing (a delayed transaction stays processing for the job to fail).
+   */
+  private async failed(
+    error: unknown,
+    record: (
+      failure: Outcome & { statusCode: 400 | 500; completedAt: Date; response: unknown },
+    ) => Promise<void>,
+  ): Promise<Outcome> {
+    const failure = toHttpError(error);
+    if (failure.status === 503) throw failure;
+    const rendered = render(this.context.service.dialect, failure);
+    const body: unknown = JSON.parse(rendered.body);
+    await record({
+      statusCode: failure.status >= 500 ? 500 : 400,
+      httpStatus: failure.status,
+      body,
+      response: { body, contentType: rendered.contentType },
+      contentType: rendered.contentType,
+      completedAt: this.context.clock.now(),
+    });
+    return { httpStatus: failure.status, body, contentType: rendered.contentType };
+  }
+
+  /** A repeat of a request id: refused if it is another request, else the first one's outcome. */
+  private repeat(row: TransactionRow, arrival: NewTransaction, started: number): Promise<Outcome> {
+    if (!row.requestHash.equals(arrival.requestHash)) {
+      throw new HttpError(
+        PPSR_ERRORS.requestIdReused,
+        `The request id ${arrival.requestId} was used before for another request (${row.operation}); send a new request id.`,
+        [{ field: 'api-business-govt-nz-Request-Id', message: 'was used before for a different request' }],
+      );
+    }
+    if (row.statusCode !== null) return Promise.resolve(outcomeOf(row));
+    return this.running.get(row.id) ?? this.await(row, started);
   }
 
   /** A repeat of a transaction another process is working on: its outcome once it has one. */

@@ -195,7 +195,18 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
               transactionId: transaction.id,
             }))
           );
-          const row = (await getStatement(client, registrationNumber))!;
+          const row: StatementRow = {
+            registrationNumber,
+            organisationId,
+            securedPartyGroupId: groupId,
+            registeredAt: now,
+            expiryDate: expiry,
+            dischargedAt: null,
+            version: 1,
+            changedAt: now,
+            document,
+            pinHash: pinHash(pin),
+          };
           const fee = await charge(
             client,
             'PPSR_17',

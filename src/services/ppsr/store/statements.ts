@@ -50,6 +50,10 @@ const STATEMENT_COLUMNS = `registration_number AS "registrationNumber", organisa
 
 async function replaceSearchKeys(client: Client, registrationNumber: string, document: StatementDocument) {
   await client.query('DELETE FROM ppsr_search_keys WHERE registration_number = $1', [registrationNumber]);
+  await insertSearchKeys(client, registrationNumber, document);
+}
+
+async function insertSearchKeys(client: Client, registrationNumber: string, document: StatementDocument) {
   const keys = searchKeysOf(document.debtors, document.collaterals);
   if (keys.length === 0) return;
   await client.query(
@@ -106,7 +110,7 @@ export async function insertStatement(client: Client, statement: NewStatement): 
       statement.document,
     ],
   );
-  await replaceSearchKeys(client, statement.registrationNumber, statement.document);
+  await insertSearchKeys(client, statement.registrationNumber, statement.document);
   return true;
 }
 
