@@ -220,6 +220,35 @@ describe('search', () => {
     expect(listed.json().totalResults).toBe(byName.json().totalResults);
   });
 
+  it('finds a statement in force until it is discharged, and after a renewal', async () => {
+    const plate = (n: string) => ({
+      searchBy: 'motorVehicle',
+      legitimateSearchReason: 'yes',
+      searchByMotorVehicle: { registrationPlate: n },
+    });
+    const body = registration({
+      expiryDate: '2027-02-01',
+      collaterals: [
+        {
+          collateralType: 'GOODS_MOTOR_VEHICLES',
+          motorVehicles: [{ make: 'Mazda', model: 'Demio', year: 2012, registrationPlate: 'GONE1' }],
+        },
+      ],
+    });
+    const created = (await test.call('POST', '/financing-statements', { body })).json();
+    const found = async () =>
+      (await test.call('POST', '/financing-statements-search', { body: plate('GONE1') }))
+        .json()
+        .financingStatements.map(
+          (s: { registrationNumber: string; expiryDate: string }) => s.registrationNumber,
+        );
+    expect(await found()).toEqual([created.registrationNumber]);
+    await test.call('PUT', `/financing-statements/${created.registrationNumber}/renew`, { body: {} });
+    expect(await found()).toEqual([created.registrationNumber]);
+    await test.call('PUT', `/financing-statements/${created.registrationNumber}/discharge`);
+    expect(await found()).toEqual([]);
+  });
+
   it('keeps two debtors of one name apart by date of birth', async () => {
     const twins = [
       { debtorType: 'person', firstName: 'Tama', lastName: 'Twin', dateOfBirth: '1990-03-01' },

@@ -4,7 +4,7 @@
  * companies of the sandbox business number register (same names and numbers), which is seeded first.
  */
 import type { SeedContext, SeedScale } from '../../contract.ts';
-import { loadChunk, seededCount } from '../store/seed.ts';
+import { loadChunk, seededCount, settleAfterLoad } from '../store/seed.ts';
 import { fixtureStatements } from './fixtures.ts';
 import { generateStatement, type OrganisationSource } from './generator.ts';
 
@@ -38,7 +38,8 @@ export async function seedPpsr(context: SeedContext): Promise<string> {
     );
     if (loaded > 0 && chunk % 10 === 9) context.log(`ppsr: ${(chunk + 1) * CHUNK} of ${total} statements`);
   }
-  await loadChunk(pool, 'fixtures', 0, () => fixtureStatements(now, companies[0]));
+  loaded += await loadChunk(pool, 'fixtures', 0, () => fixtureStatements(now, companies[0]));
+  if (loaded > 0) await settleAfterLoad(pool);
   const present = await seededCount(pool, 'generated');
   return `${present.toLocaleString('en-NZ')} financing statements and the fixed test cases`;
 }
