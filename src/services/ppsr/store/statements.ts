@@ -85,12 +85,27 @@ export interface NewStatement {
   transactionId: number | null;
 }
 
-/** Inserts a registration (version 1); false when its registration number is taken (draw another). */
+/**
+ * Inserts a registration (version 1) with its first version and its search keys, in one statement (one
+ * round trip); false when its registration number is taken (draw another).
+ */
 export async function insertStatement(client: Client, statement: NewStatement): Promise<boolean> {
+  const keys = searchKeysOf(statement.document.debtors, statement.document.collaterals);
   const inserted = await client.query(
-    `INSERT INTO ppsr_financing_statements (registration_number, organisation_id, secured_party_group_id,
-       registered_at, expiry_date, changed_at, pin_hash, debtor_pin_hash, document)
-     VALUES ($1, $2, $3, $4, $5, $4, $6, $7, $8) ON CONFLICT (registration_number) DO NOTHING`,
+    `WITH statement AS (
+       INSERT INTO ppsr_financing_statements (registration_number, organisation_id, secured_party_group_id,
+         registered_at, expiry_date, changed_at, pin_hash, debtor_pin_hash, document)
+       VALUES ($1, $2, $3, $4, $5, $4, $6, $7, $8) ON CONFLICT (registration_number) DO NOTHING
+       RETURNING registration_number),
+     version AS (
+       INSERT INTO ppsr_financing_statement_versions
+         (registration_number, version, change, changed_at, expiry_date, transaction_id, document)
+       SELECT registration_number, 1, 'Registered', $4, $5, $9, $8 FROM statement),
+     keys AS (
+       INSERT INTO ppsr_search_keys (kind, key, registration_number, date_of_birth, expiry_date)
+       SELECT k.kind, k.key, statement.registration_number, k.date_of_birth, $5
+         FROM statement, unnest($10::text[], $11::text[], $12::date[]) AS k (kind, key, date_of_birth))
+     SELECT registration_number FROM statement`,
     [
       statement.registrationNumber,
       statement.organisationId,
@@ -100,23 +115,13 @@ export async function insertStatement(client: Client, statement: NewStatement): 
       statement.pinHash,
       statement.debtorPinHash,
       statement.document,
-    ],
-  );
-  if (inserted.rowCount === 0) return false;
-  await client.query(
-    `INSERT INTO ppsr_financing_statement_versions
-       (registration_number, version, change, changed_at, expiry_date, transaction_id, document)
-     VALUES ($1, 1, 'Registered', $2, $3, $4, $5)`,
-    [
-      statement.registrationNumber,
-      statement.registeredAt,
-      statement.expiryDate,
       statement.transactionId,
-      statement.document,
+      keys.map((k) => k.kind),
+      keys.map((k) => k.key),
+      keys.map((k) => k.dateOfBirth ?? null),
     ],
   );
-  await insertSearchKeys(client, statement.registrationNumber, statement.document, statement.expiryDate);
-  return true;
+  return inserted.rowCount === 1;
 }
 
 /** The current version; `forUpdate` locks the row until the caller's transaction ends. */
