@@ -1,5 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approveAuthority, requestAuthority } from '../../../src/billing/store/authorities.ts';
+import { createSubscription } from '../../../src/gateway/subscriptions.ts';
+import { addMember, addOrganisation } from '../../../src/identity/organisations.ts';
 import { type PpsrTest, PRODUCTION, ppsrTest, registration, requestId } from './support.ts';
 
 /**
@@ -186,5 +189,48 @@ describe('fees in production', () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json().type).toBe('about:blank#billing-organisation-required');
     expect(await count('SELECT count(*) AS n FROM ppsr_transactions', [])).toBe(before);
+  });
+
+  it('refuses without an approved direct debit authority, then charges once with one', async () => {
+    const gatewayPool = test.gateway.runtime.gateway.pool;
+    const production = test.gateway.runtime.environments.production.pool;
+    const organisation = await addOrganisation(gatewayPool, {
+      environment: 'production',
+      identifier: `ppsr-lender-${requestId().slice(0, 8)}`,
+      name: 'Production Lender',
+    });
+    await addMember(gatewayPool, organisation.id, test.user.userId, 'owner');
+    const { primaryKey } = await createSubscription(gatewayPool, {
+      userId: test.user.userId,
+      productId: 'production-ppsr',
+      state: 'active',
+    });
+    const call = (id: string) =>
+      test.call('POST', '/financing-statements', {
+        base: PRODUCTION,
+        key: primaryKey,
+        token: null,
+        body: registration(),
+        headers: { 'api-business-govt-nz-Request-Id': id },
+      });
+    const refused = await call(requestId());
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().type).toBe('about:blank#direct-debit-authority-required');
+    const requested = await requestAuthority(production, 'production', {
+      organisationId: organisation.id,
+      accountName: 'Production Lender Ltd',
+      accountNumber: '12-3140-0123456-00',
+      now: new Date(),
+    });
+    await approveAuthority(production, requested.id, { now: new Date() });
+    const id = requestId();
+    const created = await call(id);
+    expect(created.statusCode, created.body).toBe(201);
+    expect((await call(id)).json().registrationNumber).toBe(created.json().registrationNumber);
+    const charged = await production.query(
+      'SELECT fee_code, organisation_id FROM fee_records WHERE request_id = $1',
+      [id],
+    );
+    expect(charged.rows).toEqual([{ fee_code: 'PPSR_REGISTRATION', organisation_id: organisation.id }]);
   });
 });
