@@ -304,14 +304,25 @@ export async function findInForce(
   // as soon as `limit` distinct statements are found (one statement may match by two debtors). Expired
   // statements' keys are skipped by the expiry the index carries; discharged ones have none.
   const found = new Set<string>();
-  let after = ['', ''];
+  let after: [string, string] | undefined;
   for (;;) {
     const batch = limit - found.size + 16;
-    const params = [...base, today, batch, ...after, ...(lookup.dateOfBirth ? [lookup.dateOfBirth] : [])];
+    // The first batch starts at the criterion itself; a later one right after the last (key, number)
+    // seen. (One query with both lower bounds lets the planner start the index scan at the weaker one:
+    // at the beginning of the kind, not of the prefix.)
+    const params = [
+      ...base,
+      today,
+      batch,
+      ...(after ?? ['', '']),
+      ...(lookup.dateOfBirth ? [lookup.dateOfBirth] : []),
+    ];
+    const resume = after
+      ? ' AND (key, registration_number) > ($5::text COLLATE "C", $6::text)'
+      : " AND $5::text = '' AND $6::text = ''";
     const result = await client.query<{ key: string; registration_number: string }>(
       `SELECT key, registration_number FROM ppsr_search_keys
-        WHERE ${conditions}${dateOfBirth} AND expiry_date >= $3
-          AND (key, registration_number) > ($5::text COLLATE "C", $6::text)
+        WHERE ${conditions}${dateOfBirth} AND expiry_date >= $3${resume}
         ORDER BY key, registration_number LIMIT $4`,
       params,
     );
