@@ -139,6 +139,11 @@ export interface SeedContext {
 export interface SeedIdentity {
   /** Grants every operator's sandbox user authority over one object of `service` (idempotent). */
   grantOperatorsAuthority(service: ServiceId, kind: string, objectId: string): Promise<void>;
+  /**
+   * Grants the operators' sandbox organisation (every operator a member; made when missing) authority
+   * over one object of `service` (idempotent). Resolves to the organisation's identifier.
+   */
+  grantOperatorsOrganisationAuthority?(service: ServiceId, kind: string, objectId: string): Promise<string>;
 }
 
 export const productId = (environment: Environment, service: ServiceId): string =>

@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from './contract.ts';
+import { discloseService } from './disclose/index.ts';
 import { marketRentService } from './market-rent/index.ts';
 import { nzbnService } from './nzbn/index.ts';
 
@@ -8,11 +9,5 @@ export const SERVICES: readonly ServiceDefinition[] = [
   marketRentService,
   { id: 'iponz', title: 'Intellectual property office', path: '/iponz/v5', version: '5', dialect: 'problem' },
   { id: 'ppsr', title: 'Secured interests register', path: '/ppsr/v2', version: '2', dialect: 'problem' },
-  {
-    id: 'disclose',
-    title: 'Offers register',
-    path: '/disclose-register/v1',
-    version: '1',
-    dialect: 'problem',
-  },
+  discloseService,
 ];

@@ -124,6 +124,35 @@ export const NZBN_ERRORS = {
   forbidden: entry('FORBIDDEN', 403, 'The caller holds no authority over this entity'),
 } as const satisfies Record<string, ErrorCode>;
 
+/** The offers register's own codes (problem+json `type` fragments), beside the platform's. */
+export const DISCLOSE_ERRORS = {
+  organisationRequired: entry(
+    'organisation-required',
+    400,
+    'The `x-organisation` header is absent: every call names the register organisation it is made for',
+  ),
+  noFundAuthority: entry(
+    'no-fund-authority',
+    403,
+    'The organisation named in `x-organisation` has no authority over the fund',
+  ),
+  periodAlreadyFiled: entry(
+    'period-already-filed',
+    409,
+    'A filing for this fund, activity and period exists',
+  ),
+  preconditionRequired: entry(
+    'precondition-required',
+    428,
+    'A compliance filing needs `If-Match` with the fund’s current ETag',
+  ),
+  signatureRefused: entry(
+    'signature-refused',
+    403,
+    'A document URL whose signature does not match, or that has expired',
+  ),
+} as const satisfies Record<string, ErrorCode>;
+
 /**
  * Refusals of a fee-bearing operation (billing/), answered in the charging service's dialect, before the
  * operation runs and with nothing written. A service that charges fees lists them with its own codes.
