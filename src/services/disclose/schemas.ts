@@ -237,13 +237,19 @@ export const HoldingsBody = Type.Object(
   { description: 'Full portfolio holdings for a period ending 31 March or 30 September' },
 );
 
-export const OrganisationHeader = Type.Object({
-  'x-organisation': Type.Optional(
-    Type.String({
-      description: 'The register organisation the call is made for (required; 400 when absent)',
-    }),
+/** A filing's headers beside `x-organisation` (which every operation's description names instead). */
+export const FilingHeaders = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({ description: 'The fund’s ETag as last read (required: 428 when absent, 412 when stale)' }),
   ),
 });
+
+/**
+ * Every operation needs `x-organisation` (400 absent, 403 not a member): said in its description rather
+ * than as a header parameter, as API Management's refusal of a foreign organisation is the gateway's.
+ */
+export const ORGANISATION_NOTE =
+  'Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.';
 
 const conditional = {
   304: { description: 'Not modified (If-None-Match or If-Modified-Since)' },

@@ -12,10 +12,11 @@ import { HoldingsChecker, type Problem } from '../domain/holdings.ts';
 import { FUND_NUMBER, OFFER_NUMBER, versionId } from '../domain/records.ts';
 import {
   Activities,
+  FilingHeaders,
   FundUpdateBody,
   filingResponses,
   HoldingsBody,
-  OrganisationHeader,
+  ORGANISATION_NOTE,
   readResponses,
 } from '../schemas.ts';
 import { complianceFunds, fileCompliance } from '../store/compliance.ts';
@@ -114,7 +115,7 @@ export async function complianceRoutes(app: FastifyInstance, context: ServiceCon
       schema: {
         summary:
           'Last filed, upcoming and overdue compliance activities of the funds the organisation has authority over',
-        headers: OrganisationHeader,
+        description: ORGANISATION_NOTE,
         response: readResponses(Activities),
       },
     },
@@ -217,6 +218,11 @@ export async function complianceRoutes(app: FastifyInstance, context: ServiceCon
       periodEnd >= today
     ) {
       problems.unshift({ field: 'periodEndDate', message: 'must be a period that has ended' });
+    } else if (typeof periodEnd === 'string' && periodEnd < fund.registeredOn) {
+      problems.unshift({
+        field: 'periodEndDate',
+        message: `must end on or after the fund's registration (${fund.registeredOn})`,
+      });
     }
     if (problems.length > 0) {
       throw new HttpError(
@@ -273,7 +279,13 @@ export async function complianceRoutes(app: FastifyInstance, context: ServiceCon
       `/offer/:offerNumber/fund/:fundNumber/${suffix}`,
       {
         bodyLimit: MAX_DOCUMENT_BYTES,
-        schema: { summary, headers: OrganisationHeader, body, response: filingResponses },
+        schema: {
+          summary,
+          description: ORGANISATION_NOTE,
+          headers: FilingHeaders,
+          body,
+          response: filingResponses,
+        },
         validatorCompiler: () => () => true,
       },
       async (request, reply) => {

@@ -20,7 +20,7 @@ import {
   FundPage,
   HoldingPage,
   Offer,
-  OrganisationHeader,
+  ORGANISATION_NOTE,
   ParticipantPage,
   readResponses,
   Scheme,
@@ -77,7 +77,7 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext): void 
       {
         schema: {
           summary,
-          headers: OrganisationHeader,
+          description: ORGANISATION_NOTE,
           querystring: documented(query),
           response: readResponses(response as never),
         },

@@ -6,7 +6,7 @@ import type { FixtureShape } from './generator.ts';
  */
 export const FIXTURES: readonly (FixtureShape & { note: string; authority: boolean })[] = [
   {
-    note: '11 participants, 11 documents, 11 funds (the 10-item cut and its links); FND10001 has its last FPH period unfiled',
+    note: '11 participants, 11 documents, 11 funds (the 10-item cut and its links); FND10001 has its last ended fund update and FPH periods unfiled',
     participants: 11,
     documents: 11,
     funds: 11,

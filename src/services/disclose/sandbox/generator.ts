@@ -232,7 +232,10 @@ export interface FixtureShape {
   participants?: number;
   documents?: number;
   funds?: number;
-  /** FPH of the first fund: filed up to the period before the last ended (so the last is Upcoming or Overdue), or all. */
+  /**
+   * Filings of the first fund: every FPH period, none, or all but the last ended period of both kinds
+   * (so its last fund update and FPH are Upcoming or Overdue on the sandbox clock).
+   */
   fphFiled?: 'all' | 'none' | 'all-but-last';
 }
 
@@ -282,7 +285,7 @@ export function generateRegister(
         const due = dueDateOf(kind, periodEnd);
         const last = i === ends.length - 1;
         if (kind === 'FULL_PORTFOLIO_HOLDINGS' && fphFiled === 'none') return;
-        if (kind === 'FULL_PORTFOLIO_HOLDINGS' && fphFiled === 'all-but-last' && last) return;
+        if (fphFiled === 'all-but-last' && last) return;
         // Generated funds: most periods filed; the last ended period of a few left unfiled.
         if (!fphFiled && last && random.chance(0.3)) return;
         events.push({ kind, periodEnd, due });
