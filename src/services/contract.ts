@@ -36,6 +36,11 @@ export interface ServiceDefinition {
   openapi?: Record<string, unknown>;
   /** Routes of the service, mounted once per environment. */
   routes?: FastifyPluginAsync<ServiceContext>;
+  /**
+   * Routes answered without a key (an online register's public pages, signed document URLs), mounted
+   * under the same prefix beside the guarded ones. They must hide themselves from the OpenAPI document.
+   */
+  publicRoutes?: FastifyPluginAsync<ServiceContext>;
   /** Folder of the service's migrations, applied to the sandbox and production databases. */
   migrations?: string;
   /**

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DISCLOSE_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
-import { discloseRoutes } from './routes/index.ts';
+import { disclosePublicRoutes, discloseRoutes } from './routes/index.ts';
 import { seedDisclose } from './sandbox/seed.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -16,6 +16,7 @@ export const discloseService: ServiceDefinition = {
   dialect: 'problem',
   errorCodes: Object.values(DISCLOSE_ERRORS),
   routes: discloseRoutes,
+  publicRoutes: disclosePublicRoutes,
   migrations: path.join(here, 'migrations'),
   seed: (context) => seedDisclose(context),
 };

@@ -6,7 +6,7 @@ import { grantAuthority } from '../../../src/identity/authorities.ts';
 import { addMember, addOrganisation } from '../../../src/identity/organisations.ts';
 import { setClock } from '../../../src/platform/clock-store.ts';
 import { seedDisclose } from '../../../src/services/disclose/sandbox/seed.ts';
-import { folderDocumentFiles } from '../../../src/services/disclose/store/document-files.ts';
+import { documentFolder, folderDocumentFiles } from '../../../src/services/disclose/store/document-files.ts';
 import { subscriber, type TestGateway, testGateway } from '../../support/runtime.ts';
 
 /** The sandbox clock of the tests: 20 May 2026, so FPH for 31 March 2026 is due and not yet overdue. */
@@ -55,6 +55,9 @@ export interface DiscloseGateway {
 export async function discloseGateway(
   options: { schemes?: number; standaloneOffers?: number } = {},
 ): Promise<DiscloseGateway> {
+  // The document store of the gateway under test: a folder of its own (read when the routes mount).
+  const folder = await mkdtemp(path.join(tmpdir(), 'rsg-disclose-'));
+  process.env.RSG_DISCLOSE_DOCUMENTS_DIR = folder;
   const gateway = await testGateway({ clockMode: 'virtual' });
   await setClock(gateway.runtime.gateway.pool, 'sandbox', NOW);
   await gateway.runtime.clocks.reload();
@@ -72,7 +75,6 @@ export async function discloseGateway(
   });
   await addMember(pool, organisation.id, user.id, 'owner');
   await addMember(pool, other.id, user.id, 'member');
-  const folder = await mkdtemp(path.join(tmpdir(), 'rsg-disclose-'));
   await seedDisclose(
     {
       database: gateway.runtime.environments.sandbox,
@@ -93,7 +95,7 @@ export async function discloseGateway(
     },
     {
       organisations: testCompanies(),
-      files: folderDocumentFiles(folder),
+      files: folderDocumentFiles(documentFolder('sandbox')),
       schemes: options.schemes ?? 6,
       standaloneOffers: options.standaloneOffers ?? 4,
     },

@@ -15,7 +15,7 @@ export const apiBase = (context: ServiceContext): string =>
   `${ENVIRONMENT_PREFIX[context.environment]}${context.service.path}`;
 
 /** The online register's public pages of this environment, from the gateway root. */
-export const registerBase = (context: ServiceContext): string => `/register/${context.environment}`;
+export const registerBase = (context: ServiceContext): string => `${apiBase(context)}/online-register`;
 
 /** An absolute URL of the online register for a path under it (`/offer/OFR10001`). */
 export function registerUrl(request: FastifyRequest, context: ServiceContext, path: string): string {

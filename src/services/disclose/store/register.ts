@@ -339,3 +339,29 @@ export async function holdings(
   ]);
   return { total: Number(count.rows[0]?.n ?? 0), rows: rows.rows };
 }
+
+/** The offers of a scheme, in number order. */
+export async function offersOfScheme(
+  pool: Pool,
+  schemeNumber: string,
+): Promise<{ offerNumber: string; name: string; status: string }[]> {
+  const result = await pool.query(
+    `SELECT offer_number AS "offerNumber", name, status FROM disclose_offers WHERE scheme_number = $1
+      ORDER BY offer_number`,
+    [schemeNumber],
+  );
+  return result.rows;
+}
+
+/** Every version of a fund, newest first, with the offer version each belongs to. */
+export async function fundVersions(
+  pool: Pool,
+  fundNumber: string,
+): Promise<{ version: number; offerVersion: number; changedAt: Date; change: string }[]> {
+  const result = await pool.query(
+    `SELECT version, offer_version AS "offerVersion", changed_at AS "changedAt", change
+       FROM disclose_fund_versions WHERE fund_number = $1 ORDER BY version DESC`,
+    [fundNumber],
+  );
+  return result.rows;
+}
