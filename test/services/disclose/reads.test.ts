@@ -35,7 +35,9 @@ describe('offers', () => {
     expect(link('documents').count).toBe(11);
     expect(link('funds')).toEqual({ rel: 'funds', href: `${BASE}/offer/OFR10001/funds`, count: 11 });
     expect(link('filing-history').href).toBe(`${BASE}/offer/OFR10001/filing-history`);
-    expect(offer.registerUrl).toMatch(/^http:\/\/[^/]+\/register\/sandbox\/offer\/OFR10001$/);
+    expect(offer.registerUrl).toMatch(
+      /^http:\/\/[^/]+\/sandbox\/disclose-register\/v1\/online-register\/offer\/OFR10001$/,
+    );
     const all = (await get('/offer/OFR10001/participants?page-size=100')).json();
     expect(all.items).toHaveLength(11);
     expect(all.totalItems).toBe(11);

@@ -64,16 +64,16 @@ export function onlineRegisterRoutes(app: FastifyInstance, context: ServiceConte
         throw error;
       }
     };
-  const link = (request: FastifyRequest, recId: string) => {
+  const link = (recId: string) => {
     const path = downloadPath(context, recId);
     return `${path}?${signedQuery(key, path, 'online-register', context.clock.now().getTime())}`;
   };
-  const documentTable = (request: FastifyRequest, rows: store.DocumentRow[]) =>
+  const documentTable = (rows: store.DocumentRow[]) =>
     rows.length === 0
       ? html`<p class="muted">No documents.</p>`
       : html`<table><thead><tr><th>Document</th><th>Type</th><th>Lodged</th><th>Size</th></tr></thead><tbody>${rows.map(
           (d) =>
-            html`<tr><td><a href="${link(request, d.documentRecId)}">${d.title}</a> <span class="muted">${d.documentRecId}</span></td><td>${d.documentType}</td><td>${day(d.addedAt)}</td><td>${Math.ceil(d.sizeBytes / 1024)} KB</td></tr>`,
+            html`<tr><td><a href="${link(d.documentRecId)}">${d.title}</a> <span class="muted">${d.documentRecId}</span></td><td>${d.documentType}</td><td>${day(d.addedAt)}</td><td>${Math.ceil(d.sizeBytes / 1024)} KB</td></tr>`,
         )}</tbody></table>`;
   const participantTable = (rows: store.ParticipantRow[]) =>
     html`<table><thead><tr><th>Role</th><th>Name</th><th>Business number</th></tr></thead><tbody>${rows.map(
@@ -160,7 +160,7 @@ export function onlineRegisterRoutes(app: FastifyInstance, context: ServiceConte
 <p>Version <strong>${versionId(number, row.version)}</strong> of ${day(row.changedAt)}${row.version !== row.currentVersion ? html` — a historic version; <a href="${path}">see the current one</a>` : ''}</p>
 ${fields(facts)}</div>
 ${extra}
-<section class="card"><h2>Documents (${documents.total})</h2>${documentTable(request, documents.rows)}</section>
+<section class="card"><h2>Documents (${documents.total})</h2>${documentTable(documents.rows)}</section>
 <section class="card"><h2>Participants (${participants.total})</h2>${participantTable(participants.rows)}</section>
 <section class="card"><h2>Versions</h2>${versionList(number, path, versions, row.version)}</section>`,
       );
@@ -238,7 +238,7 @@ ${fields([
                   html`<tr><td>${h.assetName}</td><td>${h.assetType}</td><td>${h.isin ?? '—'}</td><td>${h.value} ${h.currency}</td><td>${h.percentageOfFund}</td></tr>`,
               )}</tbody></table>${holdings.total > 50 ? html`<p class="muted">The first 50 of ${holdings.total}.</p>` : ''}`
         }</section>
-<section class="card"><h2>Documents</h2>${documentTable(request, documents.rows)}</section>
+<section class="card"><h2>Documents</h2>${documentTable(documents.rows)}</section>
 <section class="card"><h2>Versions</h2><ol reversed>${versions.map(
           (v) =>
             html`<li>${versionId(number, v.version)} — ${day(v.changedAt)}: ${v.change} (offer version ${versionId(fund.offerNumber, v.offerVersion)})</li>`,
