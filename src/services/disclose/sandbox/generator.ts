@@ -260,10 +260,14 @@ export function generateRegister(
     registered: Date,
     offerVersions: GeneratedVersion[],
     fphFiled: FixtureShape['fphFiled'],
+    index: number,
+    first: number,
   ): GeneratedFund => {
     const number = `FND${pad(++fundNumber)}`;
-    const kind = random.pick(FUND_KINDS);
-    const name = `${offerName.replace(/ (Scheme|Offer)$/, '')} ${kind} Fund`;
+    // The offer's funds take the kinds in turn from a drawn start: no two alike until all are used.
+    const kind = FUND_KINDS[(first + index) % FUND_KINDS.length]!;
+    const round = Math.floor(index / FUND_KINDS.length);
+    const name = `${offerName.replace(/ (Scheme|Offer)$/, '')} ${kind}${round > 0 ? ` ${round + 1}` : ''} Fund`;
     const registeredOn = nzDate(registered.getTime());
     let document = fundDocument(random, number, name, kind);
     const versions: GeneratedFund['versions'] = [];
@@ -397,6 +401,7 @@ export function generateRegister(
     );
     const fphRequired = !!scheme && scheme.schemeType !== 'Restricted scheme' && scheme.status !== 'Wound up';
     const fundCount = shape?.funds ?? (scheme ? random.int(1, 4) : 0);
+    const firstKind = random.int(0, FUND_KINDS.length - 1);
     const funds = Array.from({ length: fundCount }, (_, i) =>
       makeFund(
         random.fork(`fund-${i}`),
@@ -405,6 +410,8 @@ export function generateRegister(
         new Date(registered.getTime() + i * DAY),
         versions,
         i === 0 ? shape?.fphFiled : undefined,
+        i,
+        firstKind,
       ),
     );
     return {
