@@ -3,7 +3,6 @@
  * by default). Keys are the register's own (`<documentRecId>.pdf`), never a caller's text.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Environment } from '../../contract.ts';
 
@@ -45,11 +44,11 @@ export function folderDocumentFiles(folder: string): DocumentFiles {
 
 /**
  * The folder of one environment's documents: `RSG_DISCLOSE_DOCUMENTS_DIR/<environment>`, else under
- * `RSG_DATA_DIR`, else under the system's temporary folder.
+ * `RSG_DATA_DIR` (default `data`).
  */
 export function documentFolder(environment: Environment, env: NodeJS.ProcessEnv = process.env): string {
   const root =
     env.RSG_DISCLOSE_DOCUMENTS_DIR ??
-    path.join(env.RSG_DATA_DIR ?? path.join(tmpdir(), 'rsg'), 'disclose-documents');
+    path.join(env.RSG_DATA_DIR ?? 'data', 'disclose-documents');
   return path.join(root, environment);
 }
