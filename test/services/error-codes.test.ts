@@ -13,11 +13,14 @@ function readmeRows(service: ServiceDefinition): string[] {
   return [...section.matchAll(/^\| `([^`]+)` \| (\d+) \| (\w+) \|/gm)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
 }
 
-describe.each([nzbnService, marketRentService, discloseService])('$id: the README lists the catalogue', (service) => {
-  it('every code the service can answer, and no other', () => {
-    const catalogue = serviceErrorCodes(service.dialect, service.errorCodes).map(
-      (e) => `${e.code} ${e.status} ${e.dialect}`,
-    );
-    expect(readmeRows(service)).toEqual(catalogue);
-  });
-});
+describe.each([nzbnService, marketRentService, discloseService])(
+  '$id: the README lists the catalogue',
+  (service) => {
+    it('every code the service can answer, and no other', () => {
+      const catalogue = serviceErrorCodes(service.dialect, service.errorCodes).map(
+        (e) => `${e.code} ${e.status} ${e.dialect}`,
+      );
+      expect(readmeRows(service)).toEqual(catalogue);
+    });
+  },
+);

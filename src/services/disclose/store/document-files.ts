@@ -47,8 +47,6 @@ export function folderDocumentFiles(folder: string): DocumentFiles {
  * `RSG_DATA_DIR` (default `data`).
  */
 export function documentFolder(environment: Environment, env: NodeJS.ProcessEnv = process.env): string {
-  const root =
-    env.RSG_DISCLOSE_DOCUMENTS_DIR ??
-    path.join(env.RSG_DATA_DIR ?? 'data', 'disclose-documents');
+  const root = env.RSG_DISCLOSE_DOCUMENTS_DIR ?? path.join(env.RSG_DATA_DIR ?? 'data', 'disclose-documents');
   return path.join(root, environment);
 }
