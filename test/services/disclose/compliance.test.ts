@@ -234,3 +234,38 @@ describe('filing a fund update', () => {
     });
   });
 });
+
+describe('hostile holdings bodies', () => {
+  it('deep nesting, NUL characters and bytes that are not UTF-8 are refused, naming the field', async () => {
+    const headers = { 'if-match': '*' };
+    const deep = await call('PUT', `${FUND}/submit-fph-compliance`, {
+      body: `{"holdings":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+      headers,
+    });
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json().errors[0].field).toBe('body');
+    const nul = await call('PUT', `${FUND}/submit-fph-compliance`, {
+      body: { periodEndDate: '2026-03-31', holdings: [{ ...holdings(1)[0], assetName: 'a\u0000b' }] },
+      headers,
+    });
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json().errors[0].field).toBe('holdings.0.assetName');
+    const bytes = await d.gateway.app.inject({
+      method: 'PUT',
+      url: `${BASE}${FUND}/submit-fph-compliance`,
+      headers: {
+        'Ocp-Apim-Subscription-Key': d.key,
+        'x-organisation': d.organisation,
+        'content-type': 'application/json',
+        ...headers,
+      },
+      payload: Buffer.concat([
+        Buffer.from('{"periodEndDate": "'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}'),
+      ]),
+    });
+    expect(bytes.statusCode).toBe(400);
+    expect(bytes.json().errors[0]).toEqual({ field: 'body', message: 'is not valid UTF-8' });
+  });
+});

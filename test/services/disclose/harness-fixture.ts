@@ -1,7 +1,9 @@
 import { DISCLOSE_ERRORS } from '../../../src/platform/http/error-codes.ts';
 import { withIsinCheckDigit } from '../../../src/services/disclose/domain/isin.ts';
+import { FIXTURES } from '../../../src/services/disclose/sandbox/fixtures.ts';
+import { generateRegister } from '../../../src/services/disclose/sandbox/generator.ts';
 import type { ServiceFixture } from '../../support/service-fixture.ts';
-import { discloseGateway } from './support.ts';
+import { discloseGateway, NOW, testCompanies } from './support.ts';
 
 /**
  * The offers register's fixture for the shared harnesses: every operation needs a key and
@@ -10,6 +12,15 @@ import { discloseGateway } from './support.ts';
  * for FND10001 (its fund update and FPH for the period ending 31 March 2026 unfiled on the sandbox clock).
  */
 const PAGING = ['page=1&page-size=5', 'page=2&page-size=1'];
+
+/** The documents of the fixed cases, as the seed makes them (record ids do not depend on the clock). */
+const register = generateRegister(
+  testCompanies(),
+  { schemes: 6, standaloneOffers: 4, now: new Date(NOW) },
+  FIXTURES,
+);
+const offerDocument = register.offers[0]!.documents[0]!;
+const schemeDocument = register.schemes[0]!.documents[0]!;
 const holdings = Array.from({ length: 4 }, (_, i) => ({
   assetName: `Holding ${i}`,
   assetType: 'INTERNATIONAL_EQUITIES',
@@ -38,6 +49,14 @@ export const discloseFixture: ServiceFixture = {
       values: (name) =>
         (
           ({
+            documentType: {
+              valid: [offerDocument.documentType, schemeDocument.documentType],
+              odd: ['fund', '..', 'governing-documents%2F..'],
+            },
+            documentRecId: {
+              valid: [offerDocument.documentRecId, schemeDocument.documentRecId],
+              odd: ['DOC1', '../etc', 'DOC999999'],
+            },
             offerNumber: {
               valid: ['OFR10001'],
               odd: ['OFR1', 'ofr10001', 'SCH10000', 'OFR99999'],
@@ -112,6 +131,15 @@ export const discloseFixture: ServiceFixture = {
     'GET /fund/{fundNumber}': { organisation: true, query: ['', 'version=OFR10001-v1'] },
     'GET /fund/{fundNumber}/holdings': { organisation: true, query: ['', ...PAGING] },
     'GET /activities': { organisation: true },
+    'GET /offer/{offerNumber}/{documentType}/{documentRecId}': {
+      organisation: true,
+      path: { documentType: offerDocument.documentType, documentRecId: offerDocument.documentRecId },
+    },
+    'GET /scheme/{schemeNumber}/{documentType}/{documentRecId}': {
+      organisation: true,
+      path: { documentType: schemeDocument.documentType, documentRecId: schemeDocument.documentRecId },
+    },
+    'GET /fund/{fundNumber}/fund-update-document': { organisation: true },
     'PUT /offer/{offerNumber}/fund/{fundNumber}/submit-fund-compliance': {
       organisation: true,
       headers: { 'if-match': '*' },

@@ -9,7 +9,7 @@
  * | `holdings.n.assetName`         | required, at most 200 characters                                     |
  * | `holdings.n.assetType`         | one of `ASSET_TYPES` (the fund update's asset classes)               |
  * | `holdings.n.isin`              | optional; when given, a valid ISIN (ISO 6166 check digit)            |
- * | `holdings.n.value`             | a finite number of the currency, at most 2 decimal places; negative only for derivatives (`OTHER`) |
+ * | `holdings.n.value`             | a finite number of the currency below 10^15, at most 2 decimal places; negative only for derivatives (`OTHER`) |
  * | `holdings.n.percentageOfFund`  | a finite number from -100 to 100                                     |
  * | `holdings.n.currency`          | an ISO 4217 code the runtime knows (`Intl.supportedValuesOf`)        |
  * | the percentages together       | sum to 100 within ±0.05 (each is rounded to 2 places in reports)     |
@@ -33,6 +33,8 @@ export type AssetType = (typeof ASSET_TYPES)[number];
 
 export const MAX_HOLDINGS = 200_000;
 export const PERCENTAGE_TOLERANCE = 0.05;
+/** Values are below 10^15 in absolute value (stored with 2 places in 20 digits). */
+export const MAX_VALUE = 1e15;
 
 export interface Holding {
   assetName: string;
@@ -76,6 +78,8 @@ function checkHolding(
   }
   if (!isNumber(value)) {
     problems.push({ field: at('value'), message: 'must be a number' });
+  } else if (Math.abs(value) >= MAX_VALUE) {
+    problems.push({ field: at('value'), message: 'must be less than 10^15 in absolute value' });
   } else if (!twoPlaces(value)) {
     problems.push({ field: at('value'), message: 'must have at most 2 decimal places' });
   } else if (value < 0 && assetType !== 'OTHER') {

@@ -86,7 +86,9 @@ CREATE TABLE disclose_fund_versions (
 );
 CREATE INDEX disclose_fund_versions_offer ON disclose_fund_versions (fund_number, offer_version);
 
--- Holdings rows belong to the fund version that filed them; later versions point at them.
+-- Holdings rows belong to the fund version that filed them; later versions point at them. No foreign
+-- key: a filing writes the version and its rows in one transaction, and 50,000 per-row checks would
+-- cost more than the rows themselves.
 CREATE TABLE disclose_fund_holdings (
   fund_number text NOT NULL,
   fund_version integer NOT NULL,
@@ -97,8 +99,7 @@ CREATE TABLE disclose_fund_holdings (
   value numeric(20, 2) NOT NULL,
   percentage_of_fund numeric(9, 4) NOT NULL,
   currency text NOT NULL,
-  PRIMARY KEY (fund_number, fund_version, line),
-  FOREIGN KEY (fund_number, fund_version) REFERENCES disclose_fund_versions
+  PRIMARY KEY (fund_number, fund_version, line)
 );
 
 -- People and organisations named on an offer or a scheme (offerors, manager, supervisor, custodian …).

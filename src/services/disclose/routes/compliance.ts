@@ -4,7 +4,8 @@ import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { nzDate } from '../../../platform/calendar.ts';
 import { strongEtag } from '../../../platform/http/conditional.ts';
 import { DISCLOSE_ERRORS, PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
-import { HttpError } from '../../../platform/http/errors.ts';
+import { badRequest, HttpError } from '../../../platform/http/errors.ts';
+import { findLoneSurrogate, findNulCharacter } from '../../../platform/http/input-text.ts';
 import { type ActivityKind, activitiesOfFund, filingOf } from '../domain/activities.ts';
 import { isPeriodEnd } from '../domain/compliance.ts';
 import { fundUpdateProblems } from '../domain/fund-update.ts';
@@ -24,17 +25,6 @@ import { MAX_DOCUMENT_BYTES } from '../store/document-files.ts';
 import { fundAt } from '../store/register.ts';
 import { apiBase, notFound, numberParam, registerUrl, requireOrganisation, sendJson } from './support.ts';
 
-/** A holdings filing as the stream parser leaves it: the period, and the holdings as checked columns. */
-interface StreamedHoldings {
-  streamed: true;
-  periodEndDate: unknown;
-  checker: HoldingsChecker;
-  present: boolean;
-}
-
-const isStreamed = (body: unknown): body is StreamedHoldings =>
-  typeof body === 'object' && body !== null && (body as { streamed?: unknown }).streamed === true;
-
 /**
  * Compliance: `GET /activities`, and the two filings. The filings' JSON is read by a stream parser
  * (@streamparser/json): holdings are checked one by one as they arrive and kept as columns, so a
@@ -43,71 +33,6 @@ const isStreamed = (body: unknown): body is StreamedHoldings =>
 export async function complianceRoutes(app: FastifyInstance, context: ServiceContext): Promise<void> {
   const pool = context.database.pool;
   const base = apiBase(context);
-
-  // This plugin's own JSON parser (the service's scope only): streamed for holdings.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', (request, payload, done) => {
-    const fph = request.routeOptions.url?.endsWith('/submit-fph-compliance') ?? false;
-    const parser = new JSONParser(
-      fph ? { paths: ['$.periodEndDate', '$.holdings.*'], keepStack: false } : {},
-    );
-    const streamed: StreamedHoldings = {
-      streamed: true,
-      periodEndDate: undefined,
-      checker: new HoldingsChecker(),
-      present: false,
-    };
-    let whole: unknown;
-    let failed = false;
-    const fail = (message: string) => {
-      if (failed) return;
-      failed = true;
-      payload.resume();
-      done(
-        new HttpError(PLATFORM_ERRORS.invalidParameter, `The body is not valid JSON: ${message}`, [
-          { field: 'body', message: 'must be JSON' },
-        ]),
-        undefined,
-      );
-    };
-    parser.onError = (error) => fail(error.message);
-    parser.onValue = ({ value, key, stack }) => {
-      if (!fph) {
-        if (stack.length === 0) whole = value;
-        return;
-      }
-      if (stack.length === 1 && key === 'periodEndDate') streamed.periodEndDate = value;
-      else if (stack.length === 2 && typeof key === 'number') {
-        streamed.present = true;
-        streamed.checker.add(value);
-      }
-    };
-    payload.on('data', (chunk: Buffer) => {
-      if (failed) return;
-      try {
-        parser.write(chunk);
-      } catch (error) {
-        fail((error as Error).message);
-      }
-    });
-    payload.on('error', (error) => {
-      if (!failed) {
-        failed = true;
-        done(error, undefined);
-      }
-    });
-    payload.on('end', () => {
-      if (failed) return;
-      try {
-        if (!parser.isEnded) parser.end();
-      } catch (error) {
-        fail((error as Error).message);
-        return;
-      }
-      if (failed) return;
-      done(null, fph ? streamed : whole);
-    });
-  });
 
   app.get(
     '/activities',
@@ -184,10 +109,11 @@ export async function complianceRoutes(app: FastifyInstance, context: ServiceCon
     let changes: Record<string, unknown> = {};
     let holdings: HoldingsChecker['columns'] | undefined;
     if (kind === 'FULL_PORTFOLIO_HOLDINGS') {
-      if (!isStreamed(body)) {
+      const streamed = streamedHoldings.get(request);
+      if (!streamed) {
         problems = [{ field: 'body', message: 'must be a JSON object with periodEndDate and holdings' }];
       } else {
-        periodEnd = body.periodEndDate;
+        periodEnd = streamed.periodEndDate;
         problems = [];
         if (typeof periodEnd !== 'string' || !isPeriodEnd(periodEnd)) {
           problems.push({
@@ -195,8 +121,8 @@ export async function complianceRoutes(app: FastifyInstance, context: ServiceCon
             message: 'must be a period end: YYYY-03-31 or YYYY-09-30',
           });
         }
-        problems.push(...body.checker.finish(body.present));
-        holdings = body.checker.columns;
+        problems.push(...streamed.checker.finish(streamed.present));
+        holdings = streamed.checker.columns;
       }
     } else {
       problems = fundUpdateProblems(body);
@@ -274,8 +200,14 @@ export async function complianceRoutes(app: FastifyInstance, context: ServiceCon
     };
   };
 
-  const putRoute = (suffix: string, kind: ActivityKind, summary: string, body: object) =>
-    app.put(
+  const putRoute = (
+    scope: FastifyInstance,
+    suffix: string,
+    kind: ActivityKind,
+    summary: string,
+    body: object,
+  ) =>
+    scope.put(
       `/offer/:offerNumber/fund/:fundNumber/${suffix}`,
       {
         bodyLimit: MAX_DOCUMENT_BYTES,
@@ -297,17 +229,156 @@ export async function complianceRoutes(app: FastifyInstance, context: ServiceCon
       },
     );
   putRoute(
+    app,
     'submit-fund-compliance',
     'FUND_UPDATE',
     'File a fund update (If-Match: the fund’s ETag)',
     FundUpdateBody,
   );
-  putRoute(
-    'submit-fph-compliance',
-    'FULL_PORTFOLIO_HOLDINGS',
-    'File full portfolio holdings (If-Match: the fund’s ETag)',
-    HoldingsBody,
-  );
+  // The holdings filing in a scope of its own: its JSON is stream-parsed; every other operation keeps
+  // the platform's parser.
+  await app.register(async (scope) => {
+    installStreamedHoldingsParser(scope);
+    putRoute(
+      scope,
+      'submit-fph-compliance',
+      'FULL_PORTFOLIO_HOLDINGS',
+      'File full portfolio holdings (If-Match: the fund’s ETag)',
+      HoldingsBody,
+    );
+  });
+}
+
+/** A holdings filing as the stream parser leaves it: the period, and the holdings as checked columns. */
+interface StreamedHoldings {
+  periodEndDate: unknown;
+  checker: HoldingsChecker;
+  present: boolean;
+}
+
+/** Beside the request, not in its body: the platform's text checks walk the body (here only the period). */
+const streamedHoldings = new WeakMap<FastifyRequest, StreamedHoldings>();
+
+const NUL_RULE = 'must not contain the NUL character (U+0000)';
+const SURROGATE_RULE = 'must not contain a lone surrogate (an unpaired \\uD800–\\uDFFF escape)';
+
+/** A holdings filing nests three levels (body, holdings, a holding); deeper bodies are refused early. */
+const MAX_DEPTH = 32;
+
+/**
+ * The nesting depth of JSON text read in chunks (strings and their escapes skipped), so a hostile body
+ * is refused before the stream parser, whose work grows with the square of the depth, sees it.
+ */
+class DepthGuard {
+  private level = 0;
+  private inString = false;
+  private escaped = false;
+  constructor(private readonly max: number) {}
+
+  accepts(text: string): boolean {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === 0x5c) this.escaped = true;
+        else if (c === 0x22) this.inString = false;
+      } else if (c === 0x22) this.inString = true;
+      else if (c === 0x5b || c === 0x7b) {
+        if (++this.level > this.max) return false;
+      } else if (c === 0x5d || c === 0x7d) this.level--;
+    }
+    return true;
+  }
+}
+
+/**
+ * The holdings filing's JSON, read as it arrives (@streamparser/json): the bytes checked as strict
+ * UTF-8 on the way, each holding checked (its rules, NUL characters and lone surrogates) and kept as
+ * columns as soon as it is complete; nothing else of the body is kept.
+ */
+function installStreamedHoldingsParser(scope: FastifyInstance): void {
+  scope.removeContentTypeParser('application/json');
+  scope.addContentTypeParser('application/json', (request, payload, done) => {
+    const parser = new JSONParser({
+      paths: ['$.periodEndDate', '$.holdings.*'],
+      keepStack: false,
+      stringBufferSize: 65_536,
+      numberBufferSize: 64,
+    });
+    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    const streamed: StreamedHoldings = {
+      periodEndDate: undefined,
+      checker: new HoldingsChecker(),
+      present: false,
+    };
+    let failed = false;
+    let index = 0;
+    const fail = (error: Error) => {
+      if (failed) return;
+      failed = true;
+      payload.resume();
+      done(error, undefined);
+    };
+    const notJson = (message: string) =>
+      fail(
+        new HttpError(PLATFORM_ERRORS.invalidParameter, `The body is not valid JSON: ${message}`, [
+          { field: 'body', message: 'must be JSON' },
+        ]),
+      );
+    parser.onError = (error) => notJson(error.message);
+    parser.onValue = ({ value, key, stack }) => {
+      if (stack.length === 1 && key === 'periodEndDate') {
+        streamed.periodEndDate = value;
+      } else if (stack.length === 2 && typeof key === 'number') {
+        const at = index++;
+        streamed.present = true;
+        const nul = findNulCharacter(value, ['holdings', String(at)]);
+        const surrogate = nul === undefined ? findLoneSurrogate(value, ['holdings', String(at)]) : undefined;
+        if (nul !== undefined) return fail(badRequest(nul, NUL_RULE));
+        if (surrogate !== undefined) return fail(badRequest(surrogate, SURROGATE_RULE));
+        streamed.checker.add(value);
+      }
+    };
+    const depth = new DepthGuard(MAX_DEPTH);
+    const write = (text: string) => {
+      if (!depth.accepts(text)) {
+        return fail(badRequest('body', `must not nest arrays and objects deeper than ${MAX_DEPTH} levels`));
+      }
+      try {
+        if (text) parser.write(text);
+      } catch (error) {
+        notJson((error as Error).message);
+      }
+    };
+    payload.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      let text: string;
+      try {
+        text = decoder.decode(chunk, { stream: true });
+      } catch {
+        return fail(badRequest('body', 'is not valid UTF-8'));
+      }
+      write(text);
+    });
+    payload.on('error', (error) => fail(error));
+    payload.on('end', () => {
+      if (failed) return;
+      try {
+        write(decoder.decode());
+      } catch {
+        return fail(badRequest('body', 'is not valid UTF-8'));
+      }
+      if (failed) return;
+      try {
+        if (!parser.isEnded) parser.end();
+      } catch (error) {
+        return notJson((error as Error).message);
+      }
+      if (failed) return;
+      streamedHoldings.set(request, streamed);
+      done(null, { periodEndDate: streamed.periodEndDate });
+    });
+  });
 }
 
 /**

@@ -227,37 +227,31 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext): void 
         const number = numberParam((request.params as Record<string, string>)[param]!, pattern, param, what);
         const query = request.query as Query;
         const version = parseVersion(single(query, 'version'), number);
-        const row = await store.recordAt(pool, subject, number, version);
+        const row = await store.detail(pool, subject, number, version);
         if (!row)
           throw notFound(
             version ? `Version ${versionId(number, version)} of ${number}` : `${what} ${number}`,
             version ? 'version' : param,
           );
         const path = `${base}/${subject}/${number}`;
-        const [versions, participants, documents] = await Promise.all([
-          store.versionsOf(pool, subject, number),
-          store.participants(pool, subject, number, { limit: 10, offset: 0 }),
-          store.documents(pool, { kind: subject, number }, { limit: 10, offset: 0 }),
-        ]);
-        const versionCut = cut(versions, versions.length, 'versions', `${path}/versions`);
+        const versionCut = cut(row.versions, row.versionCount, 'versions', `${path}/versions`);
         const participantCut = cut(
-          participants.rows,
-          participants.total,
+          row.participants,
+          row.participantCount,
           'participants',
           `${path}/participants`,
         );
-        const documentCut = cut(documents.rows, documents.total, 'documents', `${path}/documents`);
+        const documentCut = cut(row.documents, row.documentCount, 'documents', `${path}/documents`);
         const links: Link[] = [
           { rel: 'self', href: version ? `${path}?version=${versionId(number, version)}` : path },
           { rel: 'current', href: path },
           { rel: 'filing-history', href: `${path}/filing-history` },
         ];
         if (subject === 'offer') {
-          const funds = await store.fundsOfOffer(pool, number, row.version, { limit: 0, offset: 0 });
           links.push({
             rel: 'funds',
             href: version ? `${path}/funds?version=${versionId(number, version)}` : `${path}/funds`,
-            count: funds.total,
+            count: row.fundCount,
           });
         } else {
           links.push(
@@ -280,7 +274,7 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext): void 
             change: v.change,
           })),
           participants: participantCut.items,
-          documents: documentCut.items.map(documentItem),
+          documents: documentCut.items.map((d) => documentItem({ ...d, addedAt: new Date(d.addedAt) })),
           links,
           registerUrl: registerUrl(
             request,

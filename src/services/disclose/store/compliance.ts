@@ -6,6 +6,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import type { ActivityKind, Filing } from '../domain/activities.ts';
+import { copyField, copyFrom } from './copy-in.ts';
 
 export interface ComplianceFund {
   fundNumber: string;
@@ -63,8 +64,6 @@ export type FilingOutcome =
   | { outcome: 'stale' }
   | { outcome: 'missing' }
   | { outcome: 'duplicate'; filedAt: Date };
-
-const HOLDINGS_BATCH = 10_000;
 
 /** Writes a filing whole, or nothing (stale If-Match, a period already filed). */
 export function fileCompliance(pool: Pool, input: FilingInput): Promise<FilingOutcome> {
@@ -156,32 +155,30 @@ export function fileCompliance(pool: Pool, input: FilingInput): Promise<FilingOu
   });
 }
 
-/** Holdings rows in batches of unnested arrays (one statement per 10,000 lines). */
+/** Holdings rows with `COPY … FROM STDIN`, streamed in chunks of about 64 KB. */
 export async function insertHoldings(
   client: PoolClient,
   fundNumber: string,
   version: number,
   h: NonNullable<FilingInput['holdings']>,
 ): Promise<void> {
-  for (let start = 0; start < h.assetName.length; start += HOLDINGS_BATCH) {
-    const end = Math.min(start + HOLDINGS_BATCH, h.assetName.length);
-    await client.query(
-      `INSERT INTO disclose_fund_holdings
-         (fund_number, fund_version, line, asset_name, asset_type, isin, value, percentage_of_fund, currency)
-       SELECT $1, $2, $3 + ord - 1, a, t, i, v, p, c
-         FROM unnest($4::text[], $5::text[], $6::text[], $7::numeric[], $8::numeric[], $9::text[])
-              WITH ORDINALITY AS u(a, t, i, v, p, c, ord)`,
-      [
-        fundNumber,
-        version,
-        start,
-        h.assetName.slice(start, end),
-        h.assetType.slice(start, end),
-        h.isin.slice(start, end),
-        h.value.slice(start, end),
-        h.percentageOfFund.slice(start, end),
-        h.currency.slice(start, end),
-      ],
-    );
+  const prefix = `${copyField(fundNumber)}\t${version}\t`;
+  function* chunks(): Generator<string> {
+    let buffer = '';
+    for (let line = 0; line < h.assetName.length; line++) {
+      buffer += `${prefix}${line}\t${copyField(h.assetName[line])}\t${copyField(h.assetType[line])}\t${copyField(h.isin[line])}\t${h.value[line]}\t${h.percentageOfFund[line]}\t${copyField(h.currency[line])}\n`;
+      if (buffer.length >= 65_536) {
+        yield buffer;
+        buffer = '';
+      }
+    }
+    if (buffer) yield buffer;
   }
+  await copyFrom(
+    client,
+    `COPY disclose_fund_holdings
+       (fund_number, fund_version, line, asset_name, asset_type, isin, value, percentage_of_fund, currency)
+     FROM STDIN`,
+    chunks(),
+  );
 }

@@ -365,3 +365,67 @@ export async function fundVersions(
   );
   return result.rows;
 }
+
+const ISO = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+export interface DetailRow extends VersionRow {
+  versions: { version: number; changedAt: string; change: string }[];
+  versionCount: number;
+  participants: ParticipantRow[];
+  participantCount: number;
+  documents: (Omit<DocumentRow, 'addedAt'> & { addedAt: string })[];
+  documentCount: number;
+  /** Offers: funds that existed at the version shown. */
+  fundCount: number;
+}
+
+/**
+ * A main answer's data in one statement: the offer or scheme at a version (or current), the first 10
+ * versions, participants and documents, and how many there are of each (and of the offer's funds).
+ */
+export async function detail(
+  pool: Pool,
+  subject: 'offer' | 'scheme',
+  number: string,
+  version: number | undefined,
+): Promise<DetailRow | undefined> {
+  const t = TABLES[subject];
+  const versions = `${t.table.replace(/s$/, '')}_versions`;
+  const funds =
+    subject === 'offer'
+      ? `(SELECT count(DISTINCT fv.fund_number) FROM disclose_funds f
+            JOIN disclose_fund_versions fv ON fv.fund_number = f.fund_number
+           WHERE f.offer_number = r.offer_number AND fv.offer_version <= v.version)`
+      : '0';
+  const result = await pool.query<DetailRow>(
+    `SELECT r.${t.number} AS number, v.version, r.version AS "currentVersion", v.changed_at AS "changedAt",
+            r.last_changed AS "lastChanged", v.change, v.document,
+            (SELECT coalesce(json_agg(json_build_object('version', x.version, 'changedAt', ${ISO('x.changed_at')},
+                    'change', x.change) ORDER BY x.version DESC), '[]')
+               FROM (SELECT version, changed_at, change FROM ${versions} WHERE ${t.number} = r.${t.number}
+                      ORDER BY version DESC LIMIT 10) x) AS versions,
+            (SELECT count(*) FROM ${versions} WHERE ${t.number} = r.${t.number})::int AS "versionCount",
+            (SELECT coalesce(json_agg(json_build_object('role', p.role, 'name', p.name, 'nzbn', p.nzbn)
+                    ORDER BY p.position), '[]')
+               FROM (SELECT position, role, name, nzbn FROM disclose_participants
+                      WHERE subject_kind = $3 AND subject_number = r.${t.number} ORDER BY position LIMIT 10) p)
+              AS participants,
+            (SELECT count(*) FROM disclose_participants WHERE subject_kind = $3 AND subject_number = r.${t.number})::int
+              AS "participantCount",
+            (SELECT coalesce(json_agg(json_build_object('documentRecId', d.document_rec_id,
+                    'subjectKind', d.subject_kind, 'subjectNumber', d.subject_number,
+                    'documentType', d.document_type, 'noticeRecId', d.notice_rec_id, 'title', d.title,
+                    'fileName', d.file_name, 'contentType', d.content_type, 'sizeBytes', d.size_bytes,
+                    'storageKey', d.storage_key, 'addedAt', ${ISO('d.added_at')})
+                    ORDER BY d.added_at DESC, d.document_rec_id DESC), '[]')
+               FROM (SELECT * FROM disclose_documents WHERE subject_kind = $3 AND subject_number = r.${t.number}
+                      ORDER BY added_at DESC, document_rec_id DESC LIMIT 10) d) AS documents,
+            (SELECT count(*) FROM disclose_documents WHERE subject_kind = $3 AND subject_number = r.${t.number})::int
+              AS "documentCount",
+            ${funds}::int AS "fundCount"
+       FROM ${t.table} r JOIN ${versions} v ON v.${t.number} = r.${t.number}
+      WHERE r.${t.number} = $1 AND v.version = coalesce($2, r.version)`,
+    [number, version ?? null, subject],
+  );
+  return result.rows[0];
+}
