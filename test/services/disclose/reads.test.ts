@@ -141,3 +141,47 @@ describe('x-organisation', () => {
     expect(foreign.statusCode).toBe(403);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('lists the published operations, the register’s error codes, and not the public routes', async () => {
+    const response = await d.gateway.app.inject({ method: 'GET', url: `${BASE}/openapi.json` });
+    const document = response.json();
+    expect(document.openapi).toBe('3.1.0');
+    const paths = Object.keys(document.paths);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/offers',
+        '/schemes',
+        '/offer/{offerNumber}',
+        '/scheme/{schemeNumber}',
+        '/fund/{fundNumber}',
+        '/offer/{offerNumber}/fund/{fundNumber}',
+        '/offer/{offerNumber}/funds',
+        '/new-or-changed-offers',
+        '/new-or-changed-schemes',
+        '/activities',
+        '/offer/{offerNumber}/fund/{fundNumber}/submit-fund-compliance',
+        '/offer/{offerNumber}/fund/{fundNumber}/submit-fph-compliance',
+        '/scheme/{schemeNumber}/governing-documents',
+        '/fund/{fundNumber}/fund-update-document',
+      ]),
+    );
+    expect(paths.some((p) => p.startsWith('/online-register') || p.startsWith('/files'))).toBe(false);
+    const codes = (document['x-error-codes'] as { code: string }[]).map((c) => c.code);
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        'organisation-required',
+        'no-fund-authority',
+        'period-already-filed',
+        'precondition-required',
+        'signature-refused',
+      ]),
+    );
+    // Every operation documents its answers (the answers themselves are checked against them in every
+    // test of this folder, through the harness's conformsUrl).
+    for (const operation of api.operations()) {
+      const documented = document.paths[operation.path][operation.method.toLowerCase()];
+      expect(Object.keys(documented.responses).length, operation.id).toBeGreaterThan(0);
+    }
+  });
+});
