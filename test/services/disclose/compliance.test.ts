@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, findOrganisation } from '../../../src/identity/organisations.ts';
 import { setClock } from '../../../src/platform/clock-store.ts';
 import { withIsinCheckDigit } from '../../../src/services/disclose/domain/isin.ts';
+import { signedInUser } from '../../support/oauth.ts';
 import { OpenApi } from '../../support/openapi.ts';
 import { BASE, type DiscloseGateway, discloseGateway } from './support.ts';
 
@@ -267,5 +269,22 @@ describe('hostile holdings bodies', () => {
     });
     expect(bytes.statusCode).toBe(400);
     expect(bytes.json().errors[0]).toEqual({ field: 'body', message: 'is not valid UTF-8' });
+  });
+});
+
+describe('an OAuth token', () => {
+  it('is honoured: its user acts, so x-organisation must be one of the user’s organisations', async () => {
+    const user = await signedInUser(d.gateway);
+    const authorization = `Bearer ${user.token}`;
+    // Not yet a member of the subscriber's organisation: the token's user is the one who acts.
+    const refused = await call('GET', '/activities', { headers: { authorization } });
+    expect(refused.statusCode).toBe(403);
+    const organisation = await findOrganisation(d.gateway.runtime.gateway.pool, 'sandbox', d.organisation);
+    await addMember(d.gateway.runtime.gateway.pool, organisation!.id, user.userId, 'member');
+    const allowed = await call('GET', '/activities', { headers: { authorization } });
+    expect(allowed.statusCode).toBe(200);
+    expect(allowed.json().activities.length).toBeGreaterThan(0);
+    const broken = await call('GET', '/activities', { headers: { authorization: 'Bearer not.a.jwt' } });
+    expect(broken.statusCode).toBe(401);
   });
 });
