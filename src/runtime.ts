@@ -16,6 +16,7 @@ import { UsageRecorder } from './gateway/usage.ts';
 import { grantAuthority } from './identity/authorities.ts';
 import { OAUTH_PREFIX } from './identity/oauth/provider.ts';
 import { ensureSigningKey } from './identity/oauth/signing-keys.ts';
+import { addMember, addOrganisation, findOrganisation } from './identity/organisations.ts';
 import { listUsers } from './identity/users.ts';
 import { type ClockMode, Clocks, readClock } from './platform/clock-store.ts';
 import { type EmbeddedServer, startEmbedded } from './platform/db/embedded.ts';
@@ -134,6 +135,9 @@ export async function migrateAll(urls: DatabaseUrls): Promise<string[]> {
   return applied;
 }
 
+/** The sandbox organisation every operator belongs to (the offers register's `x-organisation` for them). */
+export const OPERATORS_ORGANISATION = 'sandbox-operators';
+
 /** Runs every service's sandbox generator (each is idempotent per scale). */
 export async function seedSandbox(
   urls: DatabaseUrls,
@@ -155,6 +159,24 @@ export async function seedSandbox(
             { userId: user.id },
           );
         }
+      },
+      async grantOperatorsOrganisationAuthority(service, kind, objectId) {
+        const organisation =
+          (await findOrganisation(gateway.pool, 'sandbox', OPERATORS_ORGANISATION)) ??
+          (await addOrganisation(gateway.pool, {
+            environment: 'sandbox',
+            identifier: OPERATORS_ORGANISATION,
+            name: 'Sandbox operators',
+          }));
+        for (const user of (await listUsers(gateway.pool)).filter((u) => u.isOperator)) {
+          await addMember(gateway.pool, organisation.id, user.id, 'owner');
+        }
+        await grantAuthority(
+          gateway.pool,
+          { environment: 'sandbox', service, kind, id: objectId },
+          { organisationId: organisation.id },
+        );
+        return OPERATORS_ORGANISATION;
       },
     };
     const summaries: string[] = [];

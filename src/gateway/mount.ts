@@ -101,6 +101,8 @@ export async function mountService(
           : notFound(request, reply);
       scope.options('/', { schema: { hide: true } }, preflight);
       scope.options('/*', { schema: { hide: true } }, preflight);
+      // A service's public routes (no key): before the guarded scope, outside its hooks.
+      if (service.publicRoutes) await scope.register(service.publicRoutes, context);
       await scope.register(async (guarded) => {
         guarded.addHook('onRequest', subscriptionGuard(runtime, environment, service.id, userRateLimit));
         // The simulated Wednesday-night window (sandbox only, off by default), after the guard: see

@@ -36,6 +36,11 @@ export interface ServiceDefinition {
   openapi?: Record<string, unknown>;
   /** Routes of the service, mounted once per environment. */
   routes?: FastifyPluginAsync<ServiceContext>;
+  /**
+   * Routes answered without a key (an online register's public pages, signed document URLs), mounted
+   * under the same prefix beside the guarded ones. They must hide themselves from the OpenAPI document.
+   */
+  publicRoutes?: FastifyPluginAsync<ServiceContext>;
   /** Folder of the service's migrations, applied to the sandbox and production databases. */
   migrations?: string;
   /**
@@ -181,6 +186,11 @@ export interface SeedContext {
 export interface SeedIdentity {
   /** Grants every operator's sandbox user authority over one object of `service` (idempotent). */
   grantOperatorsAuthority(service: ServiceId, kind: string, objectId: string): Promise<void>;
+  /**
+   * Grants the operators' sandbox organisation (every operator a member; made when missing) authority
+   * over one object of `service` (idempotent). Resolves to the organisation's identifier.
+   */
+  grantOperatorsOrganisationAuthority?(service: ServiceId, kind: string, objectId: string): Promise<string>;
 }
 
 export const productId = (environment: Environment, service: ServiceId): string =>

@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from './contract.ts';
+import { discloseService } from './disclose/index.ts';
 import { marketRentService } from './market-rent/index.ts';
 import { nzbnService } from './nzbn/index.ts';
 import { ppsrService } from './ppsr/index.ts';
@@ -9,11 +10,5 @@ export const SERVICES: readonly ServiceDefinition[] = [
   marketRentService,
   { id: 'iponz', title: 'Intellectual property office', path: '/iponz/v5', version: '5', dialect: 'problem' },
   ppsrService,
-  {
-    id: 'disclose',
-    title: 'Offers register',
-    path: '/disclose-register/v1',
-    version: '1',
-    dialect: 'problem',
-  },
+  discloseService,
 ];

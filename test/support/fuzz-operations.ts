@@ -533,6 +533,8 @@ export function fuzzOperations(fixture: ServiceFixture, options: FuzzOptions): v
             method: operation.method as 'GET',
             url,
             headers: {
+              ...subject.headers,
+              ...access.headers,
               'Ocp-Apim-Subscription-Key': key,
               ...(token ? { authorization: `Bearer ${token}` } : {}),
               ...request.headers,

@@ -114,6 +114,8 @@ export function securityMatrix(fixture: ServiceFixture): void {
       method: method as 'GET',
       url: urlOf(entry, call.environment ?? 'sandbox'),
       headers: {
+        ...s.subject.headers,
+        ...entry.access.headers,
         ...(key === null ? {} : { 'Ocp-Apim-Subscription-Key': key }),
         ...(call.authorization ? { authorization: call.authorization } : {}),
         ...(call.organisation ? { 'x-organisation': call.organisation } : {}),

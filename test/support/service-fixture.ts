@@ -22,6 +22,8 @@ export interface OperationAccess {
   path?: Record<string, string>;
   /** Valid query strings (without `?`): the first is the security matrix's, the fuzzer mutates them all. */
   query?: string | string[];
+  /** Headers the operation's valid example needs (e.g. `If-Match` of a compliance filing). */
+  headers?: Record<string, string>;
   /** A valid body, or one made from the subject's `ids` (for ids known once the gateway is set up). */
   body?: unknown;
 }
@@ -37,6 +39,8 @@ export interface ServiceSubject {
   stranger?: SignedInUser;
   /** A subscription key of the service (objects made with it in `setup` belong to it). */
   key?: string;
+  /** Headers every call of the harnesses sends unless it sets them itself (the offers register's `x-organisation`). */
+  headers?: Record<string, string>;
   /** Values of path parameters by name (`nzbn`, `watchlistId` …). */
   ids: Record<string, string>;
   /** What a refused call must leave unchanged (default: the sandbox tables named after the service). */

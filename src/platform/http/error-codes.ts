@@ -27,6 +27,8 @@ export interface ErrorCode {
   readonly meaning: string;
   /** The SOAP fault code, where it is not the default (`soap:Server` from 500, else `soap:Client`). */
   readonly fault?: SoapFaultCode;
+  /** Answered in this dialect whatever the service's own (a gateway refusal a service lists). */
+  readonly dialect?: Dialect;
 }
 
 const entry = (code: string, status: number, meaning: string, fault?: SoapFaultCode): ErrorCode =>
@@ -111,12 +113,20 @@ export const APIM_ERRORS = {
     429,
     'The product’s rate limit is exceeded; `Retry-After` says when to try again',
   ),
-  gatewayTimeout: entry(
+} as const satisfies Record<string, ErrorCode>;
+
+/**
+ * The gateway's timeout, in API Management's body, listed only by a service that has a platform timeout
+ * (the secured interests register: 180 s, published). `dialect` makes it `apim` in that service's list.
+ */
+export const GATEWAY_TIMEOUT: ErrorCode = {
+  ...entry(
     'gateway-timeout',
     504,
-    'The operation ran past the platform’s timeout (the secured interests register: 180 s); the register may still complete it — look the transaction up by request id before resending',
+    'The operation ran past the platform’s timeout; the register may still complete it — look the transaction up by request id before resending',
   ),
-} as const satisfies Record<string, ErrorCode>;
+  dialect: 'apim',
+};
 
 /** The secured interests register's own codes (problem+json `type` fragments), beside the platform's. */
 export const PPSR_ERRORS = {
@@ -146,6 +156,35 @@ export const NZBN_ERRORS = {
   ),
   unauthorized: entry('UNAUTHORIZED', 401, 'The operation needs a subscription and there is none'),
   forbidden: entry('FORBIDDEN', 403, 'The caller holds no authority over this entity'),
+} as const satisfies Record<string, ErrorCode>;
+
+/** The offers register's own codes (problem+json `type` fragments), beside the platform's. */
+export const DISCLOSE_ERRORS = {
+  organisationRequired: entry(
+    'organisation-required',
+    400,
+    'The `x-organisation` header is absent: every call names the register organisation it is made for',
+  ),
+  noFundAuthority: entry(
+    'no-fund-authority',
+    403,
+    'The organisation named in `x-organisation` has no authority over the fund',
+  ),
+  periodAlreadyFiled: entry(
+    'period-already-filed',
+    409,
+    'A filing for this fund, activity and period exists',
+  ),
+  preconditionRequired: entry(
+    'precondition-required',
+    428,
+    'A compliance filing needs `If-Match` with the fund’s current ETag',
+  ),
+  signatureRefused: entry(
+    'signature-refused',
+    403,
+    'A document URL whose signature does not match, or that has expired',
+  ),
 } as const satisfies Record<string, ErrorCode>;
 
 /**
@@ -239,9 +278,10 @@ export function serviceErrorCodes(
   );
   const listed = (codes: readonly ErrorCode[], as: Dialect) =>
     codes.map((code) => ({ ...code, dialect: as, ...(as === 'soap' ? { fault: soapFaultCode(code) } : {}) }));
+  const gateway = own.filter((code) => code.dialect === 'apim');
   return [
-    ...listed(Object.values(APIM_ERRORS), 'apim'),
-    ...listed([...platform, ...own], dialect),
+    ...listed([...Object.values(APIM_ERRORS), ...gateway], 'apim'),
+    ...listed([...platform, ...own.filter((code) => code.dialect !== 'apim')], dialect),
     ...listed([FRAMEWORK_ERROR_FAMILY], dialect),
   ];
 }

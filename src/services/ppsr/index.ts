@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BILLING_ERRORS, PPSR_ERRORS } from '../../platform/http/error-codes.ts';
+import { BILLING_ERRORS, GATEWAY_TIMEOUT, PPSR_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
 import { startPpsrJobs } from './jobs/index.ts';
 import { ppsrRoutes } from './routes/index.ts';
@@ -16,7 +16,7 @@ export const ppsrService: ServiceDefinition = {
   path: '/ppsr/v2',
   version: '2',
   dialect: 'problem',
-  errorCodes: [...Object.values(PPSR_ERRORS), ...Object.values(BILLING_ERRORS)],
+  errorCodes: [GATEWAY_TIMEOUT, ...Object.values(PPSR_ERRORS), ...Object.values(BILLING_ERRORS)],
   routes: ppsrRoutes,
   migrations: path.join(here, 'migrations'),
   seed: seedPpsr,

@@ -9,7 +9,7 @@
  * | `holdings.n.assetName`         | required, at most 200 characters                                     |
  * | `holdings.n.assetType`         | one of `ASSET_TYPES` (the fund update's asset classes)               |
  * | `holdings.n.isin`              | optional; when given, a valid ISIN (ISO 6166 check digit)            |
- * | `holdings.n.value`             | a finite number of the currency, at most 2 decimal places; negative only for derivatives (`OTHER`) |
+ * | `holdings.n.value`             | a finite number of the currency below 10^15, at most 2 decimal places; negative only for derivatives (`OTHER`) |
  * | `holdings.n.percentageOfFund`  | a finite number from -100 to 100                                     |
  * | `holdings.n.currency`          | an ISO 4217 code the runtime knows (`Intl.supportedValuesOf`)        |
  * | the percentages together       | sum to 100 within ±0.05 (each is rounded to 2 places in reports)     |
@@ -33,6 +33,8 @@ export type AssetType = (typeof ASSET_TYPES)[number];
 
 export const MAX_HOLDINGS = 200_000;
 export const PERCENTAGE_TOLERANCE = 0.05;
+/** Values are below 10^15 in absolute value (stored with 2 places in 20 digits). */
+export const MAX_VALUE = 1e15;
 
 export interface Holding {
   assetName: string;
@@ -76,6 +78,8 @@ function checkHolding(
   }
   if (!isNumber(value)) {
     problems.push({ field: at('value'), message: 'must be a number' });
+  } else if (Math.abs(value) >= MAX_VALUE) {
+    problems.push({ field: at('value'), message: 'must be less than 10^15 in absolute value' });
   } else if (!twoPlaces(value)) {
     problems.push({ field: at('value'), message: 'must have at most 2 decimal places' });
   } else if (value < 0 && assetType !== 'OTHER') {
@@ -121,4 +125,76 @@ export function holdingsProblems(holdings: unknown): Problem[] {
     });
   }
   return problems;
+}
+
+/**
+ * The same checks as `holdingsProblems`, one holding at a time, for a filing read as a stream: the
+ * holdings are kept as columns (what the store writes), never as a list of objects.
+ */
+export class HoldingsChecker {
+  readonly problems: Problem[] = [];
+  readonly columns = {
+    assetName: [] as string[],
+    assetType: [] as string[],
+    isin: [] as (string | null)[],
+    value: [] as number[],
+    percentageOfFund: [] as number[],
+    currency: [] as string[],
+  };
+  private count = 0;
+  private sum = 0;
+  private summable = true;
+  /** Problems are collected up to this many (a broken 50,000-line filing answers a readable list). */
+  constructor(private readonly maxProblems = 1000) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  add(holding: unknown): void {
+    const index = this.count++;
+    if (index >= MAX_HOLDINGS) {
+      if (index === MAX_HOLDINGS)
+        this.problems.push({ field: 'holdings', message: `must have at most ${MAX_HOLDINGS} holdings` });
+      return;
+    }
+    if (typeof holding !== 'object' || holding === null || Array.isArray(holding)) {
+      this.push({ field: `holdings.${index}`, message: 'must be an object' });
+      this.summable = false;
+      return;
+    }
+    const before = this.problems.length;
+    const found: Problem[] = [];
+    checkHolding(holding as Partial<Record<keyof Holding, unknown>>, index, found);
+    for (const problem of found) this.push(problem);
+    const h = holding as Record<string, unknown>;
+    if (isNumber(h.percentageOfFund)) this.sum += h.percentageOfFund;
+    else this.summable = false;
+    if (found.length === 0 && this.problems.length === before) {
+      const c = this.columns;
+      c.assetName.push(h.assetName as string);
+      c.assetType.push(h.assetType as string);
+      c.isin.push(typeof h.isin === 'string' && h.isin !== '' ? h.isin : null);
+      c.value.push(h.value as number);
+      c.percentageOfFund.push(h.percentageOfFund as number);
+      c.currency.push(h.currency as string);
+    }
+  }
+
+  private push(problem: Problem): void {
+    if (this.problems.length < this.maxProblems) this.problems.push(problem);
+  }
+
+  /** Every problem of the filing's holdings (empty when good), after the last `add`. */
+  finish(present: boolean): Problem[] {
+    if (!present) return [{ field: 'holdings', message: 'must be a list of holdings' }, ...this.problems];
+    if (this.count === 0) return [{ field: 'holdings', message: 'must have at least one holding' }];
+    if (this.summable && this.count <= MAX_HOLDINGS && Math.abs(this.sum - 100) > PERCENTAGE_TOLERANCE) {
+      this.push({
+        field: 'holdings',
+        message: `percentageOfFund must sum to 100 within ±${PERCENTAGE_TOLERANCE}; it sums to ${Number(this.sum.toFixed(4))}`,
+      });
+    }
+    return this.problems;
+  }
 }

@@ -23,7 +23,7 @@ import type pg from 'pg';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import { APIM_ERRORS, PPSR_ERRORS } from '../../../platform/http/error-codes.ts';
+import { GATEWAY_TIMEOUT, PPSR_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError, render, sendError, toHttpError } from '../../../platform/http/errors.ts';
 import {
   completeTransaction,
@@ -205,7 +205,7 @@ export class Processing {
         request,
         reply,
         new HttpError(
-          APIM_ERRORS.gatewayTimeout,
+          GATEWAY_TIMEOUT,
           `The request did not complete within the platform's timeout of ${Math.round(this.settings.platformTimeoutMs / 1000)} seconds. The transaction may still complete: look it up by request id (GET /customer-organisation-transactions?request-id=${requestId}) before sending it again.`,
         ),
         'apim',

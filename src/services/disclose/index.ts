@@ -1,0 +1,22 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DISCLOSE_ERRORS } from '../../platform/http/error-codes.ts';
+import type { ServiceDefinition } from '../contract.ts';
+import { disclosePublicRoutes, discloseRoutes } from './routes/index.ts';
+import { seedDisclose } from './sandbox/seed.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The offers register (spec part A): routes, migrations and the sandbox generator. */
+export const discloseService: ServiceDefinition = {
+  id: 'disclose',
+  title: 'Offers register',
+  path: '/disclose-register/v1',
+  version: '1',
+  dialect: 'problem',
+  errorCodes: Object.values(DISCLOSE_ERRORS),
+  routes: discloseRoutes,
+  publicRoutes: disclosePublicRoutes,
+  migrations: path.join(here, 'migrations'),
+  seed: (context) => seedDisclose(context),
+};

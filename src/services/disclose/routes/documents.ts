@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../../../gateway/service-context.ts';
+import { DISCLOSE_ERRORS } from '../../../platform/http/error-codes.ts';
+import { HttpError } from '../../../platform/http/errors.ts';
+import { DOCUMENT_REC_ID, FUND_NUMBER, OFFER_NUMBER, SCHEME_NUMBER } from '../domain/records.ts';
+import { checkSignature, SIGNED_URL_SECONDS, signedQuery } from '../domain/signed-url.ts';
+import { downloadResponses, ORGANISATION_NOTE } from '../schemas.ts';
+import { type DocumentFiles, documentFolder, folderDocumentFiles } from '../store/document-files.ts';
+import { type DocumentRow, documentById, documents } from '../store/register.ts';
+import { apiBase, notFound, numberParam, requireOrganisation } from './support.ts';
+
+/** The key of this environment's document URLs: derived from the server's secret, never stored. */
+export function signingKey(context: ServiceContext): Buffer {
+  const parts = [0, 1, 2, 3].map((i) =>
+    context.keyedUniform(`disclose|document-url|${context.environment}|${i}`),
+  );
+  return createHash('sha256').update(parts.join('|')).digest();
+}
+
+/** Where a document's bytes are served (public: the signature is the permission). */
+export const downloadPath = (context: ServiceContext, recId: string): string =>
+  `${apiBase(context)}/files/${recId}`;
+
+/**
+ * The three document operations: 302 to a signed URL of our document store, valid for
+ * SIGNED_URL_SECONDS, bound to the calling subscription.
+ */
+export function documentRoutes(app: FastifyInstance, context: ServiceContext): void {
+  const pool = context.database.pool;
+  const key = signingKey(context);
+  const redirect = (request: FastifyRequest, row: DocumentRow) => {
+    const path = downloadPath(context, row.documentRecId);
+    const caller = request.caller?.subscriptionId ?? 'unknown';
+    return `${request.protocol}://${request.host}${path}?${signedQuery(key, path, caller, context.clock.now().getTime())}`;
+  };
+  const schema = (summary: string) => ({
+    schema: {
+      summary,
+      description: `${ORGANISATION_NOTE} The signed URL lives ${SIGNED_URL_SECONDS} seconds.`,
+      response: downloadResponses,
+    },
+  });
+  const subjectDocument = (kind: 'offer' | 'scheme') => async (request: FastifyRequest) => {
+    requireOrganisation(request);
+    const params = request.params as Record<string, string>;
+    const param = kind === 'offer' ? 'offerNumber' : 'schemeNumber';
+    const number = numberParam(
+      params[param]!,
+      kind === 'offer' ? OFFER_NUMBER : SCHEME_NUMBER,
+      param,
+      kind === 'offer' ? 'Offer' : 'Scheme',
+    );
+    const recId = params.documentRecId!;
+    const row = DOCUMENT_REC_ID.test(recId) ? await documentById(pool, recId) : undefined;
+    if (
+      !row ||
+      row.subjectKind !== kind ||
+      row.subjectNumber !== number ||
+      row.documentType !== params.documentType
+    ) {
+      throw notFound(`Document ${recId.slice(0, 40)} of ${number}`, 'documentRecId');
+    }
+    return row;
+  };
+  for (const kind of ['offer', 'scheme'] as const) {
+    const param = kind === 'offer' ? 'offerNumber' : 'schemeNumber';
+    app.get(
+      `/${kind}/:${param}/:documentType/:documentRecId`,
+      schema(`A document of the ${kind}: 302 to a signed URL`),
+      async (request, reply) => {
+        const row = await subjectDocument(kind)(request);
+        return reply.redirect(redirect(request, row), 302);
+      },
+    );
+  }
+  app.get(
+    '/fund/:fundNumber/fund-update-document',
+    schema('The fund’s latest fund update document: 302 to a signed URL'),
+    async (request, reply) => {
+      requireOrganisation(request);
+      const fundNumber = numberParam(
+        (request.params as Record<string, string>).fundNumber!,
+        FUND_NUMBER,
+        'fundNumber',
+        'Fund',
+      );
+      const found = await documents(
+        pool,
+        { kind: 'fund', number: fundNumber, type: 'fund-update-document' },
+        { limit: 1, offset: 0 },
+      );
+      const row = found.rows[0];
+      if (!row) throw notFound(`The fund update document of ${fundNumber}`, 'fundNumber');
+      return reply.redirect(redirect(request, row), 302);
+    },
+  );
+}
+
+/** The document store's public route: the bytes, for a valid signature only. */
+export function fileRoutes(app: FastifyInstance, context: ServiceContext, files?: DocumentFiles): void {
+  const pool = context.database.pool;
+  const key = signingKey(context);
+  const store = files ?? folderDocumentFiles(documentFolder(context.environment));
+  app.get('/files/:documentRecId', { schema: { hide: true } }, async (request, reply) => {
+    const recId = (request.params as Record<string, string>).documentRecId!;
+    const path = downloadPath(context, recId);
+    const check = checkSignature(
+      key,
+      path,
+      request.query as Record<string, unknown>,
+      context.clock.now().getTime(),
+    );
+    if (check !== 'valid') {
+      throw new HttpError(
+        DISCLOSE_ERRORS.signatureRefused,
+        check === 'expired'
+          ? 'The document URL has expired: ask the API for a new one.'
+          : 'The document URL’s signature does not match.',
+        [{ field: 'signature', message: check === 'expired' ? 'has expired' : 'does not match' }],
+      );
+    }
+    const row = DOCUMENT_REC_ID.test(recId) ? await documentById(pool, recId) : undefined;
+    const bytes = row ? await store.read(row.storageKey) : undefined;
+    if (!row || !bytes) throw notFound(`Document ${recId.slice(0, 40)}`, 'documentRecId');
+    return reply
+      .header('Cache-Control', 'private, max-age=60')
+      .header('Content-Disposition', `attachment; filename="${row.fileName}"`)
+      .type(row.contentType)
+      .send(bytes);
+  });
+}

@@ -1,0 +1,300 @@
+/**
+ * The sandbox seed hook of the offers register (`rsg seed`): the generated register (generator.ts, with
+ * the fixed test cases of fixtures.ts first) written in one transaction, its documents as small PDFs in
+ * the document store, and authority over the fixtures' funds for the operators' sandbox organisation.
+ * Idempotent: a register already there is kept as it is (filings made through the API survive).
+ */
+import { nzDate } from '../../../platform/calendar.ts';
+import type { SeedContext, SeedScale } from '../../contract.ts';
+import { type DocumentFiles, documentFolder, folderDocumentFiles } from '../store/document-files.ts';
+import { insertRegister, registerIsSeeded, type SeedRows } from '../store/seed.ts';
+import { FIXTURES } from './fixtures.ts';
+import { type GeneratedRegister, generateRegister, type OrganisationSource } from './generator.ts';
+import { samplePdf } from './pdf.ts';
+
+export const SCALES: Record<SeedScale, { schemes: number; standaloneOffers: number }> = {
+  small: { schemes: 30, standaloneOffers: 20 },
+  full: { schemes: 300, standaloneOffers: 200 },
+};
+
+export interface DiscloseSeedOptions {
+  /** Where managers, supervisors and offerors come from (default: the sandbox business number register). */
+  organisations?: OrganisationSource;
+  files?: DocumentFiles;
+  schemes?: number;
+  standaloneOffers?: number;
+}
+
+export async function seedDisclose(context: SeedContext, options: DiscloseSeedOptions = {}): Promise<string> {
+  const pool = context.database.pool;
+  if (await registerIsSeeded(pool)) return 'offers register already seeded';
+  let source = options.organisations;
+  if (!source) {
+    const companies = (await context.registers?.businessNumbers?.companies(500)) ?? [];
+    if (companies.length === 0) return 'skipped: the sandbox business number register has no companies yet';
+    source = { count: companies.length, organisation: (i) => companies[i]! };
+  }
+  const scale = SCALES[context.scale];
+  const now = context.clock.now();
+  const register = generateRegister(
+    source,
+    {
+      schemes: options.schemes ?? scale.schemes,
+      standaloneOffers: options.standaloneOffers ?? scale.standaloneOffers,
+      now,
+    },
+    FIXTURES,
+  );
+  const files = options.files ?? folderDocumentFiles(documentFolder('sandbox'));
+  const sizes = await writeDocuments(register, files);
+  const inserted = await insertRegister(pool, rowsOf(register, sizes));
+  if (!inserted) return 'offers register already seeded';
+  let organisation = '';
+  for (const [index, fixture] of FIXTURES.entries()) {
+    if (!fixture.authority) continue;
+    for (const fund of register.offers[index]?.funds ?? []) {
+      if (context.identity.grantOperatorsOrganisationAuthority) {
+        organisation = await context.identity.grantOperatorsOrganisationAuthority(
+          'disclose',
+          'fund',
+          fund.fundNumber,
+        );
+      }
+      await context.identity.grantOperatorsAuthority('disclose', 'fund', fund.fundNumber);
+    }
+  }
+  const funds = register.offers.reduce((n, o) => n + o.funds.length, 0);
+  return `${register.schemes.length} schemes, ${register.offers.length} offers, ${funds} funds${organisation ? `; organisation ${organisation} has authority over the fixtures' funds` : ''}`;
+}
+
+async function writeDocuments(
+  register: GeneratedRegister,
+  files: DocumentFiles,
+): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  const records = [
+    ...register.schemes.map((s) => ({ number: s.schemeNumber, name: s.name, documents: s.documents })),
+    ...register.offers.map((o) => ({ number: o.offerNumber, name: o.name, documents: o.documents })),
+    ...register.offers.flatMap((o) =>
+      o.funds.map((f) => ({
+        number: f.fundNumber,
+        name: f.name,
+        documents: fundUpdateDocument(f.fundNumber, f.versions.at(-1)!.at),
+      })),
+    ),
+  ];
+  for (const record of records) {
+    for (const document of record.documents) {
+      const bytes = await samplePdf({
+        title: document.title,
+        subject: `${record.name} (${record.number})`,
+        recId: document.documentRecId,
+        date: nzDate(document.addedAt.getTime()),
+      });
+      await files.put(`${document.documentRecId}.pdf`, bytes);
+      sizes.set(document.documentRecId, bytes.length);
+    }
+  }
+  return sizes;
+}
+
+/** The fund update document of a fund: one per fund, its record id from the fund number. */
+const fundUpdateDocument = (fundNumber: string, at: Date) => [
+  {
+    documentRecId: `DOC9${fundNumber.slice(3).padStart(6, '0')}`,
+    documentType: 'fund-update-document',
+    noticeRecId: null,
+    title: 'Fund update',
+    addedAt: at,
+  },
+];
+
+function rowsOf(register: GeneratedRegister, sizes: Map<string, number>): SeedRows {
+  const rows: SeedRows = {
+    disclose_schemes: [],
+    disclose_scheme_versions: [],
+    disclose_offers: [],
+    disclose_offer_versions: [],
+    disclose_funds: [],
+    disclose_fund_versions: [],
+    disclose_fund_holdings: [],
+    disclose_participants: [],
+    disclose_documents: [],
+    disclose_filing_history: [],
+    disclose_compliance_activities: [],
+  };
+  const document = (
+    kind: string,
+    number: string,
+    d: {
+      documentRecId: string;
+      documentType: string;
+      noticeRecId: string | null;
+      title: string;
+      addedAt: Date;
+    },
+  ) => ({
+    document_rec_id: d.documentRecId,
+    subject_kind: kind,
+    subject_number: number,
+    document_type: d.documentType,
+    notice_rec_id: d.noticeRecId,
+    title: d.title,
+    file_name: `${d.documentRecId}.pdf`,
+    content_type: 'application/pdf',
+    size_bytes: sizes.get(d.documentRecId) ?? 1,
+    storage_key: `${d.documentRecId}.pdf`,
+    added_at: d.addedAt,
+  });
+  const participant =
+    (kind: string, number: string) =>
+    (p: { role: string; name: string; nzbn: string | null }, position: number) => ({
+      subject_kind: kind,
+      subject_number: number,
+      position,
+      role: p.role,
+      name: p.name,
+      nzbn: p.nzbn,
+    });
+  const history = (kind: string, number: string, v: { at: Date; change: string }) => ({
+    subject_kind: kind,
+    subject_number: number,
+    fund_number: null,
+    filed_at: v.at,
+    filing_type: 'REGISTER_ENTRY',
+    description: v.change,
+    late: false,
+    filed_by: null,
+  });
+  for (const s of register.schemes) {
+    const last = s.versions.at(-1)!;
+    rows.disclose_schemes.push({
+      scheme_number: s.schemeNumber,
+      name: s.name,
+      status: s.status,
+      scheme_type: s.schemeType,
+      manager_nzbn: s.manager.nzbn,
+      manager_name: s.manager.name,
+      supervisor_nzbn: s.supervisor?.nzbn ?? null,
+      supervisor_name: s.supervisor?.name ?? null,
+      version: last.version,
+      first_registered: s.versions[0]!.at,
+      last_changed: last.at,
+    });
+    for (const v of s.versions) {
+      rows.disclose_scheme_versions.push({
+        scheme_number: s.schemeNumber,
+        version: v.version,
+        changed_at: v.at,
+        change: v.change,
+        document: v.document,
+      });
+      rows.disclose_filing_history.push(history('scheme', s.schemeNumber, v));
+    }
+    rows.disclose_participants.push(...s.participants.map(participant('scheme', s.schemeNumber)));
+    rows.disclose_documents.push(...s.documents.map((d) => document('scheme', s.schemeNumber, d)));
+  }
+  for (const o of register.offers) {
+    const last = o.versions.at(-1)!;
+    let lastChanged = last.at;
+    for (const f of o.funds) for (const v of f.versions) if (v.at > lastChanged) lastChanged = v.at;
+    rows.disclose_offers.push({
+      offer_number: o.offerNumber,
+      scheme_number: o.schemeNumber,
+      name: o.name,
+      status: o.status,
+      product_type: o.productType,
+      issuer_nzbn: o.issuer.nzbn,
+      issuer_name: o.issuer.name,
+      open_date: o.openDate,
+      close_date: o.closeDate,
+      version: last.version,
+      first_registered: o.versions[0]!.at,
+      last_changed: lastChanged,
+    });
+    for (const v of o.versions) {
+      rows.disclose_offer_versions.push({
+        offer_number: o.offerNumber,
+        version: v.version,
+        changed_at: v.at,
+        change: v.change,
+        document: v.document,
+      });
+      rows.disclose_filing_history.push(history('offer', o.offerNumber, v));
+    }
+    rows.disclose_participants.push(...o.participants.map(participant('offer', o.offerNumber)));
+    rows.disclose_documents.push(...o.documents.map((d) => document('offer', o.offerNumber, d)));
+    for (const f of o.funds) {
+      const fLast = f.versions.at(-1)!;
+      rows.disclose_funds.push({
+        fund_number: f.fundNumber,
+        offer_number: o.offerNumber,
+        name: f.name,
+        fund_type: f.fundType,
+        registered_on: f.registeredOn,
+        fph_required: f.fphRequired,
+        version: fLast.version,
+        last_changed: fLast.at,
+      });
+      const holdingsVersion =
+        f.versions.findLast((v) => v.change === 'Full portfolio holdings filed')?.version ?? null;
+      for (const v of f.versions) {
+        const fph = v.holdingsPeriodEnd !== null;
+        rows.disclose_fund_versions.push({
+          fund_number: f.fundNumber,
+          version: v.version,
+          offer_version: v.offerVersion,
+          changed_at: v.at,
+          change: v.change,
+          document: v.document,
+          // Seeded holdings are stored once, with the last FPH version; earlier FPH versions point at them.
+          holdings_version: fph ? holdingsVersion : null,
+          holdings_period_end: v.holdingsPeriodEnd,
+        });
+      }
+      if (holdingsVersion !== null) {
+        for (const [line, h] of f.holdings.entries()) {
+          rows.disclose_fund_holdings.push({
+            fund_number: f.fundNumber,
+            fund_version: holdingsVersion,
+            line,
+            asset_name: h.assetName,
+            asset_type: h.assetType,
+            isin: h.isin,
+            value: h.value,
+            percentage_of_fund: h.percentageOfFund,
+            currency: h.currency,
+          });
+        }
+      }
+      let version = 1;
+      for (const filing of f.filings) {
+        version++;
+        rows.disclose_compliance_activities.push({
+          fund_number: f.fundNumber,
+          kind: filing.kind,
+          period_end: filing.periodEnd,
+          due_date: filing.dueDate,
+          filed_at: filing.filedAt,
+          late: filing.late,
+          fund_version: version,
+          filed_by: null,
+        });
+        rows.disclose_filing_history.push({
+          subject_kind: o.schemeNumber ? 'scheme' : 'offer',
+          subject_number: o.schemeNumber ?? o.offerNumber,
+          fund_number: f.fundNumber,
+          filed_at: filing.filedAt,
+          filing_type: filing.kind,
+          description: `${filing.kind === 'FUND_UPDATE' ? 'Fund update' : 'Full portfolio holdings'} for the period ending ${filing.periodEnd}${filing.late ? ' (filed late)' : ''}`,
+          late: filing.late,
+          filed_by: null,
+        });
+      }
+      rows.disclose_documents.push(
+        ...fundUpdateDocument(f.fundNumber, fLast.at).map((d) => document('fund', f.fundNumber, d)),
+      );
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,283 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { ASSET_TYPES } from './domain/holdings.ts';
+
+/**
+ * The contract of the offers register API (ours where the reference says so; the README's "Answers").
+ * Parameters are documented here; their rules live in the routes and domain/, which name the parameter
+ * and the rule in every 400, so Ajv neither rejects nor coerces first.
+ */
+export const Problem = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    instance: Type.Optional(Type.String()),
+    errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+  },
+  { description: 'RFC 9457 problem details; errors[].field names the parameter or body field' },
+);
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: Problem } },
+});
+
+const Link = Type.Object({
+  rel: Type.String(),
+  href: Type.String({ description: 'Path from the gateway root' }),
+  count: Type.Optional(Type.Integer({ description: 'How many items the linked list holds' })),
+});
+const Links = Type.Array(Link);
+const RegisterUrl = Type.String({ description: 'The same record on the online register (a public page)' });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Company = Type.Object({ name: Type.String(), nzbn: Nullable(Type.String()) });
+
+export const Participant = Type.Object({
+  role: Type.String(),
+  name: Type.String(),
+  nzbn: Nullable(Type.String()),
+});
+export const DocumentItem = Type.Object({
+  documentRecId: Type.String(),
+  documentType: Type.String(),
+  title: Type.String(),
+  fileName: Type.String(),
+  contentType: Type.String(),
+  sizeBytes: Type.Integer(),
+  addedDate: Type.String({ description: 'ISO 8601 date and time' }),
+  noticeRecId: Nullable(Type.String()),
+  href: Type.String({ description: 'The download operation: 302 to a signed URL' }),
+});
+const VersionInfo = Type.Object({
+  versionId: Type.String(),
+  versionDate: Type.String({ description: 'ISO 8601 date and time' }),
+  change: Type.String(),
+});
+
+const recordFields = {
+  versionId: Type.String({ description: 'The version identifier of what is shown' }),
+  versionDate: Type.String({ description: 'ISO 8601 date and time' }),
+  currentVersionId: Type.String(),
+  versions: Type.Array(VersionInfo, {
+    description: 'Every version, newest first (at most 10; the link lists all)',
+  }),
+  participants: Type.Array(Participant, { description: 'The first 10 participants' }),
+  documents: Type.Array(DocumentItem, { description: 'The first 10 documents' }),
+  links: Links,
+  registerUrl: RegisterUrl,
+};
+
+export const Offer = Type.Object({
+  offerNumber: Type.String(),
+  name: Type.String(),
+  status: Type.String(),
+  productType: Type.String(),
+  schemeNumber: Nullable(Type.String()),
+  issuer: Company,
+  openDate: Nullable(Type.String({ description: 'YYYY-MM-DD' })),
+  closeDate: Nullable(Type.String({ description: 'YYYY-MM-DD' })),
+  ...recordFields,
+});
+
+export const Scheme = Type.Object({
+  schemeNumber: Type.String(),
+  name: Type.String(),
+  status: Type.String(),
+  schemeType: Type.String(),
+  manager: Company,
+  supervisor: Nullable(Company),
+  ...recordFields,
+});
+
+export const Holding = Type.Object({
+  assetName: Type.String(),
+  assetType: Type.String({ enum: [...ASSET_TYPES] }),
+  isin: Nullable(Type.String()),
+  value: Type.Number(),
+  percentageOfFund: Type.Number(),
+  currency: Type.String(),
+});
+
+export const Fund = Type.Object({
+  fundNumber: Type.String(),
+  offerNumber: Type.String(),
+  name: Type.String(),
+  fundType: Type.String(),
+  versionId: Type.String({ description: 'The fund version shown' }),
+  offerVersionId: Type.String({
+    description: 'The version of the parent offer this fund version belongs to',
+  }),
+  versionDate: Type.String({ description: 'ISO 8601 date and time' }),
+  unitPrice: Nullable(Type.Object({ price: Type.Number(), currency: Type.String() })),
+  returns: Type.Array(Type.Object({ period: Type.String(), percentage: Type.Number() })),
+  fees: Type.Array(Type.Object({ feeType: Type.String(), percentage: Type.Number() })),
+  assetAllocation: Type.Array(
+    Type.Object({
+      assetType: Type.String(),
+      actualPercentage: Type.Number(),
+      targetPercentage: Type.Number(),
+    }),
+  ),
+  holdingsPeriodEndDate: Nullable(Type.String({ description: 'YYYY-MM-DD' })),
+  holdings: Type.Array(Holding, { description: 'The first 10 holdings of the full portfolio holdings' }),
+  links: Links,
+  registerUrl: RegisterUrl,
+});
+
+export const Summary = Type.Object({
+  number: Type.String({ description: 'Offer or scheme number' }),
+  name: Type.String(),
+  status: Type.String(),
+  type: Type.String({ description: 'Product type (offers) or scheme type (schemes)' }),
+  issuer: Type.String({ description: 'Offeror (offers) or manager (schemes)' }),
+  versionId: Type.String(),
+  lastChanged: Type.String({ description: 'ISO 8601 date and time' }),
+  href: Type.String(),
+  registerUrl: RegisterUrl,
+});
+
+const pageOf = (item: TSchema, description: string) =>
+  Type.Object(
+    {
+      page: Type.Integer({ minimum: 1 }),
+      pageSize: Type.Integer(),
+      totalItems: Type.Integer(),
+      totalPages: Type.Integer(),
+      items: Type.Array(item),
+      links: Links,
+      registerUrl: RegisterUrl,
+    },
+    { description },
+  );
+
+export const SummaryPage = pageOf(Summary, 'A page of summary items');
+export const FundPage = pageOf(Fund, 'A page of funds');
+export const ParticipantPage = pageOf(Participant, 'A page of participants');
+export const DocumentPage = pageOf(DocumentItem, 'A page of documents');
+export const HoldingPage = pageOf(Holding, 'A page of holdings');
+export const VersionPage = pageOf(VersionInfo, 'A page of versions');
+export const FilingPage = pageOf(
+  Type.Object({
+    filedDate: Type.String({ description: 'ISO 8601 date and time' }),
+    filingType: Type.String(),
+    description: Type.String(),
+    fundNumber: Nullable(Type.String()),
+    late: Type.Boolean(),
+  }),
+  'A page of the filing history',
+);
+
+export const Activities = Type.Object({
+  organisation: Type.String(),
+  activities: Type.Array(
+    Type.Object({
+      fundNumber: Type.String(),
+      fundName: Type.String(),
+      offerNumber: Type.String(),
+      activityType: Type.String({ enum: ['FUND_UPDATE', 'FULL_PORTFOLIO_HOLDINGS'] }),
+      periodEndDate: Type.String({ description: 'YYYY-MM-DD' }),
+      dueDate: Type.String({ description: 'YYYY-MM-DD' }),
+      status: Type.String({ enum: ['Upcoming', 'Overdue', 'Filed'] }),
+      filedDate: Nullable(Type.String({ description: 'YYYY-MM-DD' })),
+      late: Nullable(Type.Boolean()),
+      href: Type.String(),
+    }),
+  ),
+  registerUrl: RegisterUrl,
+});
+
+export const FilingReceipt = Type.Object({
+  fundNumber: Type.String(),
+  offerNumber: Type.String(),
+  activityType: Type.String(),
+  periodEndDate: Type.String({ description: 'YYYY-MM-DD' }),
+  dueDate: Type.String({ description: 'YYYY-MM-DD' }),
+  filedDate: Type.String({ description: 'YYYY-MM-DD' }),
+  late: Type.Boolean(),
+  versionId: Type.String({ description: 'The new fund version' }),
+  links: Links,
+  registerUrl: RegisterUrl,
+});
+
+export const FundUpdateBody = Type.Object(
+  {
+    periodEndDate: Type.String({ description: 'YYYY-MM-DD', examples: ['2026-03-31'] }),
+    unitPrice: Type.Object({ price: Type.Number(), currency: Type.String() }),
+    returns: Type.Array(Type.Object({ period: Type.String(), percentage: Type.Number() })),
+    fees: Type.Array(Type.Object({ feeType: Type.String(), percentage: Type.Number() })),
+    assetAllocation: Type.Array(
+      Type.Object({
+        assetType: Type.String(),
+        actualPercentage: Type.Number(),
+        targetPercentage: Type.Number(),
+      }),
+    ),
+  },
+  {
+    description:
+      'A fund update for a quarter; the rules are in the README (every problem is reported at once)',
+  },
+);
+
+export const HoldingsBody = Type.Object(
+  {
+    periodEndDate: Type.String({ description: 'YYYY-MM-DD', examples: ['2026-03-31'] }),
+    holdings: Type.Array(
+      Type.Object({
+        assetName: Type.String(),
+        assetType: Type.String({ enum: [...ASSET_TYPES] }),
+        isin: Type.Optional(Type.String()),
+        value: Type.Number(),
+        percentageOfFund: Type.Number(),
+        currency: Type.String(),
+      }),
+    ),
+  },
+  { description: 'Full portfolio holdings for a period ending 31 March or 30 September' },
+);
+
+/** A filing's headers beside `x-organisation` (which every operation's description names instead). */
+export const FilingHeaders = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({ description: 'The fund’s ETag as last read (required: 428 when absent, 412 when stale)' }),
+  ),
+});
+
+/**
+ * Every operation needs `x-organisation` (400 absent, 403 not a member): said in its description rather
+ * than as a header parameter, as API Management's refusal of a foreign organisation is the gateway's.
+ */
+export const ORGANISATION_NOTE =
+  'Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.';
+
+const conditional = {
+  304: { description: 'Not modified (If-None-Match or If-Modified-Since)' },
+  412: problem('If-Match or If-Unmodified-Since does not hold'),
+};
+
+/** The answers of a read. */
+export const readResponses = (json: TSchema) => ({
+  200: { description: 'OK', content: { 'application/json': { schema: json } } },
+  ...conditional,
+  400: problem('A parameter breaks a rule, or x-organisation is absent'),
+  404: problem('No such record, version or page item'),
+});
+
+export const downloadResponses = {
+  302: { description: 'Found: Location is a signed URL, valid for a limited time' },
+  400: problem('x-organisation is absent'),
+  404: problem('No such document'),
+};
+
+export const filingResponses = {
+  200: { description: 'Filed', content: { 'application/json': { schema: FilingReceipt } } },
+  400: problem('The body breaks rules: every problem is listed'),
+  403: problem('The organisation has no authority over the fund'),
+  404: problem('No such fund of the offer'),
+  409: problem('The period was filed already'),
+  412: problem('If-Match does not name the fund’s current version'),
+  413: problem('The body is over 20 MB'),
+  415: problem('The body is not JSON'),
+  428: problem('If-Match is required'),
+};
