@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from './contract.ts';
+import { iponzService } from './iponz/index.ts';
 import { marketRentService } from './market-rent/index.ts';
 import { nzbnService } from './nzbn/index.ts';
 
@@ -6,7 +7,7 @@ import { nzbnService } from './nzbn/index.ts';
 export const SERVICES: readonly ServiceDefinition[] = [
   nzbnService,
   marketRentService,
-  { id: 'iponz', title: 'Intellectual property office', path: '/iponz/v5', version: '5', dialect: 'problem' },
+  iponzService,
   { id: 'ppsr', title: 'Secured interests register', path: '/ppsr/v2', version: '2', dialect: 'problem' },
   {
     id: 'disclose',

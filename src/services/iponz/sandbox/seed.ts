@@ -1,0 +1,49 @@
+/**
+ * The seed hook: the fixed test cases, then the generated clients and cases of the scale, a chunk at a
+ * time (each chunk one transaction). Deterministic for a scale and the sandbox's "today"; a register
+ * already seeded is left as it is.
+ */
+import { nzDate } from '../../../platform/calendar.ts';
+import type { SeedContext } from '../../contract.ts';
+import type { CaseKind } from '../domain/renewals.ts';
+import { loadCases, loadClients, registerCounts } from '../store/seed.ts';
+import { FIXED_CLIENTS, FIXTURE_CASES, FIXTURE_CLIENTS, fixedCases } from './fixtures.ts';
+import { type GeneratedCase, generateCase, generateClient, PLANS } from './generator.ts';
+
+const CHUNK = 5_000;
+const KINDS: readonly CaseKind[] = ['patent', 'trademark', 'design'];
+const PLAN_OF: Record<CaseKind, 'patents' | 'trademarks' | 'designs'> = {
+  patent: 'patents',
+  trademark: 'trademarks',
+  design: 'designs',
+};
+
+export async function seedIponz(context: SeedContext): Promise<string> {
+  const pool = context.database.pool;
+  const existing = await registerCounts(pool);
+  if (existing.clients > 0)
+    return `iponz: already seeded (${existing.clients} clients, ${existing.cases} cases)`;
+  const now = context.clock.now();
+  const today = nzDate(now.getTime());
+  const plan = PLANS[context.scale];
+  await loadClients(pool, FIXED_CLIENTS, now);
+  for (let from = 0; from < plan.clients; from += CHUNK) {
+    const chunk = [];
+    for (let i = from; i < Math.min(plan.clients, from + CHUNK); i++)
+      chunk.push(generateClient(FIXTURE_CLIENTS + i));
+    await loadClients(pool, chunk, now);
+  }
+  await loadCases(pool, fixedCases(today), now);
+  for (const kind of KINDS) {
+    const total = plan[PLAN_OF[kind]];
+    for (let from = 0; from < total; from += CHUNK) {
+      const chunk: GeneratedCase[] = [];
+      for (let i = from; i < Math.min(total, from + CHUNK); i++)
+        chunk.push(generateCase(kind, FIXTURE_CASES + i, today, plan.clients));
+      await loadCases(pool, chunk, now);
+    }
+    context.log(`iponz: ${total} ${PLAN_OF[kind]}`);
+  }
+  const counts = await registerCounts(pool);
+  return `iponz: ${counts.clients} clients, ${counts.cases} cases (${context.scale}, as of ${today})`;
+}
