@@ -19,6 +19,7 @@ const problem = (description: string) => ({
 });
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
+  304: 'Not Modified: If-None-Match names the current ETag',
   400: 'A parameter breaks a rule; errors[] names it',
   403: 'The caller may not do this (not a registered user, or no direct debit authority in production)',
   404: 'No such client or case',
@@ -48,7 +49,11 @@ export function xmlResponses(xsd: string, description: string, errors: number[] 
       },
     },
   };
-  for (const status of errors) answer[status] = problem(ERROR_DESCRIPTIONS[status] ?? 'Error');
+  for (const status of errors)
+    answer[status] =
+      status === 304
+        ? { description: ERROR_DESCRIPTIONS[304] }
+        : problem(ERROR_DESCRIPTIONS[status] ?? 'Error');
   return answer;
 }
 

@@ -5,8 +5,10 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
+import { bibliographicRoutes } from './bibliographic.ts';
 import { clientRoutes } from './clients.ts';
 
 export const iponzRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
   await clientRoutes(app, context);
+  await bibliographicRoutes(app, context);
 };
