@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BILLING_ERRORS } from '../../platform/http/error-codes.ts';
+import { BILLING_ERRORS, IPONZ_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
 import { iponzRoutes } from './routes/index.ts';
 import { seedIponz } from './sandbox/seed.ts';
@@ -14,7 +14,7 @@ export const iponzService: ServiceDefinition = {
   path: '/iponz/v5',
   version: '5',
   dialect: 'problem',
-  errorCodes: [...Object.values(BILLING_ERRORS)],
+  errorCodes: [...Object.values(IPONZ_ERRORS), ...Object.values(BILLING_ERRORS)],
   routes: iponzRoutes,
   migrations: path.join(here, 'migrations'),
   seed: seedIponz,

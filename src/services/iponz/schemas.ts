@@ -58,6 +58,7 @@ export function xmlResponses(xsd: string, description: string, errors: number[] 
 }
 
 const Text = Type.Union([Type.String(), Type.Null()]);
+const DateText = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'YYYY-MM-DD' });
 
 export const Address = Type.Object(
   {
@@ -118,11 +119,11 @@ export const RenewalCheck = Type.Object(
     fee: Type.Union([Type.Literal('maintenance'), Type.Literal('renewal'), Type.Null()]),
     anniversary: Type.Union([Type.Integer(), Type.Null()]),
     renewal: Type.Union([Type.Integer(), Type.Null()]),
-    dueDate: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
-    windowOpens: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
-    graceEnds: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
-    expiryDate: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
-    nextExpiryDate: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+    dueDate: Type.Union([DateText, Type.Null()]),
+    windowOpens: Type.Union([DateText, Type.Null()]),
+    graceEnds: Type.Union([DateText, Type.Null()]),
+    expiryDate: Type.Union([DateText, Type.Null()]),
+    nextExpiryDate: Type.Union([DateText, Type.Null()]),
     amount: Type.Union([
       Type.Object(
         {
@@ -147,8 +148,8 @@ export const RenewalPaid = Type.Object(
     caseNumber: Type.String(),
     caseType: Type.Union([Type.Literal('patent'), Type.Literal('trademark'), Type.Literal('design')]),
     status: Type.String(),
-    renewedDueDate: Type.String({ format: 'date' }),
-    expiryDate: Type.String({ format: 'date' }),
+    renewedDueDate: DateText,
+    expiryDate: DateText,
     fee: Type.Union([Type.Literal('maintenance'), Type.Literal('renewal')]),
     late: Type.Boolean(),
     amountCents: Type.Integer({ description: 'GST exclusive' }),

@@ -116,7 +116,8 @@ CREATE TABLE iponz_renewals (
   kind text NOT NULL,
   case_number integer NOT NULL,
   renewed_due_date date NOT NULL,
-  answer jsonb NOT NULL,
+  -- json, not jsonb: a repeat answers the first answer byte for byte (key order kept).
+  answer json NOT NULL,
   paid_at timestamptz NOT NULL,
   PRIMARY KEY (subscription_id, request_id),
   FOREIGN KEY (kind, case_number) REFERENCES iponz_cases ON DELETE CASCADE

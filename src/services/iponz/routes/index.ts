@@ -7,8 +7,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { bibliographicRoutes } from './bibliographic.ts';
 import { clientRoutes } from './clients.ts';
+import { renewalRoutes } from './renewals.ts';
 
 export const iponzRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
   await clientRoutes(app, context);
   await bibliographicRoutes(app, context);
+  await renewalRoutes(app, context);
 };

@@ -5,6 +5,7 @@
  */
 import { nzDate } from '../../../platform/calendar.ts';
 import type { SeedContext } from '../../contract.ts';
+import { REGISTERED_USER } from '../domain/registration.ts';
 import type { CaseKind } from '../domain/renewals.ts';
 import { loadCases, loadClients, registerCounts } from '../store/seed.ts';
 import { FIXED_CLIENTS, FIXTURE_CASES, FIXTURE_CLIENTS, fixedCases } from './fixtures.ts';
@@ -20,6 +21,8 @@ const PLAN_OF: Record<CaseKind, 'patents' | 'trademarks' | 'designs'> = {
 
 export async function seedIponz(context: SeedContext): Promise<string> {
   const pool = context.database.pool;
+  // The operators' sandbox users are registered with the office (they may pay renewals).
+  await context.identity.grantOperatorsAuthority('iponz', REGISTERED_USER.kind, REGISTERED_USER.objectId);
   const existing = await registerCounts(pool);
   if (existing.clients > 0)
     return `iponz: already seeded (${existing.clients} clients, ${existing.cases} cases)`;

@@ -201,3 +201,14 @@ export async function insertRenewal(
     ],
   );
 }
+
+/** Serialises renewals with one subscription's request id (inside the caller's transaction). */
+export async function lockRequestId(
+  tx: pg.PoolClient,
+  subscriptionId: string,
+  requestId: string,
+): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 14))', [
+    `iponz-renew|${subscriptionId}|${requestId}`,
+  ]);
+}
