@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { serviceErrorCodes } from '../../src/platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../../src/services/contract.ts';
+import { iponzService } from '../../src/services/iponz/index.ts';
 import { marketRentService } from '../../src/services/market-rent/index.ts';
 import { nzbnService } from '../../src/services/nzbn/index.ts';
 
@@ -12,11 +13,14 @@ function readmeRows(service: ServiceDefinition): string[] {
   return [...section.matchAll(/^\| `([^`]+)` \| (\d+) \| (\w+) \|/gm)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
 }
 
-describe.each([nzbnService, marketRentService])('$id: the README lists the catalogue', (service) => {
-  it('every code the service can answer, and no other', () => {
-    const catalogue = serviceErrorCodes(service.dialect, service.errorCodes).map(
-      (e) => `${e.code} ${e.status} ${e.dialect}`,
-    );
-    expect(readmeRows(service)).toEqual(catalogue);
-  });
-});
+describe.each([nzbnService, marketRentService, iponzService])(
+  '$id: the README lists the catalogue',
+  (service) => {
+    it('every code the service can answer, and no other', () => {
+      const catalogue = serviceErrorCodes(service.dialect, service.errorCodes).map(
+        (e) => `${e.code} ${e.status} ${e.dialect}`,
+      );
+      expect(readmeRows(service)).toEqual(catalogue);
+    });
+  },
+);
