@@ -191,7 +191,8 @@ export function generateClient(index: number, organisations?: OrganisationSource
   let nzbn: string | null = null;
   if (person) name = `${random.pick(FIRST)} ${random.pick(LAST)}`;
   else if (organisations && organisations.count > 0 && random.chance(0.7)) {
-    const business = organisations.organisation(random.int(0, organisations.count - 1));
+    // The index-th business of the register: no two clients share one while there are enough.
+    const business = organisations.organisation(index % organisations.count);
     name = business.name;
     nzbn = business.nzbn;
   } else name = `${random.pick(WORDS)} ${random.pick(TRADES)} ${random.pick(SUFFIX)}`;

@@ -7,9 +7,16 @@ import { nzDate } from '../../../platform/calendar.ts';
 import type { SeedContext } from '../../contract.ts';
 import { REGISTERED_USER } from '../domain/registration.ts';
 import type { CaseKind } from '../domain/renewals.ts';
+import { sandboxBusinesses } from '../store/businesses.ts';
 import { loadCases, loadClients, registerCounts } from '../store/seed.ts';
 import { FIXED_CLIENTS, FIXTURE_CASES, FIXTURE_CLIENTS, fixedCases } from './fixtures.ts';
-import { type GeneratedCase, generateCase, generateClient, PLANS } from './generator.ts';
+import {
+  type GeneratedCase,
+  generateCase,
+  generateClient,
+  type OrganisationSource,
+  PLANS,
+} from './generator.ts';
 
 const CHUNK = 5_000;
 const KINDS: readonly CaseKind[] = ['patent', 'trademark', 'design'];
@@ -29,11 +36,17 @@ export async function seedIponz(context: SeedContext): Promise<string> {
   const now = context.clock.now();
   const today = nzDate(now.getTime());
   const plan = PLANS[context.scale];
+  // Business clients take the sandbox business number register's names and numbers, where it is seeded.
+  const businesses = await sandboxBusinesses(pool, FIXTURE_CLIENTS + plan.clients);
+  const organisations: OrganisationSource = {
+    count: businesses.length,
+    organisation: (index) => businesses[index]!,
+  };
   await loadClients(pool, FIXED_CLIENTS, now);
   for (let from = 0; from < plan.clients; from += CHUNK) {
     const chunk = [];
     for (let i = from; i < Math.min(plan.clients, from + CHUNK); i++)
-      chunk.push(generateClient(FIXTURE_CLIENTS + i));
+      chunk.push(generateClient(FIXTURE_CLIENTS + i, organisations));
     await loadClients(pool, chunk, now);
   }
   await loadCases(pool, fixedCases(today), now);
@@ -48,5 +61,5 @@ export async function seedIponz(context: SeedContext): Promise<string> {
     context.log(`iponz: ${total} ${PLAN_OF[kind]}`);
   }
   const counts = await registerCounts(pool);
-  return `iponz: ${counts.clients} clients, ${counts.cases} cases (${context.scale}, as of ${today})`;
+  return `iponz: ${counts.clients} clients (businesses from the business number register: ${businesses.length > 0 ? 'yes' : 'none seeded'}), ${counts.cases} cases (${context.scale}, as of ${today})`;
 }
