@@ -17,5 +17,5 @@ export const iponzService: ServiceDefinition = {
   errorCodes: [...Object.values(IPONZ_ERRORS), ...Object.values(BILLING_ERRORS)],
   routes: iponzRoutes,
   migrations: path.join(here, 'migrations'),
-  seed: seedIponz,
+  seed: (context) => seedIponz(context),
 };

@@ -45,7 +45,10 @@ describe('the generator', () => {
         expect(c.applicationDate <= today).toBe(true);
         if (c.registrationDate) expect(c.registrationDate >= c.applicationDate).toBe(true);
         expect(c.history[0]!.statusDate).toBe(c.applicationDate);
+        expect(c.statusDate >= c.applicationDate && c.statusDate <= today).toBe(true);
       }
+      // Changes spread over the years, not heaped on today.
+      expect(cases.filter((c) => c.statusDate === today).length).toBeLessThan(cases.length * 0.02);
       if (kind === 'patent') {
         const pct = cases.filter((c) => c.internationalApplicationNumber !== null).length / cases.length;
         expect(pct).toBeGreaterThan(0.4);

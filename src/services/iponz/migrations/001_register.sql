@@ -2,20 +2,24 @@
 -- parties by role, documents and (trade marks) goods and services by class. REST (issue 14) and SOAP
 -- (issue 15) read and write these same tables.
 --
--- Client search (GET /clients) runs `name ILIKE <pattern> ESCAPE '\'` and the same on each address's
--- joined text (its non-empty lines and city joined with ', ', written by the store, see
--- domain/client-search.ts addressText): trigram GIN indexes serve ILIKE with wildcards anywhere.
+-- Client search (GET /clients) runs `name_folded LIKE <pattern> ESCAPE '\'` and the same on each
+-- address's folded text (its non-empty lines and city joined with ', ', see domain/client-search.ts
+-- addressText). Both are folded by the store with the same toLowerCase() as the domain's reference
+-- matcher, and the pattern too, so LIKE on them is the case-insensitive search; trigram GIN indexes serve
+-- LIKE with wildcards anywhere (ILIKE on the unfolded text chose whole scans and was many times slower).
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
 CREATE TABLE iponz_clients (
   client_id integer PRIMARY KEY CHECK (client_id > 0),
   name text NOT NULL CHECK (name <> ''),
+  -- The name case-folded (toLowerCase), what the name term is matched against.
+  name_folded text NOT NULL,
   client_type text NOT NULL CHECK (client_type IN ('Organisation', 'Person')),
   -- Business clients: their number in the business number register (same name there).
   nzbn text CHECK (nzbn ~ '^[0-9]{13}$'),
   updated_at timestamptz NOT NULL
 );
-CREATE INDEX iponz_clients_name_trgm ON iponz_clients USING gin (name gin_trgm_ops);
+CREATE INDEX iponz_clients_name_trgm ON iponz_clients USING gin (name_folded gin_trgm_ops);
 
 CREATE TABLE iponz_client_addresses (
   client_id integer NOT NULL REFERENCES iponz_clients ON DELETE CASCADE,
@@ -24,7 +28,7 @@ CREATE TABLE iponz_client_addresses (
   line2 text,
   line3 text,
   city text,
-  -- The non-empty lines and city joined with ', ' (what the address term is matched against).
+  -- The non-empty lines and city joined with ', ', case-folded (what the address term is matched against).
   search_text text NOT NULL,
   PRIMARY KEY (client_id, address_type)
 );

@@ -272,6 +272,14 @@ const STATUS_WEIGHTS: Record<CaseKind, { young: [string, number][]; old: [string
     ],
   },
 };
+const PENDING: Record<CaseKind, string[]> = {
+  patent: ['Under Examination', 'Accepted'],
+  trademark: ['Under Examination', 'Accepted'],
+  design: ['Filed', 'Pending Registration'],
+};
+const DAY_MS = 86_400_000;
+const daysBetween = (from: string, to: string): number =>
+  Math.max(0, Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS));
 const REGISTERED_STATUSES = new Set([
   'Granted',
   'Registered',
@@ -291,9 +299,16 @@ export function generateCase(kind: CaseKind, index: number, today: string, clien
   const applicationDate = addDays(today, -daysBack);
   const young = daysBack < 3 * 365;
   let status = random.weighted(STATUS_WEIGHTS[kind][young ? 'young' : 'old']);
-  const registrationDate = REGISTERED_STATUSES.has(status)
-    ? minDate(addDays(applicationDate, random.int(120, 900)), today)
-    : null;
+  // Registered some months after filing; a case whose registration would fall after today is still pending.
+  let registrationDate: string | null = null;
+  if (REGISTERED_STATUSES.has(status)) {
+    const registered = addDays(applicationDate, random.int(120, 900));
+    if (registered <= today) registrationDate = registered;
+    else status = random.pick(PENDING[kind]);
+  }
+  // A PCT national phase case counts its terms from the international filing date, 20–31 months earlier.
+  const pct = kind === 'patent' && random.chance(0.6);
+  const termDate = pct ? addMonths(applicationDate, -random.int(20, 31)) : applicationDate;
   // A patent past its 20 years, a design past 15, has expired.
   const years = daysBack / 365.25;
   if (kind === 'patent' && years > PATENT_TERM_YEARS && status === 'Granted') status = 'Expired';
@@ -302,21 +317,22 @@ export function generateCase(kind: CaseKind, index: number, today: string, clien
   const inGrace = random.chance(0.02);
   let lastPaid: string | undefined;
   for (;;) {
-    const slot = nextSlot(kind, applicationDate, lastPaid);
+    const slot = nextSlot(kind, termDate, lastPaid);
     if (!slot || slot.dueDate >= today) break;
     if (inGrace && slot.graceEnds >= today) break;
     lastPaid = slot.dueDate;
   }
-  if (kind === 'trademark' && status === 'Registered' && lastPaid !== undefined) {
-    const slot = nextSlot(kind, applicationDate, lastPaid);
+  if (kind === 'trademark' && status === 'Registered') {
+    const slot = nextSlot(kind, termDate, lastPaid);
     if (slot && slot.dueDate < today) status = 'Registered - past expiry date';
   }
+  // The last status change: the filing for a case still at its first status, else within 400 days of
+  // the registration (or filing), never after today.
+  const from = registrationDate ?? applicationDate;
   const statusDate =
     status === 'Filed' || status === 'Under Examination'
       ? applicationDate
-      : minDate(addDays(registrationDate ?? applicationDate, random.int(0, 400)), today);
-  const pct = kind === 'patent' && random.chance(0.6);
-  const termDate = pct ? addMonths(applicationDate, -random.int(20, 31)) : applicationDate;
+      : addDays(from, random.int(0, Math.min(400, daysBetween(from, today))));
   const year = Number(termDate.slice(0, 4));
   const owner = random.int(0, clients - 1);
   const parties: GeneratedCase['parties'] = [

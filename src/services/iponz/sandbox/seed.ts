@@ -16,6 +16,7 @@ import {
   generateClient,
   type OrganisationSource,
   PLANS,
+  type Plan,
 } from './generator.ts';
 
 const CHUNK = 5_000;
@@ -26,7 +27,8 @@ const PLAN_OF: Record<CaseKind, 'patents' | 'trademarks' | 'designs'> = {
   design: 'designs',
 };
 
-export async function seedIponz(context: SeedContext): Promise<string> {
+/** `plan` overrides the scale's counts (benchmarks and tests). */
+export async function seedIponz(context: SeedContext, override: Partial<Plan> = {}): Promise<string> {
   const pool = context.database.pool;
   // The operators' sandbox users are registered with the office (they may pay renewals).
   await context.identity.grantOperatorsAuthority('iponz', REGISTERED_USER.kind, REGISTERED_USER.objectId);
@@ -35,7 +37,7 @@ export async function seedIponz(context: SeedContext): Promise<string> {
     return `iponz: already seeded (${existing.clients} clients, ${existing.cases} cases)`;
   const now = context.clock.now();
   const today = nzDate(now.getTime());
-  const plan = PLANS[context.scale];
+  const plan: Plan = { ...PLANS[context.scale], ...override };
   // Business clients take the sandbox business number register's names and numbers, where it is seeded.
   const businesses = await sandboxBusinesses(pool, FIXTURE_CLIENTS + plan.clients);
   const organisations: OrganisationSource = {

@@ -1,10 +1,11 @@
 /**
- * Clients: the search of GET /clients (domain/client-search.ts's pattern, run with ILIKE on the name and
- * on each address's joined text, both served by trigram GIN indexes), one client by id, and the writes
- * the sandbox seed makes.
+ * Clients: the search of GET /clients (domain/client-search.ts's pattern, case-folded and run with LIKE on
+ * the folded name and on each address's folded joined text, both served by trigram GIN indexes), one
+ * client by id, and the writes the sandbox seed makes. Folding is `toLowerCase()`, as the domain's
+ * reference matcher folds (`fold`).
  */
 import type pg from 'pg';
-import { ADDRESS_TYPES, addressText, type ClientQuery, likePattern } from '../domain/client-search.ts';
+import { ADDRESS_TYPES, addressText, type ClientQuery, fold, likePattern } from '../domain/client-search.ts';
 import type { Client } from '../domain/model.ts';
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -56,12 +57,12 @@ export async function searchClients(
   query: ClientQuery,
   page: { offset: number; limit: number },
 ): Promise<ClientPage> {
-  const params: unknown[] = [likePattern(query.name)];
-  let where = `c.name ILIKE $1 ESCAPE '\\'`;
+  const params: unknown[] = [likePattern(fold(query.name))];
+  let where = `c.name_folded LIKE $1 ESCAPE '\\'`;
   if (query.address !== null) {
-    params.push(likePattern(query.address));
+    params.push(likePattern(fold(query.address)));
     where += ` AND EXISTS (SELECT 1 FROM iponz_client_addresses a
-      WHERE a.client_id = c.client_id AND a.search_text ILIKE $2 ESCAPE '\\')`;
+      WHERE a.client_id = c.client_id AND a.search_text LIKE $2 ESCAPE '\\')`;
   }
   const n = params.length;
   const { rows } = await pool.query<ClientRow & { total: string }>(
@@ -104,11 +105,12 @@ export async function findClient(pool: Queryable, clientId: number): Promise<Cli
 export async function insertClients(tx: pg.PoolClient, clients: readonly Client[], at: Date): Promise<void> {
   if (clients.length === 0) return;
   await tx.query(
-    `INSERT INTO iponz_clients (client_id, name, client_type, nzbn, updated_at)
-     SELECT t.*, $5::timestamptz FROM unnest($1::int[], $2::text[], $3::text[], $4::text[]) AS t`,
+    `INSERT INTO iponz_clients (client_id, name, name_folded, client_type, nzbn, updated_at)
+     SELECT t.*, $6::timestamptz FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[]) AS t`,
     [
       clients.map((c) => c.clientId),
       clients.map((c) => c.name),
+      clients.map((c) => fold(c.name)),
       clients.map((c) => c.clientType),
       clients.map((c) => c.nzbn),
       at,
@@ -130,7 +132,7 @@ export async function insertClients(tx: pg.PoolClient, clients: readonly Client[
       rows.map((r) => r.a.line2 ?? null),
       rows.map((r) => r.a.line3 ?? null),
       rows.map((r) => r.a.city ?? null),
-      rows.map((r) => addressText(r.a)),
+      rows.map((r) => fold(addressText(r.a))),
     ],
   );
 }

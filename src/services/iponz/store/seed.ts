@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { nzDate } from '../../../platform/calendar.ts';
 import { copyLine, copyText } from '../../../platform/db/copy-text.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
-import { ADDRESS_TYPES, addressText } from '../domain/client-search.ts';
+import { ADDRESS_TYPES, addressText, fold } from '../domain/client-search.ts';
 import type { Client } from '../domain/model.ts';
 import type { GeneratedCase } from '../sandbox/generator.ts';
 
@@ -23,8 +23,10 @@ export async function loadClients(pool: pg.Pool, clients: readonly Client[], at:
   await withTransaction(pool, async (tx) => {
     await copyText(
       tx,
-      'COPY iponz_clients (client_id, name, client_type, nzbn, updated_at) FROM STDIN',
-      clients.map((c) => copyLine([c.clientId, c.name, c.clientType, c.nzbn, at.toISOString()])),
+      'COPY iponz_clients (client_id, name, name_folded, client_type, nzbn, updated_at) FROM STDIN',
+      clients.map((c) =>
+        copyLine([c.clientId, c.name, fold(c.name), c.clientType, c.nzbn, at.toISOString()]),
+      ),
     );
     await copyText(
       tx,
@@ -32,7 +34,9 @@ export async function loadClients(pool: pg.Pool, clients: readonly Client[], at:
       clients.flatMap((c) =>
         ADDRESS_TYPES.flatMap((type) => {
           const a = c.addresses[type];
-          return a ? [copyLine([c.clientId, type, a.line1, a.line2, a.line3, a.city, addressText(a)])] : [];
+          return a
+            ? [copyLine([c.clientId, type, a.line1, a.line2, a.line3, a.city, fold(addressText(a))])]
+            : [];
         }),
       ),
     );
