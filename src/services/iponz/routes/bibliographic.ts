@@ -26,7 +26,9 @@ import { CASE_NUMBER_PARAMETERS, parseCaseNumber } from '../domain/identifiers.t
 import { caseEtag } from '../domain/model.ts';
 import type { CaseKind } from '../domain/renewals.ts';
 import { xmlResponses } from '../schemas.ts';
-import { findCase, streamCases } from '../store/cases.ts';
+import type { CaseCache } from '../store/case-cache.ts';
+import { streamCases } from '../store/cases.ts';
+import { documentOf, readCase } from './case-reader.ts';
 import { documentedOnly, notFound } from './support.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -51,7 +53,11 @@ const NAMES: Record<CaseKind, string> = { patent: 'patent', trademark: 'trade ma
 
 export const XSD_FILES: readonly string[] = KINDS.map((kind) => SCHEMA_FILE[kind]);
 
-export async function bibliographicRoutes(app: FastifyInstance, context: ServiceContext): Promise<void> {
+export async function bibliographicRoutes(
+  app: FastifyInstance,
+  context: ServiceContext,
+  cases: CaseCache,
+): Promise<void> {
   const pool = context.database.pool;
   const xsds = new Map(
     XSD_FILES.map((file) => [file, readFileSync(path.join(here, '..', 'xsd', file), 'utf8')]),
@@ -97,14 +103,16 @@ export async function bibliographicRoutes(app: FastifyInstance, context: Service
           const format = negotiate(request, FORMATS);
           const text = (request.params as Record<string, string>)[param] ?? '';
           const number = parseCaseNumber(kind, text, CASE_NUMBER_PARAMETERS[kind]);
-          const record = await findCase(pool, kind, number);
-          if (!record) throw notFound(`${NAMES[kind]} with number ${number}`);
-          const etag = `${caseEtag(record).slice(0, -1)}-${format === 'application/json' ? 'json' : 'xml'}"`;
+          const cached = await readCase(pool, cases, kind, number);
+          if (!cached) throw notFound(`${NAMES[kind]} with number ${number}`);
+          const record = cached.record;
+          const json = format === 'application/json';
+          const etag = `${caseEtag(record).slice(0, -1)}-${json ? 'json' : 'xml'}"`;
           reply.header('Vary', 'Accept');
           if (answeredConditionally(request, reply, { etag, lastModified: record.updatedAt })) return reply;
-          return format === 'application/json'
-            ? reply.type(JSON_TYPE).send(recordJson(record))
-            : reply.type(XML_TYPE).send(recordXml(record));
+          return json
+            ? reply.type(JSON_TYPE).send(documentOf(cached, 'json', () => recordJson(record)))
+            : reply.type(XML_TYPE).send(documentOf(cached, 'xml', () => recordXml(record)));
         },
       );
     }

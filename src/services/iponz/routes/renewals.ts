@@ -22,8 +22,10 @@ import { renewalFeeLines, statusAfterRenewal } from '../domain/renewal-fees.ts';
 import { type CaseKind, checkRenewal, payRenewal } from '../domain/renewals.ts';
 import { REQUEST_ID_HEADER_NAME } from '../domain/request-id.ts';
 import { jsonResponses, RenewalCheck, RenewalPaid, RenewBody } from '../schemas.ts';
+import { type CaseCache, caseKey } from '../store/case-cache.ts';
 import { findCase, findRenewal, insertRenewal, lockRequestId, recordRenewal } from '../store/cases.ts';
 import { CASE_PATHS, PARAM_NAME } from './bibliographic.ts';
+import { readCase } from './case-reader.ts';
 import { documentedOnly, notFound } from './support.ts';
 
 const JSON_ONLY = ['application/json'] as const;
@@ -37,7 +39,11 @@ const OPERATION: Record<CaseKind, string> = {
   design: 'renewDesign',
 };
 
-export async function renewalRoutes(app: FastifyInstance, context: ServiceContext): Promise<void> {
+export async function renewalRoutes(
+  app: FastifyInstance,
+  context: ServiceContext,
+  cases: CaseCache,
+): Promise<void> {
   const pool = context.database.pool;
   const today = () => nzDate(context.clock.now().getTime());
 
@@ -124,7 +130,11 @@ export async function renewalRoutes(app: FastifyInstance, context: ServiceContex
       },
       async (request, reply) => {
         negotiate(request, JSON_ONLY);
-        const record = await caseOf(kind, request);
+        const text = (request.params as Record<string, string>)[param] ?? '';
+        const number = parseCaseNumber(kind, text, CASE_NUMBER_PARAMETERS[kind]);
+        const cached = await readCase(pool, cases, kind, number);
+        if (!cached) throw notFound(`${NAMES[kind]} with number ${number}`);
+        const record = cached.record;
         return reply
           .header('ETag', caseEtag(record))
           .type(JSON_TYPE)
@@ -158,6 +168,7 @@ export async function renewalRoutes(app: FastifyInstance, context: ServiceContex
         const requestId = request.id;
         // Refused before any work without a paying organisation (and, in production, its authority).
         await context.fees.requireAuthority(caller);
+        let echoed: Promise<void> | undefined;
         const answer = await withTransaction(pool, async (tx) => {
           await lockRequestId(tx, subscriptionId, requestId);
           const earlier = await findRenewal(tx, subscriptionId, requestId);
@@ -165,7 +176,7 @@ export async function renewalRoutes(app: FastifyInstance, context: ServiceContex
           if (earlier) {
             if (earlier.kind !== kind || earlier.caseNumber !== record.caseNumber)
               throw new RuleError(REQUEST_ID_HEADER_NAME, 'was used for the renewal of another case');
-            return { body: earlier.answer, etag: caseEtag(record) };
+            return { body: earlier.answer, etag: caseEtag(record), key: caseKey(kind, record.caseNumber) };
           }
           evaluatePreconditions(request, { etag: caseEtag(record), lastModified: record.updatedAt });
           const on = today();
@@ -215,8 +226,18 @@ export async function renewalRoutes(app: FastifyInstance, context: ServiceContex
             answer: body,
             at: now,
           });
-          return { body, etag: caseEtag({ ...record, version: record.version + 1 }) };
+          // Listened for before the commit sends the notice (store/case-cache.ts).
+          echoed = cases.echo(caseKey(kind, record.caseNumber));
+          return {
+            body,
+            etag: caseEtag({ ...record, version: record.version + 1 }),
+            key: caseKey(kind, record.caseNumber),
+          };
         });
+        if (echoed) {
+          cases.drop(answer.key);
+          await echoed;
+        }
         return reply.header('ETag', answer.etag).type(JSON_TYPE).send(JSON.stringify(answer.body));
       },
     );

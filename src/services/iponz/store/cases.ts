@@ -8,6 +8,7 @@ import type pg from 'pg';
 import { nzDate } from '../../../platform/calendar.ts';
 import type { CaseRecord } from '../domain/model.ts';
 import type { CaseKind } from '../domain/renewals.ts';
+import { noticeCaseChange } from './case-cache.ts';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -133,7 +134,10 @@ export async function* streamCases(
   }
 }
 
-/** The renewal's writes on a locked case: the fee's due date paid, a status change, the version bumped. */
+/**
+ * The renewal's writes on a locked case: the fee's due date paid, a status change, the version bumped,
+ * and the change notice for the case caches (delivered at commit).
+ */
 export async function recordRenewal(
   tx: pg.PoolClient,
   record: Pick<CaseRecord, 'kind' | 'caseNumber'>,
@@ -159,6 +163,7 @@ export async function recordRenewal(
      WHERE kind = $1 AND case_number = $2`,
     [record.kind, record.caseNumber, change.status, change.statusDate, change.at],
   );
+  await noticeCaseChange(tx, record.kind, record.caseNumber);
 }
 
 /** The answer of an earlier renewal with this subscription and request id, or null. */
