@@ -74,6 +74,19 @@ describe('a case by number', () => {
     expect(Array.isArray(json.StatusHistory.Status)).toBe(true);
   });
 
+  it('every fixed case and a list as JSON are valid against the OpenAPI document (checked on each call)', async () => {
+    for (const c of fixedCases(TODAY)) {
+      const response = await t.call('GET', `${PATHS[c.kind]}/${c.caseNumber}`, {
+        headers: { accept: 'application/json' },
+      });
+      expect(response.statusCode).toBe(200);
+    }
+    const list = await t.call('GET', `/trademarks?start-date=${addDays(TODAY, -365)}&end-date=${TODAY}`, {
+      headers: { accept: 'application/json' },
+    });
+    expect(list.json().TradeMarkList.TradeMark.length).toBeGreaterThan(0);
+  });
+
   it('ETag: If-None-Match answers 304; a changed case a new ETag', async () => {
     const first = await t.call('GET', '/patents/500001');
     const etag = String(first.headers.etag);

@@ -25,7 +25,8 @@ import { parseListRange } from '../domain/date-range.ts';
 import { CASE_NUMBER_PARAMETERS, parseCaseNumber } from '../domain/identifiers.ts';
 import { caseEtag } from '../domain/model.ts';
 import type { CaseKind } from '../domain/renewals.ts';
-import { xmlResponses } from '../schemas.ts';
+import { listJsonSchema, recordJsonSchema } from '../schemas/bibliographic.ts';
+import { xmlResponses } from '../schemas/operations.ts';
 import type { CaseCache } from '../store/case-cache.ts';
 import { streamCases } from '../store/cases.ts';
 import { documentOf, readCase } from './case-reader.ts';
@@ -95,7 +96,12 @@ export async function bibliographicRoutes(
           schema: {
             summary: `Full public register data of one ${NAMES[kind]} (${RECORD_ELEMENT[kind]})`,
             params: Type.Object({ [param]: Type.String({ description: `The ${NAMES[kind]} number` }) }),
-            response: xmlResponses(xsd, `The ${RECORD_ELEMENT[kind]} document`, [304, 400, 404, 406, 412]),
+            response: xmlResponses(
+              xsd,
+              `The ${RECORD_ELEMENT[kind]} document`,
+              [304, 400, 404, 406, 412],
+              recordJsonSchema(kind),
+            ),
           },
           validatorCompiler: documentedOnly,
         },
@@ -136,7 +142,12 @@ export async function bibliographicRoutes(
               ? 'Designs updated (new applications included) or registered in a date range (DesignList)'
               : `${NAMES[kind][0]!.toUpperCase()}${NAMES[kind].slice(1)}s updated in a date range, new applications included (${LIST_ELEMENT[kind]})`,
           querystring: Type.Partial(Type.Object(listQuery)),
-          response: xmlResponses(xsd, `The ${LIST_ELEMENT[kind]} document, streamed`, [400, 406]),
+          response: xmlResponses(
+            xsd,
+            `The ${LIST_ELEMENT[kind]} document, streamed`,
+            [400, 406],
+            listJsonSchema(kind),
+          ),
         },
         validatorCompiler: documentedOnly,
       },

@@ -5,7 +5,7 @@ import { negotiate } from '../../../platform/http/negotiate.ts';
 import { ADDRESS_TYPES, parseClientQuery } from '../domain/client-search.ts';
 import { parseClientId } from '../domain/identifiers.ts';
 import type { Client } from '../domain/model.ts';
-import { ClientList, ClientParams, ClientQuery, ClientRecord, jsonResponses } from '../schemas.ts';
+import { ClientList, ClientParams, ClientQuery, ClientRecord, jsonResponses } from '../schemas/operations.ts';
 import { findClient, searchClients } from '../store/clients.ts';
 import { documentedOnly, notFound, parsePaging } from './support.ts';
 

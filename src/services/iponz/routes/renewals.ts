@@ -21,7 +21,7 @@ import { REGISTERED_USER } from '../domain/registration.ts';
 import { renewalFeeLines, statusAfterRenewal } from '../domain/renewal-fees.ts';
 import { type CaseKind, checkRenewal, payRenewal } from '../domain/renewals.ts';
 import { REQUEST_ID_HEADER_NAME } from '../domain/request-id.ts';
-import { jsonResponses, RenewalCheck, RenewalPaid, RenewBody } from '../schemas.ts';
+import { jsonResponses, RenewalCheck, RenewalPaid, RenewBody } from '../schemas/operations.ts';
 import { type CaseCache, caseKey } from '../store/case-cache.ts';
 import { findCase, findRenewal, insertRenewal, lockRequestId, recordRenewal } from '../store/cases.ts';
 import { CASE_PATHS, PARAM_NAME } from './bibliographic.ts';

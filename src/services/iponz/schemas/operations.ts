@@ -37,7 +37,12 @@ export function jsonResponses(ok: Record<number, object>, errors: number[] = [40
 }
 
 /** An XML 200 (its XSD linked), with the same data as JSON on request, and the errors. */
-export function xmlResponses(xsd: string, description: string, errors: number[] = [400, 404, 406]) {
+export function xmlResponses(
+  xsd: string,
+  description: string,
+  errors: number[] = [400, 404, 406],
+  json: object = { type: 'object' },
+) {
   const answer: Record<number, unknown> = {
     200: {
       description: `${description}. XML valid against ${xsd} (the default); JSON with Accept: application/json (see the README's mapping)`,
@@ -45,7 +50,7 @@ export function xmlResponses(xsd: string, description: string, errors: number[] 
         'application/xml': {
           schema: { type: 'string', description: `Valid against ${xsd}`, externalDocs: { url: xsd } },
         },
-        'application/json': { schema: { type: 'object', additionalProperties: true } },
+        'application/json': { schema: json },
       },
     },
   };
