@@ -9,7 +9,7 @@ import type { CaseKind } from '../domain/renewals.ts';
 const Closed = { additionalProperties: false } as const;
 const Text = Type.String();
 const DateText = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' });
-const Number = Type.String({ pattern: '^[1-9][0-9]{0,8}$' });
+const NumberText = Type.String({ pattern: '^[1-9][0-9]{0,8}$' });
 const opt = <T extends TSchema>(schema: T) => Type.Optional(schema);
 
 const common = {
@@ -25,7 +25,7 @@ const common = {
             PartyRole: Type.Union(
               ['Applicant', 'Owner', 'Agent', 'Inventor', 'Address for Service'].map((r) => Type.Literal(r)),
             ),
-            ClientIdentifier: Number,
+            ClientIdentifier: NumberText,
             ClientName: Text,
           },
           Closed,
@@ -55,7 +55,7 @@ const common = {
 const PatentTree = Type.Object(
   {
     TransactionDateTime: Text,
-    PatentNumber: Number,
+    PatentNumber: NumberText,
     InternationalApplicationNumber: opt(Type.String({ pattern: '^PCT/[A-Z]{2}[0-9]{4}/[0-9]{6}$' })),
     InternationalPublicationNumber: opt(Type.String({ pattern: '^WO/[0-9]{4}/[0-9]{6}$' })),
     PatentCurrentStatusCode: Text,
@@ -75,10 +75,10 @@ const TradeMarkTree = Type.Object(
   {
     TransactionDateTime: Text,
     RegistrationOfficeCode: Type.Literal('NZ'),
-    ApplicationNumber: Number,
+    ApplicationNumber: NumberText,
     InternationalRegistrationNumber: opt(Text),
     ApplicationDate: DateText,
-    RegistrationNumber: opt(Number),
+    RegistrationNumber: opt(NumberText),
     RegistrationDate: opt(DateText),
     ExpiryDate: opt(DateText),
     MarkCurrentStatusCode: Text,
@@ -102,9 +102,9 @@ const TradeMarkTree = Type.Object(
 const DesignTree = Type.Object(
   {
     TransactionDateTime: Text,
-    DesignIdentifier: Number,
+    DesignIdentifier: NumberText,
     ApplicationDate: DateText,
-    RegistrationNumber: opt(Number),
+    RegistrationNumber: opt(NumberText),
     RegistrationDate: opt(DateText),
     DesignTitle: Text,
     NoveltyStatement: opt(Text),

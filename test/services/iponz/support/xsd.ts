@@ -1,14 +1,22 @@
 import { expect } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 
-/** Validates an XML answer against an XSD with libxml2's validator (xmllint-wasm). */
-export async function expectValid(xml: string, xsd: string, label = 'answer'): Promise<void> {
+/**
+ * Validates XML answers against an XSD with libxml2's validator (xmllint-wasm): one document, or many in
+ * one run of the validator.
+ */
+export async function expectValid(
+  xml: string | readonly string[],
+  xsd: string,
+  label = 'answer',
+): Promise<void> {
+  const documents = typeof xml === 'string' ? [xml] : xml;
   const result = await validateXML({
-    xml: [{ fileName: 'answer.xml', contents: xml }],
+    xml: documents.map((contents, i) => ({ fileName: `answer-${i}.xml`, contents })),
     schema: [{ fileName: 'schema.xsd', contents: xsd }],
   });
   expect(
     result.valid,
-    `${label}: ${result.errors.map((e) => e.message).join('; ')}\n${xml.slice(0, 500)}`,
+    `${label}: ${result.errors.map((e) => `${e.loc?.fileName ?? ''} ${e.message}`).join('; ')}`,
   ).toBe(true);
 }
