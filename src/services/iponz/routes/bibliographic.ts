@@ -154,17 +154,25 @@ export async function bibliographicRoutes(
       async (request: FastifyRequest, reply: FastifyReply) => {
         const format = negotiate(request, FORMATS);
         const range = parseListRange(request.query as Record<string, unknown>, kind === 'design');
-        const cases = streamCases(pool, kind, {
+        const stream = streamCases(pool, kind, {
           by: range.dateType === 'Registered' ? 'registered' : 'updated',
           from: range.startDate,
           to: range.endDate,
         });
+        // The first batch is read before the answer starts, so a database that is away is a 503, not a
+        // 200 cut short.
+        const head = await stream.next();
+        async function* cases() {
+          if (head.done) return;
+          yield head.value;
+          yield* stream;
+        }
         async function* body(): AsyncGenerator<string> {
           if (format === 'application/json') {
             const json = listJson(kind, range);
             yield json.open;
             let first = true;
-            for await (const record of cases) {
+            for await (const record of cases()) {
               yield json.item(record, first);
               first = false;
             }
@@ -172,7 +180,7 @@ export async function bibliographicRoutes(
           } else {
             const xml = listXml(kind, range);
             yield xml.open;
-            for await (const record of cases) yield xml.item(record);
+            for await (const record of cases()) yield xml.item(record);
             yield xml.close;
           }
         }
