@@ -1,3 +1,4 @@
+import { Ajv } from 'ajv';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../../src/platform/calendar.ts';
@@ -190,5 +191,60 @@ describe('the XSDs', () => {
     const text = JSON.stringify(doc.paths['/patents/{patentNumber}']);
     expect(text).toContain('schemas/patent.xsd');
     expect((await t.call('GET', '/schemas/nothing.xsd')).statusCode).toBe(404);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('lists every operation, its path parameters, the error catalogue, and compiles every JSON schema', async () => {
+    const doc = (await t.call('GET', '/openapi.json')).json();
+    expect(doc.openapi).toBe('3.1.0');
+    const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations.sort()).toEqual(
+      [
+        'GET /clients',
+        'GET /clients/{clientId}',
+        'GET /schemas/{schema}',
+        'GET /patents',
+        'GET /patents/{patentNumber}',
+        'GET /patent/{patentNumber}',
+        'GET /patents/{patentNumber}/renewal',
+        'POST /patents/{patentNumber}/renew',
+        'GET /trademarks',
+        'GET /trademarks/{trademarkNumber}',
+        'GET /trademarks/{trademarkNumber}/renewal',
+        'POST /trademarks/{trademarkNumber}/renew',
+        'GET /designs',
+        'GET /designs/{designNumber}',
+        'GET /design/{designNumber}',
+        'GET /designs/{designNumber}/renewal',
+        'POST /designs/{designNumber}/renew',
+      ].sort(),
+    );
+    type Operation = {
+      parameters?: { in: string; name: string }[];
+      responses: Record<string, { content?: Record<string, { schema?: object }> }>;
+    };
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, Operation>>)) {
+      for (const operation of Object.values(methods)) {
+        const declared = (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+        expect(declared.sort(), path).toEqual([...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort());
+        for (const response of Object.values(operation.responses)) {
+          const schema = response.content?.['application/json']?.schema;
+          if (schema) expect(() => new Ajv({ strict: false }).compile(schema), path).not.toThrow();
+        }
+      }
+    }
+    const codes = doc['x-error-codes'].map((e: { code: string; status: number }) => `${e.status} ${e.code}`);
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        '403 not-registered-user',
+        '403 direct-debit-authority-required',
+        '403 billing-organisation-required',
+        '400 invalid-parameter',
+      ]),
+    );
+    expect(codes).not.toContain('501 not-implemented');
   });
 });
