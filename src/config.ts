@@ -5,7 +5,7 @@ import {
   type FeeSchedule,
   parseFeeScheduleOverrides,
 } from './billing/domain/fee-schedule.ts';
-import type { ServiceSetting } from './services/contract.ts';
+import type { ServiceSetting, UserRateLimit } from './services/contract.ts';
 
 /**
  * One typed configuration, read from environment variables (and CLI flags, which the CLI folds into the
@@ -100,6 +100,21 @@ export function readSettings(
       integer(variables, setting.variable, setting.default, setting.min, setting.max),
     ]),
   );
+}
+
+/**
+ * A service's per-user limit (`ServiceDefinition.userRateLimit`) in calls per minute: its variable when
+ * set (0 to 1,000,000), else its default; undefined when the service has none or it is 0 (off).
+ */
+export function readUserRateLimit(
+  variables: Readonly<Env>,
+  limit: UserRateLimit | undefined,
+): number | undefined {
+  if (!limit) return undefined;
+  const perMinute = limit.variable
+    ? integer(variables, limit.variable, limit.perMinute, 0, 1_000_000)
+    : limit.perMinute;
+  return perMinute > 0 ? perMinute : undefined;
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

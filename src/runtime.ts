@@ -32,6 +32,7 @@ import {
   type Environment,
   type JobContext,
   type RunningJobs,
+  registersOf,
   type SeedIdentity,
   type SeedScale,
   type ServiceDefinition,
@@ -159,7 +160,8 @@ export async function seedSandbox(
     const summaries: string[] = [];
     for (const service of SERVICES) {
       if (!service.seed) continue;
-      const summary = await service.seed({ database: sandbox, scale, clock, log, identity });
+      const registers = registersOf(SERVICES, sandbox);
+      const summary = await service.seed({ database: sandbox, scale, clock, log, identity, registers });
       if (summary) summaries.push(`${service.id}: ${summary}`);
     }
     return summaries;
@@ -318,6 +320,7 @@ export async function startJobs(
           },
           keyedUniform: runtime.keyedUniform,
           settings: readSettings(runtime.config.variables, service.settings),
+          registers: registersOf(runtime.services, runtime.environments[environment]),
           log,
         });
         running.set(`${environment}-${service.id}`, jobs);

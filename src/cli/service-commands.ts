@@ -1,4 +1,4 @@
-import { type Config, readSettings } from '../config.ts';
+import { type Config, readSettings, readUserRateLimit } from '../config.ts';
 import { migrateAll, prepareDatabases } from '../runtime.ts';
 import type { CommandContext } from '../services/contract.ts';
 import { SERVICES } from '../services/registry.ts';
@@ -6,8 +6,8 @@ import { parse, UsageError } from './args.ts';
 
 /**
  * What the services bring to `rsg` through the contract: their commands (`ServiceDefinition.commands`,
- * rows of the command table after the gateway's own) and their settings, checked before any command
- * runs as the gateway's own settings are.
+ * rows of the command table after the gateway's own) and their settings (with the per-user rate limit's
+ * variable), checked before any command runs as the gateway's own settings are.
  */
 export const SERVICE_COMMANDS = SERVICES.flatMap((service) => service.commands ?? []).map((command) => ({
   name: command.name,
@@ -17,7 +17,10 @@ export const SERVICE_COMMANDS = SERVICES.flatMap((service) => service.commands ?
 
 /** Throws a ConfigError naming the variable when a service's setting has a wrong value. */
 export function checkServiceSettings(config: Config): void {
-  for (const service of SERVICES) readSettings(config.variables, service.settings);
+  for (const service of SERVICES) {
+    readSettings(config.variables, service.settings);
+    readUserRateLimit(config.variables, service.userRateLimit);
+  }
 }
 
 function commandContext(config: Config): CommandContext {

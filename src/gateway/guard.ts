@@ -6,13 +6,15 @@ import type { LimitOutcome, LimitRequest, LimitStore } from '../platform/limits/
 import type { Environment, ServiceId } from '../services/contract.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { OrganisationResolver } from './organisation-resolver.ts';
+import type { Caller } from './service-context.ts';
 import type { KeyOwner } from './subscriptions.ts';
 import type { TokenVerifier } from './tokens.ts';
 import type { UsageRecorder } from './usage.ts';
 
 /**
  * The front door of every service route: the subscription key (header or query parameter), its product,
- * the rate limit and the quota. Refusals use API Management's own bodies (reference/gateway.md).
+ * the rate limit and the quota, and the service's per-user rate limit when it declares one. Refusals use
+ * API Management's own bodies (reference/gateway.md).
  */
 export const KEY_HEADER = 'ocp-apim-subscription-key';
 export const KEY_QUERY = 'subscription-key';
@@ -76,6 +78,16 @@ function limitRequest(owner: KeyOwner): LimitRequest {
   };
 }
 
+/** The window of the per-user limit: the published rule is per user per minute. */
+export const USER_RATE_WINDOW_MS = 60_000;
+
+/**
+ * The key of a user's shared sliding log: one per environment, service and user, the same in every
+ * process (so with Redis one log counts the user's calls through all keys and all gateways).
+ */
+export const userLimitKey = (environment: Environment, service: ServiceId, userId: string): string =>
+  `user:${environment}:${service}:${userId}`;
+
 /** A refused call: 429 for the rate limit, 403 for the quota, both with `Retry-After`. */
 function limitRefusal(outcome: LimitOutcome & { allowed: false }): HttpError {
   const seconds = retryAfterSeconds(outcome.retryAfterMs);
@@ -91,9 +103,32 @@ function limitRefusal(outcome: LimitOutcome & { allowed: false }): HttpError {
       );
 }
 
-export function subscriptionGuard(deps: GuardDeps, environment: Environment, service: ServiceId) {
+/**
+ * `userRateLimit`: the service's per-user limit in calls per minute (`ServiceDefinition.userRateLimit`,
+ * read with its variable), or undefined for none. The user is the three-legged token's user, else the
+ * subscriber who owns the key; the call must fit both the subscription's limit and the user's, in one
+ * step of the limit store, and a refusal from either is the same 429 with `Retry-After`.
+ */
+export function subscriptionGuard(
+  deps: GuardDeps,
+  environment: Environment,
+  service: ServiceId,
+  userRateLimit?: number,
+) {
   const refuse = (request: FastifyRequest, reply: FastifyReply, error: HttpError) =>
     sendError(request, reply, error, 'apim');
+  // Decided once here: a service without a per-user limit builds the same request as before, per call.
+  const userPrefix = userLimitKey(environment, service, '');
+  const limitsOf: (owner: KeyOwner, caller: Caller) => LimitRequest = userRateLimit
+    ? (owner, caller) => ({
+        ...limitRequest(owner),
+        shared: {
+          key: userPrefix + (caller.userId ?? caller.subscriberId),
+          limit: userRateLimit,
+          windowMs: USER_RATE_WINDOW_MS,
+        },
+      })
+    : limitRequest;
   const guard = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const key = presentedKey(request);
     if (!key) return refuse(request, reply, new HttpError(APIM_ERRORS.missingKey, MISSING_KEY));
@@ -153,7 +188,7 @@ export function subscriptionGuard(deps: GuardDeps, environment: Environment, ser
       if (error instanceof HttpError) return refuse(request, reply, error);
       throw error;
     }
-    const outcome = await deps.limits.check(limitRequest(owner));
+    const outcome = await deps.limits.check(limitsOf(owner, request.caller));
     if (!outcome.allowed) return refuse(request, reply, limitRefusal(outcome));
     return undefined;
   };
@@ -185,7 +220,7 @@ export function subscriptionGuard(deps: GuardDeps, environment: Environment, ser
       productId: owner.productId,
       subscriberId: owner.userId,
     };
-    const outcome = checkSync(limitRequest(owner));
+    const outcome = checkSync(limitsOf(owner, request.caller));
     if (!outcome.allowed) refuse(request, reply, limitRefusal(outcome));
     return true;
   };

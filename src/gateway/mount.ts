@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serviceFees } from '../billing/fees.ts';
+import { readSettings, readUserRateLimit } from '../config.ts';
 import { serviceIdentity } from '../identity/service-identity.ts';
 import { APIM_ERRORS, PLATFORM_ERRORS, serviceErrorCodes } from '../platform/http/error-codes.ts';
 import { type Dialect, HttpError, sendError } from '../platform/http/errors.ts';
@@ -9,6 +10,7 @@ import {
   ENVIRONMENT_PREFIX,
   ENVIRONMENTS,
   type Environment,
+  registersOf,
   type ServiceDefinition,
 } from '../services/contract.ts';
 import { answerPreflight, applyActual, CorsPolicies, isPreflight } from './cors.ts';
@@ -47,6 +49,8 @@ export async function mountService(
       schedule: runtime.config.fees.schedule,
       enabled: runtime.config.fees.enabled,
     }),
+    settings: readSettings(runtime.config.variables, service.settings),
+    registers: registersOf(runtime.services, runtime.environments[environment]),
   };
   const observe = metrics.recorder(environment, service.id);
   const corsKey = CorsPolicies.key(environment, service.id);
@@ -56,6 +60,9 @@ export async function mountService(
   const errorCatalogue: Record<string, unknown> = {
     'x-error-codes': serviceErrorCodes(service.dialect, service.errorCodes, { built: !!service.routes }),
   };
+  // The service's per-user limit (calls per user per minute, its variable read), also in its document.
+  const userRateLimit = readUserRateLimit(runtime.config.variables, service.userRateLimit);
+  const userLimitNote = userRateLimit ? { 'x-user-rate-limit': { perMinute: userRateLimit } } : {};
   await app.register(
     async (scope) => {
       scope.addHook('onRequest', (request, reply, done) => {
@@ -82,6 +89,7 @@ export async function mountService(
           },
           security: [{ subscriptionKey: [] }, { subscriptionKeyQuery: [] }],
           ...errorCatalogue,
+          ...userLimitNote,
           ...service.openapi,
         },
       });
@@ -94,7 +102,7 @@ export async function mountService(
       scope.options('/', { schema: { hide: true } }, preflight);
       scope.options('/*', { schema: { hide: true } }, preflight);
       await scope.register(async (guarded) => {
-        guarded.addHook('onRequest', subscriptionGuard(runtime, environment, service.id));
+        guarded.addHook('onRequest', subscriptionGuard(runtime, environment, service.id, userRateLimit));
         // The simulated Wednesday-night window (sandbox only, off by default), after the guard: see
         // maintenance.ts. Unknown paths and openapi.json are outside this scope and stay reachable.
         if (environment === 'sandbox' && runtime.config.sandboxMaintenance) {

@@ -1,7 +1,7 @@
 import type { ServiceFees } from '../billing/fees.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/pool.ts';
-import type { Environment, ServiceDefinition } from '../services/contract.ts';
+import type { Environment, Registers, ServiceDefinition } from '../services/contract.ts';
 import type { VerifiedToken } from './tokens.ts';
 
 /** What the gateway hands a service when it mounts it in one environment. */
@@ -17,6 +17,10 @@ export interface ServiceContext {
   identity: ServiceIdentity;
   /** Fees: charge inside the operation's transaction, refuse without a direct debit authority (billing/). */
   fees: ServiceFees;
+  /** The values of the service's own settings (`ServiceDefinition.settings`), by name. */
+  settings: Readonly<Record<string, number>>;
+  /** The other registers of this environment (the business number register's lookups). */
+  registers: Registers;
 }
 
 export interface ServiceIdentity {
@@ -34,6 +38,8 @@ export interface ServiceIdentity {
     holder: { userId: string } | { email: string } | { organisation: string },
     options?: { grantedBy?: string; role?: string },
   ): Promise<HeldAuthority | undefined>;
+  /** An organisation of this environment by its id: its register identifier and name. */
+  organisation(organisationId: string): Promise<{ id: string; identifier: string; name: string } | undefined>;
   /** Revokes one authority over the object; false when there was none with that id. */
   revokeAuthority(kind: string, objectId: string, authorityId: string): Promise<boolean>;
 }

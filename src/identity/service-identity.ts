@@ -52,6 +52,14 @@ export function serviceIdentity(pool: Pool, environment: Environment, service: s
       const grantedBy = options?.grantedBy && UUID.test(options.grantedBy) ? options.grantedBy : undefined;
       return held(await grantAuthority(pool, object(kind, objectId), resolved, { ...options, grantedBy }));
     },
+    async organisation(organisationId) {
+      if (!UUID.test(organisationId)) return undefined;
+      const found = await pool.query<{ id: string; identifier: string; name: string }>(
+        'SELECT id, identifier, name FROM organisations WHERE id = $1 AND environment = $2',
+        [organisationId, environment],
+      );
+      return found.rows[0];
+    },
     revokeAuthority: (kind, objectId, authorityId) =>
       UUID.test(authorityId)
         ? revokeAuthority(pool, object(kind, objectId), authorityId)

@@ -1,3 +1,5 @@
+import { formatNzDateTime } from './nz-time.ts';
+
 /**
  * Calendar dates as the registers write them, `YYYY-MM-DD` strings (they sort as dates), already New
  * Zealand dates: parsing that refuses dates that do not exist, whole month, year and day steps, the day
@@ -66,15 +68,8 @@ export function addDays(date: string, days: number): string {
   });
 }
 
-const nzDateFormat = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'Pacific/Auckland',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
-
 /** The New Zealand calendar date of an instant ("today" for the registers' date rules). */
-export const nzDate = (epochMs: number): string => nzDateFormat.format(epochMs);
+export const nzDate = (epochMs: number): string => formatNzDateTime(epochMs).slice(0, 10);
 
 /** Day of the week, 0 Sunday … 6 Saturday. */
 export function weekday(date: string): number {

@@ -56,6 +56,43 @@ export interface ServiceDefinition {
   settings?: Readonly<Record<string, ServiceSetting>>;
   /** Commands the service adds to `rsg` (listed in `rsg help` after the gateway's own). */
   commands?: readonly ServiceCommand[];
+  /**
+   * A rate limit per user per minute, applied by the gateway to every operation of the service beside
+   * each subscription's own (product) limit: calls are counted per environment, service and user (the
+   * three-legged token's user, else the subscriber who owns the key) across all of that user's keys and,
+   * with Redis, all processes. Absent: no such limit, at no cost.
+   */
+  userRateLimit?: UserRateLimit;
+  /**
+   * The business number register, as other registers of the same environment may ask it (the secured
+   * interests register checks debtors' numbers; generators draw organisations from it). Given by the
+   * service that holds that register; the gateway hands it to the others as `ServiceContext.registers`.
+   */
+  businessNumberRegister?: (database: Database) => BusinessNumberRegister;
+}
+
+/** What another register may ask of the business number register of its environment. */
+export interface BusinessNumberRegister {
+  /** The entity with this business number, or undefined; `statusCode` as the register publishes it. */
+  find(nzbn: string): Promise<{ nzbn: string; name: string; statusCode: string } | undefined>;
+  /** Up to `limit` registered companies, always in the same order (for sandbox generators). */
+  companies(limit: number): Promise<{ nzbn: string; name: string }[]>;
+}
+
+/** The other registers of an environment that a service may ask (none when not built). */
+export interface Registers {
+  businessNumbers?: BusinessNumberRegister | undefined;
+}
+
+/** `ServiceDefinition.userRateLimit`: the service's default, which an environment variable may override. */
+export interface UserRateLimit {
+  /** Calls per user in any 60 seconds (a sliding window, as the product limits). */
+  perMinute: number;
+  /**
+   * The variable that overrides `perMinute` (a whole number from 0 to 1,000,000; 0 turns the limit
+   * off), e.g. `RSG_PPSR_USER_RATE_LIMIT`. It belongs in the root README's configuration table.
+   */
+  variable?: string;
 }
 
 /** A whole-number setting read from an environment variable. */
@@ -107,6 +144,8 @@ export interface JobContext {
   keyedUniform(key: string): number;
   /** The values of the service's own settings (`ServiceDefinition.settings`), by name. */
   settings: Readonly<Record<string, number>>;
+  /** The other registers of this environment. */
+  registers: Registers;
   log: {
     info(object: object, message: string): void;
     error(object: object, message: string): void;
@@ -134,6 +173,9 @@ export interface SeedContext {
   log: (line: string) => void;
   /** What a generator may ask of identity/ in the sandbox (fixtures that operators act for). */
   identity: SeedIdentity;
+  /** The other registers of the sandbox (seeded before this service when listed before it); absent when a
+   * service is seeded on its own. */
+  registers?: Registers;
 }
 
 export interface SeedIdentity {
@@ -143,3 +185,9 @@ export interface SeedIdentity {
 
 export const productId = (environment: Environment, service: ServiceId): string =>
   `${environment}-${service}`;
+
+/** The registers the services of a list provide in one environment (its database). */
+export function registersOf(services: readonly ServiceDefinition[], database: Database): Registers {
+  const businessNumbers = services.find((s) => s.businessNumberRegister)?.businessNumberRegister;
+  return { businessNumbers: businessNumbers?.(database) };
+}

@@ -136,7 +136,8 @@ describe('rsg (operator commands)', () => {
     // Service generators may add a line each; the bootstrap itself is not repeated.
     expect(second.stdout.split('\n')[0]).toBe('the operator and sandbox subscriptions exist already');
     expect(second.stdout).not.toMatch(/[0-9a-f]{64}/);
-  });
+    // Every register's small sandbox seed runs in a child process: a loaded machine needs the time.
+  }, 180_000);
 });
 
 describe('the sandbox clock', () => {

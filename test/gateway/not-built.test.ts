@@ -1,24 +1,41 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listProducts } from '../../src/gateway/products.ts';
+import type { ServiceDefinition } from '../../src/services/contract.ts';
 import { SERVICES } from '../../src/services/registry.ts';
 import { PortalClient } from '../portal/support.ts';
 import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';
 
 /**
  * A register that is not built yet (no routes): its products exist and its keys work, but every call
- * answers 501 in its dialect, after the key check; the portal and the CLI say so.
+ * answers 501 in its dialect, after the key check; the portal and the CLI say so. The gateway here serves
+ * the registers with the IP office's and the offers register's routes taken away (whether or not they are
+ * built by now), as a register is before its routes land.
  */
+const UNBUILT = new Set(['iponz', 'disclose']);
+const services: ServiceDefinition[] = SERVICES.map((service) =>
+  UNBUILT.has(service.id)
+    ? {
+        id: service.id,
+        title: service.title,
+        path: service.path,
+        version: service.version,
+        dialect: service.dialect,
+      }
+    : service,
+);
+const unbuilt = services.filter((service) => !service.routes);
+
 let gateway: TestGateway;
 beforeAll(async () => {
-  gateway = await testGateway();
+  gateway = await testGateway({ app: { services } });
+  // The portal reads the list from the runtime: it gets the same list, so it marks the same registers.
+  Object.assign(gateway.runtime, { services });
 });
 afterAll(() => gateway?.close());
 
-const unbuilt = SERVICES.filter((service) => !service.routes);
-
 describe('registers not built yet', () => {
-  it('there are some (the list shrinks as they are built)', () => {
-    expect(unbuilt.map((s) => s.id).sort()).toEqual(['disclose', 'ppsr']);
+  it('are the ones without routes', () => {
+    expect(unbuilt.map((s) => s.id).sort()).toEqual(['disclose', 'iponz']);
   });
 
   it.each(unbuilt.map((s) => [s.id, s] as const))(
@@ -69,7 +86,7 @@ describe('registers not built yet', () => {
       const isUnbuilt = unbuilt.some((s) => s.id === product.service);
       expect(row.includes('not built yet'), product.id).toBe(isUnbuilt);
     }
-    const page = await client.get('/portal/products/sandbox-ppsr');
+    const page = await client.get('/portal/products/sandbox-iponz');
     expect(page.body).toContain('Not built yet.');
     expect((await client.get('/portal/products/sandbox-nzbn')).body).not.toContain('Not built yet.');
   });

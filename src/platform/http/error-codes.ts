@@ -111,6 +111,30 @@ export const APIM_ERRORS = {
     429,
     'The product’s rate limit is exceeded; `Retry-After` says when to try again',
   ),
+  gatewayTimeout: entry(
+    'gateway-timeout',
+    504,
+    'The operation ran past the platform’s timeout (the secured interests register: 180 s); the register may still complete it — look the transaction up by request id before resending',
+  ),
+} as const satisfies Record<string, ErrorCode>;
+
+/** The secured interests register's own codes (problem+json `type` fragments), beside the platform's. */
+export const PPSR_ERRORS = {
+  requestIdReused: entry(
+    'request-id-reused',
+    409,
+    'The request id was used before for a different request (another operation or body): a repeat must be identical',
+  ),
+  statementNotInForce: entry(
+    'financing-statement-not-in-force',
+    409,
+    'The financing statement is discharged or expired: it can no longer be amended, renewed or discharged',
+  ),
+  pinRequired: entry(
+    'pin-required',
+    403,
+    'The financing statement was registered by another organisation: its financing statement PIN is needed',
+  ),
 } as const satisfies Record<string, ErrorCode>;
 
 /** The business number register's own codes (its dialect's `errorCode`), beside the platform's. */

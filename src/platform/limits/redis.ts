@@ -12,17 +12,15 @@ import type { LimitEvent, LimitHealth, LimitOutcome, LimitRequest, LimitStore } 
  * store reports `down` once when the outage begins and `up` once when Redis answers again; counting
  * then returns to Redis and the local counts are dropped.
  */
-const SCRIPT = `
+const NOW = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local count = redis.call('ZCARD', KEYS[1])
-if count >= limit then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return {1, tonumber(oldest[2]) + window - now}
-end
+`;
+
+/** Counts the call against the quota, or refuses it (code 2) when the quota is spent. */
+const QUOTA = `
 local quotaLimit = tonumber(ARGV[4])
 if quotaLimit >= 0 then
   local period = tonumber(ARGV[5])
@@ -35,8 +33,49 @@ if quotaLimit >= 0 then
   redis.call('INCR', qkey)
   redis.call('PEXPIRE', qkey, period + 60000)
 end
+`;
+
+/** KEYS: the key's sliding log, its quota counter. Codes: 0 allowed, 1 the key's rate, 2 the quota. */
+const SCRIPT = `${NOW}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+if count >= limit then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return {1, tonumber(oldest[2]) + window - now}
+end
+${QUOTA}
 redis.call('ZADD', KEYS[1], now, now .. '-' .. ARGV[3])
 redis.call('PEXPIRE', KEYS[1], window + 1000)
+return {0, 0}
+`;
+
+/**
+ * The same with a shared sliding log (KEYS[3], limit ARGV[6], window ARGV[7]) that the call must fit
+ * too; code 3: the shared log is full (the wait is the later of the two when both are). A separate
+ * script, so that a call without a shared log runs exactly the one above.
+ */
+const SHARED_SCRIPT = `${NOW}
+local sharedLimit = tonumber(ARGV[6])
+local sharedWindow = tonumber(ARGV[7])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - sharedWindow)
+local wait = -1
+if redis.call('ZCARD', KEYS[1]) >= limit then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  wait = tonumber(oldest[2]) + window - now
+end
+if redis.call('ZCARD', KEYS[3]) >= sharedLimit then
+  local oldest = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
+  return {3, math.max(wait, tonumber(oldest[2]) + sharedWindow - now)}
+end
+if wait >= 0 then
+  return {1, wait}
+end
+${QUOTA}
+redis.call('ZADD', KEYS[1], now, now .. '-' .. ARGV[3])
+redis.call('PEXPIRE', KEYS[1], window + 1000)
+redis.call('ZADD', KEYS[3], now, now .. '-' .. ARGV[3])
+redis.call('PEXPIRE', KEYS[3], sharedWindow + 1000)
 return {0, 0}
 `;
 
@@ -93,6 +132,7 @@ export class RedisLimitStore implements LimitStore {
     });
     this.redis.on('close', () => this.markDown(this.lastError));
     this.redis.defineCommand('rsgLimit', { numberOfKeys: 2, lua: SCRIPT });
+    this.redis.defineCommand('rsgLimitShared', { numberOfKeys: 3, lua: SHARED_SCRIPT });
   }
 
   /**
@@ -148,7 +188,9 @@ export class RedisLimitStore implements LimitStore {
     return this.local.checkSync(request);
   }
 
-  private async checkOnRedis({ key, rate, quota }: LimitRequest): Promise<LimitOutcome> {
+  private async checkOnRedis(request: LimitRequest): Promise<LimitOutcome> {
+    if (request.shared) return this.checkSharedOnRedis(request, request.shared);
+    const { key, rate, quota } = request;
     const member = `${this.instance}-${this.sequence++}`;
     const run = (this.redis as unknown as Record<string, RunLimit>).rsgLimit!;
     const [code, retryAfterMs] = await run.call(
@@ -162,6 +204,30 @@ export class RedisLimitStore implements LimitStore {
       quota ? quota.periodMs : 0,
     );
     if (code === 0) return { allowed: true };
+    return { allowed: false, reason: code === 1 ? 'rate' : 'quota', retryAfterMs };
+  }
+
+  private async checkSharedOnRedis(
+    { key, rate, quota }: LimitRequest,
+    shared: NonNullable<LimitRequest['shared']>,
+  ): Promise<LimitOutcome> {
+    const member = `${this.instance}-${this.sequence++}`;
+    const run = (this.redis as unknown as Record<string, RunLimit>).rsgLimitShared!;
+    const [code, retryAfterMs] = await run.call(
+      this.redis,
+      `${this.prefix}rate:${key}`,
+      `${this.prefix}quota:${key}`,
+      `${this.prefix}rate:${shared.key}`,
+      rate.limit,
+      rate.windowMs,
+      member,
+      quota ? quota.limit : -1,
+      quota ? quota.periodMs : 0,
+      shared.limit,
+      shared.windowMs,
+    );
+    if (code === 0) return { allowed: true };
+    if (code === 3) return { allowed: false, reason: 'rate', retryAfterMs, shared: true };
     return { allowed: false, reason: code === 1 ? 'rate' : 'quota', retryAfterMs };
   }
 

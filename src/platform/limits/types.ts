@@ -7,11 +7,25 @@ export interface LimitRequest {
   key: string;
   rate: { limit: number; windowMs: number };
   quota?: { limit: number; periodMs: number } | undefined;
+  /**
+   * A second sliding log checked in the same step, under its own key: one that several `key`s share
+   * (the gateway's per-user limit, counted across all of a user's subscriptions). The call must fit
+   * both logs; an allowed call is counted in both, a refused one in neither. Absent: the store does
+   * exactly what it does without it, at no cost.
+   */
+  shared?: { key: string; limit: number; windowMs: number } | undefined;
 }
 
 export type LimitOutcome =
   | { allowed: true }
-  | { allowed: false; reason: 'rate' | 'quota'; retryAfterMs: number };
+  | {
+      allowed: false;
+      reason: 'rate' | 'quota';
+      /** Until the call would fit every log that refused it (the later of the two when both are full). */
+      retryAfterMs: number;
+      /** Present (true) when the `shared` log is full: the refusal is that limit's, maybe also the key's. */
+      shared?: true;
+    };
 
 /**
  * Where a store's counting stands. `redis`: `up` while decisions are made on Redis, `down` during an

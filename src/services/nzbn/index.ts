@@ -7,6 +7,7 @@ import { nzbnRoutes } from './routes/index.ts';
 import { simulateActivity } from './sandbox/activity.ts';
 import { seedNzbn } from './sandbox/seed.ts';
 import { nzbnWebhooks } from './schemas/webhooks.ts';
+import { businessNumberRegister } from './store/business-numbers.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -23,6 +24,7 @@ export const nzbnService: ServiceDefinition = {
   openapi: nzbnWebhooks,
   migrations: path.join(here, 'migrations'),
   seed: (context) => seedNzbn(context),
+  businessNumberRegister,
   settings: {
     /** Sandbox: simulated register changes per hour of the sandbox clock (0: none). */
     sandboxActivityPerHour: { variable: 'RSG_SANDBOX_ACTIVITY_PER_HOUR', default: 30, min: 0, max: 100_000 },

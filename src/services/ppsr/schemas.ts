@@ -193,3 +193,133 @@ export const SecuredPartyGroup = Type.Object({
   securedParties: Type.Array(SecuredParty),
   version: Type.Integer(),
 });
+
+export const RegistrationNumberParams = Type.Object({
+  registrationNumber: Type.String({ description: '16 letters and digits' }),
+});
+
+export const GroupParams = Type.Object({
+  securedPartyGroupId: Type.String({ description: 'SPG and 8 digits' }),
+});
+
+export const SecuredPartyGroupRequest = Type.Object({
+  name: text('The group’s name'),
+  email: text('Where the group’s verification statements go'),
+  securedParties: Type.Array(SecuredParty),
+});
+
+export const CustomerOrganisationUpdate = Type.Object({
+  email: Type.Union([Type.String(), Type.Null()], { description: 'The organisation’s email address' }),
+});
+
+export const StatementListQuery = Type.Object({
+  'search-id': optional(text('The searchId of an earlier search')),
+  'secured-party-group-id': optional(text('A secured party group of the caller’s organisation')),
+  page: optional(Type.String({ description: '1-based, default 1' })),
+  'page-size': optional(Type.String({ description: '1–100, default 20' })),
+});
+
+export const DischargedQuery = Type.Object({
+  'start-date': Type.String({ description: 'First day, YYYY-MM-DD (New Zealand)' }),
+  'end-date': Type.String({ description: 'Last day, YYYY-MM-DD (New Zealand), inclusive' }),
+  page: optional(Type.String({ description: '1-based, default 1' })),
+  'page-size': optional(Type.String({ description: '1–100, default 100' })),
+});
+
+export const StatementList = Type.Object({
+  totalResults: Type.Integer(),
+  page: Type.Integer(),
+  pageSize: Type.Integer(),
+  financingStatements: Type.Array(FinancingStatement),
+});
+
+export const TransactionQuery = Type.Object({
+  'request-id': optional(text('The request id the transaction was sent with')),
+  'billing-reference': optional(text('The billing reference it was sent with')),
+});
+
+export const TransactionList = Type.Object({ transactions: Type.Array(Transaction) });
+
+export const FeeQuery = Type.Object({
+  'fee-status': optional(Type.String({ enum: ['Unbilled', 'Invoiced'] })),
+  'request-id': optional(Type.String()),
+  'billing-reference': optional(Type.String()),
+  page: optional(Type.String({ description: '1-based, default 1' })),
+  'page-size': optional(Type.String({ description: '1–500, default 50' })),
+});
+
+export const FeeRecord = Type.Object({
+  transactionType: Type.String({ description: 'The operation, e.g. PPSR_17' }),
+  description: Type.String(),
+  amount: Type.Number({ description: 'NZ$, GST exclusive' }),
+  gst: Type.Number({ description: 'NZ$' }),
+  currency: Type.Literal('NZD'),
+  feeStatus: Type.String({ enum: ['Unbilled', 'Invoiced'] }),
+  paymentSessionId: Type.String(),
+  requestId: Type.Union([Type.String(), Type.Null()]),
+  billingReference: Type.Union([Type.String(), Type.Null()]),
+  registrationNumber: Type.Union([Type.String(), Type.Null()]),
+  chargedDate: Type.String({ description: 'New Zealand time' }),
+});
+
+export const FeeList = Type.Object({
+  totalResults: Type.Integer(),
+  page: Type.Integer(),
+  pageSize: Type.Integer(),
+  fees: Type.Array(FeeRecord),
+});
+
+export const GroupList = Type.Object({ securedPartyGroups: Type.Array(SecuredPartyGroup) });
+
+export const Problem = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    instance: optional(Type.String()),
+    errors: optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+  },
+  { description: 'RFC 9457 problem details; errors[].field names the field and message the rule' },
+);
+
+const GatewayError = Type.Object(
+  { statusCode: Type.Integer(), message: Type.String() },
+  { description: 'API Management’s body (the gateway’s own answer)' },
+);
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: Problem } },
+});
+
+/** The answers of an operation: its successes (JSON) and the errors it meets. */
+export function responses(
+  ok: Record<number, TSchema>,
+  options: { transaction?: boolean; conditional?: boolean } = {},
+) {
+  const answers: Record<number, unknown> = {};
+  for (const [status, schema] of Object.entries(ok)) {
+    answers[Number(status)] = { description: 'OK', content: { 'application/json': { schema } } };
+  }
+  return {
+    ...answers,
+    ...(options.conditional
+      ? { 304: { description: 'Not modified: If-None-Match names the current ETag' } }
+      : {}),
+    400: problem('A field breaks a register rule: `errors` names the field and the rule'),
+    403: problem('The organisation may not do this (no authority, another organisation’s object)'),
+    404: problem('No such item'),
+    ...(options.transaction
+      ? {
+          409: problem('The request id was used for a different request, or the statement is not in force'),
+          412: problem('If-Match does not hold: the statement has changed'),
+          504: {
+            description:
+              'The platform’s timeout (180 s) passed; the transaction may still complete: look it up with SEC_56',
+            content: { 'application/json': { schema: GatewayError } },
+          },
+        }
+      : {}),
+  };
+}

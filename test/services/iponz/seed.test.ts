@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCase, generateClient, PLANS } from '../../../src/services/iponz/sandbox/generator.ts';
 import { seedIponz } from '../../../src/services/iponz/sandbox/seed.ts';
 import { seedNzbn } from '../../../src/services/nzbn/sandbox/seed.ts';
+import { businessNumberRegister } from '../../../src/services/nzbn/store/business-numbers.ts';
 import { type TestGateway, testGateway } from '../../support/runtime.ts';
 
 /**
@@ -16,6 +17,7 @@ const context = () => ({
   clock: gateway.runtime.clocks.for('sandbox'),
   log: () => {},
   identity: { grantOperatorsAuthority: async () => {} },
+  registers: { businessNumbers: businessNumberRegister(gateway.runtime.environments.sandbox) },
 });
 
 beforeAll(async () => {

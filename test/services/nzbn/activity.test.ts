@@ -1,12 +1,12 @@
 import type { QueryResultRow } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatNzDateTime } from '../../../src/platform/nz-time.ts';
 import { statusChangeProblem } from '../../../src/services/nzbn/domain/changes.ts';
 import {
   ENTITY_STATUS_CODES,
   ENTITY_TYPE_CODES,
   ENTITY_TYPES,
 } from '../../../src/services/nzbn/domain/codes.ts';
-import { formatNzDateTime } from '../../../src/services/nzbn/domain/dates.ts';
 import type { Entity } from '../../../src/services/nzbn/domain/schema.ts';
 import {
   ACTIVITY_KINDS,

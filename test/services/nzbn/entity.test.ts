@@ -1,9 +1,9 @@
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { isValidGln } from '../../../src/platform/gs1.ts';
+import { nzLocalToEpoch, parseNzDateTime } from '../../../src/platform/nz-time.ts';
 import { findBic } from '../../../src/services/nzbn/domain/bic.ts';
 import { ENTITY_STATUSES, ENTITY_TYPES, isCompanyType } from '../../../src/services/nzbn/domain/codes.ts';
-import { nzLocalToEpoch, parseNzDateTime } from '../../../src/services/nzbn/domain/dates.ts';
 import {
   isValidAbn,
   isValidAcn,

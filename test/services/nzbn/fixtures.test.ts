@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { isValidGln } from '../../../src/platform/gs1.ts';
+import { nzLocalToEpoch } from '../../../src/platform/nz-time.ts';
 import { ENTITY_STATUS_CODES, ENTITY_TYPE_CODES } from '../../../src/services/nzbn/domain/codes.ts';
-import { nzLocalToEpoch } from '../../../src/services/nzbn/domain/dates.ts';
 import { Entity } from '../../../src/services/nzbn/domain/schema.ts';
 import { generateEntityAt } from '../../../src/services/nzbn/sandbox/entity.ts';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseNzDateTime } from '../../../src/platform/nz-time.ts';
 import { ENTITY_TYPES } from '../../../src/services/nzbn/domain/codes.ts';
-import { parseNzDateTime } from '../../../src/services/nzbn/domain/dates.ts';
 import { generateEntityAt } from '../../../src/services/nzbn/sandbox/entity.ts';
 import { generatePreviousNames } from '../../../src/services/nzbn/sandbox/history.ts';
 import { geography } from './geo-fixture.ts';

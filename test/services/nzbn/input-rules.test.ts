@@ -7,18 +7,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RuleError } from '../../../src/platform/errors.ts';
 import {
-  ENTITY_STATUSES,
-  ENTITY_TYPE_FILTERS,
-  entityTypesForFilter,
-} from '../../../src/services/nzbn/domain/codes.ts';
-import {
   formatNzDateTime,
   isNzDateTimeString,
   nzLocalToEpoch,
   nzMidnight,
   nzOffsetMinutes,
   parseNzDateTime,
-} from '../../../src/services/nzbn/domain/dates.ts';
+} from '../../../src/platform/nz-time.ts';
+import {
+  ENTITY_STATUSES,
+  ENTITY_TYPE_FILTERS,
+  entityTypesForFilter,
+} from '../../../src/services/nzbn/domain/codes.ts';
 import { readDate } from '../../../src/services/nzbn/domain/items.ts';
 import { type RoleLike, replaceRoles } from '../../../src/services/nzbn/domain/roles.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isNzDateTimeString } from '../../../src/services/nzbn/domain/dates.ts';
+import { isNzDateTimeString } from '../../../src/platform/nz-time.ts';
 import { nzbnForIndex } from '../../../src/services/nzbn/sandbox/numbers.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
 import { OpenApi } from './support/openapi.ts';

@@ -7,7 +7,6 @@ import { nzDate } from '../../../platform/calendar.ts';
 import type { SeedContext } from '../../contract.ts';
 import { REGISTERED_USER } from '../domain/registration.ts';
 import type { CaseKind } from '../domain/renewals.ts';
-import { sandboxBusinesses } from '../store/businesses.ts';
 import { loadCases, loadClients, registerCounts } from '../store/seed.ts';
 import { FIXED_CLIENTS, FIXTURE_CASES, FIXTURE_CLIENTS, fixedCases } from './fixtures.ts';
 import {
@@ -38,8 +37,10 @@ export async function seedIponz(context: SeedContext, override: Partial<Plan> = 
   const now = context.clock.now();
   const today = nzDate(now.getTime());
   const plan: Plan = { ...PLANS[context.scale], ...override };
-  // Business clients take the sandbox business number register's names and numbers, where it is seeded.
-  const businesses = await sandboxBusinesses(pool, FIXTURE_CLIENTS + plan.clients);
+  // Business clients take the sandbox business number register's companies (names and numbers), asked
+  // through the contract (`registers`), where that register is seeded.
+  const businesses =
+    (await context.registers?.businessNumbers?.companies(FIXTURE_CLIENTS + plan.clients)) ?? [];
   const organisations: OrganisationSource = {
     count: businesses.length,
     organisation: (index) => businesses[index]!,

@@ -1,4 +1,4 @@
-import { formatNzDateTime } from './dates.ts';
+import { formatNzDateTime } from '../../../platform/nz-time.ts';
 
 /** A recorded change event as the store reads it. */
 export interface ChangeRow {

@@ -5,6 +5,7 @@
  * is a RuleError naming the field and the rule. Pure.
  */
 import { RuleError } from '../../../platform/errors.ts';
+import { formatNzDateTime, NZ_DATE_TIME_RULE, parseNzDateTime } from '../../../platform/nz-time.ts';
 import { findBic } from './bic.ts';
 import {
   EMAIL_PURPOSES,
@@ -14,7 +15,6 @@ import {
   TRADING_AREAS,
   WEBSITE_PURPOSES,
 } from './codes.ts';
-import { formatNzDateTime, NZ_DATE_TIME_RULE, parseNzDateTime } from './dates.ts';
 import { bankAccountProblem, formatBankAccount, irdNumberProblem, parseBankAccount } from './identifiers.ts';
 import type {
   Address,

@@ -9,7 +9,7 @@
  */
 import { RuleError } from '../../../platform/errors.ts';
 import { glnProblem } from '../../../platform/gs1.ts';
-import { parseNzDateTime } from './dates.ts';
+import { parseNzDateTime } from '../../../platform/nz-time.ts';
 import { type AddressLike, addressItem, readDate } from './items.ts';
 import type { Role } from './schema.ts';
 

@@ -13,8 +13,8 @@
  */
 
 import { RuleError } from '../../../platform/errors.ts';
+import { NZ_DATE_TIME_RULE, parseNzDateTime } from '../../../platform/nz-time.ts';
 import { isChangeEventType } from './codes.ts';
-import { NZ_DATE_TIME_RULE, parseNzDateTime } from './dates.ts';
 
 /** A watchlist's own fields, as stored (store/watchlists.ts). */
 export interface WatchlistFields {

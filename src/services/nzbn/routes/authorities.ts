@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import type { HeldAuthority } from '../../../gateway/service-context.ts';
 import { NZBN_ERRORS } from '../../../platform/http/error-codes.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
-import { formatNzDateTime } from '../domain/dates.ts';
+import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import { Authority, AuthorityGrant, NzbnParams, responses } from '../schemas/operations.ts';
 import { loadEntity, type NzbnContext, requireAuthority } from './support.ts';
 import { UPDATE_ERRORS } from './update-support.ts';

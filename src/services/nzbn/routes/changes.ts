@@ -17,6 +17,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../../platform/http/errors.ts';
+import { NZ_DATE_TIME_RULE, parseNzDateTime } from '../../../platform/nz-time.ts';
 import { changeItem } from '../domain/change-item.ts';
 import {
   entityTypesForFilter,
@@ -24,7 +25,6 @@ import {
   isChangeEventType,
   PUBLIC_SECTOR_TYPE_CODES,
 } from '../domain/codes.ts';
-import { NZ_DATE_TIME_RULE, parseNzDateTime } from '../domain/dates.ts';
 import { Link, Nullable, Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
 import { envelope, PAGE_SIZE_DEFAULT, PageQuery, responses } from '../schemas/operations.ts';
 import { type ChangeSortColumn, searchChanges } from '../store/change-search.ts';

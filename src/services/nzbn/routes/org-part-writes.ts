@@ -9,7 +9,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { evaluatePreconditions } from '../../../platform/http/conditional.ts';
 import { badRequest } from '../../../platform/http/errors.ts';
-import { formatNzDateTime } from '../domain/dates.ts';
+import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import { OrganisationPart } from '../domain/organisation-part.ts';
 import { buildPart, type PartLike, partIdentifiers } from '../domain/organisation-part-build.ts';
 import { Nzbn, NzDateTime, Strict } from '../domain/schema.ts';

@@ -5,7 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { formatNzDateTime } from '../domain/dates.ts';
+import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import {
   newEntity,
   type RegistrationLike,

@@ -4,10 +4,10 @@
  * transaction as POST /entities (store/register.ts).
  */
 import type pg from 'pg';
+import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import type { Random } from '../../../platform/random.ts';
 import { bicCodesInDivision } from '../domain/bic.ts';
 import type { EntityTypeCode } from '../domain/codes.ts';
-import { formatNzDateTime } from '../domain/dates.ts';
 import type { AddressLike } from '../domain/items.ts';
 import { newEntity, type RegistrationLike, registrationIdentifiers } from '../domain/registration.ts';
 import { registerEntity } from '../store/register.ts';

@@ -2,9 +2,10 @@
  * The state shared by the parts of one entity's generation: its random stream, identity, lifetime and
  * an allocator of sub-item identifiers. Kept in one object so the part generators stay small.
  */
+
+import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import type { Random } from '../../../platform/random.ts';
 import type { AddressType, EntityStatusCode, EntityTypeCode } from '../domain/codes.ts';
-import { formatNzDateTime } from '../domain/dates.ts';
 import type { Address } from '../domain/schema.ts';
 import { type AddressKind, type AddressLines, generateNzAddress, pickArea } from './addresses.ts';
 import type { Area, Geography } from './geography.ts';

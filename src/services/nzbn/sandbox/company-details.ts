@@ -3,7 +3,7 @@
  * company, insolvencies, Australian company number) and `non-company-details` for everything else.
  */
 
-import { nzMidnight } from '../domain/dates.ts';
+import { nzMidnight } from '../../../platform/nz-time.ts';
 import { acnCheckDigit } from '../domain/identifiers.ts';
 import type {
   CompanyDetails,

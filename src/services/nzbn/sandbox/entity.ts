@@ -4,6 +4,8 @@
  * indexes can be generated in parallel: business numbers, company numbers and sub-item identifiers are
  * functions of the index (numbers.ts), never of what other entities drew.
  */
+
+import { nzLocalToEpoch } from '../../../platform/nz-time.ts';
 import type { Random } from '../../../platform/random.ts';
 import type { DivisionLetter } from '../domain/bic.ts';
 import {
@@ -13,7 +15,6 @@ import {
   type EntityTypeCode,
   HIBERNATION_STATUSES,
 } from '../domain/codes.ts';
-import { nzLocalToEpoch } from '../domain/dates.ts';
 import { abnForAcn } from '../domain/identifiers.ts';
 import type { Entity } from '../domain/schema.ts';
 import { pickArea } from './addresses.ts';

@@ -5,6 +5,8 @@
  * and a fixed "now", so they are the same in every sandbox whatever seed or scale it was built with.
  * The README lists them.
  */
+
+import { nzLocalToEpoch } from '../../../platform/nz-time.ts';
 import {
   ENTITY_STATUS_CODES,
   ENTITY_STATUSES,
@@ -13,7 +15,6 @@ import {
   type EntityStatusCode,
   type EntityTypeCode,
 } from '../domain/codes.ts';
-import { nzLocalToEpoch } from '../domain/dates.ts';
 import type { Entity } from '../domain/schema.ts';
 import {
   DEFAULT_AS_OF,

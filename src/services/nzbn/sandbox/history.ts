@@ -3,9 +3,10 @@
  * and the name history lists them. They come from a stream of their own (the register key of
  * "<seed>/history"), so adding or changing history never changes the entities themselves.
  */
+
+import { formatNzDateTime, parseNzDateTime } from '../../../platform/nz-time.ts';
 import type { DivisionLetter } from '../domain/bic.ts';
 import { ENTITY_TYPES } from '../domain/codes.ts';
-import { formatNzDateTime, parseNzDateTime } from '../domain/dates.ts';
 import type { Entity } from '../domain/schema.ts';
 import { pickArea } from './addresses.ts';
 import type { Geography } from './geography.ts';

@@ -3,8 +3,9 @@
  * do, e.g. 16:51:53); address and role start dates are New Zealand midnights. Nothing is ever after
  * the generator's `asOf` instant, so a seed gives the same register whenever it is run.
  */
+
+import { nzMidnight, nzOffsetMinutes, nzStartOfDay } from '../../../platform/nz-time.ts';
 import type { Random } from '../../../platform/random.ts';
-import { nzMidnight, nzOffsetMinutes, nzStartOfDay } from '../domain/dates.ts';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;

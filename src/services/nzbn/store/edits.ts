@@ -7,9 +7,9 @@
  */
 
 import { RuleError } from '../../../platform/errors.ts';
+import { parseNzDateTime } from '../../../platform/nz-time.ts';
 import { roleChangeEventType } from '../domain/changes.ts';
 import { ENTITY_STATUSES, type EntityStatusCode } from '../domain/codes.ts';
-import { parseNzDateTime } from '../domain/dates.ts';
 import { type EntityNamePeriod, statusPeriods } from '../domain/history.ts';
 import { type AddressLike, addressItem, readDate } from '../domain/items.ts';
 import { isPrivateAddress, isPrivateRole } from '../domain/privacy.ts';

@@ -5,7 +5,7 @@
  * recently are kept in memory (the last few thousand), so repeated reads and searches do not generate
  * them again; one read once is not kept (recently-seen.ts says why).
  */
-import { parseNzDateTime } from '../domain/dates.ts';
+import { parseNzDateTime } from '../../../platform/nz-time.ts';
 import { hidesItems } from '../domain/privacy.ts';
 import { generatePreviousNames } from '../sandbox/history.ts';
 import { RecentlySeen } from './recently-seen.ts';

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { arrayLiteral, copyLine } from '../../../platform/db/copy-text.ts';
-import { parseNzDateTime } from '../domain/dates.ts';
+import { parseNzDateTime } from '../../../platform/nz-time.ts';
 import { hidesItems, publicView, setPrivacyFlags } from '../domain/privacy.ts';
 import type { Entity } from '../domain/schema.ts';
 import { searchableText, sortName } from '../domain/search-text.ts';

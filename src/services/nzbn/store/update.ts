@@ -10,7 +10,7 @@
  */
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
-import { formatNzDateTime } from '../domain/dates.ts';
+import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import type { Entity } from '../domain/schema.ts';
 import { type ChangeEvent, nextItemId, recordChange } from './changes.ts';
 import { findEntity, parseEntity, type StoredEntity } from './entities.ts';

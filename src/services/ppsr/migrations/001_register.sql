@@ -61,17 +61,24 @@ CREATE TABLE ppsr_financing_statement_versions (
   PRIMARY KEY (registration_number, version)
 );
 
--- What searches find the current version by, one row per key: folded organisation names, business and
--- incorporation numbers, persons ("LAST FIRST" folded, with the date of birth), VINs, chassis numbers,
--- plates, aircraft serial numbers. Collation "C" so a starts-with search is a range scan of the index.
+-- What searches find statements in force by, one row per key of the current version: folded
+-- organisation names, business and incorporation numbers, persons ("LAST FIRST" folded, with the date of
+-- birth), VINs, chassis numbers, plates, aircraft serial numbers. Collation "C" so a starts-with search is
+-- a range scan of the index. A discharged statement has no keys (searches never find it); each key
+-- carries its statement's expiry date (renewals update it), in the index too, so a search reads the index
+-- alone, in key order, and stops at the limit.
 CREATE TABLE ppsr_search_keys (
   kind text NOT NULL CHECK (kind IN ('organisationName', 'nzbn', 'incorporationNumber', 'person', 'vin',
     'chassisNumber', 'registrationPlate', 'aircraftSerialNumber')),
   key text COLLATE "C" NOT NULL,
   registration_number text NOT NULL REFERENCES ppsr_financing_statements (registration_number),
   date_of_birth date,
-  PRIMARY KEY (kind, key, registration_number)
+  expiry_date date NOT NULL
 );
+-- One row per key and statement, and per date of birth: two debtors of one statement may share a name
+-- and differ in their dates of birth (a search narrowed by date of birth must find either).
+CREATE UNIQUE INDEX ppsr_search_keys_key ON ppsr_search_keys (kind, key, registration_number, date_of_birth)
+  INCLUDE (expiry_date) NULLS NOT DISTINCT;
 CREATE INDEX ppsr_search_keys_statement ON ppsr_search_keys (registration_number);
 
 -- Every write and search is a transaction, found by the caller's request id or billing reference
@@ -87,7 +94,7 @@ CREATE TABLE ppsr_transactions (
   request_hash bytea NOT NULL,
   channel text NOT NULL DEFAULT 'API' CHECK (channel IN ('API', 'Web')),
   correlation_id uuid NOT NULL,
-  payment_session_id uuid,
+  payment_session_id text,
   received_at timestamptz NOT NULL,
   completed_at timestamptz,
   status_code smallint CHECK (status_code IN (200, 400, 500)),

@@ -40,6 +40,8 @@ export interface GeneratedStatement {
   versions: GeneratedVersion[];
   expiryDate: string;
   dischargedAt: Date | null;
+  /** A known financing statement PIN (the fixtures'); generated statements have none anyone holds. */
+  pin?: string;
 }
 
 export const HISTORY_YEARS = 15;

@@ -31,6 +31,8 @@ export interface StatementRow {
   version: number;
   changedAt: Date;
   document: StatementDocument;
+  /** SHA-256 of the financing statement PIN. */
+  pinHash: Buffer;
 }
 
 export interface VersionRow {
@@ -44,23 +46,32 @@ export interface VersionRow {
 const STATEMENT_COLUMNS = `registration_number AS "registrationNumber", organisation_id AS "organisationId",
   secured_party_group_id AS "securedPartyGroupId", registered_at AS "registeredAt",
   to_char(expiry_date, 'YYYY-MM-DD') AS "expiryDate", discharged_at AS "dischargedAt", version,
-  changed_at AS "changedAt", document`;
+  changed_at AS "changedAt", document, pin_hash AS "pinHash"`;
 
-async function replaceSearchKeys(client: Client, registrationNumber: string, document: StatementDocument) {
-  await client.query('DELETE FROM ppsr_search_keys WHERE registration_number = $1', [registrationNumber]);
+/** The keys of a statement's current version, found by searches until `expiryDate`. */
+async function insertSearchKeys(
+  client: Client,
+  registrationNumber: string,
+  document: StatementDocument,
+  expiryDate: string,
+) {
   const keys = searchKeysOf(document.debtors, document.collaterals);
   if (keys.length === 0) return;
   await client.query(
-    `INSERT INTO ppsr_search_keys (kind, key, registration_number, date_of_birth)
-     SELECT kind, key, $1, date_of_birth FROM unnest($2::text[], $3::text[], $4::date[]) AS k (kind, key, date_of_birth)`,
+    `INSERT INTO ppsr_search_keys (kind, key, registration_number, date_of_birth, expiry_date)
+     SELECT kind, key, $1, date_of_birth, $5 FROM unnest($2::text[], $3::text[], $4::date[]) AS k (kind, key, date_of_birth)`,
     [
       registrationNumber,
       keys.map((k) => k.kind),
       keys.map((k) => k.key),
       keys.map((k) => k.dateOfBirth ?? null),
+      expiryDate,
     ],
   );
 }
+
+const deleteSearchKeys = (client: Client, registrationNumber: string) =>
+  client.query('DELETE FROM ppsr_search_keys WHERE registration_number = $1', [registrationNumber]);
 
 export interface NewStatement {
   registrationNumber: string;
@@ -74,12 +85,27 @@ export interface NewStatement {
   transactionId: number | null;
 }
 
-/** Inserts a registration (version 1); false when its registration number is taken (draw another). */
+/**
+ * Inserts a registration (version 1) with its first version and its search keys, in one statement (one
+ * round trip); false when its registration number is taken (draw another).
+ */
 export async function insertStatement(client: Client, statement: NewStatement): Promise<boolean> {
+  const keys = searchKeysOf(statement.document.debtors, statement.document.collaterals);
   const inserted = await client.query(
-    `INSERT INTO ppsr_financing_statements (registration_number, organisation_id, secured_party_group_id,
-       registered_at, expiry_date, changed_at, pin_hash, debtor_pin_hash, document)
-     VALUES ($1, $2, $3, $4, $5, $4, $6, $7, $8) ON CONFLICT (registration_number) DO NOTHING`,
+    `WITH statement AS (
+       INSERT INTO ppsr_financing_statements (registration_number, organisation_id, secured_party_group_id,
+         registered_at, expiry_date, changed_at, pin_hash, debtor_pin_hash, document)
+       VALUES ($1, $2, $3, $4, $5, $4, $6, $7, $8) ON CONFLICT (registration_number) DO NOTHING
+       RETURNING registration_number),
+     version AS (
+       INSERT INTO ppsr_financing_statement_versions
+         (registration_number, version, change, changed_at, expiry_date, transaction_id, document)
+       SELECT registration_number, 1, 'Registered', $4, $5, $9, $8 FROM statement),
+     keys AS (
+       INSERT INTO ppsr_search_keys (kind, key, registration_number, date_of_birth, expiry_date)
+       SELECT k.kind, k.key, statement.registration_number, k.date_of_birth, $5
+         FROM statement, unnest($10::text[], $11::text[], $12::date[]) AS k (kind, key, date_of_birth))
+     SELECT registration_number FROM statement`,
     [
       statement.registrationNumber,
       statement.organisationId,
@@ -89,23 +115,13 @@ export async function insertStatement(client: Client, statement: NewStatement): 
       statement.pinHash,
       statement.debtorPinHash,
       statement.document,
-    ],
-  );
-  if (inserted.rowCount === 0) return false;
-  await client.query(
-    `INSERT INTO ppsr_financing_statement_versions
-       (registration_number, version, change, changed_at, expiry_date, transaction_id, document)
-     VALUES ($1, 1, 'Registered', $2, $3, $4, $5)`,
-    [
-      statement.registrationNumber,
-      statement.registeredAt,
-      statement.expiryDate,
       statement.transactionId,
-      statement.document,
+      keys.map((k) => k.kind),
+      keys.map((k) => k.key),
+      keys.map((k) => k.dateOfBirth ?? null),
     ],
   );
-  await replaceSearchKeys(client, statement.registrationNumber, statement.document);
-  return true;
+  return inserted.rowCount === 1;
 }
 
 /** The current version; `forUpdate` locks the row until the caller's transaction ends. */
@@ -171,10 +187,21 @@ export async function writeVersion(
       next.document,
     ],
   );
+  // The search keys follow the current version: none once discharged, new ones when the debtors or
+  // collaterals changed, the new expiry when renewed.
   const keysChanged =
     JSON.stringify([current.document.debtors, current.document.collaterals]) !==
     JSON.stringify([next.document.debtors, next.document.collaterals]);
-  if (keysChanged) await replaceSearchKeys(client, current.registrationNumber, next.document);
+  if (next.change === 'Discharged') await deleteSearchKeys(client, current.registrationNumber);
+  else if (keysChanged) {
+    await deleteSearchKeys(client, current.registrationNumber);
+    await insertSearchKeys(client, current.registrationNumber, next.document, next.expiryDate);
+  } else if (next.expiryDate !== current.expiryDate) {
+    await client.query('UPDATE ppsr_search_keys SET expiry_date = $2 WHERE registration_number = $1', [
+      current.registrationNumber,
+      next.expiryDate,
+    ]);
+  }
   return row;
 }
 
@@ -269,23 +296,34 @@ export async function findInForce(
   }
   const conditions = lookup.prefix
     ? // A prefix is a range of the "C"-collated index: [prefix, prefix followed by the highest code point).
-      'k.kind = $1 AND k.key >= $2 AND k.key < $2 || chr(1114111)'
-    : '(k.kind, k.key) IN (SELECT * FROM unnest($1::text[], $2::text[]))';
+      'kind = $1 AND key >= $2 AND key < $2 || chr(1114111)'
+    : '(kind, key) IN (SELECT * FROM unnest($1::text[], $2::text[]))';
   const base: unknown[] = lookup.prefix ? [lookup.kinds[0], lookup.keys[0]] : [lookup.kinds, lookup.keys];
-  const dateOfBirth = lookup.dateOfBirth ? ' AND k.date_of_birth = $7' : '';
-  // Rows come in index order, a batch at a time after the last (key, number) seen, so the scan stops as
-  // soon as `limit` distinct statements are found (one statement may match by two debtors).
+  const dateOfBirth = lookup.dateOfBirth ? ' AND date_of_birth = $7' : '';
+  // The index alone, in its order, a batch at a time after the last (key, number) seen, so the scan stops
+  // as soon as `limit` distinct statements are found (one statement may match by two debtors). Expired
+  // statements' keys are skipped by the expiry the index carries; discharged ones have none.
   const found = new Set<string>();
-  let after = ['', ''];
+  let after: [string, string] | undefined;
   for (;;) {
     const batch = limit - found.size + 16;
-    const params = [...base, today, batch, ...after, ...(lookup.dateOfBirth ? [lookup.dateOfBirth] : [])];
+    // The first batch starts at the criterion itself; a later one right after the last (key, number)
+    // seen. (One query with both lower bounds lets the planner start the index scan at the weaker one:
+    // at the beginning of the kind, not of the prefix.)
+    const params = [
+      ...base,
+      today,
+      batch,
+      ...(after ?? ['', '']),
+      ...(lookup.dateOfBirth ? [lookup.dateOfBirth] : []),
+    ];
+    const resume = after
+      ? ' AND (key, registration_number) > ($5::text COLLATE "C", $6::text)'
+      : " AND $5::text = '' AND $6::text = ''";
     const result = await client.query<{ key: string; registration_number: string }>(
-      `SELECT k.key, k.registration_number
-         FROM ppsr_search_keys k JOIN ppsr_financing_statements s USING (registration_number)
-        WHERE ${conditions}${dateOfBirth} AND s.discharged_at IS NULL AND s.expiry_date >= $3
-          AND (k.key, k.registration_number) > ($5::text COLLATE "C", $6::text)
-        ORDER BY k.key, k.registration_number LIMIT $4`,
+      `SELECT key, registration_number FROM ppsr_search_keys
+        WHERE ${conditions}${dateOfBirth} AND expiry_date >= $3${resume}
+        ORDER BY key, registration_number LIMIT $4`,
       params,
     );
     for (const row of result.rows) {

@@ -102,6 +102,37 @@ export interface Outcome {
 }
 
 /**
+ * Records a transaction that failed before its arrival could be kept (its work rolled back with it):
+ * ended at once with its failure. Nothing when another request with the id got there first.
+ */
+export async function recordFailedTransaction(
+  client: Client,
+  transaction: NewTransaction,
+  outcome: Omit<Outcome, 'registrationNumber' | 'spgId' | 'paymentSessionId'>,
+): Promise<void> {
+  await client.query(
+    `INSERT INTO ppsr_transactions (organisation_id, request_id, billing_reference, operation, request_hash,
+       channel, correlation_id, received_at, status_code, http_status, response, completed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+     ON CONFLICT (organisation_id, request_id) DO NOTHING`,
+    [
+      transaction.organisationId,
+      transaction.requestId,
+      transaction.billingReference,
+      transaction.operation,
+      transaction.requestHash,
+      transaction.channel,
+      transaction.correlationId,
+      transaction.receivedAt,
+      outcome.statusCode,
+      outcome.httpStatus,
+      JSON.stringify(outcome.response),
+      outcome.completedAt,
+    ],
+  );
+}
+
+/**
  * Ends a transaction still processing; false when it had ended already (another process completed it or
  * marked it failed), in which case the caller's work must roll back.
  */

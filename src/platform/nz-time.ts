@@ -1,5 +1,6 @@
 /**
- * Date-times as the business number register writes them: New Zealand wall time with milliseconds
+ * New Zealand time for every register (one module: the business number register's date-times, the
+ * calendar's "today", the secured interests register's dates). Date-times as the registers write them: New Zealand wall time with milliseconds
  * and a colon-free offset, `2009-03-24T00:00:00.000+1300`. Published clients parse every date field
  * with `%Y-%m-%dT%H:%M:%S.%f%z`, so a field without time, milliseconds or offset breaks them.
  *

@@ -8,7 +8,7 @@ import {
   nzOffsetMinutes,
   nzStartOfDay,
   parseNzDateTime,
-} from '../../../src/services/nzbn/domain/dates.ts';
+} from '../../src/platform/nz-time.ts';
 
 const utc = (text: string) => Date.parse(text);
 

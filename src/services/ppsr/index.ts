@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BILLING_ERRORS, PPSR_ERRORS } from '../../platform/http/error-codes.ts';
+import type { ServiceDefinition } from '../contract.ts';
+import { startPpsrJobs } from './jobs/index.ts';
+import { ppsrRoutes } from './routes/index.ts';
+import { seedPpsr } from './sandbox/seed.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The secured interests register (spec part D, `/ppsr/v2`): routes, migrations, the sandbox seed and
+ * the verification statements' mailing. */
+export const ppsrService: ServiceDefinition = {
+  id: 'ppsr',
+  title: 'Secured interests register',
+  path: '/ppsr/v2',
+  version: '2',
+  dialect: 'problem',
+  errorCodes: [...Object.values(PPSR_ERRORS), ...Object.values(BILLING_ERRORS)],
+  routes: ppsrRoutes,
+  migrations: path.join(here, 'migrations'),
+  seed: seedPpsr,
+  settings: {
+    /** Published: every operation times out on the platform after 180 seconds (504 at the gateway). */
+    platformTimeoutMs: { variable: 'RSG_PPSR_PLATFORM_TIMEOUT_MS', default: 180_000, min: 100, max: 600_000 },
+    /** Sandbox: a delay before every transaction's work, to rehearse timeouts (0: none). */
+    sandboxDelayMs: { variable: 'RSG_PPSR_SANDBOX_DELAY_MS', default: 0, min: 0, max: 900_000 },
+  },
+  /** Published: requests are rate limited per user per minute (the number is not; ours: 120). */
+  userRateLimit: { perMinute: 120, variable: 'RSG_PPSR_USER_RATE_LIMIT' },
+  jobs: async (context) => startPpsrJobs(context),
+};

@@ -1,0 +1,514 @@
+/**
+ * Financing statements: register (PPSR_17), get (PPSR_01), amend (PPSR_03), renew, discharge, versions
+ * (PPSR_55), the statements of a search or group (PPSR_40), discharged in a date range (PPSR_38).
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import type { ServiceContext } from '../../../gateway/service-context.ts';
+import { addDays, parseDate } from '../../../platform/calendar.ts';
+import { RuleError } from '../../../platform/errors.ts';
+import { answeredConditionally } from '../../../platform/http/conditional.ts';
+import { PPSR_ERRORS } from '../../../platform/http/error-codes.ts';
+import { HttpError } from '../../../platform/http/errors.ts';
+import { nzLocalToEpoch } from '../../../platform/nz-time.ts';
+import { type Collateral, checkCollaterals } from '../domain/collateral.ts';
+import { expiryDate, renewedExpiryDate } from '../domain/dates.ts';
+import {
+  businessNumbersOf,
+  checkDebtors,
+  checkSecuredParties,
+  type Debtor,
+  type SecuredParty,
+} from '../domain/parties.ts';
+import { pinFrom, registrationNumberFrom } from '../domain/registration-number.ts';
+import { checkSearchId, MAX_PAGE_SIZE } from '../domain/search.ts';
+import {
+  AmendmentRequest,
+  DischargedQuery,
+  FinancingStatement,
+  RegistrationAnswer,
+  RegistrationNumberParams,
+  RegistrationRequest,
+  RenewalRequest,
+  responses,
+  StatementList,
+  StatementListQuery,
+  VersionList,
+} from '../schemas.ts';
+import { getGroup } from '../store/account.ts';
+import { getSearch } from '../store/searches.ts';
+import {
+  type Change,
+  dischargedBetween,
+  getStatement,
+  getStatements,
+  insertStatement,
+  listVersions,
+  type StatementDocument,
+  type StatementRow,
+  statementsOfGroup,
+  writeVersion,
+} from '../store/statements.ts';
+import { queueVerificationStatements } from '../store/verification.ts';
+import type { Processing, TransactionInfo } from './processing.ts';
+import {
+  checkIfMatch,
+  organisationOf,
+  pageOf,
+  pinHash,
+  present,
+  registrationNumberParam,
+  requireRightToChange,
+  statementEtag,
+  statementNotFound,
+  today,
+} from './support.ts';
+
+/** Published: PPSR_38 pages hold at most 100 and a range at most 50,000 results. */
+const DISCHARGED_PAGE_SIZE = 100;
+const DISCHARGED_CAP = 50_000;
+
+type Params = { registrationNumber: string };
+
+/** Business numbers of organisation debtors must be in the business number register of this environment. */
+async function checkBusinessNumbers(context: ServiceContext, debtors: readonly Debtor[]): Promise<void> {
+  const register = context.registers.businessNumbers;
+  if (!register) return;
+  const numbers = businessNumbersOf(debtors);
+  for (const [i, debtor] of debtors.entries()) {
+    if (debtor.debtorType !== 'organisation' || !debtor.nzbn) continue;
+    if (!numbers.includes(debtor.nzbn)) continue;
+    const entity = await register.find(debtor.nzbn);
+    if (!entity) {
+      throw new RuleError(`debtors.${i}.nzbn`, `is not in the business number register (${debtor.nzbn})`);
+    }
+  }
+}
+
+/** The secured parties of a registration: listed, or the group's (of the caller's organisation). */
+async function securedPartiesOf(
+  client: pg.PoolClient,
+  body: { securedParties?: SecuredParty[] | undefined; securedPartyGroupId?: string | undefined },
+  organisationId: string,
+): Promise<{ parties: SecuredParty[]; groupId: string | null }> {
+  if (body.securedPartyGroupId !== undefined) {
+    if (body.securedParties !== undefined) {
+      throw new RuleError('securedParties', 'must be left out when securedPartyGroupId is given');
+    }
+    const group = await getGroup(client, body.securedPartyGroupId);
+    if (!group || group.organisationId !== organisationId) {
+      throw new RuleError('securedPartyGroupId', 'is not a secured party group of your organisation');
+    }
+    return { parties: group.securedParties, groupId: group.securedPartyGroupId };
+  }
+  return { parties: checkSecuredParties(body.securedParties ?? []), groupId: null };
+}
+
+const VERB: Record<Change, string> = {
+  Registered: 'registered',
+  Amended: 'amended',
+  Renewed: 'renewed',
+  Discharged: 'discharged',
+};
+
+async function verify(client: pg.PoolClient, row: StatementRow, change: Change, now: Date): Promise<void> {
+  await queueVerificationStatements(
+    client,
+    row.document.securedParties.map((party) => ({
+      registrationNumber: row.registrationNumber,
+      version: row.version,
+      change,
+      to: party.email,
+      subject: `Verification statement: financing statement ${row.registrationNumber} ${VERB[change]}`,
+      text: [
+        `Dear ${party.name},`,
+        '',
+        `Financing statement ${row.registrationNumber} was ${VERB[change]} on the secured interests register; this is version ${row.version}.`,
+        `Expiry date: ${row.expiryDate}.`,
+        `Debtors: ${row.document.debtors.map((d) => (d.debtorType === 'organisation' ? d.organisationName : `${d.firstName} ${d.lastName}`)).join('; ')}.`,
+        `Collateral: ${row.document.collaterals.map((c) => c.collateralType).join(', ')}.`,
+        '',
+        'If you did not expect this change, contact the registering organisation at once.',
+      ].join('\n'),
+    })),
+    now,
+  );
+}
+
+export function statementRoutes(app: FastifyInstance, context: ServiceContext, processing: Processing): void {
+  const pool = context.database.pool;
+  const year = () => Number(today(context).slice(0, 4));
+  const statementHeaders = (answer: { httpStatus: number; body: unknown }): Record<string, string> => {
+    const body = answer.body as { registrationNumber?: string; version?: number };
+    return answer.httpStatus < 300 && body.registrationNumber && body.version
+      ? { ETag: statementEtag(body.registrationNumber, body.version) }
+      : {};
+  };
+
+  app.post<{ Body: RegistrationRequest }>(
+    '/financing-statements',
+    {
+      schema: {
+        operationId: 'PPSR_17',
+        summary: 'Register a financing statement (fee-bearing)',
+        body: RegistrationRequest,
+        response: responses({ 201: RegistrationAnswer }, { transaction: true }),
+      },
+    },
+    async (request, reply) => {
+      const organisationId = await organisationOf(context, request);
+      const body = request.body;
+      return processing.run(request, reply, {
+        operation: 'PPSR_17',
+        organisationId,
+        headers: (answer) => {
+          const headers = statementHeaders(answer);
+          const number = (answer.body as { registrationNumber?: string }).registrationNumber;
+          if (answer.httpStatus === 201 && number) headers.Location = `financing-statements/${number}`;
+          return headers;
+        },
+        async work(client, transaction) {
+          const now = context.clock.now();
+          const day = today(context);
+          const debtors = checkDebtors(body.debtors as Debtor[], day);
+          const collaterals = checkCollaterals(body.collaterals as Collateral[], year());
+          const expiry = expiryDate(day, body.expiryDate);
+          const { parties, groupId } = await securedPartiesOf(client, body, organisationId);
+          await checkBusinessNumbers(context, debtors);
+          const document: StatementDocument = { debtors, securedParties: parties, collaterals };
+          const pin = pinFrom(randomBytes(8));
+          const debtorPin = pinFrom(randomBytes(8));
+          let registrationNumber: string;
+          do {
+            registrationNumber = registrationNumberFrom(randomBytes(16));
+          } while (
+            !(await insertStatement(client, {
+              registrationNumber,
+              organisationId,
+              securedPartyGroupId: groupId,
+              registeredAt: now,
+              expiryDate: expiry,
+              pinHash: pinHash(pin),
+              debtorPinHash: pinHash(debtorPin),
+              document,
+              transactionId: transaction.id,
+            }))
+          );
+          const row: StatementRow = {
+            registrationNumber,
+            organisationId,
+            securedPartyGroupId: groupId,
+            registeredAt: now,
+            expiryDate: expiry,
+            dischargedAt: null,
+            version: 1,
+            changedAt: now,
+            document,
+            pinHash: pinHash(pin),
+          };
+          const fee = await charge(
+            client,
+            'PPSR_17',
+            'PPSR_REGISTRATION',
+            request.caller,
+            transaction,
+            registrationNumber,
+          );
+          await verify(client, row, 'Registered', now);
+          return {
+            httpStatus: 201,
+            body: { ...present(row, day), financingStatementPin: pin, debtorPin },
+            registrationNumber,
+            paymentSessionId: fee,
+          };
+        },
+      });
+    },
+  );
+
+  /** Charges a fee in the operation's transaction; the payment session is the fee record's id. */
+  async function charge(
+    client: pg.PoolClient,
+    operation: string,
+    feeCode: string,
+    caller: Parameters<ServiceContext['fees']['charge']>[1]['caller'],
+    transaction: TransactionInfo,
+    registrationNumber: string | null,
+  ): Promise<string | null> {
+    const fee = await context.fees.charge(client, {
+      operation,
+      feeCode,
+      caller,
+      requestId: transaction.requestId,
+      ...(transaction.billingReference ? { billingReference: transaction.billingReference } : {}),
+      ...(registrationNumber ? { object: { kind: 'financing-statement', id: registrationNumber } } : {}),
+    });
+    return fee ? String(fee.id) : null;
+  }
+
+  app.get<{ Params: Params }>(
+    '/financing-statements/:registrationNumber',
+    {
+      schema: {
+        operationId: 'PPSR_01',
+        summary: 'Get a financing statement by its registration number',
+        params: RegistrationNumberParams,
+        response: responses({ 200: FinancingStatement }, { conditional: true }),
+      },
+    },
+    async (request, reply) => {
+      const registrationNumber = registrationNumberParam(request.params.registrationNumber);
+      const row = await getStatement(pool, registrationNumber);
+      if (!row) throw statementNotFound(registrationNumber);
+      const etag = statementEtag(row.registrationNumber, row.version);
+      if (answeredConditionally(request, reply, { etag, lastModified: row.changedAt })) return reply;
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(present(row, today(context))));
+    },
+  );
+
+  /** A change to a statement in force: locked, checked (If-Match, the right to change), the next version. */
+  function change(
+    path: string,
+    operation: string,
+    summary: string,
+    body: typeof AmendmentRequest | typeof RenewalRequest | undefined,
+    next: (
+      current: StatementRow,
+      input: Record<string, unknown>,
+      day: string,
+    ) => {
+      change: Exclude<Change, 'Registered'>;
+      expiryDate: string;
+      document: StatementDocument;
+      fee?: string;
+    },
+  ): void {
+    app.put<{ Params: Params; Body: Record<string, unknown> }>(
+      path,
+      {
+        schema: {
+          operationId: operation,
+          summary,
+          params: RegistrationNumberParams,
+          ...(body ? { body } : {}),
+          response: responses({ 200: FinancingStatement }, { transaction: true }),
+        },
+      },
+      async (request, reply) => {
+        const registrationNumber = registrationNumberParam(request.params.registrationNumber);
+        const organisationId = await organisationOf(context, request);
+        // A statement that does not exist, or that this organisation may not change, is refused before
+        // the transaction is recorded (the work checks again under the row's lock).
+        const existing = await getStatement(pool, registrationNumber);
+        if (!existing) throw statementNotFound(registrationNumber);
+        requireRightToChange(request, existing, organisationId);
+        return processing.run(request, reply, {
+          operation,
+          organisationId,
+          headers: statementHeaders,
+          async work(client, transaction) {
+            const now = context.clock.now();
+            const day = today(context);
+            const current = await getStatement(client, registrationNumber, { forUpdate: true });
+            if (!current) throw statementNotFound(registrationNumber);
+            checkIfMatch(request, current);
+            requireRightToChange(request, current, organisationId);
+            if (current.dischargedAt || current.expiryDate < day) {
+              throw new HttpError(
+                PPSR_ERRORS.statementNotInForce,
+                `Financing statement ${registrationNumber} is ${current.dischargedAt ? 'discharged' : 'expired'}: it can no longer be changed.`,
+              );
+            }
+            const planned = next(current, request.body ?? {}, day);
+            const row = await writeVersion(client, current, {
+              ...planned,
+              at: now,
+              transactionId: transaction.id,
+            });
+            const fee = planned.fee
+              ? await charge(client, operation, planned.fee, request.caller, transaction, registrationNumber)
+              : null;
+            await verify(client, row, planned.change, now);
+            return { httpStatus: 200, body: present(row, day), registrationNumber, paymentSessionId: fee };
+          },
+        });
+      },
+    );
+  }
+
+  change(
+    '/financing-statements/:registrationNumber',
+    'PPSR_03',
+    'Amend a financing statement (If-Match: its ETag)',
+    AmendmentRequest,
+    (current, input, day) => {
+      const body = input as AmendmentRequest;
+      const debtors = checkDebtors(body.debtors as Debtor[], day);
+      const collaterals = checkCollaterals(
+        body.collaterals as Collateral[],
+        Number(day.slice(0, 4)),
+        current.document.collaterals,
+      );
+      const securedParties =
+        body.securedParties === undefined
+          ? current.document.securedParties
+          : checkSecuredParties(body.securedParties);
+      return {
+        change: 'Amended',
+        expiryDate: current.expiryDate,
+        document: { debtors, securedParties, collaterals },
+      };
+    },
+  );
+  change(
+    '/financing-statements/:registrationNumber/renew',
+    'PPSR_RENEW',
+    'Renew a financing statement (fee-bearing): at most five years from today',
+    RenewalRequest,
+    (current, input, day) => ({
+      change: 'Renewed',
+      expiryDate: renewedExpiryDate(day, current.expiryDate, (input as { expiryDate?: string }).expiryDate),
+      document: current.document,
+      fee: 'PPSR_RENEWAL',
+    }),
+  );
+  change(
+    '/financing-statements/:registrationNumber/discharge',
+    'PPSR_DISCHARGE',
+    'Discharge a financing statement (final)',
+    undefined,
+    (current) => ({ change: 'Discharged', expiryDate: current.expiryDate, document: current.document }),
+  );
+
+  app.get<{ Params: Params }>(
+    '/financing-statements/:registrationNumber/versions',
+    {
+      schema: {
+        operationId: 'PPSR_55',
+        summary: 'Every version of a financing statement, oldest first',
+        params: RegistrationNumberParams,
+        response: responses({ 200: VersionList }),
+      },
+    },
+    async (request, reply) => {
+      const registrationNumber = registrationNumberParam(request.params.registrationNumber);
+      const row = await getStatement(pool, registrationNumber);
+      if (!row) throw statementNotFound(registrationNumber);
+      const day = today(context);
+      const versions = (await listVersions(pool, registrationNumber)).map((v) => ({
+        ...present(
+          {
+            ...row,
+            version: v.version,
+            expiryDate: v.expiryDate,
+            dischargedAt: v.change === 'Discharged' ? v.changedAt : null,
+            document: v.document,
+          },
+          day,
+        ),
+        // A version shows the status it had when it was current (superseded versions were registered).
+        ...(v.version < row.version ? { status: 'Registered' } : {}),
+        change: v.change,
+      }));
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ registrationNumber, versions }));
+    },
+  );
+
+  app.get<{ Querystring: Record<string, string | undefined> }>(
+    '/financing-statements',
+    {
+      schema: {
+        operationId: 'PPSR_40',
+        summary: 'The financing statements of an earlier search (search-id) or of a secured party group',
+        querystring: StatementListQuery,
+        response: responses({ 200: StatementList }),
+      },
+    },
+    async (request, reply) => {
+      const query = request.query;
+      const organisationId = await organisationOf(context, request);
+      const { page, pageSize, offset } = pageOf(query, 20, MAX_PAGE_SIZE);
+      const searchId = query['search-id'];
+      const groupId = query['secured-party-group-id'];
+      if ((searchId === undefined) === (groupId === undefined)) {
+        throw new RuleError('search-id', 'give exactly one of search-id and secured-party-group-id');
+      }
+      let total: number;
+      let rows: StatementRow[];
+      if (searchId !== undefined) {
+        const search = await getSearch(pool, organisationId, checkSearchId(searchId));
+        if (!search) throw new RuleError('search-id', 'is not a search of your organisation');
+        total = search.results.length;
+        rows = await getStatements(pool, search.results.slice(offset, offset + pageSize));
+      } else {
+        const group = await getGroup(pool, groupId!);
+        if (!group || group.organisationId !== organisationId) {
+          throw new RuleError('secured-party-group-id', 'is not a secured party group of your organisation');
+        }
+        ({ total, rows } = await statementsOfGroup(pool, group.securedPartyGroupId, {
+          offset,
+          limit: pageSize,
+        }));
+      }
+      const day = today(context);
+      return reply.type('application/json; charset=utf-8').send(
+        JSON.stringify({
+          totalResults: total,
+          page,
+          pageSize,
+          financingStatements: rows.map((r) => present(r, day)),
+        }),
+      );
+    },
+  );
+
+  app.get<{ Querystring: Record<string, string | undefined> }>(
+    '/discharged-financing-statements',
+    {
+      schema: {
+        operationId: 'PPSR_38',
+        summary:
+          'Financing statements discharged in a date range (pages of at most 100, at most 50,000 results)',
+        querystring: DischargedQuery,
+        response: responses({ 200: StatementList }),
+      },
+    },
+    async (request, reply) => {
+      const query = request.query;
+      const dayOf = (value: string | undefined, field: string) => {
+        const parsed = value === undefined ? null : parseDate(value);
+        if (!parsed) throw new RuleError(field, 'must be a date, YYYY-MM-DD');
+        return parsed;
+      };
+      const start = dayOf(query['start-date'], 'start-date');
+      dayOf(query['end-date'], 'end-date');
+      if (query['end-date']! < query['start-date']!)
+        throw new RuleError('end-date', 'must not be before start-date');
+      const { page, pageSize, offset } = pageOf(query, DISCHARGED_PAGE_SIZE, DISCHARGED_PAGE_SIZE);
+      if (offset >= DISCHARGED_CAP) {
+        throw new RuleError('page', `must start within the first ${DISCHARGED_CAP} results`);
+      }
+      // From the first day's New Zealand midnight to the midnight after the last day.
+      const from = new Date(nzLocalToEpoch(start.year, start.month, start.day));
+      const after = parseDate(addDays(query['end-date']!, 1))!;
+      const to = new Date(nzLocalToEpoch(after.year, after.month, after.day));
+      const { total, rows } = await dischargedBetween(pool, from, to, {
+        offset,
+        limit: Math.min(pageSize, DISCHARGED_CAP - offset),
+        cap: DISCHARGED_CAP,
+      });
+      const day = today(context);
+      return reply.type('application/json; charset=utf-8').send(
+        JSON.stringify({
+          totalResults: total,
+          page,
+          pageSize,
+          financingStatements: rows.map((r) => present(r, day)),
+        }),
+      );
+    },
+  );
+}

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { businessNumberRegister } from '../../../src/services/nzbn/store/business-numbers.ts';
+import { FIXTURE_PIN, FIXTURE_VIN, FIXTURES } from '../../../src/services/ppsr/sandbox/fixtures.ts';
+import { STATEMENTS, seedPpsr } from '../../../src/services/ppsr/sandbox/seed.ts';
+import { type PpsrTest, ppsrTest } from './support.ts';
+
+/**
+ * The sandbox seed: the small register (company debtors from the sandbox business number register),
+ * the fixed test cases found by their searches and changeable with their PIN, and a second seed that
+ * changes nothing.
+ */
+let test: PpsrTest;
+const seed = () =>
+  seedPpsr({
+    database: test.gateway.runtime.environments.sandbox,
+    scale: 'small',
+    clock: test.gateway.runtime.clocks.for('sandbox'),
+    log: () => {},
+    identity: { grantOperatorsAuthority: async () => {} },
+    registers: { businessNumbers: businessNumberRegister(test.gateway.runtime.environments.sandbox) },
+  });
+beforeAll(async () => {
+  test = await ppsrTest({ env: { RSG_PPSR_USER_RATE_LIMIT: '0' } });
+  await seed();
+}, 180_000);
+afterAll(async () => test?.close());
+
+const count = async (sql: string) =>
+  Number((await test.gateway.runtime.environments.sandbox.pool.query(sql)).rows[0].n);
+
+describe('the sandbox seed', () => {
+  it('loads the small register and the fixtures, and a second seed changes nothing', async () => {
+    const statements = await count('SELECT count(*) AS n FROM ppsr_financing_statements');
+    expect(statements).toBe(STATEMENTS.small + FIXTURES.length);
+    const versions = await count('SELECT count(*) AS n FROM ppsr_financing_statement_versions');
+    expect(versions).toBeGreaterThan(statements);
+    await seed();
+    expect(await count('SELECT count(*) AS n FROM ppsr_financing_statements')).toBe(statements);
+    expect(await count('SELECT count(*) AS n FROM ppsr_financing_statement_versions')).toBe(versions);
+  });
+
+  it('draws company debtors from the business number register, with the same names and numbers', async () => {
+    const pool = test.gateway.runtime.environments.sandbox.pool;
+    const mismatched = await pool.query(
+      `SELECT d->>'nzbn' AS nzbn FROM ppsr_financing_statements s, jsonb_array_elements(s.document->'debtors') d
+        WHERE d->>'nzbn' IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM nzbn_entities e WHERE e.nzbn = d->>'nzbn' AND e.entity_name = d->>'organisationName')
+        LIMIT 5`,
+    );
+    expect(mismatched.rows).toEqual([]);
+    expect(await count(`SELECT count(*) AS n FROM ppsr_search_keys WHERE kind = 'nzbn'`)).toBeGreaterThan(
+      100,
+    );
+  });
+
+  it('has every status among its statements, and fixtures found by VIN and changed with their PIN', async () => {
+    const statuses = await test.gateway.runtime.environments.sandbox.pool.query<{
+      discharged: boolean;
+      expired: boolean;
+    }>(
+      `SELECT DISTINCT discharged_at IS NOT NULL AS discharged, expiry_date < now()::date AS expired FROM ppsr_financing_statements`,
+    );
+    expect(statuses.rows.length).toBeGreaterThanOrEqual(3);
+    const found = await test.call('POST', '/financing-statements-search', {
+      body: {
+        searchBy: 'motorVehicle',
+        legitimateSearchReason: 'yes',
+        searchByMotorVehicle: { vin: FIXTURE_VIN },
+      },
+    });
+    expect(
+      found.json().financingStatements.map((s: { registrationNumber: string }) => s.registrationNumber),
+    ).toEqual(['FIXC120000000000']);
+    const expired = await test.call('GET', '/financing-statements/FIXEXPIRED000000');
+    expect(expired.json().status).toBe('Expired');
+    const renewed = await test.call('PUT', '/financing-statements/FIXC010000000000/renew', {
+      body: {},
+      headers: { 'financing-statement-pin': FIXTURE_PIN },
+    });
+    expect(renewed.statusCode, renewed.body).toBe(200);
+  });
+});

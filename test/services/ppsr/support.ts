@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { seedNzbn } from '../../../src/services/nzbn/sandbox/seed.ts';
+import { businessNumberRegister } from '../../../src/services/nzbn/store/business-numbers.ts';
+import { type SignedInUser, signedInUser } from '../../support/oauth.ts';
+import { OpenApi } from '../../support/openapi.ts';
+import { subscriber, type TestGateway, testGateway } from '../../support/runtime.ts';
+
+export const BASE = '/sandbox/ppsr/v2';
+export const PRODUCTION = '/gateway/ppsr/v2';
+
+export interface PpsrTest {
+  gateway: TestGateway;
+  key: string;
+  productionKey: string;
+  user: SignedInUser;
+  /** A company of the sandbox business number register. */
+  company: { name: string; nzbn: string };
+  call(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    options?: {
+      body?: unknown;
+      headers?: Record<string, string>;
+      key?: string;
+      token?: string | null;
+      base?: string;
+    },
+  ): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * A gateway with a small business number register (its companies are debtors here), a signed-in user
+ * and keys for both environments. The user's token is sent unless `token: null`.
+ */
+export async function ppsrTest(options: { env?: Record<string, string> } = {}): Promise<PpsrTest> {
+  const gateway = await testGateway({ ...(options.env ? { env: options.env } : {}) });
+  const sandbox = gateway.runtime.environments.sandbox;
+  await seedNzbn(
+    {
+      database: sandbox,
+      scale: 'small',
+      clock: gateway.runtime.clocks.for('sandbox'),
+      log: () => {},
+      identity: { grantOperatorsAuthority: async () => {} },
+    },
+    { entities: 200, chunkSize: 200, threads: 0 },
+  );
+  const [company] = await businessNumberRegister(sandbox).companies(1);
+  const user = await signedInUser(gateway);
+  const { primaryKey: key } = await subscriber(gateway, 'sandbox-ppsr');
+  const { primaryKey: productionKey } = await subscriber(gateway, 'production-ppsr');
+  const api = await OpenApi.fetch(gateway.app, BASE);
+  return {
+    gateway,
+    key,
+    productionKey,
+    user,
+    company: company!,
+    async call(method, path, o = {}) {
+      const token = o.token === undefined ? user.token : o.token;
+      const url = `${o.base ?? BASE}${path}`;
+      const response = await gateway.app.inject({
+        method,
+        url,
+        headers: {
+          'ocp-apim-subscription-key': o.key ?? key,
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...o.headers,
+        },
+        ...(o.body !== undefined ? { payload: JSON.stringify(o.body) } : {}),
+      });
+      // Every answer of the register is one its OpenAPI document lists, its body valid against the schema.
+      api.conformsUrl(method, url, response);
+      return response;
+    },
+    close: () => gateway.close(),
+  };
+}
+
+export const requestId = () => randomUUID();
+
+export const registration = (overrides: Record<string, unknown> = {}) => ({
+  debtors: [{ debtorType: 'person', firstName: 'Mere', lastName: 'Tester', dateOfBirth: '1980-05-17' }],
+  securedParties: [{ name: 'Test Lender Limited', email: 'lender@example.test' }],
+  collaterals: [
+    {
+      collateralType: 'GOODS_MOTOR_VEHICLES',
+      motorVehicles: [{ make: 'Toyota', model: 'Hilux', year: 2019, registrationPlate: 'ABC123' }],
+    },
+  ],
+  ...overrides,
+});
