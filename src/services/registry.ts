@@ -1,5 +1,6 @@
 import type { ServiceDefinition } from './contract.ts';
 import { discloseService } from './disclose/index.ts';
+import { iponzService } from './iponz/index.ts';
 import { marketRentService } from './market-rent/index.ts';
 import { nzbnService } from './nzbn/index.ts';
 import { ppsrService } from './ppsr/index.ts';
@@ -8,7 +9,7 @@ import { ppsrService } from './ppsr/index.ts';
 export const SERVICES: readonly ServiceDefinition[] = [
   nzbnService,
   marketRentService,
-  { id: 'iponz', title: 'Intellectual property office', path: '/iponz/v5', version: '5', dialect: 'problem' },
+  iponzService,
   ppsrService,
   discloseService,
 ];

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { serviceErrorCodes } from '../../src/platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../../src/services/contract.ts';
 import { discloseService } from '../../src/services/disclose/index.ts';
+import { iponzService } from '../../src/services/iponz/index.ts';
 import { marketRentService } from '../../src/services/market-rent/index.ts';
 import { nzbnService } from '../../src/services/nzbn/index.ts';
 import { ppsrService } from '../../src/services/ppsr/index.ts';
@@ -14,7 +15,7 @@ function readmeRows(service: ServiceDefinition): string[] {
   return [...section.matchAll(/^\| `([^`]+)` \| (\d+) \| (\w+) \|/gm)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
 }
 
-describe.each([nzbnService, marketRentService, discloseService, ppsrService])(
+describe.each([nzbnService, marketRentService, iponzService, discloseService, ppsrService])(
   '$id: the README lists the catalogue',
   (service) => {
     it('every code the service can answer, and no other', () => {

@@ -204,6 +204,15 @@ export const BILLING_ERRORS = {
   ),
 } as const satisfies Record<string, ErrorCode>;
 
+/** The IP office's own refusals (problem+json), beside the platform's and billing's. */
+export const IPONZ_ERRORS = {
+  notRegisteredUser: entry(
+    'not-registered-user',
+    403,
+    'A fee-bearing operation of the IP office needs a user registered with the office (a three-legged token of that user)',
+  ),
+} as const satisfies Record<string, ErrorCode>;
+
 /**
  * problem+json outside the registers: the operator's admin routes, the portal, the sign-in pages. (The
  * registers that speak problem+json use `PLATFORM_ERRORS`.)

@@ -18,8 +18,8 @@
  *   a character of the name, and `%%` or `a%` would otherwise ask for every client.
  * - An empty `address` (`address=`) is no address; one of only spaces and `%` is refused.
  * - Terms are at most 200 characters once trimmed.
- * - Case is folded with `toLowerCase()` on both sides (PostgreSQL's ILIKE folds the same way for the
- *   characters names and addresses use).
+ * - Case is folded with `toLowerCase()` on both sides (`fold`); the store keeps the name and each
+ *   address's joined text folded the same way and folds the pattern, so its LIKE answers as this matcher.
  * - An address matches when its lines and city, the non-empty ones joined with ", " in the order line 1,
  *   line 2, line 3, city, contain the term: a term within one field matches, and so does one that runs
  *   from a line to the city ("Queen St%Auckland"). The store keeps the same joined text per address.
@@ -80,11 +80,14 @@ export function parseClientQuery(params: { name?: unknown; address?: unknown }):
   return { name: nameTerm, address: addressTerm };
 }
 
+/** Case folding, the same on both sides: the matcher's, and the store's for its folded columns and patterns. */
+export const fold = (text: string): string => text.toLowerCase();
+
 /** Whether `text` contains `term`, `%` in the term matching any run of characters, case folded. */
 export function containsTerm(text: string, term: string): boolean {
-  const haystack = text.toLowerCase();
+  const haystack = fold(text);
   let from = 0;
-  for (const piece of term.toLowerCase().split('%')) {
+  for (const piece of fold(term).split('%')) {
     if (piece === '') continue;
     const at = haystack.indexOf(piece, from);
     if (at < 0) return false;

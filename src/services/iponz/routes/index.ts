@@ -1,0 +1,20 @@
+/**
+ * The IP office API (v5), REST operations, mounted by the gateway under /sandbox/iponz/v5 and
+ * /gateway/iponz/v5. Errors (a RuleError included) go to the platform's error handler: problem+json,
+ * a broken rule a 400 naming the field and the rule.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { ServiceContext } from '../../../gateway/service-context.ts';
+import { CaseCache } from '../store/case-cache.ts';
+import { bibliographicRoutes } from './bibliographic.ts';
+import { clientRoutes } from './clients.ts';
+import { renewalRoutes } from './renewals.ts';
+
+export const iponzRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
+  // Cases read recently, kept while this process listens for their changes (store/case-cache.ts).
+  const cases = new CaseCache(context.database.url);
+  app.addHook('onClose', async () => cases.close());
+  await clientRoutes(app, context);
+  await bibliographicRoutes(app, context, cases);
+  await renewalRoutes(app, context, cases);
+};

@@ -1,0 +1,420 @@
+/**
+ * The sandbox register's generator: clients and cases by index, each from its own seeded stream
+ * (`seeded('iponz', kind, index)`), so any slice can be made on its own and a scale is the same data
+ * every time. Cases span 32 years back from the sandbox's "today" with a mix of statuses by age: recent
+ * cases are still being examined, older ones registered (granted) and renewed, lapsed, or expired.
+ * Renewal fees whose due date is past are paid, except for a few cases left in their grace period.
+ */
+import { addDays, addMonths } from '../../../platform/calendar.ts';
+import { type Random, seeded } from '../../../platform/random.ts';
+import type { AddressType, ClientAddress } from '../domain/client-search.ts';
+import {
+  CASE_NUMBER_RANGES,
+  CLIENT_ID_RANGE,
+  documentIdentifierFrom,
+  pctApplicationNumber,
+  pctPublicationNumber,
+} from '../domain/identifiers.ts';
+import type { CaseDocument, CaseRecord, Client, GoodsAndServices, PartyRole } from '../domain/model.ts';
+import { type CaseKind, nextSlot, PATENT_TERM_YEARS } from '../domain/renewals.ts';
+import { FIXTURE_CLIENTS } from './fixtures.ts';
+
+/** A case as generated: the stored record without what the store adds (version, updatedAt, names). */
+export type GeneratedCase = Omit<CaseRecord, 'version' | 'updatedAt' | 'parties'> & {
+  parties: { role: PartyRole; clientId: number }[];
+};
+
+/** Businesses of the sandbox business number register, by index (same names and numbers). */
+export interface OrganisationSource {
+  readonly count: number;
+  organisation(index: number): { name: string; nzbn: string };
+}
+
+export interface Plan {
+  clients: number;
+  patents: number;
+  trademarks: number;
+  designs: number;
+}
+
+export const PLANS: Record<'small' | 'full', Plan> = {
+  small: { clients: 600, patents: 300, trademarks: 600, designs: 100 },
+  full: { clients: 300_000, patents: 250_000, trademarks: 600_000, designs: 50_000 },
+};
+
+export const YEARS_BACK = 32;
+
+const FIRST = [
+  'Aroha',
+  'James',
+  'Mei',
+  'Liam',
+  'Priya',
+  'Tama',
+  'Sophie',
+  'Wiremu',
+  'Olivia',
+  'Hemi',
+  'Grace',
+  'Noah',
+  'Ana',
+  'Jack',
+  'Ruby',
+  'Mateo',
+];
+const LAST = [
+  'Smith',
+  'Ngata',
+  'Wang',
+  'Patel',
+  'Williams',
+  'Brown',
+  'Te Whata',
+  'Kim',
+  'Wilson',
+  'Taylor',
+  'Singh',
+  'Anderson',
+  'Thompson',
+  'Parata',
+  'Chen',
+  'Walker',
+];
+const WORDS = [
+  'Kauri',
+  'Southern',
+  'Alpine',
+  'Harbour',
+  'Pacific',
+  'Tasman',
+  'Kiwi',
+  'Fern',
+  'Summit',
+  'Coastal',
+  'Totara',
+  'Rimu',
+  'Silver',
+  'Pohutukawa',
+  'Matai',
+  'Ocean',
+  'Orchard',
+  'Meridian',
+];
+const TRADES = [
+  'Engineering',
+  'Foods',
+  'Technologies',
+  'Pharmaceuticals',
+  'Wines',
+  'Design',
+  'Apparel',
+  'Dairy',
+  'Software',
+  'Instruments',
+  'Cosmetics',
+  'Brewing',
+];
+const SUFFIX = ['Limited', 'Ltd', 'Holdings Limited', 'Group Limited', 'Inc.', 'Pty Ltd', 'GmbH', 'LLC'];
+const STREETS = [
+  'Queen Street',
+  'Victoria Street',
+  'Lambton Quay',
+  'Colombo Street',
+  'George Street',
+  'High Street',
+  'Great North Road',
+  'Karangahape Road',
+  'Cuba Street',
+  'Devon Street',
+];
+const SUBURBS = ['Te Aro', 'Ponsonby', 'Riccarton', 'Newmarket', 'Frankton', 'Remuera', 'Petone', 'Sydenham'];
+const CITIES = [
+  'Auckland',
+  'Wellington',
+  'Christchurch',
+  'Hamilton',
+  'Dunedin',
+  'Tauranga',
+  'Napier',
+  'Nelson',
+  'Palmerston North',
+  'Queenstown',
+  'Sydney',
+  'Melbourne',
+];
+const THINGS = [
+  'fastener',
+  'milking system',
+  'water filter',
+  'bicycle frame',
+  'surgical instrument',
+  'wine closure',
+  'solar mounting',
+  'fishing lure',
+  'ventilation unit',
+  'packaging tray',
+];
+const GOODS: Record<number, string> = {
+  3: 'Cosmetics; soaps; perfumery',
+  5: 'Pharmaceutical preparations',
+  9: 'Computer software; downloadable applications',
+  25: 'Clothing, footwear, headwear',
+  29: 'Dairy products; meat, fish',
+  30: 'Coffee, tea; bakery goods',
+  32: 'Beers; non-alcoholic beverages',
+  33: 'Wines; alcoholic beverages',
+  35: 'Advertising; business management',
+  41: 'Education; entertainment',
+  42: 'Scientific and technological services; software as a service',
+  43: 'Restaurant and accommodation services',
+};
+const GOODS_CLASSES = Object.keys(GOODS).map(Number);
+const PCT_OFFICES = ['AU', 'US', 'GB', 'EP', 'JP', 'CN', 'DE', 'IB'];
+
+export const clientIdAt = (index: number): number => CLIENT_ID_RANGE.first + index;
+
+function address(random: Random): ClientAddress {
+  const hasSuburb = random.chance(0.6);
+  return {
+    line1: `${random.int(1, 400)} ${random.pick(STREETS)}`,
+    line2: random.chance(0.2) ? `Level ${random.int(1, 30)}` : null,
+    line3: hasSuburb ? random.pick(SUBURBS) : null,
+    city: random.pick(CITIES),
+  };
+}
+
+/** The `index`-th generated client (index from FIXTURE_CLIENTS on). */
+export function generateClient(index: number, organisations?: OrganisationSource): Client {
+  const random = seeded('iponz', 'client', index);
+  const person = random.chance(0.35);
+  let name: string;
+  let nzbn: string | null = null;
+  if (person) name = `${random.pick(FIRST)} ${random.pick(LAST)}`;
+  else if (organisations && organisations.count > 0 && random.chance(0.7)) {
+    // The index-th business of the register: no two clients share one while there are enough.
+    const business = organisations.organisation(index % organisations.count);
+    name = business.name;
+    nzbn = business.nzbn;
+  } else name = `${random.pick(WORDS)} ${random.pick(TRADES)} ${random.pick(SUFFIX)}`;
+  const addresses: Partial<Record<AddressType, ClientAddress>> = { physical: address(random) };
+  if (random.chance(0.5))
+    addresses.postal = {
+      line1: `PO Box ${random.int(1, 99999)}`,
+      line2: null,
+      line3: null,
+      city: random.pick(CITIES),
+    };
+  if (random.chance(0.6)) addresses.service = address(random);
+  return {
+    clientId: clientIdAt(index),
+    name,
+    clientType: person ? 'Person' : 'Organisation',
+    nzbn,
+    addresses,
+  };
+}
+
+const STATUS_WEIGHTS: Record<CaseKind, { young: [string, number][]; old: [string, number][] }> = {
+  patent: {
+    young: [
+      ['Filed', 3],
+      ['Under Examination', 5],
+      ['Accepted', 2],
+      ['Under Opposition', 0.3],
+      ['Withdrawn', 0.5],
+      ['Abandoned', 1],
+      ['Granted', 3],
+    ],
+    old: [
+      ['Granted', 5],
+      ['Lapsed', 4],
+      ['Abandoned', 2],
+      ['Withdrawn', 0.5],
+      ['Closed', 0.5],
+      ['Revoked', 0.2],
+    ],
+  },
+  trademark: {
+    young: [
+      ['Under Examination', 3],
+      ['Abeyance', 0.5],
+      ['Accepted', 1],
+      ['Under Opposition', 0.3],
+      ['Registered', 5],
+      ['Withdrawn', 0.5],
+      ['Abandoned', 0.7],
+      ['Refused', 0.3],
+    ],
+    old: [
+      ['Registered', 6],
+      ['Expired', 1],
+      ['Removed', 2],
+      ['Lapsed', 0.5],
+      ['Abandoned', 0.5],
+      ['Withdrawn', 0.3],
+      ['Refused', 0.2],
+    ],
+  },
+  design: {
+    young: [
+      ['Filed', 2],
+      ['Pending Registration', 1],
+      ['Registered', 5],
+      ['Withdrawn', 0.3],
+      ['Abandoned', 0.4],
+      ['Refused', 0.2],
+    ],
+    old: [
+      ['Registered', 3],
+      ['Lapsed', 3],
+      ['Withdrawn', 0.2],
+      ['Refused', 0.2],
+    ],
+  },
+};
+const PENDING: Record<CaseKind, string[]> = {
+  patent: ['Under Examination', 'Accepted'],
+  trademark: ['Under Examination', 'Accepted'],
+  design: ['Filed', 'Pending Registration'],
+};
+const DAY_MS = 86_400_000;
+const daysBetween = (from: string, to: string): number =>
+  Math.max(0, Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS));
+const REGISTERED_STATUSES = new Set([
+  'Granted',
+  'Registered',
+  'Lapsed',
+  'Expired',
+  'Revoked',
+  'Removed',
+  'Closed',
+]);
+
+/** The `index`-th generated case of a kind (index from FIXTURE_CASES on) at `today`. */
+export function generateCase(kind: CaseKind, index: number, today: string, clients: number): GeneratedCase {
+  const random = seeded('iponz', kind, index);
+  const caseNumber = CASE_NUMBER_RANGES[kind].first + index;
+  // Filing dates over the years back, more of them recent.
+  const daysBack = Math.floor(YEARS_BACK * 365 * random.next() ** 1.4);
+  const applicationDate = addDays(today, -daysBack);
+  const young = daysBack < 3 * 365;
+  let status = random.weighted(STATUS_WEIGHTS[kind][young ? 'young' : 'old']);
+  // Registered some months after filing; a case whose registration would fall after today is still pending.
+  let registrationDate: string | null = null;
+  if (REGISTERED_STATUSES.has(status)) {
+    const registered = addDays(applicationDate, random.int(120, 900));
+    if (registered <= today) registrationDate = registered;
+    else status = random.pick(PENDING[kind]);
+  }
+  // A PCT national phase case counts its terms from the international filing date, 20–31 months earlier.
+  const pct = kind === 'patent' && random.chance(0.6);
+  const termDate = pct ? addMonths(applicationDate, -random.int(20, 31)) : applicationDate;
+  // A patent past its 20 years, a design past 15, has expired.
+  const years = daysBack / 365.25;
+  if (kind === 'patent' && years > PATENT_TERM_YEARS && status === 'Granted') status = 'Expired';
+  if (kind === 'design' && years > 15 && status === 'Registered') status = 'Expired';
+  // Fees whose due date is past are paid; a few alive cases are left in their grace period.
+  const inGrace = random.chance(0.02);
+  let lastPaid: string | undefined;
+  for (;;) {
+    const slot = nextSlot(kind, termDate, lastPaid);
+    if (!slot || slot.dueDate >= today) break;
+    if (inGrace && slot.graceEnds >= today) break;
+    lastPaid = slot.dueDate;
+  }
+  if (kind === 'trademark' && status === 'Registered') {
+    const slot = nextSlot(kind, termDate, lastPaid);
+    if (slot && slot.dueDate < today) status = 'Registered - past expiry date';
+  }
+  // The last status change: the filing for a case still at its first status, else within 400 days of
+  // the registration (or filing), never after today.
+  const from = registrationDate ?? applicationDate;
+  const statusDate =
+    status === 'Filed' || status === 'Under Examination'
+      ? applicationDate
+      : addDays(from, random.int(0, Math.min(400, daysBetween(from, today))));
+  const year = Number(termDate.slice(0, 4));
+  const owner = random.int(0, clients - 1);
+  const parties: GeneratedCase['parties'] = [
+    { role: kind === 'patent' ? 'Applicant' : 'Owner', clientId: clientIdAt(FIXTURE_CLIENTS + owner) },
+  ];
+  if (random.chance(0.7))
+    parties.push({ role: 'Agent', clientId: clientIdAt(FIXTURE_CLIENTS + random.int(0, clients - 1)) });
+  if (kind === 'patent') {
+    const inventors = random.int(1, 3);
+    for (let i = 0; i < inventors; i++)
+      parties.push({ role: 'Inventor', clientId: clientIdAt(FIXTURE_CLIENTS + random.int(0, clients - 1)) });
+  }
+  const documents: CaseDocument[] = [];
+  const count = random.int(1, 3);
+  for (let i = 0; i < count; i++) {
+    const bytes = new Uint8Array(7);
+    for (let b = 0; b < 7; b++) bytes[b] = random.int(0, 255);
+    documents.push({
+      documentIdentifier: documentIdentifierFrom(bytes),
+      documentName:
+        i === 0
+          ? 'Application form.pdf'
+          : kind === 'trademark' && i === 1
+            ? 'Representation.jpeg'
+            : `Correspondence ${i}.pdf`,
+      objectFormat: kind === 'trademark' && i === 1 ? 'jpeg' : 'pdf',
+      createdOn: minDate(addDays(applicationDate, i * random.int(10, 200)), today),
+    });
+  }
+  const goods: GoodsAndServices[] = [];
+  if (kind === 'trademark') {
+    const classes = new Set<number>();
+    const n = random.weighted([
+      [1, 6],
+      [2, 3],
+      [3, 1],
+      [4, 0.5],
+    ] as [number, number][]);
+    while (classes.size < n) classes.add(random.pick(GOODS_CLASSES));
+    for (const c of [...classes].sort((a, b) => a - b))
+      goods.push({ classNumber: c, description: GOODS[c]! });
+  }
+  const history = [
+    { status: kind === 'trademark' ? 'Under Examination' : 'Filed', statusDate: applicationDate },
+  ];
+  if (status !== history[0]!.status) history.push({ status, statusDate });
+  const word = random.pick(WORDS);
+  return {
+    kind,
+    caseNumber,
+    title:
+      kind === 'patent'
+        ? `Improved ${random.pick(THINGS)}`
+        : kind === 'trademark'
+          ? `${word.toUpperCase()} ${random.pick(TRADES).toUpperCase()}`
+          : `${word} ${random.pick(THINGS)}`,
+    status,
+    statusDate,
+    applicationDate,
+    termDate,
+    registrationDate,
+    lastRenewalDueDate: lastPaid ?? null,
+    internationalApplicationNumber: pct
+      ? pctApplicationNumber(random.pick(PCT_OFFICES), year, index % 1_000_000)
+      : null,
+    internationalPublicationNumber: pct
+      ? pctPublicationNumber(Math.min(year + 1, Number(today.slice(0, 4))), index % 1_000_000)
+      : null,
+    internationalRegistrationNumber:
+      kind === 'trademark' && random.chance(0.1) ? String(random.int(600_000, 1_800_000)) : null,
+    priorityCountryCode:
+      kind === 'patent' ? (pct ? random.pick(['AU', 'US', 'GB', 'JP', 'CN', 'DE']) : 'NZ') : null,
+    markImageName: kind === 'trademark' ? `${caseNumber}.jpg` : null,
+    noveltyStatement:
+      kind === 'design'
+        ? `The novelty resides in the shape and configuration of the ${random.pick(THINGS)} as shown.`
+        : null,
+    history,
+    parties,
+    documents,
+    goodsAndServices: goods,
+  };
+}
+
+const minDate = (a: string, b: string): string => (a < b ? a : b);

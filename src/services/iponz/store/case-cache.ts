@@ -1,0 +1,180 @@
+/**
+ * Cases read recently, kept in memory per database with what their reads send (the XML and JSON
+ * documents, made once), so reading a case that has not changed costs no query.
+ *
+ * An entry is trusted only while this process listens for changes on that database:
+ *
+ * - Every change to a case sends a notice on `CASE_CHANNEL` inside its transaction (`noticeCaseChange`):
+ *   PostgreSQL delivers it at commit to every process listening on the database, and never for a change
+ *   that rolled back. The writer then drops the case from its own process's cache at once (`drop`) and
+ *   waits, briefly and bounded, for its own notice to come back (`echo`), so by the time a write is
+ *   answered the notice has been sent to every listener.
+ * - A notice drops that case; `*` drops everything.
+ * - While the listening connection is down (not yet connected, lost, reconnecting) nothing is served
+ *   from memory or kept, and the cache starts empty once listening again.
+ * - A read under way when any notice arrives (or when listening began) is answered but not kept: its row
+ *   may predate the change (`mark()` / `keep()`).
+ * - At most `size` cases are kept; the least recently read is dropped first.
+ *
+ * The SOAP operations (issue 15) that change cases send the same notice.
+ */
+import pg from 'pg';
+import type { CaseRecord } from '../domain/model.ts';
+import type { CaseKind } from '../domain/renewals.ts';
+
+export const CASE_CHANNEL = 'rsg_iponz_cases';
+export const CASE_CACHE_SIZE = 5_000;
+const ECHO_WAIT_MS = 200;
+const RETRY_MS = 1_000;
+
+export const caseKey = (kind: CaseKind, caseNumber: number): string => `${kind}:${caseNumber}`;
+
+/** A kept case, with the documents made from it (each made on first use). */
+export interface CachedCase {
+  record: CaseRecord;
+  documents: Map<string, string>;
+}
+
+/** Sends the change notice of a case in the writer's transaction (delivered at its commit). */
+export async function noticeCaseChange(tx: pg.PoolClient, kind: CaseKind, caseNumber: number): Promise<void> {
+  await tx.query('SELECT pg_notify($1, $2)', [CASE_CHANNEL, caseKey(kind, caseNumber)]);
+}
+
+export class CaseCache {
+  private readonly entries = new Map<string, CachedCase>();
+  private client: pg.Client | undefined;
+  private listening = false;
+  private connecting: Promise<void> | undefined;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+  /** Counts notices and (re)connections: a read kept only if none came while it ran. */
+  private generation = 0;
+  private readonly waiters = new Map<string, Set<() => void>>();
+
+  constructor(
+    private readonly url: string,
+    private readonly size = CASE_CACHE_SIZE,
+  ) {}
+
+  /** Whether entries are being served (the listening connection is up). */
+  get serving(): boolean {
+    return this.listening;
+  }
+
+  /** The kept case, if it may be trusted. Opens the listening connection on first use. */
+  get(key: string): CachedCase | undefined {
+    if (!this.listening) {
+      this.open();
+      return undefined;
+    }
+    const entry = this.entries.get(key);
+    if (entry) {
+      // Most recently read last.
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** The mark to give `keep` for a read starting now. */
+  mark(): number {
+    return this.generation;
+  }
+
+  /** Keeps a case read since `mark`, unless a notice came meanwhile or nothing is being served. */
+  keep(key: string, record: CaseRecord, mark: number): CachedCase {
+    const entry: CachedCase = { record, documents: new Map() };
+    if (!this.listening || mark !== this.generation || this.closed) return entry;
+    this.entries.set(key, entry);
+    if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
+    return entry;
+  }
+
+  /** Drops a case in this process at once (after the writer's commit). */
+  drop(key: string): void {
+    this.generation++;
+    this.entries.delete(key);
+  }
+
+  /** Waits, at most a moment, for the notice of `key` to come back to this process. */
+  echo(key: string): Promise<void> {
+    if (!this.listening) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        const set = this.waiters.get(key);
+        set?.delete(done);
+        if (set?.size === 0) this.waiters.delete(key);
+        resolve();
+      };
+      const timer = setTimeout(done, ECHO_WAIT_MS);
+      const set = this.waiters.get(key) ?? new Set<() => void>();
+      this.waiters.set(key, set);
+      set.add(done);
+    });
+  }
+
+  private notice(payload: string): void {
+    this.generation++;
+    if (payload === '*') this.entries.clear();
+    else this.entries.delete(payload);
+    const waiting = this.waiters.get(payload);
+    if (waiting) for (const done of [...waiting]) done();
+  }
+
+  private open(): void {
+    if (this.closed || this.connecting || this.retry || this.listening) return;
+    this.connecting = this.connect().finally(() => {
+      this.connecting = undefined;
+    });
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url, application_name: 'rsg-iponz-case-cache' });
+    client.on('notification', (message) => {
+      if (message.channel === CASE_CHANNEL && message.payload) this.notice(message.payload);
+    });
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CASE_CHANNEL}`);
+    } catch {
+      this.lost(client);
+      return;
+    }
+    if (this.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
+    this.client = client;
+    this.generation++;
+    this.entries.clear();
+    this.listening = true;
+  }
+
+  private lost(client: pg.Client): void {
+    if (this.client && this.client !== client) return;
+    this.client = undefined;
+    this.listening = false;
+    this.generation++;
+    this.entries.clear();
+    client.end().catch(() => {});
+    if (this.closed || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.open();
+    }, RETRY_MS);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.listening = false;
+    this.entries.clear();
+    if (this.retry) clearTimeout(this.retry);
+    await this.connecting;
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => {});
+  }
+}

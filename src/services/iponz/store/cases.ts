@@ -1,0 +1,219 @@
+/**
+ * Cases: one case whole (status history, parties with their clients' names, documents, goods and
+ * services), batches of cases for the date-range lists (keyset pages, so a long list streams in flat
+ * memory), the renewal's writes, and the seed's inserts. The SOAP operations (issue 15) read and write
+ * through these same functions.
+ */
+import type pg from 'pg';
+import { nzDate } from '../../../platform/calendar.ts';
+import type { CaseRecord } from '../domain/model.ts';
+import type { CaseKind } from '../domain/renewals.ts';
+import { noticeCaseChange } from './case-cache.ts';
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+const CASE_COLUMNS = `c.kind, c.case_number, c.title, c.status, c.status_date::text, c.application_date::text,
+  c.term_date::text, c.registration_date::text, c.last_renewal_due_date::text,
+  c.international_application_number, c.international_publication_number,
+  c.international_registration_number, c.priority_country_code, c.mark_image_name, c.novelty_statement,
+  c.version, c.updated_at,
+  (SELECT coalesce(json_agg(json_build_object('status', h.status, 'statusDate', h.status_date) ORDER BY h.seq), '[]')
+     FROM iponz_status_history h WHERE h.kind = c.kind AND h.case_number = c.case_number) AS history,
+  (SELECT coalesce(json_agg(json_build_object('role', p.role, 'clientId', p.client_id, 'name', k.name)
+       ORDER BY p.role, p.position), '[]')
+     FROM iponz_case_parties p JOIN iponz_clients k USING (client_id)
+     WHERE p.kind = c.kind AND p.case_number = c.case_number) AS parties,
+  (SELECT coalesce(json_agg(json_build_object('documentIdentifier', d.document_identifier,
+       'documentName', d.document_name, 'objectFormat', d.object_format, 'createdOn', d.created_on)
+       ORDER BY d.created_on, d.document_identifier), '[]')
+     FROM iponz_case_documents d WHERE d.kind = c.kind AND d.case_number = c.case_number) AS documents,
+  (SELECT coalesce(json_agg(json_build_object('classNumber', g.class_number, 'description', g.description)
+       ORDER BY g.class_number), '[]')
+     FROM iponz_goods_services g WHERE g.kind = c.kind AND g.case_number = c.case_number) AS goods`;
+
+interface CaseRow {
+  kind: CaseKind;
+  case_number: number;
+  title: string;
+  status: string;
+  status_date: string;
+  application_date: string;
+  term_date: string;
+  registration_date: string | null;
+  last_renewal_due_date: string | null;
+  international_application_number: string | null;
+  international_publication_number: string | null;
+  international_registration_number: string | null;
+  priority_country_code: string | null;
+  mark_image_name: string | null;
+  novelty_statement: string | null;
+  version: number;
+  updated_at: Date;
+  history: CaseRecord['history'];
+  parties: CaseRecord['parties'];
+  documents: CaseRecord['documents'];
+  goods: CaseRecord['goodsAndServices'];
+}
+
+const recordOf = (row: CaseRow): CaseRecord => ({
+  kind: row.kind,
+  caseNumber: row.case_number,
+  title: row.title,
+  status: row.status,
+  statusDate: row.status_date,
+  applicationDate: row.application_date,
+  termDate: row.term_date,
+  registrationDate: row.registration_date,
+  lastRenewalDueDate: row.last_renewal_due_date,
+  internationalApplicationNumber: row.international_application_number,
+  internationalPublicationNumber: row.international_publication_number,
+  internationalRegistrationNumber: row.international_registration_number,
+  priorityCountryCode: row.priority_country_code,
+  markImageName: row.mark_image_name,
+  noveltyStatement: row.novelty_statement,
+  version: row.version,
+  updatedAt: row.updated_at,
+  history: row.history,
+  parties: row.parties,
+  documents: row.documents,
+  goodsAndServices: row.goods,
+});
+
+/** One case whole, or null. `lock`: FOR UPDATE (inside the caller's transaction). */
+export async function findCase(
+  db: Queryable,
+  kind: CaseKind,
+  caseNumber: number,
+  lock = false,
+): Promise<CaseRecord | null> {
+  const { rows } = await db.query<CaseRow>(
+    `SELECT ${CASE_COLUMNS} FROM iponz_cases c WHERE c.kind = $1 AND c.case_number = $2${lock ? ' FOR UPDATE OF c' : ''}`,
+    [kind, caseNumber],
+  );
+  return rows[0] ? recordOf(rows[0]) : null;
+}
+
+export interface CaseRange {
+  /** `updated`: changed (or filed) on a New Zealand date in the range; `registered`: registered in it. */
+  by: 'updated' | 'registered';
+  from: string;
+  to: string;
+}
+
+/** The next batch of a range's cases after `after` (a case number), whole, by case number. */
+export async function casesInRange(
+  db: Queryable,
+  kind: CaseKind,
+  range: CaseRange,
+  after: number,
+  limit: number,
+): Promise<CaseRecord[]> {
+  const column = range.by === 'updated' ? 'updated_on' : 'registration_date';
+  const { rows } = await db.query<CaseRow>(
+    `SELECT ${CASE_COLUMNS} FROM iponz_cases c
+     WHERE c.kind = $1 AND c.${column} BETWEEN $2 AND $3 AND c.case_number > $4
+     ORDER BY c.case_number LIMIT $5`,
+    [kind, range.from, range.to, after, limit],
+  );
+  return rows.map(recordOf);
+}
+
+/** A range's cases in batches of `batch`, by case number: memory stays that of one batch. */
+export async function* streamCases(
+  pool: pg.Pool,
+  kind: CaseKind,
+  range: CaseRange,
+  batch = 500,
+): AsyncGenerator<CaseRecord> {
+  let after = 0;
+  for (;;) {
+    const rows = await casesInRange(pool, kind, range, after, batch);
+    yield* rows;
+    if (rows.length < batch) return;
+    after = rows.at(-1)!.caseNumber;
+  }
+}
+
+/**
+ * The renewal's writes on a locked case: the fee's due date paid, a status change, the version bumped,
+ * and the change notice for the case caches (delivered at commit).
+ */
+export async function recordRenewal(
+  tx: pg.PoolClient,
+  record: Pick<CaseRecord, 'kind' | 'caseNumber'>,
+  change: { renewedDueDate: string; status: string; statusDate: string; at: Date },
+): Promise<void> {
+  await tx.query(
+    `UPDATE iponz_cases SET last_renewal_due_date = $3, status = $4, status_date = $5,
+       version = version + 1, updated_at = $6, updated_on = $7
+     WHERE kind = $1 AND case_number = $2`,
+    [
+      record.kind,
+      record.caseNumber,
+      change.renewedDueDate,
+      change.status,
+      change.statusDate,
+      change.at,
+      nzDate(change.at.getTime()),
+    ],
+  );
+  await tx.query(
+    `INSERT INTO iponz_status_history (kind, case_number, seq, status, status_date, recorded_at)
+     SELECT $1, $2, coalesce(max(seq), 0) + 1, $3, $4, $5 FROM iponz_status_history
+     WHERE kind = $1 AND case_number = $2`,
+    [record.kind, record.caseNumber, change.status, change.statusDate, change.at],
+  );
+  await noticeCaseChange(tx, record.kind, record.caseNumber);
+}
+
+/** The answer of an earlier renewal with this subscription and request id, or null. */
+export async function findRenewal(
+  db: Queryable,
+  subscriptionId: string,
+  requestId: string,
+): Promise<{ kind: CaseKind; caseNumber: number; answer: unknown } | null> {
+  const { rows } = await db.query<{ kind: CaseKind; case_number: number; answer: unknown }>(
+    `SELECT kind, case_number, answer FROM iponz_renewals WHERE subscription_id = $1 AND request_id = $2`,
+    [subscriptionId, requestId],
+  );
+  return rows[0] ? { kind: rows[0].kind, caseNumber: rows[0].case_number, answer: rows[0].answer } : null;
+}
+
+/** Records a renewal's answer under its request id (in the renewal's transaction). */
+export async function insertRenewal(
+  tx: pg.PoolClient,
+  renewal: {
+    subscriptionId: string;
+    requestId: string;
+    kind: CaseKind;
+    caseNumber: number;
+    renewedDueDate: string;
+    answer: unknown;
+    at: Date;
+  },
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO iponz_renewals (subscription_id, request_id, kind, case_number, renewed_due_date, answer, paid_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      renewal.subscriptionId,
+      renewal.requestId,
+      renewal.kind,
+      renewal.caseNumber,
+      renewal.renewedDueDate,
+      JSON.stringify(renewal.answer),
+      renewal.at,
+    ],
+  );
+}
+
+/** Serialises renewals with one subscription's request id (inside the caller's transaction). */
+export async function lockRequestId(
+  tx: pg.PoolClient,
+  subscriptionId: string,
+  requestId: string,
+): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 14))', [
+    `iponz-renew|${subscriptionId}|${requestId}`,
+  ]);
+}

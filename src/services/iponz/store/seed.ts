@@ -1,0 +1,119 @@
+/**
+ * The sandbox seed's loads: clients and cases with COPY (a chunk in one transaction), and whether the
+ * register is already seeded.
+ */
+import type pg from 'pg';
+import { nzDate } from '../../../platform/calendar.ts';
+import { copyLine, copyText } from '../../../platform/db/copy-text.ts';
+import { withTransaction } from '../../../platform/db/pool.ts';
+import { ADDRESS_TYPES, addressText, fold } from '../domain/client-search.ts';
+import type { Client } from '../domain/model.ts';
+import type { GeneratedCase } from '../sandbox/generator.ts';
+
+/** The number of clients and cases already there. */
+export async function registerCounts(pool: pg.Pool): Promise<{ clients: number; cases: number }> {
+  const { rows } = await pool.query<{ clients: string; cases: string }>(
+    `SELECT (SELECT count(*) FROM iponz_clients) AS clients, (SELECT count(*) FROM iponz_cases) AS cases`,
+  );
+  return { clients: Number(rows[0]!.clients), cases: Number(rows[0]!.cases) };
+}
+
+/** Loads clients with their addresses in one transaction. */
+export async function loadClients(pool: pg.Pool, clients: readonly Client[], at: Date): Promise<void> {
+  await withTransaction(pool, async (tx) => {
+    await copyText(
+      tx,
+      'COPY iponz_clients (client_id, name, name_folded, client_type, nzbn, updated_at) FROM STDIN',
+      clients.map((c) =>
+        copyLine([c.clientId, c.name, fold(c.name), c.clientType, c.nzbn, at.toISOString()]),
+      ),
+    );
+    await copyText(
+      tx,
+      'COPY iponz_client_addresses (client_id, address_type, line1, line2, line3, city, search_text) FROM STDIN',
+      clients.flatMap((c) =>
+        ADDRESS_TYPES.flatMap((type) => {
+          const a = c.addresses[type];
+          return a
+            ? [copyLine([c.clientId, type, a.line1, a.line2, a.line3, a.city, fold(addressText(a))])]
+            : [];
+        }),
+      ),
+    );
+  });
+}
+
+/** Loads cases with their history, parties, documents and goods in one transaction. */
+export async function loadCases(pool: pg.Pool, cases: readonly GeneratedCase[], at: Date): Promise<void> {
+  const stamp = at.toISOString();
+  const day = nzDate(at.getTime());
+  await withTransaction(pool, async (tx) => {
+    await copyText(
+      tx,
+      `COPY iponz_cases (kind, case_number, title, status, status_date, application_date, term_date,
+        registration_date, last_renewal_due_date, international_application_number,
+        international_publication_number, international_registration_number, priority_country_code,
+        mark_image_name, novelty_statement, updated_at, updated_on) FROM STDIN`,
+      cases.map((c) => {
+        // A case was last changed on its last status change (a case of today: now).
+        const changed = c.history.at(-1)!.statusDate;
+        return copyLine([
+          c.kind,
+          c.caseNumber,
+          c.title,
+          c.status,
+          c.statusDate,
+          c.applicationDate,
+          c.termDate,
+          c.registrationDate,
+          c.lastRenewalDueDate,
+          c.internationalApplicationNumber,
+          c.internationalPublicationNumber,
+          c.internationalRegistrationNumber,
+          c.priorityCountryCode,
+          c.markImageName,
+          c.noveltyStatement,
+          changed >= day ? stamp : `${changed}T00:00:00+12:00`,
+          changed >= day ? day : changed,
+        ]);
+      }),
+    );
+    await copyText(
+      tx,
+      'COPY iponz_status_history (kind, case_number, seq, status, status_date, recorded_at) FROM STDIN',
+      cases.flatMap((c) =>
+        c.history.map((h, i) =>
+          copyLine([c.kind, c.caseNumber, i + 1, h.status, h.statusDate, `${h.statusDate}T00:00:00+12:00`]),
+        ),
+      ),
+    );
+    await copyText(
+      tx,
+      'COPY iponz_case_parties (kind, case_number, role, position, client_id) FROM STDIN',
+      cases.flatMap((c) => {
+        const positions = new Map<string, number>();
+        return c.parties.map((p) => {
+          const position = (positions.get(p.role) ?? 0) + 1;
+          positions.set(p.role, position);
+          return copyLine([c.kind, c.caseNumber, p.role, position, p.clientId]);
+        });
+      }),
+    );
+    await copyText(
+      tx,
+      'COPY iponz_case_documents (document_identifier, kind, case_number, document_name, object_format, created_on) FROM STDIN',
+      cases.flatMap((c) =>
+        c.documents.map((d) =>
+          copyLine([d.documentIdentifier, c.kind, c.caseNumber, d.documentName, d.objectFormat, d.createdOn]),
+        ),
+      ),
+    );
+    await copyText(
+      tx,
+      'COPY iponz_goods_services (kind, case_number, class_number, description) FROM STDIN',
+      cases.flatMap((c) =>
+        c.goodsAndServices.map((g) => copyLine([c.kind, c.caseNumber, g.classNumber, g.description])),
+      ),
+    );
+  });
+}
