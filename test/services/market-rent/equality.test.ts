@@ -3,8 +3,7 @@ import { seeded } from '../../../src/platform/random.ts';
 import { USER_DEFINED } from '../../../src/services/market-rent/domain/areas.ts';
 import { BEDROOM_VALUES, DWELLING_TYPES } from '../../../src/services/market-rent/domain/factors.ts';
 import { parseStatisticsQuery, type RawQuery } from '../../../src/services/market-rent/domain/params.ts';
-import { csvWriter, jsonWriter } from '../../../src/services/market-rent/domain/render.ts';
-import { type ReportInput, writeReport } from '../../../src/services/market-rent/domain/report.ts';
+import { encodeReport, type ReportInput } from '../../../src/services/market-rent/domain/report.ts';
 import { type SipKey, sipUniforms3 } from '../../../src/services/market-rent/domain/siphash.ts';
 import { geography } from './fixtures.ts';
 import { modelBlocks } from './model-blocks.ts';
@@ -25,10 +24,7 @@ const SIP_KEY: SipKey = [0x01234567, 0x89abcdef, 0xfedcba98, 0x76543210];
 
 /** The answer as the service builds it now. */
 function current(input: ReportInput, format: 'json' | 'csv'): string {
-  const out =
-    format === 'csv' ? csvWriter() : jsonWriter(input.query.areaDefinition, input.query.period.periodCovered);
-  writeReport(input, (items) => out.add(items));
-  return out.finish();
+  return encodeReport(input, format).toString('utf8');
 }
 
 /** The answer as the reference copy builds it. */
