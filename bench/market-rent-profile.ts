@@ -19,6 +19,9 @@ import { modelBlocks } from '../test/services/market-rent/model-blocks.ts';
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/market-rent-profile.ts
  *   node --import tsx bench/cpuprofile-top.ts /tmp/prof/CPU.….cpuprofile 40
  *
+ * PROFILE_COMPARE=1 runs the frozen copy of the path before issue 18 (test/services/market-rent/reference)
+ * in turn with the current one, same input, and compares CPU time and bytes.
+ *
  * PROFILE_ROUNDS (default 10), PROFILE_FORMAT (json or csv), PROFILE_OUT (a file for the last answer,
  * to compare bytes before and after a change).
  */
@@ -98,4 +101,36 @@ const list = (values: number[]) => values.map((t) => t.toFixed(0)).join(', ');
 process.stderr.write(
   `${FORMAT}: ${bytes} bytes; wall ms ${list(times)} (median ${median(times).toFixed(0)}); CPU ms ${list(cpu)} (median ${median(cpu).toFixed(0)}, min ${Math.min(...cpu).toFixed(0)})\n`,
 );
+if (process.env.PROFILE_COMPARE === '1') {
+  const reference = await import('../test/services/market-rent/reference/render.ts');
+  const { writeReport } = await import('../test/services/market-rent/reference/report.ts');
+  const before = () => {
+    const out =
+      FORMAT === 'csv'
+        ? reference.csvWriter()
+        : reference.jsonWriter(query.areaDefinition, query.period.periodCovered);
+    writeReport(input, (items) => out.add(items));
+    return Buffer.from(out.finish());
+  };
+  const cpuOf = (work: () => Buffer) => {
+    const started = process.cpuUsage();
+    const answer = work();
+    const used = process.cpuUsage(started);
+    return { ms: (used.user + used.system) / 1000, answer };
+  };
+  const old: number[] = [];
+  const now: number[] = [];
+  let same = true;
+  for (let round = 0; round < ROUNDS; round++) {
+    const a = cpuOf(before);
+    const b = cpuOf(() => encodeReport(input, FORMAT));
+    old.push(a.ms);
+    now.push(b.ms);
+    if (!a.answer.equals(b.answer)) same = false;
+  }
+  const ratios = old.map((o, i) => o / (now[i] as number));
+  process.stderr.write(
+    `before ${list(old)} (median ${median(old).toFixed(0)}); now ${list(now)} (median ${median(now).toFixed(0)}); before ÷ now per round, median ${median(ratios).toFixed(2)}; same bytes: ${same}\n`,
+  );
+}
 if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, lastAnswer);
