@@ -78,6 +78,7 @@ try {
 
   // DuckDB gets the same bonds through a CSV copy of the table.
   const csv = path.join(dataDir, 'bonds.csv');
+  await mkdir(dataDir, { recursive: true });
   const client = await sandbox.pool.connect();
   await new Promise<void>((resolve, reject) => {
     const out = createWriteStream(csv);

@@ -194,7 +194,8 @@ export function produceRows(input: ReportInput, sink: RowSink): void {
         let rCurr = nCurr;
         if (nLodged % 3 !== 0 || nClosed % 3 !== 0 || nCurr % 3 !== 0) {
           const suffix = suffixes[d]![b]!;
-          keyBytes.set(suffix, areaPrefixLength);
+          // A loop, not TypedArray.set: the suffix is a few bytes and this runs for most rows.
+          for (let i = 0; i < suffix.length; i++) keyBytes[areaPrefixLength + i] = suffix[i] as number;
           const [u0, u1, u2] = input.rowUniforms(keyBytes, areaPrefixLength + suffix.length);
           rLodged = randomRound3(nLodged, u0);
           rClosed = randomRound3(nClosed, u1);
