@@ -17,8 +17,10 @@ import { median, recordResults, root, startServer, stopServer } from './support.
  * The rental statistics service at national scale (the full sandbox, over 5 million bonds): national
  * SAU2019, 24 months, include-aggregates. Side by side in the same run, over the same bonds:
  *
- * - ours: GET /statistics through the whole gateway (key check, rate limit) over HTTP, the first query
- *   after a fresh start of the server (cold block cache) and repeated queries;
+ * - ours: GET /statistics through the whole gateway (key check, rate limit) over HTTP: the first query
+ *   after a fresh start of the server (nothing in memory); the same query computed again with the month
+ *   blocks in memory, by a server whose answer cache is off (RSG_MARKET_RENT_ANSWER_CACHE_MB=0), which is
+ *   the figure compared with the contenders; and, on its own row, the same query from the answer cache;
  * - the straightforward SQL in the same PostgreSQL: percentile_cont, avg, stddev_samp with GROUPING SETS
  *   for the ALL rows;
  * - DuckDB (@duckdb/node-api) over a copy of the same bonds: quantile_cont with CUBE.
@@ -76,6 +78,7 @@ try {
 
   // DuckDB gets the same bonds through a CSV copy of the table.
   const csv = path.join(dataDir, 'bonds.csv');
+  await mkdir(dataDir, { recursive: true });
   const client = await sandbox.pool.connect();
   await new Promise<void>((resolve, reject) => {
     const out = createWriteStream(csv);
@@ -114,13 +117,8 @@ try {
     const ms = performance.now() - started;
     if (response.status !== 200)
       throw new Error(`statistics answered ${response.status}: ${text.slice(0, 300)}`);
-    return { ms, body: () => JSON.parse(text) as { items: Record<string, unknown>[] } };
+    return { ms, text, body: () => JSON.parse(text) as { items: Record<string, unknown>[] } };
   };
-  const earlier = (months: number) => {
-    const d = new Date(Date.UTC(year, month - 1 - months, 1));
-    return query.replace(periodEnding, d.toISOString().slice(0, 7));
-  };
-
   const samples = {
     first: [] as number[],
     repeated: [] as number[],
@@ -131,6 +129,7 @@ try {
   const memory: number[] = [];
   const rows = { ours: 0, sql: 0, duck: 0 };
   const check = { ours: '', sql: '', duck: '' };
+  let sameBytes = true;
   const national = (r: Record<string, unknown> | undefined) => `${r?.lq}, ${r?.med}, ${r?.uq}`;
   for (let round = 1; round <= ROUNDS; round++) {
     const server = await startServer<{ port: number; key: string; pid: number }>(
@@ -147,12 +146,25 @@ try {
       rows.ours = items.length;
       check.ours = national(items.find((r) => r.area === 'ALL' && r.dwell === 'ALL' && r.nBedrms === 'ALL'));
     }
-    // A new question over months already in memory but one: computed, not served from the answer cache.
-    for (let i = 1; i <= REPEATS; i++) {
-      samples.computed.push((await ask(server.info.port, server.info.key, earlier(i))).ms);
-    }
+    const cachedText = (await ask(server.info.port, server.info.key)).text;
     memory.push(await peakRss(server.info.pid));
     await stopServer(server.child);
+    children.pop();
+
+    // The same query computed every time: a server without the answer cache, its blocks read once first.
+    const computing = await startServer<{ port: number; key: string; pid: number }>(
+      'bench/market-rent-server.ts',
+      { ...env, RSG_MARKET_RENT_ANSWER_CACHE_MB: '0' },
+    );
+    children.push(computing);
+    await ask(computing.info.port, computing.info.key);
+    for (let i = 0; i < REPEATS; i++) {
+      const computed = await ask(computing.info.port, computing.info.key);
+      samples.computed.push(computed.ms);
+      if (computed.text !== cachedText) sameBytes = false;
+    }
+    memory.push(await peakRss(computing.info.pid));
+    await stopServer(computing.child);
     children.pop();
 
     const naive = await timed(() => sandbox.pool.query(sql));
@@ -176,7 +188,7 @@ try {
         .map((x) => x.toFixed(0))
         .join('/');
     log(
-      `round ${round}: ours first ${cold.ms.toFixed(0)} ms, repeated ${last(samples.repeated)} ms, new query ${last(samples.computed)} ms; SQL ${naive.ms.toFixed(0)} ms; DuckDB ${duckdb.ms.toFixed(0)} ms; server peak RSS ${memory.at(-1)?.toFixed(0)} MB`,
+      `round ${round}: ours first ${cold.ms.toFixed(0)} ms, computed ${last(samples.computed)} ms, answer cache ${last(samples.repeated)} ms; SQL ${naive.ms.toFixed(0)} ms; DuckDB ${duckdb.ms.toFixed(0)} ms; server peak RSS ${memory.at(-1)?.toFixed(0)} MB`,
     );
   }
 
@@ -196,22 +208,25 @@ ${bonds.toLocaleString('en-NZ')} bonds (the full sandbox), period ${first} to ${
 
 | contender | median | rows | national ALL row: lq, med, uq |
 |---|---|---|---|
-| ours, first query after the server starts (nothing in memory) | ${m.first.toFixed(0)} ms | ${rows.ours} | ${check.ours} |
-| ours, the same query again (answer cache) | ${m.repeated.toFixed(0)} ms | ${rows.ours} | |
-| ours, a new query (period one month earlier: blocks in memory but one, answer computed) | ${m.computed.toFixed(0)} ms | | |
+| ours, computed (blocks in memory, answer cache off) | ${m.computed.toFixed(0)} ms | ${rows.ours} | ${check.ours} |
+| ours, first query after the server starts (nothing in memory) | ${m.first.toFixed(0)} ms | ${rows.ours} | |
 | straightforward SQL in the same PostgreSQL (percentile_cont, GROUPING SETS) | ${m.sql.toFixed(0)} ms | ${rows.sql} | ${check.sql} |
 | DuckDB (@duckdb/node-api, quantile_cont, CUBE, table in memory) | ${m.duck.toFixed(0)} ms | ${rows.duck} | ${check.duck} |
+| ours, the same query again from the answer cache (not a computation) | ${m.repeated.toFixed(0)} ms | ${rows.ours} | |
+
+Computed and cached answers were ${sameBytes ? 'byte for byte the same' : '**not the same bytes**'} in every round.
 
 | goal | measured | |
 |---|---|---|
-| repeated ≤ 150 ms | ${m.repeated.toFixed(0)} ms | ${verdict(m.repeated <= 150)} |
-| first query after start ≤ 1 s | ${m.first.toFixed(0)} ms | ${verdict(m.first <= 1000)} |
+| computed ≤ 120 ms | ${m.computed.toFixed(0)} ms | ${verdict(m.computed <= 120)} |
+| computed ≥ 5× faster than DuckDB | ${(m.duck / m.computed).toFixed(1)}× | ${verdict(m.duck / m.computed >= 5)} |
+| computed ≥ 18× faster than the straightforward SQL | ${(m.sql / m.computed).toFixed(1)}× | ${verdict(m.sql / m.computed >= 18)} |
+| first query after start ≤ 300 ms | ${m.first.toFixed(0)} ms | ${verdict(m.first <= 300)} |
 | server memory ≤ 1 GB (peak RSS of the gateway process) | ${m.memory.toFixed(0)} MB | ${verdict(m.memory <= 1024)} |
-| ≥ 18× faster than the straightforward SQL (repeated) | ${(m.sql / m.repeated).toFixed(1)}× (a new query: ${(m.sql / m.computed).toFixed(1)}×) | ${verdict(m.sql / m.repeated >= 18)} |
-| ≥ 5× faster than DuckDB (repeated) | ${(m.duck / m.repeated).toFixed(1)}× (a new query: ${(m.duck / m.computed).toFixed(1)}×) | ${verdict(m.duck / m.repeated >= 5)} |
+| answer cache: repeated ≤ 150 ms (its own goal, not compared with the contenders) | ${m.repeated.toFixed(0)} ms | ${verdict(m.repeated <= 150)} |
 
 Ours also answers nClosed and nCurr, rounds every count and suppresses small cells; the SQL contenders compute the lodged statistics only. Ours omits rows with no bond lodged, closed or current; theirs have a row per group that has lodged bonds.
-Samples (ms): first ${list(samples.first)}; repeated ${list(samples.repeated)}; new query ${list(samples.computed)}; SQL ${list(samples.sql)}; DuckDB ${list(samples.duck)}.`;
+Samples (ms): computed ${list(samples.computed)}; first ${list(samples.first)}; answer cache ${list(samples.repeated)}; SQL ${list(samples.sql)}; DuckDB ${list(samples.duck)}.`;
   process.stdout.write(`${markdown}\n`);
   await mkdir(path.join(root, 'docs'), { recursive: true });
   await recordResults('bench:market-rent', markdown);

@@ -17,5 +17,9 @@ export const marketRentService: ServiceDefinition = {
   routes: marketRentRoutes,
   migrations: path.join(here, 'migrations'),
   seed: seedMarketRent,
+  settings: {
+    /** Memory for finished /statistics answers per process and environment, in MB (0: none kept). */
+    answerCacheMegabytes: { variable: 'RSG_MARKET_RENT_ANSWER_CACHE_MB', default: 128, min: 0, max: 65_536 },
+  },
   commands: [importCommand],
 };

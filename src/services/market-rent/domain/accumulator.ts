@@ -66,6 +66,30 @@ export class RentAccumulator {
     for (let i = from; i < to; i++) this.add(rents[i] as number, counts[i] as number, bondSums[i] as number);
   }
 
+  /**
+   * addRange for the typed arrays of an answer's working set, written out with the dense arrays in
+   * locals: this runs for every entry of every row of an answer, several times over with aggregates.
+   */
+  addPacked(rents: Int32Array, counts: Float64Array, bondSums: Float64Array, from: number, to: number): void {
+    const denseCounts = this.denseCounts;
+    const denseBonds = this.denseBonds;
+    const seen = this.seen;
+    const limit = this.denseLimit;
+    for (let i = from; i < to; i++) {
+      const rent = rents[i] as number;
+      const count = counts[i] as number;
+      if (count === 0) continue;
+      if (rent > limit) {
+        this.add(rent, count, bondSums[i] as number);
+        continue;
+      }
+      this.total += count;
+      if (seen[rent] === 0) this.touch(rent);
+      denseCounts[rent] = (denseCounts[rent] as number) + count;
+      denseBonds[rent] = (denseBonds[rent] as number) + (bondSums[i] as number);
+    }
+  }
+
   /** An upper bound on the entries the next take() returns. */
   get distinct(): number {
     return this.touchedSize + this.sparse.size;

@@ -2,10 +2,11 @@ import { RentAccumulator } from './accumulator.ts';
 import type { Geography } from './areas.ts';
 import { Arena, scratchFloat64, scratchInt32 } from './arena.ts';
 import { CELLS_PER_SA2, type CountBlock, type RentBlock } from './blocks.ts';
+import { type AnswerFormat, answerEncoder, type RowSink } from './encode.ts';
 import { ALL, BEDROOM_VALUES, type Bedrooms, DWELLING_TYPES, type DwellingType } from './factors.ts';
 import type { StatisticsQuery } from './params.ts';
 import { bedroomsKey, dwellingKey, randomRound3 } from './rounding.ts';
-import { type PublishedStatistics, publishedStatisticsOfRange } from './statistics.ts';
+import { FIGURE_NAMES, type PublishedStatistics, publishedStatisticsInto } from './statistics.ts';
 
 /**
  * Builds the rows of one /statistics answer from month blocks. Every figure comes from merged
@@ -85,12 +86,58 @@ export function buildReport(input: ReportInput): StatisticsItem[] {
   return items;
 }
 
-/**
- * The rows of an answer, handed to `sink` one area at a time (the area's rows, in order). A national
- * answer has tens of thousands of rows: serialised area by area, each batch of row objects dies young
- * instead of surviving, as one big array would, into the old generation of the garbage collector.
- */
+/** The rows of an answer as objects, handed to `sink` one area at a time (the area's rows, in order). */
 export function writeReport(input: ReportInput, sink: (rows: StatisticsItem[]) => void): void {
+  let label = '';
+  let items: StatisticsItem[] = [];
+  const figure = (figures: Float64Array | null, f: number) => {
+    const x = figures === null ? Number.NaN : (figures[f] as number);
+    return Number.isNaN(x) ? null : x;
+  };
+  produceRows(input, {
+    area(next) {
+      if (items.length > 0) sink(items);
+      label = next;
+      items = [];
+    },
+    row(d, b, nLodged, nClosed, nCurr, figures) {
+      items.push({
+        area: label,
+        dwell: d < D ? (DWELLING_TYPES[d] as DwellingType) : ALL,
+        nBedrms: b < B ? (BEDROOM_VALUES[b] as Bedrooms) : ALL,
+        nLodged,
+        nClosed,
+        nCurr,
+        mean: figure(figures, 0),
+        lq: figure(figures, 1),
+        med: figure(figures, 2),
+        uq: figure(figures, 3),
+        sd: figure(figures, 4),
+        brr: figure(figures, 5),
+        lmean: figure(figures, 6),
+        lsd: figure(figures, 7),
+        slq: figure(figures, 8),
+        suq: figure(figures, 9),
+      });
+    },
+  });
+  if (items.length > 0) sink(items);
+}
+
+/** The answer's bytes in a format: the rows written straight into the encoder, no object per row. */
+export function encodeReport(input: ReportInput, format: AnswerFormat): Buffer {
+  const encoder = answerEncoder(format, input.query.areaDefinition, input.query.period.periodCovered);
+  produceRows(input, encoder);
+  return encoder.finish();
+}
+
+const figures = new Float64Array(FIGURE_NAMES.length);
+
+/**
+ * The rows of an answer, in order, into `sink`: `area` before the first row of each area that has
+ * rows, then its rows.
+ */
+export function produceRows(input: ReportInput, sink: RowSink): void {
   const { query } = input;
   const areaCount = query.areas.length;
   const dwellings = indexesOf(DWELLING_TYPES, query.dwellingTypes);
@@ -122,61 +169,51 @@ export function writeReport(input: ReportInput, sink: (rows: StatisticsItem[]) =
   const encoder = new TextEncoder();
   const suffixes = dwellingKeys.map((d) => bedroomKeys.map((b) => encoder.encode(`${d}|${b}`)));
   let keyBytes = new Uint8Array(512);
+  const { rents, counts, bondSums, start, length, n } = arena;
   for (let a = 0; a < areaSlots; a++) {
     const area = a < areaCount ? query.areas[a] : undefined;
-    const areaPrefix = encoder.encode(`${keyPrefix}${area ? area.key : query.allAreasKey}|`);
-    if (areaPrefix.length + 128 > keyBytes.length) keyBytes = new Uint8Array(areaPrefix.length * 2 + 128);
-    keyBytes.set(areaPrefix, 0);
-    const label = area ? area.label : ALL;
-    const items: StatisticsItem[] = [];
+    let areaPrefixLength = -1;
     for (const d of dwellingSlots) {
       for (const b of bedroomSlots) {
         const slot = (a * (D + 1) + d) * (B + 1) + b;
-        const nLodged = arena.n[slot] as number;
+        const nLodged = n[slot] as number;
         const nClosed = closed[slot] as number;
         const nCurr = current[slot] as number;
         if (nLodged === 0 && nClosed === 0 && nCurr === 0) continue;
+        if (areaPrefixLength < 0) {
+          // The area's first row: its label for the sink, its part of the rounding keys.
+          sink.area(area ? area.label : ALL);
+          const areaPrefix = encoder.encode(`${keyPrefix}${area ? area.key : query.allAreasKey}|`);
+          if (areaPrefix.length + 128 > keyBytes.length)
+            keyBytes = new Uint8Array(areaPrefix.length * 2 + 128);
+          keyBytes.set(areaPrefix, 0);
+          areaPrefixLength = areaPrefix.length;
+        }
         let rLodged = nLodged;
         let rClosed = nClosed;
         let rCurr = nCurr;
         if (nLodged % 3 !== 0 || nClosed % 3 !== 0 || nCurr % 3 !== 0) {
           const suffix = suffixes[d]![b]!;
-          keyBytes.set(suffix, areaPrefix.length);
-          const [u0, u1, u2] = input.rowUniforms(keyBytes, areaPrefix.length + suffix.length);
+          // A loop, not TypedArray.set: the suffix is a few bytes and this runs for most rows.
+          for (let i = 0; i < suffix.length; i++) keyBytes[areaPrefixLength + i] = suffix[i] as number;
+          const [u0, u1, u2] = input.rowUniforms(keyBytes, areaPrefixLength + suffix.length);
           rLodged = randomRound3(nLodged, u0);
           rClosed = randomRound3(nClosed, u1);
           rCurr = randomRound3(nCurr, u2);
         }
-        const from = arena.start[slot] as number;
-        const s = publishedStatisticsOfRange(
-          arena.rents,
-          arena.counts,
-          arena.bondSums,
+        const from = start[slot] as number;
+        const published = publishedStatisticsInto(
+          rents,
+          counts,
+          bondSums,
           from,
-          from + (arena.length[slot] as number),
+          from + (length[slot] as number),
           nLodged,
+          figures,
         );
-        items.push({
-          area: label,
-          dwell: d < D ? (DWELLING_TYPES[d] as DwellingType) : ALL,
-          nBedrms: b < B ? (BEDROOM_VALUES[b] as Bedrooms) : ALL,
-          nLodged: rLodged,
-          nClosed: rClosed,
-          nCurr: rCurr,
-          mean: s.mean,
-          lq: s.lq,
-          med: s.med,
-          uq: s.uq,
-          sd: s.sd,
-          brr: s.brr,
-          lmean: s.lmean,
-          lsd: s.lsd,
-          slq: s.slq,
-          suq: s.suq,
-        });
+        sink.row(d, b, rLodged, rClosed, rCurr, published ? figures : null);
       }
     }
-    if (items.length > 0) sink(items);
   }
 }
 
@@ -266,7 +303,7 @@ function baseHistograms(
     const from = starts[slot] as number;
     const to = starts[slot + 1] as number;
     if (from === to) continue;
-    accumulator.addRange(rents, counts, bondSums, from, to);
+    accumulator.addPacked(rents, counts, bondSums, from, to);
     arena.store(slot, accumulator);
   }
 }
@@ -297,7 +334,10 @@ function baseCounts(
   }
 }
 
-/** Fills the ALL slots from finer ones: each level merges the level below it. */
+/**
+ * Fills the ALL slots from finer ones: each level merges the level below it. The sources of every ALL
+ * slot are evenly spaced slots (first, first + stride, …), so they are walked by index, with no list.
+ */
 function aggregate(
   areaCount: number,
   arena: Arena,
@@ -306,15 +346,17 @@ function aggregate(
   current: Float64Array,
 ): void {
   const slot = (a: number, d: number, b: number) => (a * (D + 1) + d) * (B + 1) + b;
-  const merge = (target: number, sources: readonly number[]) => {
+  const { length, start } = arena;
+  const merge = (target: number, first: number, stride: number, count: number) => {
     let c = 0;
     let n = 0;
     let filled = 0;
     let only = -1;
-    for (const s of sources) {
+    const end = first + stride * count;
+    for (let s = first; s < end; s += stride) {
       c += closed[s] as number;
       n += current[s] as number;
-      if ((arena.length[s] as number) > 0) {
+      if ((length[s] as number) > 0) {
         filled++;
         only = s;
       }
@@ -324,28 +366,23 @@ function aggregate(
     // A merge of one histogram is that histogram: share its entries (stored ones never change).
     if (filled === 1) return arena.alias(target, only);
     if (filled === 0) return;
-    for (const s of sources) if ((arena.length[s] as number) > 0) arena.addTo(accumulator, s);
+    const { rents, counts, bondSums } = arena;
+    for (let s = first; s < end; s += stride) {
+      const size = length[s] as number;
+      if (size === 0) continue;
+      const from = start[s] as number;
+      accumulator.addPacked(rents, counts, bondSums, from, from + size);
+    }
     arena.store(target, accumulator);
   };
-  const over = (count: number, make: (i: number) => number) =>
-    Array.from({ length: count }, (_, i) => make(i));
   const all = areaCount;
   // The ALL area × each dwelling × each bedroom value: merge over the areas.
   for (let d = 0; d < D; d++)
-    for (let b = 0; b < B; b++)
-      merge(
-        slot(all, d, b),
-        over(areaCount, (a) => slot(a, d, b)),
-      );
-  const sources = (a: number) => ({
-    byDwelling: Array.from({ length: D }, (_, d) => over(B, (b) => slot(a, d, b))),
-    byBedrooms: Array.from({ length: B }, (_, b) => over(D, (d) => slot(a, d, b))),
-    total: over(D, (d) => slot(a, d, B)),
-  });
+    for (let b = 0; b < B; b++) merge(slot(all, d, b), slot(0, d, b), SLOTS, areaCount);
   for (let a = 0; a <= all; a++) {
-    const s = sources(a);
-    for (let d = 0; d < D; d++) merge(slot(a, d, B), s.byDwelling[d] as number[]);
-    for (let b = 0; b < B; b++) merge(slot(a, D, b), s.byBedrooms[b] as number[]);
-    merge(slot(a, D, B), s.total);
+    // Area × dwelling × ALL from its bedroom values; area × ALL × bedrooms from its dwellings; then ALL × ALL.
+    for (let d = 0; d < D; d++) merge(slot(a, d, B), slot(a, d, 0), 1, B);
+    for (let b = 0; b < B; b++) merge(slot(a, D, b), slot(a, 0, b), B + 1, D);
+    merge(slot(a, D, B), slot(a, 0, B), B + 1, D);
   }
 }

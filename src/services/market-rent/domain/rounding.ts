@@ -18,9 +18,10 @@ export function randomRound3(count: number, u: number): number {
   if (remainder === 0) return count;
   const below = count - remainder;
   const above = below + 3;
-  // Remainder 1 is nearer the multiple below, remainder 2 nearer the one above.
-  const [nearest, second] = remainder === 1 ? [below, above] : [above, below];
-  return u < 2 / 3 ? nearest : second;
+  // Remainder 1 is nearer the multiple below, remainder 2 nearer the one above (no pair is built: this
+  // runs for every row of an answer).
+  if (remainder === 1) return u < 2 / 3 ? below : above;
+  return u < 2 / 3 ? above : below;
 }
 
 export const ROUNDED_COUNTS = ['nLodged', 'nClosed', 'nCurr'] as const;

@@ -5,6 +5,12 @@ import { rangePercentile } from './quantiles.ts';
 /** Summary statistics are published only when at least this many bonds were lodged in the period. */
 export const SUPPRESSION_THRESHOLD = 5;
 
+/** The published figures of a row, in the order of the published item. */
+export const FIGURE_NAMES = ['mean', 'lq', 'med', 'uq', 'sd', 'brr', 'lmean', 'lsd', 'slq', 'suq'] as const;
+const FIGURES = FIGURE_NAMES.length;
+/** Decimals each figure is published with (FIGURE_NAMES' order): whole dollars, brr 2, lmean and lsd 4. */
+export const FIGURE_DECIMALS = [0, 0, 0, 0, 0, 2, 4, 4, 0, 0] as const;
+
 const Z_LOWER_QUARTILE = qnorm(0.25);
 const Z_UPPER_QUARTILE = qnorm(0.75);
 
@@ -53,6 +59,41 @@ export function exactStatisticsOfRange(
   n: number,
 ): ExactStatistics | null {
   if (n === 0) return null;
+  const e = exact;
+  exactStatisticsInto(rents, counts, bondSums, from, to, n, e);
+  const orNull = (x: number) => (Number.isNaN(x) ? null : x);
+  return {
+    n,
+    mean: e[0] as number,
+    lq: e[1] as number,
+    med: e[2] as number,
+    uq: e[3] as number,
+    sd: orNull(e[4] as number),
+    brr: e[5] as number,
+    lmean: e[6] as number,
+    lsd: orNull(e[7] as number),
+    slq: orNull(e[8] as number),
+    suq: orNull(e[9] as number),
+  };
+}
+
+/** Working array of exactStatisticsOfRange (JavaScript runs its calls one at a time). */
+const exact = new Float64Array(FIGURES);
+
+/**
+ * The exact statistics of the histogram in entries from … to − 1 (n > 0 bonds) into `out`, in the order
+ * of FIGURE_NAMES; NaN where exactStatistics has null (sd, lsd, slq, suq of a single bond). One
+ * implementation for the object forms and for publishing rows without an object per row.
+ */
+export function exactStatisticsInto(
+  rents: ArrayLike<number>,
+  counts: ArrayLike<number>,
+  bondSums: ArrayLike<number>,
+  from: number,
+  to: number,
+  n: number,
+  out: Float64Array,
+): void {
   // Σ count·rent is a sum of integers below 2^53: exact without compensation. The other sums are
   // Neumaier's (as CompensatedSum), written out because this runs for every published row.
   let rentSum = 0;
@@ -93,21 +134,17 @@ export function exactStatisticsOfRange(
     logSquaresCarry += Math.abs(logSquares) >= Math.abs(sl) ? logSquares - t + sl : sl - t + logSquares;
     logSquares = t;
   }
-  const sd = n > 1 ? Math.sqrt((squares + squaresCarry) / (n - 1)) : null;
-  const lsd = n > 1 ? Math.sqrt((logSquares + logSquaresCarry) / (n - 1)) : null;
-  return {
-    n,
-    mean,
-    lq: rangePercentile(rents, counts, from, to, n, 0.25),
-    med: rangePercentile(rents, counts, from, to, n, 0.5),
-    uq: rangePercentile(rents, counts, from, to, n, 0.75),
-    sd,
-    brr: (ratioSum + ratioCarry) / n,
-    lmean,
-    lsd,
-    slq: lsd === null ? null : Math.exp(lmean + Z_LOWER_QUARTILE * lsd),
-    suq: lsd === null ? null : Math.exp(lmean + Z_UPPER_QUARTILE * lsd),
-  };
+  const lsd = n > 1 ? Math.sqrt((logSquares + logSquaresCarry) / (n - 1)) : Number.NaN;
+  out[0] = mean;
+  out[1] = rangePercentile(rents, counts, from, to, n, 0.25);
+  out[2] = rangePercentile(rents, counts, from, to, n, 0.5);
+  out[3] = rangePercentile(rents, counts, from, to, n, 0.75);
+  out[4] = n > 1 ? Math.sqrt((squares + squaresCarry) / (n - 1)) : Number.NaN;
+  out[5] = (ratioSum + ratioCarry) / n;
+  out[6] = lmean;
+  out[7] = lsd;
+  out[8] = n > 1 ? Math.exp(lmean + Z_LOWER_QUARTILE * lsd) : Number.NaN;
+  out[9] = n > 1 ? Math.exp(lmean + Z_UPPER_QUARTILE * lsd) : Number.NaN;
 }
 
 /** Neumaier's improved Kahan summation: the error of each addition is carried, whichever term is larger. */
@@ -174,22 +211,46 @@ export function publishedStatisticsOfRange(
   to: number,
   n: number,
 ): PublishedStatistics {
-  if (n < SUPPRESSION_THRESHOLD) return { ...SUPPRESSED };
-  const s = exactStatisticsOfRange(rents, counts, bondSums, from, to, n);
-  if (s === null) return { ...SUPPRESSED };
-  // Written out rather than through small helpers: this runs for every published row.
+  const p = published;
+  if (!publishedStatisticsInto(rents, counts, bondSums, from, to, n, p)) return { ...SUPPRESSED };
+  const orNull = (x: number) => (Number.isNaN(x) ? null : x);
   return {
-    mean: roundHalfAwayFromZero(s.mean, 0),
-    lq: roundHalfAwayFromZero(s.lq, 0),
-    med: roundHalfAwayFromZero(s.med, 0),
-    uq: roundHalfAwayFromZero(s.uq, 0),
-    sd: s.sd === null ? null : roundHalfAwayFromZero(s.sd, 0),
-    brr: roundHalfAwayFromZero(s.brr, 2),
-    lmean: roundHalfAwayFromZero(s.lmean, 4),
-    lsd: s.lsd === null ? null : roundHalfAwayFromZero(s.lsd, 4),
-    slq: s.slq === null ? null : roundHalfAwayFromZero(s.slq, 0),
-    suq: s.suq === null ? null : roundHalfAwayFromZero(s.suq, 0),
+    mean: orNull(p[0] as number),
+    lq: orNull(p[1] as number),
+    med: orNull(p[2] as number),
+    uq: orNull(p[3] as number),
+    sd: orNull(p[4] as number),
+    brr: orNull(p[5] as number),
+    lmean: orNull(p[6] as number),
+    lsd: orNull(p[7] as number),
+    slq: orNull(p[8] as number),
+    suq: orNull(p[9] as number),
   };
+}
+
+const published = new Float64Array(FIGURES);
+
+/**
+ * The published figures of the histogram in entries from … to − 1 into `out` (FIGURE_NAMES' order, NaN
+ * for null), rounded as publishedStatistics rounds them; false, and `out` untouched, when suppressed.
+ * The rows of an answer are published through this, without an object per row.
+ */
+export function publishedStatisticsInto(
+  rents: ArrayLike<number>,
+  counts: ArrayLike<number>,
+  bondSums: ArrayLike<number>,
+  from: number,
+  to: number,
+  n: number,
+  out: Float64Array,
+): boolean {
+  if (n < SUPPRESSION_THRESHOLD) return false;
+  exactStatisticsInto(rents, counts, bondSums, from, to, n, out);
+  for (let f = 0; f < FIGURES; f++) {
+    const x = out[f] as number;
+    if (!Number.isNaN(x)) out[f] = roundHalfAwayFromZero(x, FIGURE_DECIMALS[f] as number);
+  }
+  return true;
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 } from '../domain/areas.ts';
 import { marketRentGeography } from '../domain/geography.ts';
 import { parseStatisticsQuery, type RawQuery } from '../domain/params.ts';
-import { csvTable, csvWriter, jsonWriter } from '../domain/render.ts';
+import { csvTable } from '../domain/render.ts';
 import { deriveSipKey, sipUniforms3 } from '../domain/siphash.ts';
 import {
   AreaDefinitionList,
@@ -35,7 +35,9 @@ const documentedOnly = () => () => true;
 
 export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
   const geography = marketRentGeography();
-  const store = new StatisticsStore(context.database.pool, geography);
+  const store = new StatisticsStore(context.database.pool, geography, {
+    answerCacheBytes: (context.settings.answerCacheMegabytes ?? 128) * 1024 * 1024,
+  });
   // Random rounding is keyed per environment; the SipHash key comes from the server secret's HMAC.
   const sipKey = deriveSipKey(context.keyedUniform, `market-rent|${context.environment}`);
   const rowUniforms = (key: Uint8Array, length: number) => sipUniforms3(sipKey, key, length);
@@ -56,9 +58,7 @@ export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (app, 
       // A broken rule is a RuleError: the error handler answers it as a 400 naming the parameter.
       const query = parseStatisticsQuery(request.query as RawQuery, { geography, now });
       const csv = format === 'text/csv';
-      const body = await store.answer(query, now, rowUniforms, format, () =>
-        csv ? csvWriter() : jsonWriter(query.areaDefinition, query.period.periodCovered),
-      );
+      const body = await store.answer(query, now, rowUniforms, csv ? 'csv' : 'json');
       return reply.type(csv ? CSV_TYPE : JSON_TYPE).send(body);
     },
   );

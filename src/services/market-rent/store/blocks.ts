@@ -136,6 +136,9 @@ export const EMPTY_RENT_BLOCK: RentBlock = {
 };
 export const EMPTY_COUNT_BLOCK: CountBlock = { cells: new Int32Array(0), counts: new Int32Array(0) };
 
+/** Months of one kind read in one COPY; a period's months are read in groups of this size in parallel. */
+const MONTHS_PER_READ = 8;
+
 const empty = (kind: BlockKind): RentBlock | CountBlock =>
   kind === 'rent' ? EMPTY_RENT_BLOCK : EMPTY_COUNT_BLOCK;
 
@@ -201,17 +204,19 @@ export class BlockCache {
       return block;
     });
     const missing = months.filter((m, i) => sources[i] === undefined && !this.pending.has(key(m)));
-    if (missing.length > 0) {
-      const read = readBlocks(this.pool, kind, missing, this.lookup).then((found) => {
+    // A few months per read, the reads in parallel: the database sends and this process decodes
+    // several at once, on as many connections (the first query after a start reads some 49 blocks).
+    for (let at = 0; at < missing.length; at += MONTHS_PER_READ) {
+      const group = missing.slice(at, at + MONTHS_PER_READ);
+      const read = readBlocks(this.pool, kind, group, this.lookup).then((found) => {
         if (this.revision === revision) {
-          for (const month of missing) this.put(key(month), found.get(month) ?? empty(kind));
+          for (const month of group) this.put(key(month), found.get(month) ?? empty(kind));
         }
         return found;
       });
-      for (const month of missing) this.pending.set(key(month), read);
+      for (const month of group) this.pending.set(key(month), read);
       const forget = () => {
-        for (const month of missing)
-          if (this.pending.get(key(month)) === read) this.pending.delete(key(month));
+        for (const month of group) if (this.pending.get(key(month)) === read) this.pending.delete(key(month));
       };
       read.then(forget, forget);
     }

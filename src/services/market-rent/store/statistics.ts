@@ -1,14 +1,14 @@
 import type pg from 'pg';
 import type { Geography } from '../domain/areas.ts';
+import type { AnswerFormat } from '../domain/encode.ts';
 import type { StatisticsQuery } from '../domain/params.ts';
 import { monthOf } from '../domain/period.ts';
-import type { AnswerWriter } from '../domain/render.ts';
 import {
   buildReport,
+  encodeReport,
   type PendingBond,
   type ReportInput,
   type StatisticsItem,
-  writeReport,
 } from '../domain/report.ts';
 import { AnswerCache, queryKey } from './answers.ts';
 import { BlockCache, EMPTY_COUNT_BLOCK, Sa2Lookup } from './blocks.ts';
@@ -39,15 +39,14 @@ export class StatisticsStore {
   }
 
   /**
-   * The answer to a query, serialised by `render`: from the answer cache when the data and the as-of
-   * day are unchanged, else computed from the month blocks.
+   * The answer to a query in a format: from the answer cache when the data and the as-of day are
+   * unchanged, else computed from the month blocks (and then kept, unless the cache is off).
    */
   async answer(
     query: StatisticsQuery,
     now: Date,
     rowUniforms: (key: Uint8Array, length: number) => readonly [number, number, number],
-    format: string,
-    writer: () => AnswerWriter,
+    format: AnswerFormat,
     timeZone = 'Pacific/Auckland',
   ): Promise<Buffer> {
     const asOf = dateIn(now, timeZone);
@@ -55,9 +54,7 @@ export class StatisticsStore {
     const key = queryKey(query, asOf, format);
     const cached = this.answers.get(state.revision, key);
     if (cached !== undefined) return cached;
-    const out = writer();
-    writeReport(await this.inputs(query, asOf, state, rowUniforms), (items) => out.add(items));
-    const answer = Buffer.from(out.finish());
+    const answer = encodeReport(await this.inputs(query, asOf, state, rowUniforms), format);
     this.answers.set(state.revision, key, answer);
     return answer;
   }

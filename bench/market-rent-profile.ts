@@ -1,0 +1,136 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { parseStatisticsQuery } from '../src/services/market-rent/domain/params.ts';
+import { latestPeriodEnding } from '../src/services/market-rent/domain/period.ts';
+import { encodeReport, type ReportInput } from '../src/services/market-rent/domain/report.ts';
+import { type SipKey, sipUniforms3 } from '../src/services/market-rent/domain/siphash.ts';
+import { dateIn } from '../src/services/market-rent/store/statistics.ts';
+import { geography } from '../test/services/market-rent/fixtures.ts';
+import { modelBlocks } from '../test/services/market-rent/model-blocks.ts';
+
+/**
+ * The computing part of a national answer alone, without the database or HTTP, for CPU profiles: the
+ * full-scale sandbox model's bonds of the last 30 months made into month blocks in memory (so the
+ * closed and active counts miss older tenancies; the rent histograms are the register's), then the
+ * national SAU2019 × 24 months + aggregates answer built and serialised ROUNDS times.
+ *
+ *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/market-rent-profile.ts
+ *   node --import tsx bench/cpuprofile-top.ts /tmp/prof/CPU.….cpuprofile 40
+ *
+ * PROFILE_COMPARE=1 runs the frozen copy of the path before issue 18 (test/services/market-rent/reference)
+ * in turn with the current one, same input, and compares CPU time and bytes.
+ *
+ * PROFILE_ROUNDS (default 10), PROFILE_FORMAT (json or csv), PROFILE_OUT (a file for the last answer,
+ * to compare bytes before and after a change).
+ */
+const ROUNDS = Number(process.env.PROFILE_ROUNDS ?? 10);
+const FORMAT = process.env.PROFILE_FORMAT === 'csv' ? 'csv' : 'json';
+const now = new Date(process.env.PROFILE_NOW ?? '2026-11-24T00:00:00Z');
+const today = dateIn(now, 'Pacific/Auckland');
+const periodEnding = latestPeriodEnding(now, 'Pacific/Auckland');
+const [year, month] = periodEnding.split('-').map(Number) as [number, number];
+const fromMonth = new Date(Date.UTC(year, month - 30, 1)).toISOString().slice(0, 7);
+
+let started = performance.now();
+const geo = geography();
+// The blocks of the window are kept in a file between runs (PROFILE_CACHE): building them takes a while.
+const cacheFile = process.env.PROFILE_CACHE ?? path.join(os.tmpdir(), `rsg-market-rent-profile-${today}.bin`);
+type Blocks = Pick<ReportInput, 'rent' | 'closed' | 'active' | 'pending'>;
+let blocks: Blocks;
+const build = (): Blocks => {
+  const model = modelBlocks({ geography: geo, scale: 'full', today, fromMonth });
+  const { months: window, lastDay: last } = parseStatisticsQuery(
+    { 'period-ending': periodEnding, 'num-months': '24', 'area-definition': 'SAU2019' },
+    { geography: geo, now },
+  ).period;
+  return {
+    rent: window.map((m) => model.rent(m)),
+    closed: window.map((m) => model.closed(m)),
+    active: model.active(periodEnding < model.horizon ? periodEnding : model.horizon),
+    pending: model.pending(today, last),
+  };
+};
+if (existsSync(cacheFile)) blocks = deserialize(readFileSync(cacheFile)) as Blocks;
+else {
+  blocks = build();
+  writeFileSync(cacheFile, serialize(blocks));
+}
+const query = parseStatisticsQuery(
+  {
+    'period-ending': periodEnding,
+    'num-months': '24',
+    'area-definition': 'SAU2019',
+    'include-aggregates': 'true',
+  },
+  { geography: geo, now },
+);
+const input: ReportInput = {
+  query,
+  geography: geo,
+  ...blocks,
+  rowUniforms: (() => {
+    const key: SipKey = [1, 2, 3, 4];
+    return (bytes: Uint8Array, length: number) => sipUniforms3(key, bytes, length);
+  })(),
+};
+const entries = input.rent.reduce((s, b) => s + b.cells.length, 0);
+const bonds = input.rent.reduce((s, b) => s + b.counts.reduce((t, c) => t + c, 0), 0);
+process.stderr.write(
+  `model from ${fromMonth}: window ${bonds} bonds, ${entries} histogram entries, ${input.pending.length} pending; built in ${(performance.now() - started).toFixed(0)} ms\n`,
+);
+
+const times: number[] = [];
+const cpu: number[] = [];
+let bytes = 0;
+let lastAnswer: Buffer = Buffer.alloc(0);
+for (let round = 0; round < ROUNDS; round++) {
+  started = performance.now();
+  const cpuStarted = process.cpuUsage();
+  const answer = encodeReport(input, FORMAT);
+  bytes = answer.length;
+  lastAnswer = answer;
+  times.push(performance.now() - started);
+  const used = process.cpuUsage(cpuStarted);
+  cpu.push((used.user + used.system) / 1000);
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const list = (values: number[]) => values.map((t) => t.toFixed(0)).join(', ');
+// On a shared machine the wall clock includes other processes' turns; CPU time (all threads) does not.
+process.stderr.write(
+  `${FORMAT}: ${bytes} bytes; wall ms ${list(times)} (median ${median(times).toFixed(0)}); CPU ms ${list(cpu)} (median ${median(cpu).toFixed(0)}, min ${Math.min(...cpu).toFixed(0)})\n`,
+);
+if (process.env.PROFILE_COMPARE === '1') {
+  const reference = await import('../test/services/market-rent/reference/render.ts');
+  const { writeReport } = await import('../test/services/market-rent/reference/report.ts');
+  const before = () => {
+    const out =
+      FORMAT === 'csv'
+        ? reference.csvWriter()
+        : reference.jsonWriter(query.areaDefinition, query.period.periodCovered);
+    writeReport(input, (items) => out.add(items));
+    return Buffer.from(out.finish());
+  };
+  const cpuOf = (work: () => Buffer) => {
+    const started = process.cpuUsage();
+    const answer = work();
+    const used = process.cpuUsage(started);
+    return { ms: (used.user + used.system) / 1000, answer };
+  };
+  const old: number[] = [];
+  const now: number[] = [];
+  let same = true;
+  for (let round = 0; round < ROUNDS; round++) {
+    const a = cpuOf(before);
+    const b = cpuOf(() => encodeReport(input, FORMAT));
+    old.push(a.ms);
+    now.push(b.ms);
+    if (!a.answer.equals(b.answer)) same = false;
+  }
+  const ratios = old.map((o, i) => o / (now[i] as number));
+  process.stderr.write(
+    `before ${list(old)} (median ${median(old).toFixed(0)}); now ${list(now)} (median ${median(now).toFixed(0)}); before ÷ now per round, median ${median(ratios).toFixed(2)}; same bytes: ${same}\n`,
+  );
+}
+if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, lastAnswer);

@@ -1,0 +1,275 @@
+import { ALL, BEDROOM_VALUES, DWELLING_TYPES } from './factors.ts';
+import { FIGURE_DECIMALS, FIGURE_NAMES } from './statistics.ts';
+
+/**
+ * The serializers of /statistics for its one fixed row shape: bytes written straight into one growing
+ * buffer, with no object per row and no intermediate string. The text is exactly what
+ * `render.ts` (JSON.stringify of the items, `statisticsCsv`) gives for the same rows; the old-versus-new
+ * test and `render.test.ts` compare them.
+ *
+ * Numbers are written as JavaScript prints them (JSON.stringify and String agree on finite numbers):
+ * whole numbers digit by digit, and a figure rounded to d decimals as the decimal k / 10^d with its
+ * trailing zeros dropped, which is the shortest text that reads back as that double while it has at
+ * most 15 significant digits. Anything else (never met in practice) is printed by String itself.
+ */
+
+/** Receives the rows of an answer area by area (see report.ts). */
+export interface RowSink {
+  /** The rows that follow belong to the area with this label (ALL for the aggregate area). */
+  area(label: string): void;
+  /**
+   * One row: dwelling index d and bedroom index b (the length of the list means ALL), the rounded
+   * counts, and the figures in FIGURE_NAMES' order (NaN for null), or null when suppressed.
+   */
+  row(
+    d: number,
+    b: number,
+    nLodged: number,
+    nClosed: number,
+    nCurr: number,
+    figures: Float64Array | null,
+  ): void;
+}
+
+export type AnswerFormat = 'json' | 'csv';
+
+export interface AnswerEncoder extends RowSink {
+  /** The whole answer, in memory of its own. */
+  finish(): Buffer;
+}
+
+const D = DWELLING_TYPES.length;
+const B = BEDROOM_VALUES.length;
+const FIGURES = FIGURE_NAMES.length;
+const POWERS = [1, 10, 100, 1000, 10_000];
+
+/** 0 … 9999 as four ASCII digits each, zero-padded, and the length of each without its padding. */
+const PADDED = new Uint8Array(40_000);
+const DIGIT_LENGTH = new Uint8Array(10_000);
+for (let v = 0; v < 10_000; v++) {
+  const text = String(v).padStart(4, '0');
+  for (let i = 0; i < 4; i++) PADDED[v * 4 + i] = text.charCodeAt(i);
+  DIGIT_LENGTH[v] = String(v).length;
+}
+
+/** The most a row adds besides its area's label: keys, factors and 13 numbers of at most 25 bytes. */
+const ROW_BYTES = 768;
+
+/**
+ * One buffer kept between answers: an encoder borrows it and gives it back when it finishes (another
+ * encoder at work meanwhile gets a buffer of its own), so a national answer does not allocate and
+ * grow tens of megabytes each time.
+ */
+let kept: Uint8Array | null = new Uint8Array(1 << 20);
+
+/**
+ * The output of one answer. The writers below take the buffer and a position and return the next
+ * position (room is reserved once per row), so a row is written with its position in a local.
+ */
+class Bytes {
+  buffer: Uint8Array;
+  at = 0;
+
+  constructor() {
+    this.buffer = kept ?? new Uint8Array(1 << 16);
+    kept = null;
+  }
+
+  /** Room for `count` more bytes; returns the buffer (a new one when it grew). */
+  reserve(count: number): Uint8Array {
+    if (this.at + count <= this.buffer.length) return this.buffer;
+    const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.at + count));
+    grown.set(this.buffer.subarray(0, this.at));
+    this.buffer = grown;
+    return grown;
+  }
+
+  write(bytes: Uint8Array): void {
+    this.at = copy(this.reserve(bytes.length), this.at, bytes);
+  }
+
+  /** A copy of what was written, in memory of its own; the buffer goes back for the next answer. */
+  take(): Buffer {
+    const out = Buffer.allocUnsafeSlow(this.at);
+    out.set(this.buffer.subarray(0, this.at));
+    if (kept === null || kept.length < this.buffer.length) kept = this.buffer;
+    this.at = 0;
+    return out;
+  }
+}
+
+/** Copies a short byte string (a loop beats TypedArray.set at these lengths). */
+function copy(buffer: Uint8Array, at: number, bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) buffer[at++] = bytes[i] as number;
+  return at;
+}
+
+function ascii(buffer: Uint8Array, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) buffer[at++] = text.charCodeAt(i);
+  return at;
+}
+
+/** A whole number 0 ≤ v < 2^53: below 10^8 from the table of 4 digits. */
+function digits(buffer: Uint8Array, at: number, v: number): number {
+  if (v < 10_000) {
+    for (let i = 4 - (DIGIT_LENGTH[v] as number), from = v * 4; i < 4; i++)
+      buffer[at++] = PADDED[from + i] as number;
+    return at;
+  }
+  if (v < 100_000_000) {
+    const high = Math.floor(v / 10_000);
+    const low = (v - high * 10_000) * 4;
+    for (let i = 4 - (DIGIT_LENGTH[high] as number), from = high * 4; i < 4; i++)
+      buffer[at++] = PADDED[from + i] as number;
+    buffer[at++] = PADDED[low] as number;
+    buffer[at++] = PADDED[low + 1] as number;
+    buffer[at++] = PADDED[low + 2] as number;
+    buffer[at++] = PADDED[low + 3] as number;
+    return at;
+  }
+  return ascii(buffer, at, String(v));
+}
+
+/** A finite number as String(v) prints it, for a figure published with `decimals` decimals. */
+function number(buffer: Uint8Array, at: number, v: number, decimals: number): number {
+  const negative = v < 0;
+  const magnitude = negative ? -v : v;
+  if (decimals === 0) {
+    if (!Number.isSafeInteger(magnitude)) return ascii(buffer, at, String(v));
+    if (negative) buffer[at++] = 45; // '-'
+    return digits(buffer, at, magnitude);
+  }
+  const scale = POWERS[decimals] as number;
+  const k = Math.round(magnitude * scale);
+  if (!(k < 1e15) || k / scale !== magnitude) return ascii(buffer, at, String(v));
+  if (negative) buffer[at++] = 45;
+  const whole = Math.floor(k / scale);
+  let fraction = k - whole * scale;
+  at = digits(buffer, at, whole);
+  if (fraction === 0) return at;
+  let places = decimals;
+  while (fraction % 10 === 0) {
+    fraction /= 10;
+    places--;
+  }
+  buffer[at++] = 46; // '.'
+  // Leading zeros of the fraction, then its digits.
+  for (let p = places - 1; p > 0 && fraction < (POWERS[p] as number); p--) buffer[at++] = 48;
+  return digits(buffer, at, fraction);
+}
+
+const utf8 = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
+const dwellLabel = (d: number) => (d < D ? (DWELLING_TYPES[d] as string) : ALL);
+const bedroomsLabel = (b: number) => (b < B ? (BEDROOM_VALUES[b] as string) : ALL);
+
+/** `"dwell":"…","nBedrms":"…","nLodged":` for each (d, b), after `{"area":"…",`. */
+const JSON_FACTORS = Array.from({ length: D + 1 }, (_, d) =>
+  Array.from({ length: B + 1 }, (_, b) =>
+    utf8(`"dwell":${JSON.stringify(dwellLabel(d))},"nBedrms":${JSON.stringify(bedroomsLabel(b))},"nLodged":`),
+  ),
+);
+const JSON_FIGURE_KEYS = FIGURE_NAMES.map((name) => utf8(`,"${name}":`));
+const JSON_CLOSED = utf8(',"nClosed":');
+const JSON_CURRENT = utf8(',"nCurr":');
+const JSON_NULL = utf8('null');
+const JSON_SUPPRESSED = utf8(`${FIGURE_NAMES.map((name) => `,"${name}":null`).join('')}}`);
+
+/** The JSON answer `{areaDefinition, periodCovered, items}`, the same text as statisticsJson. */
+export function jsonEncoder(areaDefinition: string, periodCovered: string): AnswerEncoder {
+  const out = new Bytes();
+  out.write(utf8(`${JSON.stringify({ areaDefinition, periodCovered }).slice(0, -1)},"items":[`));
+  let areaPrefix = utf8('');
+  let first = true;
+  return {
+    area(label) {
+      areaPrefix = utf8(`{"area":${JSON.stringify(label)},`);
+    },
+    row(d, b, nLodged, nClosed, nCurr, figures) {
+      const buffer = out.reserve(areaPrefix.length + ROW_BYTES);
+      let at = out.at;
+      if (!first) buffer[at++] = 44; // ','
+      first = false;
+      at = copy(buffer, at, areaPrefix);
+      at = copy(buffer, at, (JSON_FACTORS[d] as Uint8Array[])[b] as Uint8Array);
+      at = number(buffer, at, nLodged, 0);
+      at = copy(buffer, at, JSON_CLOSED);
+      at = number(buffer, at, nClosed, 0);
+      at = copy(buffer, at, JSON_CURRENT);
+      at = number(buffer, at, nCurr, 0);
+      if (figures === null) at = copy(buffer, at, JSON_SUPPRESSED);
+      else {
+        for (let f = 0; f < FIGURES; f++) {
+          at = copy(buffer, at, JSON_FIGURE_KEYS[f] as Uint8Array);
+          const x = figures[f] as number;
+          // JSON has no NaN or infinities: JSON.stringify writes null for them.
+          at = Number.isFinite(x)
+            ? number(buffer, at, x, FIGURE_DECIMALS[f] as number)
+            : copy(buffer, at, JSON_NULL);
+        }
+        buffer[at++] = 125; // '}'
+      }
+      out.at = at;
+    },
+    finish() {
+      out.write(utf8(']}'));
+      return out.take();
+    },
+  };
+}
+
+const CSV_HEADER = utf8(
+  `${['area', 'dwell', 'nBedrms', 'nLodged', 'nClosed', 'nCurr', ...FIGURE_NAMES].join(',')}\r\n`,
+);
+/** `,dwell,nBedrms,` for each (d, b), after the area's field. */
+const CSV_FACTORS = Array.from({ length: D + 1 }, (_, d) =>
+  Array.from({ length: B + 1 }, (_, b) => utf8(`,${dwellLabel(d)},${bedroomsLabel(b)},`)),
+);
+const CSV_SUPPRESSED = utf8(`${','.repeat(FIGURES)}\r\n`);
+
+/** RFC 4180 field, as render.ts's csvField writes a label. */
+const csvText = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+
+/** The CSV answer, the same text as statisticsCsv (a header even when there are no rows). */
+export function csvEncoder(): AnswerEncoder {
+  const out = new Bytes();
+  out.write(CSV_HEADER);
+  let areaField = utf8('');
+  return {
+    area(label) {
+      areaField = utf8(csvText(label));
+    },
+    row(d, b, nLodged, nClosed, nCurr, figures) {
+      const buffer = out.reserve(areaField.length + ROW_BYTES);
+      let at = copy(buffer, out.at, areaField);
+      at = copy(buffer, at, (CSV_FACTORS[d] as Uint8Array[])[b] as Uint8Array);
+      at = number(buffer, at, nLodged, 0);
+      buffer[at++] = 44;
+      at = number(buffer, at, nClosed, 0);
+      buffer[at++] = 44;
+      at = number(buffer, at, nCurr, 0);
+      if (figures === null) at = copy(buffer, at, CSV_SUPPRESSED);
+      else {
+        for (let f = 0; f < FIGURES; f++) {
+          buffer[at++] = 44;
+          const x = figures[f] as number;
+          // render.ts writes null as an empty field and any other number as String does.
+          if (!Number.isNaN(x)) at = number(buffer, at, x, FIGURE_DECIMALS[f] as number);
+        }
+        buffer[at++] = 13;
+        buffer[at++] = 10;
+      }
+      out.at = at;
+    },
+    finish() {
+      return out.take();
+    },
+  };
+}
+
+export function answerEncoder(
+  format: AnswerFormat,
+  areaDefinition: string,
+  periodCovered: string,
+): AnswerEncoder {
+  return format === 'csv' ? csvEncoder() : jsonEncoder(areaDefinition, periodCovered);
+}

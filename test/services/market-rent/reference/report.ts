@@ -1,0 +1,361 @@
+import type { Geography } from '../../../../src/services/market-rent/domain/areas.ts';
+import {
+  CELLS_PER_SA2,
+  type CountBlock,
+  type RentBlock,
+} from '../../../../src/services/market-rent/domain/blocks.ts';
+import {
+  ALL,
+  BEDROOM_VALUES,
+  type Bedrooms,
+  DWELLING_TYPES,
+  type DwellingType,
+} from '../../../../src/services/market-rent/domain/factors.ts';
+import type { StatisticsQuery } from '../../../../src/services/market-rent/domain/params.ts';
+import { RentAccumulator } from './accumulator.ts';
+import { Arena, scratchFloat64, scratchInt32 } from './arena.ts';
+import { bedroomsKey, dwellingKey, randomRound3 } from './rounding.ts';
+import { type PublishedStatistics, publishedStatisticsOfRange } from './statistics.ts';
+
+/**
+ * Builds the rows of one /statistics answer from month blocks. Every figure comes from merged
+ * histograms, never from the bonds again:
+ *
+ * 1. Each histogram entry of every month is routed to its row cell (area × dwelling × bedrooms) by a
+ *    counting sort, then each row cell's entries are summed in the accumulator: the base histograms.
+ * 2. With include-aggregates, each ALL row is the merge of the next finer rows (area × dwelling × ALL
+ *    from the base, area × ALL × ALL from those, and so on), so no entry is added more than a few times.
+ * 3. Each row is published: suppression and output rounding, and keyed random rounding of the counts.
+ */
+
+const D = DWELLING_TYPES.length; // 5; index D means ALL
+const B = BEDROOM_VALUES.length; // 6; index B means ALL
+const SLOTS = (D + 1) * (B + 1);
+
+/** A bond lodged after the as-of day: in the tables, but not yet to be counted. */
+export interface PendingBond {
+  cell: number;
+  /** `yyyy-mm` of the tenancy start and of the closing (null when open). */
+  startMonth: string;
+  closedMonth: string | null;
+  rent: number;
+  bond: number;
+}
+
+export interface ReportInput {
+  query: StatisticsQuery;
+  geography: Geography;
+  /** One block per month of the period, oldest first. */
+  rent: readonly RentBlock[];
+  closed: readonly CountBlock[];
+  /** Bonds active at the end of the period. */
+  active: CountBlock;
+  pending: readonly PendingBond[];
+  /**
+   * Three keyed uniforms for a row key (see roundRowCounts), given as the key's UTF-8 bytes: the first
+   * `length` bytes of `key` (a reused buffer, so no string is built per row).
+   */
+  rowUniforms: (key: Uint8Array, length: number) => readonly [number, number, number];
+}
+
+export interface StatisticsItem extends PublishedStatistics {
+  area: string;
+  dwell: string;
+  nBedrms: string;
+  nLodged: number;
+  nClosed: number;
+  nCurr: number;
+}
+
+export const ITEM_KEYS = [
+  'area',
+  'dwell',
+  'nBedrms',
+  'nLodged',
+  'nClosed',
+  'nCurr',
+  'mean',
+  'lq',
+  'med',
+  'uq',
+  'sd',
+  'brr',
+  'lmean',
+  'lsd',
+  'slq',
+  'suq',
+] as const satisfies readonly (keyof StatisticsItem)[];
+
+/** All rows of an answer in one array (tests and small answers). */
+export function buildReport(input: ReportInput): StatisticsItem[] {
+  const items: StatisticsItem[] = [];
+  writeReport(input, (rows) => {
+    for (const row of rows) items.push(row);
+  });
+  return items;
+}
+
+/**
+ * The rows of an answer, handed to `sink` one area at a time (the area's rows, in order). A national
+ * answer has tens of thousands of rows: serialised area by area, each batch of row objects dies young
+ * instead of surviving, as one big array would, into the old generation of the garbage collector.
+ */
+export function writeReport(input: ReportInput, sink: (rows: StatisticsItem[]) => void): void {
+  const { query } = input;
+  const areaCount = query.areas.length;
+  const dwellings = indexesOf(DWELLING_TYPES, query.dwellingTypes);
+  const bedrooms = indexesOf(BEDROOM_VALUES, query.bedrooms);
+  const rowOfCell = routeCells(input, dwellings, bedrooms);
+  const baseCount = areaCount * SLOTS;
+
+  // Row slots: (area or ALL at index areaCount) × (dwelling or ALL) × (bedrooms or ALL).
+  const slotCount = (areaCount + 1) * SLOTS;
+  const arena = new Arena(slotCount);
+  const closed = scratchFloat64('closed', slotCount).fill(0);
+  const current = scratchFloat64('current', slotCount).fill(0);
+  const accumulator = new RentAccumulator();
+  baseHistograms(input, rowOfCell, baseCount, arena, accumulator);
+  baseCounts(input, rowOfCell, closed, current);
+  if (query.includeAggregates) aggregate(areaCount, arena, accumulator, closed, current);
+
+  const dwellingSlots = query.includeAggregates ? [...dwellings, D] : dwellings;
+  const bedroomSlots = query.includeAggregates ? [...bedrooms, B] : bedrooms;
+  const areaSlots = query.includeAggregates ? areaCount + 1 : areaCount;
+  // The parts of each row's rounding key (rowKey in domain/rounding.ts), computed once per answer.
+  const { periodEnding, numMonths } = query.period;
+  const keyPrefix = `mr2|${periodEnding}|${numMonths}|`;
+  const dwellingKeys = [
+    ...DWELLING_TYPES.map((d) => dwellingKey(d)),
+    dwellingKey(query.dwellingTypes ?? ALL),
+  ];
+  const bedroomKeys = [...BEDROOM_VALUES.map((b) => bedroomsKey(b)), bedroomsKey(query.bedrooms ?? ALL)];
+  const encoder = new TextEncoder();
+  const suffixes = dwellingKeys.map((d) => bedroomKeys.map((b) => encoder.encode(`${d}|${b}`)));
+  let keyBytes = new Uint8Array(512);
+  for (let a = 0; a < areaSlots; a++) {
+    const area = a < areaCount ? query.areas[a] : undefined;
+    const areaPrefix = encoder.encode(`${keyPrefix}${area ? area.key : query.allAreasKey}|`);
+    if (areaPrefix.length + 128 > keyBytes.length) keyBytes = new Uint8Array(areaPrefix.length * 2 + 128);
+    keyBytes.set(areaPrefix, 0);
+    const label = area ? area.label : ALL;
+    const items: StatisticsItem[] = [];
+    for (const d of dwellingSlots) {
+      for (const b of bedroomSlots) {
+        const slot = (a * (D + 1) + d) * (B + 1) + b;
+        const nLodged = arena.n[slot] as number;
+        const nClosed = closed[slot] as number;
+        const nCurr = current[slot] as number;
+        if (nLodged === 0 && nClosed === 0 && nCurr === 0) continue;
+        let rLodged = nLodged;
+        let rClosed = nClosed;
+        let rCurr = nCurr;
+        if (nLodged % 3 !== 0 || nClosed % 3 !== 0 || nCurr % 3 !== 0) {
+          const suffix = suffixes[d]![b]!;
+          keyBytes.set(suffix, areaPrefix.length);
+          const [u0, u1, u2] = input.rowUniforms(keyBytes, areaPrefix.length + suffix.length);
+          rLodged = randomRound3(nLodged, u0);
+          rClosed = randomRound3(nClosed, u1);
+          rCurr = randomRound3(nCurr, u2);
+        }
+        const from = arena.start[slot] as number;
+        const s = publishedStatisticsOfRange(
+          arena.rents,
+          arena.counts,
+          arena.bondSums,
+          from,
+          from + (arena.length[slot] as number),
+          nLodged,
+        );
+        items.push({
+          area: label,
+          dwell: d < D ? (DWELLING_TYPES[d] as DwellingType) : ALL,
+          nBedrms: b < B ? (BEDROOM_VALUES[b] as Bedrooms) : ALL,
+          nLodged: rLodged,
+          nClosed: rClosed,
+          nCurr: rCurr,
+          mean: s.mean,
+          lq: s.lq,
+          med: s.med,
+          uq: s.uq,
+          sd: s.sd,
+          brr: s.brr,
+          lmean: s.lmean,
+          lsd: s.lsd,
+          slq: s.slq,
+          suq: s.suq,
+        });
+      }
+    }
+    if (items.length > 0) sink(items);
+  }
+}
+
+function indexesOf<T extends string>(universe: readonly T[], chosen: readonly T[] | null): number[] {
+  return universe.flatMap((value, i) => (chosen === null || chosen.includes(value) ? [i] : []));
+}
+
+/** For every cell (SA2 × dwelling × bedrooms), the base row slot it feeds, or −1 when not reported. */
+function routeCells(input: ReportInput, dwellings: number[], bedrooms: number[]): Int32Array {
+  const { geography, query } = input;
+  const areaOfSa2 = scratchInt32('areaOfSa2', geography.sa2Codes.length).fill(-1);
+  query.areas.forEach((area, a) => {
+    for (const code of area.sa2Codes) {
+      const index = geography.sa2Index.get(code);
+      if (index !== undefined) areaOfSa2[index] = a;
+    }
+  });
+  const rowOfCell = scratchInt32('rowOfCell', geography.sa2Codes.length * CELLS_PER_SA2).fill(-1);
+  for (let s = 0; s < areaOfSa2.length; s++) {
+    const a = areaOfSa2[s] as number;
+    if (a < 0) continue;
+    for (const d of dwellings) {
+      for (const b of bedrooms) {
+        rowOfCell[s * CELLS_PER_SA2 + d * B + b] = (a * (D + 1) + d) * (B + 1) + b;
+      }
+    }
+  }
+  return rowOfCell;
+}
+
+function baseHistograms(
+  input: ReportInput,
+  rowOfCell: Int32Array,
+  baseCount: number,
+  arena: Arena,
+  accumulator: RentAccumulator,
+): void {
+  const months = new Set(input.query.period.months);
+  const pending = input.pending.filter((p) => months.has(p.startMonth) && p.cell >= 0);
+  // Counting sort of every entry by its row slot: sizes first (shifted by one), then running sums.
+  const starts = scratchInt32('starts', baseCount + 1).fill(0);
+  for (const block of input.rent) {
+    const cells = block.cells;
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells[i] as number;
+      const slot = cell >= 0 ? (rowOfCell[cell] as number) : -1;
+      if (slot >= 0) starts[slot + 1] = (starts[slot + 1] as number) + 1;
+    }
+  }
+  for (const p of pending) {
+    const slot = rowOfCell[p.cell] as number;
+    if (slot >= 0) starts[slot + 1] = (starts[slot + 1] as number) + 1;
+  }
+  for (let s = 1; s <= baseCount; s++) starts[s] = (starts[s] as number) + (starts[s - 1] as number);
+  const total = starts[baseCount] as number;
+  const rents = scratchInt32('sorted.rents', total);
+  const counts = scratchFloat64('sorted.counts', total);
+  const bondSums = scratchFloat64('sorted.bondSums', total);
+  const fill = scratchInt32('fill', baseCount);
+  fill.set(starts.subarray(0, baseCount));
+  for (const block of input.rent) {
+    const cells = block.cells;
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells[i] as number;
+      const slot = cell >= 0 ? (rowOfCell[cell] as number) : -1;
+      if (slot < 0) continue;
+      const at = fill[slot] as number;
+      fill[slot] = at + 1;
+      rents[at] = block.rents[i] as number;
+      counts[at] = block.counts[i] as number;
+      bondSums[at] = block.bondSums[i] as number;
+    }
+  }
+  // Bonds not yet lodged on the as-of day come back out of their cells.
+  for (const p of pending) {
+    const slot = rowOfCell[p.cell] as number;
+    if (slot < 0) continue;
+    const at = fill[slot] as number;
+    fill[slot] = at + 1;
+    rents[at] = p.rent;
+    counts[at] = -1;
+    bondSums[at] = -p.bond;
+  }
+  // Base histograms, then the ALL levels above them, take a few times the base entries.
+  arena.reserve(total * 3);
+  for (let slot = 0; slot < baseCount; slot++) {
+    const from = starts[slot] as number;
+    const to = starts[slot + 1] as number;
+    if (from === to) continue;
+    accumulator.addRange(rents, counts, bondSums, from, to);
+    arena.store(slot, accumulator);
+  }
+}
+
+function baseCounts(
+  input: ReportInput,
+  rowOfCell: Int32Array,
+  closed: Float64Array,
+  current: Float64Array,
+): void {
+  const add = (block: CountBlock, into: Float64Array) => {
+    for (let i = 0; i < block.cells.length; i++) {
+      const cell = block.cells[i] as number;
+      const slot = cell >= 0 ? (rowOfCell[cell] as number) : -1;
+      if (slot >= 0) into[slot] = (into[slot] as number) + (block.counts[i] as number);
+    }
+  };
+  for (const block of input.closed) add(block, closed);
+  add(input.active, current);
+  const { months, periodEnding } = input.query.period;
+  const inPeriod = new Set(months);
+  for (const p of input.pending) {
+    const slot = p.cell >= 0 ? (rowOfCell[p.cell] as number) : -1;
+    if (slot < 0) continue;
+    if (p.closedMonth !== null && inPeriod.has(p.closedMonth)) closed[slot] = (closed[slot] as number) - 1;
+    // Pending bonds all started by the end of the period (the store asks only for those).
+    if (p.closedMonth === null || p.closedMonth > periodEnding) current[slot] = (current[slot] as number) - 1;
+  }
+}
+
+/** Fills the ALL slots from finer ones: each level merges the level below it. */
+function aggregate(
+  areaCount: number,
+  arena: Arena,
+  accumulator: RentAccumulator,
+  closed: Float64Array,
+  current: Float64Array,
+): void {
+  const slot = (a: number, d: number, b: number) => (a * (D + 1) + d) * (B + 1) + b;
+  const merge = (target: number, sources: readonly number[]) => {
+    let c = 0;
+    let n = 0;
+    let filled = 0;
+    let only = -1;
+    for (const s of sources) {
+      c += closed[s] as number;
+      n += current[s] as number;
+      if ((arena.length[s] as number) > 0) {
+        filled++;
+        only = s;
+      }
+    }
+    closed[target] = c;
+    current[target] = n;
+    // A merge of one histogram is that histogram: share its entries (stored ones never change).
+    if (filled === 1) return arena.alias(target, only);
+    if (filled === 0) return;
+    for (const s of sources) if ((arena.length[s] as number) > 0) arena.addTo(accumulator, s);
+    arena.store(target, accumulator);
+  };
+  const over = (count: number, make: (i: number) => number) =>
+    Array.from({ length: count }, (_, i) => make(i));
+  const all = areaCount;
+  // The ALL area × each dwelling × each bedroom value: merge over the areas.
+  for (let d = 0; d < D; d++)
+    for (let b = 0; b < B; b++)
+      merge(
+        slot(all, d, b),
+        over(areaCount, (a) => slot(a, d, b)),
+      );
+  const sources = (a: number) => ({
+    byDwelling: Array.from({ length: D }, (_, d) => over(B, (b) => slot(a, d, b))),
+    byBedrooms: Array.from({ length: B }, (_, b) => over(D, (d) => slot(a, d, b))),
+    total: over(D, (d) => slot(a, d, B)),
+  });
+  for (let a = 0; a <= all; a++) {
+    const s = sources(a);
+    for (let d = 0; d < D; d++) merge(slot(a, d, B), s.byDwelling[d] as number[]);
+    for (let b = 0; b < B; b++) merge(slot(a, D, b), s.byBedrooms[b] as number[]);
+    merge(slot(a, D, B), s.total);
+  }
+}
