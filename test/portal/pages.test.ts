@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => gateway?.close());
 
 const keyOn = (body: string, slot: 'primary' | 'secondary') =>
-  new RegExp(`id="key-${slot}">([^<]+)<`).exec(body)?.[1];
+  new RegExp(`id="key-${slot}"[^>]*>([^<]+)<`).exec(body)?.[1];
 const echo = (key: string) =>
   gateway.app.inject({ url: '/sandbox/nzbn/v5/echo', headers: { 'Ocp-Apim-Subscription-Key': key } });
 
@@ -32,16 +32,23 @@ describe('products and API reference', () => {
     expect(response.body).toContain('Sign in to subscribe');
   });
 
-  it('renders a product API reference from its OpenAPI document', async () => {
-    const response = await new PortalClient(gateway.app).get('/portal/products/sandbox-market-rent');
+  it('gives a product page the reference (Swagger UI from the package) and its prepared document', async () => {
+    const client = new PortalClient(gateway.app);
+    const response = await client.get('/portal/products/sandbox-market-rent');
     expect(response.statusCode).toBe(200);
-    expect(response.body).toContain('/sandbox/tenancy-services/market-rent/v2/statistics');
-    expect(response.body).toContain('<code>period-ending</code>');
-    expect(response.body).toContain('<code>num-months</code>');
-    expect(response.body).toMatch(/<dt><strong>200<\/strong>/);
-    expect(response.body).toContain('<code>areaDefinition</code>');
-    const empty = await new PortalClient(gateway.app).get('/portal/products/production-ppsr');
-    expect(empty.body).toContain('No operations are published');
+    expect(response.body).toContain('data-spec="/portal/products/sandbox-market-rent/openapi.json"');
+    const script = /src="(\/portal\/assets\/swagger-ui\/[^"]+\.js)"/.exec(response.body)?.[1];
+    const style = /href="(\/portal\/assets\/swagger-ui\/[^"]+\.css)"/.exec(response.body)?.[1];
+    expect((await client.get(script!)).body).toContain('SwaggerUIBundle');
+    expect((await client.get(style!)).headers['content-type']).toContain('text/css');
+    const prepared = await client.get('/portal/products/sandbox-market-rent/openapi.json');
+    expect(prepared.statusCode).toBe(200);
+    const document = prepared.json();
+    expect(Object.keys(document.paths)).toContain('/statistics');
+    expect(document.servers[0].url).toBe('/sandbox/tenancy-services/market-rent/v2');
+    expect(document.info.description).toContain('### Conditional requests');
+    expect(JSON.stringify(document)).not.toContain('Default Response');
+    expect((await client.get('/portal/products/nope/openapi.json')).statusCode).toBe(404);
   });
 
   it('answers unknown products and pages with an HTML 404', async () => {

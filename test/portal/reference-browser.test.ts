@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listProducts } from '../../src/gateway/products.ts';
+import { realClock } from '../../src/platform/clock.ts';
+import { operationsOf } from '../../src/portal/reference-document.ts';
+import { seedNzbn } from '../../src/services/nzbn/sandbox/seed.ts';
+import { type TestGateway, testGateway } from '../support/runtime.ts';
+import {
+  ARTIFACTS,
+  CHROMIUM,
+  expectAccessible,
+  freePort,
+  hasChromium,
+  launchChromium,
+  screenshots,
+} from './browser-support.ts';
+import { uniqueEmail } from './support.ts';
+
+type Browser = Awaited<ReturnType<typeof launchChromium>>;
+type Page = Awaited<ReturnType<Browser['newPage']>>;
+
+if (!hasChromium) console.warn(`portal reference browser tests skipped: ${CHROMIUM} is absent`);
+
+/** The API reference (Swagger UI from the npm package) in Chromium, with the portal's CSP on. */
+describe.skipIf(!hasChromium)('the API reference in Chromium', { timeout: 180_000 }, () => {
+  let gateway: TestGateway;
+  let browser: Browser;
+  let base: string;
+  let page: Page;
+  const problems: string[] = [];
+  const outside: string[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    gateway = await testGateway({ env: { PORT: String(port), RSG_PUBLIC_URL: base } });
+    await gateway.app.listen({ port, host: '127.0.0.1' });
+    // The fixed test cases (and a few generated entities): the documents' examples name them.
+    await seedNzbn(
+      {
+        database: gateway.runtime.environments.sandbox,
+        scale: 'small',
+        clock: realClock,
+        log: () => {},
+        identity: { grantOperatorsAuthority: async () => {} },
+      },
+      { entities: 20 },
+    );
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    // A CSP refusal or a script error shows up on the console; any request off this site is a failure.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/status of 40\d/.test(message.text())) problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(String(error)));
+    page.on('request', (request) => {
+      if (!request.url().startsWith(base) && !request.url().startsWith('data:')) outside.push(request.url());
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.close();
+  });
+
+  const ready = async () => {
+    await page.locator('#api-reference[data-ready="true"]').waitFor({ timeout: 60_000 });
+  };
+
+  it('renders every operation of every product, offline, without a CSP refusal', async () => {
+    const products = await listProducts(gateway.runtime.gateway.pool);
+    expect(products).toHaveLength(10);
+    for (const product of products) {
+      const document = (await (await fetch(`${base}/portal/products/${product.id}/openapi.json`)).json()) as {
+        webhooks?: Record<string, object>;
+      };
+      const expected = operationsOf(document);
+      await page.goto(`${base}/portal/products/${product.id}`);
+      await ready();
+      const shown = page.locator('.opblock .opblock-summary-path');
+      await expect.poll(() => shown.count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(expected.length);
+      // Webhooks (the business number register's watchlist notification) are drawn as operations too.
+      const webhooks = Object.values(document.webhooks ?? {}).flatMap((item) => Object.keys(item as object));
+      expect(await page.locator('.opblock').count()).toBe(expected.length + webhooks.length);
+      for (const operation of expected.slice(0, 80)) {
+        const block = page.locator(
+          `.opblock-${operation.method} .opblock-summary-path[data-path="${operation.path}"]`,
+        );
+        expect(await block.count(), `${product.id} ${operation.method} ${operation.path}`).toBeGreaterThan(0);
+      }
+      // The prepared document titles every response; nothing says "Default Response".
+      expect(await page.locator('text=Default Response').count()).toBe(0);
+    }
+    expect(problems).toEqual([]);
+    expect(outside).toEqual([]);
+  });
+
+  it('signs up, subscribes, and try-it calls the sandbox with the pre-filled key and the example value', async () => {
+    await page.goto(`${base}/portal/signup`);
+    await page.getByLabel('Email').fill(uniqueEmail());
+    await page.getByLabel('Name').fill('Rita Reader');
+    await page.getByLabel('Password').fill('reading the reference');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`${base}/portal/subscriptions`);
+    await page.goto(`${base}/portal/products`);
+    await page.getByRole('button', { name: 'Subscribe to Business number register (sandbox)' }).click();
+    const key = (await page.locator('#key-primary').textContent())?.trim() ?? '';
+    expect(key.length).toBeGreaterThan(20);
+
+    // The product now says it is subscribed instead of offering Subscribe again.
+    await page.goto(`${base}/portal/products`);
+    expect(
+      await page.getByRole('button', { name: 'Subscribe to Business number register (sandbox)' }).count(),
+    ).toBe(0);
+    await page.getByText('Subscribed').first().waitFor();
+
+    await page.goto(`${base}/portal/products/sandbox-nzbn`);
+    await ready();
+    await page.getByText('Your key for this product is filled in').waitFor();
+    const block = page.locator('.opblock-get:has(.opblock-summary-path[data-path="/entities/{nzbn}"])');
+    await block.locator('.opblock-summary-control').click();
+    // The example from the sandbox's fixed test cases is already in the field.
+    await expect.poll(() => block.locator('input[placeholder="nzbn"]').inputValue()).toMatch(/^\d{13}$/);
+    const call = page.waitForRequest((request) =>
+      request.url().startsWith(`${base}/sandbox/nzbn/v5/entities/`),
+    );
+    await block.getByRole('button', { name: 'Execute' }).click();
+    const sent = await call;
+    expect(sent.headers()['ocp-apim-subscription-key']).toBe(key);
+    await expect
+      .poll(() => block.locator('.live-responses-table tbody .response-col_status').first().textContent())
+      .toContain('200');
+    await expectAccessible(page, 'product reference');
+    await screenshots(page, 'reference-try-it');
+    await block.screenshot({ path: `${ARTIFACTS}/portal-reference-operation-desktop.png` });
+    await page.setViewportSize({ width: 375, height: 800 });
+    await block.screenshot({ path: `${ARTIFACTS}/portal-reference-operation-phone.png` });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(problems).toEqual([]);
+    expect(outside).toEqual([]);
+  });
+
+  it('signing out forgets the kept key', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${base}/portal`);
+    const kept = await page.evaluate<number>(
+      "Object.keys(window.localStorage).filter((name) => name.startsWith('rsg-portal-key:')).length",
+    );
+    expect(kept).toBe(0);
+  });
+});
