@@ -39,9 +39,10 @@ button.secondary,a.button.secondary{background:#fff;color:var(--accent)}button.d
 .notice{border-left:4px solid var(--accent);padding:.5rem .75rem;background:#eef5fc}
 .secret{border-left:4px solid #f5a623;background:#fff8e6;padding:.75rem}.secret button{margin:.25rem 0 0 .25rem;padding:.2rem .7rem}
 code,.key,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:normal;word-break:normal}
-.key{white-space:nowrap;font-size:.9rem}
+.key{white-space:nowrap;font-size:.9rem;max-width:100%;overflow-x:auto;vertical-align:middle}code.path{white-space:normal}
 pre{background:#f1f3f5;padding:.75rem;border-radius:6px;overflow-x:auto;white-space:pre-wrap;max-height:30rem}
 .key{display:inline-block;background:#f1f3f5;padding:.2rem .4rem;border-radius:4px}
+@media (max-width:40rem){.key{display:block}}
 table{width:100%;border-collapse:collapse;margin-bottom:1.5rem}th,td{text-align:left;padding:.4rem;border-bottom:1px solid var(--line);vertical-align:top}
 .num{text-align:right;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;padding:0 .5rem;border-radius:999px;border:1px solid var(--line);font-size:.85rem}
@@ -49,6 +50,9 @@ table{width:100%;border-collapse:collapse;margin-bottom:1.5rem}th,td{text-align:
 .op{border-top:1px solid var(--line);padding-top:.75rem;margin-top:.75rem}
 .method{font-weight:700;text-transform:uppercase;margin-right:.5rem}
 .chart{width:100%;height:auto;max-width:100%}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,22rem),1fr));gap:1rem}.cards .card{margin:0}
+.register h3{margin-top:0}.register pre{font-size:.8rem;max-height:none;white-space:pre-wrap;overflow-wrap:anywhere}.label{font-weight:600;margin:.5rem 0 .1rem;font-size:.9rem}
+.search .row{display:flex;gap:.5rem;flex-wrap:wrap}.search input{flex:1 1 14rem}.search button{margin-top:0}
 /* Swagger UI, within the portal: colours with enough contrast, and the portal's own code blocks left alone. */
 .reference .swagger-ui .info{margin:1rem 0}.reference .swagger-ui pre.version{background:transparent;padding:0;margin:0;color:#fff}
 .reference .swagger-ui .info .title small.version-stamp{background:#3b6e00}.reference .swagger-ui .info .title small{background:#56606b}

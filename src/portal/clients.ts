@@ -66,10 +66,10 @@ ${GRANTS.map(
 
 function secretPanel(clientId: string, secret: string | undefined): SafeHtml {
   return html`<div class="secret" role="status"><dl>
-<dt>Client id</dt><dd><code class="key" id="client-id">${clientId}</code></dd>
+<dt>Client id</dt><dd><code class="key" tabindex="0" id="client-id">${clientId}</code></dd>
 ${
   secret
-    ? html`<dt>Client secret</dt><dd><code class="key" id="client-secret">${secret}</code>
+    ? html`<dt>Client secret</dt><dd><code class="key" tabindex="0" id="client-secret">${secret}</code>
 <button type="button" class="secondary" data-copy="client-secret" aria-label="Copy the client secret">Copy</button></dd>`
     : ''
 }</dl>${secret ? html`<p><strong>Copy the secret now:</strong> it is shown only on this page and kept only as a hash.</p>` : ''}</div>`;

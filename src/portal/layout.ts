@@ -104,6 +104,12 @@ export function sendPage(
     .send(portalPage(request, title, body, options));
 }
 
+/** An address or path as code that may break only after a slash (never mid-word). */
+export function pathCode(text: string): SafeHtml {
+  const parts = text.split(/(?<=\/)/);
+  return html`<code class="path">${parts.map((part, i) => (i === 0 ? part : html`<wbr>${part}`))}</code>`;
+}
+
 /** A form field as a string: the first value when repeated, '' when absent, at most `max` characters. */
 export function field(body: unknown, name: string, max = 2000): string {
   const value = (body as Record<string, unknown> | null | undefined)?.[name];

@@ -5,7 +5,7 @@ import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
 import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../services/contract.ts';
 import type { PortalDeps } from './index.ts';
-import { csrfField, sendPage } from './layout.ts';
+import { csrfField, pathCode, sendPage } from './layout.ts';
 import {
   preparedDocument,
   REFERENCE_SCRIPT_URL,
@@ -86,7 +86,7 @@ export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
         (product) => html`<tr>
 <td data-label="Product"><a href="/portal/products/${product.id}">${product.name}</a>${built(deps.runtime.services, product) ? '' : html` <span class="muted">(not built yet: calls answer 501)</span>`}</td>
 <td data-label="Environment">${product.environment}</td>
-<td data-label="Service"><code class="path">${baseUrl(deps.runtime.services, product)}</code></td>
+<td data-label="Service">${pathCode(baseUrl(deps.runtime.services, product))}</td>
 <td data-label="Rate limit" class="num">${product.rateLimitPerMinute.toLocaleString('en')} calls per minute</td>
 <td data-label="Quota">${quotaText(product)}</td>
 <td data-label="Approval">${product.approvalRequired ? 'an operator approves' : 'none: keys at once'}</td>
@@ -109,7 +109,7 @@ export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
 <section class="card" aria-labelledby="facts"><h2 id="facts">The product</h2>
 <dl>
 ${built(deps.runtime.services, product) ? '' : html`<dt>State</dt><dd><strong>Not built yet.</strong> Keys work, and every call answers 501 Not Implemented until this register is built.</dd>`}
-<dt>Base address</dt><dd><code>${base}</code></dd>
+<dt>Base address</dt><dd>${pathCode(base)}</dd>
 <dt>Environment</dt><dd>${product.environment}</dd>
 <dt>Rate limit</dt><dd>${product.rateLimitPerMinute.toLocaleString('en')} calls per minute (a sliding window)</dd>
 <dt>Quota</dt><dd>${quotaText(product)}</dd>

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Product } from '../gateway/products.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
 import type { PortalDeps } from './index.ts';
+import { pathCode } from './layout.ts';
 import { referenceDocument } from './reference-document.ts';
 import { portalContext } from './session.ts';
 
@@ -159,7 +160,7 @@ export function referenceSection(
   const user = portalContext(request).user;
   return html`<section class="card reference" aria-labelledby="reference"><h2 id="reference">API reference</h2>
 <p class="muted">Every operation, with its parameters, bodies, responses and examples, and a <strong>Try it out</strong>
-that calls this gateway at <code>${base}</code>. Conditional requests, paging and error bodies are described once, at the top.</p>
+that calls this gateway at ${pathCode(base)}. Conditional requests, paging and error bodies are described once, at the top.</p>
 ${user ? html`<p id="reference-key-status" role="status" class="notice">Signed in: your key for this product is filled in when this browser kept it.</p>` : html`<p class="notice"><a href="/portal/signin?next=${encodeURIComponent(`/portal/products/${product.id}`)}">Sign in</a> to have your key filled in.</p>`}
 <noscript><p>The interactive reference needs JavaScript. The document itself: <a href="${base}/openapi.json">${base}/openapi.json</a>.</p></noscript>
 <div id="api-reference" data-spec="/portal/products/${product.id}/openapi.json" data-product="${product.id}" data-user="${user?.id ?? ''}"></div>

@@ -7,7 +7,7 @@ import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
 import { sendMail } from '../platform/mail.ts';
 import type { PortalDeps } from './index.ts';
-import { csrfField, field, formatDate, sendPage, UUID } from './layout.ts';
+import { csrfField, field, formatDate, pathCode, sendPage, UUID } from './layout.ts';
 import { baseUrl } from './products.ts';
 import { type PortalUser, requireUser } from './session.ts';
 import { type MySubscription, markKeysShown, subscriptionOf, subscriptionsOf } from './store.ts';
@@ -21,7 +21,7 @@ function keysPanel(keys: { primary?: string; secondary?: string }, remember: str
   const row = (slot: KeySlot, key: string | undefined) =>
     key
       ? html`<dt>${slot === 'primary' ? 'Primary key' : 'Secondary key'}</dt>
-<dd><code class="key" id="key-${slot}"${slot === kept ? html` data-remember-key="${remember}"` : ''}>${key}</code> <button type="button" class="secondary" data-copy="key-${slot}" aria-label="Copy the ${slot} key">Copy</button></dd>`
+<dd><code class="key" tabindex="0" id="key-${slot}"${slot === kept ? html` data-remember-key="${remember}"` : ''}>${key}</code> <button type="button" class="secondary" data-copy="key-${slot}" aria-label="Copy the ${slot} key">Copy</button></dd>`
       : '';
   return html`<div class="secret" role="status"><p><strong>Copy your key${keys.primary && keys.secondary ? 's' : ''} now.</strong>
 They are shown only on this page: the gateway keeps a hash of each key, not the key. If you lose one, make a new one.
@@ -130,7 +130,7 @@ is waiting for an operator. You will get a mail when it is decided; then open
       'Your keys',
       html`<h1>Subscribed to ${product.name}</h1><section class="card">
 ${keysPanel({ primary: created.primaryKey, secondary: created.secondaryKey }, `${user.id}:${product.id}`)}
-<p>Base address: <code>${baseUrl(deps.runtime.services, product)}</code>. <a href="/portal/try">Try a call</a> or go to <a href="/portal/subscriptions">My subscriptions</a>.</p></section>`,
+<p>Base address: ${pathCode(baseUrl(deps.runtime.services, product))}. <a href="/portal/try">Try a call</a> or go to <a href="/portal/subscriptions">My subscriptions</a>.</p></section>`,
       201,
     );
   });

@@ -51,6 +51,28 @@ describe('products and API reference', () => {
     expect((await client.get('/portal/products/nope/openapi.json')).statusCode).toBe(404);
   });
 
+  it('leads GET / to the portal; the landing page has the five registers and the search finds operations', async () => {
+    const client = new PortalClient(gateway.app);
+    const root = await client.get('/');
+    expect(root.statusCode).toBe(302);
+    expect(root.headers.location).toBe('/portal');
+    const landing = await client.get('/portal');
+    expect(landing.body.match(/<article class="card register"/g)).toHaveLength(5);
+    expect(landing.body).toContain('<title>Developer portal — Register Services Gateway</title>');
+    expect(landing.body).not.toContain('For operators');
+    const found = await client.get('/portal/search?q=STATISTICS');
+    expect(found.statusCode).toBe(200);
+    expect(found.body).toContain('market-rent/<wbr>v2/<wbr>statistics');
+    const none = await client.get('/portal/search?q=no-such-operation-anywhere');
+    expect(none.body).toContain('No operation matches.');
+    const odd = await client.get(`/portal/search?q=${'x'.repeat(5000)}&q=y`);
+    expect(odd.statusCode).toBe(200);
+    const operator = await signedInUser(gateway, { operator: true });
+    const panel = await operator.client.get('/portal');
+    expect(panel.body).toContain('Sandbox clock');
+    expect(panel.body).toContain('Sandbox maintenance window');
+  });
+
   it('answers unknown products and pages with an HTML 404', async () => {
     const client = new PortalClient(gateway.app);
     for (const url of ['/portal/products/nope', '/portal/products/%00%ff', '/portal/no-such-page']) {

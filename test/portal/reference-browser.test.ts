@@ -28,6 +28,7 @@ describe.skipIf(!hasChromium)('the API reference in Chromium', { timeout: 180_00
   let page: Page;
   const problems: string[] = [];
   const outside: string[] = [];
+  let key = '';
 
   beforeAll(async () => {
     const port = await freePort();
@@ -103,7 +104,7 @@ describe.skipIf(!hasChromium)('the API reference in Chromium', { timeout: 180_00
     await page.waitForURL(`${base}/portal/subscriptions`);
     await page.goto(`${base}/portal/products`);
     await page.getByRole('button', { name: 'Subscribe to Business number register (sandbox)' }).click();
-    const key = (await page.locator('#key-primary').textContent())?.trim() ?? '';
+    key = (await page.locator('#key-primary').textContent())?.trim() ?? '';
     expect(key.length).toBeGreaterThan(20);
 
     // The product now says it is subscribed instead of offering Subscribe again.
@@ -137,6 +138,45 @@ describe.skipIf(!hasChromium)('the API reference in Chromium', { timeout: 180_00
     await page.setViewportSize({ width: 1280, height: 900 });
     expect(problems).toEqual([]);
     expect(outside).toEqual([]);
+  });
+
+  it('the landing page: GET / leads to it, five register cards whose quick start works, a search over every operation', async () => {
+    await page.goto(`${base}/`);
+    expect(new URL(page.url()).pathname).toBe('/portal');
+    expect(await page.title()).toBe('Developer portal — Register Services Gateway');
+    expect(await page.locator('link[rel=icon]').getAttribute('href')).toMatch(
+      /^\/portal\/assets\/favicon\.svg/,
+    );
+    expect(await page.locator('article.register').count()).toBe(5);
+    // The business number register's curl quick start, run as written (the key from the environment).
+    const card = page.locator('article.register', {
+      has: page.getByRole('heading', { name: 'Business number register' }),
+    });
+    const curl = (await card.locator('pre').first().textContent()) ?? '';
+    const url = /"(http[^"]+)"$/.exec(curl)?.[1] ?? '';
+    expect(url.startsWith(`${base}/sandbox/nzbn/v5/`)).toBe(true);
+    expect((await fetch(url, { headers: { 'Ocp-Apim-Subscription-Key': key } })).status).toBe(200);
+    await expectAccessible(page, 'landing');
+    await screenshots(page, 'landing');
+
+    await page.getByLabel('Search every operation of every register').fill('entities addresses');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/\/portal\/search\?q=/);
+    const rows = page.locator('tbody tr');
+    expect(await rows.count()).toBeGreaterThan(0);
+    for (const text of await rows.allTextContents()) expect(text.toLowerCase()).toContain('addresses');
+    await page.getByText('/nzbn/v5/entities/{nzbn}/addresses').first().waitFor();
+    await expectAccessible(page, 'search');
+    await screenshots(page, 'search');
+    // Operations of every built register are found.
+    for (const [words, path] of [
+      ['statistics', '/tenancy-services/market-rent/v2/statistics'],
+      ['ppsr', '/ppsr/v2/'],
+    ] as const) {
+      await page.goto(`${base}/portal/search?q=${encodeURIComponent(words)}`);
+      await page.getByText(path).first().waitFor();
+    }
+    expect(problems).toEqual([]);
   });
 
   it('signing out forgets the kept key', async () => {
