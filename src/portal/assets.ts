@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { referenceAssetRoutes } from './reference.ts';
 
 /**
  * The portal's only assets, served from memory: one stylesheet and one small script (copy buttons).
@@ -117,5 +116,4 @@ export function assetRoutes(scope: FastifyInstance): void {
   scope.get('/assets/portal.css', serve(STYLE, 'text/css; charset=utf-8'));
   scope.get('/assets/portal.js', serve(SCRIPT, 'text/javascript; charset=utf-8'));
   scope.get('/assets/favicon.svg', serve(FAVICON, 'image/svg+xml'));
-  referenceAssetRoutes(scope);
 }

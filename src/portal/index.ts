@@ -14,6 +14,7 @@ import { clientRoutes } from './clients.ts';
 import { landingRoutes } from './landing.ts';
 import { sendPage } from './layout.ts';
 import { productRoutes } from './products.ts';
+import { referenceAssetRoutes } from './reference.ts';
 import { PortalSessions, portalContext, SignInRequired } from './session.ts';
 import { subscriptionRoutes } from './subscriptions.ts';
 import { tryRoutes } from './try-it.ts';
@@ -91,6 +92,7 @@ export async function portalRoutes(app: FastifyInstance, runtime: Runtime): Prom
       });
 
       assetRoutes(scope);
+      referenceAssetRoutes(scope);
       landingRoutes(scope, deps);
       authRoutes(scope, deps);
       productRoutes(scope, deps);
