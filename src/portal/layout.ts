@@ -22,6 +22,7 @@ function navItems(request: FastifyRequest): NavItem[] {
   if (user) {
     items.push(
       { href: '/portal/subscriptions', label: 'My subscriptions' },
+      { href: '/portal/sandbox', label: 'Sandbox access' },
       { href: '/portal/clients', label: 'OAuth clients' },
       { href: '/portal/billing', label: 'Billing' },
     );

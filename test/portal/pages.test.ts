@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateProduct } from '../../src/gateway/products.ts';
+import { organisationsOf } from '../../src/identity/organisations.ts';
 import { listOutbox } from '../../src/platform/mail.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
@@ -71,6 +72,27 @@ describe('products and API reference', () => {
     const panel = await operator.client.get('/portal');
     expect(panel.body).toContain('Sandbox clock');
     expect(panel.body).toContain('Sandbox maintenance window');
+  });
+
+  it('sandbox organisations: bad identifiers are 4xx naming the field, and nothing is written', async () => {
+    const { client, user } = await signedInUser(gateway);
+    for (const identifier of ['', 'has space', 'x'.repeat(65), 'ümlaut']) {
+      const response = await client.submit('/portal/sandbox', '/portal/sandbox/organisations', {
+        identifier,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.body).toContain('identifier:');
+    }
+    expect(await organisationsOf(gateway.runtime.gateway.pool, user.id)).toEqual([]);
+    const made = await client.submit('/portal/sandbox', '/portal/sandbox/organisations', {
+      identifier: ['first-one', 'second'],
+      name: 'First',
+    });
+    expect(made.statusCode).toBe(201);
+    expect((await organisationsOf(gateway.runtime.gateway.pool, user.id)).map((o) => o.identifier)).toEqual([
+      'first-one',
+    ]);
+    expect((await new PortalClient(gateway.app).get('/portal/sandbox')).statusCode).toBe(303);
   });
 
   it('answers unknown products and pages with an HTML 404', async () => {

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listProducts } from '../../src/gateway/products.ts';
+import { mayAct } from '../../src/identity/authorities.ts';
+import { organisationsOf } from '../../src/identity/organisations.ts';
 import { realClock } from '../../src/platform/clock.ts';
 import { operationsOf } from '../../src/portal/reference-document.ts';
+import { CLAIMABLE } from '../../src/portal/sandbox.ts';
 import { seedNzbn } from '../../src/services/nzbn/sandbox/seed.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 import {
@@ -176,6 +179,46 @@ describe.skipIf(!hasChromium)('the API reference in Chromium', { timeout: 180_00
       await page.goto(`${base}/portal/search?q=${encodeURIComponent(words)}`);
       await page.getByText(path).first().waitFor();
     }
+    expect(problems).toEqual([]);
+  });
+
+  it('self-service sandbox access: claim the test businesses, create and join an organisation', async () => {
+    await page.goto(`${base}/portal`);
+    await page
+      .getByRole('navigation', { name: 'Portal' })
+      .getByRole('link', { name: 'Sandbox access' })
+      .click();
+    await expectAccessible(page, 'sandbox access');
+    await screenshots(page, 'sandbox-access');
+    await page.getByRole('button', { name: 'Claim authority over the test businesses' }).click();
+    await page.getByText('You now hold business authority').waitFor();
+    const pool = gateway.runtime.gateway.pool;
+    const user = (
+      await pool.query<{ id: string }>('SELECT user_id AS id FROM authorities WHERE granted_by = user_id')
+    ).rows[0];
+    expect(user).toBeDefined();
+    for (const fixture of CLAIMABLE) {
+      const object = { environment: 'sandbox' as const, service: 'nzbn', kind: 'entity', id: fixture.nzbn };
+      expect(await mayAct(pool, object, { userId: user!.id })).toBe(true);
+    }
+    expect(await page.getByRole('button', { name: 'Claim authority over the test businesses' }).count()).toBe(
+      0,
+    );
+
+    await page.getByLabel('Identifier').fill('rita-builds');
+    await page.getByLabel('Name', { exact: true }).fill('Rita Builds Ltd');
+    await page.getByRole('button', { name: 'Create the organisation and join it' }).click();
+    await page.getByText('exists and you are its owner').waitFor();
+    const mine = await organisationsOf(pool, user!.id);
+    expect(mine.map((o) => [o.environment, o.identifier, o.role])).toEqual([
+      ['sandbox', 'rita-builds', 'owner'],
+    ]);
+    // The same identifier again: a clear refusal naming the field, nothing written.
+    await page.getByLabel('Identifier').fill('rita-builds');
+    await page.getByRole('button', { name: 'Create the organisation and join it' }).click();
+    await page.getByText('identifier: the sandbox organisation rita-builds exists already').waitFor();
+    expect(await organisationsOf(pool, user!.id)).toHaveLength(1);
+    await screenshots(page, 'sandbox-access-done');
     expect(problems).toEqual([]);
   });
 
