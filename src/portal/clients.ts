@@ -85,7 +85,7 @@ function clientRow(request: FastifyRequest, client: OAuthClient): SafeHtml {
     client.public
       ? ''
       : html`<form method="post" action="/portal/clients/${client.clientId}/secret">${csrfField(request)}
-<button type="submit" class="secondary" aria-label="Regenerate the secret of ${client.name}">Regenerate secret</button></form>`
+<button type="submit" class="secondary" aria-label="Regenerate secret of ${client.name}">Regenerate secret</button></form>`
   }</td></tr>`;
 }
 

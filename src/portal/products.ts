@@ -62,7 +62,7 @@ export function subscribeForm(request: FastifyRequest, product: Product, current
   }
   return html`<form method="post" action="/portal/subscriptions" class="inline">${csrfField(request)}
 <input type="hidden" name="productId" value="${product.id}">
-<button type="submit" aria-label="${product.approvalRequired ? 'Request' : 'Subscribe to'} ${product.name}">${
+<button type="submit" aria-label="${product.approvalRequired ? 'Request subscription to' : 'Subscribe to'} ${product.name}">${
     product.approvalRequired ? 'Request subscription' : 'Subscribe'
   }</button></form>`;
 }

@@ -45,8 +45,10 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** A full-page screenshot; every page photographed is also checked with axe-core. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS, `portal-${name}.png`), fullPage: true });
+  await expectAccessible(page, name);
 }
 
 /** Every visible form control has an accessible name (a label, aria-label or aria-labelledby). */

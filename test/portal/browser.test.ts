@@ -92,7 +92,9 @@ describe.skipIf(!hasChromium)('the portal in Chromium', { timeout: 120_000 }, ()
     expect(await reference.count()).toBe(1);
     expect(await reference.textContent()).toMatch(/^API reference/);
     await screenshot(user, 'product-reference');
-    await user.getByRole('button', { name: 'Request Business number register (sandbox)' }).click();
+    await user
+      .getByRole('button', { name: 'Request subscription to Business number register (sandbox)' })
+      .click();
     await user.getByText('is waiting for an operator').waitFor();
 
     await operator.goto(`${base}/portal/signin`);

@@ -222,6 +222,38 @@ describe.skipIf(!hasChromium)('the API reference in Chromium', { timeout: 180_00
     expect(problems).toEqual([]);
   });
 
+  it('every page passes axe-core and reads on a phone without sideways scrolling', async () => {
+    const pages = [
+      '/portal',
+      '/portal/products',
+      '/portal/products/sandbox-market-rent',
+      '/portal/subscriptions',
+      '/portal/sandbox',
+      '/portal/try',
+      '/portal/clients',
+      '/portal/billing',
+      '/portal/account',
+      '/portal/search?q=entities',
+      '/portal/no-such-page',
+    ];
+    for (const address of pages) {
+      await page.goto(`${base}${address}`);
+      if (address.startsWith('/portal/products/')) await ready();
+      const name = `page${address.replace(/[^a-z]+/g, '-')}`;
+      await screenshots(page, name);
+      await expectAccessible(page, name);
+    }
+    const anonymous = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    for (const address of ['/portal/signin', '/portal/signup', '/portal', '/portal/products']) {
+      await anonymous.goto(`${base}${address}`);
+      const name = `anonymous${address.replace(/[^a-z]+/g, '-')}`;
+      await screenshots(anonymous, name);
+      await expectAccessible(anonymous, name);
+    }
+    await anonymous.close();
+    expect(problems.filter((text) => !text.includes('404'))).toEqual([]);
+  });
+
   it('signing out forgets the kept key', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${base}/portal`);
