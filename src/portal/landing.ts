@@ -212,7 +212,11 @@ ${
 <tbody>${shown.map(({ service, operation }) => {
         const product = productFor(products, service.id, 'sandbox');
         return html`<tr><td data-label="Register">${product ? html`<a href="/portal/products/${product.id}">${service.title}</a>` : service.title}</td>
-<td data-label="Operation"><span class="method">${operation.method}</span> ${pathCode(`${service.path}${operation.path}`)}</td>
+<td data-label="Operation">${
+          product
+            ? html`<a href="/portal/products/${product.id}#operation=${encodeURIComponent(`${operation.method} ${operation.path}`)}"><span class="method">${operation.method}</span> ${pathCode(`${service.path}${operation.path}`)}</a>`
+            : html`<span class="method">${operation.method}</span> ${pathCode(`${service.path}${operation.path}`)}`
+        }</td>
 <td data-label="What it does">${operation.summary}</td></tr>`;
       })}</tbody></table>`
     : ''

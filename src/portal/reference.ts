@@ -88,9 +88,27 @@ const REFERENCE_SCRIPT = `
     onComplete: function () {
       if (key) ui.preauthorizeApiKey('subscriptionKey', key);
       repair();
+      openLinked();
       root.setAttribute('data-ready', 'true');
     },
   });
+  // A link from the operation search (#operation=<method> <path>) opens that operation and scrolls to it.
+  function openLinked() {
+    var match = /^#operation=([a-z]+)%20(.+)$/.exec(window.location.hash) || /^#operation=([a-z]+) (.+)$/.exec(decodeURIComponent(window.location.hash));
+    if (!match) return;
+    var path = decodeURIComponent(match[2]);
+    var blocks = root.querySelectorAll('.opblock-' + match[1]);
+    for (var i = 0; i < blocks.length; i++) {
+      var shown = blocks[i].querySelector('.opblock-summary-path');
+      if (shown && shown.getAttribute('data-path') === path) {
+        var toggle = blocks[i].querySelector('.opblock-summary-control');
+        if (toggle && !blocks[i].classList.contains('is-open')) toggle.click();
+        blocks[i].scrollIntoView();
+        if (toggle) toggle.focus();
+        return;
+      }
+    }
+  }
   // What the renderer leaves unnamed or out of keyboard reach, named and reachable (it redraws often).
   function repair() {
     root.querySelectorAll('select:not([aria-label]):not([aria-labelledby])').forEach(function (select) {

@@ -171,6 +171,14 @@ describe.skipIf(!hasChromium)('the API reference in Chromium', { timeout: 180_00
     await page.getByText('/nzbn/v5/entities/{nzbn}/addresses').first().waitFor();
     await expectAccessible(page, 'search');
     await screenshots(page, 'search');
+    // A result opens its operation in the reference.
+    await page.getByRole('link', { name: 'get /nzbn/v5/entities/{nzbn}/addresses' }).click();
+    await ready();
+    const opened = page.locator(
+      '.opblock-get.is-open .opblock-summary-path[data-path="/entities/{nzbn}/addresses"]',
+    );
+    await expect.poll(() => opened.count()).toBe(1);
+    await page.goBack();
     // Operations of every built register are found.
     for (const [words, path] of [
       ['statistics', '/tenancy-services/market-rent/v2/statistics'],
