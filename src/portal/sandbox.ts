@@ -4,7 +4,6 @@ import { addMember, addOrganisation, OrganisationError, organisationsOf } from '
 import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
-import { FIXTURE_CASES } from '../services/nzbn/sandbox/fixtures.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, field, sendPage } from './layout.ts';
 import { requireUser } from './session.ts';
@@ -16,7 +15,21 @@ import { requireUser } from './session.ts';
  * direct debit authority. Everything here is the sandbox's only: production organisations and authority
  * stay with the operators.
  */
-export const CLAIMABLE = FIXTURE_CASES.filter((fixture) => fixture.sandboxOperatorHasAuthority);
+export interface Claimable {
+  nzbn: string;
+  title: string;
+}
+/**
+ * The business number register's fixed test cases meant for updates (its README lists them; only the
+ * composition root imports a service's files, so they are named here, and a test checks that they are
+ * the register's own).
+ */
+export const CLAIMABLE: readonly Claimable[] = [
+  {
+    nzbn: '9429000003025',
+    title: 'SANDBOX TEST AUTHORITY HOLDER LIMITED: a limited company meant for updates through the API',
+  },
+];
 
 const object = (nzbn: string) => ({
   environment: 'sandbox' as const,

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateProduct } from '../../src/gateway/products.ts';
 import { organisationsOf } from '../../src/identity/organisations.ts';
 import { listOutbox } from '../../src/platform/mail.ts';
+import { CLAIMABLE } from '../../src/portal/sandbox.ts';
+import { FIXTURE_CASES } from '../../src/services/nzbn/sandbox/fixtures.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 import { csrfOf, PortalClient, signedInUser } from './support.ts';
@@ -72,6 +74,16 @@ describe('products and API reference', () => {
     const panel = await operator.client.get('/portal');
     expect(panel.body).toContain('Sandbox clock');
     expect(panel.body).toContain('Sandbox maintenance window');
+  });
+
+  it("the claimable test businesses are the business number register's fixed test cases meant for updates", () => {
+    const forUpdates = FIXTURE_CASES.filter((fixture) => fixture.sandboxOperatorHasAuthority);
+    expect(CLAIMABLE.map((c) => c.nzbn)).toEqual(forUpdates.map((f) => f.nzbn));
+    for (const fixture of forUpdates) {
+      expect(CLAIMABLE.find((c) => c.nzbn === fixture.nzbn)!.title).toContain(
+        String(fixture.overrides.entityName),
+      );
+    }
   });
 
   it('sandbox organisations: bad identifiers are 4xx naming the field, and nothing is written', async () => {
