@@ -15,7 +15,7 @@ import { landingRoutes } from './landing.ts';
 import { sendPage } from './layout.ts';
 import { productRoutes } from './products.ts';
 import { referenceAssetRoutes } from './reference.ts';
-import { sandboxRoutes } from './sandbox.ts';
+import { accessDecisionRoutes, sandboxRoutes } from './sandbox.ts';
 import { PortalSessions, portalContext, SignInRequired } from './session.ts';
 import { subscriptionRoutes } from './subscriptions.ts';
 import { tryRoutes } from './try-it.ts';
@@ -103,6 +103,7 @@ export async function portalRoutes(app: FastifyInstance, runtime: Runtime): Prom
       tryRoutes(scope, deps);
       billingRoutes(scope, deps);
       sandboxRoutes(scope, deps);
+      accessDecisionRoutes(scope, deps);
     },
     { prefix: PORTAL_PREFIX },
   );

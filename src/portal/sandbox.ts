@@ -1,12 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { grantAuthority, listAuthorities } from '../identity/authorities.ts';
 import { addMember, addOrganisation, OrganisationError, organisationsOf } from '../identity/organisations.ts';
+import { listUsers } from '../identity/users.ts';
 import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
+import { sendMail } from '../platform/mail.ts';
 import type { PortalDeps } from './index.ts';
-import { csrfField, field, sendPage } from './layout.ts';
-import { requireUser } from './session.ts';
+import { csrfField, field, formatDate, sendPage, UUID } from './layout.ts';
+import { requireOperator, requireUser } from './session.ts';
+import { accessRequestsOf, decideAccessRequest, requestAccess, waitingAccessRequests } from './store.ts';
 
 /**
  * Self-service sandbox access, without an operator: claim business authority over the documented
@@ -30,6 +33,8 @@ export const CLAIMABLE: readonly Claimable[] = [
     title: 'SANDBOX TEST AUTHORITY HOLDER LIMITED: a limited company meant for updates through the API',
   },
 ];
+
+const IDENTIFIER = /^[\w.-]{1,64}$/;
 
 const object = (nzbn: string) => ({
   environment: 'sandbox' as const,
@@ -82,8 +87,75 @@ ${
 <button type="submit">Create the organisation and join it</button></form></section>
 <section class="card" aria-labelledby="debit"><h2 id="debit">Direct debit authority</h2>
 <p>Fee-bearing calls need an approved direct debit authority for the organisation that pays. The sandbox's is a
-dummy one, approved at once: request it for your organisation on the <a href="/portal/billing">billing page</a>.</p></section>`;
+dummy one, approved at once: request it for your organisation on the <a href="/portal/billing">billing page</a>.</p></section>
+${await productionSection(request)}`;
   };
+
+  const productionSection = async (request: FastifyRequest) => {
+    const user = requireUser(request);
+    const mine = await accessRequestsOf(pool, user.id);
+    return html`<section class="card" aria-labelledby="production"><h2 id="production">Production: ask an operator</h2>
+<p>In production the same things go to the operators' approval queue; you get a mail when one is decided.</p>
+${
+  mine.length
+    ? html`<table class="stack"><caption class="visually-hidden">Your production requests</caption>
+<thead><tr><th scope="col">Asked</th><th scope="col">For</th><th scope="col">State</th></tr></thead>
+<tbody>${mine.map(
+        (r) => html`<tr><td data-label="Asked">${formatDate(r.createdAt)}</td>
+<td data-label="For">${r.kind === 'organisation' ? html`organisation <code>${r.subject}</code>` : html`authority over <code>${r.subject}</code>`}</td>
+<td data-label="State"><span class="badge state-${r.state}">${r.state}</span></td></tr>`,
+      )}</tbody></table>`
+    : ''
+}
+<form method="post" action="/portal/access-requests">${csrfField(request)}
+<fieldset><legend>What you ask for</legend>
+<label><input type="radio" name="kind" value="organisation" checked> A production organisation (you become its owner)</label>
+<label><input type="radio" name="kind" value="authority"> Business authority over a business number you act for</label></fieldset>
+<label for="subject">Organisation identifier or business number</label>
+<input id="subject" name="subject" required maxlength="64">
+<label for="request-name">Organisation name, or who you are to the business</label>
+<input id="request-name" name="name" maxlength="200">
+<button type="submit">Send to the operators</button></form></section>`;
+  };
+
+  scope.post('/access-requests', async (request, reply) => {
+    const user = requireUser(request);
+    const kind = field(request.body, 'kind', 20);
+    const subject = field(request.body, 'subject', 200).trim();
+    const name = field(request.body, 'name', 200).trim();
+    if (kind !== 'organisation' && kind !== 'authority') {
+      throw new HttpError(PLATFORM_ERRORS.invalidParameter, 'kind: must be organisation or authority');
+    }
+    if (kind === 'organisation' && !IDENTIFIER.test(subject)) {
+      throw new HttpError(
+        PLATFORM_ERRORS.invalidParameter,
+        'subject: an organisation identifier is 1 to 64 letters, digits, dots, dashes or underscores',
+      );
+    }
+    if (kind === 'authority' && !/^\d{13}$/.test(subject)) {
+      throw new HttpError(PLATFORM_ERRORS.invalidParameter, 'subject: a business number is 13 digits');
+    }
+    const added = await requestAccess(pool, { userId: user.id, kind, subject, name });
+    if (added) {
+      for (const operator of (await listUsers(pool)).filter((u) => u.isOperator)) {
+        await sendMail(deps.mail, {
+          to: operator.email,
+          subject: `Production access request: ${kind} ${subject}`,
+          text: `${user.name} <${user.email}> asks for ${kind === 'organisation' ? `the production organisation ${subject}` : `business authority over ${subject} in production`}.\n\nDecide in the developer portal: /portal/operator/approvals\n`,
+        });
+      }
+    }
+    return sendPage(
+      request,
+      reply,
+      'Sandbox access',
+      await page(
+        request,
+        html`<p class="notice" role="status">${added ? 'Your request is waiting for an operator.' : 'The same request is already waiting for an operator.'}</p>`,
+      ),
+      added ? 201 : 200,
+    );
+  });
 
   scope.get('/sandbox', async (request, reply) =>
     sendPage(request, reply, 'Sandbox access', await page(request)),
@@ -134,5 +206,78 @@ dummy one, approved at once: request it for your organisation on the <a href="/p
       ),
       201,
     );
+  });
+}
+
+/** The operators' part of the approval page: production access requests, oldest first. */
+export async function accessQueue(request: FastifyRequest, deps: PortalDeps): Promise<SafeHtml> {
+  const waiting = await waitingAccessRequests(deps.runtime.gateway.pool);
+  return html`<h2>Production access requests</h2>
+${
+  waiting.length === 0
+    ? html`<p class="notice">No production access requests are waiting.</p>`
+    : html`<table class="stack"><caption class="muted">${waiting.length} waiting, oldest first</caption>
+<thead><tr><th scope="col">Requested</th><th scope="col">By</th><th scope="col">For</th><th scope="col">Decision</th></tr></thead>
+<tbody>${waiting.map(
+        (
+          r,
+        ) => html`<tr><td data-label="Requested">${formatDate(r.createdAt)}</td><td data-label="By"><code>${r.userEmail}</code></td>
+<td data-label="For">${r.kind === 'organisation' ? html`organisation <code>${r.subject}</code>` : html`authority over <code>${r.subject}</code>`}${r.name ? html`<br>${r.name}` : ''}</td>
+<td data-label="Decision"><form method="post" action="/portal/operator/access/${r.id}">${csrfField(request)}
+<button type="submit" name="decision" value="approve" aria-label="Approve ${r.kind} ${r.subject} for ${r.userEmail}">Approve</button>
+<button type="submit" name="decision" value="decline" class="danger" aria-label="Decline ${r.kind} ${r.subject} for ${r.userEmail}">Decline</button></form></td></tr>`,
+      )}</tbody></table>`
+}`;
+}
+
+export function accessDecisionRoutes(scope: FastifyInstance, deps: PortalDeps): void {
+  const pool = deps.runtime.gateway.pool;
+  scope.post<{ Params: { id: string } }>('/operator/access/:id', async (request, reply) => {
+    const operator = requireOperator(request);
+    const id = request.params.id;
+    const decision = field(request.body, 'decision', 20);
+    if (decision !== 'approve' && decision !== 'decline') {
+      throw new HttpError(PLATFORM_ERRORS.invalidParameter, 'decision: must be approve or decline');
+    }
+    const waiting = UUID.test(id) ? (await waitingAccessRequests(pool)).find((r) => r.id === id) : undefined;
+    if (!waiting) throw new HttpError(PLATFORM_ERRORS.notFound, 'No access request with that id is waiting.');
+    if (decision === 'approve') {
+      // The change first: when it is refused (an identifier taken meanwhile) the request stays waiting.
+      if (waiting.kind === 'organisation') {
+        let created: Awaited<ReturnType<typeof addOrganisation>>;
+        try {
+          created = await addOrganisation(pool, {
+            environment: 'production',
+            identifier: waiting.subject,
+            name: waiting.name || waiting.subject,
+          });
+        } catch (error) {
+          if (error instanceof OrganisationError) throw new HttpError(PROBLEM_ERRORS.conflict, error.message);
+          throw error;
+        }
+        await addMember(pool, created.id, waiting.userId, 'owner');
+      } else {
+        await grantAuthority(
+          pool,
+          { environment: 'production', service: 'nzbn', kind: 'entity', id: waiting.subject },
+          { userId: waiting.userId },
+          { grantedBy: operator.id },
+        );
+      }
+    }
+    const decided = await decideAccessRequest(
+      pool,
+      id,
+      decision === 'approve' ? 'approved' : 'declined',
+      operator.id,
+    );
+    if (decided) {
+      await sendMail(deps.mail, {
+        to: decided.userEmail,
+        subject: `Your production ${decided.kind} request was ${decided.state}`,
+        text: `Your request for ${decided.kind === 'organisation' ? `the production organisation ${decided.subject}` : `business authority over ${decided.subject}`} was ${decided.state}.\n`,
+      });
+    }
+    return reply.redirect('/portal/operator/approvals', 303);
   });
 }

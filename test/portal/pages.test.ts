@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateProduct } from '../../src/gateway/products.ts';
+import { mayAct } from '../../src/identity/authorities.ts';
 import { organisationsOf } from '../../src/identity/organisations.ts';
 import { listOutbox } from '../../src/platform/mail.ts';
 import { CLAIMABLE } from '../../src/portal/sandbox.ts';
@@ -105,6 +107,61 @@ describe('products and API reference', () => {
       'first-one',
     ]);
     expect((await new PortalClient(gateway.app).get('/portal/sandbox')).statusCode).toBe(303);
+  });
+
+  it('production access goes to the operators: a request, the queue, approve or decline, a mail', async () => {
+    const pool = gateway.runtime.gateway.pool;
+    const { client, user, email } = await signedInUser(gateway);
+    const ask = (form: Record<string, string>) =>
+      client.submit('/portal/sandbox', '/portal/access-requests', form);
+    expect((await ask({ kind: 'organisation', subject: 'has space' })).statusCode).toBe(400);
+    expect((await ask({ kind: 'authority', subject: '12345' })).statusCode).toBe(400);
+    expect((await ask({ kind: 'staging', subject: 'x' })).statusCode).toBe(400);
+    const organisation = `acme-${randomUUID().slice(0, 8)}`;
+    expect((await ask({ kind: 'organisation', subject: organisation, name: 'Acme' })).statusCode).toBe(201);
+    const again = await ask({ kind: 'organisation', subject: organisation, name: 'Acme' });
+    expect(again.statusCode).toBe(200);
+    expect(again.body).toContain('already waiting');
+    expect((await ask({ kind: 'authority', subject: '9429000003025' })).statusCode).toBe(201);
+    // Nothing happens before an operator decides.
+    expect(await organisationsOf(pool, user.id)).toEqual([]);
+
+    const operator = await signedInUser(gateway, { operator: true });
+    const queue = await operator.client.get('/portal/operator/approvals');
+    const ids = [...queue.body.matchAll(/action="\/portal\/operator\/access\/([0-9a-f-]{36})"/g)].map(
+      (m) => m[1]!,
+    );
+    const forUser = ids.filter((id) => queue.body.includes(id));
+    expect(forUser.length).toBeGreaterThanOrEqual(2);
+    const rowOf = (id: string) => queue.body.slice(queue.body.indexOf(id) - 600, queue.body.indexOf(id));
+    const orgId = forUser.find((id) => rowOf(id).includes(organisation))!;
+    const authId = forUser.find((id) => rowOf(id).includes('9429000003025') && rowOf(id).includes(email))!;
+    const decide = (id: string, decision: string) =>
+      operator.client.submit('/portal/operator/approvals', `/portal/operator/access/${id}`, { decision });
+    expect((await decide(orgId, 'maybe')).statusCode).toBe(400);
+    expect((await decide(orgId, 'approve')).statusCode).toBe(303);
+    expect((await organisationsOf(pool, user.id)).map((o) => [o.environment, o.identifier, o.role])).toEqual([
+      ['production', organisation, 'owner'],
+    ]);
+    expect((await decide(authId, 'decline')).statusCode).toBe(303);
+    const production = {
+      environment: 'production' as const,
+      service: 'nzbn',
+      kind: 'entity',
+      id: '9429000003025',
+    };
+    expect(await mayAct(pool, production, { userId: user.id })).toBe(false);
+    expect((await decide(orgId, 'approve')).statusCode).toBe(404);
+    const mails = await listOutbox(pool, { to: email });
+    expect(mails.map((m) => m.subject)).toEqual(
+      expect.arrayContaining([
+        'Your production organisation request was approved',
+        'Your production authority request was declined',
+      ]),
+    );
+    const mine = await client.get('/portal/sandbox');
+    expect(mine.body).toContain('state-approved');
+    expect(mine.body).toContain('state-declined');
   });
 
   it('answers unknown products and pages with an HTML 404', async () => {

@@ -213,7 +213,7 @@ describe.skipIf(!hasChromium)('the API reference in Chromium', { timeout: 180_00
       0,
     );
 
-    await page.getByLabel('Identifier').fill('rita-builds');
+    await page.getByLabel('Identifier', { exact: true }).fill('rita-builds');
     await page.getByLabel('Name', { exact: true }).fill('Rita Builds Ltd');
     await page.getByRole('button', { name: 'Create the organisation and join it' }).click();
     await page.getByText('exists and you are its owner').waitFor();
@@ -222,7 +222,7 @@ describe.skipIf(!hasChromium)('the API reference in Chromium', { timeout: 180_00
       ['sandbox', 'rita-builds', 'owner'],
     ]);
     // The same identifier again: a clear refusal naming the field, nothing written.
-    await page.getByLabel('Identifier').fill('rita-builds');
+    await page.getByLabel('Identifier', { exact: true }).fill('rita-builds');
     await page.getByRole('button', { name: 'Create the organisation and join it' }).click();
     await page.getByText('identifier: the sandbox organisation rita-builds exists already').waitFor();
     expect(await organisationsOf(pool, user!.id)).toHaveLength(1);
