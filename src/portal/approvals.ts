@@ -7,6 +7,7 @@ import { listOutbox, sendMail } from '../platform/mail.ts';
 import { authorityQueue } from './billing.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, field, formatDate, sendPage, UUID } from './layout.ts';
+import { accessQueue } from './sandbox.ts';
 import { requireOperator } from './session.ts';
 import { pendingRequest, pendingRequests } from './store.ts';
 
@@ -43,7 +44,8 @@ ${
 </form></td></tr>`,
       )}</tbody></table>`
 }
-${await authorityQueue(request, deps)}`,
+${await authorityQueue(request, deps)}
+${await accessQueue(request, deps)}`,
     );
   });
 

@@ -124,7 +124,7 @@ export function authRoutes(scope: FastifyInstance, deps: PortalDeps): void {
       throw error;
     }
     await deps.sessions.signIn(request, reply, user);
-    return reply.redirect(next || '/portal/products', 303);
+    return reply.redirect(next || '/portal/subscriptions', 303);
   });
 
   scope.post('/signout', async (request, reply) => {

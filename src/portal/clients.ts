@@ -66,10 +66,10 @@ ${GRANTS.map(
 
 function secretPanel(clientId: string, secret: string | undefined): SafeHtml {
   return html`<div class="secret" role="status"><dl>
-<dt>Client id</dt><dd><code class="key" id="client-id">${clientId}</code></dd>
+<dt>Client id</dt><dd><code class="key" tabindex="0" id="client-id">${clientId}</code></dd>
 ${
   secret
-    ? html`<dt>Client secret</dt><dd><code class="key" id="client-secret">${secret}</code>
+    ? html`<dt>Client secret</dt><dd><code class="key" tabindex="0" id="client-secret">${secret}</code>
 <button type="button" class="secondary" data-copy="client-secret" aria-label="Copy the client secret">Copy</button></dd>`
     : ''
 }</dl>${secret ? html`<p><strong>Copy the secret now:</strong> it is shown only on this page and kept only as a hash.</p>` : ''}</div>`;
@@ -85,7 +85,7 @@ function clientRow(request: FastifyRequest, client: OAuthClient): SafeHtml {
     client.public
       ? ''
       : html`<form method="post" action="/portal/clients/${client.clientId}/secret">${csrfField(request)}
-<button type="submit" class="secondary" aria-label="Regenerate the secret of ${client.name}">Regenerate secret</button></form>`
+<button type="submit" class="secondary" aria-label="Regenerate secret of ${client.name}">Regenerate secret</button></form>`
   }</td></tr>`;
 }
 

@@ -11,8 +11,11 @@ import { assetRoutes } from './assets.ts';
 import { authRoutes } from './auth.ts';
 import { billingRoutes } from './billing.ts';
 import { clientRoutes } from './clients.ts';
+import { landingRoutes } from './landing.ts';
 import { sendPage } from './layout.ts';
 import { productRoutes } from './products.ts';
+import { referenceAssetRoutes } from './reference.ts';
+import { accessDecisionRoutes, sandboxRoutes } from './sandbox.ts';
 import { PortalSessions, portalContext, SignInRequired } from './session.ts';
 import { subscriptionRoutes } from './subscriptions.ts';
 import { tryRoutes } from './try-it.ts';
@@ -34,13 +37,15 @@ export interface PortalDeps {
 const SECURITY_HEADERS = {
   'Cache-Control': 'no-store',
   'Content-Security-Policy':
-    "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
 };
 
 export async function portalRoutes(app: FastifyInstance, runtime: Runtime): Promise<void> {
+  // The site's front door leads to the portal.
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect(PORTAL_PREFIX, 302));
   const pool = runtime.gateway.pool;
   const secure = runtime.config.publicUrl?.startsWith('https:') ?? false;
   const deps: PortalDeps = {
@@ -88,22 +93,8 @@ export async function portalRoutes(app: FastifyInstance, runtime: Runtime): Prom
       });
 
       assetRoutes(scope);
-      scope.get('/', async (request, reply) => {
-        const user = portalContext(request).user;
-        return sendPage(
-          request,
-          reply,
-          'Developer portal',
-          html`<h1>Developer portal</h1>
-<section class="card"><p>Five public registers — business numbers, rental statistics, intellectual property, secured
-interests and offers — each with a <strong>sandbox</strong> to build against and a <strong>production</strong> environment.</p>
-<ol>
-  <li><a href="/portal/products">Browse the products</a> and read each API's reference.</li>
-  <li>${user ? html`<a href="/portal/subscriptions">Subscribe</a>` : html`<a href="/portal/signup">Create an account</a>`} to get keys (sandbox subscriptions are ready at once; production ones wait for an operator).</li>
-  <li><a href="/portal/try">Try a call</a> against the sandbox with your key, then <a href="/portal/clients">register an OAuth client</a> if the API needs tokens.</li>
-</ol></section>`,
-        );
-      });
+      referenceAssetRoutes(scope);
+      landingRoutes(scope, deps);
       authRoutes(scope, deps);
       productRoutes(scope, deps);
       subscriptionRoutes(scope, deps);
@@ -111,6 +102,8 @@ interests and offers — each with a <strong>sandbox</strong> to build against a
       clientRoutes(scope, deps);
       tryRoutes(scope, deps);
       billingRoutes(scope, deps);
+      sandboxRoutes(scope, deps);
+      accessDecisionRoutes(scope, deps);
     },
     { prefix: PORTAL_PREFIX },
   );

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html, type SafeHtml } from '../platform/http/html.ts';
-import { SCRIPT_URL, STYLE_URL } from './assets.ts';
+import { FAVICON_URL, SCRIPT_URL, STYLE_URL } from './assets.ts';
 import { portalContext } from './session.ts';
 
 /**
@@ -22,6 +22,7 @@ function navItems(request: FastifyRequest): NavItem[] {
   if (user) {
     items.push(
       { href: '/portal/subscriptions', label: 'My subscriptions' },
+      { href: '/portal/sandbox', label: 'Sandbox access' },
       { href: '/portal/clients', label: 'OAuth clients' },
       { href: '/portal/billing', label: 'Billing' },
     );
@@ -58,16 +59,36 @@ export function csrfField(request: FastifyRequest): SafeHtml {
   return html`<input type="hidden" name="csrf" value="${portalContext(request).csrf ?? ''}">`;
 }
 
-export function portalPage(request: FastifyRequest, title: string, body: SafeHtml): string {
+/** Extra stylesheets and scripts of one page (local addresses only; the CSP allows no other). */
+export interface PageOptions {
+  styles?: string[];
+  scripts?: string[];
+  /** A page wider than the reading column (the API reference). */
+  wide?: boolean;
+}
+
+export function pageTitle(title: string): string {
+  return title === 'Developer portal'
+    ? 'Developer portal — Register Services Gateway'
+    : `${title} — Developer portal — Register Services Gateway`;
+}
+
+export function portalPage(
+  request: FastifyRequest,
+  title: string,
+  body: SafeHtml,
+  options: PageOptions = {},
+): string {
   const user = portalContext(request).user;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} — Developer portal — Register Services Gateway</title>
-<link rel="stylesheet" href="${STYLE_URL}"><script src="${SCRIPT_URL}" defer></script></head>
+<title>${pageTitle(title)}</title><link rel="icon" href="${FAVICON_URL}" type="image/svg+xml">
+${(options.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}">`)}<link rel="stylesheet" href="${STYLE_URL}"><script src="${SCRIPT_URL}" defer></script>
+${(options.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}</head>
 <body><a class="skip" href="#main">Skip to content</a>
 <header><a class="brand" href="/portal">Register Services Gateway</a>${nav(request)}
 ${user ? html`<span class="muted">Signed in as ${user.email}${user.isOperator ? ' (operator)' : ''}</span>` : ''}</header>
-<main id="main" tabindex="-1">${body}</main></body></html>`.value;
+<main id="main" tabindex="-1"${options.wide ? html` class="wide"` : ''}>${body}</main></body></html>`.value;
 }
 
 export function sendPage(
@@ -76,11 +97,18 @@ export function sendPage(
   title: string,
   body: SafeHtml,
   status = 200,
+  options: PageOptions = {},
 ): FastifyReply {
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
-    .send(portalPage(request, title, body));
+    .send(portalPage(request, title, body, options));
+}
+
+/** An address or path as code that may break only after a slash (never mid-word). */
+export function pathCode(text: string): SafeHtml {
+  const parts = text.split(/(?<=\/)/);
+  return html`<code class="path">${parts.map((part, i) => (i === 0 ? part : html`<wbr>${part}`))}</code>`;
 }
 
 /** A form field as a string: the first value when repeated, '' when absent, at most `max` characters. */

@@ -5,9 +5,16 @@ import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
 import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../services/contract.ts';
 import type { PortalDeps } from './index.ts';
-import { csrfField, sendPage } from './layout.ts';
-import { renderApiReference } from './openapi-render.ts';
+import { csrfField, pathCode, sendPage } from './layout.ts';
+import {
+  preparedDocument,
+  REFERENCE_SCRIPT_URL,
+  referenceSection,
+  SWAGGER_CSS,
+  SWAGGER_JS,
+} from './reference.ts';
 import { portalContext } from './session.ts';
+import { type MySubscription, subscriptionsOf } from './store.ts';
 
 /** The product list and each product's page with its API reference. */
 const PERIODS: Record<number, string> = { 60: 'minute', 3600: 'hour', 86400: 'day', 604800: 'week' };
@@ -29,13 +36,33 @@ export function baseUrl(services: Services, product: Product): string {
   return `${ENVIRONMENT_PREFIX[product.environment]}${serviceOf(services, product)?.path ?? ''}`;
 }
 
-export function subscribeForm(request: FastifyRequest, product: Product): SafeHtml {
+/** The signed-in user's live (not cancelled) subscriptions, by product. */
+export async function liveSubscriptions(
+  deps: PortalDeps,
+  request: FastifyRequest,
+): Promise<Map<string, MySubscription>> {
+  const user = portalContext(request).user;
+  if (!user) return new Map();
+  const mine = await subscriptionsOf(deps.runtime.gateway.pool, user);
+  return new Map(mine.filter((s) => s.state !== 'cancelled').map((s) => [s.productId, s]));
+}
+
+export function subscribeForm(request: FastifyRequest, product: Product, current?: MySubscription): SafeHtml {
   if (!portalContext(request).user) {
     return html`<a href="/portal/signin?next=${encodeURIComponent(`/portal/products/${product.id}`)}">Sign in to subscribe</a>`;
   }
+  if (current) {
+    const said =
+      current.state === 'active'
+        ? 'Subscribed'
+        : current.state === 'requested'
+          ? 'Requested: waiting for an operator'
+          : `Subscription ${current.state}`;
+    return html`<span class="badge state-${current.state}">${said}</span> <a href="/portal/subscriptions#subscription-${current.id}">Keys and usage<span class="visually-hidden"> for ${product.name}</span></a>`;
+  }
   return html`<form method="post" action="/portal/subscriptions" class="inline">${csrfField(request)}
 <input type="hidden" name="productId" value="${product.id}">
-<button type="submit" aria-label="${product.approvalRequired ? 'Request' : 'Subscribe to'} ${product.name}">${
+<button type="submit" aria-label="${product.approvalRequired ? 'Request subscription to' : 'Subscribe to'} ${product.name}">${
     product.approvalRequired ? 'Request subscription' : 'Subscribe'
   }</button></form>`;
 }
@@ -44,7 +71,7 @@ export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
   const pool = deps.runtime.gateway.pool;
 
   scope.get('/products', async (request, reply) => {
-    const products = await listProducts(pool);
+    const [products, live] = await Promise.all([listProducts(pool), liveSubscriptions(deps, request)]);
     return sendPage(
       request,
       reply,
@@ -59,11 +86,11 @@ export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
         (product) => html`<tr>
 <td data-label="Product"><a href="/portal/products/${product.id}">${product.name}</a>${built(deps.runtime.services, product) ? '' : html` <span class="muted">(not built yet: calls answer 501)</span>`}</td>
 <td data-label="Environment">${product.environment}</td>
-<td data-label="Service"><code>${baseUrl(deps.runtime.services, product)}</code></td>
+<td data-label="Service">${pathCode(baseUrl(deps.runtime.services, product))}</td>
 <td data-label="Rate limit" class="num">${product.rateLimitPerMinute.toLocaleString('en')} calls per minute</td>
 <td data-label="Quota">${quotaText(product)}</td>
 <td data-label="Approval">${product.approvalRequired ? 'an operator approves' : 'none: keys at once'}</td>
-<td data-label="Subscribe">${subscribeForm(request, product)}</td></tr>`,
+<td data-label="Subscribe">${subscribeForm(request, product, live.get(product.id))}</td></tr>`,
       )}</tbody></table>`,
     );
   });
@@ -73,15 +100,7 @@ export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
     const product = /^[a-z-]{1,60}$/.test(id) ? await findProduct(pool, id) : undefined;
     if (!product) throw new HttpError(PLATFORM_ERRORS.notFound, 'There is no such product.');
     const base = baseUrl(deps.runtime.services, product);
-    // The same document clients download, fetched in-process: the reference can never drift from it.
-    const answer = await deps.app.inject({ method: 'GET', url: `${base}/openapi.json` });
-    let document: unknown;
-    try {
-      document = answer.statusCode === 200 ? answer.json() : undefined;
-    } catch {
-      document = undefined;
-    }
-    const reference = renderApiReference(document);
+    const live = await liveSubscriptions(deps, request);
     return sendPage(
       request,
       reply,
@@ -90,19 +109,27 @@ export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
 <section class="card" aria-labelledby="facts"><h2 id="facts">The product</h2>
 <dl>
 ${built(deps.runtime.services, product) ? '' : html`<dt>State</dt><dd><strong>Not built yet.</strong> Keys work, and every call answers 501 Not Implemented until this register is built.</dd>`}
-<dt>Base address</dt><dd><code>${base}</code></dd>
+<dt>Base address</dt><dd>${pathCode(base)}</dd>
 <dt>Environment</dt><dd>${product.environment}</dd>
 <dt>Rate limit</dt><dd>${product.rateLimitPerMinute.toLocaleString('en')} calls per minute (a sliding window)</dd>
 <dt>Quota</dt><dd>${quotaText(product)}</dd>
 <dt>Approval</dt><dd>${product.approvalRequired ? 'An operator approves each subscription; you are told by mail.' : 'None: the keys work at once.'}</dd>
 <dt>OpenAPI document</dt><dd><a href="${base}/openapi.json">${base}/openapi.json</a></dd>
-</dl>${subscribeForm(request, product)}</section>
-<section class="card" aria-labelledby="reference"><h2 id="reference">API reference${
-        reference.title ? html`: ${reference.title}` : ''
-      }</h2>
-<p class="muted">Send your key in the <code>Ocp-Apim-Subscription-Key</code> header (or the <code>subscription-key</code>
-query parameter). ${reference.operations} operation${reference.operations === 1 ? '' : 's'}.</p>
-${reference.body}</section>`,
+</dl>${subscribeForm(request, product, live.get(product.id))}</section>
+${referenceSection(request, product, base)}`,
+      200,
+      { styles: [SWAGGER_CSS], scripts: [SWAGGER_JS, REFERENCE_SCRIPT_URL], wide: true },
     );
+  });
+
+  // The document the reference draws: the service's own, prepared (see reference-document.ts).
+  scope.get<{ Params: { id: string } }>('/products/:id/openapi.json', async (request, reply) => {
+    const id = request.params.id;
+    const product = /^[a-z-]{1,60}$/.test(id) ? await findProduct(pool, id) : undefined;
+    if (!product) throw new HttpError(PLATFORM_ERRORS.notFound, 'There is no such product.');
+    const document = await preparedDocument(deps, baseUrl(deps.runtime.services, product));
+    if (!document)
+      throw new HttpError(PLATFORM_ERRORS.notFound, 'This product publishes no OpenAPI document.');
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(document));
   });
 }

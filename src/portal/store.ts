@@ -124,3 +124,71 @@ export async function userEmails(pool: Pool, ids: readonly string[]): Promise<Ma
   );
   return new Map(result.rows.map((row) => [row.id, row.email]));
 }
+
+/** Production access asked of the operators (sandbox.ts): an organisation, or authority over a business. */
+export interface AccessRequest {
+  id: string;
+  userId: string;
+  userEmail: string;
+  kind: 'organisation' | 'authority';
+  subject: string;
+  name: string;
+  state: 'requested' | 'approved' | 'declined';
+  createdAt: Date;
+}
+
+const ACCESS_COLUMNS = `r.id, r.user_id AS "userId", u.email AS "userEmail", r.kind, r.subject, r.name, r.state,
+  r.created_at AS "createdAt"`;
+
+/** Records a request; false when the same one is already waiting. */
+export async function requestAccess(
+  pool: Pool,
+  input: { userId: string; kind: AccessRequest['kind']; subject: string; name: string },
+): Promise<boolean> {
+  const result = await pool.query(
+    `INSERT INTO portal_access_requests (user_id, kind, subject, name) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (user_id, kind, subject) WHERE state = 'requested' DO NOTHING`,
+    [input.userId, input.kind, input.subject, input.name],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
+export async function accessRequestsOf(pool: Pool, userId: string): Promise<AccessRequest[]> {
+  return (
+    await pool.query<AccessRequest>(
+      `SELECT ${ACCESS_COLUMNS} FROM portal_access_requests r JOIN users u ON u.id = r.user_id
+        WHERE r.user_id = $1 ORDER BY r.created_at DESC LIMIT 100`,
+      [userId],
+    )
+  ).rows;
+}
+
+export async function waitingAccessRequests(pool: Pool): Promise<AccessRequest[]> {
+  return (
+    await pool.query<AccessRequest>(
+      `SELECT ${ACCESS_COLUMNS} FROM portal_access_requests r JOIN users u ON u.id = r.user_id
+        WHERE r.state = 'requested' ORDER BY r.created_at LIMIT 500`,
+    )
+  ).rows;
+}
+
+/** Marks a waiting request decided; undefined when it was not waiting (decided already, or no such id). */
+export async function decideAccessRequest(
+  pool: Pool,
+  id: string,
+  state: 'approved' | 'declined',
+  operatorId: string,
+): Promise<AccessRequest | undefined> {
+  const updated = await pool.query<{ id: string }>(
+    `UPDATE portal_access_requests SET state = $2, decided_at = now(), decided_by = $3
+      WHERE id = $1 AND state = 'requested' RETURNING id`,
+    [id, state, operatorId],
+  );
+  if (!updated.rows[0]) return undefined;
+  return (
+    await pool.query<AccessRequest>(
+      `SELECT ${ACCESS_COLUMNS} FROM portal_access_requests r JOIN users u ON u.id = r.user_id WHERE r.id = $1`,
+      [id],
+    )
+  ).rows[0];
+}

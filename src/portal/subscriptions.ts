@@ -7,21 +7,25 @@ import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
 import { sendMail } from '../platform/mail.ts';
 import type { PortalDeps } from './index.ts';
-import { csrfField, field, formatDate, sendPage, UUID } from './layout.ts';
+import { csrfField, field, formatDate, pathCode, sendPage, UUID } from './layout.ts';
 import { baseUrl } from './products.ts';
 import { type PortalUser, requireUser } from './session.ts';
 import { type MySubscription, markKeysShown, subscriptionOf, subscriptionsOf } from './store.ts';
 import { usageRoutes } from './usage.ts';
 
 /** Request a subscription, my subscriptions, and keys that are shown once (on the page that made them). */
-function keysPanel(keys: { primary?: string; secondary?: string }): SafeHtml {
+function keysPanel(keys: { primary?: string; secondary?: string }, remember: string): SafeHtml {
+  // The primary key (or a new secondary when it is the only one shown) is kept in this browser for the
+  // API reference's try-it (portal.js); signing out forgets it.
+  const kept: KeySlot = keys.primary ? 'primary' : 'secondary';
   const row = (slot: KeySlot, key: string | undefined) =>
     key
       ? html`<dt>${slot === 'primary' ? 'Primary key' : 'Secondary key'}</dt>
-<dd><code class="key" id="key-${slot}">${key}</code> <button type="button" class="secondary" data-copy="key-${slot}" aria-label="Copy the ${slot} key">Copy</button></dd>`
+<dd><code class="key" tabindex="0" id="key-${slot}"${slot === kept ? html` data-remember-key="${remember}"` : ''}>${key}</code> <button type="button" class="secondary" data-copy="key-${slot}" aria-label="Copy the ${slot} key">Copy</button></dd>`
       : '';
   return html`<div class="secret" role="status"><p><strong>Copy your key${keys.primary && keys.secondary ? 's' : ''} now.</strong>
-They are shown only on this page: the gateway keeps a hash of each key, not the key. If you lose one, make a new one.</p>
+They are shown only on this page: the gateway keeps a hash of each key, not the key. If you lose one, make a new one.
+This browser keeps the ${kept} key for the API reference's try-it until you sign out.</p>
 <dl>${row('primary', keys.primary)}${row('secondary', keys.secondary)}</dl></div>`;
 }
 
@@ -37,7 +41,9 @@ function keyActions(request: FastifyRequest, subscription: MySubscription): Safe
   if (!subscription.keysShown) {
     return html`${button('both', 'Get my keys', '')}<p class="hint">Makes a new primary and secondary key and shows them once; keys made elsewhere (for example by the rsg command) stop working.</p>`;
   }
-  return html`${button('primary', 'Regenerate primary key')}${button('secondary', 'Regenerate secondary key')}`;
+  const confirm = (slot: KeySlot) =>
+    html`<a class="button secondary" href="/portal/subscriptions/${subscription.id}/regenerate?slot=${slot}">Regenerate ${slot} key<span class="visually-hidden"> of ${subscription.productId}</span></a>`;
+  return html`${confirm('primary')} ${confirm('secondary')}`;
 }
 
 async function notifyOperators(deps: PortalDeps, user: PortalUser, productName: string): Promise<void> {
@@ -57,6 +63,8 @@ export function subscriptionRoutes(scope: FastifyInstance, deps: PortalDeps): vo
   scope.get('/subscriptions', async (request, reply) => {
     const user = requireUser(request);
     const [mine, products] = await Promise.all([subscriptionsOf(pool, user), listProducts(pool)]);
+    const taken = new Set(mine.filter((s) => s.state !== 'cancelled').map((s) => s.productId));
+    const open = products.filter((p) => !taken.has(p.id));
     const body = html`<h1>My subscriptions</h1>
 ${
   mine.length === 0
@@ -73,12 +81,17 @@ ${
       )}</tbody></table>`
 }
 <section class="card" aria-labelledby="new"><h2 id="new">Subscribe to a product</h2>
-<form method="post" action="/portal/subscriptions">${csrfField(request)}
+${
+  open.length === 0
+    ? html`<p>You have a subscription to every product.</p>`
+    : html`<form method="post" action="/portal/subscriptions">${csrfField(request)}
 <label for="productId">Product</label>
-<select id="productId" name="productId" required>${products.map(
-      (p) => html`<option value="${p.id}">${p.name}${p.approvalRequired ? ' — needs approval' : ''}</option>`,
-    )}</select>
-<button type="submit">Subscribe</button></form></section>`;
+<select id="productId" name="productId" required>${open.map(
+        (p) =>
+          html`<option value="${p.id}">${p.name}${p.approvalRequired ? ' — needs approval' : ''}</option>`,
+      )}</select>
+<button type="submit">Subscribe</button></form>`
+}</section>`;
     return sendPage(request, reply, 'My subscriptions', body);
   });
 
@@ -116,11 +129,39 @@ is waiting for an operator. You will get a mail when it is decided; then open
       reply,
       'Your keys',
       html`<h1>Subscribed to ${product.name}</h1><section class="card">
-${keysPanel({ primary: created.primaryKey, secondary: created.secondaryKey })}
-<p>Base address: <code>${baseUrl(deps.runtime.services, product)}</code>. <a href="/portal/try">Try a call</a> or go to <a href="/portal/subscriptions">My subscriptions</a>.</p></section>`,
+${keysPanel({ primary: created.primaryKey, secondary: created.secondaryKey }, `${user.id}:${product.id}`)}
+<p>Base address: ${pathCode(baseUrl(deps.runtime.services, product))}. <a href="/portal/try">Try a call</a> or go to <a href="/portal/subscriptions">My subscriptions</a>.</p></section>`,
       201,
     );
   });
+
+  // Regenerating a key asks first: the old key stops at once, in every process.
+  scope.get<{ Params: { id: string }; Querystring: { slot?: string } }>(
+    '/subscriptions/:id/regenerate',
+    async (request, reply) => {
+      const user = requireUser(request);
+      const id = request.params.id;
+      const subscription = UUID.test(id) ? await subscriptionOf(pool, user, id) : undefined;
+      if (!subscription) throw new HttpError(PLATFORM_ERRORS.notFound, 'You have no such subscription.');
+      const slot = typeof request.query.slot === 'string' ? request.query.slot : '';
+      if (slot !== 'primary' && slot !== 'secondary') {
+        throw new HttpError(PLATFORM_ERRORS.invalidParameter, 'slot: must be primary or secondary');
+      }
+      const other = slot === 'primary' ? 'secondary' : 'primary';
+      return sendPage(
+        request,
+        reply,
+        `Regenerate the ${slot} key`,
+        html`<h1>Regenerate the ${slot} key of ${subscription.productId}?</h1>
+<section class="card"><p class="notice" role="alert"><strong>The old ${slot} key stops working at once</strong>, in every
+call, as soon as you confirm. Move your applications to the ${other} key first if they must keep working.
+The new key is shown once, on the next page.</p>
+<form method="post" action="/portal/subscriptions/${subscription.id}/keys" class="inline">${csrfField(request)}
+<input type="hidden" name="slot" value="${slot}"><button type="submit" class="danger">Regenerate the ${slot} key now</button></form>
+<a href="/portal/subscriptions">Cancel: keep the old key</a></section>`,
+      );
+    },
+  );
 
   scope.post<{ Params: { id: string } }>('/subscriptions/:id/keys', async (request, reply) => {
     const user = requireUser(request);
@@ -154,7 +195,7 @@ ${keysPanel({ primary: created.primaryKey, secondary: created.secondaryKey })}
       reply,
       what,
       html`<h1>${what} for ${subscription.productId}</h1><section class="card">
-${keysPanel(keys)}
+${keysPanel(keys, `${user.id}:${subscription.productId}`)}
 ${slot === 'both' ? '' : html`<p>The old ${slot} key was refused from the moment this page was made.</p>`}
 <p><a href="/portal/subscriptions">Back to my subscriptions</a></p></section>`,
     );

@@ -15,7 +15,7 @@ describe('sign up, sign in, sign out', () => {
     const client = new PortalClient(gateway.app);
     const email = uniqueEmail();
     const response = await client.signUp(email, 'correct horse battery', 'Ada');
-    expect(response.headers.location).toBe('/portal/products');
+    expect(response.headers.location).toBe('/portal/subscriptions');
     const cookie = String(response.headers['set-cookie']);
     expect(cookie).toMatch(/^rsg_portal=[A-Za-z0-9_-]{43};/);
     expect(cookie).toContain('HttpOnly');

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -44,8 +45,10 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** A full-page screenshot; every page photographed is also checked with axe-core. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS, `portal-${name}.png`), fullPage: true });
+  await expectAccessible(page, name);
 }
 
 /** Every visible form control has an accessible name (a label, aria-label or aria-labelledby). */
@@ -87,4 +90,42 @@ export function pkce(): { verifier: string; challenge: string } {
 
 export function claimsOf(jwt: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'));
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core run in the page (evaluated through the browser's protocol, so the pages' CSP stays on):
+ * no serious or critical violation. Returns the rule ids of the lesser ones.
+ */
+export async function expectAccessible(page: Page, name: string): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate<{ id: string; impact: string; nodes: number; help: string }[]>(
+    `axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations.map((v) =>
+      ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help + ' — ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ') })))`,
+  );
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (process.env.RSG_AXE_DEBUG && bad.length) {
+    const nodes = await page.evaluate<string>(
+      `axe.run(document, { resultTypes: ['violations'] }).then((r) => JSON.stringify(r.violations.map((v) => [v.id, v.nodes.map((n) => n.target.join(' ') + ' :: ' + (n.any[0]?.message ?? '') + n.html.slice(0, 200))])))`,
+    );
+    console.log(nodes);
+  }
+  expect(bad, `axe on ${name}`).toEqual([]);
+  return violations.map((v) => v.id);
+}
+
+/** A full-page screenshot at desktop width and at phone width (then back to desktop). */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await screenshot(page, `${name}-desktop`);
+  await page.screenshot({ path: path.join(ARTIFACTS, `portal-${name}-desktop-top.png`) });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await screenshot(page, `${name}-phone`);
+  await page.screenshot({ path: path.join(ARTIFACTS, `portal-${name}-phone-top.png`) });
+  const sideways = await page.evaluate<boolean>(
+    'document.documentElement.scrollWidth > document.documentElement.clientWidth + 1',
+  );
+  expect(sideways, `${name} scrolls sideways on a phone`).toBe(false);
+  await page.setViewportSize({ width: 1280, height: 900 });
 }

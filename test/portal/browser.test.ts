@@ -81,7 +81,9 @@ describe.skipIf(!hasChromium)('the portal in Chromium', { timeout: 120_000 }, ()
     await user.getByLabel('Password').fill(USER_PASSWORD);
     await screenshot(user, 'sign-up');
     await user.getByRole('button', { name: 'Create account' }).click();
-    await user.waitForURL(`${base}/portal/products`);
+    // Sign-up and sign-in land on the same page.
+    await user.waitForURL(`${base}/portal/subscriptions`);
+    await user.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Products' }).click();
     await screenshot(user, 'products');
     await user.getByRole('link', { name: 'Business number register (sandbox)' }).click();
     // The product page's API reference: one visible heading, named so.
@@ -90,7 +92,9 @@ describe.skipIf(!hasChromium)('the portal in Chromium', { timeout: 120_000 }, ()
     expect(await reference.count()).toBe(1);
     expect(await reference.textContent()).toMatch(/^API reference/);
     await screenshot(user, 'product-reference');
-    await user.getByRole('button', { name: 'Request Business number register (sandbox)' }).click();
+    await user
+      .getByRole('button', { name: 'Request subscription to Business number register (sandbox)' })
+      .click();
     await user.getByText('is waiting for an operator').waitFor();
 
     await operator.goto(`${base}/portal/signin`);
@@ -145,9 +149,16 @@ describe.skipIf(!hasChromium)('the portal in Chromium', { timeout: 120_000 }, ()
     await screenshot(user, 'usage');
   });
 
-  it('regenerate the primary key → the old key is refused', async () => {
+  it('regenerate the primary key → asked first → the old key is refused', async () => {
     await user.goto(`${base}/portal/subscriptions`);
-    await user.getByRole('button', { name: 'Regenerate primary key' }).click();
+    await user.getByRole('link', { name: 'Regenerate primary key of sandbox-nzbn' }).click();
+    // The confirmation page says the old key stops at once; cancelling keeps it.
+    await user.getByText('The old primary key stops working at once').waitFor();
+    await screenshot(user, 'regenerate-confirm');
+    await user.getByRole('link', { name: 'Cancel: keep the old key' }).click();
+    expect((await echo(key)).status).toBe(200);
+    await user.getByRole('link', { name: 'Regenerate primary key of sandbox-nzbn' }).click();
+    await user.getByRole('button', { name: 'Regenerate the primary key now' }).click();
     const fresh = (await user.locator('#key-primary').textContent())?.trim() ?? '';
     expect(fresh).not.toBe(key);
     expect((await echo(key)).status).toBe(401);

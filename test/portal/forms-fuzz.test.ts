@@ -344,6 +344,40 @@ describe('portal forms under random input', () => {
         table: fc.constant('subscriptions'),
       }),
       fc.record({
+        url: fc.constant('/portal/sandbox/organisations'),
+        body: fc.record(
+          {
+            identifier: mostly(
+              fc.oneof(
+                fc.constantFrom('my-org', 'has space', 'ümlaut', 'x'.repeat(65), ''),
+                fc.stringMatching(/^[a-z0-9._-]{1,20}$/),
+                junkString,
+              ),
+            ),
+            name: mostly(junkString),
+          },
+          {},
+        ),
+        table: fc.constant('organisations'),
+      }),
+      fc.record({
+        url: fc.constant('/portal/access-requests'),
+        body: fc.record(
+          {
+            kind: mostly(fc.constantFrom('organisation', 'authority', 'staging', 'AUTHORITY')),
+            subject: mostly(fc.oneof(fc.constantFrom('acme', '9429000003025', '12345', ''), junkString)),
+            name: mostly(junkString),
+          },
+          {},
+        ),
+        table: fc.constant('portal_access_requests'),
+      }),
+      fc.record({
+        url: fc.constant('/portal/sandbox/authorities'),
+        body: fc.constant({}),
+        table: fc.constant('authorities'),
+      }),
+      fc.record({
         url: fc.constant('/portal/signout'),
         body: fc.constant({}),
         table: fc.constant('users'),
@@ -367,7 +401,7 @@ describe('portal forms under random input', () => {
           });
           checkPage(response, request);
           // A regenerated primary key replaces the one try-it sends.
-          const shown = response && /id="key-primary">([0-9a-f]{64})</.exec(response.body);
+          const shown = response && /id="key-primary"[^>]*>([0-9a-f]{64})</.exec(response.body);
           if (shown && chosen.url.endsWith(`${subscriptionId}/keys`)) primaryKey = shown[1]!;
           if (response && response.statusCode >= 400 && chosen.table !== 'users') {
             expect(await count(chosen.table)).toBe(before);

@@ -1,6 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateProduct } from '../../src/gateway/products.ts';
+import { mayAct } from '../../src/identity/authorities.ts';
+import { organisationsOf } from '../../src/identity/organisations.ts';
 import { listOutbox } from '../../src/platform/mail.ts';
+import { CLAIMABLE } from '../../src/portal/sandbox.ts';
+import { FIXTURE_CASES } from '../../src/services/nzbn/sandbox/fixtures.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 import { csrfOf, PortalClient, signedInUser } from './support.ts';
@@ -13,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => gateway?.close());
 
 const keyOn = (body: string, slot: 'primary' | 'secondary') =>
-  new RegExp(`id="key-${slot}">([^<]+)<`).exec(body)?.[1];
+  new RegExp(`id="key-${slot}"[^>]*>([^<]+)<`).exec(body)?.[1];
 const echo = (key: string) =>
   gateway.app.inject({ url: '/sandbox/nzbn/v5/echo', headers: { 'Ocp-Apim-Subscription-Key': key } });
 
@@ -32,14 +37,131 @@ describe('products and API reference', () => {
     expect(response.body).toContain('Sign in to subscribe');
   });
 
-  it('renders a product API reference from its OpenAPI document', async () => {
-    const response = await new PortalClient(gateway.app).get('/portal/products/sandbox-market-rent');
+  it('gives a product page the reference (Swagger UI from the package) and its prepared document', async () => {
+    const client = new PortalClient(gateway.app);
+    const response = await client.get('/portal/products/sandbox-market-rent');
     expect(response.statusCode).toBe(200);
-    expect(response.body).toContain('/sandbox/tenancy-services/market-rent/v2/statistics');
-    expect(response.body).toContain('<code>period-ending</code>');
-    expect(response.body).toContain('<code>num-months</code>');
-    expect(response.body).toMatch(/<dt><strong>200<\/strong>/);
-    expect(response.body).toContain('<code>areaDefinition</code>');
+    expect(response.body).toContain('data-spec="/portal/products/sandbox-market-rent/openapi.json"');
+    const script = /src="(\/portal\/assets\/swagger-ui\/[^"]+\.js)"/.exec(response.body)?.[1];
+    const style = /href="(\/portal\/assets\/swagger-ui\/[^"]+\.css)"/.exec(response.body)?.[1];
+    expect((await client.get(script!)).body).toContain('SwaggerUIBundle');
+    expect((await client.get(style!)).headers['content-type']).toContain('text/css');
+    const prepared = await client.get('/portal/products/sandbox-market-rent/openapi.json');
+    expect(prepared.statusCode).toBe(200);
+    const document = prepared.json();
+    expect(Object.keys(document.paths)).toContain('/statistics');
+    expect(document.servers[0].url).toBe('/sandbox/tenancy-services/market-rent/v2');
+    expect(document.info.description).toContain('### Conditional requests');
+    expect(JSON.stringify(document)).not.toContain('Default Response');
+    expect((await client.get('/portal/products/nope/openapi.json')).statusCode).toBe(404);
+  });
+
+  it('leads GET / to the portal; the landing page has the five registers and the search finds operations', async () => {
+    const client = new PortalClient(gateway.app);
+    const root = await client.get('/');
+    expect(root.statusCode).toBe(302);
+    expect(root.headers.location).toBe('/portal');
+    const landing = await client.get('/portal');
+    expect(landing.body.match(/<article class="card register"/g)).toHaveLength(5);
+    expect(landing.body).toContain('<title>Developer portal — Register Services Gateway</title>');
+    expect(landing.body).not.toContain('For operators');
+    const found = await client.get('/portal/search?q=STATISTICS');
+    expect(found.statusCode).toBe(200);
+    expect(found.body).toContain('market-rent/<wbr>v2/<wbr>statistics');
+    const none = await client.get('/portal/search?q=no-such-operation-anywhere');
+    expect(none.body).toContain('No operation matches.');
+    const odd = await client.get(`/portal/search?q=${'x'.repeat(5000)}&q=y`);
+    expect(odd.statusCode).toBe(200);
+    const operator = await signedInUser(gateway, { operator: true });
+    const panel = await operator.client.get('/portal');
+    expect(panel.body).toContain('Sandbox clock');
+    expect(panel.body).toContain('Sandbox maintenance window');
+  });
+
+  it("the claimable test businesses are the business number register's fixed test cases meant for updates", () => {
+    const forUpdates = FIXTURE_CASES.filter((fixture) => fixture.sandboxOperatorHasAuthority);
+    expect(CLAIMABLE.map((c) => c.nzbn)).toEqual(forUpdates.map((f) => f.nzbn));
+    for (const fixture of forUpdates) {
+      expect(CLAIMABLE.find((c) => c.nzbn === fixture.nzbn)!.title).toContain(
+        String(fixture.overrides.entityName),
+      );
+    }
+  });
+
+  it('sandbox organisations: bad identifiers are 4xx naming the field, and nothing is written', async () => {
+    const { client, user } = await signedInUser(gateway);
+    for (const identifier of ['', 'has space', 'x'.repeat(65), 'ümlaut']) {
+      const response = await client.submit('/portal/sandbox', '/portal/sandbox/organisations', {
+        identifier,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.body).toContain('identifier:');
+    }
+    expect(await organisationsOf(gateway.runtime.gateway.pool, user.id)).toEqual([]);
+    const made = await client.submit('/portal/sandbox', '/portal/sandbox/organisations', {
+      identifier: ['first-one', 'second'],
+      name: 'First',
+    });
+    expect(made.statusCode).toBe(201);
+    expect((await organisationsOf(gateway.runtime.gateway.pool, user.id)).map((o) => o.identifier)).toEqual([
+      'first-one',
+    ]);
+    expect((await new PortalClient(gateway.app).get('/portal/sandbox')).statusCode).toBe(303);
+  });
+
+  it('production access goes to the operators: a request, the queue, approve or decline, a mail', async () => {
+    const pool = gateway.runtime.gateway.pool;
+    const { client, user, email } = await signedInUser(gateway);
+    const ask = (form: Record<string, string>) =>
+      client.submit('/portal/sandbox', '/portal/access-requests', form);
+    expect((await ask({ kind: 'organisation', subject: 'has space' })).statusCode).toBe(400);
+    expect((await ask({ kind: 'authority', subject: '12345' })).statusCode).toBe(400);
+    expect((await ask({ kind: 'staging', subject: 'x' })).statusCode).toBe(400);
+    const organisation = `acme-${randomUUID().slice(0, 8)}`;
+    expect((await ask({ kind: 'organisation', subject: organisation, name: 'Acme' })).statusCode).toBe(201);
+    const again = await ask({ kind: 'organisation', subject: organisation, name: 'Acme' });
+    expect(again.statusCode).toBe(200);
+    expect(again.body).toContain('already waiting');
+    expect((await ask({ kind: 'authority', subject: '9429000003025' })).statusCode).toBe(201);
+    // Nothing happens before an operator decides.
+    expect(await organisationsOf(pool, user.id)).toEqual([]);
+
+    const operator = await signedInUser(gateway, { operator: true });
+    const queue = await operator.client.get('/portal/operator/approvals');
+    const ids = [...queue.body.matchAll(/action="\/portal\/operator\/access\/([0-9a-f-]{36})"/g)].map(
+      (m) => m[1]!,
+    );
+    const forUser = ids.filter((id) => queue.body.includes(id));
+    expect(forUser.length).toBeGreaterThanOrEqual(2);
+    const rowOf = (id: string) => queue.body.slice(queue.body.indexOf(id) - 600, queue.body.indexOf(id));
+    const orgId = forUser.find((id) => rowOf(id).includes(organisation))!;
+    const authId = forUser.find((id) => rowOf(id).includes('9429000003025') && rowOf(id).includes(email))!;
+    const decide = (id: string, decision: string) =>
+      operator.client.submit('/portal/operator/approvals', `/portal/operator/access/${id}`, { decision });
+    expect((await decide(orgId, 'maybe')).statusCode).toBe(400);
+    expect((await decide(orgId, 'approve')).statusCode).toBe(303);
+    expect((await organisationsOf(pool, user.id)).map((o) => [o.environment, o.identifier, o.role])).toEqual([
+      ['production', organisation, 'owner'],
+    ]);
+    expect((await decide(authId, 'decline')).statusCode).toBe(303);
+    const production = {
+      environment: 'production' as const,
+      service: 'nzbn',
+      kind: 'entity',
+      id: '9429000003025',
+    };
+    expect(await mayAct(pool, production, { userId: user.id })).toBe(false);
+    expect((await decide(orgId, 'approve')).statusCode).toBe(404);
+    const mails = await listOutbox(pool, { to: email });
+    expect(mails.map((m) => m.subject)).toEqual(
+      expect.arrayContaining([
+        'Your production organisation request was approved',
+        'Your production authority request was declined',
+      ]),
+    );
+    const mine = await client.get('/portal/sandbox');
+    expect(mine.body).toContain('state-approved');
+    expect(mine.body).toContain('state-declined');
   });
 
   it('answers unknown products and pages with an HTML 404', async () => {

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => gateway?.close());
 
-const keyOn = (body: string) => /id="key-primary">([^<]+)</.exec(body)?.[1];
+const keyOn = (body: string) => /id="key-primary"[^>]*>([^<]+)</.exec(body)?.[1];
 
 describe('OAuth clients', () => {
   it('registers a confidential client, shows its secret once, and regenerates it', async () => {

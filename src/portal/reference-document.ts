@@ -1,0 +1,199 @@
+import { STATUS_CODES } from 'node:http';
+
+/**
+ * A service's OpenAPI document made ready for the portal's reference (pure; the input is not changed):
+ * - responses titled "Default Response" (the schema library's placeholder) get their status's name;
+ * - the four conditional-request headers, the paging parameters and every error response that repeats
+ *   word for word are moved to `components` once and referenced from each operation;
+ * - `info.description` explains conditional requests, paging and error bodies once, with the
+ *   document's own `x-error-codes` as a table.
+ * Anything unexpected is left as it is, never thrown.
+ */
+type Json = Record<string, unknown>;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const CONDITIONAL: Record<string, { id: string; description: string }> = {
+  'if-none-match': {
+    id: 'IfNoneMatch',
+    description:
+      'Conditional read: the ETag of the copy you hold. When it is still current the answer is `304 Not Modified` with no body. See *Conditional requests* at the top.',
+  },
+  'if-match': {
+    id: 'IfMatch',
+    description:
+      'Conditional change: the ETag you read. When the item has changed since, the answer is `412 Precondition Failed` and nothing is written. See *Conditional requests* at the top.',
+  },
+  'if-modified-since': {
+    id: 'IfModifiedSince',
+    description:
+      'Conditional read by date (an HTTP date): `304 Not Modified` when the item has not changed since. See *Conditional requests* at the top.',
+  },
+  'if-unmodified-since': {
+    id: 'IfUnmodifiedSince',
+    description:
+      'Conditional change by date (an HTTP date): `412 Precondition Failed` when the item changed since. See *Conditional requests* at the top.',
+  },
+};
+
+const PAGING: Record<string, { id: string; description: string }> = {
+  page: {
+    id: 'Page',
+    description: 'Paging: the page to answer, counted as the API counts them (see *Paging* at the top).',
+  },
+  'page-size': {
+    id: 'PageSize',
+    description: 'Paging: how many items a page holds, within the API’s limit (see *Paging* at the top).',
+  },
+};
+
+function conventions(document: Json): string {
+  const codes = Array.isArray(document['x-error-codes']) ? document['x-error-codes'].filter(isObject) : [];
+  const cell = (value: unknown) => String(value ?? '').replace(/\|/g, '\\|');
+  const table = codes.length
+    ? [
+        '',
+        '| status | code | meaning |',
+        '|---|---|---|',
+        ...codes.map((c) => `| ${cell(c.status)} | \`${cell(c.code)}\` | ${cell(c.meaning)} |`),
+      ].join('\n')
+    : '';
+  const own = typeof (document.info as Json | undefined)?.description === 'string';
+  return [
+    own ? String((document.info as Json).description) : '',
+    '### Keys',
+    'Send your subscription key in the `Ocp-Apim-Subscription-Key` header (or the `subscription-key` query parameter). Signed in, the portal fills in your key for this product when this browser has seen it (on the page that showed it); otherwise use **Authorize** and paste it.',
+    '### Conditional requests',
+    'Where an operation lists these headers, its answer carries an `ETag` (and, where the API publishes it, `Last-Modified`). Send the ETag back in `If-None-Match` (or the date in `If-Modified-Since`) to get `304 Not Modified` with no body when nothing changed; send it in `If-Match` (or `If-Unmodified-Since`) with a change to get `412 Precondition Failed` instead of overwriting someone else’s change.',
+    '### Paging',
+    'Lists take `page` and `page-size` and answer one page with the totals the API publishes; ask for the next page until the totals say there is none. Each list shows its own range and default for both.',
+    '### Error bodies',
+    'Every error is JSON in this API’s own shape, shown once under *Schemas* and referenced from each operation’s responses; it names the field and the rule that failed. The gateway’s own refusals (key, token, rate limit, quota) use these codes:' +
+      table,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+function refName(status: string, response: Json, taken: Map<string, string>, used: Set<string>): string {
+  const key = JSON.stringify(response);
+  const known = taken.get(key);
+  if (known) return known;
+  const base = `${(STATUS_CODES[Number(status)] ?? 'Status').replace(/[^A-Za-z]/g, '')}${status}`;
+  let name = base;
+  for (let i = 2; used.has(name); i++) name = `${base}_${i}`;
+  used.add(name);
+  taken.set(key, name);
+  return name;
+}
+
+export function referenceDocument(input: unknown): Json | undefined {
+  if (!isObject(input) || !isObject(input.paths)) return undefined;
+  const document = structuredClone(input);
+  const components: Json = isObject(document.components) ? document.components : {};
+  document.components = components;
+  const parameters: Json = isObject(components.parameters) ? components.parameters : {};
+  const responses: Json = isObject(components.responses) ? components.responses : {};
+
+  // Error responses seen more than once become one component each.
+  const counts = new Map<string, number>();
+  const eachOperation = (visit: (operation: Json) => void) => {
+    for (const item of Object.values(document.paths as Json)) {
+      if (!isObject(item)) continue;
+      for (const method of METHODS) if (isObject(item[method])) visit(item[method] as Json);
+    }
+  };
+  eachOperation((operation) => {
+    if (!isObject(operation.responses)) return;
+    for (const [status, response] of Object.entries(operation.responses)) {
+      if (/^[45]\d\d$/.test(status) && isObject(response) && !response.$ref) {
+        const key = JSON.stringify(response);
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+    }
+  });
+  const taken = new Map<string, string>();
+  const used = new Set(Object.keys(responses));
+
+  // Untagged operations are grouped by their path's first segment (Swagger UI would put them all under "default").
+  for (const [route, item] of Object.entries(document.paths as Json)) {
+    if (!isObject(item)) continue;
+    const group = route.split('/').find(Boolean)?.replace(/[{}]/g, '') ?? 'root';
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (isObject(operation) && (!Array.isArray(operation.tags) || operation.tags.length === 0)) {
+        operation.tags = [group];
+      }
+    }
+  }
+
+  eachOperation((operation) => {
+    if (Array.isArray(operation.parameters)) {
+      operation.parameters = operation.parameters.map((parameter) => {
+        if (!isObject(parameter) || typeof parameter.name !== 'string') return parameter;
+        const name = parameter.name.toLowerCase();
+        const shared =
+          parameter.in === 'header' ? CONDITIONAL[name] : parameter.in === 'query' ? PAGING[name] : undefined;
+        if (!shared) return parameter;
+        // Paging parameters differ per API (limits, defaults): only shared when the same everywhere.
+        const component = { ...parameter, description: parameter.description ?? shared.description };
+        const existing = parameters[shared.id];
+        if (existing === undefined) parameters[shared.id] = component;
+        else if (JSON.stringify(existing) !== JSON.stringify(component)) {
+          return { ...parameter, description: parameter.description ?? shared.description };
+        }
+        return { $ref: `#/components/parameters/${shared.id}` };
+      });
+    }
+    if (!isObject(operation.responses)) return;
+    for (const [status, response] of Object.entries(operation.responses)) {
+      if (!isObject(response) || response.$ref) continue;
+      if (response.description === 'Default Response' || response.description === undefined) {
+        response.description = STATUS_CODES[Number(status)] ?? 'Response';
+      }
+      if (/^[45]\d\d$/.test(status) && (counts.get(JSON.stringify(response)) ?? 0) > 1) {
+        const name = refName(status, response, taken, used);
+        responses[name] = response;
+        operation.responses[status] = { $ref: `#/components/responses/${name}` };
+      }
+    }
+  });
+  if (Object.keys(parameters).length) components.parameters = parameters;
+  if (Object.keys(responses).length) components.responses = responses;
+  const info: Json = isObject(document.info) ? { ...document.info } : { title: 'API', version: '' };
+  info.description = conventions(document);
+  document.info = info;
+  return document;
+}
+
+/** Every operation of a document: method, path, summary and operation id. */
+export interface OperationEntry {
+  method: string;
+  path: string;
+  summary: string;
+  operationId: string;
+  tag: string;
+}
+
+export function operationsOf(document: unknown): OperationEntry[] {
+  if (!isObject(document) || !isObject(document.paths)) return [];
+  const entries: OperationEntry[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!isObject(item)) continue;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!isObject(operation)) continue;
+      const tags = Array.isArray(operation.tags) ? operation.tags : [];
+      entries.push({
+        method,
+        path,
+        summary: typeof operation.summary === 'string' ? operation.summary : '',
+        operationId: typeof operation.operationId === 'string' ? operation.operationId : '',
+        tag: typeof tags[0] === 'string' ? tags[0] : 'default',
+      });
+    }
+  }
+  return entries;
+}

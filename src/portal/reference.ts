@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Product } from '../gateway/products.ts';
+import { html, type SafeHtml } from '../platform/http/html.ts';
+import type { PortalDeps } from './index.ts';
+import { pathCode } from './layout.ts';
+import { referenceDocument } from './reference-document.ts';
+import { portalContext } from './session.ts';
+
+/**
+ * The API reference: Swagger UI (npm `swagger-ui-dist`), served from the installed package under
+ * /portal/assets/swagger-ui/ (no CDN: it works offline), drawing the document of
+ * `/portal/products/:id/openapi.json` — the service's own `openapi.json`, fetched in-process and
+ * prepared by `referenceDocument`. `reference.js` starts it, and pre-fills the signed-in user's key for
+ * the product when this browser kept it (see `portal.js`).
+ */
+const require = createRequire(import.meta.url);
+const DIST = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+const SWAGGER_VERSION = (
+  JSON.parse(readFileSync(path.join(DIST, 'package.json'), 'utf8')) as { version: string }
+).version;
+
+interface Asset {
+  body: Buffer;
+  type: string;
+}
+const assets = new Map<string, Asset>();
+function swaggerAsset(name: 'swagger-ui-bundle.js' | 'swagger-ui.css'): Asset {
+  let asset = assets.get(name);
+  if (!asset) {
+    let text = readFileSync(path.join(DIST, name), 'utf8');
+    // The package ships no source maps we serve; a dangling reference only makes the console noisy.
+    text = text
+      .replace(/\n?\/\*# sourceMappingURL=[^*]*\*\/\s*$/, '')
+      .replace(/\n?\/\/# sourceMappingURL=\S*\s*$/, '');
+    asset = {
+      body: Buffer.from(text),
+      type: name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8',
+    };
+    assets.set(name, asset);
+  }
+  return asset;
+}
+
+export const SWAGGER_JS = `/portal/assets/swagger-ui/${SWAGGER_VERSION}/swagger-ui-bundle.js`;
+export const SWAGGER_CSS = `/portal/assets/swagger-ui/${SWAGGER_VERSION}/swagger-ui.css`;
+
+/** Starts Swagger UI on `#api-reference`; pre-fills the key and keeps try-it on this site. */
+const REFERENCE_SCRIPT = `
+(function () {
+  var root = document.getElementById('api-reference');
+  if (!root || typeof SwaggerUIBundle !== 'function') return;
+  var key = null;
+  try {
+    var user = root.getAttribute('data-user');
+    if (user) key = window.localStorage.getItem('rsg-portal-key:' + user + ':' + root.getAttribute('data-product'));
+  } catch (e) {}
+  var status = document.getElementById('reference-key-status');
+  if (status && root.getAttribute('data-user')) {
+    status.textContent = key
+      ? 'Your key for this product is filled in: every "Try it out" call sends it.'
+      : 'This browser has not kept a key for this product: get one under My subscriptions, or paste one with Authorize.';
+  }
+  var ui = SwaggerUIBundle({
+    url: root.getAttribute('data-spec'),
+    dom_id: '#api-reference',
+    // Deep links would put a link inside each operation's toggle button (nested controls).
+    deepLinking: false,
+    validatorUrl: null,
+    tryItOutEnabled: true,
+    filter: true,
+    displayRequestDuration: true,
+    // Plain code blocks: the highlighter's colours fail contrast on its dark background.
+    syntaxHighlight: false,
+    defaultModelsExpandDepth: 0,
+    docExpansion: 'list',
+    requestInterceptor: function (request) {
+      // Try-it only ever calls this gateway: the key is never sent elsewhere.
+      var target = new URL(request.url, window.location.href);
+      if (target.origin === window.location.origin && key && !request.headers['Ocp-Apim-Subscription-Key']) {
+        request.headers['Ocp-Apim-Subscription-Key'] = key;
+      }
+      return request;
+    },
+    onComplete: function () {
+      if (key) ui.preauthorizeApiKey('subscriptionKey', key);
+      repair();
+      openLinked();
+      root.setAttribute('data-ready', 'true');
+    },
+  });
+  // A link from the operation search (#operation=<method> <path>) opens that operation and scrolls to it.
+  function openLinked() {
+    var match = /^#operation=([a-z]+)%20(.+)$/.exec(window.location.hash) || /^#operation=([a-z]+) (.+)$/.exec(decodeURIComponent(window.location.hash));
+    if (!match) return;
+    var path = decodeURIComponent(match[2]);
+    var blocks = root.querySelectorAll('.opblock-' + match[1]);
+    for (var i = 0; i < blocks.length; i++) {
+      var shown = blocks[i].querySelector('.opblock-summary-path');
+      if (shown && shown.getAttribute('data-path') === path) {
+        var toggle = blocks[i].querySelector('.opblock-summary-control');
+        if (toggle && !blocks[i].classList.contains('is-open')) toggle.click();
+        blocks[i].scrollIntoView();
+        if (toggle) toggle.focus();
+        return;
+      }
+    }
+  }
+  // What the renderer leaves unnamed or out of keyboard reach, named and reachable (it redraws often).
+  function repair() {
+    root.querySelectorAll('select:not([aria-label]):not([aria-labelledby])').forEach(function (select) {
+      // A label that only wraps the select (the servers' one) gives it no name.
+      var named = Array.prototype.some.call(select.labels || [], function (label) {
+        return label.textContent.replace(select.textContent, '').trim() !== '';
+      });
+      if (named) return;
+      select.setAttribute('aria-label', select.id === 'servers' ? 'Server' : (select.getAttribute('data-name') || select.className || 'Choice'));
+    });
+    root.querySelectorAll('pre:not([tabindex]), .microlight:not([tabindex])').forEach(function (block) {
+      block.setAttribute('tabindex', '0');
+    });
+    root.querySelectorAll('input:not([aria-label]):not([aria-labelledby])').forEach(function (input) {
+      if (input.labels && input.labels.length) return;
+      var name = input.getAttribute('placeholder') || input.getAttribute('title') || input.getAttribute('type') || 'value';
+      input.setAttribute('aria-label', name);
+    });
+    root.querySelectorAll('textarea:not([aria-label])').forEach(function (area) {
+      if (!(area.labels && area.labels.length)) area.setAttribute('aria-label', 'Request body');
+    });
+  }
+  // Run at once on every redraw (only attributes change, and attributes are not observed: no loop).
+  new MutationObserver(repair).observe(root, { childList: true, subtree: true });
+})();
+`;
+export const REFERENCE_SCRIPT_URL = `/portal/assets/reference.js?v=${createHash('sha256').update(REFERENCE_SCRIPT).digest('hex').slice(0, 12)}`;
+
+export function referenceAssetRoutes(scope: FastifyInstance): void {
+  const send = (reply: FastifyReply, asset: Asset, cache: string) =>
+    reply.type(asset.type).header('Cache-Control', cache).send(asset.body);
+  scope.get(`/assets/swagger-ui/${SWAGGER_VERSION}/swagger-ui-bundle.js`, async (_request, reply) =>
+    send(reply, swaggerAsset('swagger-ui-bundle.js'), 'public, max-age=31536000, immutable'),
+  );
+  scope.get(`/assets/swagger-ui/${SWAGGER_VERSION}/swagger-ui.css`, async (_request, reply) =>
+    send(reply, swaggerAsset('swagger-ui.css'), 'public, max-age=31536000, immutable'),
+  );
+  scope.get('/assets/reference.js', async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=86400')
+      .send(REFERENCE_SCRIPT),
+  );
+}
+
+/** The service's own document, fetched in-process (it can never drift from what clients download). */
+export async function serviceDocument(deps: PortalDeps, base: string): Promise<unknown> {
+  const answer = await deps.app.inject({ method: 'GET', url: `${base}/openapi.json` });
+  if (answer.statusCode !== 200) return undefined;
+  try {
+    return answer.json();
+  } catch {
+    return undefined;
+  }
+}
+
+export async function preparedDocument(deps: PortalDeps, base: string) {
+  return referenceDocument(await serviceDocument(deps, base));
+}
+
+/** The reference's place on a product page; Swagger UI fills it. */
+export function referenceSection(
+  request: import('fastify').FastifyRequest,
+  product: Product,
+  base: string,
+): SafeHtml {
+  const user = portalContext(request).user;
+  return html`<section class="card reference" aria-labelledby="reference"><h2 id="reference">API reference</h2>
+<p class="muted">Every operation, with its parameters, bodies, responses and examples, and a <strong>Try it out</strong>
+that calls this gateway at ${pathCode(base)}. Conditional requests, paging and error bodies are described once, at the top.</p>
+${user ? html`<p id="reference-key-status" role="status" class="notice">Signed in: your key for this product is filled in when this browser kept it.</p>` : html`<p class="notice"><a href="/portal/signin?next=${encodeURIComponent(`/portal/products/${product.id}`)}">Sign in</a> to have your key filled in.</p>`}
+<noscript><p>The interactive reference needs JavaScript. The document itself: <a href="${base}/openapi.json">${base}/openapi.json</a>.</p></noscript>
+<div id="api-reference" data-spec="/portal/products/${product.id}/openapi.json" data-product="${product.id}" data-user="${user?.id ?? ''}"></div>
+</section>`;
+}
