@@ -54,6 +54,7 @@ describe('migrations', () => {
         { module: 'mail', version: 1 },
         { module: 'platform', version: 1 },
         { module: 'portal', version: 1 },
+        { module: 'portal', version: 2 },
       ]);
       const products = await gateway.pool.query('SELECT count(*)::int AS n FROM products');
       expect(products.rows[0].n).toBe(10);

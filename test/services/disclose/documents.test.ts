@@ -55,9 +55,11 @@ describe('document downloads', () => {
       return fetchSigned(copy);
     };
     for (const response of [
-      await tampered((u) =>
-        u.searchParams.set('signature', `${u.searchParams.get('signature')!.slice(0, -1)}A`),
-      ),
+      // The last character changed to another one (replacing it by "A" does nothing when it is an "A").
+      await tampered((u) => {
+        const signature = u.searchParams.get('signature')!;
+        u.searchParams.set('signature', `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`);
+      }),
       await tampered((u) =>
         u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 3600)),
       ),
