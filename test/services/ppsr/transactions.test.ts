@@ -31,6 +31,8 @@ describe('idempotency by request id', () => {
     expect(first.statusCode, first.body).toBe(201);
     expect(second.statusCode).toBe(201);
     expect(second.json().registrationNumber).toBe(first.json().registrationNumber);
+    // The same bytes, not only the same JSON.
+    expect(second.body).toBe(first.body);
     expect(second.headers.etag).toBe(first.headers.etag);
     expect(await count('SELECT count(*) AS n FROM fee_records WHERE request_id = $1', [id])).toBe(1);
   });

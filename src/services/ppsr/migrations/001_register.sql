@@ -100,7 +100,8 @@ CREATE TABLE ppsr_transactions (
   status_code smallint CHECK (status_code IN (200, 400, 500)),
   -- The HTTP status and body the caller got (or would have got), replayed for a repeat.
   http_status smallint,
-  response jsonb,
+  -- json, not jsonb: kept byte for byte, so a repeat and SEC_56 give the first answer's keys in its order.
+  response json,
   registration_number text,
   spg_id text,
   UNIQUE (organisation_id, request_id),
