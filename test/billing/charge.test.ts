@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { periodOf } from '../../src/billing/domain/invoice-month.ts';
 import { approveAuthority, cancelAuthority, requestAuthority } from '../../src/billing/store/authorities.ts';
 import { listFeeRecords } from '../../src/billing/store/fee-records.ts';
 import { withTransaction } from '../../src/platform/db/pool.ts';
@@ -119,8 +120,9 @@ describe('production', () => {
       billing_reference: 'INV-77',
       object_kind: 'search',
       object_id: 'S-1',
-      invoice_id: null,
     });
+    // Its billing month: the clock's, in New Zealand time.
+    expect(rows.rows[0].billing_period).toBe(periodOf(charged!.chargedAt));
     expect(rows.rows[0].charged_at).toEqual(charged!.chargedAt);
   });
 

@@ -67,7 +67,8 @@ describe('the month end', () => {
     const march = invoices.find((invoice) => invoice.period === '2026-03')!;
     expect(march.netCents).toBe(100);
     const unbilled = await pool.query(
-      'SELECT amount_cents FROM fee_records WHERE invoice_id IS NULL AND organisation_id = $1',
+      `SELECT amount_cents FROM fee_records f WHERE organisation_id = $1
+          AND NOT EXISTS (SELECT 1 FROM month_end_runs r WHERE r.period = f.billing_period AND r.state = 'invoiced')`,
       [org.id],
     );
     expect(unbilled.rows).toEqual([{ amount_cents: 500 }]);
@@ -184,7 +185,8 @@ describe('the month end', () => {
       ['2027-01', 700],
     ]);
     const open = await pool.query(
-      'SELECT 1 FROM fee_records WHERE organisation_id = $1 AND invoice_id IS NULL',
+      `SELECT 1 FROM fee_records f WHERE organisation_id = $1
+          AND NOT EXISTS (SELECT 1 FROM month_end_runs r WHERE r.period = f.billing_period AND r.state = 'invoiced')`,
       [org.id],
     );
     expect(open.rowCount).toBe(0);
@@ -208,11 +210,27 @@ describe('the month end', () => {
     );
     await expect(pool.query('TRUNCATE invoice_lines')).rejects.toThrow(/immutable/);
     await expect(
-      pool.query('UPDATE fee_records SET invoice_id = NULL WHERE invoice_id = $1', [invoice.id]),
-    ).rejects.toThrow(/is invoiced/);
-    await expect(pool.query('DELETE FROM fee_records WHERE invoice_id = $1', [invoice.id])).rejects.toThrow(
-      /is invoiced/,
+      pool.query(
+        `UPDATE fee_records SET amount_cents = 1 WHERE organisation_id = $1 AND billing_period = '2027-03'`,
+        [org.id],
+      ),
+    ).rejects.toThrow(/belongs to the closed month 2027-03/);
+    await expect(
+      pool.query(`DELETE FROM fee_records WHERE organisation_id = $1 AND billing_period = '2027-03'`, [
+        org.id,
+      ]),
+    ).rejects.toThrow(/belongs to the closed month/);
+    // Nor can a fee be written into it: one dated in March goes to the next open month.
+    await insertFees(pool, [
+      { organisationId: org.id, chargedAt: at('2027-03-05T00:00:00Z'), amountCents: 5 },
+    ]);
+    const moved = await pool.query<{ billing_period: string }>(
+      'SELECT billing_period FROM fee_records WHERE organisation_id = $1 AND amount_cents = 5',
+      [org.id],
     );
+    expect(moved.rows).toEqual([{ billing_period: '2027-04' }]);
+    // A fee of an open month may still go (a rolled-back write does the same).
+    await pool.query('DELETE FROM fee_records WHERE organisation_id = $1 AND amount_cents = 5', [org.id]);
 
     const partial = await issueCreditNote(pool, {
       invoice: invoice.reference,

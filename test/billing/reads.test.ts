@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { periodEnd } from '../../src/billing/domain/invoice-month.ts';
+import { identityDirectory } from '../../src/billing/store/directory.ts';
 import { listFeeRecords } from '../../src/billing/store/fee-records.ts';
+import { runMonthEnd } from '../../src/billing/store/month-end.ts';
+import { setClock } from '../../src/platform/clock-store.ts';
 import { withTransaction } from '../../src/platform/db/pool.ts';
 import { RuleError } from '../../src/platform/errors.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
@@ -7,7 +11,8 @@ import { apiCaller, feesOf, organisationOf } from './support.ts';
 
 let gateway: TestGateway;
 beforeAll(async () => {
-  gateway = await testGateway();
+  gateway = await testGateway({ clockMode: 'virtual' });
+  await setClock(gateway.runtime.gateway.pool, 'sandbox', '2026-10-20T00:00:00Z');
 });
 afterAll(() => gateway?.close());
 
@@ -21,6 +26,16 @@ describe('the reads for the registers', () => {
     const nzbn = feesOf(gateway, 'sandbox', { service: 'nzbn' });
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) {
+      if (i === 2) {
+        // The first two fees are October's: October's month end invoices them.
+        await setClock(gateway.runtime.gateway.pool, 'sandbox', '2026-11-02T00:00:00Z');
+        const closed = await runMonthEnd(sandbox(), {
+          period: '2026-10',
+          now: periodEnd('2026-11'),
+          directory: identityDirectory(gateway.runtime.gateway.pool),
+        });
+        expect([closed.invoices, closed.fees]).toEqual([1, 2]);
+      }
       const fee = await withTransaction(sandbox(), (tx) =>
         ppsr.charge(tx, {
           operation: 'PPSR_02',
@@ -44,15 +59,6 @@ describe('the reads for the registers', () => {
     await withTransaction(sandbox(), (tx) =>
       nzbn.charge(tx, { operation: 'createOrganisationPart', feeCode: 'NZBN_ORGANISATION_PART', caller }),
     );
-    // Two fees invoiced (as the month end does; the invoices table is not this test's subject, so its
-    // foreign key, where it exists, is not enforced in this one transaction).
-    await withTransaction(sandbox(), async (tx) => {
-      await tx.query('SET LOCAL session_replication_role = replica');
-      await tx.query('UPDATE fee_records SET invoice_id = 41 WHERE id = ANY($1::bigint[])', [
-        [ids[0], ids[1]],
-      ]);
-    });
-
     const all = await ppsr.list(caller, {});
     expect(all.total).toBe(6);
     expect(all.records[0]).toMatchObject({
@@ -72,10 +78,15 @@ describe('the reads for the registers', () => {
     expect(all.records.every((r) => r.service === 'ppsr')).toBe(true);
 
     const invoiced = await ppsr.list(caller, { feeStatus: 'Invoiced' });
-    expect(invoiced.records.map((r) => [r.requestId, r.feeStatus, r.invoiceId])).toEqual([
-      ['req-1', 'Invoiced', 41],
-      ['req-0', 'Invoiced', 41],
+    const invoiceId = invoiced.records[0]?.invoiceId;
+    expect(invoiceId).toEqual(expect.any(Number));
+    expect(invoiced.records.map((r) => [r.requestId, r.feeStatus, r.invoiceId, r.billingPeriod])).toEqual([
+      ['req-1', 'Invoiced', invoiceId, '2026-10'],
+      ['req-0', 'Invoiced', invoiceId, '2026-10'],
     ]);
+    expect((await ppsr.list(caller, { feeStatus: 'Unbilled' })).records.map((r) => r.billingPeriod)).toEqual(
+      Array(4).fill('2026-11'),
+    );
     expect((await ppsr.list(caller, { feeStatus: 'Unbilled' })).total).toBe(4);
     expect((await ppsr.list(caller, { requestId: 'req-3' })).records.map((r) => r.id)).toEqual([ids[3]]);
     expect((await ppsr.list(caller, { billingReference: 'even' })).records.map((r) => r.requestId)).toEqual([

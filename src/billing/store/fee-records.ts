@@ -64,6 +64,7 @@ export async function insertFeeRecord(
   ];
   const insert = `INSERT INTO fee_records (organisation_id, user_id, subscription_id, service, operation, fee_code,
       description, amount_cents, gst_cents, channel, request_id, billing_reference, object_kind, object_id, charged_at)`;
+  // billing_period is the ledger's: the month of charged_at, or the next open one (migration 003).
   const row = `SELECT $1::uuid, $2::uuid, $3::uuid, $4, $5, $6, $7, $8::int, $9::int, $10, $11, $12, $13, $14, $15::timestamptz`;
   const result =
     environment === 'production'
@@ -100,6 +101,8 @@ export interface FeeRecord extends NewFeeRecord {
   feeStatus: FeeStatus;
   /** The invoice the fee went to (the invoices table's id), once invoiced. */
   invoiceId: number | null;
+  /** The billing month the fee belongs to (`YYYY-MM`): its clock's month, or the next open one. */
+  billingPeriod: string;
 }
 
 export interface FeeRecordQuery {
@@ -127,12 +130,16 @@ export interface FeeRecordPage {
 
 export const MAX_FEE_PAGE_SIZE = 500;
 
-const FEE_COLUMNS = `id, organisation_id AS "organisationId", user_id AS "userId",
-  subscription_id AS "subscriptionId", service, operation, fee_code AS "feeCode", description,
-  amount_cents AS "amountCents", gst_cents AS "gstCents", currency, channel, request_id AS "requestId",
-  billing_reference AS "billingReference", object_kind AS "objectKind", object_id AS "objectId",
-  charged_at AS "chargedAt", CASE WHEN invoice_id IS NULL THEN 'Unbilled' ELSE 'Invoiced' END AS "feeStatus",
-  invoice_id AS "invoiceId"`;
+const FEE_COLUMNS = `f.id, f.organisation_id AS "organisationId", f.user_id AS "userId",
+  f.subscription_id AS "subscriptionId", f.service, f.operation, f.fee_code AS "feeCode", f.description,
+  f.amount_cents AS "amountCents", f.gst_cents AS "gstCents", f.currency, f.channel, f.request_id AS "requestId",
+  f.billing_reference AS "billingReference", f.object_kind AS "objectKind", f.object_id AS "objectId",
+  f.charged_at AS "chargedAt", CASE WHEN i.id IS NULL THEN 'Unbilled' ELSE 'Invoiced' END AS "feeStatus",
+  i.id AS "invoiceId", f.billing_period AS "billingPeriod"`;
+
+/** A fee and its invoice: its organisation's invoice of its billing month, which exists once the month is invoiced. */
+const FEE_WITH_INVOICE = `fee_records f LEFT JOIN invoices i
+  ON i.kind = 'invoice' AND i.organisation_id = f.organisation_id AND i.period = f.billing_period`;
 
 /** An organisation's fee records, newest first, a page at a time; filtered as the query says. */
 export async function listFeeRecords(db: Queryable, query: FeeRecordQuery): Promise<FeeRecordPage> {
@@ -145,10 +152,10 @@ export async function listFeeRecords(db: Queryable, query: FeeRecordQuery): Prom
   if (query.feeStatus !== undefined && query.feeStatus !== 'Unbilled' && query.feeStatus !== 'Invoiced') {
     throw new RuleError('feeStatus', 'must be Unbilled or Invoiced');
   }
-  const where = `organisation_id = $1 AND ($2::text IS NULL OR service = $2)
-      AND ($3::text IS NULL OR request_id = $3) AND ($4::text IS NULL OR billing_reference = $4)
-      AND ($5::text IS NULL OR (invoice_id IS NULL) = ($5 = 'Unbilled'))
-      AND ($6::timestamptz IS NULL OR charged_at >= $6) AND ($7::timestamptz IS NULL OR charged_at < $7)`;
+  const where = `f.organisation_id = $1 AND ($2::text IS NULL OR f.service = $2)
+      AND ($3::text IS NULL OR f.request_id = $3) AND ($4::text IS NULL OR f.billing_reference = $4)
+      AND ($5::text IS NULL OR (i.id IS NULL) = ($5 = 'Unbilled'))
+      AND ($6::timestamptz IS NULL OR f.charged_at >= $6) AND ($7::timestamptz IS NULL OR f.charged_at < $7)`;
   const values = [
     query.organisationId,
     query.service ?? null,
@@ -160,12 +167,12 @@ export async function listFeeRecords(db: Queryable, query: FeeRecordQuery): Prom
   ];
   // One after the other: `db` may be a transaction's client, which runs one query at a time.
   const rows = await db.query<FeeRecord>(
-    `SELECT ${FEE_COLUMNS} FROM fee_records WHERE ${where}
-      ORDER BY charged_at DESC, fee_records.id DESC LIMIT $8 OFFSET $9`,
+    `SELECT ${FEE_COLUMNS} FROM ${FEE_WITH_INVOICE} WHERE ${where}
+      ORDER BY f.charged_at DESC, f.id DESC LIMIT $8 OFFSET $9`,
     [...values, pageSize, (page - 1) * pageSize],
   );
   const count = await db.query<{ total: number }>(
-    `SELECT count(*)::int AS total FROM fee_records WHERE ${where}`,
+    `SELECT count(*)::int AS total FROM ${FEE_WITH_INVOICE} WHERE ${where}`,
     values,
   );
   return { records: rows.rows, page, pageSize, total: count.rows[0]!.total };

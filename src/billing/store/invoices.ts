@@ -341,7 +341,8 @@ export async function subscriptionFees(
     pool.query<Record<string, unknown>>(
       `SELECT f.charged_at, f.service, f.operation, f.fee_code, f.description, f.channel, f.amount_cents,
               f.gst_cents, i.number AS invoice_number
-         FROM fee_records f LEFT JOIN invoices i ON i.id = f.invoice_id
+         FROM fee_records f LEFT JOIN invoices i
+           ON i.kind = 'invoice' AND i.organisation_id = f.organisation_id AND i.period = f.billing_period
         WHERE f.subscription_id = $1 AND f.charged_at >= $2 AND f.charged_at < $3
         ORDER BY f.charged_at DESC, f.id DESC LIMIT $4`,
       [subscriptionId, from, to, limit],

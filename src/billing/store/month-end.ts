@@ -1,33 +1,30 @@
 /**
  * The month end in one environment database. A month's run (`runMonthEnd`) runs under a session advisory
- * lock, so two processes running it at once are ordered: the second finds the month in `month_end_runs`
- * and does nothing. Its writes are one REPEATABLE READ transaction: the fees it sums into lines are exactly
- * the fees it marks invoiced (one snapshot), the numbers come from the counter row in the same
- * transaction (no gap, no duplicate), and the run is recorded with them. Which fees: every fee not yet
- * invoiced charged before the month's end, so a fee whose transaction committed after its own month's run
- * (a straggler) goes on the next month's invoice, never lost and never on two (see the README's "Month
- * end"). Fees carried over without an organisation (`UNATTRIBUTED_ORGANISATION`) are never invoiced.
+ * lock, so two processes running it at once are ordered: the second finds the month invoiced and does
+ * nothing. Which fees: every fee carries its billing month from the moment it is written
+ * (`billing_period`: its clock's month, or the month after the last closed one when that month is closed
+ * already — a straggler goes on the next invoice, never lost and never on two; migration 003). The run
+ * closes the month first (one short transaction under the charge barrier: after it no fee can enter the
+ * month), then, in a second transaction, sums the month's fees into one invoice per organisation, numbers
+ * them from the counter row (no gap, no duplicate), inserts them with their lines and marks the run
+ * invoiced. Nothing rewrites the ledger: a fee is invoiced when its month's run is, on its organisation's
+ * invoice of that month (see the README's "Month end"). Fees carried over without an organisation
+ * (`UNATTRIBUTED_ORGANISATION`) are never invoiced.
  */
 import type pg from 'pg';
+import { withTransaction } from '../../platform/db/pool.ts';
 import { RuleError } from '../../platform/errors.ts';
 import { allocateGst } from '../domain/invoice-gst.ts';
-import {
-  isPeriod,
-  nextPeriod,
-  type Period,
-  periodEnd,
-  periodOf,
-  periodStart,
-} from '../domain/invoice-month.ts';
+import { isPeriod, type Period, periodEnd, periodOf, periodStart } from '../domain/invoice-month.ts';
 import type { OrganisationDirectory } from './directory.ts';
 import { UNATTRIBUTED_ORGANISATION } from './fee-records.ts';
 
 /** Held for the whole month end (session lock): one run at a time per environment database. */
 const MONTH_END_LOCK = 0x62_69_6c_6c_01;
 /**
- * The charge barrier: a charging transaction may hold it shared (`holdChargeBarrier`, before it reads
- * the clock); the month end takes it exclusively once, after the month has ended and before its
- * snapshot, so every fee dated in the month whose transaction was in flight has committed by then.
+ * The charge barrier: a charging transaction holds it shared (`holdChargeBarrier`, before it reads the
+ * clock) until it ends; the month end's closing transaction takes it exclusively, so every charge in flight
+ * has committed before the month is closed, and every later one sees it closed.
  */
 const CHARGE_BARRIER_LOCK = 0x62_69_6c_6c_02;
 
@@ -59,8 +56,10 @@ interface GroupRow {
 }
 
 /**
- * Closes one month: one invoice per organisation with every fee not yet invoiced that was charged
- * before the month's end. `now` is the environment's clock; a month that has not ended is refused.
+ * Closes one month: one invoice per organisation with every fee of the month (its `billing_period`).
+ * `now` is the environment's clock; a month that has not ended is refused, and so is one while an earlier
+ * month holds fees not yet invoiced. Two steps, each its own transaction: the month is closed (no fee can
+ * enter it after), then invoiced; a run stopped between them is finished by the next.
  */
 export async function runMonthEnd(
   pool: pg.Pool,
@@ -68,7 +67,6 @@ export async function runMonthEnd(
 ): Promise<MonthEndResult> {
   const { period, now, directory } = options;
   if (!isPeriod(period)) throw new RuleError('period', 'must be a month such as 2026-11');
-  const start = periodStart(period);
   const end = periodEnd(period);
   if (now.getTime() < end.getTime()) {
     throw new RuleError('period', `${period} has not ended yet (it ends at ${end.toISOString()})`);
@@ -78,21 +76,13 @@ export async function runMonthEnd(
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MONTH_END_LOCK]);
     try {
-      // The barrier: wait for charging transactions in flight, then let them go on (they now read a
-      // clock past the month's end).
-      await client.query('SELECT pg_advisory_lock($1)', [CHARGE_BARRIER_LOCK]);
-      await client.query('SELECT pg_advisory_unlock($1)', [CHARGE_BARRIER_LOCK]);
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-      try {
-        const result = await closeMonth(client, { period, start, end, now, directory });
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch((rollbackError: Error) => {
-          broken = rollbackError;
-        });
-        throw error;
-      }
+      const state = await withTransaction(client, () => closeMonth(client, period, end, now));
+      if (state === 'invoiced') return { period, ran: false, invoices: 0, fees: 0 };
+      return await withTransaction(client, () => invoiceMonth(client, { period, now, directory }));
+    } catch (error) {
+      // A connection that failed mid-way is dropped (which also releases its session lock).
+      if (!(error instanceof RuleError)) broken = error as Error;
+      throw error;
     } finally {
       if (!broken) {
         await client.query('SELECT pg_advisory_unlock($1)', [MONTH_END_LOCK]).catch((error: Error) => {
@@ -101,30 +91,56 @@ export async function runMonthEnd(
       }
     }
   } finally {
-    // A connection that failed mid-way is dropped (which also releases its session locks).
     client.release(broken);
   }
 }
 
+/**
+ * Step one: the month closed for charging, unless it is already. Under the charge barrier taken
+ * exclusively (this transaction's lock), so every charging transaction in flight has committed first and
+ * every later one finds the month closed (its fee goes to the next month: migration 003's trigger).
+ * Resolves to the run's state.
+ */
 async function closeMonth(
   client: pg.PoolClient,
-  run: { period: Period; start: Date; end: Date; now: Date; directory: OrganisationDirectory },
-): Promise<MonthEndResult> {
-  const done = await client.query('SELECT 1 FROM month_end_runs WHERE period = $1', [run.period]);
-  if ((done.rowCount ?? 0) > 0) return { period: run.period, ran: false, invoices: 0, fees: 0 };
-  // Months close in order: an earlier month with fees not yet invoiced is closed first.
-  const earlier = await nextMonthToClose(client, run.end);
-  if (earlier !== undefined && earlier < run.period) {
+  period: Period,
+  end: Date,
+  now: Date,
+): Promise<'closed' | 'invoiced'> {
+  await client.query('SELECT pg_advisory_xact_lock($1)', [CHARGE_BARRIER_LOCK]);
+  const done = await client.query<{ state: 'closed' | 'invoiced' }>(
+    'SELECT state FROM month_end_runs WHERE period = $1',
+    [period],
+  );
+  if (done.rows[0]) return done.rows[0].state;
+  // Months close in order: an earlier month holding fees not yet invoiced is closed first.
+  const earlier = await nextMonthToClose(client, end);
+  if (earlier !== undefined && earlier < period) {
     throw new RuleError('period', `close ${earlier} first: it holds fees not yet invoiced`);
   }
+  await client.query(
+    `INSERT INTO month_end_runs (period, period_end, ran_at, invoices, fees, state)
+     VALUES ($1, $2, $3, 0, 0, 'closed')`,
+    [period, end, now],
+  );
+  return 'closed';
+}
+
+/** Step two: the closed month's invoices, numbered, with their lines; the run marked invoiced. */
+async function invoiceMonth(
+  client: pg.PoolClient,
+  run: { period: Period; now: Date; directory: OrganisationDirectory },
+): Promise<MonthEndResult> {
+  const start = periodStart(run.period);
+  const end = periodEnd(run.period);
   const groups = await client.query<GroupRow>(
     `SELECT organisation_id, service, fee_code, description, channel, amount_cents AS unit_cents,
             count(*) AS quantity, sum(amount_cents) AS net_cents
        FROM fee_records
-      WHERE invoice_id IS NULL AND charged_at < $1 AND organisation_id <> $2
+      WHERE billing_period = $1 AND organisation_id <> $2
       GROUP BY organisation_id, service, fee_code, description, channel, amount_cents
       ORDER BY organisation_id, service, fee_code, channel, amount_cents, description`,
-    [run.end, UNATTRIBUTED_ORGANISATION],
+    [run.period, UNATTRIBUTED_ORGANISATION],
   );
   const byOrganisation = new Map<string, GroupRow[]>();
   for (const row of groups.rows) {
@@ -199,8 +215,8 @@ async function closeMonth(
         totals.gst,
         totals.total,
         run.period,
-        run.start,
-        run.end,
+        start,
+        end,
         run.now,
       ],
     );
@@ -229,21 +245,11 @@ async function closeMonth(
         run.period,
       ],
     );
-    // The same rows as the sums above: one snapshot (REPEATABLE READ).
-    const marked = await client.query(
-      `UPDATE fee_records f SET invoice_id = i.id
-         FROM invoices i
-        WHERE i.kind = 'invoice' AND i.period = $1 AND f.organisation_id = i.organisation_id
-          AND f.invoice_id IS NULL AND f.charged_at < $2`,
-      [run.period, run.end],
-    );
-    if (marked.rowCount !== fees) {
-      throw new Error(`month end ${run.period}: ${fees} fees summed but ${marked.rowCount} marked invoiced`);
-    }
   }
   await client.query(
-    'INSERT INTO month_end_runs (period, period_end, ran_at, invoices, fees) VALUES ($1, $2, $3, $4, $5)',
-    [run.period, run.end, run.now, organisations.length, fees],
+    `UPDATE month_end_runs SET state = 'invoiced', ran_at = $2, invoices = $3, fees = $4
+      WHERE period = $1 AND state = 'closed'`,
+    [run.period, run.now, organisations.length, fees],
   );
   return {
     period: run.period,
@@ -255,31 +261,24 @@ async function closeMonth(
 }
 
 /**
- * The next month to close at `now`, or undefined: the earliest month holding a fee not yet invoiced,
- * or, when that month was closed already (the fee committed after its run), the month after it; only
- * months that have ended.
+ * The next month to close at `now`, or undefined: a month closed but not yet invoiced (a run stopped
+ * between its steps), else the earliest month after every closed one that holds a fee and has ended.
  */
 export async function nextMonthToClose(
   pool: pg.Pool | pg.PoolClient,
   now: Date,
 ): Promise<Period | undefined> {
   const current = periodOf(now);
-  const currentStart = periodStart(current);
-  const earliest = await pool.query<{ charged_at: Date | null }>(
-    `SELECT min(charged_at) AS charged_at FROM fee_records
-      WHERE invoice_id IS NULL AND charged_at < $1 AND organisation_id <> $2`,
-    [currentStart, UNATTRIBUTED_ORGANISATION],
+  const found = await pool.query<{ period: string | null }>(
+    `SELECT coalesce(
+       (SELECT min(period) FROM month_end_runs WHERE state = 'closed'),
+       (SELECT min(billing_period) FROM fee_records
+         WHERE billing_period > coalesce((SELECT max(period) FROM month_end_runs), '')
+           AND billing_period < $1 AND organisation_id <> $2)) AS period`,
+    [current, UNATTRIBUTED_ORGANISATION],
   );
-  const first = earliest.rows[0]?.charged_at;
-  if (!first) return undefined;
-  let period = periodOf(first);
-  const closed = await pool.query<{ period: string }>(
-    'SELECT period FROM month_end_runs WHERE period >= $1 AND period < $2 ORDER BY period',
-    [period, current],
-  );
-  const done = new Set(closed.rows.map((row) => row.period));
-  while (done.has(period)) period = nextPeriod(period);
-  return period < current ? period : undefined;
+  const period = found.rows[0]?.period ?? undefined;
+  return period !== undefined && period < current ? period : undefined;
 }
 
 /** Closes every month due at `now`, oldest first. */
