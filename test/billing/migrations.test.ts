@@ -1,4 +1,9 @@
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BILLING_MIGRATIONS } from '../../src/billing/index.ts';
+import { migrate } from '../../src/platform/db/migrations.ts';
 import { openDatabase } from '../../src/platform/db/pool.ts';
 import { migrateAll } from '../../src/runtime.ts';
 import { freshDatabases } from '../support/runtime.ts';
@@ -45,6 +50,65 @@ describe('billing migrations', () => {
       await expect(insert('approved')).rejects.toThrow(/direct_debit_authorities_current/);
     } finally {
       await database.close();
+    }
+  });
+
+  it('upgrade a ledger written before fees carried their billing month (003), keeping every invoice', async () => {
+    const upgraded = await freshDatabases();
+    const before = await mkdtemp(path.join(tmpdir(), 'rsg-billing-002-'));
+    const database = openDatabase(upgraded.production, 2);
+    try {
+      for (const name of ['001_ledger.sql', '002_invoices.sql']) {
+        await copyFile(path.join(BILLING_MIGRATIONS, name), path.join(before, name));
+      }
+      await migrate(database.pool, [{ module: 'billing', dir: before }]);
+      const org = '00000000-0000-4000-8000-0000000000aa';
+      const pool = database.pool;
+      // October 2026 invoiced (two fees), then a fee dated October committed after its run (a straggler),
+      // and a fee of November not yet invoiced.
+      const invoice = await pool.query<{ id: number }>(
+        `INSERT INTO invoices (kind, number, organisation_id, organisation_name, period, period_start, period_end,
+                               issued_at, net_cents, gst_cents, total_cents)
+         VALUES ('invoice', 1, $1, 'Old Ltd', '2026-10', '2026-09-30T11:00:00Z', '2026-10-31T11:00:00Z',
+                 '2026-11-01T00:00:00Z', 300, 45, 345) RETURNING id`,
+        [org],
+      );
+      await pool.query(
+        `INSERT INTO month_end_runs (period, period_end, ran_at, invoices, fees)
+         VALUES ('2026-10', '2026-10-31T11:00:00Z', '2026-11-01T00:00:00Z', 1, 2)`,
+      );
+      const fee = (cents: number, at: string, invoiceId: number | null) =>
+        pool.query(
+          `INSERT INTO fee_records (organisation_id, service, operation, fee_code, description, amount_cents,
+                                    gst_cents, channel, charged_at, invoice_id)
+           VALUES ($1, 'ppsr', 'op', 'SEARCH', 'fee', $2, 0, 'API', $3, $4)`,
+          [org, cents, at, invoiceId],
+        );
+      await fee(100, '2026-10-05T00:00:00Z', invoice.rows[0]!.id);
+      await fee(200, '2026-10-31T10:59:59.999Z', invoice.rows[0]!.id);
+      await fee(7, '2026-10-31T10:00:00Z', null);
+      await fee(50, '2026-11-10T00:00:00Z', null);
+
+      await migrate(pool, [{ module: 'billing', dir: BILLING_MIGRATIONS }]);
+      const rows = await pool.query<{ amount_cents: number; billing_period: string; invoiced: boolean }>(
+        `SELECT f.amount_cents, f.billing_period, i.id IS NOT NULL AS invoiced FROM fee_records f
+           LEFT JOIN invoices i ON i.kind = 'invoice' AND i.organisation_id = f.organisation_id
+                               AND i.period = f.billing_period
+          ORDER BY f.id`,
+      );
+      expect(rows.rows).toEqual([
+        { amount_cents: 100, billing_period: '2026-10', invoiced: true },
+        { amount_cents: 200, billing_period: '2026-10', invoiced: true },
+        // The straggler goes on November's invoice, as it would have before.
+        { amount_cents: 7, billing_period: '2026-11', invoiced: false },
+        { amount_cents: 50, billing_period: '2026-11', invoiced: false },
+      ]);
+      const runs = await pool.query('SELECT period, state FROM month_end_runs');
+      expect(runs.rows).toEqual([{ period: '2026-10', state: 'invoiced' }]);
+    } finally {
+      await database.close();
+      await upgraded.drop();
+      await rm(before, { recursive: true, force: true });
     }
   });
 });
