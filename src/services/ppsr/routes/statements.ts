@@ -3,7 +3,7 @@
  * (PPSR_55), the statements of a search or group (PPSR_40), discharged in a date range (PPSR_38).
  */
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type pg from 'pg';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { addDays, parseDate } from '../../../platform/calendar.ts';
@@ -450,15 +450,7 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
           limit: pageSize,
         }));
       }
-      const day = today(context);
-      return reply.type('application/json; charset=utf-8').send(
-        JSON.stringify({
-          totalResults: total,
-          page,
-          pageSize,
-          financingStatements: rows.map((r) => present(r, day)),
-        }),
-      );
+      return sendStatementPage(reply, { total, page, pageSize, rows }, today(context));
     },
   );
 
@@ -501,15 +493,23 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
         limit: Math.min(pageSize, DISCHARGED_CAP - offset),
         cap: DISCHARGED_CAP,
       });
-      const day = today(context);
-      return reply.type('application/json; charset=utf-8').send(
-        JSON.stringify({
-          totalResults: total,
-          page,
-          pageSize,
-          financingStatements: rows.map((r) => present(r, day)),
-        }),
-      );
+      return sendStatementPage(reply, { total, page, pageSize, rows }, today(context));
     },
+  );
+}
+
+/** A page of statements (PPSR_40, PPSR_38), each with its status on `day`. */
+function sendStatementPage(
+  reply: FastifyReply,
+  list: { total: number; page: number; pageSize: number; rows: StatementRow[] },
+  day: string,
+) {
+  return reply.type('application/json; charset=utf-8').send(
+    JSON.stringify({
+      totalResults: list.total,
+      page: list.page,
+      pageSize: list.pageSize,
+      financingStatements: list.rows.map((row) => present(row, day)),
+    }),
   );
 }
