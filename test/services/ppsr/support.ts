@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { seedNzbn } from '../../../src/services/nzbn/sandbox/seed.ts';
 import { businessNumberRegister } from '../../../src/services/nzbn/store/business-numbers.ts';
+import { seedBusinessNumbers } from '../../support/business-numbers.ts';
 import type { SignedInUser } from '../../support/oauth.ts';
 import { type TestGateway, testGateway } from '../../support/runtime.ts';
 import { serviceTest } from '../../support/service-test.ts';
@@ -39,16 +39,7 @@ export async function ppsrTest(options: { env?: Record<string, string> } = {}): 
   const sandbox = gateway.runtime.environments.sandbox;
   let company: { name: string; nzbn: string } | undefined;
   const test = await serviceTest(gateway, 'ppsr', BASE, async () => {
-    await seedNzbn(
-      {
-        database: sandbox,
-        scale: 'small',
-        clock: gateway.runtime.clocks.for('sandbox'),
-        log: () => {},
-        identity: { grantOperatorsAuthority: async () => {} },
-      },
-      { entities: 200, chunkSize: 200, threads: 0 },
-    );
+    await seedBusinessNumbers(gateway, 200);
     [company] = await businessNumberRegister(sandbox).companies(1);
   });
   const user = test.owner;
