@@ -1,12 +1,13 @@
-import { OutageLog } from './db/faults.ts';
+import { isDatabaseUnavailable, OutageLog } from './db/faults.ts';
 
 /**
  * The one runner of background work: "run what is due, one run at a time". A run starts when the timer
  * fires (every `intervalMs`), when the environment's clock is moved (`onClockMoved`), or when `wake()`
  * is called; a wake during a run asks for exactly one more run after it, so runs never overlap in one
- * process and no wake is lost. A run that throws is logged (`OutageLog`: a database that is away is one
- * "paused" line and one "resumed" line, anything else one line each time) and the work is tried again at
- * the next wake: an error never ends the process. The billing month end, the business number register's
+ * process and no wake is lost. A run that throws is logged and the work is tried again at the next
+ * wake: an error never ends the process. A failure that repeats is one line, not one a second: a
+ * database that is away is one "paused" and one "resumed" line (`OutageLog`); any other error is logged
+ * when its message is new, and one line says when runs succeed again. The billing month end, the business number register's
  * watchlist jobs and the secured interests register's verification statements use it.
  */
 export interface SerialJobOptions {
@@ -27,6 +28,8 @@ export class SerialJob {
   private again = false;
   private readonly stopping = new AbortController();
   private readonly outage: OutageLog;
+  /** The message of the failure logged last, while runs keep failing. */
+  private failure: string | undefined;
 
   constructor(private readonly options: SerialJobOptions) {
     this.outage = new OutageLog(options.name, options.log);
@@ -61,9 +64,9 @@ export class SerialJob {
     const run = async () => {
       try {
         await this.options.run(this.stopping.signal);
-        this.outage.succeeded();
+        this.succeeded();
       } catch (error) {
-        this.outage.failed(error);
+        this.failed(error);
       }
     };
     this.running = run().finally(() => {
@@ -74,6 +77,24 @@ export class SerialJob {
       }
     });
     return this.running;
+  }
+
+  private failed(error: unknown): void {
+    if (isDatabaseUnavailable(error)) {
+      this.outage.failed(error);
+      return;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    if (message === this.failure) return;
+    this.failure = message;
+    this.options.log.error({ err: error }, `${this.options.name} failed; tried again at each run`);
+  }
+
+  private succeeded(): void {
+    this.outage.succeeded();
+    if (this.failure === undefined) return;
+    this.failure = undefined;
+    this.options.log.info({}, `${this.options.name} succeeds again`);
   }
 
   /**

@@ -106,25 +106,28 @@ describe('SerialJob', () => {
     expect(runs).toBe(1);
   });
 
-  it('logs a failed run, keeps going, and recovers at the next run', async () => {
-    let fail = true;
+  it('logs a failed run once while it repeats, keeps going, and says when it recovers', async () => {
+    let failure: string | undefined = 'boom';
     let done = 0;
     const { job, lines } = harness(async () => {
-      if (fail) throw new Error('boom');
+      if (failure) throw new Error(failure);
       done++;
     });
     begin(job);
     await job.settle();
     await job.settle();
-    // The run at start and one per settle: each failure is one line.
-    expect(lines.filter((line) => line.level === 'error').map((line) => line.message)).toEqual([
-      'test job failed',
-      'test job failed',
-      'test job failed',
-    ]);
-    fail = false;
+    failure = 'bang';
     await job.settle();
-    expect(done).toBe(1);
+    failure = undefined;
+    await job.settle();
+    await job.settle();
+    expect(done).toBe(2);
+    // Three failed runs with two messages, then two good runs: three lines.
+    expect(lines).toEqual([
+      { level: 'error', message: 'test job failed; tried again at each run' },
+      { level: 'error', message: 'test job failed; tried again at each run' },
+      { level: 'info', message: 'test job succeeds again' },
+    ]);
   });
 
   it('a database that is away is one "paused" line and one "resumed" line, not one per run', async () => {
