@@ -129,8 +129,9 @@ try {
   }
 
   // 2 and 3 over HTTP, through the gateway on one process.
-  const server = await startServer<{ port: number; key: string; pid: number }>('bench/iponz-server.ts', {
+  const server = await startServer<{ port: number; key: string; pid: number }>('bench/servers/service.ts', {
     RSG_BENCH_URLS: JSON.stringify(databases.setup.urls),
+    RSG_BENCH_SERVICE: 'iponz',
   });
   children.push(server.child);
   const base = `http://127.0.0.1:${server.info.port}/sandbox/iponz/v5`;

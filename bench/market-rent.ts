@@ -94,7 +94,7 @@ try {
     'dwelling_type': 'VARCHAR', 'bedrooms': 'SMALLINT', 'weekly_rent': 'INTEGER', 'bond_amount': 'INTEGER'})`);
   await rm(csv);
 
-  const env = { RSG_BENCH_URLS: JSON.stringify(setup.urls) };
+  const env = { RSG_BENCH_URLS: JSON.stringify(setup.urls), RSG_BENCH_SERVICE: 'market-rent' };
   const peakRss = async (pid: number) => {
     const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
     return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
@@ -133,7 +133,7 @@ try {
   const national = (r: Record<string, unknown> | undefined) => `${r?.lq}, ${r?.med}, ${r?.uq}`;
   for (let round = 1; round <= ROUNDS; round++) {
     const server = await startServer<{ port: number; key: string; pid: number }>(
-      'bench/market-rent-server.ts',
+      'bench/servers/service.ts',
       env,
     );
     children.push(server);
@@ -153,7 +153,7 @@ try {
 
     // The same query computed every time: a server without the answer cache, its blocks read once first.
     const computing = await startServer<{ port: number; key: string; pid: number }>(
-      'bench/market-rent-server.ts',
+      'bench/servers/service.ts',
       { ...env, RSG_MARKET_RENT_ANSWER_CACHE_MB: '0' },
     );
     children.push(computing);

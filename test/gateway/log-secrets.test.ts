@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../../src/identity/oauth/clients.ts';
 import { loggerOptions, redactText, redactUrl } from '../../src/platform/http/log-redaction.ts';
 import { PROJECT_ROOT } from '../../src/platform/paths.ts';
-import { seedNzbn } from '../../src/services/nzbn/sandbox/seed.ts';
 import { PortalClient, uniqueEmail } from '../portal/support.ts';
+import { seedBusinessNumbers } from '../support/business-numbers.ts';
 import { CookieBrowser, csrfOf, location } from '../support/cookie-browser.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';
@@ -71,16 +71,7 @@ beforeAll(async () => {
       services: servicesWithEcho(['market-rent']),
     },
   });
-  await seedNzbn(
-    {
-      database: gateway.runtime.environments.sandbox,
-      scale: 'small',
-      clock: gateway.runtime.clocks.for('sandbox'),
-      log: () => {},
-      identity: { grantOperatorsAuthority: async () => {} },
-    },
-    { entities: 10, chunkSize: 1_000, threads: 0 },
-  );
+  await seedBusinessNumbers(gateway, 10);
 }, 120_000);
 afterAll(() => gateway?.close());
 

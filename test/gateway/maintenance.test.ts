@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maintenanceWindowAt, newZealandIso, newZealandOffsetMs } from '../../src/gateway/maintenance.ts';
 import { setClock } from '../../src/platform/clock-store.ts';
-import { seedNzbn } from '../../src/services/nzbn/sandbox/seed.ts';
+import { seedBusinessNumbers } from '../support/business-numbers.ts';
 import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';
 
 const HOUR = 3_600_000;
@@ -109,18 +109,8 @@ interface Setup {
 
 async function setup(env: Record<string, string>): Promise<Setup> {
   const gateway = await testGateway({ env, clockMode: 'virtual' });
-  const sandbox = gateway.runtime.environments.sandbox;
   // The fixed test businesses only: enough for a 200 from /entities/{nzbn}.
-  await seedNzbn(
-    {
-      database: sandbox,
-      scale: 'small',
-      clock: gateway.runtime.clocks.for('sandbox'),
-      log: () => {},
-      identity: { grantOperatorsAuthority: async () => {} },
-    },
-    { entities: 0, threads: 0 },
-  );
+  await seedBusinessNumbers(gateway, 0);
   await setClock(gateway.runtime.gateway.pool, 'sandbox', INSIDE);
   await gateway.runtime.clocks.reload();
   return {

@@ -6,7 +6,7 @@
  * that runs jobs runs it; the month end's advisory lock and `month_end_runs` make the second process a
  * no-op, and `invoice_mailings` (claimed before sending) keeps a mail from going out twice.
  */
-import { OutageLog } from '../../platform/db/faults.ts';
+import { SerialJob } from '../../platform/jobs.ts';
 import type { JobContext, RunningJobs } from '../../services/contract.ts';
 import { formatCents } from '../domain/invoice-gst.ts';
 import { describePeriod } from '../domain/invoice-month.ts';
@@ -71,11 +71,7 @@ export function invoiceMailText(invoice: Invoice, portalUrl: string): { subject:
 }
 
 export class BillingJobs implements RunningJobs {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
-  private readonly outage: OutageLog;
+  private readonly job: SerialJob;
   /** The month ends this process ran (tests, `describe`). */
   readonly closed: MonthEndResult[] = [];
 
@@ -83,14 +79,17 @@ export class BillingJobs implements RunningJobs {
     private readonly context: BillingJobContext,
     private readonly options: BillingJobOptions,
   ) {
-    this.outage = new OutageLog(`month end (${context.environment})`, context.log);
+    this.job = new SerialJob({
+      name: `month end (${context.environment})`,
+      run: () => this.run(),
+      intervalMs: options.intervalMs ?? 1000,
+      onClockMoved: (handler) => context.onClockMoved(handler),
+      log: context.log,
+    });
   }
 
   start(): void {
-    this.timer = setInterval(() => this.wake(), this.options.intervalMs ?? 1000);
-    this.timer.unref();
-    this.context.onClockMoved(() => this.wake());
-    this.wake();
+    this.job.start();
   }
 
   describe(): string {
@@ -98,41 +97,16 @@ export class BillingJobs implements RunningJobs {
   }
 
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.runNow().catch(() => {});
+    this.job.wake();
   }
 
-  private runNow(): Promise<void> {
-    if (!this.running) {
-      this.running = this.run()
-        .then(
-          () => this.outage.succeeded(),
-          (error) => this.outage.failed(error),
-        )
-        .finally(() => {
-          this.running = undefined;
-          if (this.again && !this.stopped) {
-            this.again = false;
-            this.wake();
-          }
-        });
-    }
-    return this.running;
+  /** Waits for a whole run that started after the call. */
+  settle(): Promise<void> {
+    return this.job.settle();
   }
 
-  async settle(): Promise<void> {
-    await this.running;
-    await this.runNow();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
   private async run(): Promise<void> {

@@ -44,13 +44,22 @@ const seconds = (date: Date): number => Math.floor(date.getTime() / 1000);
 
 export type Outcome = 'proceed' | 'not-modified';
 
-const failed = () =>
+const preconditionFailed = () =>
   new HttpError(
     PLATFORM_ERRORS.preconditionFailed,
     'Precondition Failed: the item has changed since the version you supplied',
   );
 
-export function evaluatePreconditions(request: FastifyRequest, validators: Validators | undefined): Outcome {
+/**
+ * The outcome of the request's preconditions against the item's validators (undefined: no such item).
+ * A failed precondition throws 412: the platform's message, or the one `failed` makes (a service that
+ * names the version it holds).
+ */
+export function evaluatePreconditions(
+  request: FastifyRequest,
+  validators: Validators | undefined,
+  failed: () => HttpError = preconditionFailed,
+): Outcome {
   const headers = request.headers;
   const ifMatch = headers['if-match'];
   const ifNoneMatch = headers['if-none-match'];

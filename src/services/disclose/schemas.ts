@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { Problem } from '../../platform/http/problem-schema.ts';
 import { ASSET_TYPES } from './domain/holdings.ts';
 
 /**
@@ -6,18 +7,6 @@ import { ASSET_TYPES } from './domain/holdings.ts';
  * Parameters are documented here; their rules live in the routes and domain/, which name the parameter
  * and the rule in every 400, so Ajv neither rejects nor coerces first.
  */
-export const Problem = Type.Object(
-  {
-    type: Type.String(),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    instance: Type.Optional(Type.String()),
-    errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
-  },
-  { description: 'RFC 9457 problem details; errors[].field names the parameter or body field' },
-);
-
 const problem = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: Problem } },

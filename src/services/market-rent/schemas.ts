@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Problem } from '../../platform/http/problem-schema.ts';
 import { BEDROOM_VALUES, DWELLING_TYPES } from './domain/factors.ts';
 
 /**
@@ -100,18 +101,6 @@ export const AreaDefinitionList = Type.Object({
     }),
   ),
 });
-
-export const Problem = Type.Object(
-  {
-    type: Type.String(),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    instance: Type.Optional(Type.String()),
-    errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
-  },
-  { description: 'RFC 9457 problem details; errors[].field names the parameter' },
-);
 
 const csv = Type.String({
   description: 'One header row with the JSON item keys, in order; one row per item',

@@ -45,7 +45,6 @@ export const nzbnService: ServiceDefinition = {
         : {}),
     });
     await jobs.start();
-    context.onClockMoved(() => jobs.wake());
     return jobs;
   },
 };

@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { Problem } from '../../platform/http/problem-schema.ts';
 import { COLLATERAL_TYPE_CODES, MAX_DESCRIPTION } from './domain/collateral.ts';
 import { ORGANISATION_TYPES } from './domain/parties.ts';
 import { MAX_PAGE_SIZE, SEARCH_KINDS } from './domain/search.ts';
@@ -270,18 +271,6 @@ export const FeeList = Type.Object({
 });
 
 export const GroupList = Type.Object({ securedPartyGroups: Type.Array(SecuredPartyGroup) });
-
-export const Problem = Type.Object(
-  {
-    type: Type.String(),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    instance: optional(Type.String()),
-    errors: optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
-  },
-  { description: 'RFC 9457 problem details; errors[].field names the field and message the rule' },
-);
 
 const GatewayError = Type.Object(
   { statusCode: Type.Integer(), message: Type.String() },

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../../src/platform/db/pool.ts';
 import type { CaseRecord } from '../../../src/services/iponz/domain/model.ts';
 import { CASE_CHANNEL, CaseCache, caseKey } from '../../../src/services/iponz/store/case-cache.ts';
@@ -14,10 +14,9 @@ let cache: CaseCache;
 let other: ReturnType<typeof openDatabase>;
 const record = (n: number) => ({ kind: 'patent', caseNumber: n, version: 1 }) as unknown as CaseRecord;
 const notify = (payload: string) => other.pool.query('SELECT pg_notify($1, $2)', [CASE_CHANNEL, payload]);
-const until = async (condition: () => boolean) => {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(condition()).toBe(true);
-};
+/** Waits (up to 2 s, vitest's waitFor) until the notice has reached the cache's listening connection. */
+const until = (condition: () => boolean) =>
+  vi.waitFor(() => expect(condition()).toBe(true), { timeout: 2_000, interval: 10 });
 
 beforeAll(async () => {
   databases = await freshDatabases();

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { seedNzbn } from '../../../src/services/nzbn/sandbox/seed.ts';
 import { businessNumberRegister } from '../../../src/services/nzbn/store/business-numbers.ts';
-import { type SignedInUser, signedInUser } from '../../support/oauth.ts';
-import { OpenApi } from '../../support/openapi.ts';
-import { subscriber, type TestGateway, testGateway } from '../../support/runtime.ts';
+import { seedBusinessNumbers } from '../../support/business-numbers.ts';
+import type { SignedInUser } from '../../support/oauth.ts';
+import { type TestGateway, testGateway } from '../../support/runtime.ts';
+import { serviceTest } from '../../support/service-test.ts';
 
 export const BASE = '/sandbox/ppsr/v2';
 export const PRODUCTION = '/gateway/ppsr/v2';
@@ -37,46 +37,29 @@ export interface PpsrTest {
 export async function ppsrTest(options: { env?: Record<string, string> } = {}): Promise<PpsrTest> {
   const gateway = await testGateway({ ...(options.env ? { env: options.env } : {}) });
   const sandbox = gateway.runtime.environments.sandbox;
-  await seedNzbn(
-    {
-      database: sandbox,
-      scale: 'small',
-      clock: gateway.runtime.clocks.for('sandbox'),
-      log: () => {},
-      identity: { grantOperatorsAuthority: async () => {} },
-    },
-    { entities: 200, chunkSize: 200, threads: 0 },
-  );
-  const [company] = await businessNumberRegister(sandbox).companies(1);
-  const user = await signedInUser(gateway);
-  const { primaryKey: key } = await subscriber(gateway, 'sandbox-ppsr');
-  const { primaryKey: productionKey } = await subscriber(gateway, 'production-ppsr');
-  const api = await OpenApi.fetch(gateway.app, BASE);
+  let company: { name: string; nzbn: string } | undefined;
+  const test = await serviceTest(gateway, 'ppsr', BASE, async () => {
+    await seedBusinessNumbers(gateway, 200);
+    [company] = await businessNumberRegister(sandbox).companies(1);
+  });
+  const user = test.owner;
   return {
     gateway,
-    key,
-    productionKey,
+    key: test.key,
+    productionKey: test.productionKey,
     user,
     company: company!,
-    async call(method, path, o = {}) {
+    // The shared call (test/support/service-test.ts) checks every answer against the OpenAPI document.
+    call(method, path, o = {}) {
       const token = o.token === undefined ? user.token : o.token;
-      const url = `${o.base ?? BASE}${path}`;
-      const response = await gateway.app.inject({
-        method,
-        url,
-        headers: {
-          'ocp-apim-subscription-key': o.key ?? key,
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...o.headers,
-        },
+      return test.call(method, `${o.base ?? BASE}${path}`, {
+        key: o.key ?? test.key,
+        ...(token ? { token } : {}),
+        headers: { ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
         ...(o.body !== undefined ? { payload: JSON.stringify(o.body) } : {}),
       });
-      // Every answer of the register is one its OpenAPI document lists, its body valid against the schema.
-      api.conformsUrl(method, url, response);
-      return response;
     },
-    close: () => gateway.close(),
+    close: test.close,
   };
 }
 

@@ -1,17 +1,9 @@
 /** The TypeBox schemas of the IP office's REST operations (JSON bodies; the XML ones are in xsd/). */
 import { Type } from '@sinclair/typebox';
+import { Problem } from '../../../platform/http/problem-schema.ts';
 
-export const Problem = Type.Object(
-  {
-    type: Type.String(),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    instance: Type.Optional(Type.String()),
-    errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
-  },
-  { description: 'RFC 9457 problem details; errors[].field names the parameter' },
-);
+/** The platform's problem+json schema, under the name this file always exported. */
+export { Problem };
 
 const problem = (description: string) => ({
   description,

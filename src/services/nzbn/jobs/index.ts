@@ -10,6 +10,7 @@
  */
 import type pg from 'pg';
 import { OutageLog } from '../../../platform/db/faults.ts';
+import { SerialJob } from '../../../platform/jobs.ts';
 import type { JobContext, RunningJobs } from '../../contract.ts';
 import { fanOutAll } from '../store/fanout.ts';
 import {
@@ -38,17 +39,19 @@ export interface NzbnJobOptions {
 
 export class NzbnJobs implements RunningJobs {
   readonly delivery: DeliveryWorker;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
-  private readonly outage: OutageLog;
+  private readonly job: SerialJob;
 
   constructor(
     private readonly context: JobContext,
     private readonly options: NzbnJobOptions = {},
   ) {
-    this.outage = new OutageLog(`watchlist jobs (${context.environment})`, context.log);
+    this.job = new SerialJob({
+      name: `watchlist jobs (${context.environment})`,
+      run: () => this.run(),
+      intervalMs: options.intervalMs ?? 1000,
+      onClockMoved: (handler) => context.onClockMoved(handler),
+      log: context.log,
+    });
     const deliveryOutage = new OutageLog(`watchlist delivery (${context.environment})`, context.log);
     this.delivery = new DeliveryWorker({
       pool: context.database.pool,
@@ -62,9 +65,7 @@ export class NzbnJobs implements RunningJobs {
 
   async start(): Promise<void> {
     await this.delivery.start(this.context.database.url, () => this.wake());
-    this.timer = setInterval(() => this.wake(), this.options.intervalMs ?? 1000);
-    this.timer.unref();
-    this.wake();
+    this.job.start();
   }
 
   describe(): string {
@@ -73,48 +74,20 @@ export class NzbnJobs implements RunningJobs {
 
   /** Asks for a run soon; runs never overlap in one process. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.runNow().catch(() => {});
-  }
-
-  /** The run in progress, or a new one. */
-  private runNow(): Promise<void> {
-    if (!this.running) {
-      this.running = this.run()
-        .then(
-          () => this.outage.succeeded(),
-          (error) => this.outage.failed(error),
-        )
-        .finally(() => {
-          this.running = undefined;
-          if (this.again && !this.stopped) {
-            this.again = false;
-            this.wake();
-          }
-        });
-    }
-    return this.running;
+    this.job.wake();
   }
 
   /** Runs everything due and waits until nothing is in flight (tests, benchmarks, `rsg worker --once`). */
   async settle(): Promise<void> {
     for (let round = 0; round < 100; round++) {
-      await this.runNow();
-      if (this.running) continue;
-      await this.runNow();
+      await this.job.settle();
       await this.delivery.idle();
-      if (!(await this.workWaiting())) return;
+      if (this.job.stopped || !(await this.workWaiting())) return;
     }
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.job.stop();
     await this.delivery.stop();
   }
 

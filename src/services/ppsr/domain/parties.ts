@@ -58,7 +58,8 @@ export interface SecuredParty {
 
 export const MAX_DEBTORS = 50;
 export const MAX_SECURED_PARTIES = 20;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** An email address as the register takes it (parties, groups, the customer organisation). */
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const INCORPORATION_NUMBER = /^\d{1,10}$/;
 
 function text(value: string | undefined, field: string, max: number, required: boolean): string | undefined {

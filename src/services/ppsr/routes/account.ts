@@ -6,11 +6,12 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import { answeredConditionally } from '../../../platform/http/conditional.ts';
+import { answeredConditionally, evaluatePreconditions } from '../../../platform/http/conditional.ts';
 import { PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
+import { parsePage } from '../../../platform/http/pagination.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
-import { checkSecuredParties } from '../domain/parties.ts';
+import { checkSecuredParties, EMAIL } from '../domain/parties.ts';
 import {
   CustomerOrganisation,
   CustomerOrganisationUpdate,
@@ -36,11 +37,10 @@ import {
 } from '../store/account.ts';
 import { findEndedTransactions, type TransactionRow } from '../store/transactions.ts';
 import type { Processing } from './processing.ts';
-import { organisationOf, pageOf } from './support.ts';
+import { organisationOf } from './support.ts';
 
 type GroupInput = Static<typeof SecuredPartyGroupRequest>;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 const presentOrganisation = (row: CustomerOrganisationRow) => ({
@@ -253,17 +253,15 @@ export function accountRoutes(app: FastifyInstance, context: ServiceContext, pro
         async work(client) {
           const row = await getGroup(client, id, { forUpdate: true });
           if (!row || row.organisationId !== organisationId) throw groupNotFound(id);
-          const ifMatch = request.headers['if-match'];
-          if (
-            typeof ifMatch === 'string' &&
-            ifMatch.trim() !== '*' &&
-            ifMatch.trim() !== `"${row.version}"`
-          ) {
-            throw new HttpError(
-              PLATFORM_ERRORS.preconditionFailed,
-              `If-Match does not hold: the group is at version ${row.version}.`,
-            );
-          }
+          evaluatePreconditions(
+            request,
+            { etag: `"${row.version}"` },
+            () =>
+              new HttpError(
+                PLATFORM_ERRORS.preconditionFailed,
+                `If-Match does not hold: the group is at version ${row.version}.`,
+              ),
+          );
           const updated = await updateGroup(client, id, group, context.clock.now());
           return { httpStatus: 200, body: presentGroup(updated), spgId: id };
         },
@@ -283,7 +281,7 @@ export function accountRoutes(app: FastifyInstance, context: ServiceContext, pro
     },
     async (request, reply) => {
       const query = request.query;
-      const { page, pageSize } = pageOf(query, 50, 500);
+      const { page, pageSize } = parsePage(query, { defaultSize: 50, maxSize: 500, firstPage: 1 });
       const status = query['fee-status'];
       if (status !== undefined && status !== 'Unbilled' && status !== 'Invoiced') {
         throw new RuleError('fee-status', 'must be Unbilled or Invoiced');

@@ -19,7 +19,7 @@ import { responses, SearchAnswer, SearchRequest as SearchBody } from '../schemas
 import { getSearch, insertSearch, type SearchRow } from '../store/searches.ts';
 import { findInForce, getStatements } from '../store/statements.ts';
 import type { Processing } from './processing.ts';
-import { organisationOf, present, today } from './support.ts';
+import { chargeFee, organisationOf, present, today } from './support.ts';
 
 const SEARCH_FEES: Record<SearchKind, string> = {
   debtorOrganisation: 'PPSR_SEARCH_DEBTOR_ORGANISATION',
@@ -85,18 +85,16 @@ export function searchRoutes(app: FastifyInstance, context: ServiceContext, proc
             results,
             transactionId: transaction.id,
           });
-          const fee = await context.fees.charge(client, {
+          const paymentSessionId = await chargeFee(context, client, transaction, {
             operation: 'PPSR_02',
             feeCode: SEARCH_FEES[checked.searchBy],
             caller: request.caller,
-            requestId: transaction.requestId,
-            ...(transaction.billingReference ? { billingReference: transaction.billingReference } : {}),
             object: { kind: 'search', id: search.certificateNumber },
           });
           return {
             httpStatus: 200,
             body: await answer(search, checked.page, checked.pageSize),
-            paymentSessionId: fee ? String(fee.id) : null,
+            paymentSessionId,
           };
         },
       });

@@ -3,14 +3,15 @@
  * (PPSR_55), the statements of a search or group (PPSR_40), discharged in a date range (PPSR_38).
  */
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type pg from 'pg';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { addDays, parseDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import { answeredConditionally } from '../../../platform/http/conditional.ts';
-import { PPSR_ERRORS } from '../../../platform/http/error-codes.ts';
+import { answeredConditionally, evaluatePreconditions } from '../../../platform/http/conditional.ts';
+import { PLATFORM_ERRORS, PPSR_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
+import { parsePage } from '../../../platform/http/pagination.ts';
 import { nzLocalToEpoch } from '../../../platform/nz-time.ts';
 import { type Collateral, checkCollaterals } from '../domain/collateral.ts';
 import { expiryDate, renewedExpiryDate } from '../domain/dates.ts';
@@ -51,11 +52,10 @@ import {
   writeVersion,
 } from '../store/statements.ts';
 import { queueVerificationStatements } from '../store/verification.ts';
-import type { Processing, TransactionInfo } from './processing.ts';
+import type { Processing } from './processing.ts';
 import {
-  checkIfMatch,
+  chargeFee,
   organisationOf,
-  pageOf,
   pinHash,
   present,
   registrationNumberParam,
@@ -207,14 +207,12 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
             document,
             pinHash: pinHash(pin),
           };
-          const fee = await charge(
-            client,
-            'PPSR_17',
-            'PPSR_REGISTRATION',
-            request.caller,
-            transaction,
-            registrationNumber,
-          );
+          const fee = await chargeFee(context, client, transaction, {
+            operation: 'PPSR_17',
+            feeCode: 'PPSR_REGISTRATION',
+            caller: request.caller,
+            object: { kind: 'financing-statement', id: registrationNumber },
+          });
           await verify(client, row, 'Registered', now);
           return {
             httpStatus: 201,
@@ -226,26 +224,6 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
       });
     },
   );
-
-  /** Charges a fee in the operation's transaction; the payment session is the fee record's id. */
-  async function charge(
-    client: pg.PoolClient,
-    operation: string,
-    feeCode: string,
-    caller: Parameters<ServiceContext['fees']['charge']>[1]['caller'],
-    transaction: TransactionInfo,
-    registrationNumber: string | null,
-  ): Promise<string | null> {
-    const fee = await context.fees.charge(client, {
-      operation,
-      feeCode,
-      caller,
-      requestId: transaction.requestId,
-      ...(transaction.billingReference ? { billingReference: transaction.billingReference } : {}),
-      ...(registrationNumber ? { object: { kind: 'financing-statement', id: registrationNumber } } : {}),
-    });
-    return fee ? String(fee.id) : null;
-  }
 
   app.get<{ Params: Params }>(
     '/financing-statements/:registrationNumber',
@@ -312,7 +290,17 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
             const day = today(context);
             const current = await getStatement(client, registrationNumber, { forUpdate: true });
             if (!current) throw statementNotFound(registrationNumber);
-            checkIfMatch(request, current);
+            // If-Match on a change: 412 unless it names the current version (absent: no condition).
+            const etag = statementEtag(current.registrationNumber, current.version);
+            evaluatePreconditions(
+              request,
+              { etag },
+              () =>
+                new HttpError(
+                  PLATFORM_ERRORS.preconditionFailed,
+                  `If-Match does not hold: financing statement ${registrationNumber} is now at version ${current.version} (ETag ${etag}).`,
+                ),
+            );
             requireRightToChange(request, current, organisationId);
             if (current.dischargedAt || current.expiryDate < day) {
               throw new HttpError(
@@ -327,7 +315,12 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
               transactionId: transaction.id,
             });
             const fee = planned.fee
-              ? await charge(client, operation, planned.fee, request.caller, transaction, registrationNumber)
+              ? await chargeFee(context, client, transaction, {
+                  operation,
+                  feeCode: planned.fee,
+                  caller: request.caller,
+                  object: { kind: 'financing-statement', id: registrationNumber },
+                })
               : null;
             await verify(client, row, planned.change, now);
             return { httpStatus: 200, body: present(row, day), registrationNumber, paymentSessionId: fee };
@@ -430,7 +423,11 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
     async (request, reply) => {
       const query = request.query;
       const organisationId = await organisationOf(context, request);
-      const { page, pageSize, offset } = pageOf(query, 20, MAX_PAGE_SIZE);
+      const { page, pageSize, offset } = parsePage(query, {
+        defaultSize: 20,
+        maxSize: MAX_PAGE_SIZE,
+        firstPage: 1,
+      });
       const searchId = query['search-id'];
       const groupId = query['secured-party-group-id'];
       if ((searchId === undefined) === (groupId === undefined)) {
@@ -453,15 +450,7 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
           limit: pageSize,
         }));
       }
-      const day = today(context);
-      return reply.type('application/json; charset=utf-8').send(
-        JSON.stringify({
-          totalResults: total,
-          page,
-          pageSize,
-          financingStatements: rows.map((r) => present(r, day)),
-        }),
-      );
+      return sendStatementPage(reply, { total, page, pageSize, rows }, today(context));
     },
   );
 
@@ -487,7 +476,11 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
       dayOf(query['end-date'], 'end-date');
       if (query['end-date']! < query['start-date']!)
         throw new RuleError('end-date', 'must not be before start-date');
-      const { page, pageSize, offset } = pageOf(query, DISCHARGED_PAGE_SIZE, DISCHARGED_PAGE_SIZE);
+      const { page, pageSize, offset } = parsePage(query, {
+        defaultSize: DISCHARGED_PAGE_SIZE,
+        maxSize: DISCHARGED_PAGE_SIZE,
+        firstPage: 1,
+      });
       if (offset >= DISCHARGED_CAP) {
         throw new RuleError('page', `must start within the first ${DISCHARGED_CAP} results`);
       }
@@ -500,15 +493,23 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
         limit: Math.min(pageSize, DISCHARGED_CAP - offset),
         cap: DISCHARGED_CAP,
       });
-      const day = today(context);
-      return reply.type('application/json; charset=utf-8').send(
-        JSON.stringify({
-          totalResults: total,
-          page,
-          pageSize,
-          financingStatements: rows.map((r) => present(r, day)),
-        }),
-      );
+      return sendStatementPage(reply, { total, page, pageSize, rows }, today(context));
     },
+  );
+}
+
+/** A page of statements (PPSR_40, PPSR_38), each with its status on `day`. */
+function sendStatementPage(
+  reply: FastifyReply,
+  list: { total: number; page: number; pageSize: number; rows: StatementRow[] },
+  day: string,
+) {
+  return reply.type('application/json; charset=utf-8').send(
+    JSON.stringify({
+      totalResults: list.total,
+      page: list.page,
+      pageSize: list.pageSize,
+      financingStatements: list.rows.map((row) => present(row, day)),
+    }),
   );
 }

@@ -1,9 +1,12 @@
 /**
  * What every operation of the register shares: the organisation the caller acts for, a statement as
- * the API shows it, paging, the statement's ETag and the organisation's right to change it.
+ * the API shows it, the statement's ETag, the organisation's right to change it and the fee charge.
+ * (Paging is the platform's `parsePage`, conditions its `evaluatePreconditions`.)
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import type { FeeCharge } from '../../../billing/fees.ts';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { nzDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
@@ -13,6 +16,7 @@ import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import { statusOn } from '../domain/dates.ts';
 import { isRegistrationNumber } from '../domain/registration-number.ts';
 import type { StatementRow } from '../store/statements.ts';
+import type { TransactionInfo } from './processing.ts';
 
 /** Ours: the financing statement PIN lets another organisation change a statement (as on the website). */
 export const PIN_HEADER = 'financing-statement-pin';
@@ -82,35 +86,20 @@ export function requireRightToChange(
   );
 }
 
-/** If-Match on a change: 412 unless it names the current version (absent: no condition). */
-export function checkIfMatch(request: FastifyRequest, row: StatementRow): void {
-  const condition = request.headers['if-match'];
-  if (condition === undefined) return;
-  const current = statementEtag(row.registrationNumber, row.version);
-  const tags = String(condition)
-    .split(',')
-    .map((t) => t.trim().replace(/^W\//, ''));
-  if (tags.includes('*') || tags.includes(current)) return;
-  throw new HttpError(
-    PLATFORM_ERRORS.preconditionFailed,
-    `If-Match does not hold: financing statement ${row.registrationNumber} is now at version ${row.version} (ETag ${current}).`,
-  );
-}
-
-/** A 1-based page of at most `max` (query parameters `page` and `page-size`). */
-export function pageOf(
-  query: { page?: string | undefined; 'page-size'?: string | undefined },
-  defaultSize: number,
-  max: number,
-): { page: number; pageSize: number; offset: number } {
-  const whole = (value: string | undefined, field: string, fallback: number, top: number) => {
-    if (value === undefined || value === '') return fallback;
-    if (!/^\d{1,7}$/.test(value) || Number(value) < 1 || Number(value) > top) {
-      throw new RuleError(field, `must be a whole number from 1 to ${top}`);
-    }
-    return Number(value);
-  };
-  const page = whole(query.page, 'page', 1, 1_000_000);
-  const pageSize = whole(query['page-size'], 'page-size', defaultSize, max);
-  return { page, pageSize, offset: (page - 1) * pageSize };
+/**
+ * Charges an operation's fee in its transaction, with the transaction's request id and billing
+ * reference; the payment session the answer names is the fee record's id (null when charging is off).
+ */
+export async function chargeFee(
+  context: ServiceContext,
+  client: pg.PoolClient,
+  transaction: TransactionInfo,
+  charge: Pick<FeeCharge, 'operation' | 'feeCode' | 'caller' | 'object'>,
+): Promise<string | null> {
+  const fee = await context.fees.charge(client, {
+    ...charge,
+    requestId: transaction.requestId,
+    ...(transaction.billingReference ? { billingReference: transaction.billingReference } : {}),
+  });
+  return fee ? String(fee.id) : null;
 }

@@ -1,15 +1,14 @@
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { grantAuthority } from '../../../../src/identity/authorities.ts';
 import type { DatabaseUrls } from '../../../../src/platform/db/urls.ts';
 import { seedNzbn } from '../../../../src/services/nzbn/sandbox/seed.ts';
-import { type SignedInUser, signedInUser } from '../../../support/oauth.ts';
-import { OpenApi } from '../../../support/openapi.ts';
-import { subscriber, type TestGateway, testGateway } from '../../../support/runtime.ts';
+import type { SignedInUser } from '../../../support/oauth.ts';
+import { testGateway } from '../../../support/runtime.ts';
+import { type ServiceTest, serviceTest } from '../../../support/service-test.ts';
 
 /**
  * A gateway with the business number register seeded small (fixtures and a few thousand generated
  * entities), a sandbox subscription, and a signed-in user who holds authority over the authority
- * fixture (case 202), as the operator's user does after `rsg seed`.
+ * fixture (case 202), as the operator's user does after `rsg seed` (the rest: test/support/service-test.ts).
  */
 export const BASE = '/sandbox/nzbn/v5';
 export const FIXTURE = {
@@ -21,21 +20,10 @@ export const FIXTURE = {
   removed: '9429000002134',
 } as const;
 
-export interface NzbnTest {
-  gateway: TestGateway;
-  key: string;
-  productionKey: string;
+export interface NzbnTest extends ServiceTest {
   /** Holds authority over FIXTURE.authority and FIXTURE.privateData. */
   owner: SignedInUser;
-  /** Signed in, but holds no authority. */
-  stranger: SignedInUser;
-  call(
-    method: InjectOptions['method'],
-    url: string,
-    options?: { token?: string; key?: string | null; headers?: Record<string, string>; payload?: unknown },
-  ): Promise<LightMyRequestResponse>;
   grant(userId: string, nzbn: string): Promise<void>;
-  close(): Promise<void>;
 }
 
 export async function nzbnTest(
@@ -58,47 +46,18 @@ export async function nzbnTest(
       { userId },
     );
   };
-  const owner = await signedInUser(gateway);
-  await seedNzbn(
-    {
-      database: gateway.runtime.environments.sandbox,
-      scale: 'small',
-      clock: gateway.runtime.clocks.for('sandbox'),
-      log: () => {},
-      identity: { grantOperatorsAuthority: async (_service, _kind, id) => grant(owner.userId, id) },
-    },
-    { entities: options.entities ?? 1_000, chunkSize: 1_000, threads: 0 },
-  );
-  await grant(owner.userId, FIXTURE.privateData);
-  const stranger = await signedInUser(gateway);
-  const { primaryKey: key } = await subscriber(gateway, 'sandbox-nzbn');
-  const { primaryKey: productionKey } = await subscriber(gateway, 'production-nzbn');
-  let openApi: OpenApi | undefined;
-  const test: NzbnTest = {
-    gateway,
-    key,
-    productionKey,
-    owner,
-    stranger,
-    grant,
-    async call(method, url, { token, key: chosenKey = key, headers = {}, payload } = {}) {
-      const full = url.startsWith('/sandbox') || url.startsWith('/gateway') ? url : `${BASE}${url}`;
-      const response = await gateway.app.inject({
-        method,
-        url: full,
-        headers: {
-          ...(chosenKey ? { 'Ocp-Apim-Subscription-Key': chosenKey } : {}),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...headers,
-        },
-        ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
-      });
-      // Every answer of the service is checked against its own OpenAPI document.
-      openApi?.conformsUrl(String(method), full, response);
-      return response;
-    },
-    close: () => gateway.close(),
-  };
-  openApi = await OpenApi.fetch(gateway.app, BASE);
-  return test;
+  const test = await serviceTest(gateway, 'nzbn', BASE, async (owner) => {
+    await seedNzbn(
+      {
+        database: gateway.runtime.environments.sandbox,
+        scale: 'small',
+        clock: gateway.runtime.clocks.for('sandbox'),
+        log: () => {},
+        identity: { grantOperatorsAuthority: async (_service, _kind, id) => grant(owner.userId, id) },
+      },
+      { entities: options.entities ?? 1_000, chunkSize: 1_000, threads: 0 },
+    );
+    await grant(owner.userId, FIXTURE.privateData);
+  });
+  return { ...test, grant };
 }
