@@ -209,10 +209,14 @@ export function serviceFees(settings: FeesSettings): ServiceFees {
       if (priced.service !== service) {
         throw new Error(`the fee ${charge.feeCode} belongs to ${priced.service}, not ${service}`);
       }
-      const payer = charge.payer ?? (await fees.payer(charge.caller));
-      // Before the clock is read: a month end waits for this transaction, so a fee dated in a month that
-      // has just ended still commits before that month is invoiced (store/month-end.ts).
-      await holdChargeBarrier(tx);
+      // The payer (the gateway database, usually resolved already by requireAuthority) and the barrier
+      // (this transaction) at once: two databases, so neither waits for the other. The barrier is held
+      // before the clock is read: a month end waits for this transaction, so a fee dated in a month that
+      // has just ended still commits before that month is closed (store/month-end.ts).
+      const [payer] = await Promise.all([
+        charge.payer ? Promise.resolve(charge.payer) : fees.payer(charge.caller),
+        holdChargeBarrier(tx),
+      ]);
       const chargedAt = clock.now();
       const row = await insertFeeRecord(tx, environment, {
         organisationId: payer.organisationId,
