@@ -1,0 +1,152 @@
+/**
+ * The monthly bulk data export of the register's public data (spec part E: "bulk data files, JSON or
+ * CSV, updated monthly"), in one environment. An export is made when the environment's clock is in a New
+ * Zealand month that has none and the month before it has one, or this process saw the clock in an
+ * earlier month (the sandbox's virtual clock moved over a month start counts): so every month start
+ * makes one, a process that was down over a month start makes it when it comes back, and a register
+ * that never had one gets its first from an operator (`exportNow`, the portal's button), not from
+ * merely starting. The files (platform/bulk-files.ts) are streamed from one snapshot of the register in
+ * keyset batches through gzip; months older than `bulkDataMonths` are deleted after each export.
+ */
+import {
+  type BulkManifest,
+  bulkDataFolder,
+  bulkExportOf,
+  monthsBefore,
+  nzMonthOf,
+  pruneBulkExports,
+  writeBulkExport,
+} from '../../../platform/bulk-files.ts';
+import type { Clock } from '../../../platform/clock.ts';
+import { OutageLog } from '../../../platform/db/faults.ts';
+import type { Database } from '../../../platform/db/pool.ts';
+import type { BulkExportInput, JobContext, RunningJobs } from '../../contract.ts';
+import { BULK_COLUMNS, BULK_DATASET, bulkCells } from '../domain/bulk-record.ts';
+import { publicView } from '../domain/privacy.ts';
+import { withEntitySnapshot } from '../store/bulk-export.ts';
+import { parseEntity } from '../store/entities.ts';
+
+const BATCH = 2_000;
+export const DEFAULT_BULK_DATA_MONTHS = 12;
+
+/** Writes this month's files now (the environment clock's month); undefined while another process is. */
+export async function exportBusinessNumbers(input: BulkExportInput): Promise<BulkManifest | undefined> {
+  const now = input.clock.now();
+  const month = nzMonthOf(now);
+  const folder = input.folder ?? bulkDataFolder(input.environment);
+  const manifest = await withEntitySnapshot(input.database.pool, BATCH, (batches) =>
+    writeBulkExport(
+      folder,
+      { dataset: BULK_DATASET, month, columns: BULK_COLUMNS.map((column) => column.name), now },
+      records(batches),
+    ),
+  );
+  if (manifest) {
+    const keep = input.settings.bulkDataMonths ?? DEFAULT_BULK_DATA_MONTHS;
+    await pruneBulkExports(folder, BULK_DATASET, month, keep);
+  }
+  return manifest;
+}
+
+async function* records(batches: AsyncIterable<Parameters<typeof parseEntity>[0][]>) {
+  for await (const batch of batches) {
+    yield batch.map((stored) => {
+      const entity = publicView(parseEntity(stored));
+      return { json: entity, csv: bulkCells(entity) };
+    });
+  }
+}
+
+/** The job: checks once a second and whenever the sandbox clock moves; exports never overlap. */
+export class BulkExportJob implements RunningJobs {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  /** The earliest month this process saw the clock in. */
+  private firstSeen: string | undefined;
+  private readonly outage: OutageLog;
+  readonly folder: string;
+
+  constructor(
+    private readonly context: JobContext,
+    private readonly input: { database: Database; clock: Clock; intervalMs?: number },
+  ) {
+    this.folder = bulkDataFolder(context.environment);
+    this.outage = new OutageLog(`bulk data export (${context.environment})`, context.log);
+  }
+
+  start(): void {
+    this.firstSeen = nzMonthOf(this.input.clock.now());
+    this.timer = setInterval(() => this.wake(), this.input.intervalMs ?? 1000);
+    this.timer.unref();
+    this.wake();
+  }
+
+  describe(): string {
+    return 'monthly bulk data export';
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.runNow().catch(() => {});
+  }
+
+  private runNow(): Promise<void> {
+    if (!this.running) {
+      this.running = this.run()
+        .then(
+          () => this.outage.succeeded(),
+          (error) => this.outage.failed(error),
+        )
+        .finally(() => {
+          this.running = undefined;
+          if (this.again && !this.stopped) {
+            this.again = false;
+            this.wake();
+          }
+        });
+    }
+    return this.running;
+  }
+
+  async settle(): Promise<void> {
+    await this.runNow();
+    if (this.running) await this.runNow();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Whether this month's export is due (see the file's comment). */
+  private async due(month: string): Promise<boolean> {
+    if (await bulkExportOf(this.folder, BULK_DATASET, month)) return false;
+    if (this.firstSeen !== undefined && this.firstSeen < month) return true;
+    return (await bulkExportOf(this.folder, BULK_DATASET, monthsBefore(month, 1))) !== undefined;
+  }
+
+  private async run(): Promise<void> {
+    const month = nzMonthOf(this.input.clock.now());
+    if (!(await this.due(month))) return;
+    const manifest = await exportBusinessNumbers({
+      environment: this.context.environment,
+      database: this.input.database,
+      clock: this.input.clock,
+      settings: this.context.settings,
+      folder: this.folder,
+    });
+    if (manifest) {
+      this.context.log.info(
+        { service: 'nzbn', month, rows: manifest.files[0]?.rows },
+        `bulk data export ${month} (${this.context.environment}) written`,
+      );
+    }
+  }
+}
