@@ -250,8 +250,9 @@ ${
       await deps.sessions.load(request);
       requireOperator(request);
     });
-    // A refused or failed answer leaves no temporary file behind.
-    upload.addHook('onResponse', async (request) => {
+    // A refused or failed answer leaves no temporary file behind (before the answer is sent, so the
+    // file is gone when the client reads it; after a success it was renamed and this does nothing).
+    upload.addHook('onSend', async (request) => {
       const file = uploadedFile(request.body, 'file');
       if (file) await rm(file.temporary, { force: true });
     });
