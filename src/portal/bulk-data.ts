@@ -121,10 +121,10 @@ clock${portalUser(request)?.isOperator ? ', or when an operator runs the export 
       manifest.files.map(
         (
           file,
-        ) => html`<tr><td data-label="Month">${manifest.month}</td><td data-label="Data">${datasets.get(manifest.dataset)!.title}</td>
+        ) => html`<tr><td data-label="Month" class="nowrap">${manifest.month}</td><td data-label="Data">${datasets.get(manifest.dataset)!.title}</td>
 <td data-label="File"><a href="${signedLink(deps, `/portal/bulk-data/${environment}/files/${file.file}`, userId)}" download>${file.format.toUpperCase()}<span class="visually-hidden"> file of ${manifest.month}</span></a></td>
-<td data-label="Rows">${file.rows.toLocaleString('en-NZ')}</td><td data-label="Size">${formatBytes(file.bytes)}</td>
-<td data-label="SHA-256"><code class="key">${file.sha256}</code></td></tr>`,
+<td data-label="Rows">${file.rows.toLocaleString('en-NZ')}</td><td data-label="Size" class="nowrap">${formatBytes(file.bytes)}</td>
+<td data-label="SHA-256"><code>${file.sha256}</code></td></tr>`,
       ),
     )}</tbody></table>
 <p class="hint">Links live ${DOWNLOAD_LINK_SECONDS / 60} minutes and work without signing in (e.g. with curl); open this page again for fresh ones.</p>`;
@@ -182,9 +182,33 @@ ${bulkServices(deps).map(
 <button type="submit" class="secondary">Run the ${environment} export now</button>
 <p class="hint">Operators: writes this month's files now (e.g. on first start); the page waits until they are written.</p></form>`;
 
-  scope.get('/bulk-data', async (request, reply) =>
-    sendPage(request, reply, 'Bulk data', await page(request)),
-  );
+  scope.get<{ Querystring: Record<string, string | undefined> }>('/bulk-data', async (request, reply) => {
+    const query = request.query ?? {};
+    const said = (environment: string | undefined, text: string) =>
+      environment && (ENVIRONMENTS as readonly string[]).includes(environment)
+        ? html`<p class="notice" role="status">${text.replace('ENV', environment)}</p>`
+        : undefined;
+    // A message about a request shows only while it still says what is true (a reload after the
+    // decision shows the state instead).
+    const access = await bulkAccessOf(pool, requireUser(request).id);
+    const stateIs = (environment: string | undefined, states: string[]) =>
+      states.includes(access.get(environment as Environment)?.state ?? 'none') ? environment : undefined;
+    const message =
+      said(
+        stateIs(query.asked, ['requested']),
+        'Your ENV request is waiting for an operator; you get a mail when it is decided.',
+      ) ??
+      said(
+        stateIs(query.already, ['requested', 'approved']),
+        'You already have ENV access or a request waiting there.',
+      ) ??
+      said(query.exported, 'The ENV export ran; its files are listed below.') ??
+      said(
+        query.busy,
+        'Another process is writing the ENV export now; its files appear here when it is done.',
+      );
+    return sendPage(request, reply, 'Bulk data', await page(request, message));
+  });
 
   scope.post('/bulk-data/access', async (request, reply) => {
     const user = requireUser(request);
@@ -200,16 +224,8 @@ ${bulkServices(deps).map(
         });
       }
     }
-    return sendPage(
-      request,
-      reply,
-      'Bulk data',
-      await page(
-        request,
-        html`<p class="notice" role="status">${added ? 'Your request is waiting for an operator.' : 'You already have access or a request waiting there.'}</p>`,
-      ),
-      added ? 201 : 200,
-    );
+    // Post, then redirect: reloading the page asks nothing twice.
+    return reply.redirect(`/portal/bulk-data?${added ? 'asked' : 'already'}=${environment}`, 303);
   });
 
   scope.get<{ Params: { environment: string; name: string } }>(
@@ -287,7 +303,7 @@ ${bulkServices(deps).map(
   scope.post('/operator/bulk-data/export', async (request, reply) => {
     requireOperator(request);
     const environment = environmentOf((request.body as Record<string, unknown>)?.environment);
-    const written: string[] = [];
+    let busy = false;
     for (const service of bulkServices(deps)) {
       const manifest = await service.bulkData!.exportNow({
         environment,
@@ -295,20 +311,11 @@ ${bulkServices(deps).map(
         clock: deps.runtime.clocks.for(environment),
         settings: readSettings(deps.runtime.config.variables, service.settings),
       });
-      written.push(
-        manifest
-          ? `${service.bulkData!.title}: ${manifest.month}, ${manifest.files[0]?.rows ?? 0} rows`
-          : `${service.bulkData!.title}: another process is writing it now`,
-      );
+      if (!manifest) busy = true;
     }
-    return sendPage(
-      request,
-      reply,
-      'Bulk data',
-      await page(
-        request,
-        html`<p class="notice" role="status">The ${environment} export ran: ${written.join('; ')}.</p>`,
-      ),
+    return reply.redirect(
+      `/portal/bulk-data?${busy ? 'busy' : 'exported'}=${environment}#bulk-${environment}`,
+      303,
     );
   });
 }

@@ -100,8 +100,18 @@ ${
 }</section>`;
   };
 
-  scope.get('/data-requests', async (request, reply) =>
-    sendPage(request, reply, 'Data requests', await page(request)),
+  scope.get<{ Querystring: { sent?: string } }>('/data-requests', async (request, reply) =>
+    sendPage(
+      request,
+      reply,
+      'Data requests',
+      await page(
+        request,
+        request.query?.sent === '1'
+          ? html`<p class="notice" role="status">Your request is recorded; an operator will answer it.</p>`
+          : undefined,
+      ),
+    ),
   );
 
   scope.post('/data-requests', async (request, reply) => {
@@ -130,16 +140,8 @@ ${
         text: `${user.name} <${user.email}> asks for data from the offers register.\n\nData: ${data}\nPurpose: ${purpose}\nFormat: ${FORMATS[format as DataRequestFormat]}\nContact: ${contact}\n\nAnswer in the developer portal: /portal/operator/data-requests\n`,
       });
     }
-    return sendPage(
-      request,
-      reply,
-      'Data requests',
-      await page(
-        request,
-        html`<p class="notice" role="status">Your request is recorded; an operator will answer it.</p>`,
-      ),
-      201,
-    );
+    // Post, then redirect: reloading the page sends nothing twice.
+    return reply.redirect('/portal/data-requests?sent=1', 303);
   });
 
   scope.get<{ Params: { id: string } }>('/data-requests/:id/file', async (request, reply) => {

@@ -101,13 +101,16 @@ describe('bulk data by approval', () => {
       environment: 'sandbox',
       purpose: 'Matching our customer records',
     });
-    expect(asked.statusCode).toBe(201);
+    expect(asked.statusCode).toBe(303);
+    expect(asked.headers.location).toBe('/portal/bulk-data?asked=sandbox');
+    expect((await user.client.get(asked.headers.location as string)).body).toContain(
+      'Your sandbox request is waiting for an operator',
+    );
     const again = await user.client.submit('/portal/bulk-data', '/portal/bulk-data/access', {
       environment: 'sandbox',
       purpose: 'Once more',
     });
-    expect(again.statusCode).toBe(200);
-    expect(again.body).toContain('already have access or a request waiting');
+    expect(again.headers.location).toBe('/portal/bulk-data?already=sandbox');
     // The operators were told.
     expect((await listOutbox(t.runtime.gateway.pool, { to: operator.email }))[0]?.subject).toBe(
       'Bulk data access request (sandbox)',
@@ -250,8 +253,8 @@ describe('bulk data by approval', () => {
     const ran = await operator.client.submit('/portal/bulk-data', '/portal/operator/bulk-data/export', {
       environment: 'production',
     });
-    expect(ran.statusCode).toBe(200);
-    expect(ran.body).toContain('The production export ran');
+    expect(ran.statusCode).toBe(303);
+    expect(ran.headers.location).toBe('/portal/bulk-data?exported=production#bulk-production');
     const month = (await bulkExportOf(path.join(folder, 'production'), 'nzbn-entities', currentNzMonth()))!;
     const rows = (
       await t.runtime.environments.production.pool.query<{ n: number }>(

@@ -74,7 +74,8 @@ async function openRequest(client: PortalClient, data: string): Promise<string> 
     format: 'csv',
     contact: 'analyst@example.test',
   });
-  expect(response.statusCode).toBe(201);
+  expect(response.statusCode).toBe(303);
+  expect(response.headers.location).toBe('/portal/data-requests?sent=1');
   const id = (
     await t.runtime.gateway.pool.query<{ id: string }>(
       'SELECT id FROM portal_data_requests ORDER BY created_at DESC LIMIT 1',
