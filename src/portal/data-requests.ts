@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { listUsers } from '../identity/users.ts';
 import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { bodyTooLarge, HttpError } from '../platform/http/errors.ts';
-import { html, type SafeHtml } from '../platform/http/html.ts';
+import { html } from '../platform/http/html.ts';
 import { sendMail } from '../platform/mail.ts';
 import {
   checkLink,
@@ -58,13 +58,18 @@ export function dataRequestRoutes(scope: FastifyInstance, deps: PortalDeps): voi
   const folder = dataRequestFolder(deps);
   const filePath = (id: string) => `/portal/data-requests/${id}/file`;
 
-  const page = async (request: FastifyRequest, message?: SafeHtml) => {
+  const page = async (request: FastifyRequest, sent = false) => {
     const user = requireUser(request);
     const mine = await dataRequestsOf(pool, user.id);
+    // Shown after sending, while the newest request is still open (a reload later shows its state).
+    const message =
+      sent && mine[0]?.state === 'open'
+        ? html`<p class="notice" role="status">Your request is recorded; an operator will answer it.</p>`
+        : undefined;
     return html`<h1>Data requests</h1>
 ${message ?? ''}
-<p>One-off bulk data from the offers register that the API does not give (spec: "a separate data-request form").
-An operator answers with a file or declines with a reason; you get a mail either way.</p>
+<p>One-off bulk data from the offers register that the API does not give is asked for here. An operator
+answers with a file or declines with a reason; you get a mail either way.</p>
 <section class="card" aria-labelledby="new-request"><h2 id="new-request">Ask for data</h2>
 <form method="post" action="/portal/data-requests">${csrfField(request)}
 <label for="data">What data</label><p class="hint" id="data-hint">Which records, fields and period, e.g. "every offer's name, issuer and status, 2020 to now".</p>
@@ -101,17 +106,7 @@ ${
   };
 
   scope.get<{ Querystring: { sent?: string } }>('/data-requests', async (request, reply) =>
-    sendPage(
-      request,
-      reply,
-      'Data requests',
-      await page(
-        request,
-        request.query?.sent === '1'
-          ? html`<p class="notice" role="status">Your request is recorded; an operator will answer it.</p>`
-          : undefined,
-      ),
-    ),
+    sendPage(request, reply, 'Data requests', await page(request, request.query?.sent === '1')),
   );
 
   scope.post('/data-requests', async (request, reply) => {
