@@ -40,6 +40,8 @@ export interface BulkManifest {
   files: BulkFile[];
 }
 
+const CHUNK = 64 * 1024;
+
 /** One record: its JSON value and its CSV cells (in the data set's column order). */
 export interface BulkRecord {
   json: unknown;
@@ -104,11 +106,22 @@ class GzipFile {
     this.done.catch(() => {});
   }
 
+  /** Writes, waiting for the gzip stream to drain when it asks (a failed file rejects the wait). */
   async write(text: string): Promise<void> {
     if (this.gzip.write(text)) return;
+    const gzip = this.gzip;
     await new Promise<void>((resolve, reject) => {
-      this.gzip.once('drain', resolve);
-      this.done.catch(reject);
+      const settle = (error?: Error) => {
+        gzip.off('drain', onDrain);
+        gzip.off('close', onClose);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onDrain = () => settle();
+      // The pipeline destroys the gzip stream when the file fails; its error is the pipeline's.
+      const onClose = () => settle(new Error('the bulk data file closed before it was complete'));
+      gzip.on('drain', onDrain);
+      gzip.on('close', onClose);
     });
   }
 
@@ -143,22 +156,31 @@ export async function writeBulkExport(
   try {
     await csv.write(csvLine(input.columns));
     await json.write('[');
+    // Text goes to gzip in pieces of about CHUNK characters: small strings are collected young, where
+    // one string per batch (megabytes) would sit in the large-object space until a full collection.
+    let jsonText = '';
+    let csvText = '';
     for await (const batch of batches) {
-      if (batch.length === 0) continue;
-      let jsonText = '';
-      let csvText = '';
       for (const record of batch) {
-        jsonText += `${json.rows === 0 ? '\n' : ',\n'}${JSON.stringify(record.json)}`;
-        json.rows++;
         if (record.csv.length !== input.columns.length) {
           throw new RangeError(`a CSV record has ${record.csv.length} cells, not ${input.columns.length}`);
         }
+        jsonText += `${json.rows === 0 ? '\n' : ',\n'}${JSON.stringify(record.json)}`;
+        json.rows++;
         csvText += csvLine(record.csv);
         csv.rows++;
+        if (jsonText.length >= CHUNK) {
+          await json.write(jsonText);
+          jsonText = '';
+        }
+        if (csvText.length >= CHUNK) {
+          await csv.write(csvText);
+          csvText = '';
+        }
       }
-      await json.write(jsonText);
-      await csv.write(csvText);
     }
+    if (jsonText) await json.write(jsonText);
+    if (csvText) await csv.write(csvText);
     await json.write('\n]\n');
     const files: BulkFile[] = [];
     for (const [format, file] of [
