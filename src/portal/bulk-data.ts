@@ -18,7 +18,7 @@ import {
   requestBulkAccess,
   waitingBulkAccess,
 } from './requests-store.ts';
-import { requireOperator, requireUser } from './session.ts';
+import { portalContext, requireOperator, requireUser } from './session.ts';
 
 /**
  * Bulk data by approval (spec part E: "bulk data files, JSON or CSV, updated monthly, available outside
@@ -113,7 +113,7 @@ export function bulkDataRoutes(scope: FastifyInstance, deps: PortalDeps): void {
     );
     if (exports.length === 0) {
       return html`<p class="muted">No files yet: the first are written at the next month start of the ${environment}
-clock${portalUser(request)?.isOperator ? ', or when an operator runs the export below' : ''}.</p>`;
+clock${portalContext(request).user?.isOperator ? ', or when an operator runs the export below' : ''}.</p>`;
     }
     return html`<table class="stack"><caption class="visually-hidden">${environment} bulk data files</caption>
 <thead><tr><th scope="col">Month</th><th scope="col">Data</th><th scope="col">File</th><th scope="col">Rows</th><th scope="col">Size</th><th scope="col">SHA-256</th></tr></thead>
@@ -154,7 +154,7 @@ clock${portalUser(request)?.isOperator ? ', or when an operator runs the export 
       }
       sections.push(
         html`<section class="card" aria-labelledby="bulk-${environment}"><h2 id="bulk-${environment}">${environment === 'sandbox' ? 'Sandbox' : 'Production'}</h2>${body}${
-          user.isOperator ? html`${await exportForm(request, environment)}` : ''
+          user.isOperator ? exportForm(request, environment) : ''
         }</section>`,
       );
     }
@@ -176,7 +176,7 @@ ${bulkServices(deps).map(
 )}`;
   };
 
-  const exportForm = async (request: FastifyRequest, environment: Environment) =>
+  const exportForm = (request: FastifyRequest, environment: Environment) =>
     html`<form method="post" action="/portal/operator/bulk-data/export">${csrfField(request)}
 <input type="hidden" name="environment" value="${environment}">
 <button type="submit" class="secondary">Run the ${environment} export now</button>
@@ -319,14 +319,6 @@ ${bulkServices(deps).map(
     );
   });
 }
-
-const portalUser = (request: FastifyRequest) => {
-  try {
-    return requireUser(request);
-  } catch {
-    return undefined;
-  }
-};
 
 /** The operators' part of the approval page: bulk data access requests, oldest first. */
 export async function bulkAccessQueue(request: FastifyRequest, deps: PortalDeps): Promise<SafeHtml> {
