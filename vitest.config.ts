@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    // Per worker: the folders the product writes files to, in a temporary folder (worker-folders.ts).
+    setupFiles: ['test/support/worker-folders.ts'],
     // A test that needs longer (real processes, nginx, a browser) says so itself, with the reason.
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -5,6 +5,7 @@ import { HttpError } from '../platform/http/errors.ts';
 import { html } from '../platform/http/html.ts';
 import { listOutbox, sendMail } from '../platform/mail.ts';
 import { authorityQueue } from './billing.ts';
+import { bulkAccessQueue } from './bulk-data.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, field, formatDate, sendPage, UUID } from './layout.ts';
 import { accessQueue } from './sandbox.ts';
@@ -45,7 +46,8 @@ ${
       )}</tbody></table>`
 }
 ${await authorityQueue(request, deps)}
-${await accessQueue(request, deps)}`,
+${await accessQueue(request, deps)}
+${await bulkAccessQueue(request, deps)}`,
     );
   });
 

@@ -10,7 +10,9 @@ import { approvalRoutes } from './approvals.ts';
 import { assetRoutes } from './assets.ts';
 import { authRoutes } from './auth.ts';
 import { billingRoutes } from './billing.ts';
+import { bulkDataRoutes } from './bulk-data.ts';
 import { clientRoutes } from './clients.ts';
+import { dataRequestRoutes } from './data-requests.ts';
 import { landingRoutes } from './landing.ts';
 import { sendPage } from './layout.ts';
 import { productRoutes } from './products.ts';
@@ -58,7 +60,8 @@ export async function portalRoutes(app: FastifyInstance, runtime: Runtime): Prom
   await app.register(
     async (scope) => {
       scope.addHook('onRoute', (route) => {
-        route.bodyLimit = FORM_LIMIT;
+        // The operators' data-request answer sets its own limit (200 MB, streamed to disk).
+        if (!(route.config as { upload?: boolean } | undefined)?.upload) route.bodyLimit = FORM_LIMIT;
       });
       await scope.register(cookie);
       installFormParser(scope);
@@ -104,6 +107,8 @@ export async function portalRoutes(app: FastifyInstance, runtime: Runtime): Prom
       billingRoutes(scope, deps);
       sandboxRoutes(scope, deps);
       accessDecisionRoutes(scope, deps);
+      bulkDataRoutes(scope, deps);
+      dataRequestRoutes(scope, deps);
     },
     { prefix: PORTAL_PREFIX },
   );

@@ -25,10 +25,13 @@ function navItems(request: FastifyRequest): NavItem[] {
       { href: '/portal/sandbox', label: 'Sandbox access' },
       { href: '/portal/clients', label: 'OAuth clients' },
       { href: '/portal/billing', label: 'Billing' },
+      { href: '/portal/bulk-data', label: 'Bulk data' },
+      { href: '/portal/data-requests', label: 'Data requests' },
     );
     if (user.isOperator) {
       items.push(
         { href: '/portal/operator/approvals', label: 'Approvals' },
+        { href: '/portal/operator/data-requests', label: 'Answer data requests' },
         { href: '/portal/operator/outbox', label: 'Outbox' },
       );
     }

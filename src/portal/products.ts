@@ -127,7 +127,7 @@ ${referenceSection(request, product, base)}`,
     const id = request.params.id;
     const product = /^[a-z-]{1,60}$/.test(id) ? await findProduct(pool, id) : undefined;
     if (!product) throw new HttpError(PLATFORM_ERRORS.notFound, 'There is no such product.');
-    const document = await preparedDocument(deps, baseUrl(deps.runtime.services, product));
+    const document = await preparedDocument(deps, baseUrl(deps.runtime.services, product), product.service);
     if (!document)
       throw new HttpError(PLATFORM_ERRORS.notFound, 'This product publishes no OpenAPI document.');
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(document));

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import type { RecordedAnswer } from './examples/record.ts';
 
 /**
  * A service's OpenAPI document made ready for the portal's reference (pure; the input is not changed):
@@ -6,7 +7,9 @@ import { STATUS_CODES } from 'node:http';
  * - the four conditional-request headers, the paging parameters and every error response that repeats
  *   word for word are moved to `components` once and referenced from each operation;
  * - `info.description` explains conditional requests, paging and error bodies once, with the
- *   document's own `x-error-codes` as a table.
+ *   document's own `x-error-codes` as a table;
+ * - an operation with a recorded sandbox answer (examples/sandbox-answers.json) shows it as its
+ *   response's example (`examples.sandbox`).
  * Anything unexpected is left as it is, never thrown.
  */
 type Json = Record<string, unknown>;
@@ -89,9 +92,38 @@ function refName(status: string, response: Json, taken: Map<string, string>, use
   return name;
 }
 
-export function referenceDocument(input: unknown): Json | undefined {
+/** Puts each recorded sandbox answer on its operation's response as the `sandbox` example. */
+function addAnswers(document: Json, answers: Readonly<Record<string, RecordedAnswer>>): void {
+  for (const [name, answer] of Object.entries(answers)) {
+    const [method, ...rest] = name.split(' ');
+    const item = (document.paths as Json)[rest.join(' ')];
+    const operation = isObject(item) ? item[method!.toLowerCase()] : undefined;
+    if (!isObject(operation) || !isObject(operation.responses)) continue;
+    const status = String(answer.status);
+    const response = operation.responses[status];
+    if (!isObject(response) || response.$ref) continue;
+    const content: Json = isObject(response.content) ? response.content : {};
+    response.content = content;
+    const media: Json = isObject(content[answer.contentType]) ? (content[answer.contentType] as Json) : {};
+    content[answer.contentType] = media;
+    delete media.example;
+    media.examples = {
+      sandbox: {
+        summary: 'A real sandbox answer',
+        description: `The sandbox's answer to \`${method} ${answer.request}\` (the document's example values).`,
+        value: answer.body,
+      },
+    };
+  }
+}
+
+export function referenceDocument(
+  input: unknown,
+  answers: Readonly<Record<string, RecordedAnswer>> = {},
+): Json | undefined {
   if (!isObject(input) || !isObject(input.paths)) return undefined;
   const document = structuredClone(input);
+  addAnswers(document, answers);
   const components: Json = isObject(document.components) ? document.components : {};
   document.components = components;
   const parameters: Json = isObject(components.parameters) ? components.parameters : {};

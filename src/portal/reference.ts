@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Product } from '../gateway/products.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
+import type { RecordedExamples } from './examples/record.ts';
 import type { PortalDeps } from './index.ts';
 import { pathCode } from './layout.ts';
 import { referenceDocument } from './reference-document.ts';
@@ -165,8 +166,21 @@ export async function serviceDocument(deps: PortalDeps, base: string): Promise<u
   }
 }
 
-export async function preparedDocument(deps: PortalDeps, base: string) {
-  return referenceDocument(await serviceDocument(deps, base));
+/** The committed sandbox answers (examples/record.ts), read once. */
+let recorded: RecordedExamples | undefined;
+export function sandboxAnswers(): RecordedExamples {
+  recorded ??= JSON.parse(
+    readFileSync(new URL('./examples/sandbox-answers.json', import.meta.url), 'utf8'),
+  ) as RecordedExamples;
+  return recorded;
+}
+
+/** The document the reference draws, with the service's recorded sandbox answers as examples. */
+export async function preparedDocument(deps: PortalDeps, base: string, serviceId?: string) {
+  return referenceDocument(
+    await serviceDocument(deps, base),
+    serviceId ? sandboxAnswers()[serviceId]?.answers : undefined,
+  );
 }
 
 /** The reference's place on a product page; Swagger UI fills it. */

@@ -6,6 +6,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServiceContext } from '../gateway/service-context.ts';
+import type { BulkManifest } from '../platform/bulk-files.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/pool.ts';
 import type { Dialect, ErrorCode } from '../platform/http/error-codes.ts';
@@ -74,6 +75,36 @@ export interface ServiceDefinition {
    * service that holds that register; the gateway hands it to the others as `ServiceContext.registers`.
    */
   businessNumberRegister?: (database: Database) => BusinessNumberRegister;
+  /**
+   * The service's public data as monthly bulk data files (spec part E), written by the service itself
+   * (its jobs at each month start of the environment's clock, and `exportNow` when an operator asks) into
+   * the environment's bulk data folder (platform/bulk-files.ts). The portal lists and serves the files to
+   * users whose bulk data access an operator approved; it never reads the service's tables.
+   */
+  bulkData?: BulkDataSet;
+}
+
+/** `ServiceDefinition.bulkData`: one data set of a service's public data. */
+export interface BulkDataSet {
+  /** The files' name stem, e.g. `nzbn-entities`. */
+  dataset: string;
+  title: string;
+  /** What a record of the JSON file is. */
+  jsonRecord: string;
+  /** The CSV file's columns, in order, each with what it holds. */
+  columns: readonly { name: string; description: string }[];
+  /** Writes the export of the clock's current month now; undefined when another process is writing it. */
+  exportNow(input: BulkExportInput): Promise<BulkManifest | undefined>;
+}
+
+export interface BulkExportInput {
+  environment: Environment;
+  database: Database;
+  clock: Clock;
+  /** The service's settings (`ServiceDefinition.settings`), by name. */
+  settings: Readonly<Record<string, number>>;
+  /** The folder to write to; default `bulkDataFolder(environment)`. */
+  folder?: string;
 }
 
 /** What another register may ask of the business number register of its environment. */

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BILLING_ERRORS, NZBN_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
+import { BULK_COLUMNS, BULK_DATASET } from './domain/bulk-record.ts';
+import { BulkExportJob, DEFAULT_BULK_DATA_MONTHS, exportBusinessNumbers } from './jobs/bulk-export.ts';
 import { NzbnJobs } from './jobs/index.ts';
 import { nzbnRoutes } from './routes/index.ts';
 import { simulateActivity } from './sandbox/activity.ts';
@@ -28,6 +30,15 @@ export const nzbnService: ServiceDefinition = {
   settings: {
     /** Sandbox: simulated register changes per hour of the sandbox clock (0: none). */
     sandboxActivityPerHour: { variable: 'RSG_SANDBOX_ACTIVITY_PER_HOUR', default: 30, min: 0, max: 100_000 },
+    /** Months of bulk data files kept (the newest included); older ones are deleted after an export. */
+    bulkDataMonths: { variable: 'RSG_BULK_DATA_MONTHS', default: DEFAULT_BULK_DATA_MONTHS, min: 1, max: 120 },
+  },
+  bulkData: {
+    dataset: BULK_DATASET,
+    title: 'Business number register: every entity’s public data',
+    jsonRecord: 'an entity as GET /entities/{nzbn} answers it without business authority',
+    columns: BULK_COLUMNS,
+    exportNow: exportBusinessNumbers,
   },
   jobs: async (context) => {
     // The simulated register activity is the sandbox's alone.
@@ -45,6 +56,21 @@ export const nzbnService: ServiceDefinition = {
         : {}),
     });
     await jobs.start();
-    return jobs;
+    const bulk = new BulkExportJob(context, { database: context.database, clock: context.clock });
+    bulk.start();
+    return {
+      describe: () => `${jobs.describe()}, ${bulk.describe()}`,
+      wake: () => {
+        jobs.wake();
+        bulk.wake();
+      },
+      settle: async () => {
+        await jobs.settle();
+        await bulk.settle();
+      },
+      stop: async () => {
+        await Promise.all([jobs.stop(), bulk.stop()]);
+      },
+    };
   },
 };

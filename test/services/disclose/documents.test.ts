@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setClock } from '../../../src/platform/clock-store.ts';
-import { SIGNED_URL_SECONDS } from '../../../src/services/disclose/domain/signed-url.ts';
+import { SIGNED_URL_SECONDS } from '../../../src/services/disclose/domain/records.ts';
 import {
   folderDocumentFiles,
   MAX_DOCUMENT_BYTES,

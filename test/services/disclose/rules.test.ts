@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkSignature, signedQuery } from '../../../src/platform/signed-url.ts';
 import {
   activitiesOfFund,
   dueDateOf,
@@ -8,12 +9,13 @@ import {
 import { fundUpdateProblems, isQuarterEnd } from '../../../src/services/disclose/domain/fund-update.ts';
 import { HoldingsChecker, holdingsProblems } from '../../../src/services/disclose/domain/holdings.ts';
 import { withIsinCheckDigit } from '../../../src/services/disclose/domain/isin.ts';
-import { cut, pageOf, parseVersion, versionId } from '../../../src/services/disclose/domain/records.ts';
 import {
-  checkSignature,
+  cut,
+  pageOf,
+  parseVersion,
   SIGNED_URL_SECONDS,
-  signedQuery,
-} from '../../../src/services/disclose/domain/signed-url.ts';
+  versionId,
+} from '../../../src/services/disclose/domain/records.ts';
 import { FIXTURES } from '../../../src/services/disclose/sandbox/fixtures.ts';
 import { generateRegister } from '../../../src/services/disclose/sandbox/generator.ts';
 import { broken } from '../../support/rules.ts';
@@ -131,7 +133,7 @@ describe('signed URLs', () => {
   const key = Buffer.alloc(32, 7);
   const query = (text: string) => Object.fromEntries(new URLSearchParams(text));
   it('valid until the expiry; any change to path, caller or expiry is tampering', () => {
-    const signed = query(signedQuery(key, '/files/DOC100001', 'sub-1', 1_000_000));
+    const signed = query(signedQuery(key, '/files/DOC100001', 'sub-1', 1_000_000, SIGNED_URL_SECONDS));
     expect(checkSignature(key, '/files/DOC100001', signed, 1_000_000)).toBe('valid');
     expect(checkSignature(key, '/files/DOC100001', signed, 1_000_000 + SIGNED_URL_SECONDS * 1000)).toBe(
       'valid',

@@ -16,6 +16,9 @@ export const SCHEME_NUMBER = /^SCH[0-9]{5,9}$/;
 export const FUND_NUMBER = /^FND[0-9]{5,9}$/;
 export const DOCUMENT_REC_ID = /^DOC[0-9]{6,9}$/;
 
+/** A signed document URL (platform/signed-url.ts) lives this many seconds (ours). */
+export const SIGNED_URL_SECONDS = 300;
+
 /** A version identifier: the record's number, `-v` and the version's ordinal (`OFR10001-v3`). */
 export const versionId = (number: string, version: number): string => `${number}-v${version}`;
 

@@ -1,10 +1,15 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { DISCLOSE_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
-import { DOCUMENT_REC_ID, FUND_NUMBER, OFFER_NUMBER, SCHEME_NUMBER } from '../domain/records.ts';
-import { checkSignature, SIGNED_URL_SECONDS, signedQuery } from '../domain/signed-url.ts';
+import { checkSignature, derivedSigningKey, signedQuery } from '../../../platform/signed-url.ts';
+import {
+  DOCUMENT_REC_ID,
+  FUND_NUMBER,
+  OFFER_NUMBER,
+  SCHEME_NUMBER,
+  SIGNED_URL_SECONDS,
+} from '../domain/records.ts';
 import { downloadResponses, ORGANISATION_NOTE } from '../schemas.ts';
 import { type DocumentFiles, documentFolder, folderDocumentFiles } from '../store/document-files.ts';
 import { type DocumentRow, documentById, documents } from '../store/register.ts';
@@ -12,10 +17,7 @@ import { apiBase, notFound, numberParam, requireOrganisation } from './support.t
 
 /** The key of this environment's document URLs: derived from the server's secret, never stored. */
 export function signingKey(context: ServiceContext): Buffer {
-  const parts = [0, 1, 2, 3].map((i) =>
-    context.keyedUniform(`disclose|document-url|${context.environment}|${i}`),
-  );
-  return createHash('sha256').update(parts.join('|')).digest();
+  return derivedSigningKey(context.keyedUniform, `disclose|document-url|${context.environment}`);
 }
 
 /** Where a document's bytes are served (public: the signature is the permission). */
@@ -32,7 +34,7 @@ export function documentRoutes(app: FastifyInstance, context: ServiceContext): v
   const redirect = (request: FastifyRequest, row: DocumentRow) => {
     const path = downloadPath(context, row.documentRecId);
     const caller = request.caller?.subscriptionId ?? 'unknown';
-    return `${request.protocol}://${request.host}${path}?${signedQuery(key, path, caller, context.clock.now().getTime())}`;
+    return `${request.protocol}://${request.host}${path}?${signedQuery(key, path, caller, context.clock.now().getTime(), SIGNED_URL_SECONDS)}`;
   };
   const schema = (summary: string) => ({
     schema: {

@@ -4,8 +4,15 @@ import { RuleError } from '../../../platform/errors.ts';
 import { PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 import { html, page, type SafeHtml } from '../../../platform/http/html.ts';
-import { FUND_NUMBER, OFFER_NUMBER, parseVersion, SCHEME_NUMBER, versionId } from '../domain/records.ts';
-import { signedQuery } from '../domain/signed-url.ts';
+import { signedQuery } from '../../../platform/signed-url.ts';
+import {
+  FUND_NUMBER,
+  OFFER_NUMBER,
+  parseVersion,
+  SCHEME_NUMBER,
+  SIGNED_URL_SECONDS,
+  versionId,
+} from '../domain/records.ts';
 import * as store from '../store/register.ts';
 import { downloadPath, signingKey } from './documents.ts';
 import { registerBase, single } from './support.ts';
@@ -66,7 +73,7 @@ export function onlineRegisterRoutes(app: FastifyInstance, context: ServiceConte
     };
   const link = (recId: string) => {
     const path = downloadPath(context, recId);
-    return `${path}?${signedQuery(key, path, 'online-register', context.clock.now().getTime())}`;
+    return `${path}?${signedQuery(key, path, 'online-register', context.clock.now().getTime(), SIGNED_URL_SECONDS)}`;
   };
   const documentTable = (rows: store.DocumentRow[]) =>
     rows.length === 0

@@ -21,7 +21,7 @@ export interface StoredEntity {
   document: string;
 }
 
-interface EntityRecord {
+export interface EntityRecord {
   nzbn: string;
   seed_index: number | null;
   etag: string | null;
@@ -32,11 +32,11 @@ interface EntityRecord {
   document: string | null;
 }
 
-const COLUMNS =
+export const ENTITY_RECORD_COLUMNS =
   'nzbn, seed_index, etag, version, last_updated, hides_items, previous_names, document::text AS document';
 
 /** A row whose document is not stored gets the generated one (store/generated.ts). */
-function toStored(row: EntityRecord): StoredEntity {
+export function toStored(row: EntityRecord): StoredEntity {
   const made = row.document === null ? generatedDocument(row.seed_index!) : undefined;
   return {
     nzbn: row.nzbn,
@@ -52,7 +52,7 @@ function toStored(row: EntityRecord): StoredEntity {
 export async function findEntity(db: Queryable, nzbn: string): Promise<StoredEntity | undefined> {
   const result = await db.query<EntityRecord>({
     name: 'nzbn-find-entity',
-    text: `SELECT ${COLUMNS} FROM nzbn_entities WHERE nzbn = $1`,
+    text: `SELECT ${ENTITY_RECORD_COLUMNS} FROM nzbn_entities WHERE nzbn = $1`,
     values: [nzbn],
   });
   return result.rows[0] && toStored(result.rows[0]);
@@ -61,9 +61,10 @@ export async function findEntity(db: Queryable, nzbn: string): Promise<StoredEnt
 /** Several entities by number, in no particular order (missing numbers are left out). */
 export async function findEntities(db: Queryable, nzbns: readonly string[]): Promise<StoredEntity[]> {
   if (nzbns.length === 0) return [];
-  const result = await db.query<EntityRecord>(`SELECT ${COLUMNS} FROM nzbn_entities WHERE nzbn = ANY($1)`, [
-    nzbns,
-  ]);
+  const result = await db.query<EntityRecord>(
+    `SELECT ${ENTITY_RECORD_COLUMNS} FROM nzbn_entities WHERE nzbn = ANY($1)`,
+    [nzbns],
+  );
   return result.rows.map(toStored);
 }
 

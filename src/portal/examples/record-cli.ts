@@ -1,0 +1,70 @@
+/**
+ * `npm run examples:record`: writes `sandbox-answers.json` beside this file. Makes three throwaway
+ * databases on the PostgreSQL server of `DATABASE_URL` (required; nothing of a running gateway is
+ * touched), seeds the sandbox at the small scale with its clock set to a fixed instant (so answers that
+ * depend on "now" come out the same each time), subscribes one user to each sandbox product, records
+ * (record.ts) and drops the databases.
+ */
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
+import { createSubscription } from '../../gateway/subscriptions.ts';
+import { addUser } from '../../identity/users.ts';
+import { setClock } from '../../platform/clock-store.ts';
+import { dropDatabase, ensureDatabase } from '../../platform/db/pool.ts';
+import { withDatabase } from '../../platform/db/urls.ts';
+import { openRuntime, seedSandbox } from '../../runtime.ts';
+import { productId } from '../../services/contract.ts';
+import { RECORDED_AT, recordExamples } from './record.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+async function main(): Promise<void> {
+  const server = process.env.DATABASE_URL;
+  if (!server) throw new Error('DATABASE_URL: give a PostgreSQL server to make throwaway databases on');
+  const stem = `rsg_examples_${randomBytes(4).toString('hex')}`;
+  const urls = {
+    gateway: withDatabase(server, `${stem}_gateway`),
+    sandbox: withDatabase(server, `${stem}_sandbox`),
+    production: withDatabase(server, `${stem}_production`),
+  };
+  for (const url of Object.values(urls)) await ensureDatabase(url);
+  try {
+    const config = loadConfig({ LOG_LEVEL: 'silent', RSG_SANDBOX_ACTIVITY_PER_HOUR: '0' });
+    const runtime = await openRuntime(config, { urls, embedded: undefined }, { clockMode: 'virtual' });
+    try {
+      await setClock(runtime.gateway.pool, 'sandbox', RECORDED_AT);
+      await runtime.clocks.reload();
+      for (const line of await seedSandbox(urls, 'small')) console.log(line);
+      const app = await buildApp(runtime, { logger: false });
+      await app.ready();
+      const user = await addUser(runtime.gateway.pool, { email: 'examples@example.test', name: 'Examples' });
+      const recorded = await recordExamples(app, runtime.services, async (service) => {
+        const created = await createSubscription(runtime.gateway.pool, {
+          userId: user.id,
+          productId: productId('sandbox', service.id),
+          state: 'active',
+        });
+        return created.primaryKey;
+      });
+      await app.close();
+      const file = path.join(here, 'sandbox-answers.json');
+      await writeFile(file, `${JSON.stringify(recorded, null, 1)}\n`);
+      for (const [service, { answers, missing }] of Object.entries(recorded)) {
+        console.log(
+          `${service}: ${Object.keys(answers).length} answers, ${Object.keys(missing).length} without`,
+        );
+      }
+      console.log(`written: ${path.relative(process.cwd(), file)}`);
+    } finally {
+      await runtime.close();
+    }
+  } finally {
+    await Promise.all(Object.values(urls).map(dropDatabase));
+  }
+}
+
+await main();
