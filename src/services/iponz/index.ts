@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BILLING_ERRORS, IPONZ_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
+import { startIponzJobs } from './jobs/index.ts';
 import { iponzRoutes } from './routes/index.ts';
 import { seedIponz } from './sandbox/seed.ts';
 
@@ -18,4 +19,5 @@ export const iponzService: ServiceDefinition = {
   routes: iponzRoutes,
   migrations: path.join(here, 'migrations'),
   seed: (context) => seedIponz(context),
+  jobs: startIponzJobs,
 };
