@@ -6,7 +6,7 @@
  * the new, never a part. Temporary files left by a crash (`*.tmp-*`) are removed by `cleanTemporaries`.
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -62,7 +62,9 @@ export class FolderDocumentStore implements DocumentStore {
       const { size } = await handle.stat();
       return {
         size,
-        stream: createReadStream('', { fd: handle.fd, autoClose: true, highWaterMark: 64 * 1024 }),
+        // The handle's own stream closes the handle (a stream on its bare fd let the handle be collected
+        // and close the fd under the stream: EBADF).
+        stream: handle.createReadStream({ highWaterMark: 64 * 1024 }),
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;

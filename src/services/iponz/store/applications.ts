@@ -65,13 +65,13 @@ export async function lockInternationalApplication(tx: pg.PoolClient, number: st
   await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 15))', [`iponz-pct|${number}`]);
 }
 
-/** Which of these client ids exist. */
-export async function existingClients(db: Queryable, ids: readonly number[]): Promise<Set<number>> {
-  const { rows } = await db.query<{ client_id: number }>(
-    'SELECT client_id FROM iponz_clients WHERE client_id = ANY($1::int[])',
+/** The names of those of these client ids that exist. */
+export async function existingClients(db: Queryable, ids: readonly number[]): Promise<Map<number, string>> {
+  const { rows } = await db.query<{ client_id: number; name: string }>(
+    'SELECT client_id, name FROM iponz_clients WHERE client_id = ANY($1::int[])',
     [ids],
   );
-  return new Set(rows.map((r) => r.client_id));
+  return new Map(rows.map((r) => [r.client_id, r.name]));
 }
 
 /** Loads published international applications (the sandbox's set); those already there are kept. */
