@@ -15,7 +15,9 @@ const NOT_ALNUM = '[^[:alnum:]]';
 
 /** One word pattern as a PostgreSQL regular expression (letters and digits literal, `*`, `?`). */
 function wordRegex(pattern: string): string {
-  return [...pattern].map((c) => (c === '*' ? `${ALNUM}*` : c === '?' ? ALNUM : c)).join('');
+  // A word is never empty (`*` alone matches a word, not the space between two).
+  const start = /^\*+$/.test(pattern) ? `(?=${ALNUM})` : '';
+  return start + [...pattern].map((c) => (c === '*' ? `${ALNUM}*` : c === '?' ? ALNUM : c)).join('');
 }
 
 /** A phrase: its words, consecutive, each a whole word of the folded title. */
