@@ -327,9 +327,15 @@ export function serviceErrorCodes(
   const listed = (codes: readonly ErrorCode[], as: Dialect) =>
     codes.map((code) => ({ ...code, dialect: as, ...(as === 'soap' ? { fault: soapFaultCode(code) } : {}) }));
   const gateway = own.filter((code) => code.dialect === 'apim');
+  // A service that speaks a second dialect on some operations (the IP office's SOAP ones) lists those
+  // codes last, in that dialect.
+  const other = (code: ErrorCode) =>
+    code.dialect !== undefined && code.dialect !== 'apim' && code.dialect !== dialect;
+  const second = own.filter(other);
   return [
     ...listed([...Object.values(APIM_ERRORS), ...gateway], 'apim'),
-    ...listed([...platform, ...own.filter((code) => code.dialect !== 'apim')], dialect),
+    ...listed([...platform, ...own.filter((code) => code.dialect !== 'apim' && !other(code))], dialect),
     ...listed([FRAMEWORK_ERROR_FAMILY], dialect),
+    ...second.flatMap((code) => listed([code], code.dialect as Dialect)),
   ];
 }

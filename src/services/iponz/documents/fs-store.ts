@@ -91,6 +91,19 @@ export class FolderDocumentStore implements DocumentStore {
     }
   }
 
+  /** Every document stored (staged attachments included), with its last change. */
+  async *list(): AsyncGenerator<{ id: string; modifiedMs: number }> {
+    const folders = await readdir(this.folder).catch(() => [] as string[]);
+    for (const sub of folders) {
+      const entries = await readdir(path.join(this.folder, sub)).catch(() => [] as string[]);
+      for (const entry of entries) {
+        if (!NAME.test(entry)) continue;
+        const info = await stat(path.join(this.folder, sub, entry)).catch(() => undefined);
+        if (info) yield { id: entry, modifiedMs: info.mtimeMs };
+      }
+    }
+  }
+
   /** Removes temporary files older than `olderThanMs` (a write cut short by a crash). */
   async cleanTemporaries(olderThanMs: number, now = Date.now()): Promise<number> {
     let removed = 0;

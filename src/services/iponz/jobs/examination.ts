@@ -23,6 +23,7 @@ import {
   type ApplicationWithTitle,
   changeStatus,
   dueApplications,
+  type FiledDocument,
   lockApplication,
   setStage,
 } from '../store/applications.ts';
@@ -132,7 +133,7 @@ async function stepOne(
 export async function answerTask(
   tx: pg.PoolClient,
   task: { taskId: number; kind: FiledKind; caseNumber: number },
-  answer: { responseText: string | null; documents: CaseDocument[] },
+  answer: { responseText: string | null; documents: FiledDocument[] },
   options: { simulate: boolean; now: Date },
 ): Promise<CaseChange | undefined> {
   const today = nzDate(options.now.getTime());

@@ -32,11 +32,12 @@ import {
 } from '../domain/applications.ts';
 import { filedDiscussion } from '../domain/correspondence.ts';
 import { type FiledKind, filedState } from '../domain/examination.ts';
-import type { CaseDocument, PartyRole } from '../domain/model.ts';
+import type { PartyRole } from '../domain/model.ts';
 import { REGISTERED_USER } from '../domain/registration.ts';
 import {
   allocateNumber,
   existingClients,
+  type FiledDocument,
   findFiling,
   findInternationalApplication,
   insertApplication,
@@ -88,8 +89,8 @@ export async function registeredRequestor(
 
 /** An application to file, checked by the domain before or inside the transaction. */
 export type Filing =
-  | { kind: 'patent'; input: PatentApplicationInput; documents: CaseDocument[] }
-  | { kind: 'trademark'; input: TradeMarkApplicationInput; documents: CaseDocument[] };
+  | { kind: 'patent'; input: PatentApplicationInput; documents: FiledDocument[] }
+  | { kind: 'trademark'; input: TradeMarkApplicationInput; documents: FiledDocument[] };
 
 export interface FilingResult {
   /** The answer's content (kept per TransactionIdentifier: a repeat answers it again). */

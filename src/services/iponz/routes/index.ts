@@ -10,7 +10,9 @@ import { bibliographicRoutes } from './bibliographic.ts';
 import { clientRoutes } from './clients.ts';
 import { renewalRoutes } from './renewals.ts';
 import { correspondenceRoutes } from './soap-correspondence.ts';
+import { soapDownloadRoutes } from './soap-download.ts';
 import { filingRoutes } from './soap-filing.ts';
+import { soapSearchRoutes } from './soap-search.ts';
 
 export const iponzRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
   // Cases read recently, kept while this process listens for their changes (store/case-cache.ts).
@@ -21,4 +23,6 @@ export const iponzRoutes: FastifyPluginAsync<ServiceContext> = async (app, conte
   await renewalRoutes(app, context, cases);
   await filingRoutes(app, context, cases);
   await correspondenceRoutes(app, context, cases);
+  await soapSearchRoutes(app, context);
+  await soapDownloadRoutes(app, context);
 };

@@ -17,6 +17,7 @@ import type { CaseDocument } from '../domain/model.ts';
 import { newDocumentIdentifier } from '../jobs/examination.ts';
 import type { BinaryValue, Tree, TreeValue } from '../soap/validator.ts';
 import type { XmlTree } from '../soap/writer.ts';
+import type { FiledDocument } from '../store/applications.ts';
 
 export const NS = 'http://www.iponz.govt.nz/services';
 /** Ours: an application or a task answer with attachments is at most 200 MiB of XML (base64 included). */
@@ -92,8 +93,8 @@ export async function adoptAttachments(
   documents: DocumentStore,
   attachments: readonly Attachment[],
   on: string,
-): Promise<CaseDocument[]> {
-  const adopted: CaseDocument[] = [];
+): Promise<FiledDocument[]> {
+  const adopted: FiledDocument[] = [];
   try {
     for (const attachment of attachments) {
       if (attachment.staged.size === 0)

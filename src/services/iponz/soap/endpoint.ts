@@ -24,13 +24,13 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PLATFORM_ERRORS, SOAP_ERRORS } from '../../../platform/http/error-codes.ts';
+import { frameworkError, PLATFORM_ERRORS, SOAP_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError, render, toHttpError } from '../../../platform/http/errors.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import { EnvelopeTooLarge, MalformedEnvelope, readEnvelope } from './envelope.ts';
 import type { BinarySink, BinaryValue, Tree } from './validator.ts';
 import { XsdViolation } from './validator.ts';
-import { envelope, SOAP_CONTENT_TYPE } from './writer.ts';
+import { ENVELOPE_HEAD, ENVELOPE_TAIL, envelope, SOAP_CONTENT_TYPE } from './writer.ts';
 import { qname, XsdModel } from './xsd-model.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -49,7 +49,10 @@ export interface SoapInput {
   keep(attachment: BinaryValue): void;
 }
 
-/** The content of `soap:Body`: one element's XML, or pieces streamed as they come. */
+/**
+ * The content of `soap:Body`: one element's XML, or its pieces streamed as they come (the envelope is
+ * put around either; a stream that fails once started cuts the connection).
+ */
 export type SoapAnswer = { xml: string } | { stream: AsyncIterable<string | Buffer> };
 
 export interface SoapOperation {
@@ -81,10 +84,11 @@ export interface SoapEndpointOptions {
   /** The same endpoint with a JSON body (ours, e.g. the trade mark search as REST JSON). */
   json?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   /** OpenAPI schema of the JSON body and answer, when `json` is given. */
-  jsonSchema?: { body: object; response: Record<number, unknown> };
+  jsonSchema?: { body: object; response: { 200: unknown } & Record<number, unknown> };
 }
 
 const XML_TYPES = /^(text\/xml|application\/xml)\s*(;|$)/i;
+const SOAP_TYPES = /^(text\/xml|application\/xml|application\/soap\+xml)\s*(;|$)/i;
 
 export function fault(reply: FastifyReply, error: HttpError): FastifyReply {
   const rendered = render('soap', error);
@@ -131,8 +135,11 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
     );
     if (!scope.hasContentTypeParser('*'))
       scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    // SOAP requests' errors are faults; the WSDL reads, the JSON form and a body of another type speak
+    // the service's REST dialect.
     scope.addHook('onRequest', async (request) => {
-      request.dialect = 'soap';
+      if (request.method === 'POST' && SOAP_TYPES.test(request.headers['content-type'] ?? ''))
+        request.dialect = 'soap';
     });
 
     scope.get(
@@ -163,12 +170,9 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
               ? wsdl
               : undefined;
         if (text === undefined)
-          return fault(
-            reply,
-            new HttpError(
-              PLATFORM_ERRORS.notFound,
-              `GET ${options.path}?wsdl answers the WSDL; ?xsd= one of ${options.xsds.join(', ')}`,
-            ),
+          throw new HttpError(
+            PLATFORM_ERRORS.notFound,
+            `GET ${options.path}?wsdl answers the WSDL; ?xsd= one of ${options.xsds.join(', ')}`,
           );
         return reply
           .type(SOAP_CONTENT_TYPE)
@@ -196,9 +200,21 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
                   : {}),
               },
             },
+            ...Object.fromEntries(
+              Object.entries(options.jsonSchema?.response ?? {})
+                .filter(([status]) => status !== '200')
+                .map(([status, description]) => [
+                  status,
+                  { description, content: { 'application/problem+json': { schema: { type: 'object' } } } },
+                ]),
+            ),
             415: {
-              description: 'Not a SOAP body (soap:Client fault)',
-              content: { 'text/xml': { schema: { type: 'string' } } },
+              description:
+                'Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault',
+              content: {
+                'application/problem+json': { schema: { type: 'object' } },
+                'text/xml': { schema: { type: 'string' } },
+              },
             },
             500: { description: 'A SOAP 1.1 Fault', content: { 'text/xml': { schema: { type: 'string' } } } },
           },
@@ -208,15 +224,18 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
       async (request, reply) => {
         const type = request.headers['content-type'] ?? '';
         if (options.json && /^application\/json\s*(;|$)/i.test(type)) return options.json(request, reply);
-        if (!XML_TYPES.test(type))
+        if (/^application\/soap\+xml/i.test(type))
           return fault(
             reply,
             new HttpError(
               SOAP_ERRORS.unsupportedMediaType,
-              /^application\/soap\+xml/i.test(type)
-                ? 'application/soap+xml is SOAP 1.2; this endpoint speaks SOAP 1.1 (Content-Type: text/xml)'
-                : `Content-Type ${type || '(none)'}: a SOAP 1.1 request is text/xml`,
+              'application/soap+xml is SOAP 1.2; this endpoint speaks SOAP 1.1 (Content-Type: text/xml)',
             ),
+          );
+        if (!XML_TYPES.test(type))
+          throw new HttpError(
+            frameworkError(415, 'FST_ERR_CTP_INVALID_MEDIA_TYPE'),
+            `Content-Type ${type || '(none)'}: a SOAP 1.1 request is text/xml${options.json ? '; the JSON form is application/json' : ''}`,
           );
         const action = soapActionOf(request);
         let chosen = action ? byAction.get(action) : undefined;
@@ -299,7 +318,17 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
           await cleanup();
           reply.type(SOAP_CONTENT_TYPE);
           if ('xml' in answer) return reply.send(envelope(answer.xml));
-          return reply.send(Readable.from(answer.stream, { objectMode: false }));
+          const pieces = answer.stream;
+          return reply.send(
+            Readable.from(
+              (async function* () {
+                yield ENVELOPE_HEAD;
+                yield* pieces;
+                yield ENVELOPE_TAIL;
+              })(),
+              { objectMode: false },
+            ),
+          );
         } catch (error) {
           await cleanup();
           // What is left of the body is not read: the connection closes after the answer.

@@ -109,7 +109,7 @@ export interface NewCase {
   markImageName: string | null;
   parties: { role: PartyRole; clientId: number }[];
   goodsAndServices: { classNumber: number; description: string }[];
-  documents: CaseDocument[];
+  documents: FiledDocument[];
 }
 
 /** The new case's rows, its first status, and the change notice (delivered at commit). */
@@ -163,17 +163,29 @@ export async function insertCase(tx: pg.PoolClient, c: NewCase, at: Date): Promi
   await noticeCaseChange(tx, c.kind, c.caseNumber);
 }
 
+/** A document of a case; `storedSize`: the length of its bytes in the document store (none: generated). */
+export type FiledDocument = CaseDocument & { storedSize?: number };
+
 /** One document row of a case. */
 export async function insertDocument(
   tx: pg.PoolClient,
   kind: FiledKind,
   caseNumber: number,
-  d: CaseDocument,
+  d: FiledDocument,
 ): Promise<void> {
   await tx.query(
-    `INSERT INTO iponz_case_documents (document_identifier, kind, case_number, document_name, object_format, created_on)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [d.documentIdentifier, kind, caseNumber, d.documentName, d.objectFormat, d.createdOn],
+    `INSERT INTO iponz_case_documents (document_identifier, kind, case_number, document_name, object_format,
+       created_on, stored_size)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      d.documentIdentifier,
+      kind,
+      caseNumber,
+      d.documentName,
+      d.objectFormat,
+      d.createdOn,
+      d.storedSize ?? null,
+    ],
   );
 }
 

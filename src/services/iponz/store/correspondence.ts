@@ -7,7 +7,7 @@ import type pg from 'pg';
 import type { ListFilter } from '../domain/correspondence.ts';
 import type { FiledKind } from '../domain/examination.ts';
 import type { CaseDocument } from '../domain/model.ts';
-import { insertDocument } from './applications.ts';
+import { type FiledDocument, insertDocument } from './applications.ts';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -129,7 +129,7 @@ export async function attachDocument(
   tx: pg.PoolClient,
   kind: FiledKind,
   caseNumber: number,
-  document: CaseDocument,
+  document: FiledDocument,
   to: { taskId: number } | { discussionId: number },
 ): Promise<void> {
   await insertDocument(tx, kind, caseNumber, document);
