@@ -267,6 +267,9 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
           };
           staged.push(value);
           const pass = new PassThrough({ highWaterMark: 256 * 1024 });
+          // An abort before the store reads the stream would emit an unheard 'error' (an uncaught
+          // exception); the store's own rejection is handled below.
+          pass.on('error', () => {});
           const stored = documents.put(value.documentId, pass).then((result) => {
             value.size = result.size;
           });

@@ -107,6 +107,15 @@ export const iponzFixture = (): ServiceFixture => ({
     'GET /trademarksearch': { query: ['wsdl', 'xsd=trademark-list-v1.xsd'] },
     'POST /trademarksearch': { body: { ClientRef: 'r', Title: 'kiwi* OR "fern foods"' } },
     'GET /download-document': { query: 'wsdl' },
+    // The applications and correspondence: SOAP only; their bodies have their own matrix and fuzzer.
+    'GET /patent': { query: ['wsdl', 'xsd=patent-application.xsd'] },
+    'POST /patent': { coveredBy: 'soap-filing-security.test.ts' },
+    'GET /trademark': { query: ['wsdl', 'xsd=trademark-application.xsd'] },
+    'POST /trademark': { coveredBy: 'soap-filing-security.test.ts' },
+    'GET /taskcorrespondence': { query: ['wsdl', 'xsd=task-correspondence.xsd'] },
+    'POST /taskcorrespondence': { coveredBy: 'soap-filing-security.test.ts' },
+    'GET /discussioncorrespondence': { query: ['wsdl', 'xsd=discussion-correspondence.xsd'] },
+    'POST /discussioncorrespondence': { coveredBy: 'soap-filing-security.test.ts' },
     'POST /download-document': {
       body: (ids: Record<string, string>) => ({ ObjectIdentifier: ids.documentId }),
     },
