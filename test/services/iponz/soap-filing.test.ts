@@ -205,6 +205,11 @@ describe('POST /patent', () => {
     const byName = (name: string) => documents.find((d) => d.ObjectName === name)!.ObjectIdentifier;
     expect((await read(byName('Translation.pdf')))?.equals(translation)).toBe(true);
     expect((await read(byName('Amended specification.pdf')))?.equals(specification)).toBe(true);
+    // And the document download answers them by their identifiers.
+    const download = await t.client('download-document');
+    const [got] = await download.GetObjectAsync({ ObjectIdentifier: byName('Amended specification.pdf') });
+    expect(got.ObjectName).toBe('Amended specification.pdf');
+    expect(Buffer.from(got.ObjectData, 'base64').equals(specification)).toBe(true);
   });
 
   it('without examination: Filed, the application fee only', async () => {

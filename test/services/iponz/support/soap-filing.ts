@@ -15,7 +15,7 @@ import { expectValid } from './xsd.ts';
  */
 export interface SoapTest extends IponzTest {
   base: string;
-  client(endpoint: Endpoint, token?: string | null): Promise<soap.Client>;
+  client(endpoint: Endpoint | 'download-document', token?: string | null): Promise<soap.Client>;
   jobs: Awaited<ReturnType<typeof startJobs>>;
 }
 
