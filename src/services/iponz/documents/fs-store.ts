@@ -62,7 +62,7 @@ export class FolderDocumentStore implements DocumentStore {
       const { size } = await handle.stat();
       return {
         size,
-        stream: createReadStream('', { fd: handle.fd, autoClose: true, highWaterMark: 64 * 1024 }),
+        stream: createReadStream('', { fd: handle, autoClose: true, highWaterMark: 64 * 1024 }),
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
