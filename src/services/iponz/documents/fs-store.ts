@@ -28,8 +28,8 @@ export class FolderDocumentStore implements DocumentStore {
     await mkdir(path.dirname(file), { recursive: true });
     const temporary = `${file}.tmp-${randomBytes(6).toString('hex')}`;
     let size = 0;
+    const out = createWriteStream(temporary, { flags: 'wx' });
     try {
-      const out = createWriteStream(temporary, { flags: 'wx' });
       await pipeline(
         bytes,
         async function* (source: AsyncIterable<Uint8Array>) {
@@ -49,6 +49,8 @@ export class FolderDocumentStore implements DocumentStore {
       await rename(temporary, file);
       return { size };
     } catch (error) {
+      // The file may be opened after the failure: wait for the stream to close before removing it.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await rm(temporary, { force: true });
       throw error;
     }
