@@ -170,7 +170,7 @@ describe('the time limit', () => {
     const source = (async function* () {
       for (let i = 0; i < 10; i++) yield Buffer.alloc(3000, i);
     })();
-    const got: string[] = [];
+    const got: (string | Buffer)[] = [];
     await expect(
       (async () => {
         for await (const piece of downloadPieces('<head>', source, '</tail>', deadline)) got.push(piece);
@@ -186,7 +186,7 @@ describe('streaming', () => {
   it('pieces join into the base64 of the whole, whatever the chunking (property)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 40 }), { maxLength: 12 }), async (chunks) => {
-        const pieces: string[] = [];
+        const pieces: (string | Buffer)[] = [];
         const never = { passed: () => false };
         for await (const piece of downloadPieces(
           '',

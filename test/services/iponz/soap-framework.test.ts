@@ -11,7 +11,7 @@ import { SOAP_ERRORS } from '../../../src/platform/http/error-codes.ts';
 import { HttpError } from '../../../src/platform/http/errors.ts';
 import { FolderDocumentStore } from '../../../src/services/iponz/documents/fs-store.ts';
 import type { DocumentStore } from '../../../src/services/iponz/documents/store.ts';
-import { Base64Decoder, base64Chunks } from '../../../src/services/iponz/soap/base64.ts';
+import { Base64Decoder, base64Buffer, base64Chunks } from '../../../src/services/iponz/soap/base64.ts';
 import { soapEndpoint } from '../../../src/services/iponz/soap/endpoint.ts';
 import type { BinaryValue, Tree } from '../../../src/services/iponz/soap/validator.ts';
 import { xmlElement } from '../../../src/services/iponz/soap/writer.ts';
@@ -353,6 +353,15 @@ describe('base64 in pieces', () => {
       const pushed = decoder.push(bad);
       expect(pushed === undefined || decoder.end() === undefined, bad).toBe(true);
     }
+  });
+
+  it('encodes into Buffers exactly as Node’s base64 (property)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), (bytes) => {
+        expect(base64Buffer(bytes).toString('latin1')).toBe(Buffer.from(bytes).toString('base64'));
+      }),
+      { numRuns: 300, seed: 0x656e63 },
+    );
   });
 
   it('encodes in pieces that join into the whole', async () => {

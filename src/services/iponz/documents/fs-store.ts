@@ -14,6 +14,8 @@ import { pipeline } from 'node:stream/promises';
 import type { DocumentStore, StoredDocument } from './store.ts';
 
 const NAME = /^(?:[0-9a-f]{16}|staged-[0-9a-f]{32})$/;
+/** Reads of 48 KiB: a multiple of 3 bytes, so each encodes to base64 on its own (no bytes carried over). */
+export const READ_CHUNK = 48 * 1024;
 
 export class FolderDocumentStore implements DocumentStore {
   constructor(readonly folder: string) {}
@@ -64,7 +66,7 @@ export class FolderDocumentStore implements DocumentStore {
       const { size } = await handle.stat();
       return {
         size,
-        stream: createReadStream('', { fd: handle, autoClose: true, highWaterMark: 64 * 1024 }),
+        stream: createReadStream('', { fd: handle, autoClose: true, highWaterMark: READ_CHUNK }),
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;

@@ -24,7 +24,7 @@ import { documentStoreFor } from '../documents/location.ts';
 import { deleteOrphanDocuments } from '../documents/orphans.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import { parseDocumentIdentifier } from '../domain/identifiers.ts';
-import { base64Chunks } from '../soap/base64.ts';
+import { base64Pieces } from '../soap/base64.ts';
 import { soapEndpoint } from '../soap/endpoint.ts';
 import { xmlElement } from '../soap/writer.ts';
 import { findDocument } from '../store/documents.ts';
@@ -67,9 +67,9 @@ export async function* downloadPieces(
   source: AsyncIterable<Buffer | Uint8Array>,
   tail: string,
   deadline: { passed(): boolean },
-): AsyncGenerator<string> {
+): AsyncGenerator<string | Buffer> {
   yield head;
-  for await (const piece of base64Chunks(source)) {
+  for await (const piece of base64Pieces(source)) {
     if (deadline.passed()) throw new DownloadTimedOut('the download ran past its time limit');
     yield piece;
   }
@@ -85,7 +85,7 @@ function guard(request: FastifyRequest, timeoutMs: number) {
   const started = Date.now();
   return {
     deadline: { passed: () => Date.now() - started >= timeoutMs },
-    async *around(pieces: AsyncIterable<string>): AsyncGenerator<string> {
+    async *around(pieces: AsyncIterable<string | Buffer>): AsyncGenerator<string | Buffer> {
       const socket = request.raw.socket;
       const timer = setTimeout(() => socket?.destroy(), Math.max(0, started + timeoutMs - Date.now()));
       timer.unref();
