@@ -220,6 +220,10 @@ describe('the OpenAPI document', () => {
         'GET /design/{designNumber}',
         'GET /designs/{designNumber}/renewal',
         'POST /designs/{designNumber}/renew',
+        'GET /trademarksearch',
+        'POST /trademarksearch',
+        'GET /download-document',
+        'POST /download-document',
       ].sort(),
     );
     type Operation = {

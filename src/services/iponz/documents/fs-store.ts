@@ -6,7 +6,7 @@
  * the new, never a part. Temporary files left by a crash (`*.tmp-*`) are removed by `cleanTemporaries`.
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -14,6 +14,8 @@ import { pipeline } from 'node:stream/promises';
 import type { DocumentStore, StoredDocument } from './store.ts';
 
 const NAME = /^(?:[0-9a-f]{16}|staged-[0-9a-f]{32})$/;
+/** Reads of 48 KiB: a multiple of 3 bytes, so each encodes to base64 on its own (no bytes carried over). */
+export const READ_CHUNK = 48 * 1024;
 
 export class FolderDocumentStore implements DocumentStore {
   constructor(readonly folder: string) {}
@@ -28,8 +30,8 @@ export class FolderDocumentStore implements DocumentStore {
     await mkdir(path.dirname(file), { recursive: true });
     const temporary = `${file}.tmp-${randomBytes(6).toString('hex')}`;
     let size = 0;
+    const out = createWriteStream(temporary, { flags: 'wx' });
     try {
-      const out = createWriteStream(temporary, { flags: 'wx' });
       await pipeline(
         bytes,
         async function* (source: AsyncIterable<Uint8Array>) {
@@ -49,6 +51,8 @@ export class FolderDocumentStore implements DocumentStore {
       await rename(temporary, file);
       return { size };
     } catch (error) {
+      // The file may be opened after the failure: wait for the stream to close before removing it.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await rm(temporary, { force: true });
       throw error;
     }
@@ -62,9 +66,7 @@ export class FolderDocumentStore implements DocumentStore {
       const { size } = await handle.stat();
       return {
         size,
-        // The handle's own stream closes the handle (a stream on its bare fd let the handle be collected
-        // and close the fd under the stream: EBADF).
-        stream: handle.createReadStream({ highWaterMark: 64 * 1024 }),
+        stream: createReadStream('', { fd: handle, autoClose: true, highWaterMark: READ_CHUNK }),
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;

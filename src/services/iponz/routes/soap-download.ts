@@ -24,7 +24,7 @@ import { documentStoreFor } from '../documents/location.ts';
 import { deleteOrphanDocuments } from '../documents/orphans.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import { parseDocumentIdentifier } from '../domain/identifiers.ts';
-import { base64Chunks } from '../soap/base64.ts';
+import { base64Pieces } from '../soap/base64.ts';
 import { soapEndpoint } from '../soap/endpoint.ts';
 import { xmlElement } from '../soap/writer.ts';
 import { findDocument } from '../store/documents.ts';
@@ -67,31 +67,34 @@ export async function* downloadPieces(
   source: AsyncIterable<Buffer | Uint8Array>,
   tail: string,
   deadline: { passed(): boolean },
-): AsyncGenerator<string> {
+): AsyncGenerator<string | Buffer> {
   yield head;
-  for await (const piece of base64Chunks(source)) {
+  for await (const piece of base64Pieces(source)) {
     if (deadline.passed()) throw new DownloadTimedOut('the download ran past its time limit');
     yield piece;
   }
   yield tail;
 }
 
-/** Cuts the connection when the time limit passes (a client that stopped reading included). */
+/**
+ * The time limit of one download: `deadline` for the checks before the answer starts and between
+ * pieces; once the answer streams, a timer cuts the connection at the limit (a client that stopped
+ * reading included).
+ */
 function guard(request: FastifyRequest, timeoutMs: number) {
   const started = Date.now();
-  const socket = request.raw.socket;
-  const timer = setTimeout(() => socket?.destroy(), timeoutMs);
-  timer.unref();
   return {
     deadline: { passed: () => Date.now() - started >= timeoutMs },
-    async *around(pieces: AsyncIterable<string>): AsyncGenerator<string> {
+    async *around(pieces: AsyncIterable<string | Buffer>): AsyncGenerator<string | Buffer> {
+      const socket = request.raw.socket;
+      const timer = setTimeout(() => socket?.destroy(), Math.max(0, started + timeoutMs - Date.now()));
+      timer.unref();
       try {
         yield* pieces;
       } finally {
         clearTimeout(timer);
       }
     },
-    cancel: () => clearTimeout(timer),
   };
 }
 
@@ -156,10 +159,7 @@ export async function soapDownloadRoutes(
       const id = parseDocumentIdentifier(body.ObjectIdentifier);
       const timing = guard(request, timeoutMs);
       const opened = await openDocument(id);
-      if (!opened) {
-        timing.cancel();
-        throw notFound(`document ${id}`);
-      }
+      if (!opened) throw notFound(`document ${id}`);
       const head = `${JSON.stringify({
         ...(transaction === undefined ? {} : { TransactionIdentifier: transaction }),
         TransactionCode: 'Get Object',
@@ -185,16 +185,13 @@ export async function soapDownloadRoutes(
             TransactionCode: 'Get Object',
             ObjectIdentifier: id,
           };
-          const failure = (code: 'App Error' | 'Fault Error', message: string) => {
-            timing.cancel();
-            return {
-              xml: xmlElement('GetObjectResponse', SERVICES_NS, {
-                ...common,
-                TransactionErrorCode: code,
-                TransactionErrorMessage: message,
-              }),
-            };
-          };
+          const failure = (code: 'App Error' | 'Fault Error', message: string) => ({
+            xml: xmlElement('GetObjectResponse', SERVICES_NS, {
+              ...common,
+              TransactionErrorCode: code,
+              TransactionErrorMessage: message,
+            }),
+          });
           const opened = await openDocument(id);
           if (!opened) return failure('App Error', `ObjectIdentifier: no document ${id}`);
           if (timing.deadline.passed()) {

@@ -33,6 +33,39 @@ export class Base64Decoder {
   }
 }
 
+const ENCODE = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
+
+/**
+ * Base64 of `bytes` (a multiple of 3 bytes, or the last piece) straight into a Buffer: no string made
+ * and then copied, so a large download leaves half the garbage.
+ */
+export function base64Buffer(bytes: Uint8Array): Buffer {
+  const whole = bytes.length - (bytes.length % 3);
+  const out = Buffer.allocUnsafe(Math.ceil(bytes.length / 3) * 4);
+  let o = 0;
+  for (let i = 0; i < whole; i += 3) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out[o++] = ENCODE[n >>> 18]!;
+    out[o++] = ENCODE[(n >>> 12) & 63]!;
+    out[o++] = ENCODE[(n >>> 6) & 63]!;
+    out[o++] = ENCODE[n & 63]!;
+  }
+  if (whole < bytes.length) out.write(Buffer.from(bytes.subarray(whole)).toString('base64'), o, 'latin1');
+  return out;
+}
+
+/** Bytes to base64 in pieces (Buffers of ASCII); each piece but the last a multiple of 3 bytes (no padding inside). */
+export async function* base64Pieces(source: AsyncIterable<Buffer | Uint8Array>): AsyncGenerator<Buffer> {
+  let carry: Uint8Array = new Uint8Array(0);
+  for await (const piece of source) {
+    const bytes = carry.length ? Buffer.concat([carry, piece]) : piece;
+    const whole = bytes.length - (bytes.length % 3);
+    carry = bytes.subarray(whole);
+    if (whole) yield base64Buffer(bytes.subarray(0, whole));
+  }
+  if (carry.length) yield base64Buffer(carry);
+}
+
 /** Bytes to base64 text in pieces; each piece but the last a multiple of 3 bytes (no padding inside). */
 export async function* base64Chunks(source: AsyncIterable<Buffer | Uint8Array>): AsyncGenerator<string> {
   let carry: Buffer = Buffer.alloc(0);

@@ -109,9 +109,10 @@ const soapActionOf = (request: FastifyRequest): string | undefined => {
 };
 
 export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOptions): Promise<void> {
-  const read = (file: string) => readFileSync(path.join(WSDL_FOLDER, file), 'utf8');
+  // Files by name in wsdl/ (or by absolute path: tests); each XSD served under its file name.
+  const read = (file: string) => readFileSync(path.resolve(WSDL_FOLDER, file), 'utf8');
   const wsdl = read(options.wsdl);
-  const xsds = new Map(options.xsds.map((file) => [file, read(file)]));
+  const xsds = new Map(options.xsds.map((file) => [path.basename(file), read(file)]));
   const model = new XsdModel();
   for (const [file, text] of xsds) model.add(text.replaceAll('{{base}}', 'http://localhost'), file);
   model.check();
@@ -149,7 +150,7 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
           summary: `${options.summary}: the WSDL (?wsdl) and its XSDs (?xsd=<file>)`,
           querystring: {
             type: 'object',
-            properties: { wsdl: { type: 'string' }, xsd: { type: 'string', enum: [...options.xsds] } },
+            properties: { wsdl: { type: 'string' }, xsd: { type: 'string', enum: [...xsds.keys()] } },
           },
           response: {
             200: {
@@ -172,7 +173,7 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
         if (text === undefined)
           throw new HttpError(
             PLATFORM_ERRORS.notFound,
-            `GET ${options.path}?wsdl answers the WSDL; ?xsd= one of ${options.xsds.join(', ')}`,
+            `GET ${options.path}?wsdl answers the WSDL; ?xsd= one of ${[...xsds.keys()].join(', ')}`,
           );
         return reply
           .type(SOAP_CONTENT_TYPE)
@@ -256,6 +257,7 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
             ),
           );
         const staged: BinaryValue[] = [];
+        const writes: Promise<void>[] = [];
         const kept = new Set<BinaryValue>();
         const documents = options.documents;
         const openBinary = (where: string): BinarySink => {
@@ -267,13 +269,13 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
           };
           staged.push(value);
           const pass = new PassThrough({ highWaterMark: 256 * 1024 });
-          // An abort before the store reads the stream would emit an unheard 'error' (an uncaught
-          // exception); the store's own rejection is handled below.
+          // The store may not listen yet when the request fails (abort): its error is the store's to see.
           pass.on('error', () => {});
           const stored = documents.put(value.documentId, pass).then((result) => {
             value.size = result.size;
           });
           stored.catch(() => {});
+          writes.push(stored);
           return {
             value,
             write: (bytes) => pass.write(bytes),
@@ -287,6 +289,7 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
         };
         const cleanup = async () => {
           if (!documents) return;
+          await Promise.allSettled(writes);
           for (const value of staged)
             if (!kept.has(value)) await documents.delete(value.documentId).catch(() => false);
         };

@@ -119,8 +119,13 @@ export async function searchTrademarks(
   const params: unknown[] = [];
   const where = searchConditions(criteria, params);
   params.push(limit + 1);
+  // The marks are chosen first (numbers only), their details read for those alone: read with the
+  // details, a plan that sorts every match would run the class and document subqueries for each.
   const { rows } = await pool.query(
-    `${SELECT} WHERE ${where.join(' AND ')} ORDER BY c.case_number LIMIT $${params.length}`,
+    `WITH hits AS MATERIALIZED (
+       SELECT c.case_number FROM iponz_cases c WHERE ${where.join(' AND ')}
+       ORDER BY c.case_number LIMIT $${params.length})
+     ${SELECT} JOIN hits h ON c.kind = 'trademark' AND c.case_number = h.case_number ORDER BY c.case_number`,
     params,
   );
   const more = rows.length > limit;
