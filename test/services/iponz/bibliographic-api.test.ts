@@ -224,6 +224,14 @@ describe('the OpenAPI document', () => {
         'POST /trademarksearch',
         'GET /download-document',
         'POST /download-document',
+        'GET /patent',
+        'POST /patent',
+        'GET /trademark',
+        'POST /trademark',
+        'GET /taskcorrespondence',
+        'POST /taskcorrespondence',
+        'GET /discussioncorrespondence',
+        'POST /discussioncorrespondence',
       ].sort(),
     );
     type Operation = {
