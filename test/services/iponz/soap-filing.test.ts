@@ -4,6 +4,8 @@ import {
   internationalApplication,
   PAST_DEADLINE_SERIAL,
 } from '../../../src/services/iponz/sandbox/international-applications.ts';
+import { fingerprint, organisationOf } from '../../billing/support.ts';
+import { signedInUser } from '../../support/oauth.ts';
 import { TODAY } from './support/api.ts';
 import {
   APPLICANT_DETAILS,
@@ -246,13 +248,33 @@ describe('POST /patent', () => {
         /either/,
       ],
     ];
+    const store = documentStoreFor(t.gateway.runtime.environments.sandbox);
+    const files = async () => {
+      const ids: string[] = [];
+      for await (const entry of store.list()) ids.push(entry.id);
+      return ids.filter((id) => !id.startsWith('staged-')).sort();
+    };
+    const filesBefore = await files();
+    const attachment = {
+      AmendedSpecification: {
+        ObjectName: 'A.pdf',
+        ObjectFormat: 'pdf',
+        ObjectData: Buffer.from('%PDF').toString('base64'),
+      },
+    };
     for (const [over, message] of cases) {
-      const { result, raw } = await call(client, 'FilePatentApplication', patentArgs(over));
+      const { result, raw } = await call(
+        client,
+        'FilePatentApplication',
+        patentArgs({ ...over, ...attachment }),
+      );
       await expectValidAnswer('patent', raw);
       expect(result.TransactionErrorCode).toBe('App Error');
       expect(String(result.TransactionErrorMessage)).toMatch(message);
     }
     expect(await footprint()).toEqual(before);
+    // The attachments' copies are gone too (the staged bytes are the framework's to delete).
+    expect(await files()).toEqual(filesBefore);
   });
 });
 
@@ -273,4 +295,36 @@ describe('concurrency', () => {
       ),
     ).toBe(numbers.length);
   }, 120_000);
+});
+
+describe('production', () => {
+  it('refuses without an organisation, then without a direct debit authority: Faults, nothing written', async () => {
+    const production = t.gateway.runtime.environments.production.pool;
+    const user = await signedInUser(t.gateway, 'production');
+    await t.register(user.userId, 'production');
+    const envelope =
+      '<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>' +
+      '<FileTradeMarkApplication xmlns="http://www.iponz.govt.nz/services"><TransactionCode>Trade Mark E-Filing</TransactionCode>' +
+      '<ApplicationReference>PROD-1</ApplicationReference><ApplicationContact>Applicant</ApplicationContact>' +
+      '<RegistrationOfficeCode>NZ</RegistrationOfficeCode><IntendedUseCode>YAPP</IntendedUseCode><MarkTitle>PROD</MarkTitle>' +
+      '<Applicant><ClientIdentifier>100000</ClientIdentifier></Applicant><GoodsAndServices><ClassDescription>' +
+      '<ClassNumber>9</ClassNumber><Description>Software</Description></ClassDescription></GoodsAndServices>' +
+      '</FileTradeMarkApplication></soap:Body></soap:Envelope>';
+    const file = () =>
+      t.call('POST', '/gateway/iponz/v5/trademark', {
+        key: t.productionKey,
+        token: user.token,
+        headers: { 'content-type': 'text/xml', soapaction: 'FileTradeMarkApplication' },
+        payload: envelope,
+      });
+    const before = await fingerprint(production);
+    const noOrganisation = await file();
+    expect(noOrganisation.statusCode, noOrganisation.body).toBe(403);
+    expect(noOrganisation.body).toContain('<ErrorCode>billing-organisation-required</ErrorCode>');
+    await organisationOf(t.gateway, 'production', user.userId, 'member');
+    const noAuthority = await file();
+    expect(noAuthority.statusCode).toBe(403);
+    expect(noAuthority.body).toContain('<ErrorCode>direct-debit-authority-required</ErrorCode>');
+    expect(await fingerprint(production)).toBe(before);
+  });
 });

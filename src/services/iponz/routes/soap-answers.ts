@@ -20,6 +20,12 @@ import type { XmlTree } from '../soap/writer.ts';
 import type { FiledDocument } from '../store/applications.ts';
 
 export const NS = 'http://www.iponz.govt.nz/services';
+/** The refusals these operations answer as SOAP Faults, for the OpenAPI document. */
+export const REFUSAL_FAULTS: Record<number, string> = {
+  401: 'A SOAP Fault: the operation acts for a registered user and needs their three-legged token',
+  403: 'A SOAP Fault: the user is not registered with the office (not-registered-user), or the fee cannot be charged (billing-organisation-required, direct-debit-authority-required)',
+};
+
 /** Ours: an application or a task answer with attachments is at most 200 MiB of XML (base64 included). */
 export const ATTACHMENTS_MAX_BYTES = 200 * 1024 * 1024;
 
@@ -62,6 +68,8 @@ export const booleanOf = (text: string | undefined): boolean => text === 'true' 
 /** An App Error or Fault Error answer's fields, from what a handler threw; rethrows refusals and faults. */
 export function errorFields(error: unknown, request: FastifyRequest): XmlTree {
   if (error instanceof HttpError) throw error;
+  // A refusal written as a rule with its own code (billing's 403s) is a refusal of the caller: a Fault.
+  if (error instanceof RuleError && error.code.status !== 400) throw error;
   if (error instanceof RuleError)
     return {
       TransactionErrorCode: 'App Error',

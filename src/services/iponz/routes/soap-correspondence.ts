@@ -41,6 +41,7 @@ import {
   documentsTree,
   errorFields,
   NS,
+  REFUSAL_FAULTS,
   textOf,
   treesOf,
 } from './soap-answers.ts';
@@ -134,6 +135,7 @@ export async function correspondenceRoutes(
     wsdl: 'taskcorrespondence.wsdl',
     xsds: ['task-correspondence.xsd'],
     namespace: NS,
+    faults: REFUSAL_FAULTS,
     documents,
     operations: [
       {
@@ -226,6 +228,7 @@ export async function correspondenceRoutes(
     wsdl: 'discussioncorrespondence.wsdl',
     xsds: ['discussion-correspondence.xsd'],
     namespace: NS,
+    faults: REFUSAL_FAULTS,
     operations: [
       {
         name: 'getDiscussionList',

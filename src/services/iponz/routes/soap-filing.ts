@@ -26,6 +26,7 @@ import {
   documentsTree,
   errorFields,
   NS,
+  REFUSAL_FAULTS,
   textOf,
   treeOf,
   treesOf,
@@ -125,6 +126,7 @@ export async function filingRoutes(
     wsdl: 'patent.wsdl',
     xsds: ['patent-application.xsd'],
     namespace: NS,
+    faults: REFUSAL_FAULTS,
     documents,
     operations: [
       {
@@ -195,6 +197,7 @@ export async function filingRoutes(
     wsdl: 'trademark.wsdl',
     xsds: ['trademark-application.xsd'],
     namespace: NS,
+    faults: REFUSAL_FAULTS,
     documents,
     operations: [
       {

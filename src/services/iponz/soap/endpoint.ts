@@ -85,6 +85,8 @@ export interface SoapEndpointOptions {
   json?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   /** OpenAPI schema of the JSON body and answer, when `json` is given. */
   jsonSchema?: { body: object; response: { 200: unknown } & Record<number, unknown> };
+  /** Other statuses its operations answer with a SOAP Fault (a refusal of the caller: 401, 403), described. */
+  faults?: Record<number, string>;
 }
 
 const XML_TYPES = /^(text\/xml|application\/xml)\s*(;|$)/i;
@@ -218,6 +220,12 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
               },
             },
             500: { description: 'A SOAP 1.1 Fault', content: { 'text/xml': { schema: { type: 'string' } } } },
+            ...Object.fromEntries(
+              Object.entries(options.faults ?? {}).map(([status, description]) => [
+                status,
+                { description, content: { 'text/xml': { schema: { type: 'string' } } } },
+              ]),
+            ),
           },
         },
         validatorCompiler: () => () => true,
