@@ -21,7 +21,7 @@ import { call, expectValidAnswer, type SoapTest, soapTest, tradeMarkArgs } from 
 let t: SoapTest;
 beforeAll(async () => {
   t = await soapTest();
-}, 120_000);
+}, 300_000);
 afterAll(async () => t?.close());
 
 /** Moves the sandbox clock to `date` (New Zealand noon) and runs the jobs until nothing is due. */

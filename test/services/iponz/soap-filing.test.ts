@@ -27,7 +27,7 @@ import {
 let t: SoapTest;
 beforeAll(async () => {
   t = await soapTest();
-}, 120_000);
+}, 300_000);
 afterAll(async () => t?.close());
 
 const sandbox = () => t.gateway.runtime.environments.sandbox.pool;
