@@ -113,6 +113,14 @@ describe('through the SOAP client', () => {
     );
     const answer = await download(id);
     const got = Buffer.from(answer.ObjectData, 'base64');
+    // Written straight to the socket, the answer still names the request.
+    const raw = await s.post(
+      '/download-document',
+      envelopeOf(`<GetObject xmlns="${SERVICES_NS}"><ObjectIdentifier>${id}</ObjectIdentifier></GetObject>`),
+    );
+    expect(raw.headers.get('api-business-govt-nz-request-id')).toBeTruthy();
+    expect(raw.headers.get('content-type')).toMatch(/^text\/xml/);
+    expect((await raw.text()).endsWith('</soap:Envelope>')).toBe(true);
     expect(createHash('sha256').update(got).digest('hex')).toBe(
       createHash('sha256').update(bytes).digest('hex'),
     );

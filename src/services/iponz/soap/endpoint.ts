@@ -27,6 +27,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { frameworkError, PLATFORM_ERRORS, SOAP_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError, render, toHttpError } from '../../../platform/http/errors.ts';
 import type { DocumentStore } from '../documents/store.ts';
+import { REQUEST_ID_HEADER_NAME } from '../domain/request-id.ts';
 import { EnvelopeTooLarge, MalformedEnvelope, readEnvelope } from './envelope.ts';
 import type { BinarySink, BinaryValue, Tree } from './validator.ts';
 import { XsdViolation } from './validator.ts';
@@ -365,6 +366,8 @@ async function writeAnswer(
   body: (sink: AnswerSink) => Promise<void>,
 ): Promise<FastifyReply> {
   const raw = reply.raw;
+  // A hijacked reply skips the onSend hook that names the request (app.ts): named here.
+  reply.header(REQUEST_ID_HEADER_NAME, reply.request.id);
   reply.hijack();
   raw.writeHead(200, reply.getHeaders() as Record<string, string>);
   const sink: AnswerSink = {
