@@ -5,7 +5,11 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../../src/platform/db/pool.ts';
 import { documentStoreFor } from '../../../src/services/iponz/documents/location.ts';
-import { DownloadTimedOut, downloadPieces } from '../../../src/services/iponz/routes/soap-download.ts';
+import {
+  DownloadTimedOut,
+  downloadPieces,
+  writeBase64,
+} from '../../../src/services/iponz/routes/soap-download.ts';
 import { insertDocument } from '../../../src/services/iponz/store/documents.ts';
 import {
   bodyElement,
@@ -109,6 +113,14 @@ describe('through the SOAP client', () => {
     );
     const answer = await download(id);
     const got = Buffer.from(answer.ObjectData, 'base64');
+    // Written straight to the socket, the answer still names the request.
+    const raw = await s.post(
+      '/download-document',
+      envelopeOf(`<GetObject xmlns="${SERVICES_NS}"><ObjectIdentifier>${id}</ObjectIdentifier></GetObject>`),
+    );
+    expect(raw.headers.get('api-business-govt-nz-request-id')).toBeTruthy();
+    expect(raw.headers.get('content-type')).toMatch(/^text\/xml/);
+    expect((await raw.text()).endsWith('</soap:Envelope>')).toBe(true);
     expect(createHash('sha256').update(got).digest('hex')).toBe(
       createHash('sha256').update(bytes).digest('hex'),
     );
@@ -179,6 +191,77 @@ describe('the time limit', () => {
     expect(got[0]).toBe('<head>');
     expect(got).toHaveLength(3);
     expect(got).not.toContain('</tail>');
+  });
+});
+
+describe('streaming a stored document', () => {
+  const reader = (bytes: Buffer, short: (n: number) => number) => {
+    let reads = 0;
+    return {
+      reads: () => reads,
+      readInto: async (target: Buffer, position: number) => {
+        reads++;
+        const n = Math.min(target.length, bytes.length - position, short(target.length));
+        bytes.copy(target, 0, position, position + n);
+        return n;
+      },
+    };
+  };
+
+  it('writes the base64 of the whole, whatever the reads return (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 200_000 }),
+        fc.integer({ min: 1, max: 70_000 }),
+        async (size, most) => {
+          const bytes = randomBytes(size);
+          const source = reader(bytes, (n) => Math.max(1, Math.min(n, most)));
+          const written: string[] = [];
+          await writeBase64(
+            source.readInto,
+            size,
+            { write: async (piece) => void written.push(piece.toString()) },
+            { passed: () => false },
+          );
+          expect(written.join('')).toBe(bytes.toString('base64'));
+        },
+      ),
+      { numRuns: 60, seed: 0x777269 },
+    );
+  });
+
+  it('reads the next piece only once the last is written: two buffers, whatever the size', async () => {
+    const bytes = randomBytes(5 * 1024 * 1024);
+    const source = reader(bytes, (n) => n);
+    let written = 0;
+    const buffers = new Set<ArrayBufferLike>();
+    await writeBase64(
+      source.readInto,
+      bytes.length,
+      {
+        write: async (piece) => {
+          written++;
+          buffers.add((piece as Buffer).buffer);
+          // Every read so far has been written, or is this one.
+          expect(source.reads()).toBeLessThanOrEqual(written);
+          await new Promise((resolve) => setImmediate(resolve));
+        },
+      },
+      { passed: () => false },
+    );
+    expect(written).toBeGreaterThan(100);
+    // The same output buffer every time (allocUnsafe slices of at most two backing stores).
+    expect(buffers.size).toBeLessThanOrEqual(2);
+  });
+
+  it('past the deadline the writing throws, the rest unread', async () => {
+    const bytes = randomBytes(1024 * 1024);
+    const source = reader(bytes, (n) => n);
+    let checks = 0;
+    await expect(
+      writeBase64(source.readInto, bytes.length, { write: async () => {} }, { passed: () => ++checks > 3 }),
+    ).rejects.toThrow(DownloadTimedOut);
+    expect(source.reads()).toBe(4);
   });
 });
 

@@ -64,9 +64,20 @@ export class FolderDocumentStore implements DocumentStore {
       // Opened first, so the size is that of the bytes this stream reads even if a put replaces them.
       const handle = await open(file, 'r');
       const { size } = await handle.stat();
+      let stream: Readable | undefined;
       return {
         size,
-        stream: createReadStream('', { fd: handle, autoClose: true, highWaterMark: READ_CHUNK }),
+        // Made on first use only, so a reader of readInto never has a stream reading the same handle.
+        get stream() {
+          stream ??= createReadStream('', { fd: handle, autoClose: true, highWaterMark: READ_CHUNK });
+          return stream;
+        },
+        readInto: async (target, position) =>
+          (await handle.read(target, 0, target.length, position)).bytesRead,
+        close: async () => {
+          if (stream) stream.destroy();
+          else await handle.close();
+        },
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;

@@ -8,6 +8,13 @@ import type { Readable } from 'node:stream';
 export interface StoredDocument {
   size: number;
   stream: Readable;
+  /**
+   * Reads into the caller's buffer at a position (answers the bytes read, 0 at the end), for a reader
+   * that reuses its buffers; a backend may leave it out (then `stream` is read). Use one or the other,
+   * then `close`.
+   */
+  readInto?(target: Buffer, position: number): Promise<number>;
+  close?(): Promise<void>;
 }
 
 export interface DocumentStore {

@@ -19,13 +19,14 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { RuleError } from '../../../platform/errors.ts';
+import { READ_CHUNK } from '../documents/fs-store.ts';
 import { generatedDocument } from '../documents/generated.ts';
 import { documentStoreFor } from '../documents/location.ts';
 import { deleteOrphanDocuments } from '../documents/orphans.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import { parseDocumentIdentifier } from '../domain/identifiers.ts';
-import { base64Pieces } from '../soap/base64.ts';
-import { soapEndpoint } from '../soap/endpoint.ts';
+import { base64Into, base64Pieces } from '../soap/base64.ts';
+import { type AnswerSink, soapEndpoint } from '../soap/endpoint.ts';
 import { xmlElement } from '../soap/writer.ts';
 import { findDocument } from '../store/documents.ts';
 import { SERVICES_NS } from './soap-search.ts';
@@ -77,6 +78,39 @@ export async function* downloadPieces(
 }
 
 /**
+ * A stored document's base64 written to the socket with two buffers reused for every piece: the next
+ * piece is read only once the last is handed to the operating system (`sink.write` resolved), so memory
+ * is two buffers whatever the size. Past the deadline it throws (the connection is cut).
+ */
+export async function writeBase64(
+  readInto: (target: Buffer, position: number) => Promise<number>,
+  size: number,
+  sink: AnswerSink,
+  deadline: { passed(): boolean },
+): Promise<void> {
+  const input = Buffer.allocUnsafe(READ_CHUNK);
+  const output = Buffer.allocUnsafe((READ_CHUNK / 3) * 4);
+  let position = 0;
+  let filled = 0;
+  while (position < size) {
+    const read = await readInto(input.subarray(filled), position);
+    if (read === 0) break;
+    position += read;
+    const total = filled + read;
+    const whole = position >= size ? total : total - (total % 3);
+    if (deadline.passed()) throw new DownloadTimedOut('the download ran past its time limit');
+    const length = base64Into(input.subarray(0, whole), output);
+    await sink.write(output.subarray(0, length));
+    input.copyWithin(0, whole, total);
+    filled = total - whole;
+  }
+  if (filled) {
+    const length = base64Into(input.subarray(0, filled), output);
+    await sink.write(output.subarray(0, length));
+  }
+}
+
+/**
  * The time limit of one download: `deadline` for the checks before the answer starts and between
  * pieces; once the answer streams, a timer cuts the connection at the limit (a client that stopped
  * reading included).
@@ -117,16 +151,21 @@ export async function soapDownloadRoutes(
     if (!record) return undefined;
     const stored = await store.get(id);
     const generated = stored ? undefined : generatedDocument(id, record.documentName, record.objectFormat);
-    const source: AsyncIterable<Buffer | Uint8Array> = stored
-      ? stored.stream
-      : (async function* () {
-          yield generated!;
-        })();
     return {
       record,
       size: stored ? stored.size : generated!.length,
-      source,
-      close: () => stored?.stream.destroy(),
+      /** The bytes as a stream (made on use: a reader of readInto never opens one). */
+      source: (): AsyncIterable<Buffer | Uint8Array> =>
+        stored
+          ? stored.stream
+          : (async function* () {
+              yield generated!;
+            })(),
+      readInto: stored?.readInto,
+      close: async () => {
+        if (stored?.close) await stored.close();
+        else stored?.stream.destroy();
+      },
     };
   };
 
@@ -170,7 +209,7 @@ export async function soapDownloadRoutes(
       }).slice(0, -1)},"ObjectData":"`;
       return reply
         .type('application/json; charset=utf-8')
-        .send(Readable.from(timing.around(downloadPieces(head, opened.source, '"}', timing.deadline))));
+        .send(Readable.from(timing.around(downloadPieces(head, opened.source(), '"}', timing.deadline))));
     },
     operations: [
       {
@@ -195,7 +234,7 @@ export async function soapDownloadRoutes(
           const opened = await openDocument(id);
           if (!opened) return failure('App Error', `ObjectIdentifier: no document ${id}`);
           if (timing.deadline.passed()) {
-            opened.close();
+            await opened.close();
             return failure('Fault Error', `The download ran past its time limit (${timeoutMs / 1000} s)`);
           }
           const [head, tail] = xmlElement('GetObjectResponse', SERVICES_NS, {
@@ -205,7 +244,20 @@ export async function soapDownloadRoutes(
             ObjectSize: opened.size,
             ObjectData: DATA_MARK,
           }).split(DATA_MARK) as [string, string];
-          return { stream: timing.around(downloadPieces(head, opened.source, tail, timing.deadline)) };
+          const read = opened.readInto;
+          if (read)
+            return {
+              write: async (sink: AnswerSink) => {
+                try {
+                  await sink.write(head);
+                  await writeBase64(read, opened.size, sink, timing.deadline);
+                  await sink.write(tail);
+                } finally {
+                  await opened.close();
+                }
+              },
+            };
+          return { stream: timing.around(downloadPieces(head, opened.source(), tail, timing.deadline)) };
         },
       },
     ],

@@ -36,12 +36,11 @@ export class Base64Decoder {
 const ENCODE = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
 
 /**
- * Base64 of `bytes` (a multiple of 3 bytes, or the last piece) straight into a Buffer: no string made
- * and then copied, so a large download leaves half the garbage.
+ * Base64 of `bytes` written into `out` from its start (it must hold `ceil(n / 3) * 4` bytes); answers
+ * the length written. No string is made: a download reuses the same buffers for every piece.
  */
-export function base64Buffer(bytes: Uint8Array): Buffer {
+export function base64Into(bytes: Uint8Array, out: Buffer): number {
   const whole = bytes.length - (bytes.length % 3);
-  const out = Buffer.allocUnsafe(Math.ceil(bytes.length / 3) * 4);
   let o = 0;
   for (let i = 0; i < whole; i += 3) {
     const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
@@ -50,8 +49,15 @@ export function base64Buffer(bytes: Uint8Array): Buffer {
     out[o++] = ENCODE[(n >>> 6) & 63]!;
     out[o++] = ENCODE[n & 63]!;
   }
-  if (whole < bytes.length) out.write(Buffer.from(bytes.subarray(whole)).toString('base64'), o, 'latin1');
-  return out;
+  if (whole < bytes.length)
+    o += out.write(Buffer.from(bytes.subarray(whole)).toString('base64'), o, 'latin1');
+  return o;
+}
+
+/** Base64 of `bytes` in a new Buffer. */
+export function base64Buffer(bytes: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafe(Math.ceil(bytes.length / 3) * 4);
+  return out.subarray(0, base64Into(bytes, out));
 }
 
 /** Bytes to base64 in pieces (Buffers of ASCII); each piece but the last a multiple of 3 bytes (no padding inside). */

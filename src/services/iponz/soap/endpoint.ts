@@ -27,6 +27,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { frameworkError, PLATFORM_ERRORS, SOAP_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError, render, toHttpError } from '../../../platform/http/errors.ts';
 import type { DocumentStore } from '../documents/store.ts';
+import { REQUEST_ID_HEADER_NAME } from '../domain/request-id.ts';
 import { EnvelopeTooLarge, MalformedEnvelope, readEnvelope } from './envelope.ts';
 import type { BinarySink, BinaryValue, Tree } from './validator.ts';
 import { XsdViolation } from './validator.ts';
@@ -53,7 +54,19 @@ export interface SoapInput {
  * The content of `soap:Body`: one element's XML, or its pieces streamed as they come (the envelope is
  * put around either; a stream that fails once started cuts the connection).
  */
-export type SoapAnswer = { xml: string } | { stream: AsyncIterable<string | Buffer> };
+export type SoapAnswer =
+  | { xml: string }
+  | { stream: AsyncIterable<string | Buffer> }
+  | { write(sink: AnswerSink): Promise<void> };
+
+/**
+ * The answer's body written piece by piece to the socket: `write` resolves once the piece is handed to
+ * the operating system, so the caller may then reuse its buffer (a download's constant memory). The
+ * envelope is put around it; a `write` that throws cuts the connection.
+ */
+export interface AnswerSink {
+  write(piece: string | Buffer): Promise<void>;
+}
 
 export interface SoapOperation {
   /** The WSDL operation's name. */
@@ -332,6 +345,7 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
           await cleanup();
           reply.type(SOAP_CONTENT_TYPE);
           if ('xml' in answer) return reply.send(envelope(answer.xml));
+          if ('write' in answer) return await writeAnswer(reply, answer.write);
           const pieces = answer.stream;
           return reply.send(
             Readable.from(
@@ -352,6 +366,35 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
       },
     );
   });
+}
+
+/** Writes an answer straight to the socket (the reply hijacked: its headers written here). */
+async function writeAnswer(
+  reply: FastifyReply,
+  body: (sink: AnswerSink) => Promise<void>,
+): Promise<FastifyReply> {
+  const raw = reply.raw;
+  // A hijacked reply skips the onSend hook that names the request (app.ts): named here.
+  reply.header(REQUEST_ID_HEADER_NAME, reply.request.id);
+  reply.hijack();
+  raw.writeHead(200, reply.getHeaders() as Record<string, string>);
+  const sink: AnswerSink = {
+    write: (piece) =>
+      new Promise((resolve, reject) => {
+        if (raw.destroyed) reject(new Error('the connection is closed'));
+        else raw.write(piece, (error) => (error ? reject(error) : resolve()));
+      }),
+  };
+  try {
+    await sink.write(ENVELOPE_HEAD);
+    await body(sink);
+    await sink.write(ENVELOPE_TAIL);
+    raw.end();
+  } catch (error) {
+    reply.log.warn({ err: error }, 'SOAP answer cut short');
+    raw.destroy();
+  }
+  return reply;
 }
 
 /** The fault an error is answered with; our own failures are logged and leak nothing. */

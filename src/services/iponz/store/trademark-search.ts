@@ -20,9 +20,20 @@ function wordRegex(pattern: string): string {
   return start + [...pattern].map((c) => (c === '*' ? `${ALNUM}*` : c === '?' ? ALNUM : c)).join('');
 }
 
-/** A phrase: its words, consecutive, each a whole word of the folded title. */
+/**
+ * A phrase: its words, consecutive, each a whole word of the folded title. When the last word ends with
+ * `*`, the rest of that word is whatever follows, so the expression stops there (measured: `kau*` as
+ * `(^|[^[:alnum:]])kau` is about a third cheaper per title than with the end of the word spelled out).
+ */
 export function phraseRegex(words: readonly string[]): string {
-  return `(^|${NOT_ALNUM})${words.map(wordRegex).join(`${NOT_ALNUM}+`)}(${NOT_ALNUM}|$)`;
+  const last = words.length - 1;
+  const open = words[last]!.endsWith('*');
+  const parts = words.map((word, i) => {
+    if (i !== last || !open) return wordRegex(word);
+    const rest = word.replace(/\*+$/, '');
+    return rest === '' ? `(?=${ALNUM})` : wordRegex(rest);
+  });
+  return `(^|${NOT_ALNUM})${parts.join(`${NOT_ALNUM}+`)}${open ? '' : `(${NOT_ALNUM}|$)`}`;
 }
 
 /** The query as a SQL condition on `column`; its regular expressions appended to `params`. */
@@ -56,16 +67,19 @@ export interface TradeMarkHit {
   documents: string[];
 }
 
-const SELECT = `
-  SELECT c.case_number, c.title, c.status, c.status_date::text, c.application_date::text, c.term_date::text,
-    c.registration_date::text, c.last_renewal_due_date::text, c.mark_image_name,
-    coalesce(c.mark_nature, 'Trade Mark') AS mark_nature, coalesce(c.mark_type, 'Word') AS mark_type,
+const COLUMNS = `c.case_number, c.title, c.status, c.status_date::text, c.application_date::text,
+    c.term_date::text, c.registration_date::text, c.last_renewal_due_date::text, c.mark_image_name,
+    coalesce(c.mark_nature, 'Trade Mark') AS mark_nature, coalesce(c.mark_type, 'Word') AS mark_type`;
+const DETAILS = `
     ARRAY(SELECT g.class_number FROM iponz_goods_services g
-          WHERE g.kind = 'trademark' AND g.case_number = c.case_number ORDER BY g.class_number) AS classes,
+          WHERE g.kind = 'trademark' AND g.case_number = h.case_number ORDER BY g.class_number) AS classes,
     ARRAY(SELECT d.document_identifier FROM iponz_case_documents d
-          WHERE d.kind = 'trademark' AND d.case_number = c.case_number
-          ORDER BY d.created_on, d.document_identifier) AS documents
-  FROM iponz_cases c`;
+          WHERE d.kind = 'trademark' AND d.case_number = h.case_number
+          ORDER BY d.created_on, d.document_identifier) AS documents`;
+/** The marks chosen (`WHERE …`), then their classes and documents read for the chosen ones alone. */
+const selectHits = (where: string, limit: string) =>
+  `SELECT h.*, ${DETAILS} FROM (SELECT ${COLUMNS} FROM iponz_cases c WHERE ${where}
+     ORDER BY c.case_number LIMIT ${limit}) h ORDER BY h.case_number`;
 
 /** The WHERE conditions of the criteria. */
 export function searchConditions(criteria: TradeMarkCriteria, params: unknown[]): string[] {
@@ -119,28 +133,11 @@ export async function searchTrademarks(
   const params: unknown[] = [];
   const where = searchConditions(criteria, params);
   params.push(limit + 1);
-  // The marks are chosen first (numbers only), their details read for those alone: read with the
-  // details, a plan that sorts every match would run the class and document subqueries for each.
-  const { rows } = await pool.query(
-    `WITH hits AS MATERIALIZED (
-       SELECT c.case_number FROM iponz_cases c WHERE ${where.join(' AND ')}
-       ORDER BY c.case_number LIMIT $${params.length})
-     ${SELECT} JOIN hits h ON c.kind = 'trademark' AND c.case_number = h.case_number ORDER BY c.case_number`,
-    params,
-  );
+  // The marks are chosen first, their classes and documents read for those alone: with the details in
+  // the same select, a plan that sorts every match would run the two subqueries for each.
+  const { rows } = await pool.query(selectHits(where.join(' AND '), `$${params.length}`), params);
   const more = rows.length > limit;
   return { hits: rows.slice(0, limit).map(hitOf), more };
-}
-
-/** The numbers of the marks whose title matches (no cap): the property tests' view of the compiled SQL. */
-export async function matchingTitleNumbers(pool: pg.Pool, query: TitleQuery): Promise<number[]> {
-  const params: unknown[] = [];
-  const { rows } = await pool.query(
-    `SELECT c.case_number FROM iponz_cases c WHERE c.kind = 'trademark' AND ${compileTitleQuery(query, params)}
-     ORDER BY c.case_number`,
-    params,
-  );
-  return rows.map((row) => row.case_number as number);
 }
 
 /** The baseline: a one-word term as `title ILIKE '%term%'` (no index, no word boundaries), capped alike. */
@@ -149,9 +146,9 @@ export async function searchTrademarksPlainIlike(
   term: string,
   limit: number,
 ): Promise<number> {
-  const { rows } = await pool.query(
-    `${SELECT} WHERE c.kind = 'trademark' AND c.title ILIKE $1 ORDER BY c.case_number LIMIT $2`,
-    [`%${term.replace(/[%_\\]/g, '\\$&')}%`, limit + 1],
-  );
+  const { rows } = await pool.query(selectHits(`c.kind = 'trademark' AND c.title ILIKE $1`, '$2'), [
+    `%${term.replace(/[%_\\]/g, '\\$&')}%`,
+    limit + 1,
+  ]);
   return rows.length;
 }
