@@ -12,6 +12,7 @@ const root = mkdtempSync(path.join(tmpdir(), 'rsg-worker-'));
 for (const [variable, folder] of [
   ['RSG_BULK_DATA_DIR', 'bulk-data'],
   ['RSG_DISCLOSE_DOCUMENTS_DIR', 'disclose-documents'],
+  ['RSG_IPONZ_DOCUMENTS_DIR', 'iponz-documents'],
 ] as const) {
   process.env[variable] ??= path.join(root, folder);
 }

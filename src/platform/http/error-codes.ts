@@ -246,6 +246,45 @@ export const SOAP_ERRORS = {
     'The `SOAPAction` header names no operation of this endpoint',
     'soap:Client',
   ),
+  invalidRequest: entry(
+    'invalid-request',
+    500,
+    'The request element breaks the operation’s XSD; `faultstring` names the element and the rule',
+    'soap:Client',
+  ),
+  unsupportedMediaType: entry(
+    'unsupported-media-type',
+    415,
+    'A SOAP 1.1 request is sent as `text/xml` (or `application/xml`)',
+    'soap:Client',
+  ),
+} as const satisfies Record<string, ErrorCode>;
+
+/**
+ * The failures a SOAP operation of the IP office answers with HTTP 200 and the published error fields in
+ * its body (`TransactionErrorCode`, or the trade mark search's flags), not as a fault.
+ */
+export const SOAP_BODY_ERRORS = {
+  appError: entry(
+    'App Error',
+    200,
+    '`TransactionErrorCode`: the request was wrong (an unknown document, a broken rule); `TransactionErrorMessage` says which',
+  ),
+  faultError: entry(
+    'Fault Error',
+    200,
+    '`TransactionErrorCode`: the system failed (the download ran past its time limit)',
+  ),
+  appErrorEncountered: entry(
+    'appErrorEncountered',
+    200,
+    'The trade mark search’s flag: the criteria were wrong (`ErrorMessage` says which)',
+  ),
+  faultErrorEncountered: entry(
+    'faultErrorEncountered',
+    200,
+    'The trade mark search’s flag: the system failed',
+  ),
 } as const satisfies Record<string, ErrorCode>;
 
 /** The SOAP fault code of an error: its own, else `soap:Server` for 5xx and `soap:Client` otherwise. */
@@ -288,9 +327,15 @@ export function serviceErrorCodes(
   const listed = (codes: readonly ErrorCode[], as: Dialect) =>
     codes.map((code) => ({ ...code, dialect: as, ...(as === 'soap' ? { fault: soapFaultCode(code) } : {}) }));
   const gateway = own.filter((code) => code.dialect === 'apim');
+  // A service that speaks a second dialect on some operations (the IP office's SOAP ones) lists those
+  // codes last, in that dialect.
+  const other = (code: ErrorCode) =>
+    code.dialect !== undefined && code.dialect !== 'apim' && code.dialect !== dialect;
+  const second = own.filter(other);
   return [
     ...listed([...Object.values(APIM_ERRORS), ...gateway], 'apim'),
-    ...listed([...platform, ...own.filter((code) => code.dialect !== 'apim')], dialect),
+    ...listed([...platform, ...own.filter((code) => code.dialect !== 'apim' && !other(code))], dialect),
     ...listed([FRAMEWORK_ERROR_FAMILY], dialect),
+    ...second.flatMap((code) => listed([code], code.dialect as Dialect)),
   ];
 }

@@ -1,7 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BILLING_ERRORS, IPONZ_ERRORS } from '../../platform/http/error-codes.ts';
+import {
+  BILLING_ERRORS,
+  IPONZ_ERRORS,
+  SOAP_BODY_ERRORS,
+  SOAP_ERRORS,
+} from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
+import { startIponzJobs } from './jobs/index.ts';
 import { iponzRoutes } from './routes/index.ts';
 import { seedIponz } from './sandbox/seed.ts';
 
@@ -14,8 +20,26 @@ export const iponzService: ServiceDefinition = {
   path: '/iponz/v5',
   version: '5',
   dialect: 'problem',
-  errorCodes: [...Object.values(IPONZ_ERRORS), ...Object.values(BILLING_ERRORS)],
+  errorCodes: [
+    ...Object.values(IPONZ_ERRORS),
+    ...Object.values(BILLING_ERRORS),
+    // The SOAP operations' faults and the failures they answer with HTTP 200.
+    ...[...Object.values(SOAP_ERRORS), ...Object.values(SOAP_BODY_ERRORS)].map((code) => ({
+      ...code,
+      dialect: 'soap' as const,
+    })),
+  ],
   routes: iponzRoutes,
   migrations: path.join(here, 'migrations'),
   seed: (context) => seedIponz(context),
+  jobs: startIponzJobs,
+  settings: {
+    // The document download's time limit (published: 120 s); 0 fails every download at once (tests).
+    downloadTimeoutMs: {
+      variable: 'RSG_IPONZ_DOWNLOAD_TIMEOUT_MS',
+      default: 120_000,
+      min: 0,
+      max: 3_600_000,
+    },
+  },
 };

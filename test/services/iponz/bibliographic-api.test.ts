@@ -220,6 +220,18 @@ describe('the OpenAPI document', () => {
         'GET /design/{designNumber}',
         'GET /designs/{designNumber}/renewal',
         'POST /designs/{designNumber}/renew',
+        'GET /trademarksearch',
+        'POST /trademarksearch',
+        'GET /download-document',
+        'POST /download-document',
+        'GET /patent',
+        'POST /patent',
+        'GET /trademark',
+        'POST /trademark',
+        'GET /taskcorrespondence',
+        'POST /taskcorrespondence',
+        'GET /discussioncorrespondence',
+        'POST /discussioncorrespondence',
       ].sort(),
     );
     type Operation = {

@@ -9,6 +9,10 @@ import { CaseCache } from '../store/case-cache.ts';
 import { bibliographicRoutes } from './bibliographic.ts';
 import { clientRoutes } from './clients.ts';
 import { renewalRoutes } from './renewals.ts';
+import { correspondenceRoutes } from './soap-correspondence.ts';
+import { soapDownloadRoutes } from './soap-download.ts';
+import { filingRoutes } from './soap-filing.ts';
+import { soapSearchRoutes } from './soap-search.ts';
 
 export const iponzRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
   // Cases read recently, kept while this process listens for their changes (store/case-cache.ts).
@@ -17,4 +21,8 @@ export const iponzRoutes: FastifyPluginAsync<ServiceContext> = async (app, conte
   await clientRoutes(app, context);
   await bibliographicRoutes(app, context, cases);
   await renewalRoutes(app, context, cases);
+  await filingRoutes(app, context, cases);
+  await correspondenceRoutes(app, context, cases);
+  await soapSearchRoutes(app, context);
+  await soapDownloadRoutes(app, context);
 };

@@ -7,6 +7,7 @@ import { nzDate } from '../../../platform/calendar.ts';
 import type { SeedContext } from '../../contract.ts';
 import { REGISTERED_USER } from '../domain/registration.ts';
 import type { CaseKind } from '../domain/renewals.ts';
+import { insertInternationalApplications } from '../store/applications.ts';
 import { loadCases, loadClients, registerCounts } from '../store/seed.ts';
 import { FIXED_CLIENTS, FIXTURE_CASES, FIXTURE_CLIENTS, fixedCases } from './fixtures.ts';
 import {
@@ -17,6 +18,7 @@ import {
   PLANS,
   type Plan,
 } from './generator.ts';
+import { internationalApplications } from './international-applications.ts';
 
 const CHUNK = 5_000;
 const KINDS: readonly CaseKind[] = ['patent', 'trademark', 'design'];
@@ -31,6 +33,11 @@ export async function seedIponz(context: SeedContext, override: Partial<Plan> = 
   const pool = context.database.pool;
   // The operators' sandbox users are registered with the office (they may pay renewals).
   await context.identity.grantOperatorsAuthority('iponz', REGISTERED_USER.kind, REGISTERED_USER.objectId);
+  // The published international applications national phase filings name (kept when already there).
+  await insertInternationalApplications(
+    pool,
+    internationalApplications(nzDate(context.clock.now().getTime())),
+  );
   const existing = await registerCounts(pool);
   if (existing.clients > 0)
     return `iponz: already seeded (${existing.clients} clients, ${existing.cases} cases)`;

@@ -46,6 +46,11 @@ export const iponzFixture = (): ServiceFixture => ({
       'registered-start-date': dates(),
       'registered-end-date': dates(),
       billingReference: { valid: ['PO-1', ''], odd: ['x'.repeat(101)] },
+      Title: fc.oneof(
+        fc.constantFrom('kiwi*', '"kiwi foods"', 'fern AND NOT wines', '(k?wi OR fern)', 'NOT', '((', '"'),
+        fc.string({ maxLength: 12 }),
+      ),
+      ObjectIdentifier: { valid: ['0900000000000000'], odd: ['09', 'zzzzzzzzzzzzzzzz', '09000000000000001'] },
     };
     return {
       gateway: t.gateway,
@@ -58,6 +63,12 @@ export const iponzFixture = (): ServiceFixture => ({
         designNumber: '400000',
         clientId: '100000',
         schema: 'patent.xsd',
+        // A seeded document, for the document download's JSON form.
+        documentId: (
+          await t.gateway.runtime.environments.sandbox.pool.query(
+            'SELECT document_identifier FROM iponz_case_documents ORDER BY document_identifier LIMIT 1',
+          )
+        ).rows[0].document_identifier,
       },
       tables: [
         { pool: t.gateway.runtime.environments.sandbox.pool, prefixes: ['iponz_'], tables: ['fee_records'] },
@@ -91,5 +102,22 @@ export const iponzFixture = (): ServiceFixture => ({
     'POST /patents/{patentNumber}/renew': registered({ patentNumber: '500050' }),
     'POST /trademarks/{trademarkNumber}/renew': registered({ trademarkNumber: '1000050' }),
     'POST /designs/{designNumber}/renew': registered({ designNumber: '400050' }),
+    // The SOAP endpoints: their WSDLs, and their JSON forms (the SOAP bodies have their own security
+    // matrix and fuzzer in soap-framework.test.ts).
+    'GET /trademarksearch': { query: ['wsdl', 'xsd=trademark-list-v1.xsd'] },
+    'POST /trademarksearch': { body: { ClientRef: 'r', Title: 'kiwi* OR "fern foods"' } },
+    'GET /download-document': { query: 'wsdl' },
+    // The applications and correspondence: SOAP only; their bodies have their own matrix and fuzzer.
+    'GET /patent': { query: ['wsdl', 'xsd=patent-application.xsd'] },
+    'POST /patent': { coveredBy: 'soap-filing-security.test.ts' },
+    'GET /trademark': { query: ['wsdl', 'xsd=trademark-application.xsd'] },
+    'POST /trademark': { coveredBy: 'soap-filing-security.test.ts' },
+    'GET /taskcorrespondence': { query: ['wsdl', 'xsd=task-correspondence.xsd'] },
+    'POST /taskcorrespondence': { coveredBy: 'soap-filing-security.test.ts' },
+    'GET /discussioncorrespondence': { query: ['wsdl', 'xsd=discussion-correspondence.xsd'] },
+    'POST /discussioncorrespondence': { coveredBy: 'soap-filing-security.test.ts' },
+    'POST /download-document': {
+      body: (ids: Record<string, string>) => ({ ObjectIdentifier: ids.documentId }),
+    },
   },
 });

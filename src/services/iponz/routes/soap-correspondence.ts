@@ -1,0 +1,264 @@
+/**
+ * Correspondence as SOAP operations, chosen by SOAPAction: `POST /taskcorrespondence` (getTaskList,
+ * getTaskContent, updateTask) and `POST /discussioncorrespondence` (getDiscussionList,
+ * getDiscussionContent). Every operation acts for a registered user (a three-legged token); their user id
+ * is the `RequestorIdentifier` (domain/correspondence.ts), and they see only their own tasks and
+ * discussions. `updateTask` answers a task with response documents (streamed to the document store) in
+ * one transaction; in the sandbox the examination simulator moves the case on (jobs/examination.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ServiceContext } from '../../../gateway/service-context.ts';
+import { nzDate } from '../../../platform/calendar.ts';
+import { withTransaction } from '../../../platform/db/pool.ts';
+import { RuleError } from '../../../platform/errors.ts';
+import { documentStoreFor } from '../documents/location.ts';
+import {
+  checkDateRange,
+  LIST_MAX,
+  type ListFilter,
+  parseDiscussionStatus,
+} from '../domain/correspondence.ts';
+import { answerTask } from '../jobs/examination.ts';
+import { type SoapInput, soapEndpoint } from '../soap/endpoint.ts';
+import type { Tree } from '../soap/validator.ts';
+import { type XmlTree, xmlElement } from '../soap/writer.ts';
+import { type CaseCache, caseKey } from '../store/case-cache.ts';
+import {
+  type Discussion,
+  findDiscussion,
+  findTask,
+  listDiscussions,
+  listTasks,
+  type Task,
+} from '../store/correspondence.ts';
+import { registeredRequestor } from './filing-transaction.ts';
+import {
+  ATTACHMENTS_MAX_BYTES,
+  type Attachment,
+  adoptAttachments,
+  binaryOf,
+  discardDocuments,
+  documentsTree,
+  errorFields,
+  NS,
+  REFUSAL_FAULTS,
+  textOf,
+  treesOf,
+} from './soap-answers.ts';
+
+const CASE_TYPE = { patent: 'Patent', trademark: 'Trade Mark' } as const;
+
+const taskSummary = (t: Task): XmlTree => ({
+  TaskIdentifier: t.taskId,
+  TaskType: t.taskType,
+  TaskTitle: t.title,
+  TaskStatus: t.status,
+  TaskCreationDate: t.createdOn,
+  TaskDueDate: t.dueOn,
+  AssociatedCaseType: CASE_TYPE[t.kind],
+  AssociatedCaseNumber: t.caseNumber,
+  AssociatedCaseClientReference: t.clientReference,
+});
+
+const taskContent = (t: Task): XmlTree => ({
+  ...taskSummary(t),
+  TaskDescription: t.description,
+  ResponseText: t.responseText ?? undefined,
+  Documents: documentsTree(t.documents),
+});
+
+const discussionSummary = (d: Discussion): XmlTree => ({
+  DiscussionIdentifier: d.discussionId,
+  Subject: d.subject,
+  Status: d.status,
+  DiscussionCreationDate: d.createdOn,
+  AssociatedCaseType: CASE_TYPE[d.kind],
+  AssociatedCaseNumber: d.caseNumber,
+  AssociatedCaseClientReference: d.clientReference,
+  TaskIdentifier: d.taskId ?? undefined,
+});
+
+const discussionContent = (d: Discussion): XmlTree => ({
+  ...discussionSummary(d),
+  Body: d.body,
+  Documents: documentsTree(d.documents),
+});
+
+const optionalNumber = (text: string | undefined): number | undefined =>
+  text === undefined ? undefined : Number(text);
+
+export async function correspondenceRoutes(
+  app: FastifyInstance,
+  context: ServiceContext,
+  cases: CaseCache,
+): Promise<void> {
+  const pool = context.database.pool;
+  const documents = documentStoreFor(context.database);
+
+  /**
+   * Runs one operation for the registered caller: `work` gets the request and the requestor whose
+   * items to show (undefined: a RequestorIdentifier not the caller's, which has nothing to show).
+   */
+  const operation =
+    (
+      answer: string,
+      echoOf: (body: Tree) => XmlTree,
+      work: (body: Tree, requestor: string | undefined, input: SoapInput) => Promise<XmlTree>,
+    ) =>
+    async (input: SoapInput): Promise<{ xml: string }> => {
+      const { userId } = await registeredRequestor(context, input.request.caller, { email: false });
+      const echo = echoOf(input.body);
+      try {
+        const named = textOf(input.body, 'RequestorIdentifier');
+        const requestor = named === undefined || named === userId ? userId : undefined;
+        return { xml: xmlElement(answer, NS, { ...echo, ...(await work(input.body, requestor, input)) }) };
+      } catch (error) {
+        return { xml: xmlElement(answer, NS, { ...echo, ...errorFields(error, input.request) }) };
+      }
+    };
+
+  const taskEcho = (body: Tree): XmlTree => ({
+    TransactionIdentifier: textOf(body, 'TransactionIdentifier') ?? '',
+    TransactionCode: textOf(body, 'TransactionCode') ?? '',
+    RequestorIdentifier: textOf(body, 'RequestorIdentifier') ?? '',
+  });
+  const discussionEcho = (body: Tree): XmlTree => ({
+    TransactionIdentifier: textOf(body, 'TransactionIdentifier') ?? '',
+    TransactionCode: textOf(body, 'TransactionCode') ?? '',
+  });
+
+  const noTask = () => new RuleError('TaskIdentifier', 'names no task of this requestor');
+
+  await soapEndpoint(app, {
+    path: '/taskcorrespondence',
+    summary: 'Task correspondence: the tasks of a registered user, and their answers',
+    wsdl: 'taskcorrespondence.wsdl',
+    xsds: ['task-correspondence.xsd'],
+    namespace: NS,
+    faults: REFUSAL_FAULTS,
+    documents,
+    operations: [
+      {
+        name: 'getTaskList',
+        soapAction: 'getTaskList',
+        request: 'GetTaskList',
+        handle: operation('GetTaskListResponse', taskEcho, async (body, requestor) => {
+          const filter: ListFilter = {
+            caseNumber: optionalNumber(textOf(body, 'AssociatedCaseNumber')),
+            clientReference: textOf(body, 'AssociatedCaseClientReference'),
+            from: textOf(body, 'TaskDueDateFrom'),
+            to: textOf(body, 'TaskDueDateTo'),
+          };
+          checkDateRange(filter.from, filter.to, ['TaskDueDateFrom', 'TaskDueDateTo']);
+          const tasks = requestor ? await listTasks(pool, requestor, filter, LIST_MAX) : [];
+          return { Tasks: { Task: tasks.map(taskSummary) } };
+        }),
+      },
+      {
+        name: 'getTaskContent',
+        soapAction: 'getTaskContent',
+        request: 'GetTaskContent',
+        handle: operation('GetTaskContentResponse', taskEcho, async (body, requestor) => {
+          const task = requestor && (await findTask(pool, requestor, Number(textOf(body, 'TaskIdentifier'))));
+          if (!task) throw noTask();
+          return { Task: taskContent(task) };
+        }),
+      },
+      {
+        name: 'updateTask',
+        soapAction: 'updateTask',
+        request: 'UpdateTask',
+        maxBytes: ATTACHMENTS_MAX_BYTES,
+        handle: operation('UpdateTaskResponse', taskEcho, async (body, requestor) => {
+          if (!requestor) throw noTask();
+          const taskId = Number(textOf(body, 'TaskIdentifier'));
+          const attachments: Attachment[] = treesOf(body, 'ResponseDocument').flatMap((element, i) => {
+            const staged = binaryOf(element, 'ObjectData');
+            return staged
+              ? [
+                  {
+                    field: `ResponseDocument.${i}`,
+                    name: textOf(element, 'ObjectName') ?? 'Response.pdf',
+                    format: 'pdf' as const,
+                    staged,
+                  },
+                ]
+              : [];
+          });
+          if (attachments.length === 0)
+            throw new RuleError('ResponseDocument', 'must hold at least one response document');
+          const now = context.clock.now();
+          const adopted = await adoptAttachments(documents, attachments, nzDate(now.getTime()));
+          let echoed: Promise<void> | undefined;
+          try {
+            const outcome = await withTransaction(pool, async (tx) => {
+              const task = await findTask(tx, requestor, taskId, true);
+              if (!task) throw noTask();
+              if (task.status !== 'open')
+                throw new RuleError('TaskIdentifier', `names a task that is ${task.status}`);
+              const change = await answerTask(
+                tx,
+                task,
+                { responseText: textOf(body, 'ResponseText')?.trim() || null, documents: adopted },
+                { simulate: context.environment === 'sandbox', now },
+              );
+              if (change) echoed = cases.echo(caseKey(task.kind, task.caseNumber));
+              return { task, change };
+            });
+            if (echoed) {
+              cases.drop(caseKey(outcome.task.kind, outcome.task.caseNumber));
+              await echoed;
+            }
+            const answered = await findTask(pool, requestor, taskId);
+            return { Task: taskContent(answered!), CaseStatusCode: outcome.change?.status };
+          } catch (error) {
+            await discardDocuments(documents, adopted);
+            throw error;
+          }
+        }),
+      },
+    ],
+  });
+
+  const noDiscussion = () => new RuleError('DiscussionIdentifier', 'names no discussion of this requestor');
+
+  await soapEndpoint(app, {
+    path: '/discussioncorrespondence',
+    summary: 'Discussion correspondence: the formal steps of a registered user’s cases',
+    wsdl: 'discussioncorrespondence.wsdl',
+    xsds: ['discussion-correspondence.xsd'],
+    namespace: NS,
+    faults: REFUSAL_FAULTS,
+    operations: [
+      {
+        name: 'getDiscussionList',
+        soapAction: 'getDiscussionList',
+        request: 'GetDiscussionList',
+        handle: operation('GetDiscussionListResponse', discussionEcho, async (body, requestor) => {
+          const filter: ListFilter = {
+            caseNumber: optionalNumber(textOf(body, 'AssociatedCaseNumber')),
+            clientReference: textOf(body, 'AssociatedCaseClientReference'),
+            from: textOf(body, 'DiscussionCreationDateFrom'),
+            to: textOf(body, 'DiscussionCreationDateTo'),
+            status: parseDiscussionStatus(textOf(body, 'Status')),
+          };
+          checkDateRange(filter.from, filter.to, ['DiscussionCreationDateFrom', 'DiscussionCreationDateTo']);
+          const found = requestor ? await listDiscussions(pool, requestor, filter, LIST_MAX) : [];
+          return { Discussions: { Discussion: found.map(discussionSummary) } };
+        }),
+      },
+      {
+        name: 'getDiscussionContent',
+        soapAction: 'getDiscussionContent',
+        request: 'GetDiscussionContent',
+        handle: operation('GetDiscussionContentResponse', discussionEcho, async (body, requestor) => {
+          const found =
+            requestor &&
+            (await findDiscussion(pool, requestor, Number(textOf(body, 'DiscussionIdentifier'))));
+          if (!found) throw noDiscussion();
+          return { Discussion: discussionContent(found) };
+        }),
+      },
+    ],
+  });
+}

@@ -1,0 +1,267 @@
+/**
+ * The applications as SOAP operations: `POST /patent` (FilePatentApplication, a PCT national phase) and
+ * `POST /trademark` (FileTradeMarkApplication), on the framework in soap/ (WSDLs and XSDs in wsdl/). The
+ * request tree is mapped to the domain's input here; the filing itself (one transaction) is
+ * filing-transaction.ts; attachments are streamed to the document store by the framework and copied to
+ * their document identifiers before the transaction (deleted again when it fails).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ServiceContext } from '../../../gateway/service-context.ts';
+import { nzDate } from '../../../platform/calendar.ts';
+import { RuleError } from '../../../platform/errors.ts';
+import { documentStoreFor } from '../documents/location.ts';
+import type { Applicant, PatentApplicationInput, TradeMarkApplicationInput } from '../domain/applications.ts';
+import { type SoapInput, soapEndpoint } from '../soap/endpoint.ts';
+import type { Tree } from '../soap/validator.ts';
+import { type XmlTree, xmlElement } from '../soap/writer.ts';
+import type { CaseCache } from '../store/case-cache.ts';
+import { type CreatedCase, type Filing, fileApplication, registeredRequestor } from './filing-transaction.ts';
+import {
+  ATTACHMENTS_MAX_BYTES,
+  type Attachment,
+  adoptAttachments,
+  binaryOf,
+  booleanOf,
+  discardDocuments,
+  documentsTree,
+  errorFields,
+  NS,
+  REFUSAL_FAULTS,
+  textOf,
+  treeOf,
+  treesOf,
+} from './soap-answers.ts';
+
+/** The applicant: `ClientIdentifier` or `ApplicantDetails`, exactly one. */
+function applicantOf(body: Tree): Applicant {
+  const applicant = treeOf(body, 'Applicant') ?? {};
+  const clientId = textOf(applicant, 'ClientIdentifier');
+  const details = treeOf(applicant, 'ApplicantDetails');
+  if ((clientId === undefined) === (details === undefined))
+    throw new RuleError('Applicant', 'must hold either ClientIdentifier or ApplicantDetails');
+  if (clientId !== undefined) return { clientId: Number(clientId) };
+  const address = treeOf(details!, 'Address') ?? {};
+  return {
+    details: {
+      name: textOf(details!, 'Name') ?? '',
+      clientType: textOf(details!, 'ClientType') as 'Organisation' | 'Person',
+      line1: textOf(address, 'AddressLine1') ?? '',
+      line2: textOf(address, 'AddressLine2'),
+      line3: textOf(address, 'AddressLine3'),
+      city: textOf(address, 'City') ?? '',
+      countryCode: textOf(address, 'CountryCode') ?? '',
+    },
+  };
+}
+
+const optionalNumber = (text: string | undefined): number | undefined =>
+  text === undefined ? undefined : Number(text);
+
+function attachmentOf(body: Tree, field: string): Attachment | undefined {
+  const element = treeOf(body, field);
+  const staged = element && binaryOf(element, 'ObjectData');
+  if (!element || !staged) return undefined;
+  return {
+    field,
+    name: textOf(element, 'ObjectName') ?? field,
+    format: (textOf(element, 'ObjectFormat') ?? 'pdf') as Attachment['format'],
+    staged,
+  };
+}
+
+const party = (p: { clientId: number; name: string } | undefined): XmlTree | undefined =>
+  p && { ClientIdentifier: p.clientId, ClientName: p.name };
+
+const feesTree = (created: CreatedCase): XmlTree => ({
+  Fee: created.fees.map((f) => ({
+    FeeCode: f.feeCode,
+    Quantity: f.quantity,
+    AmountCents: f.amountCents,
+    GstCents: f.gstCents,
+  })),
+});
+
+export async function filingRoutes(
+  app: FastifyInstance,
+  context: ServiceContext,
+  cases: CaseCache,
+): Promise<void> {
+  const documents = documentStoreFor(context.database);
+  const deps = { context, cases };
+  const today = () => nzDate(context.clock.now().getTime());
+
+  /** Files one application; the answer's echo fields first, then what was created or the error. */
+  const file = async (
+    input: SoapInput,
+    answerElement: string,
+    echo: XmlTree,
+    build: () => { filing: Omit<Filing, 'documents'>; attachments: Attachment[] },
+    describe: (created: CreatedCase) => XmlTree,
+  ): Promise<{ xml: string }> => {
+    const caller = input.request.caller!;
+    const requestor = await registeredRequestor(context, caller);
+    let adopted: Awaited<ReturnType<typeof adoptAttachments>> = [];
+    try {
+      const { filing, attachments } = build();
+      adopted = await adoptAttachments(documents, attachments, today());
+      const result = await fileApplication(
+        deps,
+        caller,
+        requestor,
+        { ...filing, documents: adopted } as Filing,
+        input.request.id,
+        (created) => ({ ...echo, ...describe(created) }),
+      );
+      if (!result.created) await discardDocuments(documents, adopted);
+      return { xml: xmlElement(answerElement, NS, result.answer as XmlTree) };
+    } catch (error) {
+      await discardDocuments(documents, adopted);
+      return { xml: xmlElement(answerElement, NS, { ...echo, ...errorFields(error, input.request) }) };
+    }
+  };
+
+  await soapEndpoint(app, {
+    path: '/patent',
+    summary: 'File a PCT national phase patent application (registered users; fee)',
+    wsdl: 'patent.wsdl',
+    xsds: ['patent-application.xsd'],
+    namespace: NS,
+    faults: REFUSAL_FAULTS,
+    documents,
+    operations: [
+      {
+        name: 'FilePatentApplication',
+        soapAction: 'FilePatentApplication',
+        request: 'FilePatentApplication',
+        maxBytes: ATTACHMENTS_MAX_BYTES,
+        handle: (input) => {
+          const body = input.body;
+          const echo: XmlTree = {
+            TransactionIdentifier: textOf(body, 'TransactionIdentifier'),
+            TransactionCode: textOf(body, 'TransactionCode') ?? '',
+            PatentApplicationReference: textOf(body, 'PatentApplicationReference') ?? '',
+          };
+          return file(
+            input,
+            'FilePatentApplicationResponse',
+            echo,
+            () => {
+              const attachments = [
+                attachmentOf(body, 'AmendedSpecification'),
+                attachmentOf(body, 'Translation'),
+              ].filter((a): a is Attachment => a !== undefined);
+              const patent: PatentApplicationInput = {
+                transactionIdentifier: textOf(body, 'TransactionIdentifier'),
+                transactionCode: textOf(body, 'TransactionCode') ?? '',
+                reference: textOf(body, 'PatentApplicationReference') ?? '',
+                applicationContact: textOf(body, 'ApplicationContact') ?? '',
+                applicant: applicantOf(body),
+                agentClientId: optionalNumber(textOf(body, 'AgentClientIdentifier')),
+                internationalApplicationNumber: textOf(body, 'InternationalApplicationNumber') ?? '',
+                examinationRequested: booleanOf(textOf(body, 'ExaminationRequested')),
+                title: textOf(body, 'PatentTitle'),
+                attachments: attachments.map((a) => ({
+                  role: a.field === 'Translation' ? 'translation' : 'amended-specification',
+                  name: a.name,
+                })),
+              };
+              return { filing: { kind: 'patent', input: patent }, attachments };
+            },
+            (created) => {
+              const r = created.record;
+              return {
+                PatentNumber: r.caseNumber,
+                PatentCurrentStatusCode: r.status,
+                ApplicationDate: r.applicationDate,
+                InternationalApplicationNumber: r.internationalApplicationNumber ?? undefined,
+                InternationalPublicationNumber: r.internationalPublicationNumber ?? undefined,
+                CompleteFiledDate: r.termDate,
+                PriorityCountryCode: r.priorityCountryCode ?? undefined,
+                PatentTitle: r.title,
+                ExaminationRequested: booleanOf(textOf(body, 'ExaminationRequested')),
+                Applicant: party(created.applicant),
+                Agent: party(created.agent),
+                Fees: feesTree(created),
+                Documents: documentsTree(r.documents),
+              };
+            },
+          );
+        },
+      },
+    ],
+  });
+
+  await soapEndpoint(app, {
+    path: '/trademark',
+    summary: 'File a trade mark application (registered users; fee per class)',
+    wsdl: 'trademark.wsdl',
+    xsds: ['trademark-application.xsd'],
+    namespace: NS,
+    faults: REFUSAL_FAULTS,
+    documents,
+    operations: [
+      {
+        name: 'FileTradeMarkApplication',
+        soapAction: 'FileTradeMarkApplication',
+        request: 'FileTradeMarkApplication',
+        maxBytes: ATTACHMENTS_MAX_BYTES,
+        handle: (input) => {
+          const body = input.body;
+          const echo: XmlTree = {
+            TransactionIdentifier: textOf(body, 'TransactionIdentifier'),
+            TransactionCode: textOf(body, 'TransactionCode') ?? '',
+            ApplicationReference: textOf(body, 'ApplicationReference') ?? '',
+          };
+          return file(
+            input,
+            'FileTradeMarkApplicationResponse',
+            echo,
+            () => {
+              const representation = attachmentOf(body, 'MarkRepresentation');
+              const tradeMark: TradeMarkApplicationInput = {
+                transactionIdentifier: textOf(body, 'TransactionIdentifier'),
+                transactionCode: textOf(body, 'TransactionCode') ?? '',
+                reference: textOf(body, 'ApplicationReference') ?? '',
+                applicationContact: textOf(body, 'ApplicationContact') ?? '',
+                applicant: applicantOf(body),
+                agentClientId: optionalNumber(textOf(body, 'AgentClientIdentifier')),
+                registrationOfficeCode: textOf(body, 'RegistrationOfficeCode') ?? '',
+                intendedUseCode: textOf(body, 'IntendedUseCode') ?? '',
+                markTitle: textOf(body, 'MarkTitle') ?? '',
+                classes: treesOf(treeOf(body, 'GoodsAndServices') ?? {}, 'ClassDescription').map((c) => ({
+                  classNumber: Number(textOf(c, 'ClassNumber')),
+                  description: textOf(c, 'Description') ?? '',
+                })),
+              };
+              return {
+                filing: { kind: 'trademark', input: tradeMark },
+                attachments: representation ? [representation] : [],
+              };
+            },
+            (created) => {
+              const r = created.record;
+              return {
+                ApplicationNumber: r.caseNumber,
+                RegistrationOfficeCode: 'NZ',
+                ApplicationDate: r.applicationDate,
+                MarkCurrentStatusCode: r.status,
+                MarkTitle: r.title,
+                MarkImageName: r.markImageName ?? undefined,
+                Owner: party(created.applicant),
+                Agent: party(created.agent),
+                GoodsAndServices: {
+                  ClassDescription: r.goodsAndServices.map((g) => ({
+                    ClassNumber: g.classNumber,
+                    Description: g.description,
+                  })),
+                },
+                Fees: feesTree(created),
+                Documents: documentsTree(r.documents),
+              };
+            },
+          );
+        },
+      },
+    ],
+  });
+}

@@ -1,0 +1,154 @@
+/**
+ * The trade mark search's SQL. The title query (domain/title-query.ts) is compiled to SQL: each phrase a
+ * case-insensitive word-bounded regular expression on `title_folded` (`~`), AND/OR/NOT as SQL's, so the
+ * trigram GIN index (migration 003) finds the candidates and PostgreSQL checks each. The answer is the
+ * first `limit + 1` marks by number: one more than answered tells that more matched.
+ * `searchTrademarksPlainIlike` is the straightforward query (ILIKE on the title, no index), the
+ * benchmark's baseline.
+ */
+import type pg from 'pg';
+import type { TitleQuery } from '../domain/title-query.ts';
+import type { TradeMarkCriteria } from '../domain/trademark-search.ts';
+
+const ALNUM = '[[:alnum:]]';
+const NOT_ALNUM = '[^[:alnum:]]';
+
+/** One word pattern as a PostgreSQL regular expression (letters and digits literal, `*`, `?`). */
+function wordRegex(pattern: string): string {
+  // A word is never empty (`*` alone matches a word, not the space between two).
+  const start = /^\*+$/.test(pattern) ? `(?=${ALNUM})` : '';
+  return start + [...pattern].map((c) => (c === '*' ? `${ALNUM}*` : c === '?' ? ALNUM : c)).join('');
+}
+
+/**
+ * A phrase: its words, consecutive, each a whole word of the folded title. When the last word ends with
+ * `*`, the rest of that word is whatever follows, so the expression stops there (measured: `kau*` as
+ * `(^|[^[:alnum:]])kau` is about a third cheaper per title than with the end of the word spelled out).
+ */
+export function phraseRegex(words: readonly string[]): string {
+  const last = words.length - 1;
+  const open = words[last]!.endsWith('*');
+  const parts = words.map((word, i) => {
+    if (i !== last || !open) return wordRegex(word);
+    const rest = word.replace(/\*+$/, '');
+    return rest === '' ? `(?=${ALNUM})` : wordRegex(rest);
+  });
+  return `(^|${NOT_ALNUM})${parts.join(`${NOT_ALNUM}+`)}${open ? '' : `(${NOT_ALNUM}|$)`}`;
+}
+
+/** The query as a SQL condition on `column`; its regular expressions appended to `params`. */
+export function compileTitleQuery(query: TitleQuery, params: unknown[], column = 'c.title_folded'): string {
+  switch (query.op) {
+    case 'phrase':
+      params.push(phraseRegex(query.words));
+      return `${column} ~ $${params.length}`;
+    case 'and':
+      return `(${compileTitleQuery(query.left, params, column)} AND ${compileTitleQuery(query.right, params, column)})`;
+    case 'or':
+      return `(${compileTitleQuery(query.left, params, column)} OR ${compileTitleQuery(query.right, params, column)})`;
+    case 'not':
+      return `(NOT ${compileTitleQuery(query.operand, params, column)})`;
+  }
+}
+
+export interface TradeMarkHit {
+  caseNumber: number;
+  title: string;
+  status: string;
+  statusDate: string;
+  applicationDate: string;
+  termDate: string;
+  registrationDate: string | null;
+  lastRenewalDueDate: string | null;
+  markImageName: string | null;
+  markNature: string;
+  markType: string;
+  classes: number[];
+  documents: string[];
+}
+
+const COLUMNS = `c.case_number, c.title, c.status, c.status_date::text, c.application_date::text,
+    c.term_date::text, c.registration_date::text, c.last_renewal_due_date::text, c.mark_image_name,
+    coalesce(c.mark_nature, 'Trade Mark') AS mark_nature, coalesce(c.mark_type, 'Word') AS mark_type`;
+const DETAILS = `
+    ARRAY(SELECT g.class_number FROM iponz_goods_services g
+          WHERE g.kind = 'trademark' AND g.case_number = h.case_number ORDER BY g.class_number) AS classes,
+    ARRAY(SELECT d.document_identifier FROM iponz_case_documents d
+          WHERE d.kind = 'trademark' AND d.case_number = h.case_number
+          ORDER BY d.created_on, d.document_identifier) AS documents`;
+/** The marks chosen (`WHERE …`), then their classes and documents read for the chosen ones alone. */
+const selectHits = (where: string, limit: string) =>
+  `SELECT h.*, ${DETAILS} FROM (SELECT ${COLUMNS} FROM iponz_cases c WHERE ${where}
+     ORDER BY c.case_number LIMIT ${limit}) h ORDER BY h.case_number`;
+
+/** The WHERE conditions of the criteria. */
+export function searchConditions(criteria: TradeMarkCriteria, params: unknown[]): string[] {
+  const where = [`c.kind = 'trademark'`];
+  const add = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  if (criteria.title) where.push(compileTitleQuery(criteria.title, params));
+  if (criteria.filing?.from) where.push(`c.application_date >= ${add(criteria.filing.from)}::date`);
+  if (criteria.filing?.to) where.push(`c.application_date <= ${add(criteria.filing.to)}::date`);
+  if (criteria.registered?.from) where.push(`c.registration_date >= ${add(criteria.registered.from)}::date`);
+  if (criteria.registered?.to) where.push(`c.registration_date <= ${add(criteria.registered.to)}::date`);
+  if (criteria.statuses?.length) where.push(`c.status = ANY(${add(criteria.statuses)}::text[])`);
+  if (criteria.nature) where.push(`coalesce(c.mark_nature, 'Trade Mark') = ${add(criteria.nature)}`);
+  if (criteria.type) where.push(`coalesce(c.mark_type, 'Word') = ${add(criteria.type)}`);
+  for (const [role, id] of [
+    ['Owner', criteria.ownerClientId],
+    ['Agent', criteria.agentClientId],
+  ] as const)
+    if (id !== undefined)
+      where.push(
+        `EXISTS (SELECT 1 FROM iponz_case_parties p WHERE p.client_id = ${add(id)} AND p.role = '${role}'
+           AND p.kind = 'trademark' AND p.case_number = c.case_number)`,
+      );
+  return where;
+}
+
+const hitOf = (row: Record<string, unknown>): TradeMarkHit => ({
+  caseNumber: row.case_number as number,
+  title: row.title as string,
+  status: row.status as string,
+  statusDate: row.status_date as string,
+  applicationDate: row.application_date as string,
+  termDate: row.term_date as string,
+  registrationDate: row.registration_date as string | null,
+  lastRenewalDueDate: row.last_renewal_due_date as string | null,
+  markImageName: row.mark_image_name as string | null,
+  markNature: row.mark_nature as string,
+  markType: row.mark_type as string,
+  classes: row.classes as number[],
+  documents: row.documents as string[],
+});
+
+/** The first `limit` marks matching, by number, and whether more matched. */
+export async function searchTrademarks(
+  pool: pg.Pool,
+  criteria: TradeMarkCriteria,
+  limit: number,
+): Promise<{ hits: TradeMarkHit[]; more: boolean }> {
+  const params: unknown[] = [];
+  const where = searchConditions(criteria, params);
+  params.push(limit + 1);
+  // The marks are chosen first, their classes and documents read for those alone: with the details in
+  // the same select, a plan that sorts every match would run the two subqueries for each.
+  const { rows } = await pool.query(selectHits(where.join(' AND '), `$${params.length}`), params);
+  const more = rows.length > limit;
+  return { hits: rows.slice(0, limit).map(hitOf), more };
+}
+
+/** The baseline: a one-word term as `title ILIKE '%term%'` (no index, no word boundaries), capped alike. */
+export async function searchTrademarksPlainIlike(
+  pool: pg.Pool,
+  term: string,
+  limit: number,
+): Promise<number> {
+  const { rows } = await pool.query(selectHits(`c.kind = 'trademark' AND c.title ILIKE $1`, '$2'), [
+    `%${term.replace(/[%_\\]/g, '\\$&')}%`,
+    limit + 1,
+  ]);
+  return rows.length;
+}

@@ -1,0 +1,311 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import fc from 'fast-check';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTransaction } from '../../../src/platform/db/pool.ts';
+import { documentStoreFor } from '../../../src/services/iponz/documents/location.ts';
+import {
+  DownloadTimedOut,
+  downloadPieces,
+  writeBase64,
+} from '../../../src/services/iponz/routes/soap-download.ts';
+import { insertDocument } from '../../../src/services/iponz/store/documents.ts';
+import {
+  bodyElement,
+  envelopeOf,
+  expectValidAnswer,
+  SERVICES_NS,
+  type SoapTest,
+  soapTest,
+} from './support/soap-client.ts';
+
+/**
+ * The document download (POST /download-document) through the `soap` package's client reading our WSDL:
+ * seeded documents generated on demand (valid PDF, JPEG, GIF, the same bytes every time), a stored
+ * document byte for byte, App Error for an unknown document, Fault Error past the time limit, the JSON
+ * form; every answer valid against the XSD. The streaming bound: the answer's pieces are read from the
+ * store one at a time, only as the consumer takes them (no read-ahead), so memory stays a few pieces.
+ */
+let s: SoapTest;
+let xsds: Record<string, string>;
+const answers: string[] = [];
+const parser = new XMLParser({ parseTagValue: false, removeNSPrefix: true, htmlEntities: true });
+
+async function download(id: string, test = s) {
+  const client = await test.client('/download-document');
+  const [, raw] = await client.GetObjectAsync({ TransactionIdentifier: 'tx-1', ObjectIdentifier: id });
+  const body = bodyElement(raw as string);
+  answers.push(body);
+  return parser.parse(body).GetObjectResponse;
+}
+
+/** A document row without stored bytes, as the generator writes them (one is added for a format it lacks). */
+async function seeded(format: string) {
+  const pool = s.t.gateway.runtime.environments.sandbox.pool;
+  const query = () =>
+    pool.query(
+      'SELECT document_identifier, document_name FROM iponz_case_documents WHERE object_format = $1 AND stored_size IS NULL ORDER BY 1 LIMIT 1',
+      [format],
+    );
+  let { rows } = await query();
+  if (!rows.length) {
+    await pool.query(
+      `INSERT INTO iponz_case_documents (document_identifier, kind, case_number, document_name, object_format, created_on)
+       VALUES ($1, 'trademark', 1000004, $2, $3, '2026-01-01')`,
+      [`09bb00000000000${['pdf', 'jpeg', 'gif'].indexOf(format)}`, `Representation.${format}`, format],
+    );
+    ({ rows } = await query());
+  }
+  return rows[0] as { document_identifier: string; document_name: string };
+}
+
+beforeAll(async () => {
+  s = await soapTest();
+  xsds = await s.xsds('/download-document', ['document-download.xsd']);
+}, 120_000);
+afterAll(async () => {
+  if (answers.length) await expectValidAnswer(answers, xsds, 'document-download.xsd');
+  await s?.close();
+});
+
+describe('through the SOAP client', () => {
+  it.each([
+    [
+      'pdf',
+      (b: Buffer) =>
+        b.subarray(0, 5).toString() === '%PDF-' && b.toString('latin1').trimEnd().endsWith('%%EOF'),
+    ],
+    ['jpeg', (b: Buffer) => b[0] === 0xff && b[1] === 0xd8 && b.at(-2) === 0xff && b.at(-1) === 0xd9],
+    ['gif', (b: Buffer) => b.subarray(0, 6).toString() === 'GIF89a' && b.at(-1) === 0x3b],
+  ])('a seeded %s document: generated, valid, the same every time', async (format, valid) => {
+    const document = await seeded(format);
+    const answer = await download(document.document_identifier.toUpperCase());
+    expect(answer.TransactionIdentifier).toBe('tx-1');
+    expect(answer.TransactionCode).toBe('Get Object');
+    expect(answer.ObjectIdentifier).toBe(document.document_identifier);
+    expect(answer.ObjectFormat).toBe(format);
+    expect(answer.ObjectName).toBe(document.document_name);
+    expect(answer.TransactionErrorCode).toBeUndefined();
+    const bytes = Buffer.from(answer.ObjectData, 'base64');
+    expect(valid(bytes)).toBe(true);
+    expect(Number(answer.ObjectSize)).toBe(bytes.length);
+    const again = await download(document.document_identifier);
+    expect(again.ObjectData).toBe(answer.ObjectData);
+  });
+
+  it('a stored document: its bytes exactly', async () => {
+    const pool = s.t.gateway.runtime.environments.sandbox.pool;
+    const bytes = randomBytes(1_000_003);
+    const id = '09aa000000000001';
+    const store = documentStoreFor(s.t.gateway.runtime.environments.sandbox);
+    const { size } = await store.put(id, Readable.from([bytes]));
+    await withTransaction(pool, (tx) =>
+      insertDocument(tx, {
+        documentIdentifier: id,
+        kind: 'trademark',
+        caseNumber: 1000004,
+        documentName: 'Evidence of use <scan> & notes.pdf',
+        objectFormat: 'pdf',
+        createdOn: '2026-06-15',
+        storedSize: size,
+      }),
+    );
+    const answer = await download(id);
+    const got = Buffer.from(answer.ObjectData, 'base64');
+    // Written straight to the socket, the answer still names the request.
+    const raw = await s.post(
+      '/download-document',
+      envelopeOf(`<GetObject xmlns="${SERVICES_NS}"><ObjectIdentifier>${id}</ObjectIdentifier></GetObject>`),
+    );
+    expect(raw.headers.get('api-business-govt-nz-request-id')).toBeTruthy();
+    expect(raw.headers.get('content-type')).toMatch(/^text\/xml/);
+    expect((await raw.text()).endsWith('</soap:Envelope>')).toBe(true);
+    expect(createHash('sha256').update(got).digest('hex')).toBe(
+      createHash('sha256').update(bytes).digest('hex'),
+    );
+    expect(answer.ObjectName).toBe('Evidence of use <scan> & notes.pdf');
+    expect(Number(answer.ObjectSize)).toBe(bytes.length);
+    // The same through the JSON form.
+    const json = await s.t.call('POST', '/download-document', {
+      headers: { 'content-type': 'application/json' },
+      payload: { ObjectIdentifier: id },
+    });
+    expect(json.statusCode).toBe(200);
+    expect(Buffer.from(json.json().ObjectData, 'base64').equals(bytes)).toBe(true);
+  });
+
+  it('an unknown document: HTTP 200 with TransactionErrorCode App Error', async () => {
+    const answer = await download('09ffffffffffffff');
+    expect(answer.TransactionErrorCode).toBe('App Error');
+    expect(answer.TransactionErrorMessage).toMatch(/no document 09ffffffffffffff/);
+    expect(answer.ObjectData).toBeUndefined();
+    const json = await s.t.call('POST', '/download-document', {
+      headers: { 'content-type': 'application/json' },
+      payload: { ObjectIdentifier: '09ffffffffffffff' },
+    });
+    expect(json.statusCode).toBe(404);
+  });
+
+  it('an identifier of the wrong shape is a fault naming the element (the XSD)', async () => {
+    const response = await s.post(
+      '/download-document',
+      envelopeOf(`<GetObject xmlns="${SERVICES_NS}"><ObjectIdentifier>09zz</ObjectIdentifier></GetObject>`),
+    );
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).toContain('<faultcode>soap:Client</faultcode>');
+    expect(text).toMatch(/GetObject\/ObjectIdentifier: .*does not match the pattern/);
+  });
+});
+
+describe('the time limit', () => {
+  it('past it before the answer starts: HTTP 200 with TransactionErrorCode Fault Error', async () => {
+    const late = await soapTest({ RSG_IPONZ_DOWNLOAD_TIMEOUT_MS: '0' });
+    try {
+      const document = await seeded('pdf');
+      const client = await late.client('/download-document');
+      const [, raw] = await client.GetObjectAsync({ ObjectIdentifier: document.document_identifier });
+      const answer = parser.parse(bodyElement(raw)).GetObjectResponse;
+      answers.push(bodyElement(raw));
+      expect(answer.TransactionErrorCode).toBe('Fault Error');
+      expect(answer.TransactionErrorMessage).toMatch(/time limit \(0 s\)/);
+      expect(answer.ObjectData).toBeUndefined();
+    } finally {
+      await late.close();
+    }
+  }, 120_000);
+
+  it('past it once streaming: the stream fails (the connection is cut), after what was sent', async () => {
+    let checks = 0;
+    const deadline = { passed: () => ++checks > 2 };
+    const source = (async function* () {
+      for (let i = 0; i < 10; i++) yield Buffer.alloc(3000, i);
+    })();
+    const got: (string | Buffer)[] = [];
+    await expect(
+      (async () => {
+        for await (const piece of downloadPieces('<head>', source, '</tail>', deadline)) got.push(piece);
+      })(),
+    ).rejects.toThrow(DownloadTimedOut);
+    expect(got[0]).toBe('<head>');
+    expect(got).toHaveLength(3);
+    expect(got).not.toContain('</tail>');
+  });
+});
+
+describe('streaming a stored document', () => {
+  const reader = (bytes: Buffer, short: (n: number) => number) => {
+    let reads = 0;
+    return {
+      reads: () => reads,
+      readInto: async (target: Buffer, position: number) => {
+        reads++;
+        const n = Math.min(target.length, bytes.length - position, short(target.length));
+        bytes.copy(target, 0, position, position + n);
+        return n;
+      },
+    };
+  };
+
+  it('writes the base64 of the whole, whatever the reads return (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 200_000 }),
+        fc.integer({ min: 1, max: 70_000 }),
+        async (size, most) => {
+          const bytes = randomBytes(size);
+          const source = reader(bytes, (n) => Math.max(1, Math.min(n, most)));
+          const written: string[] = [];
+          await writeBase64(
+            source.readInto,
+            size,
+            { write: async (piece) => void written.push(piece.toString()) },
+            { passed: () => false },
+          );
+          expect(written.join('')).toBe(bytes.toString('base64'));
+        },
+      ),
+      { numRuns: 60, seed: 0x777269 },
+    );
+  });
+
+  it('reads the next piece only once the last is written: two buffers, whatever the size', async () => {
+    const bytes = randomBytes(5 * 1024 * 1024);
+    const source = reader(bytes, (n) => n);
+    let written = 0;
+    const buffers = new Set<ArrayBufferLike>();
+    await writeBase64(
+      source.readInto,
+      bytes.length,
+      {
+        write: async (piece) => {
+          written++;
+          buffers.add((piece as Buffer).buffer);
+          // Every read so far has been written, or is this one.
+          expect(source.reads()).toBeLessThanOrEqual(written);
+          await new Promise((resolve) => setImmediate(resolve));
+        },
+      },
+      { passed: () => false },
+    );
+    expect(written).toBeGreaterThan(100);
+    // The same output buffer every time (allocUnsafe slices of at most two backing stores).
+    expect(buffers.size).toBeLessThanOrEqual(2);
+  });
+
+  it('past the deadline the writing throws, the rest unread', async () => {
+    const bytes = randomBytes(1024 * 1024);
+    const source = reader(bytes, (n) => n);
+    let checks = 0;
+    await expect(
+      writeBase64(source.readInto, bytes.length, { write: async () => {} }, { passed: () => ++checks > 3 }),
+    ).rejects.toThrow(DownloadTimedOut);
+    expect(source.reads()).toBe(4);
+  });
+});
+
+describe('streaming', () => {
+  it('pieces join into the base64 of the whole, whatever the chunking (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 40 }), { maxLength: 12 }), async (chunks) => {
+        const pieces: (string | Buffer)[] = [];
+        const never = { passed: () => false };
+        for await (const piece of downloadPieces(
+          '',
+          (async function* () {
+            yield* chunks.map((c) => Buffer.from(c));
+          })(),
+          '',
+          never,
+        ))
+          pieces.push(piece);
+        const whole = Buffer.concat(chunks.map((c) => Buffer.from(c)));
+        expect(pieces.join('')).toBe(whole.toString('base64'));
+        for (const piece of pieces.slice(1, -2)) expect(piece.includes('=')).toBe(false);
+      }),
+      { numRuns: 200, seed: 0x646f63 },
+    );
+  });
+
+  it('reads the store only as the consumer takes pieces: at most one chunk ahead', async () => {
+    let pulled = 0;
+    const chunk = 64 * 1024;
+    const source = (async function* () {
+      for (let i = 0; i < 1000; i++) {
+        pulled++;
+        yield Buffer.alloc(chunk, i % 256);
+      }
+    })();
+    const pieces = downloadPieces('<h>', source, '</h>', { passed: () => false });
+    let taken = 0;
+    for await (const piece of pieces) {
+      taken++;
+      if (taken > 1) expect(piece.length).toBeLessThanOrEqual(Math.ceil(((chunk + 2) * 4) / 3));
+      // Pieces taken after the head: each needed at most one chunk, one more may wait in the encoder.
+      expect(pulled, `after ${taken} pieces`).toBeLessThanOrEqual(taken + 1);
+      if (taken === 50) break;
+    }
+    expect(pulled).toBeLessThan(60);
+  });
+});
