@@ -15,7 +15,8 @@ import { benchDatabases, median, root, startServer, stopServer } from './support
  *   node --import tsx bench/gateway-steps.ts <folder> [<folder> ...]
  *
  * `bare` and `fastify` as folder names stand for this checkout's bare node:http and Fastify-alone
- * servers. `BENCH_TOGETHER=1` loads all contenders at the same time in each round, each under its own wrk,
+ * servers, `floor` for `gateway-floor.ts` (Fastify as the app configures it for every request, with none
+ * of the gateway's work). `BENCH_TOGETHER=1` loads all contenders at the same time in each round, each under its own wrk,
  * so that what else the machine is doing hits them alike (on a busy machine this is steadier than taking
  * turns). Results print as a markdown table, each step's ratio to the first folder and to the one
  * before it. BENCH_ROUNDS (default 7) and BENCH_SECONDS (default 3) set the length.
@@ -57,7 +58,9 @@ try {
     const script =
       folder === 'bare' || folder === 'fastify'
         ? path.join(root, `bench/servers/${folder}.ts`)
-        : path.join(path.resolve(folder), 'bench/servers/gateway.ts');
+        : folder === 'floor'
+          ? path.join(root, 'bench/gateway-floor.ts')
+          : path.join(path.resolve(folder), 'bench/servers/gateway.ts');
     const { child, info } = await startServer<{ port: number; key?: string }>(script, env);
     servers.push({
       label: folder,

@@ -83,6 +83,9 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     },
   });
   installErrorHandling(app);
+  // Set by the guard on every keyed call; declared up front so every request has one shape (a property
+  // added to some requests only would move them to another hidden class on the hot path).
+  app.decorateRequest('caller', undefined);
   installInputTextCheck(app);
 
   const metrics = options.metrics ?? new HttpMetrics(options.processMetrics ?? false);

@@ -66,8 +66,22 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return match[1];
 }
 
-/** The rate limit and quota of a key's product, as the limit store takes them. */
+/**
+ * The rate limit and quota of a key's product, as the limit store takes them. Made once per key owner
+ * (the key cache hands out the same owner object until the key or its product changes, and a change
+ * brings a new owner), so a call allocates no request of its own; the limit stores only read it.
+ */
+const limitRequests = new WeakMap<KeyOwner, LimitRequest>();
 function limitRequest(owner: KeyOwner): LimitRequest {
+  let request = limitRequests.get(owner);
+  if (!request) {
+    request = buildLimitRequest(owner);
+    limitRequests.set(owner, request);
+  }
+  return request;
+}
+
+function buildLimitRequest(owner: KeyOwner): LimitRequest {
   return {
     key: owner.subscriptionId,
     rate: { limit: owner.rateLimitPerMinute, windowMs: 60_000 },

@@ -63,14 +63,20 @@ export async function mountService(
   // The service's per-user limit (calls per user per minute, its variable read), also in its document.
   const userRateLimit = readUserRateLimit(runtime.config.variables, service.userRateLimit);
   const userLimitNote = userRateLimit ? { 'x-user-rate-limit': { perMinute: userRateLimit } } : {};
+  // Every request of the service's paths gets its dialect and, unless it is a preflight, the CORS headers
+  // of an allowed origin, first: so the guard's refusals (401, 429 + Retry-After) are readable by the
+  // page too. On the guarded routes this runs inside the guard's hook (each hook costs every call a turn
+  // of Fastify's hook runner); the routes outside the guard and the 404 run it on their own.
+  const prepare = (request: FastifyRequest, reply: FastifyReply): void => {
+    request.dialect = service.dialect;
+    if (!isPreflight(request)) applyActual(runtime.cors.get(corsKey), request, reply);
+  };
+  const prepareHook = (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    prepare(request, reply);
+    done();
+  };
   await app.register(
     async (scope) => {
-      scope.addHook('onRequest', (request, reply, done) => {
-        request.dialect = service.dialect;
-        // Before the guard, so its refusals (401, 429 + Retry-After) are readable by the page too.
-        if (!isPreflight(request)) applyActual(runtime.cors.get(corsKey), request, reply);
-        done();
-      });
       scope.addHook('onResponse', (request, reply, done) => {
         observe(reply.statusCode, reply.elapsedTime);
         if (request.caller) runtime.usage.record(request.caller.subscriptionId, reply.statusCode);
@@ -93,18 +99,29 @@ export async function mountService(
           ...service.openapi,
         },
       });
-      scope.get('/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
-      // Preflights name no key, so the product is this path's: one per service and environment.
-      const preflight = (request: FastifyRequest, reply: FastifyReply) =>
-        isPreflight(request)
-          ? answerPreflight(runtime.cors.get(corsKey), request, reply)
-          : notFound(request, reply);
-      scope.options('/', { schema: { hide: true } }, preflight);
-      scope.options('/*', { schema: { hide: true } }, preflight);
-      // A service's public routes (no key): before the guarded scope, outside its hooks.
-      if (service.publicRoutes) await scope.register(service.publicRoutes, context);
+      // The routes outside the guard, with the 404 of the service's paths: `prepare` as a hook of their own.
+      await scope.register(async (open) => {
+        open.addHook('onRequest', prepareHook);
+        open.get('/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
+        // Preflights name no key, so the product is this path's: one per service and environment.
+        const preflight = (request: FastifyRequest, reply: FastifyReply) =>
+          isPreflight(request)
+            ? answerPreflight(runtime.cors.get(corsKey), request, reply)
+            : notFound(request, reply);
+        open.options('/', { schema: { hide: true } }, preflight);
+        open.options('/*', { schema: { hide: true } }, preflight);
+        // A service's public routes (no key): outside the guarded scope and its hooks.
+        if (service.publicRoutes) await open.register(service.publicRoutes, context);
+        // API Management answers an unknown operation with its own 404 body. Set in this scope (the same
+        // prefix), so a 404 gets the dialect and CORS headers as the other routes do.
+        open.setNotFoundHandler(notFound);
+      });
       await scope.register(async (guarded) => {
-        guarded.addHook('onRequest', subscriptionGuard(runtime, environment, service.id, userRateLimit));
+        const guard = subscriptionGuard(runtime, environment, service.id, userRateLimit);
+        guarded.addHook('onRequest', (request, reply, done) => {
+          prepare(request, reply);
+          guard(request, reply, done);
+        });
         // The simulated Wednesday-night window (sandbox only, off by default), after the guard: see
         // maintenance.ts. Unknown paths and openapi.json are outside this scope and stay reachable.
         if (environment === 'sandbox' && runtime.config.sandboxMaintenance) {
@@ -132,8 +149,6 @@ export async function mountService(
           }
         }
       });
-      // API Management answers an unknown operation with its own 404 body.
-      scope.setNotFoundHandler(notFound);
     },
     { prefix },
   );

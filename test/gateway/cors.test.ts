@@ -156,6 +156,14 @@ describe('actual requests with an Origin', () => {
     });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.headers['access-control-allow-origin']).toBe(ALLOWED);
+    expect(unknown.json()).toEqual({ statusCode: 404, message: 'Resource not found' });
+    // The service's document, outside the guard, too.
+    const document = await gateway.app.inject({
+      url: '/sandbox/nzbn/v5/openapi.json',
+      headers: { origin: ALLOWED },
+    });
+    expect(document.statusCode).toBe(200);
+    expect(document.headers['access-control-allow-origin']).toBe(ALLOWED);
   });
 
   it('a route error (500) keeps the CORS headers', async () => {
