@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryLimitStore, RedisLimitStore } from '../../src/platform/limits/index.ts';
 
@@ -40,6 +41,37 @@ describe('sliding-window rate limit in memory', () => {
     expect(store.checkSync({ key: 'b', rate }).allowed).toBe(true);
     now = 60_001;
     for (let i = 0; i < 5; i++) expect(store.checkSync({ key: 'a', rate }).allowed).toBe(true);
+  });
+
+  it('counts every call of a busy millisecond, and lets them all go when that millisecond leaves the window (property, against a plain list)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 300 }),
+        fc.integer({ min: 1, max: 40 }),
+        (steps, limit) => {
+          let now = 5_000;
+          const window = { limit, windowMs: 50 };
+          const store = new MemoryLimitStore(() => now);
+          const allowed: number[] = [];
+          for (const step of steps) {
+            now += step; // often 0: several calls in one millisecond
+            const inWindow = allowed.filter((t) => t > now - window.windowMs);
+            const outcome = store.checkSync({ key: 'k', rate: window });
+            if (inWindow.length < limit) {
+              expect(outcome).toEqual({ allowed: true });
+              allowed.push(now);
+            } else {
+              expect(outcome).toEqual({
+                allowed: false,
+                reason: 'rate',
+                retryAfterMs: Math.min(...inWindow) + window.windowMs - now,
+              });
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('quota: calls per fixed period, replenished at the period boundary', () => {

@@ -1,18 +1,29 @@
 import type { LimitOutcome, LimitRequest, LimitStore } from './types.ts';
 
-/** A log of call times per key; exact within one process. */
+/**
+ * A log of call times per key; exact within one process. Calls in the same millisecond share one entry
+ * (the time and how many), so a busy key keeps one entry per millisecond, not one per call (at 40,000
+ * calls a second, a 60-second window holds at most 60,000 entries instead of 2.4 million numbers). The
+ * clock is read in whole milliseconds, so nothing is lost by it.
+ */
 class SlidingLog {
   private times: number[] = [];
+  private counts: number[] = [];
   private head = 0;
+  private total = 0;
 
   count(now: number, windowMs: number): number {
     const edge = now - windowMs;
-    while (this.head < this.times.length && (this.times[this.head] ?? 0) <= edge) this.head++;
+    while (this.head < this.times.length && (this.times[this.head] ?? 0) <= edge) {
+      this.total -= this.counts[this.head] ?? 0;
+      this.head++;
+    }
     if (this.head > 1024 && this.head * 2 > this.times.length) {
       this.times = this.times.slice(this.head);
+      this.counts = this.counts.slice(this.head);
       this.head = 0;
     }
-    return this.times.length - this.head;
+    return this.total;
   }
 
   oldest(): number {
@@ -20,7 +31,13 @@ class SlidingLog {
   }
 
   add(now: number): void {
-    this.times.push(now);
+    const last = this.times.length - 1;
+    if (last >= this.head && this.times[last] === now) this.counts[last] = (this.counts[last] ?? 0) + 1;
+    else {
+      this.times.push(now);
+      this.counts.push(1);
+    }
+    this.total++;
   }
 }
 
