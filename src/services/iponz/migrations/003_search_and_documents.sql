@@ -8,10 +8,6 @@
 ALTER TABLE iponz_cases ADD COLUMN title_folded text GENERATED ALWAYS AS (lower(title)) STORED;
 CREATE INDEX iponz_cases_mark_title_trgm ON iponz_cases USING gin (title_folded gin_trgm_ops)
   WHERE kind = 'trademark';
--- A word too common for the trigram index to narrow (in 1 title in 18) is found by reading the marks in
--- number order until enough match: from this index alone (an index-only scan), not the table.
-CREATE INDEX iponz_cases_mark_number_title ON iponz_cases (case_number) INCLUDE (title_folded)
-  WHERE kind = 'trademark';
 
 -- A trade mark's nature and type (the search's filters; ours: the register publishes no values).
 ALTER TABLE iponz_cases

@@ -72,19 +72,14 @@ const COLUMNS = `c.case_number, c.title, c.status, c.status_date::text, c.applic
     coalesce(c.mark_nature, 'Trade Mark') AS mark_nature, coalesce(c.mark_type, 'Word') AS mark_type`;
 const DETAILS = `
     ARRAY(SELECT g.class_number FROM iponz_goods_services g
-          WHERE g.kind = 'trademark' AND g.case_number = c.case_number ORDER BY g.class_number) AS classes,
+          WHERE g.kind = 'trademark' AND g.case_number = h.case_number ORDER BY g.class_number) AS classes,
     ARRAY(SELECT d.document_identifier FROM iponz_case_documents d
-          WHERE d.kind = 'trademark' AND d.case_number = c.case_number
+          WHERE d.kind = 'trademark' AND d.case_number = h.case_number
           ORDER BY d.created_on, d.document_identifier) AS documents`;
-/**
- * The marks chosen by number alone (`WHERE …`: for a title alone, an index-only scan of
- * iponz_cases_mark_number_title), then their columns, classes and documents read for the chosen ones.
- */
+/** The marks chosen (`WHERE …`), then their classes and documents read for the chosen ones alone. */
 const selectHits = (where: string, limit: string) =>
-  `WITH hits AS MATERIALIZED (SELECT c.case_number FROM iponz_cases c WHERE ${where}
-     ORDER BY c.case_number LIMIT ${limit})
-   SELECT ${COLUMNS}, ${DETAILS} FROM hits h
-     JOIN iponz_cases c ON c.kind = 'trademark' AND c.case_number = h.case_number ORDER BY c.case_number`;
+  `SELECT h.*, ${DETAILS} FROM (SELECT ${COLUMNS} FROM iponz_cases c WHERE ${where}
+     ORDER BY c.case_number LIMIT ${limit}) h ORDER BY h.case_number`;
 
 /** The WHERE conditions of the criteria. */
 export function searchConditions(criteria: TradeMarkCriteria, params: unknown[]): string[] {
