@@ -159,6 +159,48 @@ describe('through the SOAP client', () => {
   });
 });
 
+describe('the document store', () => {
+  it('a write that fails leaves nothing; files without a row are removed once old, recorded ones kept', async () => {
+    const pool = s.t.gateway.runtime.environments.sandbox.pool;
+    const store = documentStoreFor(s.t.gateway.runtime.environments.sandbox);
+    const failing = (async function* () {
+      yield Buffer.from('part');
+      throw new Error('the client went away');
+    })();
+    await expect(store.put('09cc000000000001', failing)).rejects.toThrow('the client went away');
+    expect(await store.exists('09cc000000000001')).toBe(false);
+    const listed = async () => {
+      const ids: string[] = [];
+      for await (const { id } of store.list()) ids.push(id);
+      return ids.sort();
+    };
+    expect((await listed()).filter((id) => id.startsWith('09cc'))).toEqual([]);
+
+    await store.put('09cc000000000002', Readable.from([Buffer.from('orphan')]));
+    await store.put('09cc000000000003', Readable.from([Buffer.from('recorded')]));
+    await withTransaction(pool, (tx) =>
+      insertDocument(tx, {
+        documentIdentifier: '09cc000000000003',
+        kind: 'trademark',
+        caseNumber: 1000004,
+        documentName: 'kept.pdf',
+        objectFormat: 'pdf',
+        createdOn: '2026-06-15',
+        storedSize: 8,
+      }),
+    );
+    const { deleteOrphanDocuments } = await import('../../../src/services/iponz/documents/orphans.ts');
+    // Young files are never touched (a write may be under way).
+    expect(await deleteOrphanDocuments(store, pool, 60_000)).toBe(0);
+    expect(await store.exists('09cc000000000002')).toBe(true);
+    // An hour on: the file without a row goes, the recorded one stays.
+    const removed = await deleteOrphanDocuments(store, pool, 60_000, Date.now() + 3_600_000);
+    expect(removed).toBeGreaterThanOrEqual(1);
+    expect(await store.exists('09cc000000000002')).toBe(false);
+    expect(await store.exists('09cc000000000003')).toBe(true);
+  });
+});
+
 describe('the time limit', () => {
   it('past it before the answer starts: HTTP 200 with TransactionErrorCode Fault Error', async () => {
     const late = await soapTest({ RSG_IPONZ_DOWNLOAD_TIMEOUT_MS: '0' });
