@@ -19,7 +19,7 @@
  * (`input.keep`), and the others are deleted once it has answered or failed.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -123,7 +123,25 @@ const soapActionOf = (request: FastifyRequest): string | undefined => {
   return value === undefined ? undefined : value.trim().replace(/^"(.*)"$/, '$1');
 };
 
+/**
+ * The sample envelope of each operation (`wsdl/samples/<endpoint>.<operation>.xml`, one per operation,
+ * answered by the sandbox as it is: test/services/iponz/soap-samples.test.ts), for the OpenAPI document.
+ */
+function samplesOf(options: SoapEndpointOptions): Record<string, { summary: string; value: string }> {
+  const samples: Record<string, { summary: string; value: string }> = {};
+  for (const operation of options.operations) {
+    const file = path.join(WSDL_FOLDER, 'samples', `${options.path.slice(1)}.${operation.name}.xml`);
+    if (!existsSync(file)) continue;
+    samples[operation.name] = {
+      summary: `${operation.name} (send SOAPAction: ${operation.name})`,
+      value: readFileSync(file, 'utf8'),
+    };
+  }
+  return samples;
+}
+
 export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOptions): Promise<void> {
+  const samples = samplesOf(options);
   // Files by name in wsdl/ (or by absolute path: tests); each XSD served under its file name.
   const read = (file: string) => readFileSync(path.resolve(WSDL_FOLDER, file), 'utf8');
   const wsdl = read(options.wsdl);
@@ -204,7 +222,30 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
           summary: `${options.summary} (SOAP 1.1; operations: ${options.operations.map((o) => o.name).join(', ')})`,
           description: `A SOAP 1.1 document/literal operation: the body is a SOAP envelope, see the WSDL (GET ${options.path}?wsdl)${options.json ? '; with Content-Type: application/json, the same operation as REST JSON' : ''}.`,
           externalDocs: { description: 'The WSDL', url: `${options.path.slice(1)}?wsdl` },
-          ...(options.jsonSchema ? { body: options.jsonSchema.body } : {}),
+          // The operation to run; the portal's try-it sends the one of the sample chosen.
+          headers: {
+            type: 'object',
+            properties: {
+              SOAPAction: {
+                type: 'string',
+                enum: options.operations.map((o) => o.name),
+                description: `The operation (the WSDL's soapAction)${options.operations.length > 1 ? '; required' : ''}`,
+              },
+            },
+            ...(options.operations.length > 1 ? { required: ['SOAPAction'] } : {}),
+          },
+          body: {
+            content: {
+              'text/xml': {
+                schema: {
+                  type: 'string',
+                  description: 'A SOAP 1.1 envelope whose body is a request element of the WSDL',
+                  'x-examples': samples,
+                },
+              },
+              ...(options.jsonSchema ? { 'application/json': { schema: options.jsonSchema.body } } : {}),
+            },
+          },
           response: {
             200: {
               description:
