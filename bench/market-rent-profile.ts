@@ -22,6 +22,10 @@ import { modelBlocks } from '../test/services/market-rent/model-blocks.ts';
  * PROFILE_COMPARE=1 runs the frozen copy of the path before issue 18 (test/services/market-rent/reference)
  * in turn with the current one, same input, and compares CPU time and bytes.
  *
+ * PROFILE_BASELINE=DIR runs, in the same way, the `encodeReport` of another copy of the source tree (for
+ * example `git archive HEAD src | tar -x -C DIR`, with node_modules linked there) against the current one:
+ * old versus new of one change, interleaved, CPU time per answer and bytes.
+ *
  * PROFILE_ROUNDS (default 10), PROFILE_FORMAT (json or csv), PROFILE_OUT (a file for the last answer,
  * to compare bytes before and after a change).
  */
@@ -131,6 +135,31 @@ if (process.env.PROFILE_COMPARE === '1') {
   const ratios = old.map((o, i) => o / (now[i] as number));
   process.stderr.write(
     `before ${list(old)} (median ${median(old).toFixed(0)}); now ${list(now)} (median ${median(now).toFixed(0)}); before ÷ now per round, median ${median(ratios).toFixed(2)}; same bytes: ${same}\n`,
+  );
+}
+if (process.env.PROFILE_BASELINE) {
+  const baseline = path.resolve(process.env.PROFILE_BASELINE, 'src/services/market-rent/domain/report.ts');
+  const { encodeReport: encodeBaseline } = (await import(baseline)) as { encodeReport: typeof encodeReport };
+  const old: number[] = [];
+  const now: number[] = [];
+  let same = true;
+  for (let round = 0; round < ROUNDS; round++) {
+    // The order alternates round by round, so neither side always runs just after the other's garbage.
+    const first = round % 2 === 0;
+    for (const side of first ? ['old', 'new'] : ['new', 'old']) {
+      const started = process.cpuUsage();
+      const answer = side === 'old' ? encodeBaseline(input, FORMAT) : encodeReport(input, FORMAT);
+      const used = process.cpuUsage(started);
+      (side === 'old' ? old : now).push((used.user + used.system) / 1000);
+      if (!answer.equals(lastAnswer)) same = false;
+    }
+  }
+  // Whoever runs second in a round pays for the first one's garbage, so rounds are taken in pairs.
+  const pairs: number[] = [];
+  for (let r = 0; r + 1 < ROUNDS; r += 2)
+    pairs.push(((old[r] as number) + (old[r + 1] as number)) / ((now[r] as number) + (now[r + 1] as number)));
+  process.stderr.write(
+    `baseline ${list(old)} (median ${median(old).toFixed(0)}); now ${list(now)} (median ${median(now).toFixed(0)}); baseline ÷ now: medians ${(median(old) / median(now)).toFixed(2)}, per pair of rounds median ${median(pairs).toFixed(2)}; same bytes: ${same}\n`,
   );
 }
 if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, lastAnswer);
