@@ -5,7 +5,7 @@ import { deserialize, serialize } from 'node:v8';
 import { parseStatisticsQuery } from '../src/services/market-rent/domain/params.ts';
 import { latestPeriodEnding } from '../src/services/market-rent/domain/period.ts';
 import { encodeReport, type ReportInput } from '../src/services/market-rent/domain/report.ts';
-import { type SipKey, sipUniforms3 } from '../src/services/market-rent/domain/siphash.ts';
+import { sipRowUniforms } from '../src/services/market-rent/domain/siphash.ts';
 import { dateIn } from '../src/services/market-rent/store/statistics.ts';
 import { geography } from '../test/services/market-rent/fixtures.ts';
 import { modelBlocks } from '../test/services/market-rent/model-blocks.ts';
@@ -74,10 +74,7 @@ const input: ReportInput = {
   query,
   geography: geo,
   ...blocks,
-  rowUniforms: (() => {
-    const key: SipKey = [1, 2, 3, 4];
-    return (bytes: Uint8Array, length: number) => sipUniforms3(key, bytes, length);
-  })(),
+  rowUniforms: sipRowUniforms([1, 2, 3, 4]),
 };
 const entries = input.rent.reduce((s, b) => s + b.cells.length, 0);
 const bonds = input.rent.reduce((s, b) => s + b.counts.reduce((t, c) => t + c, 0), 0);
