@@ -24,7 +24,9 @@ import { modelBlocks } from '../test/services/market-rent/model-blocks.ts';
  *
  * PROFILE_BASELINE=DIR runs, in the same way, the `encodeReport` of another copy of the source tree (for
  * example `git archive HEAD src | tar -x -C DIR`, with node_modules linked there) against the current one:
- * old versus new of one change, interleaved, CPU time per answer and bytes.
+ * old versus new of one change, interleaved, CPU time per answer and bytes. PROFILE_CURRENT=DIR measures
+ * another copy's code instead of this one's (alone, or as the new side against PROFILE_BASELINE): run
+ * it for two copies in turn, process after process, to compare them without sharing a heap.
  *
  * PROFILE_ROUNDS (default 10), PROFILE_FORMAT (json or csv), PROFILE_OUT (a file for the last answer,
  * to compare bytes before and after a change).
@@ -82,6 +84,16 @@ process.stderr.write(
   `model from ${fromMonth}: window ${bonds} bonds, ${entries} histogram entries, ${input.pending.length} pending; built in ${(performance.now() - started).toFixed(0)} ms\n`,
 );
 
+// PROFILE_CURRENT=DIR: the code measured is another copy's (to measure past changes one against another).
+const encodeNow = process.env.PROFILE_CURRENT
+  ? (
+      (await import(
+        path.resolve(process.env.PROFILE_CURRENT, 'src/services/market-rent/domain/report.ts')
+      )) as {
+        encodeReport: typeof encodeReport;
+      }
+    ).encodeReport
+  : encodeReport;
 const times: number[] = [];
 const cpu: number[] = [];
 let bytes = 0;
@@ -89,7 +101,7 @@ let lastAnswer: Buffer = Buffer.alloc(0);
 for (let round = 0; round < ROUNDS; round++) {
   started = performance.now();
   const cpuStarted = process.cpuUsage();
-  const answer = encodeReport(input, FORMAT);
+  const answer = encodeNow(input, FORMAT);
   bytes = answer.length;
   lastAnswer = answer;
   times.push(performance.now() - started);
@@ -124,7 +136,7 @@ if (process.env.PROFILE_COMPARE === '1') {
   let same = true;
   for (let round = 0; round < ROUNDS; round++) {
     const a = cpuOf(before);
-    const b = cpuOf(() => encodeReport(input, FORMAT));
+    const b = cpuOf(() => encodeNow(input, FORMAT));
     old.push(a.ms);
     now.push(b.ms);
     if (!a.answer.equals(b.answer)) same = false;
@@ -145,7 +157,7 @@ if (process.env.PROFILE_BASELINE) {
     const first = round % 2 === 0;
     for (const side of first ? ['old', 'new'] : ['new', 'old']) {
       const started = process.cpuUsage();
-      const answer = side === 'old' ? encodeBaseline(input, FORMAT) : encodeReport(input, FORMAT);
+      const answer = side === 'old' ? encodeBaseline(input, FORMAT) : encodeNow(input, FORMAT);
       const used = process.cpuUsage(started);
       (side === 'old' ? old : now).push((used.user + used.system) / 1000);
       if (!answer.equals(lastAnswer)) same = false;
