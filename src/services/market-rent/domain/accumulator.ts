@@ -110,50 +110,6 @@ export class RentAccumulator {
     this.touchedSize = touched;
   }
 
-  /**
-   * addPacked for a run of a month block, whose counts are 32-bit integers (a separate method, so that
-   * each keeps one kind of array at its loads).
-   */
-  addBlockRun(rents: Int32Array, counts: Int32Array, bondSums: Float64Array, from: number, to: number): void {
-    const denseCounts = this.denseCounts;
-    const denseBonds = this.denseBonds;
-    const bits = this.bits;
-    const words = this.words;
-    const limit = this.denseLimit;
-    let total = this.total;
-    let touched = this.touchedSize;
-    for (let i = from; i < to; i++) {
-      const rent = rents[i] as number;
-      const count = counts[i] as number;
-      if (count === 0) continue;
-      if (rent > limit) {
-        this.total = total;
-        this.touchedSize = touched;
-        this.add(rent, count, bondSums[i] as number);
-        total = this.total;
-        continue;
-      }
-      total += count;
-      const w = rent >> 5;
-      const word = bits[w] as number;
-      const bit = 1 << (rent & 31);
-      if ((word & bit) === 0) {
-        bits[w] = word | bit;
-        words[w >> 5] = (words[w >> 5] as number) | (1 << (w & 31));
-        touched++;
-      }
-      denseCounts[rent] = (denseCounts[rent] as number) + count;
-      denseBonds[rent] = (denseBonds[rent] as number) + (bondSums[i] as number);
-    }
-    this.total = total;
-    this.touchedSize = touched;
-  }
-
-  /** True when nothing was added since the last take(). */
-  get empty(): boolean {
-    return this.touchedSize === 0 && this.sparse.size === 0;
-  }
-
   /** An upper bound on the entries the next take() returns. */
   get distinct(): number {
     return this.touchedSize + this.sparse.size;

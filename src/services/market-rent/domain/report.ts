@@ -256,115 +256,61 @@ function baseHistograms(
   arena: Arena,
   accumulator: RentAccumulator,
 ): void {
-  const cellCount = rowOfCell.length;
-  const runs = input.rent.map((block) => runsOf(block, cellCount));
-  // The cells of each base row slot, by a counting sort of the cells (not of the entries).
-  const cellStarts = scratchInt32('cellStarts', baseCount + 1).fill(0);
-  for (let cell = 0; cell < cellCount; cell++) {
-    const slot = rowOfCell[cell] as number;
-    if (slot >= 0) cellStarts[slot + 1] = (cellStarts[slot + 1] as number) + 1;
-  }
-  for (let s = 1; s <= baseCount; s++)
-    cellStarts[s] = (cellStarts[s] as number) + (cellStarts[s - 1] as number);
-  const cellsOfSlot = scratchInt32('cellsOfSlot', cellStarts[baseCount] as number);
-  const cellFill = scratchInt32('cellFill', baseCount);
-  cellFill.set(cellStarts.subarray(0, baseCount));
-  for (let cell = 0; cell < cellCount; cell++) {
-    const slot = rowOfCell[cell] as number;
-    if (slot < 0) continue;
-    const at = cellFill[slot] as number;
-    cellFill[slot] = at + 1;
-    cellsOfSlot[at] = cell;
-  }
-  // Bonds not yet lodged on the as-of day come back out of their cells: by slot (a handful at most).
   const months = new Set(input.query.period.months);
-  const pendingOfSlot = new Map<number, PendingBond[]>();
-  for (const p of input.pending) {
-    if (!months.has(p.startMonth) || p.cell < 0) continue;
+  const pending = input.pending.filter((p) => months.has(p.startMonth) && p.cell >= 0);
+  // Counting sort of every entry by its row slot: sizes first (shifted by one), then running sums.
+  const starts = scratchInt32('starts', baseCount + 1).fill(0);
+  for (const block of input.rent) {
+    const cells = block.cells;
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells[i] as number;
+      const slot = cell >= 0 ? (rowOfCell[cell] as number) : -1;
+      if (slot >= 0) starts[slot + 1] = (starts[slot + 1] as number) + 1;
+    }
+  }
+  for (const p of pending) {
+    const slot = rowOfCell[p.cell] as number;
+    if (slot >= 0) starts[slot + 1] = (starts[slot + 1] as number) + 1;
+  }
+  for (let s = 1; s <= baseCount; s++) starts[s] = (starts[s] as number) + (starts[s - 1] as number);
+  const total = starts[baseCount] as number;
+  const rents = scratchInt32('sorted.rents', total);
+  const counts = scratchFloat64('sorted.counts', total);
+  const bondSums = scratchFloat64('sorted.bondSums', total);
+  const fill = scratchInt32('fill', baseCount);
+  fill.set(starts.subarray(0, baseCount));
+  for (const block of input.rent) {
+    const cells = block.cells;
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells[i] as number;
+      const slot = cell >= 0 ? (rowOfCell[cell] as number) : -1;
+      if (slot < 0) continue;
+      const at = fill[slot] as number;
+      fill[slot] = at + 1;
+      rents[at] = block.rents[i] as number;
+      counts[at] = block.counts[i] as number;
+      bondSums[at] = block.bondSums[i] as number;
+    }
+  }
+  // Bonds not yet lodged on the as-of day come back out of their cells.
+  for (const p of pending) {
     const slot = rowOfCell[p.cell] as number;
     if (slot < 0) continue;
-    const list = pendingOfSlot.get(slot);
-    if (list) list.push(p);
-    else pendingOfSlot.set(slot, [p]);
+    const at = fill[slot] as number;
+    fill[slot] = at + 1;
+    rents[at] = p.rent;
+    counts[at] = -1;
+    bondSums[at] = -p.bond;
   }
   // Base histograms, then the ALL levels above them, take a few times the base entries.
-  arena.reserve(input.rent.reduce((sum, block) => sum + block.cells.length, input.pending.length) * 3);
-  // Each slot's histogram: the runs of its cells in every month, added straight from the blocks.
+  arena.reserve(total * 3);
   for (let slot = 0; slot < baseCount; slot++) {
-    const cellsTo = cellStarts[slot + 1] as number;
-    for (let c = cellStarts[slot] as number; c < cellsTo; c++) {
-      const cell = cellsOfSlot[c] as number;
-      for (let m = 0; m < runs.length; m++) {
-        const { block, run } = runs[m] as BlockRuns;
-        const from = run[2 * cell] as number;
-        const to = run[2 * cell + 1] as number;
-        if (from === to) continue;
-        accumulator.addBlockRun(block.rents, block.counts, block.bondSums, from, to);
-      }
-    }
-    const pending = pendingOfSlot.get(slot);
-    if (pending) for (const p of pending) accumulator.add(p.rent, -1, -p.bond);
-    if (!accumulator.empty) arena.store(slot, accumulator);
+    const from = starts[slot] as number;
+    const to = starts[slot + 1] as number;
+    if (from === to) continue;
+    accumulator.addPacked(rents, counts, bondSums, from, to);
+    arena.store(slot, accumulator);
   }
-}
-
-/**
- * A month block with where each cell's entries are: entries run[2c] … run[2c + 1] − 1 of `block` are
- * cell c's (both 0 when it has none). The store's blocks come sorted by SA2 code, dwelling and bedrooms,
- * which is cell order, so each cell's entries are contiguous and the block is used as it is; a block
- * where they are not is first copied in cell order (rents kept in their order within a cell).
- */
-interface BlockRuns {
-  block: RentBlock;
-  run: Int32Array;
-}
-
-/** Computed once per block and kept with it (blocks never change; a new revision reads new ones). */
-const blockRuns = new WeakMap<RentBlock, BlockRuns>();
-
-function runsOf(block: RentBlock, cellCount: number): BlockRuns {
-  const known = blockRuns.get(block);
-  if (known && known.run.length === 2 * cellCount) return known;
-  const run = cellRuns(block, cellCount);
-  let runs: BlockRuns;
-  if (run !== null) runs = { block, run };
-  else {
-    // Not in cell order: a copy that is (entries of cells outside the geography left out).
-    const order = Array.from(block.cells.keys())
-      .filter((i) => (block.cells[i] as number) >= 0 && (block.cells[i] as number) < cellCount)
-      .sort((a, b) => (block.cells[a] as number) - (block.cells[b] as number) || a - b);
-    const sorted: RentBlock = {
-      cells: Int32Array.from(order, (i) => block.cells[i] as number),
-      rents: Int32Array.from(order, (i) => block.rents[i] as number),
-      counts: Int32Array.from(order, (i) => block.counts[i] as number),
-      bondSums: Float64Array.from(order, (i) => block.bondSums[i] as number),
-    };
-    runs = { block: sorted, run: cellRuns(sorted, cellCount) as Int32Array };
-  }
-  blockRuns.set(block, runs);
-  return runs;
-}
-
-/** run[2c], run[2c + 1] of each cell, or null when some cell's entries are not contiguous. */
-function cellRuns(block: RentBlock, cellCount: number): Int32Array | null {
-  const run = new Int32Array(2 * cellCount);
-  const { cells } = block;
-  let previous = -1;
-  for (let i = 0; i < cells.length; i++) {
-    const cell = cells[i] as number;
-    if (cell < 0 || cell >= cellCount) {
-      previous = -1;
-      continue;
-    }
-    if (cell !== previous) {
-      // A cell met again after another one: its entries are split.
-      if ((run[2 * cell + 1] as number) !== 0) return null;
-      run[2 * cell] = i;
-      previous = cell;
-    }
-    run[2 * cell + 1] = i + 1;
-  }
-  return run;
 }
 
 function baseCounts(
