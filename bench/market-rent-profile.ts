@@ -5,7 +5,7 @@ import { deserialize, serialize } from 'node:v8';
 import { parseStatisticsQuery } from '../src/services/market-rent/domain/params.ts';
 import { latestPeriodEnding } from '../src/services/market-rent/domain/period.ts';
 import { encodeReport, type ReportInput } from '../src/services/market-rent/domain/report.ts';
-import { type SipKey, sipUniforms3 } from '../src/services/market-rent/domain/siphash.ts';
+import { sipRowUniforms } from '../src/services/market-rent/domain/siphash.ts';
 import { dateIn } from '../src/services/market-rent/store/statistics.ts';
 import { geography } from '../test/services/market-rent/fixtures.ts';
 import { modelBlocks } from '../test/services/market-rent/model-blocks.ts';
@@ -21,6 +21,12 @@ import { modelBlocks } from '../test/services/market-rent/model-blocks.ts';
  *
  * PROFILE_COMPARE=1 runs the frozen copy of the path before issue 18 (test/services/market-rent/reference)
  * in turn with the current one, same input, and compares CPU time and bytes.
+ *
+ * PROFILE_BASELINE=DIR runs, in the same way, the `encodeReport` of another copy of the source tree (for
+ * example `git archive HEAD src | tar -x -C DIR`, with node_modules linked there) against the current one:
+ * old versus new of one change, interleaved, CPU time per answer and bytes. PROFILE_CURRENT=DIR measures
+ * another copy's code instead of this one's (alone, or as the new side against PROFILE_BASELINE): run
+ * it for two copies in turn, process after process, to compare them without sharing a heap.
  *
  * PROFILE_ROUNDS (default 10), PROFILE_FORMAT (json or csv), PROFILE_OUT (a file for the last answer,
  * to compare bytes before and after a change).
@@ -70,10 +76,7 @@ const input: ReportInput = {
   query,
   geography: geo,
   ...blocks,
-  rowUniforms: (() => {
-    const key: SipKey = [1, 2, 3, 4];
-    return (bytes: Uint8Array, length: number) => sipUniforms3(key, bytes, length);
-  })(),
+  rowUniforms: sipRowUniforms([1, 2, 3, 4]),
 };
 const entries = input.rent.reduce((s, b) => s + b.cells.length, 0);
 const bonds = input.rent.reduce((s, b) => s + b.counts.reduce((t, c) => t + c, 0), 0);
@@ -81,6 +84,16 @@ process.stderr.write(
   `model from ${fromMonth}: window ${bonds} bonds, ${entries} histogram entries, ${input.pending.length} pending; built in ${(performance.now() - started).toFixed(0)} ms\n`,
 );
 
+// PROFILE_CURRENT=DIR: the code measured is another copy's (to measure past changes one against another).
+const encodeNow = process.env.PROFILE_CURRENT
+  ? (
+      (await import(
+        path.resolve(process.env.PROFILE_CURRENT, 'src/services/market-rent/domain/report.ts')
+      )) as {
+        encodeReport: typeof encodeReport;
+      }
+    ).encodeReport
+  : encodeReport;
 const times: number[] = [];
 const cpu: number[] = [];
 let bytes = 0;
@@ -88,7 +101,7 @@ let lastAnswer: Buffer = Buffer.alloc(0);
 for (let round = 0; round < ROUNDS; round++) {
   started = performance.now();
   const cpuStarted = process.cpuUsage();
-  const answer = encodeReport(input, FORMAT);
+  const answer = encodeNow(input, FORMAT);
   bytes = answer.length;
   lastAnswer = answer;
   times.push(performance.now() - started);
@@ -123,7 +136,7 @@ if (process.env.PROFILE_COMPARE === '1') {
   let same = true;
   for (let round = 0; round < ROUNDS; round++) {
     const a = cpuOf(before);
-    const b = cpuOf(() => encodeReport(input, FORMAT));
+    const b = cpuOf(() => encodeNow(input, FORMAT));
     old.push(a.ms);
     now.push(b.ms);
     if (!a.answer.equals(b.answer)) same = false;
@@ -131,6 +144,31 @@ if (process.env.PROFILE_COMPARE === '1') {
   const ratios = old.map((o, i) => o / (now[i] as number));
   process.stderr.write(
     `before ${list(old)} (median ${median(old).toFixed(0)}); now ${list(now)} (median ${median(now).toFixed(0)}); before ÷ now per round, median ${median(ratios).toFixed(2)}; same bytes: ${same}\n`,
+  );
+}
+if (process.env.PROFILE_BASELINE) {
+  const baseline = path.resolve(process.env.PROFILE_BASELINE, 'src/services/market-rent/domain/report.ts');
+  const { encodeReport: encodeBaseline } = (await import(baseline)) as { encodeReport: typeof encodeReport };
+  const old: number[] = [];
+  const now: number[] = [];
+  let same = true;
+  for (let round = 0; round < ROUNDS; round++) {
+    // The order alternates round by round, so neither side always runs just after the other's garbage.
+    const first = round % 2 === 0;
+    for (const side of first ? ['old', 'new'] : ['new', 'old']) {
+      const started = process.cpuUsage();
+      const answer = side === 'old' ? encodeBaseline(input, FORMAT) : encodeNow(input, FORMAT);
+      const used = process.cpuUsage(started);
+      (side === 'old' ? old : now).push((used.user + used.system) / 1000);
+      if (!answer.equals(lastAnswer)) same = false;
+    }
+  }
+  // Whoever runs second in a round pays for the first one's garbage, so rounds are taken in pairs.
+  const pairs: number[] = [];
+  for (let r = 0; r + 1 < ROUNDS; r += 2)
+    pairs.push(((old[r] as number) + (old[r + 1] as number)) / ((now[r] as number) + (now[r + 1] as number)));
+  process.stderr.write(
+    `baseline ${list(old)} (median ${median(old).toFixed(0)}); now ${list(now)} (median ${median(now).toFixed(0)}); baseline ÷ now: medians ${(median(old) / median(now)).toFixed(2)}, per pair of rounds median ${median(pairs).toFixed(2)}; same bytes: ${same}\n`,
   );
 }
 if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, lastAnswer);

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { keyedUniform } from '../../../src/platform/random.ts';
+import { keyedUniform, seeded } from '../../../src/platform/random.ts';
 import { RentAccumulator } from '../../../src/services/market-rent/domain/accumulator.ts';
 import { histogramOfBonds } from '../../../src/services/market-rent/domain/histogram.ts';
 import { randomRound3 } from '../../../src/services/market-rent/domain/rounding.ts';
-import { deriveSipKey, sipHash24, sipUniforms3 } from '../../../src/services/market-rent/domain/siphash.ts';
+import {
+  deriveSipKey,
+  sipHash24,
+  sipRowUniforms,
+  sipUniforms3,
+} from '../../../src/services/market-rent/domain/siphash.ts';
 
 const REFERENCE_KEY = [0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c] as const;
 const hex = (h: { hi: number; lo: number }) =>
@@ -87,5 +92,27 @@ describe('RentAccumulator with bonds taken back out', () => {
     expect(accumulator.take().n).toBe(0);
     accumulator.add(350, 1, 1400);
     expect(accumulator.take()).toEqual(histogramOfBonds([350], [1400]));
+  });
+});
+
+describe('sipRowUniforms (the prefix of an area hashed once)', () => {
+  it('draws exactly what sipUniforms3 draws, whatever prefix length it is told and however the bytes change', () => {
+    const key = deriveSipKey((k) => keyedUniform('resume', k), 'x');
+    const draws = sipRowUniforms(key);
+    const random = seeded('sip-resume');
+    const buffer = new Uint8Array(200);
+    for (let i = 0; i < 5_000; i++) {
+      // Mostly a new area now and then, rows of the same area in between; sometimes a prefix that
+      // changes in one byte with the same length, or a wrong prefix length.
+      if (i % 7 === 0) {
+        const prefixLength = random.int(0, 150);
+        for (let j = 0; j < prefixLength; j++) buffer[j] = random.int(32, 126);
+      }
+      if (i % 11 === 0) buffer[random.int(0, 40)] = random.int(32, 126);
+      const length = random.int(0, 199);
+      for (let j = Math.max(0, length - random.int(0, 30)); j < length; j++) buffer[j] = random.int(32, 126);
+      const prefixLength = random.chance(0.9) ? random.int(0, length) : random.int(0, 300);
+      expect(draws(buffer, length, prefixLength)).toEqual(sipUniforms3(key, buffer, length));
+    }
   });
 });

@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { histogramOfBonds } from '../../../src/services/market-rent/domain/histogram.ts';
-import { histogramPercentiles, percentileCont } from '../../../src/services/market-rent/domain/quantiles.ts';
+import {
+  histogramPercentiles,
+  percentileCont,
+  rangeQuartilesInto,
+} from '../../../src/services/market-rent/domain/quantiles.ts';
 
 describe('percentileCont (PostgreSQL percentile_cont, type 7)', () => {
   // Each expected value is what `SELECT percentile_cont(p) WITHIN GROUP (ORDER BY x) FROM (VALUES …)` returns.
@@ -65,5 +69,50 @@ describe('histogramPercentiles', () => {
 
   it('is null for an empty histogram', () => {
     expect(histogramPercentiles(histogramOfBonds([], []), [0.5])).toEqual([null]);
+  });
+});
+
+describe('rangeQuartilesInto', () => {
+  it('gives the three quartiles of percentile_cont, bit for bit, for a histogram packed among others', () => {
+    fc.assert(
+      fc.property(
+        // Few bonds too (1 to 4), where the quartiles share ranks; heavy ties; a neighbour on each side.
+        fc.array(
+          fc.integer({ min: 1, max: 60 }).map((k) => k * 10),
+          { minLength: 1, maxLength: 200 },
+        ),
+        fc.array(fc.integer({ min: 1, max: 5000 }), { minLength: 1, maxLength: 5 }),
+        (rents, before) => {
+          const histogram = histogramOfBonds(rents, rents);
+          const neighbour = histogramOfBonds(before, before);
+          const packedRents = Int32Array.from([...neighbour.rents, ...histogram.rents, ...neighbour.rents]);
+          const packedCounts = Float64Array.from([
+            ...neighbour.counts,
+            ...histogram.counts,
+            ...neighbour.counts,
+          ]);
+          const from = neighbour.rents.length;
+          const out = new Float64Array(5).fill(-1);
+          rangeQuartilesInto(
+            packedRents,
+            packedCounts,
+            from,
+            from + histogram.rents.length,
+            histogram.n,
+            out,
+            1,
+          );
+          const sorted = [...rents].sort((a, b) => a - b);
+          expect([...out]).toEqual([
+            -1,
+            percentileCont(sorted, 0.25),
+            percentileCont(sorted, 0.5),
+            percentileCont(sorted, 0.75),
+            -1,
+          ]);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -94,6 +94,54 @@ describe('buildReport', () => {
       med: 400,
     });
   });
+
+  it('gives the same rows whatever the order of a month block, and leaves out cells outside the geography', () => {
+    const query = parseStatisticsQuery(
+      {
+        'period-ending': '2026-01',
+        'num-months': '2',
+        'area-definition': 'SAU2019',
+        'area-codes': '100100,100200,308900',
+        'include-aggregates': 'true',
+      },
+      { geography: geography(), now },
+    );
+    const entries: [string, number, number, number, number][] = [
+      ['100100', 3, 1, 400, 6],
+      ['100100', 3, 1, 450, 2],
+      ['100100', 3, 2, 520, 5],
+      ['100200', 0, 0, 380, 7],
+      ['100200', 0, 0, 390, 1],
+      ['308900', 2, 5, 300, 9],
+      ['308900', 2, 5, 310, 4],
+      ['308900', 4, 0, 200, 5],
+    ];
+    const sorted = block(entries);
+    // The same entries with the cells interleaved (each cell's rents still ascending) and an entry of an
+    // SA2 outside the geography (cell −1) in between.
+    const order = [5, 0, 3, 6, 1, 7, 4, 2];
+    const shuffled = block(order.map((i) => entries[i]!));
+    const withStranger: RentBlock = {
+      cells: Int32Array.from([...shuffled.cells.subarray(0, 3), -1, ...shuffled.cells.subarray(3)]),
+      rents: Int32Array.from([...shuffled.rents.subarray(0, 3), 999, ...shuffled.rents.subarray(3)]),
+      counts: Int32Array.from([...shuffled.counts.subarray(0, 3), 50, ...shuffled.counts.subarray(3)]),
+      bondSums: Float64Array.from([...shuffled.bondSums.subarray(0, 3), 1, ...shuffled.bondSums.subarray(3)]),
+    };
+    const report = (months: RentBlock[]) =>
+      buildReport({
+        query,
+        geography: geography(),
+        rent: months,
+        closed: [EMPTY_COUNT_BLOCK, EMPTY_COUNT_BLOCK],
+        active: EMPTY_COUNT_BLOCK,
+        pending: [],
+        rowUniforms: () => [0.2, 0.5, 0.8],
+      });
+    const expected = report([sorted, sorted]);
+    expect(expected.length).toBeGreaterThan(8);
+    expect(report([withStranger, sorted])).toEqual(expected);
+    expect(report([shuffled, withStranger])).toEqual(expected);
+  });
 });
 
 describe('answer writers', () => {

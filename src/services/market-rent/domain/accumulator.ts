@@ -14,9 +14,13 @@ const DEFAULT_DENSE_LIMIT = 4095;
 export class RentAccumulator {
   private readonly denseCounts: Float64Array;
   private readonly denseBonds: Float64Array;
-  /** 1 for the dense slots touched since the last take(); a slot whose count went back to 0 stays touched. */
-  private readonly seen: Uint8Array;
-  private touched: Int32Array = new Int32Array(64);
+  /**
+   * The dense slots touched since the last take(), one bit per rent (a slot whose count went back to 0
+   * stays touched), and one bit per word of it that has a bit set: take() reads the rents out in
+   * ascending order from the bits, without sorting them.
+   */
+  private readonly bits: Int32Array;
+  private readonly words: Int32Array;
   private touchedSize = 0;
   private readonly sparse = new Map<number, { count: number; bondSum: number }>();
   private total = 0;
@@ -24,7 +28,8 @@ export class RentAccumulator {
   constructor(private readonly denseLimit = DEFAULT_DENSE_LIMIT) {
     this.denseCounts = new Float64Array(denseLimit + 1);
     this.denseBonds = new Float64Array(denseLimit + 1);
-    this.seen = new Uint8Array(denseLimit + 1);
+    this.bits = new Int32Array((denseLimit >> 5) + 1);
+    this.words = new Int32Array((denseLimit >> 10) + 1);
   }
 
   /** Bonds added since the last take(). */
@@ -36,7 +41,7 @@ export class RentAccumulator {
     if (count === 0) return;
     this.total += count;
     if (rent <= this.denseLimit) {
-      if (this.seen[rent] === 0) this.touch(rent);
+      this.touch(rent);
       this.denseCounts[rent] = (this.denseCounts[rent] as number) + count;
       this.denseBonds[rent] = (this.denseBonds[rent] as number) + bondSum;
       return;
@@ -73,21 +78,36 @@ export class RentAccumulator {
   addPacked(rents: Int32Array, counts: Float64Array, bondSums: Float64Array, from: number, to: number): void {
     const denseCounts = this.denseCounts;
     const denseBonds = this.denseBonds;
-    const seen = this.seen;
+    const bits = this.bits;
+    const words = this.words;
     const limit = this.denseLimit;
+    let total = this.total;
+    let touched = this.touchedSize;
     for (let i = from; i < to; i++) {
       const rent = rents[i] as number;
       const count = counts[i] as number;
       if (count === 0) continue;
       if (rent > limit) {
+        this.total = total;
+        this.touchedSize = touched;
         this.add(rent, count, bondSums[i] as number);
+        total = this.total;
         continue;
       }
-      this.total += count;
-      if (seen[rent] === 0) this.touch(rent);
+      total += count;
+      const w = rent >> 5;
+      const word = bits[w] as number;
+      const bit = 1 << (rent & 31);
+      if ((word & bit) === 0) {
+        bits[w] = word | bit;
+        words[w >> 5] = (words[w >> 5] as number) | (1 << (w & 31));
+        touched++;
+      }
       denseCounts[rent] = (denseCounts[rent] as number) + count;
       denseBonds[rent] = (denseBonds[rent] as number) + (bondSums[i] as number);
     }
+    this.total = total;
+    this.touchedSize = touched;
   }
 
   /** An upper bound on the entries the next take() returns. */
@@ -132,23 +152,35 @@ export class RentAccumulator {
    * entries written; read `n` before calling for their total.
    */
   takeInto(rents: Int32Array, counts: Float64Array, bondSums: Float64Array, at: number): number {
-    const dense = this.touched.subarray(0, this.touchedSize);
-    // Most histograms hold a few dozen rents: an insertion sort beats the built-in sort's call overhead.
-    if (dense.length <= 48) insertionSort(dense);
-    else dense.sort();
+    const { bits, words, denseCounts, denseBonds } = this;
     let k = at;
-    for (let j = 0; j < dense.length; j++) {
-      const rent = dense[j] as number;
-      const count = this.denseCounts[rent] as number;
-      if (count !== 0) {
-        rents[k] = rent;
-        counts[k] = count;
-        bondSums[k] = this.denseBonds[rent] as number;
-        k++;
+    // Set bits lowest first: words in ascending order, bits in each word from the lowest, so the rents
+    // come out ascending.
+    for (let g = 0; g < words.length; g++) {
+      let summary = words[g] as number;
+      if (summary === 0) continue;
+      words[g] = 0;
+      while (summary !== 0) {
+        const low = summary & -summary;
+        summary ^= low;
+        const w = (g << 5) | (31 - Math.clz32(low));
+        let word = bits[w] as number;
+        bits[w] = 0;
+        while (word !== 0) {
+          const bit = word & -word;
+          word ^= bit;
+          const rent = (w << 5) | (31 - Math.clz32(bit));
+          const count = denseCounts[rent] as number;
+          if (count !== 0) {
+            rents[k] = rent;
+            counts[k] = count;
+            bondSums[k] = denseBonds[rent] as number;
+            k++;
+          }
+          denseCounts[rent] = 0;
+          denseBonds[rent] = 0;
+        }
       }
-      this.denseCounts[rent] = 0;
-      this.denseBonds[rent] = 0;
-      this.seen[rent] = 0;
     }
     if (this.sparse.size > 0) {
       for (const rent of [...this.sparse.keys()].sort((a, b) => a - b)) {
@@ -167,26 +199,15 @@ export class RentAccumulator {
     return k - at;
   }
 
+  /** Marks a dense slot touched. */
   private touch(rent: number): void {
-    this.seen[rent] = 1;
-    if (this.touchedSize === this.touched.length) {
-      const grown = new Int32Array(this.touched.length * 2);
-      grown.set(this.touched);
-      this.touched = grown;
-    }
-    this.touched[this.touchedSize++] = rent;
-  }
-}
-
-function insertionSort(values: Int32Array): void {
-  for (let i = 1; i < values.length; i++) {
-    const value = values[i] as number;
-    let j = i - 1;
-    while (j >= 0 && (values[j] as number) > value) {
-      values[j + 1] = values[j] as number;
-      j--;
-    }
-    values[j + 1] = value;
+    const w = rent >> 5;
+    const word = this.bits[w] as number;
+    const bit = 1 << (rent & 31);
+    if ((word & bit) !== 0) return;
+    this.bits[w] = word | bit;
+    this.words[w >> 5] = (this.words[w >> 5] as number) | (1 << (w & 31));
+    this.touchedSize++;
   }
 }
 

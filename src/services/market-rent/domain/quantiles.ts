@@ -59,6 +59,43 @@ export function rangePercentile(
   return lerp(lower, rents[i] as number, h - lo);
 }
 
+/**
+ * The three quartiles (p = 0.25, 0.5, 0.75) of the histogram in entries from … to − 1, into out[at],
+ * out[at + 1], out[at + 2]: each exactly what rangePercentile gives, in one walk. Each quartile's lower
+ * rank is not below the one before, so its search for the lower value resumes where the previous
+ * quartile's stopped (every entry passed had bonds up to it ≤ the previous lower rank, so it would not
+ * have stopped the search either); the upper value is looked for from there, as rangePercentile does.
+ */
+export function rangeQuartilesInto(
+  rents: ArrayLike<number>,
+  counts: ArrayLike<number>,
+  from: number,
+  to: number,
+  n: number,
+  out: Float64Array,
+  at: number,
+): void {
+  let i = from;
+  let seen = counts[i] as number; // bonds at rents up to and including entry i
+  for (let q = 1; q <= 3; q++) {
+    const h = q * 0.25 * (n - 1);
+    const lo = Math.floor(h);
+    const hi = Math.ceil(h);
+    while (!(lo < seen) && i + 1 < to) {
+      i++;
+      seen += counts[i] as number;
+    }
+    const lower = rents[i] as number;
+    let j = i;
+    let upTo = seen;
+    while (hi >= upTo && j + 1 < to) {
+      j++;
+      upTo += counts[j] as number;
+    }
+    out[at + q - 1] = lerp(lower, rents[j] as number, h - lo);
+  }
+}
+
 /** PostgreSQL's float8 interpolation, `lo + (hi - lo) * pct`, in that order. */
 function lerp(lo: number, hi: number, fraction: number): number {
   return lo + (hi - lo) * fraction;

@@ -44,9 +44,10 @@ export interface ReportInput {
   pending: readonly PendingBond[];
   /**
    * Three keyed uniforms for a row key (see roundRowCounts), given as the key's UTF-8 bytes: the first
-   * `length` bytes of `key` (a reused buffer, so no string is built per row).
+   * `length` bytes of `key` (a reused buffer, so no string is built per row). `prefixLength`: how many
+   * leading bytes the rows of this area share (a hint; `sipRowUniforms` hashes them once per area).
    */
-  rowUniforms: (key: Uint8Array, length: number) => readonly [number, number, number];
+  rowUniforms: (key: Uint8Array, length: number, prefixLength?: number) => readonly [number, number, number];
 }
 
 export interface StatisticsItem extends PublishedStatistics {
@@ -196,7 +197,11 @@ export function produceRows(input: ReportInput, sink: RowSink): void {
           const suffix = suffixes[d]![b]!;
           // A loop, not TypedArray.set: the suffix is a few bytes and this runs for most rows.
           for (let i = 0; i < suffix.length; i++) keyBytes[areaPrefixLength + i] = suffix[i] as number;
-          const [u0, u1, u2] = input.rowUniforms(keyBytes, areaPrefixLength + suffix.length);
+          const [u0, u1, u2] = input.rowUniforms(
+            keyBytes,
+            areaPrefixLength + suffix.length,
+            areaPrefixLength,
+          );
           rLodged = randomRound3(nLodged, u0);
           rClosed = randomRound3(nClosed, u1);
           rCurr = randomRound3(nCurr, u2);

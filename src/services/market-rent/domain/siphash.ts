@@ -26,19 +26,22 @@ export function sipHash24Into(
   message: string | Uint8Array,
   out: Uint32Array,
   byteLength?: number,
+  resume?: SipPrefix,
 ): void {
   const bytes = typeof message === 'string' ? utf8(message) : message;
   const length = typeof message === 'string' ? utf8Length : (byteLength ?? message.length);
   const [k0l, k0h, k1l, k1h] = key;
-  // v0..v3 as (high, low) pairs.
-  let v0h = (k0h ^ 0x736f6d65) >>> 0;
-  let v0l = (k0l ^ 0x70736575) >>> 0;
-  let v1h = (k1h ^ 0x646f7261) >>> 0;
-  let v1l = (k1l ^ 0x6e646f6d) >>> 0;
-  let v2h = (k0h ^ 0x6c796765) >>> 0;
-  let v2l = (k0l ^ 0x6e657261) >>> 0;
-  let v3h = (k1h ^ 0x74656462) >>> 0;
-  let v3l = (k1l ^ 0x79746573) >>> 0;
+  // v0..v3 as (high, low) pairs: from the key, or where a prefix's whole blocks left them.
+  const absorbing = resume?.absorb === true;
+  const state = resume !== undefined && !absorbing ? resume.state : undefined;
+  let v0h = state ? (state[0] as number) : (k0h ^ 0x736f6d65) >>> 0;
+  let v0l = state ? (state[1] as number) : (k0l ^ 0x70736575) >>> 0;
+  let v1h = state ? (state[2] as number) : (k1h ^ 0x646f7261) >>> 0;
+  let v1l = state ? (state[3] as number) : (k1l ^ 0x6e646f6d) >>> 0;
+  let v2h = state ? (state[4] as number) : (k0h ^ 0x6c796765) >>> 0;
+  let v2l = state ? (state[5] as number) : (k0l ^ 0x6e657261) >>> 0;
+  let v3h = state ? (state[6] as number) : (k1h ^ 0x74656462) >>> 0;
+  let v3l = state ? (state[7] as number) : (k1l ^ 0x79746573) >>> 0;
 
   // The rounds are written out twice rather than called: a closure over these variables would keep
   // them in a heap context instead of registers, several times slower.
@@ -46,7 +49,9 @@ export function sipHash24Into(
   let th = 0;
   let tl = 0;
   const whole = length - (length % 8);
-  for (let i = 0; i <= whole; i += 8) {
+  // Taking a prefix's state (resume.absorb): from the key, its whole blocks only, no last block, no finalization.
+  const end = absorbing ? whole - 8 : whole;
+  for (let i = state ? (resume as SipPrefix).length : 0; i <= end; i += 8) {
     let ml: number;
     let mh: number;
     if (i < whole) {
@@ -108,6 +113,18 @@ export function sipHash24Into(
     }
     v0h = (v0h ^ mh) >>> 0;
     v0l = (v0l ^ ml) >>> 0;
+  }
+  if (absorbing) {
+    const saved = (resume as SipPrefix).state;
+    saved[0] = v0h;
+    saved[1] = v0l;
+    saved[2] = v1h;
+    saved[3] = v1l;
+    saved[4] = v2h;
+    saved[5] = v2l;
+    saved[6] = v3h;
+    saved[7] = v3l;
+    return;
   }
   v2l = (v2l ^ 0xff) >>> 0;
   for (let r = 0; r < 4; r++) {
@@ -206,10 +223,57 @@ export function sipUniforms3(
   byteLength?: number,
 ): [number, number, number] {
   sipHash24Into(key, message, output, byteLength);
+  return uniforms3();
+}
+
+/** The three uniforms of the hash in `output`. */
+function uniforms3(): [number, number, number] {
   const hi = output[0] as number;
   const lo = output[1] as number;
   const a = hi >>> 11;
   const b = ((hi & 0x7ff) << 10) | (lo >>> 22);
   const c = (lo >>> 1) & 0x1fffff;
   return [a / TWO_TO_21, b / TWO_TO_21, c / TWO_TO_21];
+}
+
+/**
+ * The state of SipHash after the whole 8-byte blocks of a message's first `length` bytes: hashing
+ * resumes there for every message that starts with those bytes.
+ */
+interface SipPrefix {
+  state: Uint32Array;
+  /** Bytes absorbed: a multiple of 8. */
+  length: number;
+  /** True while the state is being taken (sipHash24Into stops after the blocks). */
+  absorb: boolean;
+}
+
+/**
+ * `sipUniforms3(key, bytes, length)` for the rows of one answer, whose keys share a prefix per area
+ * (`mr2|period|months|area|`): `prefixLength` says how many leading bytes the next rows will share. The
+ * whole blocks of that prefix are hashed once and the state kept with a copy of the bytes; a later call
+ * resumes from it only when its message starts with exactly those bytes (compared each time), so the
+ * result is always sipUniforms3's, whatever the caller passes.
+ */
+export function sipRowUniforms(
+  key: SipKey,
+): (bytes: Uint8Array, length: number, prefixLength?: number) => [number, number, number] {
+  const prefix: SipPrefix = { state: new Uint32Array(8), length: 0, absorb: false };
+  let kept = new Uint8Array(64);
+  return (bytes, length, prefixLength = 0) => {
+    const whole = Math.min(prefixLength, length) & ~7;
+    if (whole < 16) return sipUniforms3(key, bytes, length);
+    let same = whole === prefix.length;
+    for (let i = 0; same && i < whole; i++) same = bytes[i] === kept[i];
+    if (!same) {
+      if (kept.length < whole) kept = new Uint8Array(whole * 2);
+      kept.set(bytes.subarray(0, whole));
+      prefix.length = whole;
+      prefix.absorb = true;
+      sipHash24Into(key, bytes, output, whole, prefix);
+      prefix.absorb = false;
+    }
+    sipHash24Into(key, bytes, output, length, prefix);
+    return uniforms3();
+  };
 }

@@ -1,6 +1,6 @@
 import type { RentHistogram } from './histogram.ts';
 import { qnorm } from './normal.ts';
-import { rangePercentile } from './quantiles.ts';
+import { rangeQuartilesInto } from './quantiles.ts';
 
 /** Summary statistics are published only when at least this many bonds were lodged in the period. */
 export const SUPPRESSION_THRESHOLD = 5;
@@ -136,9 +136,7 @@ export function exactStatisticsInto(
   }
   const lsd = n > 1 ? Math.sqrt((logSquares + logSquaresCarry) / (n - 1)) : Number.NaN;
   out[0] = mean;
-  out[1] = rangePercentile(rents, counts, from, to, n, 0.25);
-  out[2] = rangePercentile(rents, counts, from, to, n, 0.5);
-  out[3] = rangePercentile(rents, counts, from, to, n, 0.75);
+  rangeQuartilesInto(rents, counts, from, to, n, out, 1);
   out[4] = n > 1 ? Math.sqrt((squares + squaresCarry) / (n - 1)) : Number.NaN;
   out[5] = (ratioSum + ratioCarry) / n;
   out[6] = lmean;

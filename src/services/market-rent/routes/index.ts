@@ -15,7 +15,7 @@ import {
 import { marketRentGeography } from '../domain/geography.ts';
 import { parseStatisticsQuery, type RawQuery } from '../domain/params.ts';
 import { csvTable } from '../domain/render.ts';
-import { deriveSipKey, sipUniforms3 } from '../domain/siphash.ts';
+import { deriveSipKey, sipRowUniforms } from '../domain/siphash.ts';
 import {
   AreaDefinitionList,
   AreaDefinitionParams,
@@ -40,7 +40,8 @@ export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (app, 
   });
   // Random rounding is keyed per environment; the SipHash key comes from the server secret's HMAC.
   const sipKey = deriveSipKey(context.keyedUniform, `market-rent|${context.environment}`);
-  const rowUniforms = (key: Uint8Array, length: number) => sipUniforms3(sipKey, key, length);
+  // The rows of an area share their key's prefix: its SipHash blocks are hashed once per area.
+  const rowUniforms = sipRowUniforms(sipKey);
 
   app.get(
     '/statistics',

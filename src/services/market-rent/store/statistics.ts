@@ -45,7 +45,11 @@ export class StatisticsStore {
   async answer(
     query: StatisticsQuery,
     now: Date,
-    rowUniforms: (key: Uint8Array, length: number) => readonly [number, number, number],
+    rowUniforms: (
+      key: Uint8Array,
+      length: number,
+      prefixLength?: number,
+    ) => readonly [number, number, number],
     format: AnswerFormat,
     timeZone = 'Pacific/Auckland',
   ): Promise<Buffer> {
@@ -63,7 +67,11 @@ export class StatisticsStore {
   async report(
     query: StatisticsQuery,
     now: Date,
-    rowUniforms: (key: Uint8Array, length: number) => readonly [number, number, number],
+    rowUniforms: (
+      key: Uint8Array,
+      length: number,
+      prefixLength?: number,
+    ) => readonly [number, number, number],
     timeZone = 'Pacific/Auckland',
   ): Promise<StatisticsItem[]> {
     return buildReport(await this.inputs(query, dateIn(now, timeZone), await this.state(), rowUniforms));
@@ -81,7 +89,11 @@ export class StatisticsStore {
     query: StatisticsQuery,
     asOf: string,
     state: { revision: number; horizon: string | null },
-    rowUniforms: (key: Uint8Array, length: number) => readonly [number, number, number],
+    rowUniforms: (
+      key: Uint8Array,
+      length: number,
+      prefixLength?: number,
+    ) => readonly [number, number, number],
   ): Promise<ReportInput> {
     const { months, periodEnding, lastDay } = query.period;
     const { revision, horizon } = state;
