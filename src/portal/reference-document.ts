@@ -194,10 +194,54 @@ export function referenceDocument(
   });
   if (Object.keys(parameters).length) components.parameters = parameters;
   if (Object.keys(responses).length) components.responses = responses;
+  const wsdls = resolveExternalDocs(document);
   const info: Json = isObject(document.info) ? { ...document.info } : { title: 'API', version: '' };
-  info.description = conventions(document);
+  info.description = conventions(document) + soapSection(wsdls);
   document.info = info;
   return document;
+}
+
+/**
+ * Links the document gives relative to the API (`schemas/patent.xsd`, `trademarksearch?wsdl`) made
+ * absolute paths under its server, so they work from the portal's page; resolves to the WSDL links found.
+ */
+function resolveExternalDocs(document: Json): { path: string; url: string }[] {
+  const servers = Array.isArray(document.servers) ? document.servers.filter(isObject) : [];
+  const base = typeof servers[0]?.url === 'string' ? servers[0].url.replace(/\/$/, '') : '';
+  const wsdls: { path: string; url: string }[] = [];
+  const walk = (value: unknown, depth: number): void => {
+    if (depth > 64) return;
+    if (Array.isArray(value)) for (const item of value) walk(item, depth + 1);
+    if (!isObject(value)) return;
+    const docs = value.externalDocs;
+    if (isObject(docs) && typeof docs.url === 'string' && !/^([a-z][a-z0-9+.-]*:|\/)/i.test(docs.url)) {
+      const relative = docs.url;
+      const url = `${base}/${relative}`;
+      docs.url = url;
+      if (relative.endsWith('?wsdl') && !wsdls.some((w) => w.url === url)) {
+        wsdls.push({ path: `/${relative.slice(0, -'?wsdl'.length)}`, url });
+      }
+    }
+    for (const [key, child] of Object.entries(value)) if (key !== 'externalDocs') walk(child, depth + 1);
+  };
+  walk(document.paths, 0);
+  walk(document.components, 0);
+  return wsdls;
+}
+
+function soapSection(wsdls: readonly { path: string; url: string }[]): string {
+  if (wsdls.length === 0) return '';
+  return [
+    '',
+    '',
+    '## SOAP endpoints',
+    '',
+    'These POST operations take a SOAP 1.1 envelope (`Content-Type: text/xml`) and choose the operation by the',
+    '`SOAPAction` header. Each has a sample envelope per operation to try (pick it under *Examples*); the',
+    'contract is the WSDL and the XSDs it imports:',
+    '',
+    ...wsdls.map((w) => `- \`POST ${w.path}\`: [WSDL](${w.url})`),
+  ].join('\n');
 }
 
 /** Every operation of a document: method, path, summary and operation id. */

@@ -99,6 +99,34 @@ describe('the reference document', () => {
     ]);
   });
 
+  it('makes links relative to the API absolute under its server, and lists the SOAP endpoints with their WSDLs', () => {
+    const withSoap = structuredClone(source) as typeof source & { paths: Record<string, unknown> };
+    withSoap.paths['/search'] = {
+      post: {
+        externalDocs: { description: 'The WSDL', url: 'search?wsdl' },
+        responses: {
+          200: {
+            description: 'OK',
+            content: { 'text/xml': { schema: { type: 'string', externalDocs: { url: 'schemas/a.xsd' } } } },
+          },
+        },
+      },
+    };
+    withSoap.paths['/absolute'] = { get: { externalDocs: { url: 'https://example.org/x' }, responses: {} } };
+    // biome-ignore lint/suspicious/noExplicitAny: the test reads a JSON document
+    const done = referenceDocument(withSoap) as any;
+    expect(done.paths['/search'].post.externalDocs.url).toBe('/sandbox/things/v1/search?wsdl');
+    expect(done.paths['/search'].post.responses[200].content['text/xml'].schema.externalDocs.url).toBe(
+      '/sandbox/things/v1/schemas/a.xsd',
+    );
+    expect(done.paths['/absolute'].get.externalDocs.url).toBe('https://example.org/x');
+    expect(done.info.description).toContain('## SOAP endpoints');
+    expect(done.info.description).toContain('- `POST /search`: [WSDL](/sandbox/things/v1/search?wsdl)');
+    expect((referenceDocument(source) as { info: { description: string } }).info.description).not.toContain(
+      'SOAP',
+    );
+  });
+
   it('answers undefined for what is not a document', () => {
     for (const value of [undefined, null, 'x', [], { paths: 3 }])
       expect(referenceDocument(value)).toBeUndefined();
