@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setClock } from '../../src/platform/clock-store.ts';
+import { recorderAccess, recorderUser } from '../../src/portal/examples/access.ts';
 import { RECORDED_AT, type RecordedExamples, recordExamples } from '../../src/portal/examples/record.ts';
 import { sandboxAnswers } from '../../src/portal/reference.ts';
 import { referenceDocument } from '../../src/portal/reference-document.ts';
 import { seedSandbox } from '../../src/runtime.ts';
-import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';
+import { type TestGateway, testGateway } from '../support/runtime.ts';
 import { checkSchema } from './json-schema-check.ts';
 
 type Json = Record<string, unknown>;
@@ -18,17 +19,14 @@ beforeAll(async () => {
   t = await testGateway({ clockMode: 'virtual' });
   await setClock(t.runtime.gateway.pool, 'sandbox', RECORDED_AT);
   await t.runtime.clocks.reload();
+  const user = await recorderUser(t.runtime.gateway.pool);
   await seedSandbox(t.urls, 'small');
   documents = new Map();
   for (const service of t.runtime.services.filter((s) => s.routes)) {
     const answer = await t.app.inject({ url: `/sandbox${service.path}/openapi.json` });
     documents.set(service.id, answer.json());
   }
-  live = await recordExamples(
-    t.app,
-    t.runtime.services,
-    async (service) => (await subscriber(t, `sandbox-${service.id}`)).primaryKey,
-  );
+  live = await recordExamples(t.app, t.runtime.services, recorderAccess(t.app, t.runtime.gateway.pool, user));
 }, 300_000);
 
 afterAll(async () => {

@@ -196,7 +196,11 @@ export const SecuredPartyGroup = Type.Object({
 });
 
 export const RegistrationNumberParams = Type.Object({
-  registrationNumber: Type.String({ description: '16 letters and digits' }),
+  registrationNumber: Type.String({
+    description: '16 letters and digits',
+    // A fixed test case of the sandbox (README, "Sandbox data"): the motor vehicle statement.
+    examples: ['FIXC120000000000'],
+  }),
 });
 
 export const GroupParams = Type.Object({
@@ -221,8 +225,11 @@ export const StatementListQuery = Type.Object({
 });
 
 export const DischargedQuery = Type.Object({
-  'start-date': Type.String({ description: 'First day, YYYY-MM-DD (New Zealand)' }),
-  'end-date': Type.String({ description: 'Last day, YYYY-MM-DD (New Zealand), inclusive' }),
+  'start-date': Type.String({ description: 'First day, YYYY-MM-DD (New Zealand)', examples: ['2026-06-01'] }),
+  'end-date': Type.String({
+    description: 'Last day, YYYY-MM-DD (New Zealand), inclusive',
+    examples: ['2026-06-07'],
+  }),
   page: optional(Type.String({ description: '1-based, default 1' })),
   'page-size': optional(Type.String({ description: '1–100, default 100' })),
 });
