@@ -99,8 +99,10 @@ describe('response examples from real sandbox answers', () => {
     const filed = live.iponz!.answers['POST /patent']!;
     expect(filed.contentType).toBe('text/xml');
     expect(filed.body).toMatch(/<FilePatentApplicationResponse[\s\S]*<PatentNumber>\d+<\/PatentNumber>/);
+    // A JSON write with its schema's example body (the fixture vehicle), in the throwaway sandbox.
+    expect(live.ppsr!.answers['POST /financing-statements']?.status).toBe(201);
     // A write without an example body is not called.
-    expect(live.ppsr!.missing['POST /financing-statements']).toMatch(
+    expect(live.ppsr!.missing['PUT /customer-organisation']).toMatch(
       /^not called: the document gives no example body/,
     );
   });
