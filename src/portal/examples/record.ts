@@ -173,16 +173,25 @@ export async function recordExamples(
     const serviceHeaders = access.headersOf?.(service) ?? {};
     const answers: Record<string, RecordedAnswer> = {};
     const missing: Record<string, string> = {};
-    for (const [path, item] of Object.entries(isObject(document.paths) ? document.paths : {})) {
-      if (!isObject(item)) continue;
-      for (const method of METHODS) {
-        const operation = item[method];
-        if (!isObject(operation)) continue;
+    // Every read first, then the writes: a read's answer shows the sandbox as seeded, not as the
+    // recorder's writes left it.
+    const operations = Object.entries(isObject(document.paths) ? document.paths : {})
+      .flatMap(([path, item]) =>
+        METHODS.filter((method) => isObject(item) && isObject(item[method])).map((method) => ({
+          path,
+          method,
+          operation: (item as Json)[method] as Json,
+        })),
+      )
+      .sort((a, b) => Number(a.method !== 'get') - Number(b.method !== 'get'));
+    for (const { path, method, operation } of operations) {
+      {
         const name = `${method.toUpperCase()} ${path}`;
         const body = method === 'get' ? undefined : exampleBody(operation);
         if (method !== 'get' && !body) {
-          missing[name] =
-            'not called: the document gives no example body (a write is recorded only from its own example)';
+          missing[name] = isObject(operation.requestBody)
+            ? 'not called: the document gives no example body (a write is recorded only from its own example)'
+            : 'not called: a write without a body (the recorder calls a write only with its document’s example body)';
           continue;
         }
         const actions = body ? actionHeaders(operation, body.name) : {};
