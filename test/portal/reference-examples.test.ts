@@ -102,7 +102,7 @@ describe('response examples from real sandbox answers', () => {
     // A JSON write with its schema's example body (the fixture vehicle), in the throwaway sandbox.
     expect(live.ppsr!.answers['POST /financing-statements']?.status).toBe(201);
     // A write without an example body is not called.
-    expect(live.ppsr!.missing['PUT /customer-organisation']).toMatch(
+    expect(live.ppsr!.missing['PUT /financing-statements/{registrationNumber}/renew']).toMatch(
       /^not called: the document gives no example body/,
     );
   });

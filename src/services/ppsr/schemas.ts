@@ -256,9 +256,10 @@ export const SecuredPartyGroupRequest = Type.Object(
   },
 );
 
-export const CustomerOrganisationUpdate = Type.Object({
-  email: Type.Union([Type.String(), Type.Null()], { description: 'The organisation’s email address' }),
-});
+export const CustomerOrganisationUpdate = Type.Object(
+  { email: Type.Union([Type.String(), Type.Null()], { description: 'The organisation’s email address' }) },
+  { examples: [{ email: 'accounts@example.test' }] },
+);
 
 export const StatementListQuery = Type.Object({
   'search-id': optional(text('The searchId of an earlier search')),

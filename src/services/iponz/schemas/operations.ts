@@ -169,10 +169,13 @@ export const RenewalPaid = Type.Object(
   { additionalProperties: false },
 );
 
-export const RenewBody = Type.Union([
-  Type.Object(
-    { billingReference: Type.Optional(Type.String({ maxLength: 100 })) },
-    { additionalProperties: false },
-  ),
-  Type.Null(),
-]);
+export const RenewBody = Type.Union(
+  [
+    Type.Object(
+      { billingReference: Type.Optional(Type.String({ maxLength: 100 })) },
+      { additionalProperties: false },
+    ),
+    Type.Null(),
+  ],
+  { examples: [{ billingReference: 'RENEWAL-2026-1' }] },
+);
