@@ -106,7 +106,7 @@ export const PrivacyInput = Type.Partial(
   Type.Object(
     Object.fromEntries([...PRIVACY_FLAGS, 'publicSuggestChangesYn'].map((flag) => [flag, Type.Boolean()])),
   ),
-  { ...Strict, minProperties: 1 },
+  { ...Strict, minProperties: 1, examples: [{ phonePrivateInformation: true }] },
 );
 
 export const RoleInput = Type.Object(
@@ -149,7 +149,8 @@ export const RoleInput = Type.Object(
 
 export const AbnInput = Type.Object(
   { australianBusinessNumber: Type.Union([Type.String({ maxLength: 20 }), Type.Null()]) },
-  Strict,
+  // A number that passes the ATO's check (the README's example).
+  { ...Strict, examples: [{ australianBusinessNumber: '51824753556' }] },
 );
 
 export const StatusRequest = Type.Object(
