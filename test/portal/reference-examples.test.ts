@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setClock } from '../../src/platform/clock-store.ts';
-import { RECORDED_AT, type RecordedExamples, recordExamples } from '../../src/portal/examples/record.ts';
+import { recorderAccess, recorderUser } from '../../src/portal/examples/access.ts';
+import {
+  exampleCall,
+  RECORDED_AT,
+  type RecordedExamples,
+  recordExamples,
+} from '../../src/portal/examples/record.ts';
 import { sandboxAnswers } from '../../src/portal/reference.ts';
 import { referenceDocument } from '../../src/portal/reference-document.ts';
 import { seedSandbox } from '../../src/runtime.ts';
-import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';
+import { type TestGateway, testGateway } from '../support/runtime.ts';
 import { checkSchema } from './json-schema-check.ts';
 
 type Json = Record<string, unknown>;
@@ -18,17 +24,14 @@ beforeAll(async () => {
   t = await testGateway({ clockMode: 'virtual' });
   await setClock(t.runtime.gateway.pool, 'sandbox', RECORDED_AT);
   await t.runtime.clocks.reload();
+  const user = await recorderUser(t.runtime.gateway.pool);
   await seedSandbox(t.urls, 'small');
   documents = new Map();
   for (const service of t.runtime.services.filter((s) => s.routes)) {
     const answer = await t.app.inject({ url: `/sandbox${service.path}/openapi.json` });
     documents.set(service.id, answer.json());
   }
-  live = await recordExamples(
-    t.app,
-    t.runtime.services,
-    async (service) => (await subscriber(t, `sandbox-${service.id}`)).primaryKey,
-  );
+  live = await recordExamples(t.app, t.runtime.services, recorderAccess(t.app, t.runtime.gateway.pool, user));
 }, 300_000);
 
 afterAll(async () => {
@@ -85,6 +88,41 @@ describe('response examples from real sandbox answers', () => {
       }
     }
     expect(checked).toBeGreaterThan(0);
+  });
+
+  it('sends what an operation needs: x-organisation, a user’s token, a SOAP sample with its SOAPAction', () => {
+    // The offers register refuses a call without x-organisation; these answered with it.
+    expect(live.disclose!.answers['GET /offers']?.status).toBe(200);
+    // Three-legged: the gateway refused the key alone, the recorder's user's token was accepted.
+    expect(live.nzbn!.answers['GET /entities/{nzbn}/authorities']?.status).toBe(200);
+    // A SOAP write from the document's sample envelope, answered as XML and kept as it is.
+    const filed = live.iponz!.answers['POST /patent']!;
+    expect(filed.contentType).toBe('text/xml');
+    expect(filed.body).toMatch(/<FilePatentApplicationResponse[\s\S]*<PatentNumber>\d+<\/PatentNumber>/);
+    // A JSON write with its schema's example body (the fixture vehicle), in the throwaway sandbox.
+    expect(live.ppsr!.answers['POST /financing-statements']?.status).toBe(201);
+    // A write without an example body is not called.
+    expect(live.ppsr!.missing['PUT /financing-statements/{registrationNumber}/renew']).toMatch(
+      /^not called: the document gives no example body/,
+    );
+  });
+
+  it('takes the SOAPAction from the example’s name and every query example, required or not', () => {
+    const operation = {
+      parameters: [
+        { in: 'header', name: 'SOAPAction', required: true, schema: { type: 'string', enum: ['A', 'B'] } },
+        { in: 'query', name: 'from', schema: { type: 'string', examples: ['2026-06-01'] } },
+        { in: 'query', name: 'page', schema: { type: 'string' } },
+        { in: 'path', name: 'n', schema: { type: 'string', examples: ['5'] } },
+      ],
+    };
+    expect(exampleCall('/x/{n}', operation)).toEqual({
+      missing: 'the document gives no example for the required header parameter SOAPAction',
+    });
+    expect(exampleCall('/x/{n}', operation, { SOAPAction: 'B' })).toEqual({
+      url: '/x/5?from=2026-06-01',
+      headers: {},
+    });
   });
 
   it('the schema check refuses what does not fit', () => {

@@ -2,8 +2,8 @@
  * `npm run examples:record`: writes `sandbox-answers.json` beside this file. Makes three throwaway
  * databases on the PostgreSQL server of `DATABASE_URL` (required; nothing of a running gateway is
  * touched), seeds the sandbox at the small scale with its clock set to a fixed instant (so answers that
- * depend on "now" come out the same each time), subscribes one user to each sandbox product, records
- * (record.ts) and drops the databases.
+ * depend on "now" come out the same each time) after making the recorder's operator (access.ts),
+ * subscribes it to each sandbox product, records (record.ts) and drops the databases.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -11,13 +11,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { createSubscription } from '../../gateway/subscriptions.ts';
-import { addUser } from '../../identity/users.ts';
 import { setClock } from '../../platform/clock-store.ts';
 import { dropDatabase, ensureDatabase } from '../../platform/db/pool.ts';
 import { withDatabase } from '../../platform/db/urls.ts';
 import { openRuntime, seedSandbox } from '../../runtime.ts';
-import { productId } from '../../services/contract.ts';
+import { recorderAccess, recorderUser } from './access.ts';
 import { RECORDED_AT, recordExamples } from './record.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -38,18 +36,16 @@ async function main(): Promise<void> {
     try {
       await setClock(runtime.gateway.pool, 'sandbox', RECORDED_AT);
       await runtime.clocks.reload();
+      // Before the seed, which grants operators the fixtures' authorities.
+      const user = await recorderUser(runtime.gateway.pool);
       for (const line of await seedSandbox(urls, 'small')) console.log(line);
       const app = await buildApp(runtime, { logger: false });
       await app.ready();
-      const user = await addUser(runtime.gateway.pool, { email: 'examples@example.test', name: 'Examples' });
-      const recorded = await recordExamples(app, runtime.services, async (service) => {
-        const created = await createSubscription(runtime.gateway.pool, {
-          userId: user.id,
-          productId: productId('sandbox', service.id),
-          state: 'active',
-        });
-        return created.primaryKey;
-      });
+      const recorded = await recordExamples(
+        app,
+        runtime.services,
+        recorderAccess(app, runtime.gateway.pool, user),
+      );
       await app.close();
       const file = path.join(here, 'sandbox-answers.json');
       await writeFile(file, `${JSON.stringify(recorded, null, 1)}\n`);

@@ -226,6 +226,53 @@ export const HoldingsBody = Type.Object(
   { description: 'Full portfolio holdings for a period ending 31 March or 30 September' },
 );
 
+/**
+ * The documents' example values: the sandbox's fixed test cases (README, "Sandbox data"), so the
+ * reference's try-it answers unchanged (with `x-organisation: sandbox-operators` for an operator).
+ */
+export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
+  offerNumber: 'OFR10001',
+  schemeNumber: 'SCH10000',
+  fundNumber: 'FND10001',
+  'start-date': '2026-06-01',
+  'end-date': '2026-06-15',
+};
+
+const PATH_PARAMETERS: Readonly<Record<string, string>> = {
+  offerNumber: 'OFR and 5 digits',
+  schemeNumber: 'SCH and 5 digits',
+  fundNumber: 'FND and 5 digits',
+  noticeRecId: 'A Financial Markets Authority notice’s id (from the offer’s or scheme’s documents)',
+  documentType: 'The document’s type (from the documents list)',
+  documentRecId: 'The document’s id (from the documents list)',
+};
+
+/** Examples that depend on the record: the fixed cases' documents (the seed numbers them in order). */
+const SUBJECT_EXAMPLES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  offer: { documentType: 'product-disclosure-statements', documentRecId: 'DOC100016' },
+  scheme: { documentType: 'governing-documents', documentRecId: 'DOC100001', noticeRecId: 'DOC100013' },
+};
+
+/** The path parameters of a route's URL (`/offer/:offerNumber/…`), documented with their examples. */
+export const pathParameters = (url: string) => {
+  const names = [...url.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+  const subject = SUBJECT_EXAMPLES[url.split('/')[1] ?? ''] ?? {};
+  return Type.Object(
+    Object.fromEntries(
+      names.map((name) => {
+        const example = subject[name] ?? PARAMETER_EXAMPLES[name];
+        return [
+          name,
+          Type.String({
+            description: PATH_PARAMETERS[name] ?? name,
+            ...(example ? { examples: [example] } : {}),
+          }),
+        ];
+      }),
+    ),
+  );
+};
+
 /** A filing's headers beside `x-organisation` (which every operation's description names instead). */
 export const FilingHeaders = Type.Object({
   'if-match': Type.Optional(

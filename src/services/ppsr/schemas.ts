@@ -66,15 +66,40 @@ export const SecuredParty = Type.Object({
   email: text('Where the verification statement is sent'),
 });
 
-export const RegistrationRequest = Type.Object({
-  debtors: Type.Array(Debtor),
-  securedParties: optional(Type.Array(SecuredParty)),
-  securedPartyGroupId: optional(
-    text('Register under this secured party group instead of listing secured parties'),
-  ),
-  collaterals: Type.Array(Collateral),
-  expiryDate: optional(nzDate('At most five years from today; five years from today if left out')),
-});
+/**
+ * The documents' example bodies use the sandbox's fixed test cases (README, "Sandbox data"): the fixture
+ * vehicle (VIN 1FTFW1E52AFA12345) and person debtor; the secured party is made up (example.test).
+ */
+const EXAMPLE_SECURED_PARTY = { name: 'Example Finance Limited', email: 'securities@example.test' };
+const EXAMPLE_VIN = '1FTFW1E52AFA12345';
+
+export const RegistrationRequest = Type.Object(
+  {
+    debtors: Type.Array(Debtor),
+    securedParties: optional(Type.Array(SecuredParty)),
+    securedPartyGroupId: optional(
+      text('Register under this secured party group instead of listing secured parties'),
+    ),
+    collaterals: Type.Array(Collateral),
+    expiryDate: optional(nzDate('At most five years from today; five years from today if left out')),
+  },
+  {
+    examples: [
+      {
+        debtors: [
+          { debtorType: 'person', firstName: 'Aroha', lastName: 'Fixture', dateOfBirth: '1984-02-29' },
+        ],
+        securedParties: [EXAMPLE_SECURED_PARTY],
+        collaterals: [
+          {
+            collateralType: 'GOODS_MOTOR_VEHICLES',
+            motorVehicles: [{ make: 'Ford', model: 'F-150', year: 2010, vin: EXAMPLE_VIN }],
+          },
+        ],
+      },
+    ],
+  },
+);
 export type RegistrationRequest = Static<typeof RegistrationRequest>;
 
 export const AmendmentRequest = Type.Object({
@@ -119,38 +144,45 @@ export const VersionList = Type.Object({
   ),
 });
 
-export const SearchRequest = Type.Object({
-  searchBy: optional(Type.String({ enum: [...SEARCH_KINDS] })),
-  legitimateSearchReason: optional(Type.Union([Type.String(), Type.Boolean()], { description: '"yes"' })),
-  searchId: optional(text('Pages an earlier search without a second fee')),
-  page: optional(Type.Integer({ description: '1-based' })),
-  pageSize: optional(Type.Integer({ description: `1–${MAX_PAGE_SIZE}, default 20` })),
-  searchByDebtorOrganisation: optional(
-    Type.Object({
-      organisationName: optional(Type.String()),
-      exactMatch: optional(Type.Boolean()),
-      incorporationNumber: optional(Type.String()),
-      nzbn: optional(Type.String()),
-    }),
-  ),
-  searchByDebtorPerson: optional(
-    Type.Object({
-      firstName: optional(Type.String()),
-      middleNames: optional(Type.String()),
-      lastName: optional(Type.String()),
-      dateOfBirth: optional(Type.String()),
-    }),
-  ),
-  searchByMotorVehicle: optional(
-    Type.Object({
-      vin: optional(Type.String()),
-      chassisNumber: optional(Type.String()),
-      registrationPlate: optional(Type.String()),
-    }),
-  ),
-  searchByAircraft: optional(Type.Object({ serialNumber: optional(Type.String()) })),
-  searchByRegistrationNumber: optional(Type.Object({ registrationNumber: optional(Type.String()) })),
-});
+export const SearchRequest = Type.Object(
+  {
+    searchBy: optional(Type.String({ enum: [...SEARCH_KINDS] })),
+    legitimateSearchReason: optional(Type.Union([Type.String(), Type.Boolean()], { description: '"yes"' })),
+    searchId: optional(text('Pages an earlier search without a second fee')),
+    page: optional(Type.Integer({ description: '1-based' })),
+    pageSize: optional(Type.Integer({ description: `1–${MAX_PAGE_SIZE}, default 20` })),
+    searchByDebtorOrganisation: optional(
+      Type.Object({
+        organisationName: optional(Type.String()),
+        exactMatch: optional(Type.Boolean()),
+        incorporationNumber: optional(Type.String()),
+        nzbn: optional(Type.String()),
+      }),
+    ),
+    searchByDebtorPerson: optional(
+      Type.Object({
+        firstName: optional(Type.String()),
+        middleNames: optional(Type.String()),
+        lastName: optional(Type.String()),
+        dateOfBirth: optional(Type.String()),
+      }),
+    ),
+    searchByMotorVehicle: optional(
+      Type.Object({
+        vin: optional(Type.String()),
+        chassisNumber: optional(Type.String()),
+        registrationPlate: optional(Type.String()),
+      }),
+    ),
+    searchByAircraft: optional(Type.Object({ serialNumber: optional(Type.String()) })),
+    searchByRegistrationNumber: optional(Type.Object({ registrationNumber: optional(Type.String()) })),
+  },
+  {
+    examples: [
+      { searchBy: 'motorVehicle', legitimateSearchReason: 'yes', searchByMotorVehicle: { vin: EXAMPLE_VIN } },
+    ],
+  },
+);
 
 export const SearchAnswer = Type.Object({
   searchId: text('Pass it back with page to read later pages free of charge'),
@@ -196,22 +228,38 @@ export const SecuredPartyGroup = Type.Object({
 });
 
 export const RegistrationNumberParams = Type.Object({
-  registrationNumber: Type.String({ description: '16 letters and digits' }),
+  registrationNumber: Type.String({
+    description: '16 letters and digits',
+    // A fixed test case of the sandbox (README, "Sandbox data"): the motor vehicle statement.
+    examples: ['FIXC120000000000'],
+  }),
 });
 
 export const GroupParams = Type.Object({
   securedPartyGroupId: Type.String({ description: 'SPG and 8 digits' }),
 });
 
-export const SecuredPartyGroupRequest = Type.Object({
-  name: text('The group’s name'),
-  email: text('Where the group’s verification statements go'),
-  securedParties: Type.Array(SecuredParty),
-});
+export const SecuredPartyGroupRequest = Type.Object(
+  {
+    name: text('The group’s name'),
+    email: text('Where the group’s verification statements go'),
+    securedParties: Type.Array(SecuredParty),
+  },
+  {
+    examples: [
+      {
+        name: 'Example Finance',
+        email: EXAMPLE_SECURED_PARTY.email,
+        securedParties: [EXAMPLE_SECURED_PARTY],
+      },
+    ],
+  },
+);
 
-export const CustomerOrganisationUpdate = Type.Object({
-  email: Type.Union([Type.String(), Type.Null()], { description: 'The organisation’s email address' }),
-});
+export const CustomerOrganisationUpdate = Type.Object(
+  { email: Type.Union([Type.String(), Type.Null()], { description: 'The organisation’s email address' }) },
+  { examples: [{ email: 'accounts@example.test' }] },
+);
 
 export const StatementListQuery = Type.Object({
   'search-id': optional(text('The searchId of an earlier search')),
@@ -221,8 +269,11 @@ export const StatementListQuery = Type.Object({
 });
 
 export const DischargedQuery = Type.Object({
-  'start-date': Type.String({ description: 'First day, YYYY-MM-DD (New Zealand)' }),
-  'end-date': Type.String({ description: 'Last day, YYYY-MM-DD (New Zealand), inclusive' }),
+  'start-date': Type.String({ description: 'First day, YYYY-MM-DD (New Zealand)', examples: ['2026-06-01'] }),
+  'end-date': Type.String({
+    description: 'Last day, YYYY-MM-DD (New Zealand), inclusive',
+    examples: ['2026-06-07'],
+  }),
   page: optional(Type.String({ description: '1-based, default 1' })),
   'page-size': optional(Type.String({ description: '1–100, default 100' })),
 });

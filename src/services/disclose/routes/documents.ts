@@ -10,7 +10,7 @@ import {
   SCHEME_NUMBER,
   SIGNED_URL_SECONDS,
 } from '../domain/records.ts';
-import { downloadResponses, ORGANISATION_NOTE } from '../schemas.ts';
+import { downloadResponses, ORGANISATION_NOTE, pathParameters } from '../schemas.ts';
 import { type DocumentFiles, documentFolder, folderDocumentFiles } from '../store/document-files.ts';
 import { type DocumentRow, documentById, documents } from '../store/register.ts';
 import { apiBase, notFound, numberParam, requireOrganisation } from './support.ts';
@@ -36,9 +36,10 @@ export function documentRoutes(app: FastifyInstance, context: ServiceContext): v
     const caller = request.caller?.subscriptionId ?? 'unknown';
     return `${request.protocol}://${request.host}${path}?${signedQuery(key, path, caller, context.clock.now().getTime(), SIGNED_URL_SECONDS)}`;
   };
-  const schema = (summary: string) => ({
+  const schema = (summary: string, url: string) => ({
     schema: {
       summary,
+      params: pathParameters(url),
       description: `${ORGANISATION_NOTE} The signed URL lives ${SIGNED_URL_SECONDS} seconds.`,
       response: downloadResponses,
     },
@@ -67,18 +68,18 @@ export function documentRoutes(app: FastifyInstance, context: ServiceContext): v
   };
   for (const kind of ['offer', 'scheme'] as const) {
     const param = kind === 'offer' ? 'offerNumber' : 'schemeNumber';
-    app.get(
-      `/${kind}/:${param}/:documentType/:documentRecId`,
-      schema(`A document of the ${kind}: 302 to a signed URL`),
-      async (request, reply) => {
-        const row = await subjectDocument(kind)(request);
-        return reply.redirect(redirect(request, row), 302);
-      },
-    );
+    const url = `/${kind}/:${param}/:documentType/:documentRecId`;
+    app.get(url, schema(`A document of the ${kind}: 302 to a signed URL`, url), async (request, reply) => {
+      const row = await subjectDocument(kind)(request);
+      return reply.redirect(redirect(request, row), 302);
+    });
   }
   app.get(
     '/fund/:fundNumber/fund-update-document',
-    schema('The fund’s latest fund update document: 302 to a signed URL'),
+    schema(
+      'The fund’s latest fund update document: 302 to a signed URL',
+      '/fund/:fundNumber/fund-update-document',
+    ),
     async (request, reply) => {
       requireOrganisation(request);
       const fundNumber = numberParam(

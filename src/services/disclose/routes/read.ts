@@ -21,7 +21,9 @@ import {
   HoldingPage,
   Offer,
   ORGANISATION_NOTE,
+  PARAMETER_EXAMPLES,
   ParticipantPage,
+  pathParameters,
   readResponses,
   Scheme,
   SummaryPage,
@@ -52,7 +54,14 @@ const SUBJECT = {
 const documented = (names: Record<string, string>) => ({
   type: 'object',
   properties: Object.fromEntries(
-    Object.entries(names).map(([name, description]) => [name, { type: 'string', description }]),
+    Object.entries(names).map(([name, description]) => [
+      name,
+      {
+        type: 'string',
+        description,
+        ...(PARAMETER_EXAMPLES[name] ? { examples: [PARAMETER_EXAMPLES[name]] } : {}),
+      },
+    ]),
   ),
 });
 const PAGING = { page: 'Page number, from 1', 'page-size': 'Items per page, 1 to 100 (default 20)' };
@@ -78,6 +87,7 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext): void 
         schema: {
           summary,
           description: ORGANISATION_NOTE,
+          ...(url.includes(':') ? { params: pathParameters(url) } : {}),
           querystring: documented(query),
           response: readResponses(response as never),
         },

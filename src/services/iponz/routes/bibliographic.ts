@@ -26,7 +26,7 @@ import { CASE_NUMBER_PARAMETERS, parseCaseNumber } from '../domain/identifiers.t
 import { caseEtag } from '../domain/model.ts';
 import type { CaseKind } from '../domain/renewals.ts';
 import { listJsonSchema, recordJsonSchema } from '../schemas/bibliographic.ts';
-import { xmlResponses } from '../schemas/operations.ts';
+import { CASE_EXAMPLE, RANGE_EXAMPLE, xmlResponses } from '../schemas/operations.ts';
 import type { CaseCache } from '../store/case-cache.ts';
 import { streamCases } from '../store/cases.ts';
 import { documentOf, readCase } from './case-reader.ts';
@@ -70,7 +70,7 @@ export async function bibliographicRoutes(
       schema: {
         summary:
           'The XML Schemas (XSD) of the bibliographic documents: patent.xsd, trademark.xsd, design.xsd',
-        params: Type.Object({ schema: Type.String({ enum: [...XSD_FILES] }) }),
+        params: Type.Object({ schema: Type.String({ enum: [...XSD_FILES], examples: [XSD_FILES[0]] }) }),
         response: {
           200: { description: 'The XSD', content: { 'application/xml': { schema: { type: 'string' } } } },
           404: xmlResponses('', '', [404])[404],
@@ -95,7 +95,12 @@ export async function bibliographicRoutes(
         {
           schema: {
             summary: `Full public register data of one ${NAMES[kind]} (${RECORD_ELEMENT[kind]})`,
-            params: Type.Object({ [param]: Type.String({ description: `The ${NAMES[kind]} number` }) }),
+            params: Type.Object({
+              [param]: Type.String({
+                description: `The ${NAMES[kind]} number`,
+                examples: [CASE_EXAMPLE[kind]],
+              }),
+            }),
             response: xmlResponses(
               xsd,
               `The ${RECORD_ELEMENT[kind]} document`,
@@ -124,8 +129,14 @@ export async function bibliographicRoutes(
     }
 
     const listQuery: Record<string, ReturnType<typeof Type.String>> = {
-      'start-date': Type.String({ description: 'First New Zealand date of the range (YYYY-MM-DD)' }),
-      'end-date': Type.String({ description: 'Last date of the range, at most 366 days on (YYYY-MM-DD)' }),
+      'start-date': Type.String({
+        description: 'First New Zealand date of the range (YYYY-MM-DD)',
+        examples: [RANGE_EXAMPLE.start],
+      }),
+      'end-date': Type.String({
+        description: 'Last date of the range, at most 366 days on (YYYY-MM-DD)',
+        examples: [RANGE_EXAMPLE.end],
+      }),
     };
     if (kind === 'design') {
       listQuery['registered-start-date'] = Type.String({

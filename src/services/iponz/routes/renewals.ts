@@ -21,7 +21,13 @@ import { REGISTERED_USER } from '../domain/registration.ts';
 import { renewalFeeLines, statusAfterRenewal } from '../domain/renewal-fees.ts';
 import { type CaseKind, checkRenewal, payRenewal } from '../domain/renewals.ts';
 import { REQUEST_ID_HEADER_NAME } from '../domain/request-id.ts';
-import { jsonResponses, RenewalCheck, RenewalPaid, RenewBody } from '../schemas/operations.ts';
+import {
+  jsonResponses,
+  RENEWAL_EXAMPLE,
+  RenewalCheck,
+  RenewalPaid,
+  RenewBody,
+} from '../schemas/operations.ts';
 import { type CaseCache, caseKey } from '../store/case-cache.ts';
 import { findCase, findRenewal, insertRenewal, lockRequestId, recordRenewal } from '../store/cases.ts';
 import { CASE_PATHS, PARAM_NAME } from './bibliographic.ts';
@@ -116,7 +122,9 @@ export async function renewalRoutes(
   for (const kind of KINDS) {
     const param = PARAM_NAME[kind];
     const base = CASE_PATHS[kind][0]!;
-    const params = Type.Object({ [param]: Type.String({ description: `The ${NAMES[kind]} number` }) });
+    const params = Type.Object({
+      [param]: Type.String({ description: `The ${NAMES[kind]} number`, examples: [RENEWAL_EXAMPLE[kind]] }),
+    });
 
     app.get(
       `${base}/:${param}/renewal`,

@@ -95,6 +95,7 @@ export const ClientList = Type.Object(
 export const ClientQuery = Type.Object({
   name: Type.String({
     description: 'Required, at least 2 characters besides %; % matches any run of characters',
+    examples: ['Kiwi%'],
   }),
   address: Type.Optional(
     Type.String({ description: 'Narrows: matched against the three lines and city of every address type' }),
@@ -103,7 +104,19 @@ export const ClientQuery = Type.Object({
   'page-size': Type.Optional(Type.String({ description: 'Clients per page, 1–100 (default 20)' })),
 });
 
-export const ClientParams = Type.Object({ clientId: Type.String({ description: 'The client id' }) });
+export const ClientParams = Type.Object({
+  clientId: Type.String({ description: 'The client id', examples: ['100000'] }),
+});
+
+/**
+ * The documents' example case numbers: the sandbox's fixed test cases (README, "Sandbox data"), so the
+ * reference's try-it answers unchanged. A registered (granted) case for the reads; for the renewal
+ * operations the case whose renewal is due now.
+ */
+export const CASE_EXAMPLE = { patent: '500006', trademark: '1000004', design: '400004' } as const;
+export const RENEWAL_EXAMPLE = { patent: '500050', trademark: '1000050', design: '400050' } as const;
+/** A date range for the lists' examples (any range within 366 days answers). */
+export const RANGE_EXAMPLE = { start: '2026-06-01', end: '2026-06-15' } as const;
 
 export const RenewalCheck = Type.Object(
   {
@@ -156,10 +169,13 @@ export const RenewalPaid = Type.Object(
   { additionalProperties: false },
 );
 
-export const RenewBody = Type.Union([
-  Type.Object(
-    { billingReference: Type.Optional(Type.String({ maxLength: 100 })) },
-    { additionalProperties: false },
-  ),
-  Type.Null(),
-]);
+export const RenewBody = Type.Union(
+  [
+    Type.Object(
+      { billingReference: Type.Optional(Type.String({ maxLength: 100 })) },
+      { additionalProperties: false },
+    ),
+    Type.Null(),
+  ],
+  { examples: [{ billingReference: 'RENEWAL-2026-1' }] },
+);

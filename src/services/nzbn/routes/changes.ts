@@ -39,6 +39,7 @@ export const ChangeSearchQuery = Type.Object({
     minItems: 1,
     maxItems: 20,
     description: 'ALL, NEW, ENTITY (every type but NEW), ROLES_DIRECTOR, ENTITY_NAME, ENTITY_STATUS, …',
+    examples: [['ENTITY_NAME']],
   }),
   'entity-type': ListParam(
     'NZCompany, SoleTrader, LTD, … (not public sector types: they have no source register)',

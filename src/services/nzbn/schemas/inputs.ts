@@ -46,7 +46,7 @@ export const PhoneInput = Type.Object(
     phoneNumber: Type.String({ pattern: '^[0-9]{5,12}$' }),
     startDate: StartDate,
   },
-  Strict,
+  { ...Strict, examples: [{ phonePurpose: 'Primary', phoneAreaCode: '9', phoneNumber: '3771234' }] },
 );
 
 export const EmailInput = Type.Object(
@@ -55,7 +55,7 @@ export const EmailInput = Type.Object(
     emailPurpose: OptionalText(40),
     startDate: StartDate,
   },
-  Strict,
+  { ...Strict, examples: [{ emailAddress: 'office@example.test', emailPurpose: 'Primary' }] },
 );
 
 export const WebsiteInput = Type.Object(
@@ -64,10 +64,13 @@ export const WebsiteInput = Type.Object(
     websitePurpose: OptionalText(40),
     startDate: StartDate,
   },
-  Strict,
+  { ...Strict, examples: [{ url: 'https://www.example.test', websitePurpose: 'Primary' }] },
 );
 
-export const TradingNameInput = Type.Object({ name: Text(200), startDate: StartDate }, Strict);
+export const TradingNameInput = Type.Object(
+  { name: Text(200), startDate: StartDate },
+  { ...Strict, examples: [{ name: 'Sandbox Test Trading' }] },
+);
 export const ClassificationInput = Type.Object(
   { classificationCode: Type.String({ pattern: '^[A-Za-z][0-9]{6}$' }) },
   Strict,
@@ -76,7 +79,10 @@ export const GstInput = Type.Object(
   { gstNumber: Text(20), purpose: OptionalText(40), startDate: StartDate },
   Strict,
 );
-export const TradingAreaInput = Type.Object({ tradingArea: Text(60), startDate: StartDate }, Strict);
+export const TradingAreaInput = Type.Object(
+  { tradingArea: Text(60), startDate: StartDate },
+  { ...Strict, examples: [{ tradingArea: 'Auckland' }] },
+);
 export const BankAccountInput = Type.Object({ bankAccountNumber: Text(25), startDate: StartDate }, Strict);
 export const EthnicityInput = Type.Object(
   {
@@ -100,7 +106,7 @@ export const PrivacyInput = Type.Partial(
   Type.Object(
     Object.fromEntries([...PRIVACY_FLAGS, 'publicSuggestChangesYn'].map((flag) => [flag, Type.Boolean()])),
   ),
-  { ...Strict, minProperties: 1 },
+  { ...Strict, minProperties: 1, examples: [{ phonePrivateInformation: true }] },
 );
 
 export const RoleInput = Type.Object(
@@ -143,7 +149,8 @@ export const RoleInput = Type.Object(
 
 export const AbnInput = Type.Object(
   { australianBusinessNumber: Type.Union([Type.String({ maxLength: 20 }), Type.Null()]) },
-  Strict,
+  // A number that passes the ATO's check (the README's example).
+  { ...Strict, examples: [{ australianBusinessNumber: '51824753556' }] },
 );
 
 export const StatusRequest = Type.Object(

@@ -68,6 +68,7 @@ export const SearchQuery = Type.Object({
     minLength: 1,
     maxLength: 200,
     description: 'Words matched at the start of words of names, trading names, previous names and numbers',
+    examples: ['sandbox test'],
   }),
   'entity-status': ListParam('Registered, VoluntaryAdministration, InReceivership, InLiquidation, …'),
   'entity-type': ListParam('NZCompany, SoleTrader, LTD, …'),

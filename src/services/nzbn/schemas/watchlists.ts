@@ -54,10 +54,25 @@ const writable = {
   fromDate: opt(Type.String({ maxLength: 40 })),
   toDate: NullableOpt(Type.String({ maxLength: 40 })),
 };
-export const WatchlistCreate = Type.Object({
-  ...writable,
-  nzbns: opt(Type.Array(Type.String({ maxLength: 20 }), { maxItems: MAX_NZBNS_PER_REQUEST })),
-});
+export const WatchlistCreate = Type.Object(
+  {
+    ...writable,
+    nzbns: opt(Type.Array(Type.String({ maxLength: 20 }), { maxItems: MAX_NZBNS_PER_REQUEST })),
+  },
+  {
+    // The sandbox's example entity (a fixed test case); mail goes to an example.test address.
+    examples: [
+      {
+        name: 'Suppliers',
+        channel: 'EMAIL',
+        frequency: 'DAILY',
+        adminEmailAddress: 'watch@example.test',
+        watchlistEmailAddresses: ['watch@example.test'],
+        nzbns: ['9429000001007'],
+      },
+    ],
+  },
+);
 export type WatchlistCreate = Static<typeof WatchlistCreate>;
 export const WatchlistUpdate = Type.Object({
   ...writable,
