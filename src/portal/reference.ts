@@ -78,6 +78,7 @@ const REFERENCE_SCRIPT = `
     syntaxHighlight: false,
     defaultModelsExpandDepth: 0,
     docExpansion: 'list',
+    plugins: [rawXmlExamples],
     requestInterceptor: function (request) {
       // Try-it only ever calls this gateway: the key is never sent elsewhere.
       var target = new URL(request.url, window.location.href);
@@ -93,6 +94,23 @@ const REFERENCE_SCRIPT = `
       root.setAttribute('data-ready', 'true');
     },
   });
+  // An XML example given as text (the IP office's sample SOAP envelopes) is shown and sent as it is: the
+  // renderer would otherwise build XML from the schema and wrap the text in an element of its own.
+  function rawXmlExamples() {
+    return {
+      afterLoad: function (system) {
+        var fns = [system.fn, system.fn && system.fn.jsonSchema5, system.fn && system.fn.jsonSchema202012];
+        fns.forEach(function (fn) {
+          if (!fn || typeof fn.getXmlSampleSchema !== 'function') return;
+          var original = fn.getXmlSampleSchema;
+          fn.getXmlSampleSchema = function (schema, config, override) {
+            if (typeof override === 'string' && /^s*</.test(override)) return override;
+            return original.apply(this, arguments);
+          };
+        });
+      },
+    };
+  }
   // A link from the operation search (#operation=<method> <path>) opens that operation and scrolls to it.
   function openLinked() {
     var match = /^#operation=([a-z]+)%20(.+)$/.exec(window.location.hash) || /^#operation=([a-z]+) (.+)$/.exec(decodeURIComponent(window.location.hash));

@@ -123,6 +123,13 @@ const soapActionOf = (request: FastifyRequest): string | undefined => {
   return value === undefined ? undefined : value.trim().replace(/^"(.*)"$/, '$1');
 };
 
+const FAULT_SCHEMA = { description: 'A SOAP 1.1 envelope whose body is a soap:Fault' };
+/** What a fault looks like, for the reference (the one a request the XSD refuses gets). */
+const FAULT_EXAMPLE = render(
+  'soap',
+  new HttpError(SOAP_ERRORS.invalidRequest, 'TradeMarkSearchCriteria/Title: at most 255 characters'),
+).body;
+
 /**
  * The sample envelope of each operation (`wsdl/samples/<endpoint>.<operation>.xml`, one per operation,
  * answered by the sandbox as it is: test/services/iponz/soap-samples.test.ts), for the OpenAPI document.
@@ -237,9 +244,11 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
           body: {
             content: {
               'text/xml': {
+                // No `type`: Swagger UI then shows the chosen sample as it is (a typed schema without an
+                // XML root name makes it print "XML example cannot be generated" instead).
                 schema: {
-                  type: 'string',
-                  description: 'A SOAP 1.1 envelope whose body is a request element of the WSDL',
+                  description:
+                    'A SOAP 1.1 envelope (a string of XML) whose body is a request element of the WSDL',
                   'x-examples': samples,
                 },
               },
@@ -251,7 +260,7 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
               description:
                 'The answer envelope (see the WSDL); failures the register publishes as answers are here too',
               content: {
-                'text/xml': { schema: { type: 'string', description: 'see WSDL' } },
+                'text/xml': { schema: { description: 'A SOAP 1.1 envelope (see the WSDL)' } },
                 ...(options.jsonSchema
                   ? { 'application/json': { schema: options.jsonSchema.response[200] ?? { type: 'object' } } }
                   : {}),
@@ -270,14 +279,20 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
                 'Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault',
               content: {
                 'application/problem+json': { schema: { type: 'object' } },
-                'text/xml': { schema: { type: 'string' } },
+                'text/xml': { schema: FAULT_SCHEMA },
               },
             },
-            500: { description: 'A SOAP 1.1 Fault', content: { 'text/xml': { schema: { type: 'string' } } } },
+            500: {
+              description: 'A SOAP 1.1 Fault',
+              content: { 'text/xml': { schema: FAULT_SCHEMA, example: FAULT_EXAMPLE } },
+            },
             ...Object.fromEntries(
               Object.entries(options.faults ?? {}).map(([status, description]) => [
                 status,
-                { description, content: { 'text/xml': { schema: { type: 'string' } } } },
+                {
+                  description,
+                  content: { 'text/xml': { schema: FAULT_SCHEMA } },
+                },
               ]),
             ),
           },
