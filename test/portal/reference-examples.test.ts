@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setClock } from '../../src/platform/clock-store.ts';
-import { recorderAccess, recorderUser } from '../../src/portal/examples/access.ts';
+import { grantExampleEntity, recorderAccess, recorderUser } from '../../src/portal/examples/access.ts';
 import {
   exampleCall,
   RECORDED_AT,
@@ -31,6 +31,7 @@ beforeAll(async () => {
     const answer = await t.app.inject({ url: `/sandbox${service.path}/openapi.json` });
     documents.set(service.id, answer.json());
   }
+  await grantExampleEntity(t.app, t.runtime.gateway.pool, user, t.runtime.services);
   live = await recordExamples(t.app, t.runtime.services, recorderAccess(t.app, t.runtime.gateway.pool, user));
 }, 300_000);
 

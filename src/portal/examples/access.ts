@@ -11,8 +11,7 @@ import { createSubscription } from '../../gateway/subscriptions.ts';
 import { grantAuthority } from '../../identity/authorities.ts';
 import { addUser } from '../../identity/users.ts';
 import { OPERATORS_ORGANISATION } from '../../runtime.ts';
-import { productId } from '../../services/contract.ts';
-import { NzbnParams } from '../../services/nzbn/schemas/operations.ts';
+import { productId, type ServiceDefinition } from '../../services/contract.ts';
 import type { RecorderAccess } from './record.ts';
 import { threeLeggedToken } from './sign-in.ts';
 
@@ -27,22 +26,53 @@ const SERVICE_HEADERS: Readonly<Record<string, Record<string, string>>> = {
   disclose: { 'x-organisation': OPERATORS_ORGANISATION },
 };
 
-/**
- * The recorder's operator; make it before seeding the sandbox. Besides what the seed grants operators,
- * it holds business authority over the business number register's example entity (as a user who
- * claimed it on the portal's sandbox page would), so that the authority operations answer.
- */
+/** The recorder's operator; make it before seeding the sandbox (the seed grants operators the fixtures). */
 export async function recorderUser(pool: Pool): Promise<RecorderUser> {
   const password = randomBytes(18).toString('base64url');
   const email = 'examples@example.test';
   const user = await addUser(pool, { email, name: 'Examples', isOperator: true, password });
-  const entity = String((NzbnParams.properties.nzbn.examples as unknown[])[0]);
-  await grantAuthority(
-    pool,
-    { environment: 'sandbox', service: 'nzbn', kind: 'entity', id: entity },
-    { userId: user.id },
-  );
   return { id: user.id, email: user.email, password };
+}
+
+/**
+ * Besides what the seed grants operators, business authority over the business number register's
+ * example entity (the `nzbn` path parameter's example in that service's own document), as a user who
+ * claimed it on the portal's sandbox page holds, so that the authority operations answer. The register
+ * is the service that provides the business number register (the contract's capability), not named here.
+ */
+export async function grantExampleEntity(
+  app: FastifyInstance,
+  pool: Pool,
+  user: RecorderUser,
+  services: readonly ServiceDefinition[],
+): Promise<void> {
+  const register = services.find((service) => service.businessNumberRegister && service.routes);
+  if (!register) return;
+  const document = (await app.inject({ url: `/sandbox${register.path}/openapi.json` })).json() as {
+    paths?: Record<
+      string,
+      Record<
+        string,
+        {
+          parameters?: { name?: string; in?: string; schema?: { examples?: unknown[] }; example?: unknown }[];
+        }
+      >
+    >;
+  };
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item)) {
+      const parameter = operation.parameters?.find((p) => p.in === 'path' && p.name === 'nzbn');
+      const example = parameter?.example ?? parameter?.schema?.examples?.[0];
+      if (typeof example === 'string') {
+        await grantAuthority(
+          pool,
+          { environment: 'sandbox', service: register.id, kind: 'entity', id: example },
+          { userId: user.id },
+        );
+        return;
+      }
+    }
+  }
 }
 
 /** Keys, headers and a token for `user`, on the gateway database `pool`. */

@@ -15,7 +15,7 @@ import { setClock } from '../../platform/clock-store.ts';
 import { dropDatabase, ensureDatabase } from '../../platform/db/pool.ts';
 import { withDatabase } from '../../platform/db/urls.ts';
 import { openRuntime, seedSandbox } from '../../runtime.ts';
-import { recorderAccess, recorderUser } from './access.ts';
+import { grantExampleEntity, recorderAccess, recorderUser } from './access.ts';
 import { RECORDED_AT, recordExamples } from './record.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -41,6 +41,7 @@ async function main(): Promise<void> {
       for (const line of await seedSandbox(urls, 'small')) console.log(line);
       const app = await buildApp(runtime, { logger: false });
       await app.ready();
+      await grantExampleEntity(app, runtime.gateway.pool, user, runtime.services);
       const recorded = await recordExamples(
         app,
         runtime.services,
