@@ -36,18 +36,49 @@ export function phraseRegex(words: readonly string[]): string {
   return `(^|${NOT_ALNUM})${parts.join(`${NOT_ALNUM}+`)}${open ? '' : `(${NOT_ALNUM}|$)`}`;
 }
 
-/** The query as a SQL condition on `column`; its regular expressions appended to `params`. */
-export function compileTitleQuery(query: TitleQuery, params: unknown[], column = 'c.title_folded'): string {
+/** Where the compiled query reads: the folded title, the mark's number, the words table (migration 004). */
+export interface TitleTarget {
+  title: string;
+  number: string;
+  words: string;
+}
+const CASES: TitleTarget = { title: 'c.title_folded', number: 'c.case_number', words: 'iponz_title_words' };
+
+/**
+ * One word pattern as a LIKE pattern over a whole word of the words table: `*` is `%`, `?` is `_`. A
+ * pattern holds only letters, digits and the two wildcards (the parser keeps no other character), so
+ * nothing needs escaping; a word is never empty, so `%` alone matches every word and no more.
+ */
+export function wordLike(pattern: string): string {
+  return pattern.replace(/\*+/g, '%').replace(/\?/g, '_');
+}
+
+/**
+ * The query as a SQL condition on the target (by default the search's `iponz_cases c`); its values
+ * appended to `params`. A one-word phrase is answered from the words table (`EXISTS` on its B-tree: a
+ * word without wildcards an equality, else a LIKE, a trailing `*` a prefix range of the index); a phrase
+ * of several words, whose words must be consecutive, is a word-bounded regular expression on the folded
+ * title (the trigram GIN index of migration 003). AND/OR/NOT are SQL's.
+ */
+export function compileTitleQuery(query: TitleQuery, params: unknown[], target: TitleTarget = CASES): string {
   switch (query.op) {
-    case 'phrase':
-      params.push(phraseRegex(query.words));
-      return `${column} ~ $${params.length}`;
+    case 'phrase': {
+      if (query.words.length > 1) {
+        params.push(phraseRegex(query.words));
+        return `${target.title} ~ $${params.length}`;
+      }
+      const word = query.words[0]!;
+      const wild = /[*?]/.test(word);
+      params.push(wild ? wordLike(word) : word);
+      return `EXISTS (SELECT 1 FROM ${target.words} w WHERE w.word ${wild ? 'LIKE' : '='} $${params.length}
+           AND w.case_number = ${target.number})`;
+    }
     case 'and':
-      return `(${compileTitleQuery(query.left, params, column)} AND ${compileTitleQuery(query.right, params, column)})`;
+      return `(${compileTitleQuery(query.left, params, target)} AND ${compileTitleQuery(query.right, params, target)})`;
     case 'or':
-      return `(${compileTitleQuery(query.left, params, column)} OR ${compileTitleQuery(query.right, params, column)})`;
+      return `(${compileTitleQuery(query.left, params, target)} OR ${compileTitleQuery(query.right, params, target)})`;
     case 'not':
-      return `(NOT ${compileTitleQuery(query.operand, params, column)})`;
+      return `(NOT ${compileTitleQuery(query.operand, params, target)})`;
   }
 }
 
