@@ -1,9 +1,10 @@
 /**
- * The trade mark search's SQL. The title query (domain/title-query.ts) is compiled to SQL: each phrase a
- * case-insensitive word-bounded regular expression on `title_folded` (`~`), AND/OR/NOT as SQL's, so the
- * trigram GIN index (migration 003) finds the candidates and PostgreSQL checks each. The answer is the
- * first `limit + 1` marks by number: one more than answered tells that more matched.
- * `searchTrademarksPlainIlike` is the straightforward query (ILIKE on the title, no index), the
+ * The trade mark search's SQL. The title query (domain/title-query.ts) is compiled to SQL: a one-word
+ * term an `EXISTS` on the words table (migration 004: a B-tree on word and number, so a common word is
+ * read from the index alone), a phrase of several words a case-insensitive word-bounded regular
+ * expression on `title_folded` (`~`, served by the trigram GIN index of migration 003), AND/OR/NOT as
+ * SQL's. The answer is the first `limit + 1` marks by number: one more than answered tells that more
+ * matched. `searchTrademarksPlainIlike` is the straightforward query (ILIKE on the title, no index), the
  * benchmark's baseline.
  */
 import type pg from 'pg';
