@@ -2,7 +2,7 @@
 --
 -- A trade mark's title words, one row per distinct word and mark: the words are those of the title query
 -- language (domain/title-query.ts) as the regular expressions of migration 003 read them — runs of
--- `[[:alnum:]]` of `lower(title)`. A one-word term of a query is answered from the B-tree on
+-- `[[:alnum:]]` of `lower(title)`. A query of one word is answered from the B-tree on
 -- (word, case_number): a word is an equality, a trailing `*` a prefix range (`LIKE 'kau%'`, the column
 -- collated "C" so that LIKE uses the index), `?` and inner wildcards a LIKE walked over the index
 -- (store/trademark-search.ts). The generator's titles put a word in about 1 mark in 18, which no trigram
