@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,8 @@ import { pgServerUrl } from '../../support/runtime.ts';
  * The title query language: the parser's rules (precedence, implicit AND, operators in capitals,
  * phrases, errors naming Title), the reference matcher on examples, and — property tests — the SQL the
  * store compiles a query to answers exactly as the reference matcher over random titles and queries,
- * run by PostgreSQL on a temporary table shaped as iponz_cases' folded title.
+ * run by PostgreSQL on temporary tables shaped as iponz_cases' folded title and the words table of
+ * migration 004, the words split by that migration's own function (read from the file).
  */
 const titles = (query: string, list: string[]) =>
   list.filter((title) => matchesTitle(parseTitleQuery(query), title));
@@ -86,6 +88,18 @@ describe('the compiled SQL answers as the reference matcher (property)', () => {
       `CREATE TEMP TABLE marks (n int PRIMARY KEY, title text NOT NULL,
          title_folded text GENERATED ALWAYS AS (lower(title)) STORED)`,
     );
+    await client.query(
+      `CREATE TEMP TABLE marks_words (word text COLLATE "C" NOT NULL, case_number int NOT NULL,
+         PRIMARY KEY (word, case_number))`,
+    );
+    // The migration's word splitter, as written there, in this session's own schema.
+    const migration = await readFile(
+      new URL('../../../src/services/iponz/migrations/004_title_words.sql', import.meta.url),
+      'utf8',
+    );
+    const splitter = /CREATE FUNCTION iponz_title_words_of[\s\S]*?\$\$;/.exec(migration)?.[0];
+    if (!splitter) throw new Error('migration 004 has no iponz_title_words_of');
+    await client.query(splitter.replace('iponz_title_words_of', 'pg_temp.iponz_title_words_of'));
   });
   afterAll(async () => client?.end());
 
@@ -136,31 +150,47 @@ describe('the compiled SQL answers as the reference matcher (property)', () => {
     ),
   })).node as fc.Arbitrary<string>;
 
-  it('over random titles and queries', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(title, { minLength: 1, maxLength: 25 }), query, async (list, text) => {
-        let ast: TitleQuery;
-        try {
-          ast = parseTitleQuery(text);
-        } catch (error) {
-          if (error instanceof RuleError) return;
-          throw error;
-        }
-        await client.query('TRUNCATE marks');
-        await client.query(
-          'INSERT INTO marks (n, title) SELECT i, t FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i)',
-          [list],
-        );
-        const params: unknown[] = [];
-        const sql = compileTitleQuery(ast, params, 'title_folded');
-        const { rows } = await client.query(`SELECT n FROM marks WHERE ${sql} ORDER BY n`, params);
-        const expected = list.flatMap((t, i) => (matchesTitle(ast, t) ? [i + 1] : []));
-        expect(
-          rows.map((r) => r.n),
-          `${text} over ${JSON.stringify(list)}`,
-        ).toEqual(expected);
-      }),
-      { numRuns: 300, seed: 0x7469746c },
-    );
-  }, 120_000);
+  // A query of one word is answered from the words table, any other by regular expressions: both drawn.
+  it.each([
+    ['random queries (regular expressions; one word: the words table)', () => query],
+    ['one-word queries (the words table)', () => pattern],
+  ])(
+    'over random titles and %s',
+    async (_name, queries) => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(title, { minLength: 1, maxLength: 25 }), queries(), async (list, text) => {
+          let ast: TitleQuery;
+          try {
+            ast = parseTitleQuery(text);
+          } catch (error) {
+            if (error instanceof RuleError) return;
+            throw error;
+          }
+          await client.query('TRUNCATE marks, marks_words');
+          await client.query(
+            'INSERT INTO marks (n, title) SELECT i, t FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i)',
+            [list],
+          );
+          await client.query(
+            `INSERT INTO marks_words (word, case_number)
+             SELECT w, m.n FROM marks m CROSS JOIN LATERAL pg_temp.iponz_title_words_of(m.title) AS w`,
+          );
+          const params: unknown[] = [];
+          const sql = compileTitleQuery(ast, params, {
+            title: 'm.title_folded',
+            number: 'm.n',
+            words: 'marks_words',
+          });
+          const { rows } = await client.query(`SELECT n FROM marks m WHERE ${sql} ORDER BY n`, params);
+          const expected = list.flatMap((t, i) => (matchesTitle(ast, t) ? [i + 1] : []));
+          expect(
+            rows.map((r) => r.n),
+            `${text} over ${JSON.stringify(list)}`,
+          ).toEqual(expected);
+        }),
+        { numRuns: 300, seed: 0x7469746c },
+      );
+    },
+    120_000,
+  );
 });

@@ -1,5 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { titleWords } from '../../../src/services/iponz/domain/title-query.ts';
 import { SEARCH_CAP } from '../../../src/services/iponz/domain/trademark-search.ts';
 import {
   bodyElement,
@@ -340,4 +341,56 @@ describe('one state with REST', () => {
     expect(after.ExpiryDate > before.ExpiryDate).toBe(true);
     expect(Number(after.ExpiryDate.slice(0, 4)) - Number(before.ExpiryDate.slice(0, 4))).toBe(10);
   });
+});
+
+describe('the words table (migration 004) in step with the titles', () => {
+  /** Every trade mark's words as the reference matcher splits its title, against the table's rows. */
+  async function expectInStep() {
+    const pool = s.t.gateway.runtime.environments.sandbox.pool;
+    const cases = await pool.query<{ case_number: number; title: string }>(
+      `SELECT case_number, title FROM iponz_cases WHERE kind = 'trademark'`,
+    );
+    const expected = cases.rows
+      .flatMap((c) => [...new Set(titleWords(c.title))].map((word) => `${word} ${c.case_number}`))
+      .sort();
+    const words = await pool.query<{ row: string }>(
+      `SELECT word || ' ' || case_number AS row FROM iponz_title_words`,
+    );
+    expect(words.rows.map((r) => r.row).sort()).toEqual(expected);
+    return cases.rows.length;
+  }
+
+  it('after the seed’s COPY, and through INSERT, a title’s UPDATE, another UPDATE and DELETE', async () => {
+    const pool = s.t.gateway.runtime.environments.sandbox.pool;
+    expect(await expectInStep()).toBeGreaterThan(0);
+    await pool.query(
+      `INSERT INTO iponz_cases (kind, case_number, title, status, status_date, application_date, term_date,
+         updated_at, updated_on)
+       VALUES ('trademark', 6000001, 'Wordtest Kiwi-KIWI ōra 42', 'Under Examination', '2026-01-01',
+                 '2026-01-01', '2026-01-01', now(), '2026-01-01'),
+              ('trademark', 6000002, '!!', 'Under Examination', '2026-01-01',
+                 '2026-01-01', '2026-01-01', now(), '2026-01-01'),
+              ('patent', 6000003, 'Wordtest patent', 'Under Examination', '2026-01-01',
+                 '2026-01-01', '2026-01-01', now(), '2026-01-01')`,
+    );
+    await expectInStep();
+    const found = await search({ Title: 'wordtest ?ra' });
+    expect(
+      found.ListTradeMarksResponseData.TradeMark.map(
+        (m: { ApplicationNumber: string }) => m.ApplicationNumber,
+      ),
+    ).toEqual(['6000001']);
+    await pool.query(
+      `UPDATE iponz_cases SET title = CASE case_number WHEN 6000001 THEN 'Wordtest Renamed' ELSE 'Now Words' END
+       WHERE kind = 'trademark' AND case_number IN (6000001, 6000002)`,
+    );
+    await pool.query(
+      `UPDATE iponz_cases SET status = 'Registered' WHERE kind = 'trademark' AND case_number = 6000001`,
+    );
+    await expectInStep();
+    expect((await search({ Title: 'wordtest ?ra' })).ResultCount).toBe('0');
+    expect((await search({ Title: 'renamed' })).ResultCount).toBe('1');
+    await pool.query(`DELETE FROM iponz_cases WHERE case_number IN (6000001, 6000002, 6000003)`);
+    await expectInStep();
+  }, 60_000);
 });

@@ -8,7 +8,7 @@ import type { SeedContext } from '../../contract.ts';
 import { REGISTERED_USER } from '../domain/registration.ts';
 import type { CaseKind } from '../domain/renewals.ts';
 import { insertInternationalApplications } from '../store/applications.ts';
-import { loadCases, loadClients, registerCounts } from '../store/seed.ts';
+import { loadCases, loadClients, registerCounts, settleTitleWords } from '../store/seed.ts';
 import { FIXED_CLIENTS, FIXTURE_CASES, FIXTURE_CLIENTS, fixedCases } from './fixtures.ts';
 import {
   type GeneratedCase,
@@ -70,6 +70,7 @@ export async function seedIponz(context: SeedContext, override: Partial<Plan> = 
     }
     context.log(`iponz: ${total} ${PLAN_OF[kind]}`);
   }
+  await settleTitleWords(pool);
   const counts = await registerCounts(pool);
   return `iponz: ${counts.clients} clients (businesses from the business number register: ${businesses.length > 0 ? 'yes' : 'none seeded'}), ${counts.cases} cases (${context.scale}, as of ${today})`;
 }

@@ -1,9 +1,10 @@
 /**
- * The trade mark search's SQL. The title query (domain/title-query.ts) is compiled to SQL: each phrase a
- * case-insensitive word-bounded regular expression on `title_folded` (`~`), AND/OR/NOT as SQL's, so the
- * trigram GIN index (migration 003) finds the candidates and PostgreSQL checks each. The answer is the
- * first `limit + 1` marks by number: one more than answered tells that more matched.
- * `searchTrademarksPlainIlike` is the straightforward query (ILIKE on the title, no index), the
+ * The trade mark search's SQL. The title query (domain/title-query.ts) is compiled to SQL: a query of
+ * one word an `EXISTS` on the words table (migration 004: a B-tree on word and number, so a common word
+ * is read from the index alone); any other query each phrase a case-insensitive word-bounded regular
+ * expression on `title_folded` (`~`, served by the trigram GIN index of migration 003), AND/OR/NOT as
+ * SQL's. The answer is the first `limit + 1` marks by number: one more than answered tells that more
+ * matched. `searchTrademarksPlainIlike` is the straightforward query (ILIKE on the title, no index), the
  * benchmark's baseline.
  */
 import type pg from 'pg';
@@ -36,18 +37,55 @@ export function phraseRegex(words: readonly string[]): string {
   return `(^|${NOT_ALNUM})${parts.join(`${NOT_ALNUM}+`)}${open ? '' : `(${NOT_ALNUM}|$)`}`;
 }
 
-/** The query as a SQL condition on `column`; its regular expressions appended to `params`. */
-export function compileTitleQuery(query: TitleQuery, params: unknown[], column = 'c.title_folded'): string {
+/** Where the compiled query reads: the folded title, the mark's number, the words table (migration 004). */
+export interface TitleTarget {
+  title: string;
+  number: string;
+  words: string;
+}
+const CASES: TitleTarget = { title: 'c.title_folded', number: 'c.case_number', words: 'iponz_title_words' };
+
+/**
+ * One word pattern as a LIKE pattern over a whole word of the words table: `*` is `%`, `?` is `_`. A
+ * pattern holds only letters, digits and the two wildcards (the parser keeps no other character), so
+ * nothing needs escaping; a word is never empty, so `%` alone matches every word and no more.
+ */
+export function wordLike(pattern: string): string {
+  return pattern.replace(/\*+/g, '%').replace(/\?/g, '_');
+}
+
+/**
+ * The query as a SQL condition on the target (by default the search's `iponz_cases c`); its values
+ * appended to `params`. A query that is one word (`kau*`, `kauri`, `k?uri`) is answered from the words
+ * table (`EXISTS` on its B-tree: a word without wildcards an equality, else a LIKE, a trailing `*` a
+ * prefix range of the index). Any other query is compiled node by node: each phrase a word-bounded regular
+ * expression on the folded title (the trigram GIN index of migration 003), AND/OR/NOT SQL's — measured on
+ * 600,000 marks, `kau* AND sou*` as two `EXISTS` took 172 ms against 6 ms as two regular expressions
+ * (the trigram index intersects them), `kau* OR sou*` 162 ms against 21 ms.
+ */
+export function compileTitleQuery(query: TitleQuery, params: unknown[], target: TitleTarget = CASES): string {
+  if (query.op === 'phrase' && query.words.length === 1) {
+    const word = query.words[0]!;
+    const wild = /[*?]/.test(word);
+    params.push(wild ? wordLike(word) : word);
+    return `EXISTS (SELECT 1 FROM ${target.words} w WHERE w.word ${wild ? 'LIKE' : '='} $${params.length}
+           AND w.case_number = ${target.number})`;
+  }
+  return compileExpression(query, params, target.title);
+}
+
+/** A query node by node: phrases as regular expressions on `column`, AND/OR/NOT SQL's. */
+function compileExpression(query: TitleQuery, params: unknown[], column: string): string {
   switch (query.op) {
     case 'phrase':
       params.push(phraseRegex(query.words));
       return `${column} ~ $${params.length}`;
     case 'and':
-      return `(${compileTitleQuery(query.left, params, column)} AND ${compileTitleQuery(query.right, params, column)})`;
+      return `(${compileExpression(query.left, params, column)} AND ${compileExpression(query.right, params, column)})`;
     case 'or':
-      return `(${compileTitleQuery(query.left, params, column)} OR ${compileTitleQuery(query.right, params, column)})`;
+      return `(${compileExpression(query.left, params, column)} OR ${compileExpression(query.right, params, column)})`;
     case 'not':
-      return `(NOT ${compileTitleQuery(query.operand, params, column)})`;
+      return `(NOT ${compileExpression(query.operand, params, column)})`;
   }
 }
 
