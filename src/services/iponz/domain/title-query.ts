@@ -2,7 +2,7 @@
  * The trade mark search's `Title` query language (published: `*` and `?` wildcards, quoted phrases,
  * brackets, AND / OR / NOT, case-insensitive). Ours, where the register publishes no more:
  *
- * - A title is a sequence of **words**: maximal runs of letters and digits (Unicode `\p{L}\p{N}`) of the
+ * - A title is a sequence of **words**: maximal runs of letters and digits (Unicode `\p{L}\p{Nd}`) of the
  *   title case-folded with `toLowerCase()`; everything else separates words.
  * - A **term** matches a whole word: `*` stands for any run of letters and digits (none included), `?`
  *   for exactly one. `kiw*` matches "KIWI" and "Kiwifruit", not "Kiwi-fruit"'s "fruit".
@@ -26,8 +26,8 @@ export type TitleQuery =
 
 const FIELD = 'Title';
 /** A word pattern's characters: letters, digits, the two wildcards. */
-const PATTERN_CHARS = /[\p{L}\p{N}*?]+/gu;
-const WORD_CHARS = /[\p{L}\p{N}]+/gu;
+const PATTERN_CHARS = /[\p{L}\p{Nd}*?]+/gu;
+const WORD_CHARS = /[\p{L}\p{Nd}]+/gu;
 
 export const fold = (text: string): string => text.toLowerCase();
 
@@ -148,7 +148,11 @@ export function parseTitleQuery(text: string): TitleQuery {
 export function wordPatternRegExp(pattern: string): RegExp {
   const source = [...pattern]
     .map((c) =>
-      c === '*' ? '[\\p{L}\\p{N}]*' : c === '?' ? '[\\p{L}\\p{N}]' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      c === '*'
+        ? '[\\p{L}\\p{Nd}]*'
+        : c === '?'
+          ? '[\\p{L}\\p{Nd}]'
+          : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
     )
     .join('');
   return new RegExp(`^${source}$`, 'u');
