@@ -146,6 +146,10 @@ async function initialise(
         `--pwfile=${passwordFile}`,
         '--encoding=UTF8',
         '--locale=C',
+        // Unicode case mapping and character classes (lower(), ILIKE, regular expressions) with code-point
+        // order, whatever the machine's locales: PostgreSQL 17's builtin provider (C alone folds only A–Z).
+        '--locale-provider=builtin',
+        '--builtin-locale=C.UTF-8',
       ],
       user,
     );
