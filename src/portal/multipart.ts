@@ -179,7 +179,15 @@ export async function readMultipart(
     if (state !== 'done') throw malformed('the multipart body ends before its closing boundary');
     return body;
   } catch (error) {
-    if (part?.file) part.file.out.destroy();
+    // The file is opened asynchronously: wait until the stream has closed (its open done or failed)
+    // before removing it, or the open could create the file after the removal.
+    const out = part?.file?.out;
+    if (out && !out.closed) {
+      await new Promise<void>((resolve) => {
+        out.once('close', () => resolve());
+        out.destroy();
+      });
+    }
     if (file) await rm(file.temporary, { force: true });
     throw error;
   }
