@@ -85,7 +85,7 @@ export function parseCriteria(input: CriteriaInput): TradeMarkCriteria {
 }
 
 /** One mark as the search answers it (the XSD's order; the JSON answer uses the same names). */
-export interface TradeMarkHitInput {
+export interface TradeMarkHit {
   caseNumber: number;
   title: string;
   status: string;
@@ -101,7 +101,7 @@ export interface TradeMarkHitInput {
   documents: string[];
 }
 
-export function hitTree(hit: TradeMarkHitInput) {
+export function hitTree(hit: TradeMarkHit) {
   const expiry = expiryDateOf({
     kind: 'trademark',
     status: hit.status,

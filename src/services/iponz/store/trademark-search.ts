@@ -9,7 +9,7 @@
  */
 import type pg from 'pg';
 import type { TitleQuery } from '../domain/title-query.ts';
-import type { TradeMarkCriteria } from '../domain/trademark-search.ts';
+import type { TradeMarkCriteria, TradeMarkHit } from '../domain/trademark-search.ts';
 
 const ALNUM = '[[:alnum:]]';
 const NOT_ALNUM = '[^[:alnum:]]';
@@ -87,22 +87,6 @@ function compileExpression(query: TitleQuery, params: unknown[], column: string)
     case 'not':
       return `(NOT ${compileExpression(query.operand, params, column)})`;
   }
-}
-
-export interface TradeMarkHit {
-  caseNumber: number;
-  title: string;
-  status: string;
-  statusDate: string;
-  applicationDate: string;
-  termDate: string;
-  registrationDate: string | null;
-  lastRenewalDueDate: string | null;
-  markImageName: string | null;
-  markNature: string;
-  markType: string;
-  classes: number[];
-  documents: string[];
 }
 
 const COLUMNS = `c.case_number, c.title, c.status, c.status_date::text, c.application_date::text,
