@@ -1,10 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { updateProduct } from '../../src/gateway/products.ts';
-import { databaseName } from '../../src/platform/db/urls.ts';
 import { type JobsHandle, startJobs } from '../../src/runtime.ts';
 import { type PpsrTest, ppsrTest, registration, requestId } from '../services/ppsr/support.ts';
+import { terminateBackends } from '../support/database-faults.ts';
 import { subscriber } from '../support/runtime.ts';
 
 /**
@@ -15,23 +14,6 @@ import { subscriber } from '../support/runtime.ts';
  * with Retry-After in problem+json; an acknowledged registration is never lost; a refused one left nothing
  * behind, so sending it again under the same request id makes exactly one registration and one fee.
  */
-
-async function terminateBackends(t: PpsrTest): Promise<number> {
-  const { urls } = t.gateway;
-  const admin = new pg.Client({ connectionString: urls.gateway });
-  admin.on('error', () => {});
-  await admin.connect();
-  try {
-    const result = await admin.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = ANY($1) AND pid <> pg_backend_pid()`,
-      [[urls.gateway, urls.sandbox, urls.production].map(databaseName)],
-    );
-    return result.rowCount ?? 0;
-  } finally {
-    await admin.end().catch(() => {});
-  }
-}
 
 function expect503AsProblem(response: LightMyRequestResponse): void {
   expect(Number(response.headers['retry-after']), response.body).toBeGreaterThan(0);
@@ -120,10 +102,10 @@ describe('the new registers while PostgreSQL ends every connection', () => {
     let terminated = 0;
     for (let round = 0; round < 40 && !done; round++) {
       await new Promise((resolve) => setTimeout(resolve, 80));
-      terminated += await terminateBackends(t);
+      terminated += await terminateBackends(t.gateway.urls);
     }
     await load;
-    terminated += await terminateBackends(t);
+    terminated += await terminateBackends(t.gateway.urls);
     // Serving again without a restart.
     await vi.waitFor(
       async () =>

@@ -7,6 +7,7 @@ import { databaseName } from '../../src/platform/db/urls.ts';
 import { type JobsHandle, startJobs } from '../../src/runtime.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from '../services/nzbn/support/api.ts';
 import { createWatchlist, Receiver, sandboxNow } from '../services/nzbn/watchlists/support.ts';
+import { terminateBackends } from '../support/database-faults.ts';
 
 /**
  * The gateway survives its database: connections ended under load, a statement timeout, an exhausted
@@ -16,24 +17,6 @@ import { createWatchlist, Receiver, sandboxNow } from '../services/nzbn/watchlis
  */
 
 const E = FIXTURE.authority;
-
-/** Every backend of the test's three databases, ended as an operator's pg_terminate_backend would. */
-async function terminateBackends(t: NzbnTest): Promise<number> {
-  const { urls } = t.gateway;
-  const admin = new pg.Client({ connectionString: urls.gateway });
-  admin.on('error', () => {});
-  await admin.connect();
-  try {
-    const result = await admin.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = ANY($1) AND pid <> pg_backend_pid()`,
-      [[urls.gateway, urls.sandbox, urls.production].map(databaseName)],
-    );
-    return result.rowCount ?? 0;
-  } finally {
-    await admin.end().catch(() => {});
-  }
-}
 
 function expect503InDialect(response: LightMyRequestResponse): void {
   expect(response.statusCode, response.body).toBe(503);
@@ -102,10 +85,10 @@ describe('connections ended under load', () => {
     let terminated = 0;
     for (let round = 0; round < 40 && !done; round++) {
       await new Promise((resolve) => setTimeout(resolve, 80));
-      terminated += await terminateBackends(t);
+      terminated += await terminateBackends(t.gateway.urls);
     }
     await load;
-    terminated += await terminateBackends(t);
+    terminated += await terminateBackends(t.gateway.urls);
     // The gateway serves again without a restart.
     await vi.waitFor(
       async () => expect((await t.call('GET', '/entities?search-term=limited')).statusCode).toBe(200),
