@@ -2,12 +2,14 @@
  * A three-legged token for the recorder, got the way an integrator gets one: the recorder's own user
  * (made in its throwaway sandbox, with a password) registers a client, signs in on the authorization
  * server's pages and consents (through inject, carrying cookies), and the code is exchanged for a token.
- * Nothing is signed by hand, so the token is the same as any integrator's.
+ * Nothing is signed by hand, so the token is the same as any integrator's. The tests get their users'
+ * tokens through it too (test/support/oauth.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Pool } from 'pg';
 import { registerClient } from '../../identity/oauth/clients.ts';
+import type { Environment } from '../../services/contract.ts';
 
 const REDIRECT = 'http://localhost:7777/callback';
 
@@ -23,16 +25,23 @@ const csrfOf = (body: string) => {
   return found;
 };
 
-/** Signs `user` in through a new client of its own and consents; answers the access token. */
+/**
+ * Signs `user` in through a new client of its own (named `clientName`, of `environment`) and consents;
+ * answers the access token.
+ */
 export async function threeLeggedToken(
   app: FastifyInstance,
   pool: Pool,
   user: { id: string; email: string; password: string },
+  {
+    environment = 'sandbox',
+    clientName = 'Response examples',
+  }: { environment?: Environment; clientName?: string } = {},
 ): Promise<string> {
   const { client, clientSecret } = await registerClient(pool, {
     ownerUserId: user.id,
-    name: 'Response examples',
-    environment: 'sandbox',
+    name: clientName,
+    environment,
     redirectUris: [REDIRECT],
     grantTypes: ['authorization_code'],
     public: false,
@@ -62,7 +71,7 @@ export async function threeLeggedToken(
     client_id: client.clientId,
     response_type: 'code',
     redirect_uri: REDIRECT,
-    scope: 'openid https://api.business.govt.nz/sandbox/.default',
+    scope: `openid https://api.business.govt.nz/${environment === 'sandbox' ? 'sandbox' : 'gateway'}/.default`,
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
     state: 'examples',
@@ -95,6 +104,7 @@ export async function threeLeggedToken(
       client_secret: clientSecret!,
     }).toString(),
   });
-  if (token.statusCode !== 200) throw new Error(`sign-in: the token exchange answered ${token.statusCode}`);
+  if (token.statusCode !== 200)
+    throw new Error(`sign-in: the token exchange answered ${token.statusCode}: ${token.body}`);
   return (token.json() as { access_token: string }).access_token;
 }
