@@ -281,37 +281,44 @@ describe('dispatch', () => {
 });
 
 describe('attachments', () => {
-  it('are written to the store while the request still streams, and kept or deleted', async () => {
-    // Pieces of a multiple of 3 bytes, so their base64 texts join into the whole's.
-    const piece = 3 * 349_525;
-    const total = 6 * piece;
-    received = 0;
-    async function* body() {
-      yield `<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><Upload xmlns="${NS}"><Name>big</Name><Part><Label>big</Label><Data>`;
-      for (let sent = 0; sent < total; sent += piece) {
-        // The next megabyte is sent only once the store has most of the last ones: the server reads,
-        // decodes and stores as the body arrives, never waiting for its end.
-        const deadline = Date.now() + 10_000;
-        while (received < sent - piece && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-        expect(received, `the store had ${received} bytes when ${sent} were sent`).toBeGreaterThanOrEqual(
-          sent - piece,
-        );
-        yield Buffer.alloc(piece, sent / piece).toString('base64');
+  it.each([
+    ['as element text', '', ''],
+    ['inside a CDATA section', '<![CDATA[', ']]>'],
+  ])(
+    'are written to the store while the request still streams (%s), and kept or deleted',
+    async (_, open, close) => {
+      // Pieces of a multiple of 3 bytes, so their base64 texts join into the whole's.
+      const piece = 3 * 349_525;
+      const total = 6 * piece;
+      received = 0;
+      async function* body() {
+        yield `<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><Upload xmlns="${NS}"><Name>big</Name><Part><Label>big</Label><Data>${open}`;
+        for (let sent = 0; sent < total; sent += piece) {
+          // The next megabyte is sent only once the store has most of the last ones: the server reads,
+          // decodes and stores as the body arrives, never waiting for its end.
+          const deadline = Date.now() + 10_000;
+          while (received < sent - piece && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+          expect(received, `the store had ${received} bytes when ${sent} were sent`).toBeGreaterThanOrEqual(
+            sent - piece,
+          );
+          yield Buffer.alloc(piece, sent / piece).toString('base64');
+        }
+        yield `${close}</Data></Part></Upload></soap:Body></soap:Envelope>`;
       }
-      yield '</Data></Part></Upload></soap:Body></soap:Envelope>';
-    }
-    const response = await post(Readable.from(body()));
-    expect(response.status, await response.clone().text()).toBe(200);
-    const stored = parser.parse(await response.text()).Envelope.Body.UploadResponse.Stored as string;
-    const [id, size] = stored.split(':');
-    expect(Number(size)).toBe(total);
-    expect((await store.get(id!))!.size).toBe(total);
+      const response = await post(Readable.from(body()));
+      expect(response.status, await response.clone().text()).toBe(200);
+      const stored = parser.parse(await response.text()).Envelope.Body.UploadResponse.Stored as string;
+      const [id, size] = stored.split(':');
+      expect(Number(size)).toBe(total);
+      expect((await store.get(id!))!.size).toBe(total);
 
-    const before = await files();
-    const dropped = await post(upload(`<Name>drop</Name>${partOf('a', 'QUJD')}${partOf('b', 'REVG')}`));
-    expect(dropped.status).toBe(200);
-    expect(await files()).toEqual(before);
-  }, 60_000);
+      const before = await files();
+      const dropped = await post(upload(`<Name>drop</Name>${partOf('a', 'QUJD')}${partOf('b', 'REVG')}`));
+      expect(dropped.status).toBe(200);
+      expect(await files()).toEqual(before);
+    },
+    60_000,
+  );
 
   it('over the size limit: 413, nothing kept', async () => {
     const before = await files();

@@ -5,10 +5,10 @@
  * decoded and written to their sink as their text arrives, with backpressure: the next piece of the
  * body is read only once the sink has drained.
  *
- * saxes keeps an element's text until the next tag; so that a 50 MB base64 element does not sit in
- * memory, the reader takes the text saxes has gathered after each piece it feeds it (its `text`
- * buffer, in the text state) and hands it on at once. Text inside a CDATA section is still gathered
- * whole by saxes (no SOAP client we know sends base64 as CDATA). A DOCTYPE is refused (no entities).
+ * saxes keeps an element's text until the next tag, and a CDATA section's until its end; so that a
+ * 50 MB base64 element does not sit in memory, the reader takes the text saxes has gathered after each
+ * piece it feeds it (its `text` buffer, in the text state or inside a CDATA section) and hands it on at
+ * once. A DOCTYPE is refused (no entities).
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { type BinarySink, StreamingValidator, type Tree } from './validator.ts';
@@ -43,8 +43,10 @@ export interface ReadOptions {
   openBinary(path: string): BinarySink;
 }
 
-// saxes's text state (internal): while in it, `text` holds the element text gathered so far.
+// saxes's text and CDATA states (internal): while in one, `text` holds the element text (or the CDATA
+// section's text) gathered so far, already decoded, so it may be handed on in pieces.
 const SAXES_TEXT_STATE = 13;
+const SAXES_CDATA_STATE = 20;
 interface SaxesInternals {
   state: number;
   text: string;
@@ -144,7 +146,10 @@ export async function readEnvelope(
       if (bytes > limit) throw new EnvelopeTooLarge(limit);
       feed(decode(buffer));
       // Hand on the text saxes is gathering for an element still open (see the header).
-      if (internals.state === SAXES_TEXT_STATE && internals.text.length) {
+      if (
+        (internals.state === SAXES_TEXT_STATE || internals.state === SAXES_CDATA_STATE) &&
+        internals.text.length
+      ) {
         const text = internals.text;
         internals.text = '';
         onText(text);
