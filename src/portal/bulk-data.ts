@@ -12,10 +12,12 @@ import { ENVIRONMENTS, type Environment, type ServiceDefinition } from '../servi
 import type { PortalDeps } from './index.ts';
 import { csrfField, formatDate, sendPage, UUID } from './layout.ts';
 import {
+  approvedBulkAccess,
   bulkAccessOf,
   decideBulkAccess,
   hasBulkAccess,
   requestBulkAccess,
+  revokeBulkAccess,
   waitingBulkAccess,
 } from './requests-store.ts';
 import { portalContext, requireOperator, requireUser } from './session.ts';
@@ -143,8 +145,8 @@ clock${portalContext(request).user?.isOperator ? ', or when an operator runs the
         body = html`<p><span class="badge state-requested">waiting</span> You asked on ${formatDate(mine.createdAt)}; an operator decides and you get a mail.</p>`;
       } else {
         body = html`${
-          mine?.state === 'declined'
-            ? html`<p><span class="badge state-declined">declined</span> ${mine.reason ? html`Reason: ${mine.reason}` : ''} You may ask again.</p>`
+          mine?.state === 'declined' || mine?.state === 'revoked'
+            ? html`<p><span class="badge state-declined">${mine.state}</span> ${mine.state === 'revoked' ? html`Your access was revoked on ${formatDate(mine.decidedAt)}; its download links no longer work. ` : ''}${mine.reason ? html`Reason: ${mine.reason}` : ''} You may ask again.</p>`
             : ''
         }<form method="post" action="/portal/bulk-data/access">${csrfField(request)}
 <input type="hidden" name="environment" value="${environment}">
@@ -300,6 +302,32 @@ ${bulkServices(deps).map(
     return reply.redirect('/portal/operator/approvals', 303);
   });
 
+  scope.post<{ Params: { id: string } }>('/operator/bulk-data/access/:id/revoke', async (request, reply) => {
+    const operator = requireOperator(request);
+    const id = request.params.id;
+    const reason = textField(request.body, 'reason', 500);
+    const revoked = UUID.test(id)
+      ? await revokeBulkAccess(pool, id, { reason, operatorId: operator.id })
+      : undefined;
+    if (!revoked) throw new HttpError(PLATFORM_ERRORS.notFound, 'No approved bulk data access with that id.');
+    await sendMail(deps.mail, {
+      to: revoked.userEmail,
+      subject: `Your ${revoked.environment} bulk data access was revoked`,
+      text: [
+        `Hello ${revoked.userName},`,
+        '',
+        `Your ${revoked.environment} bulk data access was revoked: the download links stop working at once.`,
+        '',
+        `Reason from the operator: ${reason}`,
+        '',
+        'You may ask again on the developer portal: /portal/bulk-data',
+        '',
+        '— Register Services Gateway',
+      ].join('\n'),
+    });
+    return reply.redirect('/portal/operator/approvals', 303);
+  });
+
   scope.post('/operator/bulk-data/export', async (request, reply) => {
     requireOperator(request);
     const environment = environmentOf((request.body as Record<string, unknown>)?.environment);
@@ -323,6 +351,7 @@ ${bulkServices(deps).map(
 /** The operators' part of the approval page: bulk data access requests, oldest first. */
 export async function bulkAccessQueue(request: FastifyRequest, deps: PortalDeps): Promise<SafeHtml> {
   const waiting = await waitingBulkAccess(deps.runtime.gateway.pool);
+  const approved = await approvedBulkAccess(deps.runtime.gateway.pool);
   return html`<h2>Bulk data access requests</h2>
 ${
   waiting.length === 0
@@ -339,6 +368,23 @@ ${
 <input id="bulk-reason-${r.id}" name="reason" type="text" maxlength="500">
 <button type="submit" name="decision" value="approve" aria-label="Approve ${r.environment} bulk data for ${r.userEmail}">Approve</button>
 <button type="submit" name="decision" value="decline" class="danger" aria-label="Decline ${r.environment} bulk data for ${r.userEmail}">Decline</button></form></td></tr>`,
+      )}</tbody></table>`
+}
+<h2>Approved bulk data access</h2>
+${
+  approved.length === 0
+    ? html`<p class="notice">No one has bulk data access.</p>`
+    : html`<table class="stack"><caption class="muted">${approved.length} approved, most recent first</caption>
+<thead><tr><th scope="col">Approved</th><th scope="col">User</th><th scope="col">Environment and purpose</th><th scope="col">Revoke</th></tr></thead>
+<tbody>${approved.map(
+        (
+          r,
+        ) => html`<tr><td data-label="Approved">${formatDate(r.decidedAt)}</td><td data-label="User">${r.userName}<br><code>${r.userEmail}</code></td>
+<td data-label="Environment and purpose"><strong>${r.environment}</strong><br>${r.purpose}</td>
+<td data-label="Revoke"><form method="post" action="/portal/operator/bulk-data/access/${r.id}/revoke">${csrfField(request)}
+<label for="bulk-revoke-${r.id}">Reason (required; the user is mailed)</label>
+<input id="bulk-revoke-${r.id}" name="reason" type="text" maxlength="500" required>
+<button type="submit" class="danger" aria-label="Revoke ${r.environment} bulk data for ${r.userEmail}">Revoke</button></form></td></tr>`,
       )}</tbody></table>`
 }`;
 }

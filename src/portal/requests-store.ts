@@ -3,7 +3,7 @@ import type { Environment } from '../services/contract.ts';
 
 /** The portal's queries for bulk data access (bulk-data.ts) and data requests (data-requests.ts). */
 
-export type Decision = 'requested' | 'approved' | 'declined';
+export type Decision = 'requested' | 'approved' | 'declined' | 'revoked';
 
 export interface BulkAccess {
   id: string;
@@ -61,6 +61,32 @@ export async function waitingBulkAccess(pool: Pool): Promise<BulkAccess[]> {
       `SELECT ${BULK_COLUMNS} FROM ${BULK_FROM} WHERE b.state = 'requested' ORDER BY b.created_at LIMIT 500`,
     )
   ).rows;
+}
+
+/** Approved grants, most recently decided first (the operator's list to revoke from). */
+export async function approvedBulkAccess(pool: Pool): Promise<BulkAccess[]> {
+  return (
+    await pool.query<BulkAccess>(
+      `SELECT ${BULK_COLUMNS} FROM ${BULK_FROM} WHERE b.state = 'approved' ORDER BY b.decided_at DESC LIMIT 500`,
+    )
+  ).rows;
+}
+
+/** Revokes an approved grant; undefined when it was not approved. */
+export async function revokeBulkAccess(
+  pool: Pool,
+  id: string,
+  input: { reason: string; operatorId: string },
+): Promise<BulkAccess | undefined> {
+  return (
+    await pool.query<BulkAccess>(
+      `WITH revoked AS (
+         UPDATE portal_bulk_access SET state = 'revoked', reason = $2, decided_at = now(), decided_by = $3
+          WHERE id = $1 AND state = 'approved' RETURNING *)
+       SELECT ${BULK_COLUMNS} FROM revoked b JOIN users u ON u.id = b.user_id`,
+      [id, input.reason, input.operatorId],
+    )
+  ).rows[0];
 }
 
 /** Decides a waiting request; undefined when it was not waiting. */

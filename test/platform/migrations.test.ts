@@ -56,6 +56,7 @@ describe('migrations', () => {
         { module: 'portal', version: 1 },
         { module: 'portal', version: 2 },
         { module: 'portal', version: 3 },
+        { module: 'portal', version: 4 },
       ]);
       const products = await gateway.pool.query('SELECT count(*)::int AS n FROM products');
       expect(products.rows[0].n).toBe(10);

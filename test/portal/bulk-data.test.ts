@@ -245,6 +245,85 @@ describe('bulk data by approval', () => {
     ).toBe(403);
   });
 
+  it('lets an operator revoke approved access: its links stop at once, the user is told and may ask again', async () => {
+    const before = await user.client.get('/portal/bulk-data');
+    const [link] = links(before.body);
+    expect((await download(undefined, link!)).statusCode).toBe(200);
+    const approvals = await operator.client.get('/portal/operator/approvals');
+    expect(approvals.body).toContain('Approved bulk data access');
+    const id = /\/portal\/operator\/bulk-data\/access\/([0-9a-f-]{36})\/revoke/.exec(approvals.body)?.[1];
+    expect(id).toBeDefined();
+    // A reason is required; only operators revoke; an unknown id is a 404.
+    const bare = await operator.client.submit(
+      '/portal/operator/approvals',
+      `/portal/operator/bulk-data/access/${id}/revoke`,
+      { reason: '' },
+    );
+    expect(bare.statusCode).toBe(400);
+    expect(bare.body).toContain('reason: required');
+    const byUser = await user.client.submit(
+      '/portal/bulk-data',
+      `/portal/operator/bulk-data/access/${id}/revoke`,
+      {
+        reason: 'mine',
+      },
+    );
+    expect(byUser.statusCode).toBe(403);
+    const unknown = await operator.client.submit(
+      '/portal/operator/approvals',
+      '/portal/operator/bulk-data/access/00000000-0000-4000-8000-000000000000/revoke',
+      { reason: 'no such grant' },
+    );
+    expect(unknown.statusCode).toBe(404);
+    expect((await download(undefined, link!)).statusCode).toBe(200);
+
+    const revoked = await operator.client.submit(
+      '/portal/operator/approvals',
+      `/portal/operator/bulk-data/access/${id}/revoke`,
+      { reason: 'The agreed project has ended' },
+    );
+    expect(revoked.statusCode).toBe(303);
+    // The link made while approved stops at once.
+    const refused = await download(undefined, link!);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).toContain('No bulk data access');
+    const mail = (await listOutbox(t.runtime.gateway.pool, { to: user.email }))[0]!;
+    expect(mail.subject).toBe('Your sandbox bulk data access was revoked');
+    expect(mail.text).toContain('Reason from the operator: The agreed project has ended');
+    // Revoking twice finds nothing approved.
+    const twice = await operator.client.submit(
+      '/portal/operator/approvals',
+      `/portal/operator/bulk-data/access/${id}/revoke`,
+      { reason: 'again' },
+    );
+    expect(twice.statusCode).toBe(404);
+    // The user's page says so, shows no files, and offers the form again.
+    const after = await user.client.get('/portal/bulk-data');
+    expect(after.body).toContain('revoked');
+    expect(after.body).toContain('Reason: The agreed project has ended');
+    expect(links(after.body)).toEqual([]);
+    const again = await user.client.submit('/portal/bulk-data', '/portal/bulk-data/access', {
+      environment: 'sandbox',
+      purpose: 'A new project',
+    });
+    expect(again.statusCode).toBe(303);
+    const waiting = await user.client.get('/portal/bulk-data');
+    expect(waiting.body).toContain('waiting');
+    // Approved again, the files are back (the tests below use this access).
+    const queue = await operator.client.get('/portal/operator/approvals');
+    const renewed = /\/portal\/operator\/bulk-data\/access\/([0-9a-f-]{36})"/.exec(queue.body)?.[1];
+    expect(renewed).toBeDefined();
+    expect(renewed).not.toBe(id);
+    const approved = await operator.client.submit(
+      '/portal/operator/approvals',
+      `/portal/operator/bulk-data/access/${renewed}`,
+      { decision: 'approve', reason: '' },
+    );
+    expect(approved.statusCode).toBe(303);
+    const [fresh] = links((await user.client.get('/portal/bulk-data')).body);
+    expect((await download(undefined, fresh!)).statusCode).toBe(200);
+  });
+
   it('lets an operator run an export now, and only an operator', async () => {
     const byUser = await user.client.submit('/portal/bulk-data', '/portal/operator/bulk-data/export', {
       environment: 'production',
