@@ -146,7 +146,7 @@ clock${portalContext(request).user?.isOperator ? ', or when an operator runs the
       } else {
         body = html`${
           mine?.state === 'declined' || mine?.state === 'revoked'
-            ? html`<p><span class="badge state-declined">${mine.state}</span> ${mine.state === 'revoked' ? html`Your access was revoked on ${formatDate(mine.decidedAt)}; its download links no longer work. ` : ''}${mine.reason ? html`Reason: ${mine.reason}` : ''} You may ask again.</p>`
+            ? html`<p><span class="badge state-declined">${mine.state}</span> ${mine.state === 'revoked' ? html`Your access was revoked on ${formatDate(mine.decidedAt)}; its download links no longer work. ` : ''}${mine.reason ? html`Reason: ${mine.reason}${/[.!?]$/.test(mine.reason) ? '' : '.'} ` : ''}You may ask again.</p>`
             : ''
         }<form method="post" action="/portal/bulk-data/access">${csrfField(request)}
 <input type="hidden" name="environment" value="${environment}">

@@ -130,6 +130,19 @@ describe.skipIf(!hasChromium)('bulk data and data requests in Chromium', { timeo
       .toString('utf8')
       .split('\r\n');
     expect(lines.length - 2).toBe(count);
+
+    // The operator revokes the access (a reason required): the user's page says so, without files.
+    await nav(operator, 'Approvals');
+    await operator.getByRole('heading', { name: 'Approved bulk data access' }).waitFor();
+    await expectLabelledControls(operator);
+    await screenshots(operator, 'approvals-bulk-revoke');
+    await operator.getByLabel('Reason (required; the user is mailed)').fill('The agreed project has ended');
+    await operator.getByRole('button', { name: `Revoke sandbox bulk data for ${userEmail}` }).click();
+    await operator.getByText('No one has bulk data access.').waitFor();
+    await user.reload();
+    await user.getByText('Reason: The agreed project has ended').waitFor();
+    expect(await user.getByRole('link', { name: /^CSV file of / }).count()).toBe(0);
+    await screenshots(user, 'bulk-data-revoked');
   });
 
   it('data request: the form → operator answers with a file → the requester downloads it', async () => {
