@@ -203,6 +203,25 @@ async function serverSecret(database: Database): Promise<string> {
   return result.rows[0]!.value;
 }
 
+/**
+ * Migrates throwaway databases and gives their gateway a known server secret before a runtime opens
+ * them: the response-example recorder's (src/portal/examples), so that what is keyed by the secret (the
+ * rental statistics' random rounding) repeats from one recording to the next. Never for a deployment.
+ */
+export async function presetServerSecret(urls: DatabaseUrls, secret: string): Promise<void> {
+  await migrateAll(urls);
+  const database = openDatabase(urls.gateway, 1);
+  try {
+    await database.pool.query(
+      `INSERT INTO settings (name, value) VALUES ('keyed_random_secret', $1)
+       ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value`,
+      [secret],
+    );
+  } finally {
+    await database.close();
+  }
+}
+
 function limitPrefix(secret: string): string {
   return `rsg:${createHash('sha256').update(`limits:${secret}`).digest('hex').slice(0, 16)}:`;
 }

@@ -110,6 +110,22 @@ export function setClock(pool: Pool, environment: string, iso: string): Promise<
 }
 
 /**
+ * Stops a virtual clock at `iso`: it shows that instant until moved (`set` and `advance` move a frozen
+ * clock and keep it frozen). The response-example recorder uses it, so answers that show "now" repeat.
+ */
+export async function freezeClock(pool: Pool, environment: string, iso: string): Promise<ClockReading> {
+  await setClock(pool, environment, iso);
+  await withTransaction(pool, async (client) => {
+    await client.query(
+      'UPDATE environment_clocks SET frozen_at = $2, updated_at = now() WHERE environment = $1',
+      [environment, new Date(iso)],
+    );
+    await publish(client, { kind: 'clock', environment });
+  });
+  return readClock(pool, environment);
+}
+
+/**
  * The clocks of a running gateway: the sandbox clock follows the database row, reloaded when another
  * process (the CLI, the admin route of another worker) moves it.
  */
