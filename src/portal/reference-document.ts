@@ -102,6 +102,23 @@ function addAnswers(document: Json, answers: Readonly<Record<string, RecordedAns
     const status = String(answer.status);
     const response = operation.responses[status];
     if (!isObject(response) || response.$ref) continue;
+    const call = `\`${method} ${answer.request}\``;
+    if (answer.contentType === '') {
+      // No body (a removal's 204, a download's 302): the answer is its status and its headers.
+      const location = answer.headers?.location;
+      response.description =
+        `${response.description ?? ''} (the sandbox answered ${call} so${location ? ', with the Location below' : ', with no body'})`.trim();
+      if (location) {
+        const headers: Json = isObject(response.headers) ? response.headers : {};
+        headers.Location = {
+          description: `Where to fetch it. The sandbox's answer to ${call}: \`${location}\``,
+          schema: { type: 'string', format: 'uri' },
+          example: location,
+        };
+        response.headers = headers;
+      }
+      continue;
+    }
     const content: Json = isObject(response.content) ? response.content : {};
     response.content = content;
     const media: Json = isObject(content[answer.contentType]) ? (content[answer.contentType] as Json) : {};
@@ -110,7 +127,7 @@ function addAnswers(document: Json, answers: Readonly<Record<string, RecordedAns
     media.examples = {
       sandbox: {
         summary: 'A real sandbox answer',
-        description: `The sandbox's answer to \`${method} ${answer.request}\` (the document's example values).`,
+        description: `The sandbox's answer to ${call} (the document's example values).`,
         value: answer.body,
       },
     };

@@ -21,6 +21,12 @@ export interface RecorderUser {
   password: string;
 }
 
+/**
+ * The server secret of the recorder's throwaway databases (`presetServerSecret`): known, so that answers
+ * keyed by it (random rounding) are the same in every recording. Only ever in those databases.
+ */
+export const RECORDING_SECRET = 'response-examples-recording-not-a-secret';
+
 /** Headers a service's calls need beyond the key. */
 const SERVICE_HEADERS: Readonly<Record<string, Record<string, string>>> = {
   disclose: { 'x-organisation': OPERATORS_ORGANISATION },

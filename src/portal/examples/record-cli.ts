@@ -1,9 +1,11 @@
 /**
  * `npm run examples:record`: writes `sandbox-answers.json` beside this file. Makes three throwaway
  * databases on the PostgreSQL server of `DATABASE_URL` (required; nothing of a running gateway is
- * touched), seeds the sandbox at the small scale with its clock set to a fixed instant (so answers that
- * depend on "now" come out the same each time) after making the recorder's operator (access.ts),
- * subscribes it to each sandbox product, records (record.ts) and drops the databases.
+ * touched) with a known server secret (`presetServerSecret`: keyed random rounding repeats), seeds the
+ * sandbox at the small scale with its clock frozen at a fixed instant (so answers that show "now" come
+ * out the same each time) after making the recorder's operator (access.ts), subscribes it to each
+ * sandbox product, records (record.ts; stable.ts renumbers what is drawn at random) and drops the
+ * databases. Recording twice gives the same file.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -11,11 +13,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { setClock } from '../../platform/clock-store.ts';
+import { freezeClock } from '../../platform/clock-store.ts';
 import { dropDatabase, ensureDatabase } from '../../platform/db/pool.ts';
 import { withDatabase } from '../../platform/db/urls.ts';
-import { openRuntime, seedSandbox } from '../../runtime.ts';
-import { grantExampleEntity, recorderAccess, recorderUser } from './access.ts';
+import { openRuntime, presetServerSecret, seedSandbox } from '../../runtime.ts';
+import { grantExampleEntity, RECORDING_SECRET, recorderAccess, recorderUser } from './access.ts';
 import { RECORDED_AT, recordExamples } from './record.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,10 +33,11 @@ async function main(): Promise<void> {
   };
   for (const url of Object.values(urls)) await ensureDatabase(url);
   try {
+    await presetServerSecret(urls, RECORDING_SECRET);
     const config = loadConfig({ LOG_LEVEL: 'silent', RSG_SANDBOX_ACTIVITY_PER_HOUR: '0' });
     const runtime = await openRuntime(config, { urls, embedded: undefined }, { clockMode: 'virtual' });
     try {
-      await setClock(runtime.gateway.pool, 'sandbox', RECORDED_AT);
+      await freezeClock(runtime.gateway.pool, 'sandbox', RECORDED_AT);
       await runtime.clocks.reload();
       // Before the seed, which grants operators the fixtures' authorities.
       const user = await recorderUser(runtime.gateway.pool);

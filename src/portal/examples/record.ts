@@ -18,6 +18,23 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../../services/contract.ts';
+import {
+  actionHeaders,
+  DRAWN,
+  detailOf,
+  exampleBody,
+  exampleCall,
+  harvest,
+  isObject,
+  type Json,
+  METHODS,
+  needsUser,
+  plain,
+  readMediaType,
+} from './calls.ts';
+import { stableAnswers } from './stable.ts';
+
+export { exampleCall } from './calls.ts';
 
 /** The sandbox clock when the answers are recorded (so answers that depend on "now" repeat). */
 export const RECORDED_AT = '2026-06-15T00:00:00.000Z';
@@ -28,6 +45,8 @@ export interface RecordedAnswer {
   request: string;
   contentType: string;
   body: unknown;
+  /** The answer's headers that are its example when it has no body (a redirect's `location`). */
+  headers?: Record<string, string>;
 }
 
 export interface ServiceAnswers {
@@ -49,111 +68,21 @@ export interface RecorderAccess {
   token?(): Promise<string>;
 }
 
-type Json = Record<string, unknown>;
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The parameter's example, as the document gives it (the parameter's own, else its schema's). */
-function exampleOf(parameter: Json): string | undefined {
-  const schema = isObject(parameter.schema) ? parameter.schema : {};
-  const examples = isObject(parameter.examples) ? Object.values(parameter.examples) : [];
-  const candidates = [
-    parameter.example,
-    isObject(examples[0]) ? examples[0].value : undefined,
-    Array.isArray(schema.examples) ? schema.examples[0] : undefined,
-    schema.example,
-  ];
-  const found = candidates.find((value) => value !== undefined && value !== null);
-  return found === undefined ? undefined : String(found);
-}
-
-/** The call an operation's examples make: the path and headers, or why there is none. */
-export function exampleCall(
-  path: string,
-  operation: Json,
-  given: Readonly<Record<string, string>> = {},
-): { url: string; headers: Record<string, string> } | { missing: string } {
-  let url = path;
-  const query = new URLSearchParams();
-  const headers: Record<string, string> = {};
-  for (const parameter of Array.isArray(operation.parameters) ? operation.parameters : []) {
-    if (!isObject(parameter) || typeof parameter.name !== 'string') continue;
-    const example = exampleOf(parameter);
-    if (parameter.in === 'path') {
-      if (example === undefined)
-        return { missing: `the document gives no example for the path parameter ${parameter.name}` };
-      url = url.replace(`{${parameter.name}}`, encodeURIComponent(example));
-    } else if (parameter.in === 'query' && example !== undefined) {
-      query.set(parameter.name, example);
-    } else if (parameter.in === 'header' && given[parameter.name] !== undefined) {
-      // Sent already (a SOAP endpoint's SOAPAction, named by the body's example).
-    } else if (parameter.required === true && (parameter.in === 'query' || parameter.in === 'header')) {
-      if (example === undefined) {
-        return {
-          missing: `the document gives no example for the required ${parameter.in} parameter ${parameter.name}`,
-        };
-      }
-      if (parameter.in === 'query') query.set(parameter.name, example);
-      else headers[parameter.name] = example;
-    }
-  }
-  return { url: query.size ? `${url}?${query}` : url, headers };
-}
-
-/** The operation's first example body, with its media type and the example's name. */
-function exampleBody(operation: Json): { contentType: string; name: string; value: string } | undefined {
-  const content = isObject(operation.requestBody) ? operation.requestBody.content : undefined;
-  for (const [contentType, media] of Object.entries(isObject(content) ? content : {})) {
-    if (!isObject(media)) continue;
-    const named = isObject(media.examples) ? Object.entries(media.examples) : [];
-    const schema = isObject(media.schema) ? media.schema : {};
-    const [name, example] = named[0] ?? [
-      'example',
-      { value: media.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : schema.example) },
-    ];
-    const value = isObject(example) ? example.value : undefined;
-    if (value === undefined || value === null) continue;
-    return { contentType, name, value: typeof value === 'string' ? value : JSON.stringify(value) };
-  }
-  return undefined;
+interface Planned {
+  name: string;
+  path: string;
+  method: (typeof METHODS)[number];
+  operation: Json;
 }
 
 /**
- * A header parameter whose allowed values name the example (a SOAP endpoint's `SOAPAction`: its body
- * examples are named after the WSDL operation) is sent with that value.
+ * The order of the calls: every read the document's examples answer, then the writes with an example
+ * body (those whose path the examples fill first), then the reads again that needed something a write
+ * makes (a watchlist id, a search id), then what removes (DELETEs, deepest path first, and writes
+ * without a body such as a discharge), each on what the writes made or on its documented fixture.
  */
-function actionHeaders(operation: Json, exampleName: string): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const parameter of Array.isArray(operation.parameters) ? operation.parameters : []) {
-    if (!isObject(parameter) || parameter.in !== 'header' || typeof parameter.name !== 'string') continue;
-    const allowed = isObject(parameter.schema) ? parameter.schema.enum : undefined;
-    if (Array.isArray(allowed) && allowed.includes(exampleName)) headers[parameter.name] = exampleName;
-  }
-  return headers;
-}
-
-/** The detail of an error answer, short (for `missing`). */
-function detailOf(body: string): string {
-  const fault = /<faultstring>([^<]*)<\/faultstring>/.exec(body)?.[1];
-  if (fault !== undefined) return `a SOAP Fault: ${fault.slice(0, 160)}`;
-  try {
-    const parsed = JSON.parse(body) as Json;
-    const text = parsed.detail ?? parsed.errorDescription ?? parsed.message ?? parsed.title;
-    return typeof text === 'string' ? text.slice(0, 160) : body.slice(0, 160);
-  } catch {
-    return body.slice(0, 160);
-  }
-}
-
-/**
- * The gateway's refusal of a call without an end user's token (`three-legged-token-required`): its
- * `WWW-Authenticate`, or, from a SOAP endpoint (which answers every refusal as a Fault), its message.
- */
-const needsUser = (answer: { statusCode: number; headers: Record<string, unknown>; body: string }) =>
-  answer.statusCode === 401 &&
-  (/a user's token is required/.test(String(answer.headers['www-authenticate'])) ||
-    /needs a three-legged OAuth token|needs a token from the authorization-code grant/.test(answer.body));
+const isRemoval = (planned: Planned) =>
+  planned.method === 'delete' || (planned.method !== 'get' && !isObject(planned.operation.requestBody));
 
 /** Calls every operation of each built service's sandbox document with `access`. */
 export async function recordExamples(
@@ -163,6 +92,7 @@ export async function recordExamples(
 ): Promise<RecordedExamples> {
   let token: Promise<string> | undefined;
   const recorded: RecordedExamples = {};
+  const drawn: string[] = [];
   for (const service of services) {
     if (!service.routes) continue;
     const base = `${ENVIRONMENT_PREFIX.sandbox}${service.path}`;
@@ -173,75 +103,145 @@ export async function recordExamples(
     const serviceHeaders = access.headersOf?.(service) ?? {};
     const answers: Record<string, RecordedAnswer> = {};
     const missing: Record<string, string> = {};
-    // Every read first, then the writes: a read's answer shows the sandbox as seeded, not as the
-    // recorder's writes left it.
-    const operations = Object.entries(isObject(document.paths) ? document.paths : {})
-      .flatMap(([path, item]) =>
+    const made = new Map<string, string>();
+    /** Each successful write: its path template, the URL called and what its answer made. */
+    const writesMade: { template: string; url: string; made: Map<string, string> }[] = [];
+    /**
+     * A change (PUT) or removal acts on an item the recorder made, not on a fixture others use (an
+     * amendment, a renewal or a discharge of a financing statement another organisation registered
+     * needs its PIN; a removed fixture would be gone for every later call): for its path's last
+     * parameter, the item a write to the collection (the path up to that parameter) made, e.g.
+     * `DELETE /watchlists/{watchlistId}` on the `watchlistId` of `POST /watchlists`' answer.
+     */
+    const madeItem = (path: string): string => {
+      const parameters = [...path.matchAll(/\{([^}]+)\}/g)];
+      for (const found of parameters.reverse()) {
+        const collection = path.slice(0, found.index - 1);
+        const write = writesMade.find((w) => w.template === collection && w.made.has(plain(found[1]!)));
+        if (write) {
+          const value = encodeURIComponent(write.made.get(plain(found[1]!))!);
+          return `${write.url}/${value}${path.slice(found.index + found[0].length)}`;
+        }
+      }
+      return path;
+    };
+    const operations: Planned[] = Object.entries(isObject(document.paths) ? document.paths : {}).flatMap(
+      ([path, item]) =>
         METHODS.filter((method) => isObject(item) && isObject(item[method])).map((method) => ({
+          name: `${method.toUpperCase()} ${path}`,
           path,
           method,
           operation: (item as Json)[method] as Json,
         })),
-      )
-      .sort((a, b) => Number(a.method !== 'get') - Number(b.method !== 'get'));
-    for (const { path, method, operation } of operations) {
-      {
-        const name = `${method.toUpperCase()} ${path}`;
-        const body = method === 'get' ? undefined : exampleBody(operation);
-        if (method !== 'get' && !body) {
-          missing[name] = isObject(operation.requestBody)
-            ? 'not called: the document gives no example body (a write is recorded only from its own example)'
-            : 'not called: a write without a body (the recorder calls a write only with its document’s example body)';
-          continue;
-        }
-        const actions = body ? actionHeaders(operation, body.name) : {};
-        const call = exampleCall(path, operation, actions);
-        if ('missing' in call) {
-          missing[name] = call.missing;
-          continue;
-        }
-        const xml = body !== undefined && /xml$/.test(body.contentType);
-        const headers: Record<string, string> = {
-          ...serviceHeaders,
-          ...call.headers,
-          ...(body ? { 'content-type': body.contentType, ...actions } : {}),
-          'Ocp-Apim-Subscription-Key': key,
-          accept: xml ? body.contentType : 'application/json',
-        };
-        const request = {
-          method: method.toUpperCase() as 'GET',
-          url: `${base}${call.url}`,
-          payload: body?.value,
-        };
-        let answer = await app.inject({ ...request, headers });
-        if (needsUser(answer) && access.token) {
-          token ??= access.token();
-          answer = await app.inject({
-            ...request,
-            headers: { ...headers, authorization: `Bearer ${await token}` },
-          });
-        }
-        const contentType = String(answer.headers['content-type'] ?? '')
-          .split(';')[0]!
-          .trim();
-        const success = answer.statusCode >= 200 && answer.statusCode < 300;
-        if (success && /json$/.test(contentType)) {
-          answers[name] = { status: answer.statusCode, request: call.url, contentType, body: answer.json() };
-        } else if (success && xml && /xml$/.test(contentType)) {
-          answers[name] = { status: answer.statusCode, request: call.url, contentType, body: answer.body };
-        } else if (answer.statusCode >= 200 && answer.statusCode < 400) {
-          const what = answer.headers.location
-            ? 'a redirect to a signed download URL'
-            : `${contentType || 'no'} content (asked for JSON)`;
-          missing[name] =
-            `answered ${answer.statusCode} with ${what}: the reference shows JSON answers only (the document describes this one)`;
-        } else {
-          missing[name] =
-            `answered ${answer.statusCode} with the document's examples: ${detailOf(answer.body)}`;
-        }
+    );
+
+    /** Calls one operation; answers whether it was recorded (else `missing` says why). */
+    const record = async (planned: Planned, onMadeItem = false): Promise<boolean> => {
+      const { name, method, operation } = planned;
+      const path =
+        onMadeItem || isRemoval(planned) || method === 'put' ? madeItem(planned.path) : planned.path;
+      const body = method === 'get' ? undefined : exampleBody(operation);
+      if (method !== 'get' && !body && isObject(operation.requestBody)) {
+        missing[name] =
+          'not called: the document gives no example body (a write is recorded only from its own example)';
+        return false;
       }
+      const actions = body ? actionHeaders(operation, body.name) : {};
+      const call = exampleCall(path, operation, actions, made);
+      if ('missing' in call) {
+        missing[name] = call.missing;
+        return false;
+      }
+      const accept = body
+        ? /xml$/.test(body.contentType)
+          ? body.contentType
+          : 'application/json'
+        : readMediaType(operation);
+      const headers: Record<string, string> = {
+        ...serviceHeaders,
+        ...call.headers,
+        ...(body ? { 'content-type': body.contentType, ...actions } : {}),
+        'Ocp-Apim-Subscription-Key': key,
+        accept,
+      };
+      const request = {
+        method: method.toUpperCase() as 'GET',
+        url: `${base}${call.url}`,
+        payload: body?.value,
+      };
+      let answer = await app.inject({ ...request, headers });
+      if (needsUser(answer) && access.token) {
+        token ??= access.token();
+        answer = await app.inject({
+          ...request,
+          headers: { ...headers, authorization: `Bearer ${await token}` },
+        });
+      }
+      const contentType = String(answer.headers['content-type'] ?? '')
+        .split(';')[0]!
+        .trim();
+      const status = answer.statusCode;
+      const location = answer.headers.location;
+      if (status >= 200 && status < 300 && /json$/.test(contentType)) {
+        answers[name] = { status, request: call.url, contentType, body: answer.json() };
+      } else if (status >= 200 && status < 300 && /xml$/.test(contentType) && /xml$/.test(accept)) {
+        answers[name] = { status, request: call.url, contentType, body: answer.body };
+      } else if ((status === 204 || (status >= 300 && status < 400)) && answer.body === '') {
+        // No body: a removal's 204, a download's redirect (its Location is the example).
+        answers[name] = {
+          status,
+          request: call.url,
+          contentType: '',
+          body: '',
+          ...(typeof location === 'string' ? { headers: { location } } : {}),
+        };
+      } else if (status >= 200 && status < 400) {
+        missing[name] = `answered ${status} with ${contentType || 'no'} content (asked for ${accept})`;
+        return false;
+      } else if (method !== 'get' && status < 500 && path !== madeItem(planned.path)) {
+        // The documented item refuses the write (a company's status follows the Companies Office):
+        // tried once more on the item the recorder made (the sole trader it registered).
+        return record(planned, true);
+      } else {
+        missing[name] = `answered ${status} with the document's examples: ${detailOf(answer.body)}`;
+        return false;
+      }
+      delete missing[name];
+      if (method !== 'get') {
+        const own = new Map<string, string>();
+        harvest(own, answers[name]!.body, answer.headers);
+        for (const [found, value] of own) {
+          if (!made.has(found)) made.set(found, value);
+          if (DRAWN.test(found) && value.length >= 6) drawn.push(value);
+        }
+        writesMade.push({ template: planned.path, url: call.url.split('?')[0]!, made: own });
+      }
+      return true;
+    };
+
+    const reads = operations.filter((planned) => planned.method === 'get');
+    const writes = operations.filter((planned) => planned.method !== 'get' && !isRemoval(planned));
+    const depth = (planned: Planned) => planned.path.split('/').length;
+    const removals = operations.filter(isRemoval).sort((a, b) => depth(b) - depth(a));
+    const unanswered: Planned[] = [];
+    for (const planned of reads) if (!(await record(planned))) unanswered.push(planned);
+    // A search before what makes (it then finds the seeded register only, in the same order each
+    // time); a collection's write before its items' (POST /watchlists before PUT …/{watchlistId}).
+    const searching = (planned: Planned) => Number(!/search$/.test(planned.path));
+    const inOrder = [...writes].sort((a, b) => searching(a) - searching(b) || depth(a) - depth(b));
+    for (const planned of inOrder) {
+      await record(planned);
     }
-    recorded[service.id] = { answers, missing };
+    for (const planned of unanswered) await record(planned);
+    for (const planned of removals) await record(planned);
+    recorded[service.id] = {
+      answers: Object.fromEntries(
+        operations.flatMap(({ name }) => (answers[name] ? [[name, answers[name]]] : [])),
+      ),
+      missing: Object.fromEntries(
+        operations.flatMap(({ name }) => (name in missing ? [[name, missing[name]!]] : [])),
+      ),
+    };
   }
-  return recorded;
+  return stableAnswers(recorded, drawn);
 }

@@ -253,10 +253,22 @@ const SUBJECT_EXAMPLES: Readonly<Record<string, Readonly<Record<string, string>>
   scheme: { documentType: 'governing-documents', documentRecId: 'DOC100001', noticeRecId: 'DOC100013' },
 };
 
+/**
+ * A notice's documents: the fixed offer has no notice, so the offer's example is the first seeded offer
+ * that has one (generated from the fixed seed, the same in every sandbox of that seed).
+ */
+const NOTICE_EXAMPLES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  offer: { offerNumber: 'OFR10004', noticeRecId: 'DOC100065' },
+};
+
 /** The path parameters of a route's URL (`/offer/:offerNumber/…`), documented with their examples. */
 export const pathParameters = (url: string) => {
   const names = [...url.matchAll(/:(\w+)/g)].map((match) => match[1]!);
-  const subject = SUBJECT_EXAMPLES[url.split('/')[1] ?? ''] ?? {};
+  const kind = url.split('/')[1] ?? '';
+  const subject = {
+    ...SUBJECT_EXAMPLES[kind],
+    ...(url.includes('/fma-notice/') ? NOTICE_EXAMPLES[kind] : {}),
+  };
   return Type.Object(
     Object.fromEntries(
       names.map((name) => {

@@ -20,6 +20,7 @@ export const StatisticsQuery = Type.Object({
     minimum: 1,
     maximum: 24,
     description: 'Length of the period in months, 1–24.',
+    examples: [12],
   }),
   'area-definition': Type.String({
     description:
@@ -27,8 +28,12 @@ export const StatisticsQuery = Type.Object({
     examples: ['REGC2019'],
   }),
   'area-codes': Type.Optional(list('Only these areas of the definition, by code.', '1,2')),
+  // No example value (try-it fills every example in, and area-codes has one): e.g. Auckland Region.
   'area-labels': Type.Optional(
-    list('Only these areas, by label (case ignored). Not with area-codes.', 'Auckland Region'),
+    Type.String({
+      description:
+        'Only these areas, by label (case ignored), e.g. Auckland Region. Not with area-codes. Comma-separated; may be repeated.',
+    }),
   ),
   'include-aggregates': Type.Optional(
     Type.Boolean({ description: 'Add the ALL rows across every combination of factors.', default: false }),
@@ -36,8 +41,9 @@ export const StatisticsQuery = Type.Object({
   'user-defined-area-mappings': Type.Optional(
     Type.String({
       description:
-        'With area-definition=user-defined: Label(code, code, …), Label(…) where the codes are SA2 2019 (SAU2019) codes, each in at most one label.',
-      examples: ['MyCBD(130200,131800,131300)'],
+        'With area-definition=user-defined: Label(code, code, …), Label(…) where the codes are SA2 2019 (SAU2019) codes, each in at most one label; for example MyCBD(130200,131800,131300).',
+      // No example value: try-it fills every example in, and the area-definition example (REGC2019)
+      // refuses a mapping.
     }),
   ),
   'dwelling-type': Type.Optional(list(`Only these dwelling types: ${DWELLING_TYPES.join(', ')}.`, 'Flat')),

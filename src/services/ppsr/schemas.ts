@@ -102,16 +102,41 @@ export const RegistrationRequest = Type.Object(
 );
 export type RegistrationRequest = Static<typeof RegistrationRequest>;
 
-export const AmendmentRequest = Type.Object({
-  debtors: Type.Array(Debtor),
-  securedParties: optional(Type.Array(SecuredParty)),
-  collaterals: Type.Array(Collateral),
-});
+export const AmendmentRequest = Type.Object(
+  {
+    debtors: Type.Array(Debtor),
+    securedParties: optional(Type.Array(SecuredParty)),
+    collaterals: Type.Array(Collateral),
+  },
+  {
+    // The registration's example with the fixture vehicle's plate added.
+    examples: [
+      {
+        debtors: [
+          { debtorType: 'person', firstName: 'Aroha', lastName: 'Fixture', dateOfBirth: '1984-02-29' },
+        ],
+        securedParties: [EXAMPLE_SECURED_PARTY],
+        collaterals: [
+          {
+            collateralType: 'GOODS_MOTOR_VEHICLES',
+            motorVehicles: [
+              { make: 'Ford', model: 'F-150', year: 2010, vin: EXAMPLE_VIN, registrationPlate: 'FIX123' },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+);
 export type AmendmentRequest = Static<typeof AmendmentRequest>;
 
-export const RenewalRequest = Type.Object({
-  expiryDate: optional(nzDate('The new expiry: later than the current one, at most five years from today')),
-});
+export const RenewalRequest = Type.Object(
+  {
+    expiryDate: optional(nzDate('The new expiry: later than the current one, at most five years from today')),
+  },
+  // Five years from today, the default (a statement registered today for five years cannot be renewed yet).
+  { examples: [{}] },
+);
 
 export const FinancingStatement = Type.Object({
   registrationNumber: text('16 letters and digits, e.g. FH04R729A8ND9224'),

@@ -190,7 +190,11 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
           summary: `${options.summary}: the WSDL (?wsdl) and its XSDs (?xsd=<file>)`,
           querystring: {
             type: 'object',
-            properties: { wsdl: { type: 'string' }, xsd: { type: 'string', enum: [...xsds.keys()] } },
+            properties: {
+              // Its presence asks for the WSDL (`?wsdl`); a value is allowed, so try-it can send one.
+              wsdl: { type: 'string', examples: ['true'] },
+              xsd: { type: 'string', enum: [...xsds.keys()] },
+            },
           },
           response: {
             200: {

@@ -60,7 +60,7 @@ export const PartInput = Type.Object(
     privacy: Type.Optional(Text(20)),
     nzbnList: Type.Optional(Type.Array(Type.String({ maxLength: 20 }), { maxItems: 100 })),
   },
-  Strict,
+  { ...Strict, examples: [{ name: 'Sandbox Example Branch', function: 'Retail', privacy: 'public' }] },
 );
 
 const Allocation = Type.Object({ opn: Nzbn, nzbn: Nzbn, allocatedDate: NzDateTime }, Strict);

@@ -28,7 +28,8 @@ import {
 } from './support.ts';
 
 export const PartParams = Type.Object({
-  ...NzbnParams.properties,
+  // The fixed test case with organisation parts (its public part is the opn's example).
+  nzbn: Type.String({ ...NzbnParams.properties.nzbn, examples: ['9429000003018'] }),
   opn: Type.String({ description: 'Organisation part number: a 13-digit GLN', examples: ['9429800000019'] }),
 });
 

@@ -63,7 +63,10 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
       schema: {
         summary: 'Replace the roles (a role left out ends)',
         params: NzbnParams,
-        body: Type.Array(Input.RoleInput, { maxItems: 200 }),
+        body: Type.Array(Input.RoleInput, {
+          maxItems: 200,
+          examples: [[{ roleType: 'Sole Trader', rolePerson: { firstName: 'Aroha', lastName: 'Fixture' } }]],
+        }),
         response: responses({ 200: Type.Array(Role) }, UPDATE_ERRORS),
       },
     },

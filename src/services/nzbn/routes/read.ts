@@ -30,6 +30,7 @@ import {
 import {
   ConditionalHeaders,
   Discoverable,
+  NonCompanyNzbnParams,
   NotModified,
   NzbnParams,
   responses,
@@ -107,7 +108,7 @@ export async function readRoutes(app: FastifyInstance, context: NzbnContext): Pr
       {
         schema: {
           summary: `Get an entity's ${part.path.replaceAll('-', ' ')}`,
-          params: NzbnParams,
+          params: part.path === 'non-company-details' ? NonCompanyNzbnParams : NzbnParams,
           ...(part.path === 'addresses' ? { querystring: AddressQuery } : {}),
           headers: ConditionalHeaders,
           response: responses({ 200: part.schema, 304: NotModified }, [400, 404, 412]),

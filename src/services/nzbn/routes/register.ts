@@ -38,7 +38,7 @@ export const RegistrationInput = Type.Object(
     roles: List(Input.RoleInput),
     privacySettings: Type.Optional(Input.PrivacyInput),
   },
-  Strict,
+  { ...Strict, examples: [{ entityTypeCode: 'Sole_Trader', entityName: 'Sandbox Example Trader' }] },
 );
 
 export async function registerRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {

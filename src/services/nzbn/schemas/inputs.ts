@@ -35,7 +35,18 @@ export const AddressInput = Type.Object(
     pafId: OptionalText(20),
     startDate: StartDate,
   },
-  Strict,
+  {
+    ...Strict,
+    examples: [
+      {
+        addressType: 'POSTAL',
+        address1: 'PO Box 1234',
+        address3: 'Auckland',
+        postCode: '1140',
+        countryCode: 'NZ',
+      },
+    ],
+  },
 );
 
 export const PhoneInput = Type.Object(
@@ -73,17 +84,22 @@ export const TradingNameInput = Type.Object(
 );
 export const ClassificationInput = Type.Object(
   { classificationCode: Type.String({ pattern: '^[A-Za-z][0-9]{6}$' }) },
-  Strict,
+  { ...Strict, examples: [{ classificationCode: 'F332310' }] },
 );
 export const GstInput = Type.Object(
   { gstNumber: Text(20), purpose: OptionalText(40), startDate: StartDate },
-  Strict,
+  // Inland Revenue's published example of a valid IRD number.
+  { ...Strict, examples: [{ gstNumber: '49-091-850' }] },
 );
 export const TradingAreaInput = Type.Object(
   { tradingArea: Text(60), startDate: StartDate },
   { ...Strict, examples: [{ tradingArea: 'Auckland' }] },
 );
-export const BankAccountInput = Type.Object({ bankAccountNumber: Text(25), startDate: StartDate }, Strict);
+export const BankAccountInput = Type.Object(
+  { bankAccountNumber: Text(25), startDate: StartDate },
+  // The bank account validation rules' published example (bank 01, branch 0902).
+  { ...Strict, examples: [{ bankAccountNumber: '01-0902-0068389-00' }] },
+);
 export const EthnicityInput = Type.Object(
   {
     ethnicity: literals(BUSINESS_ETHNICITIES),
@@ -99,7 +115,7 @@ export const EthnicityInput = Type.Object(
     ),
     startDate: StartDate,
   },
-  Strict,
+  { ...Strict, examples: [{ ethnicity: 'MAORI', identifyingFactors: [{ identifyingFactor: 'OWNERSHIP' }] }] },
 );
 
 export const PrivacyInput = Type.Partial(
@@ -155,7 +171,8 @@ export const AbnInput = Type.Object(
 
 export const StatusRequest = Type.Object(
   { entityStatusCode: Type.String({ maxLength: 40 }), effectiveDate: StartDate },
-  Strict,
+  // Inactive: for an entity the register keeps itself (a sole trader, partnership or trust).
+  { ...Strict, examples: [{ entityStatusCode: '90' }] },
 );
 
 export type AddressInput = Static<typeof AddressInput>;

@@ -22,6 +22,10 @@ export const NzbnParams = Type.Object({
   }),
 });
 export type NzbnParams = Static<typeof NzbnParams>;
+/** The same, with a fixed test case that is not a company (a sole trader) as its example. */
+export const NonCompanyNzbnParams = Type.Object({
+  nzbn: Type.String({ ...NzbnParams.properties.nzbn, examples: ['9429000001144'] }),
+});
 
 export const ErrorBody = Type.Object(
   {
@@ -163,5 +167,6 @@ export const AuthorityGrant = Type.Object(
     organisationId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     role: Type.Optional(literals(['authority', 'administrator'] as const)),
   },
-  Strict,
+  // The sandbox operators' organisation, present in every sandbox.
+  { ...Strict, examples: [{ organisationId: 'sandbox-operators' }] },
 );

@@ -74,16 +74,23 @@ export const WatchlistCreate = Type.Object(
   },
 );
 export type WatchlistCreate = Static<typeof WatchlistCreate>;
-export const WatchlistUpdate = Type.Object({
-  ...writable,
-  name: opt(writable.name),
-  channel: opt(writable.channel),
-  suspended: opt(Type.Boolean({ description: 'false resumes a suspended watchlist' })),
-});
+export const WatchlistUpdate = Type.Object(
+  {
+    ...writable,
+    name: opt(writable.name),
+    channel: opt(writable.channel),
+    suspended: opt(Type.Boolean({ description: 'false resumes a suspended watchlist' })),
+  },
+  { examples: [{ frequency: 'WEEKLY' }] },
+);
 export type WatchlistUpdate = Static<typeof WatchlistUpdate>;
-export const NzbnsBody = Type.Object({
-  nzbns: Type.Array(Type.String({ maxLength: 20 }), { minItems: 1, maxItems: MAX_NZBNS_PER_REQUEST }),
-});
+export const NzbnsBody = Type.Object(
+  {
+    nzbns: Type.Array(Type.String({ maxLength: 20 }), { minItems: 1, maxItems: MAX_NZBNS_PER_REQUEST }),
+  },
+  // A fixed test case (the unlimited company).
+  { examples: [{ nzbns: ['9429000001014'] }] },
+);
 export type NzbnsBody = Static<typeof NzbnsBody>;
 export const NzbnList = Type.Object({ nzbns: Type.Array(Nzbn) }, Strict);
 export const IdParams = Type.Object({ watchlistId: Type.String({ maxLength: 60 }) });
