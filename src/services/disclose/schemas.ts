@@ -313,7 +313,12 @@ export const readResponses = (json: TSchema) => ({
 });
 
 export const downloadResponses = {
-  302: { description: 'Found: Location is a signed URL, valid for a limited time' },
+  // No body (type null: the document then lists no content); the answer is its Location header.
+  302: {
+    type: 'null',
+    description: 'Found: Location is a signed URL, valid for a limited time',
+    headers: { Location: { type: 'string', description: 'The signed URL of the document' } },
+  },
   400: problem('x-organisation is absent'),
   404: problem('No such document'),
 };
