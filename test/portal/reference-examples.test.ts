@@ -7,6 +7,7 @@ import {
   recorderAccess,
   recorderUser,
 } from '../../src/portal/examples/access.ts';
+import { etagFor, takesIfMatch } from '../../src/portal/examples/calls.ts';
 import {
   exampleCall,
   RECORDED_AT,
@@ -126,10 +127,33 @@ describe('response examples from real sandbox answers', () => {
     expect(filed.body).toMatch(/<FilePatentApplicationResponse[\s\S]*<PatentNumber>\d+<\/PatentNumber>/);
     // A JSON write with its schema's example body (the fixture vehicle), in the throwaway sandbox.
     expect(live.ppsr!.answers['POST /financing-statements']?.status).toBe(201);
-    // A write without an example body is not called.
-    expect(
-      live.disclose!.missing['PUT /offer/{offerNumber}/fund/{fundNumber}/submit-fund-compliance'],
-    ).toMatch(/^not called: the document gives no example body/);
+    // Conditional writes send If-Match with the ETag of what they change as last read or written: the
+    // fund update with the fund's as read, the holdings with the one the update answered.
+    const update =
+      live.disclose!.answers['PUT /offer/{offerNumber}/fund/{fundNumber}/submit-fund-compliance'];
+    const holdings =
+      live.disclose!.answers['PUT /offer/{offerNumber}/fund/{fundNumber}/submit-fph-compliance'];
+    expect(update?.status).toBe(200);
+    expect(holdings?.status).toBe(200);
+    const version = (answer: typeof update) =>
+      Number(/-v(\d+)$/.exec((answer!.body as { versionId: string }).versionId)?.[1]);
+    expect(version(holdings)).toBe(version(update) + 1);
+  });
+
+  it('finds the ETag a conditional write names: the longest path read that is the write’s or its parent', () => {
+    const etags = new Map([
+      ['/offer/OFR10001', '"offer"'],
+      ['/offer/OFR10001/fund/FND10001', '"fund"'],
+      ['/offer/OFR10001/fund/FND100010', '"other fund"'],
+    ]);
+    expect(etagFor(etags, '/offer/OFR10001/fund/FND10001/submit-fund-compliance')).toEqual([
+      '/offer/OFR10001/fund/FND10001',
+      '"fund"',
+    ]);
+    expect(etagFor(etags, '/offer/OFR10001/fund/FND10001?version=2')?.[1]).toBe('"fund"');
+    expect(etagFor(etags, '/offer/OFR10002/fund/FND10001/submit-fund-compliance')).toBeUndefined();
+    expect(takesIfMatch({ parameters: [{ in: 'header', name: 'if-match' }] })).toBe(true);
+    expect(takesIfMatch({ parameters: [{ in: 'header', name: 'if-none-match' }] })).toBe(false);
   });
 
   it('chains what a write made into later calls, and removes only what it made', () => {

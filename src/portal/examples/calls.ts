@@ -152,3 +152,26 @@ export function readMediaType(operation: Json): string {
   const types = isObject(success) && isObject(success.content) ? Object.keys(success.content) : [];
   return types.find((type) => /json$/.test(type)) ?? types[0] ?? 'application/json';
 }
+
+/**
+ * The resource a write's If-Match names: of the paths read (or written) so far that answered an ETag,
+ * the longest that is the write's path or a parent of it (`/offer/OFR10001/fund/FND10001` for
+ * `…/fund/FND10001/submit-fund-compliance`), with that ETag — as a client sends the ETag of what it
+ * last read.
+ */
+export function etagFor(etags: ReadonlyMap<string, string>, url: string): [string, string] | undefined {
+  const path = url.split('?')[0]!;
+  let best: [string, string] | undefined;
+  for (const [read, etag] of etags) {
+    if ((path === read || path.startsWith(`${read}/`)) && read.length > (best?.[0].length ?? -1))
+      best = [read, etag];
+  }
+  return best;
+}
+
+/** Whether an operation takes an If-Match header (a conditional write). */
+export const takesIfMatch = (operation: Json): boolean =>
+  (Array.isArray(operation.parameters) ? operation.parameters : []).some(
+    (parameter) =>
+      isObject(parameter) && parameter.in === 'header' && plain(String(parameter.name)) === 'ifmatch',
+  );

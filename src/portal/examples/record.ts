@@ -22,6 +22,7 @@ import {
   actionHeaders,
   DRAWN,
   detailOf,
+  etagFor,
   exampleBody,
   exampleCall,
   harvest,
@@ -31,6 +32,7 @@ import {
   needsUser,
   plain,
   readMediaType,
+  takesIfMatch,
 } from './calls.ts';
 import { stableAnswers } from './stable.ts';
 
@@ -104,6 +106,8 @@ export async function recordExamples(
     const answers: Record<string, RecordedAnswer> = {};
     const missing: Record<string, string> = {};
     const made = new Map<string, string>();
+    /** The ETag each path answered last (reads, then conditional writes): what If-Match sends. */
+    const etags = new Map<string, string>();
     /** Each successful write: its path template, the URL called and what its answer made. */
     const writesMade: { template: string; url: string; made: Map<string, string> }[] = [];
     /**
@@ -157,10 +161,13 @@ export async function recordExamples(
           ? body.contentType
           : 'application/json'
         : readMediaType(operation);
+      // A conditional write names the ETag of what it changes, as last read or written.
+      const condition = method !== 'get' && takesIfMatch(operation) ? etagFor(etags, call.url) : undefined;
       const headers: Record<string, string> = {
         ...serviceHeaders,
         ...call.headers,
         ...(body ? { 'content-type': body.contentType, ...actions } : {}),
+        ...(condition ? { 'If-Match': condition[1] } : {}),
         'Ocp-Apim-Subscription-Key': key,
         accept,
       };
@@ -207,6 +214,8 @@ export async function recordExamples(
         return false;
       }
       delete missing[name];
+      const etag = answer.headers.etag;
+      if (typeof etag === 'string') etags.set(condition?.[0] ?? call.url.split('?')[0]!, etag);
       if (method !== 'get') {
         const own = new Map<string, string>();
         harvest(own, answers[name]!.body, answer.headers);

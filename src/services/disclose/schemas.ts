@@ -206,6 +206,20 @@ export const FundUpdateBody = Type.Object(
   {
     description:
       'A fund update for a quarter; the rules are in the README (every problem is reported at once)',
+    // The fixed fund FND10001's overdue quarter (filed late): the reference's try-it and the recorded
+    // example file it, with If-Match the fund's ETag.
+    examples: [
+      {
+        periodEndDate: '2026-03-31',
+        unitPrice: { price: 1.2345, currency: 'NZD' },
+        returns: [{ period: '1y', percentage: 5.5 }],
+        fees: [{ feeType: 'TOTAL_ANNUAL', percentage: 0.9 }],
+        assetAllocation: [
+          { assetType: 'CASH_AND_CASH_EQUIVALENTS', actualPercentage: 10, targetPercentage: 10 },
+          { assetType: 'INTERNATIONAL_EQUITIES', actualPercentage: 90, targetPercentage: 90 },
+        ],
+      },
+    ],
   },
 );
 
@@ -223,7 +237,33 @@ export const HoldingsBody = Type.Object(
       }),
     ),
   },
-  { description: 'Full portfolio holdings for a period ending 31 March or 30 September' },
+  {
+    description: 'Full portfolio holdings for a period ending 31 March or 30 September',
+    // The fixed fund FND10001's overdue holdings (filed late), percentages summing to 100.
+    examples: [
+      {
+        periodEndDate: '2026-03-31',
+        holdings: [
+          {
+            assetName: 'New Zealand Government Bond 2031',
+            assetType: 'NEW_ZEALAND_FIXED_INTEREST',
+            isin: 'NZ1000000018',
+            value: 600000,
+            percentageOfFund: 60,
+            currency: 'NZD',
+          },
+          {
+            assetName: 'Apple Inc.',
+            assetType: 'INTERNATIONAL_EQUITIES',
+            isin: 'US0378331005',
+            value: 400000,
+            percentageOfFund: 40,
+            currency: 'USD',
+          },
+        ],
+      },
+    ],
+  },
 );
 
 /**

@@ -96,6 +96,10 @@ export const RegistrationRequest = Type.Object(
             motorVehicles: [{ make: 'Ford', model: 'F-150', year: 2010, vin: EXAMPLE_VIN }],
           },
         ],
+        // Shorter than the default five years, so the statement can be renewed at once (the renewal's
+        // example: five years from the day it is sent). A date, so it holds until then: after 30 June
+        // 2029 the register refuses it as in the past, naming the field.
+        expiryDate: '2029-06-30',
       },
     ],
   },
@@ -134,7 +138,7 @@ export const RenewalRequest = Type.Object(
   {
     expiryDate: optional(nzDate('The new expiry: later than the current one, at most five years from today')),
   },
-  // Five years from today, the default (a statement registered today for five years cannot be renewed yet).
+  // Five years from today, the default: later than the registration example's expiry (30 June 2029).
   { examples: [{}] },
 );
 

@@ -18,6 +18,7 @@ import {
   filingResponses,
   HoldingsBody,
   ORGANISATION_NOTE,
+  pathParameters,
   readResponses,
 } from '../schemas.ts';
 import { complianceFunds, fileCompliance } from '../store/compliance.ts';
@@ -214,6 +215,8 @@ export async function complianceRoutes(app: FastifyInstance, context: ServiceCon
         schema: {
           summary,
           description: ORGANISATION_NOTE,
+          // Documented with the fixed fund's numbers (the handler checks them: the validator is off).
+          params: pathParameters('/offer/:offerNumber/fund/:fundNumber'),
           headers: FilingHeaders,
           body,
           response: filingResponses,
