@@ -76,14 +76,17 @@ export async function insertFeeRecord(
   const returning = 'RETURNING id, billing_period AS "billingPeriod"';
   const result =
     environment === 'production'
-      ? await tx.query<{ id: number; billingPeriod: string }>(
-          `WITH ${barrier}, authority AS (
+      ? await tx.query<{ id: number; billingPeriod: string }>({
+          // Named (prepared once per connection): every charge runs it.
+          name: 'billing-insert-fee-production',
+          text: `WITH ${barrier}, authority AS (
              SELECT id FROM direct_debit_authorities WHERE organisation_id = $1 AND state = 'approved' FOR SHARE)
            ${insert} ${row} FROM authority, barrier ${returning}`,
           values,
-        )
-      : await tx.query<{ id: number; billingPeriod: string }>(
-          `WITH ${barrier}, dummy AS (
+        })
+      : await tx.query<{ id: number; billingPeriod: string }>({
+          name: 'billing-insert-fee-sandbox',
+          text: `WITH ${barrier}, dummy AS (
              INSERT INTO direct_debit_authorities
                (organisation_id, state, account_name, requested_at, decided_at, decision_note)
              SELECT $1, 'approved', 'Sandbox dummy account', $15, $15, $16
@@ -95,8 +98,8 @@ export async function insertFeeRecord(
              INSERT INTO billing_accounts (organisation_id, created_at) SELECT organisation_id, $15 FROM dummy
              ON CONFLICT DO NOTHING)
            ${insert} ${row} FROM barrier ${returning}`,
-          [...values, SANDBOX_DUMMY_NOTE],
-        );
+          values: [...values, SANDBOX_DUMMY_NOTE],
+        });
   return result.rows[0];
 }
 
