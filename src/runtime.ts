@@ -5,6 +5,7 @@ import pino from 'pino';
 import { BILLING_MIGRATIONS } from './billing/index.ts';
 import { BillingJobs } from './billing/jobs/month-end.ts';
 import { identityDirectory } from './billing/store/directory.ts';
+import { PayerCache } from './billing/store/payer-cache.ts';
 import { type Config, readSettings } from './config.ts';
 import { CorsPolicies } from './gateway/cors.ts';
 import { KeyCache } from './gateway/key-cache.ts';
@@ -71,6 +72,8 @@ export interface Runtime {
   gateway: Database;
   environments: Record<Environment, Database>;
   feed: ChangeFeed;
+  /** Billing's payer rule in memory (users' organisations), kept while it hears membership changes. */
+  payers: PayerCache;
   limits: LimitStore;
   clocks: Clocks;
   keys: KeyCache;
@@ -262,6 +265,8 @@ export async function openRuntime(
   };
   const feed = new ChangeFeed(urls.gateway);
   await feed.start();
+  const payers = new PayerCache(urls.gateway);
+  await payers.start();
   const clocks = new Clocks(gateway.pool);
   const mode = options.clockMode ?? config.sandboxClock;
   await clocks.start(mode === 'keep' ? undefined : mode, feed);
@@ -291,6 +296,7 @@ export async function openRuntime(
     gateway,
     environments,
     feed,
+    payers,
     limits,
     clocks,
     keys,
@@ -316,6 +322,7 @@ export async function openRuntime(
       cors.close();
       await usage.close();
       await feed.close();
+      await payers.close();
       await limits.close();
       await Promise.all([gateway.close(), environments.sandbox.close(), environments.production.close()]);
       await setup.embedded?.stop();

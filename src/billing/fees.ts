@@ -19,13 +19,15 @@ import { RuleError } from '../platform/errors.ts';
 import { BILLING_ERRORS } from '../platform/http/error-codes.ts';
 import type { Environment } from '../services/contract.ts';
 import { type Channel, type FeeSchedule, type Quote, quote } from './domain/fee-schedule.ts';
+import { periodOf } from './domain/invoice-month.ts';
 import {
   type FeeRecordPage,
   type FeeRecordQuery,
   insertFeeRecord,
   listFeeRecords,
+  redateFeeRecord,
 } from './store/fee-records.ts';
-import { holdChargeBarrier } from './store/month-end.ts';
+import type { PayerCache } from './store/payer-cache.ts';
 
 /** The part of the gateway's `Caller` that billing reads. */
 export interface FeeCaller {
@@ -101,6 +103,11 @@ export interface FeesSettings {
   clock: Clock;
   schedule: FeeSchedule;
   enabled: boolean;
+  /**
+   * The process's payer cache (one per gateway database, shared by every service and environment): with
+   * it, a payer whose memberships are in memory costs no query on the gateway database.
+   */
+  payers?: PayerCache | undefined;
 }
 
 /** The sandbox organisation of a user who has none (idempotent: its identifier comes from the user id). */
@@ -153,16 +160,27 @@ export function serviceFees(settings: FeesSettings): ServiceFees {
       code: BILLING_ERRORS.directDebitAuthorityRequired,
     });
 
-  async function resolvePayer(caller: FeeCaller): Promise<Payer> {
-    const userId = caller.userId ?? caller.subscriberId;
-    const base = { userId, subscriptionId: caller.subscriptionId };
-    if (caller.organisationId) return { organisationId: caller.organisationId, ...base };
+  /** The user's organisations in this environment, in the payer rule's order (from memory when kept). */
+  async function organisationsOf(userId: string): Promise<readonly string[]> {
+    const kept = settings.payers?.get(userId, environment);
+    if (kept) return kept;
+    const mark = settings.payers?.mark() ?? 0;
     const result = await gateway.query<{ id: string }>(
       `SELECT o.id FROM memberships m JOIN organisations o ON o.id = m.organisation_id
         WHERE m.user_id = $1 AND o.environment = $2 ORDER BY ${ROLE_ORDER}, m.created_at, o.id`,
       [userId, environment],
     );
-    const candidates = result.rows.map((row) => row.id);
+    const organisations = result.rows.map((row) => row.id);
+    // None is not kept: the sandbox makes the user's organisation next (its membership's notice follows).
+    if (organisations.length > 0) settings.payers?.keep(userId, environment, organisations, mark);
+    return organisations;
+  }
+
+  async function resolvePayer(caller: FeeCaller): Promise<Payer> {
+    const userId = caller.userId ?? caller.subscriberId;
+    const base = { userId, subscriptionId: caller.subscriptionId };
+    if (caller.organisationId) return { organisationId: caller.organisationId, ...base };
+    const candidates = await organisationsOf(userId);
     if (candidates.length === 0 && environment === 'sandbox') {
       return { organisationId: await personalSandboxOrganisation(gateway, userId), ...base };
     }
@@ -209,16 +227,11 @@ export function serviceFees(settings: FeesSettings): ServiceFees {
       if (priced.service !== service) {
         throw new Error(`the fee ${charge.feeCode} belongs to ${priced.service}, not ${service}`);
       }
-      // The payer (the gateway database, usually resolved already by requireAuthority) and the barrier
-      // (this transaction) at once: two databases, so neither waits for the other. The barrier is held
-      // before the clock is read: a month end waits for this transaction, so a fee dated in a month that
-      // has just ended still commits before that month is closed (store/month-end.ts).
-      const [payer] = await Promise.all([
-        charge.payer ? Promise.resolve(charge.payer) : fees.payer(charge.caller),
-        holdChargeBarrier(tx),
-      ]);
-      const chargedAt = clock.now();
-      const row = await insertFeeRecord(tx, environment, {
+      // The payer: usually in memory (the payer cache, or resolved already by requireAuthority). Then one
+      // statement takes the month end's barrier and writes the fee (store/fee-records.ts).
+      const payer = charge.payer ?? (await fees.payer(charge.caller));
+      let chargedAt = clock.now();
+      const fee = {
         organisationId: payer.organisationId,
         userId: payer.userId,
         subscriptionId: payer.subscriptionId,
@@ -234,8 +247,17 @@ export function serviceFees(settings: FeesSettings): ServiceFees {
         objectKind: charge.object?.kind ?? null,
         objectId: charge.object?.id ?? null,
         chargedAt,
-      });
+      };
+      const row = await insertFeeRecord(tx, environment, fee);
       if (!row) throw noAuthority(payer.organisationId);
+      // The fee's month closed between the clock's reading and the barrier (a month end ran just then, or
+      // a sandbox clock is behind a closed month): the fee is dated by a reading taken now that the barrier
+      // is held, as if the barrier had been taken first, so a fee's date is never in a month closed before
+      // its charge held the barrier.
+      if (row.billingPeriod !== periodOf(chargedAt)) {
+        chargedAt = clock.now();
+        await redateFeeRecord(tx, row.id, chargedAt);
+      }
       return { ...priced, id: row.id, organisationId: payer.organisationId, channel, chargedAt };
     },
     async list(caller, query) {

@@ -48,6 +48,7 @@ export async function mountService(
       clock: runtime.clocks.for(environment),
       schedule: runtime.config.fees.schedule,
       enabled: runtime.config.fees.enabled,
+      payers: runtime.payers,
     }),
     settings: readSettings(runtime.config.variables, service.settings),
     registers: registersOf(runtime.services, runtime.environments[environment]),

@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { DEFAULT_FEE_SCHEDULE } from '../../src/billing/domain/fee-schedule.ts';
 import { type FeeCaller, type ServiceFees, serviceFees } from '../../src/billing/fees.ts';
+import type { PayerCache } from '../../src/billing/store/payer-cache.ts';
 import { createSubscription } from '../../src/gateway/subscriptions.ts';
 import { addMember, addOrganisation, type MembershipRole } from '../../src/identity/organisations.ts';
 import { addUser } from '../../src/identity/users.ts';
+import type { Clock } from '../../src/platform/clock.ts';
 import type { Environment } from '../../src/services/contract.ts';
 import type { TestGateway } from '../support/runtime.ts';
 
@@ -12,16 +14,17 @@ import type { TestGateway } from '../support/runtime.ts';
 export function feesOf(
   gateway: TestGateway,
   environment: Environment,
-  options: { service?: string; enabled?: boolean } = {},
+  options: { service?: string; enabled?: boolean; payers?: PayerCache; clock?: Clock } = {},
 ): ServiceFees {
   return serviceFees({
     environment,
     service: options.service ?? 'ppsr',
     database: gateway.runtime.environments[environment].pool,
     gateway: gateway.runtime.gateway.pool,
-    clock: gateway.runtime.clocks.for(environment),
+    clock: options.clock ?? gateway.runtime.clocks.for(environment),
     schedule: DEFAULT_FEE_SCHEDULE,
     enabled: options.enabled ?? true,
+    payers: options.payers,
   });
 }
 

@@ -8,6 +8,7 @@ import { RuleError } from '../../platform/errors.ts';
 import type { Environment } from '../../services/contract.ts';
 import type { Channel } from '../domain/fee-schedule.ts';
 import { SANDBOX_DUMMY_NOTE } from './authorities.ts';
+import { CHARGE_BARRIER_LOCK } from './charge-barrier.ts';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -36,15 +37,19 @@ export interface NewFeeRecord {
 }
 
 /**
- * Writes one fee record in `tx`. Production: only while the organisation holds an approved authority
- * (locked FOR SHARE, so a cancellation waits for this transaction); returns undefined when it holds
- * none, and nothing is written. Sandbox: makes the organisation's dummy authority when it has none.
+ * Writes one fee record in `tx`, in one statement that also takes the month end's charge barrier shared
+ * (held to the end of `tx`, `CHARGE_BARRIER_LOCK` in month-end.ts) before the row is made: the row's
+ * `billing_period` is decided by the ledger's trigger after the barrier is held (the trigger reads the
+ * closed months afresh), so it is the month of `charged_at` unless that month closed first.
+ * Production: only while the organisation holds an approved authority (locked FOR SHARE, so a
+ * cancellation waits for this transaction); returns undefined when it holds none, and nothing is written.
+ * Sandbox: makes the organisation's dummy authority when it has none.
  */
 export async function insertFeeRecord(
   tx: pg.PoolClient,
   environment: Environment,
   fee: NewFeeRecord,
-): Promise<{ id: number } | undefined> {
+): Promise<{ id: number; billingPeriod: string } | undefined> {
   const values = [
     fee.organisationId,
     fee.userId,
@@ -64,18 +69,24 @@ export async function insertFeeRecord(
   ];
   const insert = `INSERT INTO fee_records (organisation_id, user_id, subscription_id, service, operation, fee_code,
       description, amount_cents, gst_cents, channel, request_id, billing_reference, object_kind, object_id, charged_at)`;
-  // billing_period is the ledger's: the month of charged_at, or the next open one (migration 003).
+  // billing_period is the ledger's: the month of charged_at, or the next open one (migration 003). The
+  // barrier CTE is joined into the row, so it is taken before the row exists and the trigger runs.
   const row = `SELECT $1::uuid, $2::uuid, $3::uuid, $4, $5, $6, $7, $8::int, $9::int, $10, $11, $12, $13, $14, $15::timestamptz`;
+  const barrier = `barrier AS (SELECT pg_advisory_xact_lock_shared(${CHARGE_BARRIER_LOCK}))`;
+  const returning = 'RETURNING id, billing_period AS "billingPeriod"';
   const result =
     environment === 'production'
-      ? await tx.query<{ id: number }>(
-          `WITH authority AS (
+      ? await tx.query<{ id: number; billingPeriod: string }>({
+          // Named (prepared once per connection): every charge runs it.
+          name: 'billing-insert-fee-production',
+          text: `WITH ${barrier}, authority AS (
              SELECT id FROM direct_debit_authorities WHERE organisation_id = $1 AND state = 'approved' FOR SHARE)
-           ${insert} ${row} FROM authority RETURNING id`,
+           ${insert} ${row} FROM authority, barrier ${returning}`,
           values,
-        )
-      : await tx.query<{ id: number }>(
-          `WITH dummy AS (
+        })
+      : await tx.query<{ id: number; billingPeriod: string }>({
+          name: 'billing-insert-fee-sandbox',
+          text: `WITH ${barrier}, dummy AS (
              INSERT INTO direct_debit_authorities
                (organisation_id, state, account_name, requested_at, decided_at, decision_note)
              SELECT $1, 'approved', 'Sandbox dummy account', $15, $15, $16
@@ -86,10 +97,26 @@ export async function insertFeeRecord(
            account AS (
              INSERT INTO billing_accounts (organisation_id, created_at) SELECT organisation_id, $15 FROM dummy
              ON CONFLICT DO NOTHING)
-           ${insert} ${row} RETURNING id`,
-          [...values, SANDBOX_DUMMY_NOTE],
-        );
+           ${insert} ${row} FROM barrier ${returning}`,
+          values: [...values, SANDBOX_DUMMY_NOTE],
+        });
   return result.rows[0];
+}
+
+/**
+ * Moves a fee written in `tx` to a later clock reading: its billing month is decided again by the ledger's
+ * trigger. For a fee whose month closed between the clock's reading and the barrier (see `charge`).
+ */
+export async function redateFeeRecord(
+  tx: pg.PoolClient,
+  id: number,
+  chargedAt: Date,
+): Promise<{ billingPeriod: string }> {
+  const result = await tx.query<{ billingPeriod: string }>(
+    'UPDATE fee_records SET charged_at = $2 WHERE id = $1 RETURNING billing_period AS "billingPeriod"',
+    [id, chargedAt],
+  );
+  return result.rows[0]!;
 }
 
 export type FeeStatus = 'Unbilled' | 'Invoiced';

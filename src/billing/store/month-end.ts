@@ -16,22 +16,15 @@ import { withTransaction } from '../../platform/db/pool.ts';
 import { RuleError } from '../../platform/errors.ts';
 import { allocateGst } from '../domain/invoice-gst.ts';
 import { isPeriod, type Period, periodEnd, periodOf, periodStart } from '../domain/invoice-month.ts';
+import { CHARGE_BARRIER_LOCK } from './charge-barrier.ts';
 import type { OrganisationDirectory } from './directory.ts';
 import { UNATTRIBUTED_ORGANISATION } from './fee-records.ts';
 
+/** For a charging transaction (see store/charge-barrier.ts). */
+export { holdChargeBarrier } from './charge-barrier.ts';
+
 /** Held for the whole month end (session lock): one run at a time per environment database. */
 const MONTH_END_LOCK = 0x62_69_6c_6c_01;
-/**
- * The charge barrier: a charging transaction holds it shared (`holdChargeBarrier`, before it reads the
- * clock) until it ends; the month end's closing transaction takes it exclusively, so every charge in flight
- * has committed before the month is closed, and every later one sees it closed.
- */
-const CHARGE_BARRIER_LOCK = 0x62_69_6c_6c_02;
-
-/** For a charging transaction: hold the barrier shared until it ends (see CHARGE_BARRIER_LOCK). */
-export async function holdChargeBarrier(client: pg.ClientBase): Promise<void> {
-  await client.query('SELECT pg_advisory_xact_lock_shared($1)', [CHARGE_BARRIER_LOCK]);
-}
 
 export interface MonthEndResult {
   period: Period;

@@ -112,28 +112,29 @@ const VERB: Record<Change, string> = {
   Discharged: 'discharged',
 };
 
+/** The verification statements of a change: one to each secured party of the new version. */
+function verificationOf(row: StatementRow, change: Change) {
+  return row.document.securedParties.map((party) => ({
+    registrationNumber: row.registrationNumber,
+    version: row.version,
+    change,
+    to: party.email,
+    subject: `Verification statement: financing statement ${row.registrationNumber} ${VERB[change]}`,
+    text: [
+      `Dear ${party.name},`,
+      '',
+      `Financing statement ${row.registrationNumber} was ${VERB[change]} on the secured interests register; this is version ${row.version}.`,
+      `Expiry date: ${row.expiryDate}.`,
+      `Debtors: ${row.document.debtors.map((d) => (d.debtorType === 'organisation' ? d.organisationName : `${d.firstName} ${d.lastName}`)).join('; ')}.`,
+      `Collateral: ${row.document.collaterals.map((c) => c.collateralType).join(', ')}.`,
+      '',
+      'If you did not expect this change, contact the registering organisation at once.',
+    ].join('\n'),
+  }));
+}
+
 async function verify(client: pg.PoolClient, row: StatementRow, change: Change, now: Date): Promise<void> {
-  await queueVerificationStatements(
-    client,
-    row.document.securedParties.map((party) => ({
-      registrationNumber: row.registrationNumber,
-      version: row.version,
-      change,
-      to: party.email,
-      subject: `Verification statement: financing statement ${row.registrationNumber} ${VERB[change]}`,
-      text: [
-        `Dear ${party.name},`,
-        '',
-        `Financing statement ${row.registrationNumber} was ${VERB[change]} on the secured interests register; this is version ${row.version}.`,
-        `Expiry date: ${row.expiryDate}.`,
-        `Debtors: ${row.document.debtors.map((d) => (d.debtorType === 'organisation' ? d.organisationName : `${d.firstName} ${d.lastName}`)).join('; ')}.`,
-        `Collateral: ${row.document.collaterals.map((c) => c.collateralType).join(', ')}.`,
-        '',
-        'If you did not expect this change, contact the registering organisation at once.',
-      ].join('\n'),
-    })),
-    now,
-  );
+  await queueVerificationStatements(client, verificationOf(row, change), now);
 }
 
 export function statementRoutes(app: FastifyInstance, context: ServiceContext, processing: Processing): void {
@@ -179,41 +180,43 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
           const document: StatementDocument = { debtors, securedParties: parties, collaterals };
           const pin = pinFrom(randomBytes(8));
           const debtorPin = pinFrom(randomBytes(8));
-          let registrationNumber: string;
+          // The statement, its first version, its search keys and its verification statements in one
+          // statement; a registration number already taken (never seen in practice) draws another.
+          let row: StatementRow;
           do {
-            registrationNumber = registrationNumberFrom(randomBytes(16));
-          } while (
-            !(await insertStatement(client, {
-              registrationNumber,
+            row = {
+              registrationNumber: registrationNumberFrom(randomBytes(16)),
               organisationId,
               securedPartyGroupId: groupId,
               registeredAt: now,
               expiryDate: expiry,
+              dischargedAt: null,
+              version: 1,
+              changedAt: now,
+              document,
               pinHash: pinHash(pin),
+            };
+          } while (
+            !(await insertStatement(client, {
+              registrationNumber: row.registrationNumber,
+              organisationId,
+              securedPartyGroupId: groupId,
+              registeredAt: now,
+              expiryDate: expiry,
+              pinHash: row.pinHash,
               debtorPinHash: pinHash(debtorPin),
               document,
               transactionId: transaction.id,
+              verificationStatements: verificationOf(row, 'Registered'),
             }))
           );
-          const row: StatementRow = {
-            registrationNumber,
-            organisationId,
-            securedPartyGroupId: groupId,
-            registeredAt: now,
-            expiryDate: expiry,
-            dischargedAt: null,
-            version: 1,
-            changedAt: now,
-            document,
-            pinHash: pinHash(pin),
-          };
+          const registrationNumber = row.registrationNumber;
           const fee = await chargeFee(context, client, transaction, {
             operation: 'PPSR_17',
             feeCode: 'PPSR_REGISTRATION',
             caller: request.caller,
             object: { kind: 'financing-statement', id: registrationNumber },
           });
-          await verify(client, row, 'Registered', now);
           return {
             httpStatus: 201,
             body: { ...present(row, day), financingStatementPin: pin, debtorPin },

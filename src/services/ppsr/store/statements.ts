@@ -83,16 +83,25 @@ export interface NewStatement {
   debtorPinHash: Buffer;
   document: StatementDocument;
   transactionId: number | null;
+  /**
+   * The registration's verification statements (store/verification.ts), queued in the same statement
+   * (mailed later by the service's job).
+   */
+  verificationStatements?: readonly { to: string; subject: string; text: string }[];
 }
 
 /**
- * Inserts a registration (version 1) with its first version and its search keys, in one statement (one
- * round trip); false when its registration number is taken (draw another).
+ * Inserts a registration (version 1) with its first version, its search keys and its verification
+ * statements, in one statement (one round trip); false when its registration number is taken (draw
+ * another: nothing was written).
  */
 export async function insertStatement(client: Client, statement: NewStatement): Promise<boolean> {
   const keys = searchKeysOf(statement.document.debtors, statement.document.collaterals);
-  const inserted = await client.query(
-    `WITH statement AS (
+  const verification = statement.verificationStatements ?? [];
+  // Named (prepared once per connection): planning this statement costs more than running it.
+  const inserted = await client.query({
+    name: 'ppsr-insert-statement',
+    text: `WITH statement AS (
        INSERT INTO ppsr_financing_statements (registration_number, organisation_id, secured_party_group_id,
          registered_at, expiry_date, changed_at, pin_hash, debtor_pin_hash, document)
        VALUES ($1, $2, $3, $4, $5, $4, $6, $7, $8) ON CONFLICT (registration_number) DO NOTHING
@@ -104,9 +113,13 @@ export async function insertStatement(client: Client, statement: NewStatement): 
      keys AS (
        INSERT INTO ppsr_search_keys (kind, key, registration_number, date_of_birth, expiry_date)
        SELECT k.kind, k.key, statement.registration_number, k.date_of_birth, $5
-         FROM statement, unnest($10::text[], $11::text[], $12::date[]) AS k (kind, key, date_of_birth))
+         FROM statement, unnest($10::text[], $11::text[], $12::date[]) AS k (kind, key, date_of_birth)),
+     verification AS (
+       INSERT INTO ppsr_verification_statements (registration_number, version, change, "to", subject, text, created_at)
+       SELECT statement.registration_number, 1, 'Registered', v.to, v.subject, v.text, $4
+         FROM statement, unnest($13::text[], $14::text[], $15::text[]) AS v ("to", subject, text))
      SELECT registration_number FROM statement`,
-    [
+    values: [
       statement.registrationNumber,
       statement.organisationId,
       statement.securedPartyGroupId,
@@ -119,8 +132,11 @@ export async function insertStatement(client: Client, statement: NewStatement): 
       keys.map((k) => k.kind),
       keys.map((k) => k.key),
       keys.map((k) => k.dateOfBirth ?? null),
+      verification.map((v) => v.to),
+      verification.map((v) => v.subject),
+      verification.map((v) => v.text),
     ],
-  );
+  });
   return inserted.rowCount === 1;
 }
 

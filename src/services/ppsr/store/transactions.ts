@@ -56,13 +56,15 @@ export async function receiveTransaction(
   client: Client,
   transaction: NewTransaction,
 ): Promise<{ created: boolean; row: TransactionRow }> {
-  const inserted = await client.query<TransactionRow>(
-    `INSERT INTO ppsr_transactions (organisation_id, request_id, billing_reference, operation, request_hash,
+  // Named (prepared once per connection): every transaction runs it.
+  const inserted = await client.query<TransactionRow>({
+    name: 'ppsr-receive-transaction',
+    text: `INSERT INTO ppsr_transactions (organisation_id, request_id, billing_reference, operation, request_hash,
        channel, correlation_id, received_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT (organisation_id, request_id) DO NOTHING
      RETURNING ${COLUMNS}`,
-    [
+    values: [
       transaction.organisationId,
       transaction.requestId,
       transaction.billingReference,
@@ -72,7 +74,7 @@ export async function receiveTransaction(
       transaction.correlationId,
       transaction.receivedAt,
     ],
-  );
+  });
   if (inserted.rows[0]) return { created: true, row: inserted.rows[0] };
   const existing = await getTransaction(client, transaction.organisationId, transaction.requestId);
   if (!existing) throw new Error('a transaction conflicted on its request id and then was not found');
@@ -137,12 +139,13 @@ export async function recordFailedTransaction(
  * marked it failed), in which case the caller's work must roll back.
  */
 export async function completeTransaction(client: Client, id: number, outcome: Outcome): Promise<boolean> {
-  const result = await client.query(
-    `UPDATE ppsr_transactions
+  const result = await client.query({
+    name: 'ppsr-complete-transaction',
+    text: `UPDATE ppsr_transactions
         SET status_code = $2, http_status = $3, response = $4, completed_at = $5,
             registration_number = $6, spg_id = $7, payment_session_id = $8
       WHERE id = $1 AND status_code IS NULL`,
-    [
+    values: [
       id,
       outcome.statusCode,
       outcome.httpStatus,
@@ -152,7 +155,7 @@ export async function completeTransaction(client: Client, id: number, outcome: O
       outcome.spgId ?? null,
       outcome.paymentSessionId ?? null,
     ],
-  );
+  });
   return result.rowCount === 1;
 }
 
