@@ -51,6 +51,7 @@ describe('migrations', () => {
         { module: 'identity', version: 2 },
         { module: 'identity', version: 3 },
         { module: 'identity', version: 4 },
+        { module: 'identity', version: 5 },
         { module: 'mail', version: 1 },
         { module: 'platform', version: 1 },
         { module: 'portal', version: 1 },
