@@ -18,12 +18,12 @@ export async function readCase(
   return record ? cache.keep(key, record, mark) : null;
 }
 
-/** A document made from a kept case once and encoded once (UTF-8), then sent as the same bytes. */
-export function documentOf(cached: CachedCase, format: string, make: () => string): Buffer {
-  let bytes = cached.documents.get(format);
-  if (bytes === undefined) {
-    bytes = Buffer.from(make(), 'utf8');
-    cached.documents.set(format, bytes);
+/** A document made from a kept case once, then sent as the same text. */
+export function documentOf(cached: CachedCase, format: string, make: () => string): string {
+  let text = cached.documents.get(format);
+  if (text === undefined) {
+    text = make();
+    cached.documents.set(format, text);
   }
-  return bytes;
+  return text;
 }

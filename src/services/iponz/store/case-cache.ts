@@ -29,13 +29,10 @@ const RETRY_MS = 1_000;
 
 export const caseKey = (kind: CaseKind, caseNumber: number): string => `${kind}:${caseNumber}`;
 
-/**
- * A kept case, with the documents made from it (each made on first use), as UTF-8 bytes: a document sent
- * as text is encoded again on every answer, which at thousands of reads a second was a fifth of the CPU.
- */
+/** A kept case, with the documents made from it (each made on first use). */
 export interface CachedCase {
   record: CaseRecord;
-  documents: Map<string, Buffer>;
+  documents: Map<string, string>;
 }
 
 /** Sends the change notice of a case in the writer's transaction (delivered at its commit). */
