@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { realClock } from '../src/platform/clock.ts';
-import { openDatabase } from '../src/platform/db/pool.ts';
+import { dropDatabase, openDatabase } from '../src/platform/db/pool.ts';
 import { type ClientQuery, normaliseTerm } from '../src/services/iponz/domain/client-search.ts';
 import { PLANS } from '../src/services/iponz/sandbox/generator.ts';
 import { seedIponz } from '../src/services/iponz/sandbox/seed.ts';
@@ -25,6 +25,8 @@ import { benchDatabases, median, recordResults, startServer, stopServer } from '
  * BENCH_SCALE (full, default, or small), or BENCH_CLIENTS / BENCH_PATENTS / BENCH_TRADEMARKS /
  * BENCH_DESIGNS to set the counts; BENCH_ROUNDS (5), BENCH_QUERIES (200 per round for the register's
  * search; the straightforward one runs 10 per round), BENCH_SECONDS (5 per case number for the load).
+ * With DATABASE_URL the loaded data are kept in a database named after the plan and reused by the next
+ * run (BENCH_KEEP=0: a scratch database, dropped at the end); BENCH_LOAD_ONLY=1 loads and stops.
  */
 const scale = process.env.BENCH_SCALE === 'small' ? 'small' : 'full';
 const plan = {
@@ -57,7 +59,31 @@ function queryOf(name: string, address: string | null, i: number): ClientQuery {
   return { name: normaliseTerm(term), address: addressTerm === null ? null : normaliseTerm(addressTerm) };
 }
 
-const databases = await benchDatabases('iponz');
+// With DATABASE_URL the data persist between runs (BENCH_KEEP=0 for a scratch database): one database
+// per plan, marked loaded once seeded and analysed; an unmarked one (a load cut short) is loaded afresh.
+const keep =
+  process.env.BENCH_KEEP === '0'
+    ? undefined
+    : `${plan.clients}_${plan.patents}_${plan.trademarks}_${plan.designs}`;
+let databases = await benchDatabases('iponz', { keep });
+const loadedMark = async (): Promise<boolean> => {
+  const probe = openDatabase(databases.setup.urls.sandbox, 1);
+  try {
+    await probe.pool.query('CREATE TABLE IF NOT EXISTS bench_loaded (plan text PRIMARY KEY)');
+    const { rowCount } = await probe.pool.query('SELECT 1 FROM bench_loaded WHERE plan = $1', [keep]);
+    if (rowCount) return true;
+    const { rows } = await probe.pool.query<{ n: string }>('SELECT count(*) AS n FROM iponz_clients');
+    if (Number(rows[0]!.n) === 0) return false;
+  } finally {
+    await probe.close();
+  }
+  // Seeded in part (a run cut short): start again from empty databases.
+  log('iponz bench: a partly loaded database, dropped and loaded again');
+  for (const url of Object.values(databases.setup.urls)) await dropDatabase(url);
+  databases = await benchDatabases('iponz', { keep });
+  return false;
+};
+const reused = databases.kept ? await loadedMark() : false;
 const database = openDatabase(databases.setup.urls.sandbox, 4);
 const children: import('node:child_process').ChildProcess[] = [];
 try {
@@ -72,9 +98,13 @@ try {
     },
     plan,
   );
-  await database.pool.query('ANALYZE');
+  if (!reused) {
+    await database.pool.query('ANALYZE');
+    if (databases.kept) await database.pool.query('INSERT INTO bench_loaded (plan) VALUES ($1)', [keep]);
+  }
   const loadSeconds = (performance.now() - loadStart) / 1000;
-  log(`${summary} in ${loadSeconds.toFixed(1)} s`);
+  log(`${summary} in ${loadSeconds.toFixed(1)} s${reused ? ' (reused from an earlier run)' : ''}`);
+  if (process.env.BENCH_LOAD_ONLY === '1') process.exit(0);
 
   // 1. Client search.
   await database.pool.query('SELECT setseed(0.14)');
@@ -157,14 +187,18 @@ try {
     const status = await readFile(`/proc/${server.info.pid}/status`, 'utf8');
     return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
   };
-  // The range ending today that holds about `count` trade marks (at most 366 days).
+  // A range of days holding about `count` trade marks (at most 366 days): it ends on the latest day that
+  // holds no more than `count` alone (at full scale today alone holds over 1,500), and reaches back as far
+  // as `count` allows.
   const rangeOf = async (count: number) => {
     const { rows } = await database.pool.query<{ from: string; to: string; n: string }>(
       `WITH d AS (SELECT updated_on, count(*) AS n FROM iponz_cases WHERE kind = 'trademark'
           AND updated_on > (SELECT max(updated_on) FROM iponz_cases) - 366 GROUP BY updated_on),
-        c AS (SELECT updated_on, sum(n) OVER (ORDER BY updated_on DESC) AS total FROM d)
+        e AS (SELECT max(updated_on) AS last FROM d WHERE n <= $1),
+        c AS (SELECT updated_on, sum(n) OVER (ORDER BY updated_on DESC) AS total FROM d, e
+          WHERE updated_on <= e.last)
        SELECT (SELECT min(updated_on) FROM c WHERE total <= $1)::text AS from,
-         (SELECT max(updated_on) FROM d)::text AS to,
+         (SELECT last FROM e)::text AS to,
          (SELECT max(total) FROM c WHERE total <= $1)::text AS n`,
       [count],
     );
@@ -220,7 +254,7 @@ try {
       : '';
   const markdown = `### IP office: client search, case XML, streamed lists (\`npm run bench:iponz\`)
 
-${counts} (${databases.label}; generated and loaded in ${loadSeconds.toFixed(0)} s).${scaledDown} Measured ${new Date().toISOString().slice(0, 10)}; machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)} at the end (the machine is shared; the server and wrk share its cores).
+${counts} (${databases.label}; ${reused ? 'loaded by an earlier run and reused' : `generated and loaded in ${loadSeconds.toFixed(0)} s`}).${scaledDown} Measured ${new Date().toISOString().slice(0, 10)}; machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)} at the end (the machine is shared; the server and wrk share its cores).
 
 | measure | ours | straightforward | goal |
 |---|---|---|---|

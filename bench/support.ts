@@ -84,6 +84,8 @@ export interface BenchDatabases {
   setup: DatabaseSetup;
   /** 'DATABASE_URL' or 'embedded PostgreSQL 17', for the results' notes. */
   label: string;
+  /** Whether the databases persist between runs (`keep`): release leaves them. */
+  kept: boolean;
   /** Drops the scratch databases (DATABASE_URL) or stops and removes the embedded server. */
   release(): Promise<void>;
 }
@@ -94,11 +96,16 @@ export interface BenchDatabases {
  */
 export async function benchDatabases(
   stem: string,
-  options: { migrate?: boolean } = {},
+  options: { migrate?: boolean; keep?: string } = {},
 ): Promise<BenchDatabases> {
   const config = loadConfig();
+  // `keep` (with DATABASE_URL only): a persistent name, not dropped at the end, for data slow to load.
+  const keep = config.databaseUrl && options.keep ? options.keep : undefined;
   const databaseUrl = config.databaseUrl
-    ? withDatabase(config.databaseUrl, `rsg_bench_${stem}_${process.pid}`)
+    ? withDatabase(
+        config.databaseUrl,
+        keep ? `rsg_bench_${stem}_${keep}` : `rsg_bench_${stem}_${process.pid}`,
+      )
     : undefined;
   const dataDir = databaseUrl ? undefined : await mkdtemp(path.join(tmpdir(), `rsg-bench-${stem}-`));
   const setup = await prepareDatabases({
@@ -112,8 +119,9 @@ export async function benchDatabases(
   return {
     setup,
     label: databaseUrl ? 'DATABASE_URL' : 'embedded PostgreSQL 17',
+    kept: keep !== undefined,
     async release() {
-      if (databaseUrl) for (const url of Object.values(setup.urls)) await dropDatabase(url);
+      if (databaseUrl && !keep) for (const url of Object.values(setup.urls)) await dropDatabase(url);
       await setup.embedded?.stop();
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     },

@@ -106,6 +106,41 @@ describe('rule 5: address narrows, over three lines and the city of every type',
     expect(await idsOf('name=nowhere')).toContain(fixture(6));
     expect(await idsOf('name=postal%20only&address=nelson')).toEqual([]);
   });
+  it('a term never runs from one address into the next', async () => {
+    // Fixture 0's physical address ends "auckland", its postal one begins "po box".
+    expect(await idsOf('name=kiwi&address=auckland%25po%20box')).not.toContain(fixture(0));
+    expect(await idsOf('name=kiwi&address=po%20box%25auckland')).toContain(fixture(0));
+  });
+  it('follows changes to the addresses (kept on the client row by triggers, migration 006)', async () => {
+    const pool = t.gateway.runtime.environments.sandbox.pool;
+    const id = fixture(0);
+    await pool.query(
+      `UPDATE iponz_client_addresses SET city = 'Invercargill',
+      search_text = replace(search_text, 'wellington', 'invercargill') WHERE client_id = $1 AND address_type = 'service'`,
+      [id],
+    );
+    try {
+      expect(await idsOf('name=kiwi&address=invercargill')).toContain(id);
+      expect(await idsOf('name=kiwi&address=te%20aro%25wellington')).not.toContain(id);
+      await pool.query(
+        `DELETE FROM iponz_client_addresses WHERE client_id = $1 AND address_type = 'service'`,
+        [id],
+      );
+      expect(await idsOf('name=kiwi&address=invercargill')).not.toContain(id);
+    } finally {
+      await pool.query(
+        `DELETE FROM iponz_client_addresses WHERE client_id = $1 AND address_type = 'service'`,
+        [id],
+      );
+      await pool.query(
+        `INSERT INTO iponz_client_addresses (client_id, address_type, line1, line2, line3, city, search_text)
+         VALUES ($1, 'service', 'Widget Lawyers', '80 The Terrace', 'Te Aro', 'Wellington',
+           'widget lawyers, 80 the terrace, te aro, wellington')`,
+        [id],
+      );
+    }
+    expect(await idsOf('name=kiwi&address=te%20aro%25wellington')).toContain(id);
+  });
   it('an address of only % and spaces is refused naming address', async () => {
     const response = await search('name=kiwi&address=%25%20%25');
     expect(response.statusCode).toBe(400);
