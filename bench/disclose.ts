@@ -187,12 +187,14 @@ try {
     { name: 'cached', app, metrics },
     { name: 'uncached', app: uncachedApp, metrics: uncachedMetrics },
   ] as const;
-  type Times = { inject: number[]; server: number[] };
+  /** ms per call: as inject sees it, inside the server; µs of this process's CPU per call. */
+  type Times = { inject: number[]; server: number[]; cpu: number[] };
   const detail = {
     cached: { one: [] as Times[], all: [] as Times[] },
     uncached: { one: [] as Times[], all: [] as Times[] },
   };
   const detailCall = async (c: (typeof contenders)[number], number: string, times?: Times) => {
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const response = await c.app.inject({
       method: 'GET',
@@ -200,9 +202,11 @@ try {
       headers,
     });
     const elapsed = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
     if (response.statusCode !== 200) throw new Error(`offer ${number}: ${response.statusCode}`);
     times?.inject.push(elapsed);
     times?.server.push(c.metrics.last);
+    times?.cpu.push(cpu.user + cpu.system);
     return response.body;
   };
   // Both contenders answer byte for byte the same; one pass over every offer also fills the cache.
@@ -216,7 +220,7 @@ try {
     const order = round % 2 ? [...contenders].reverse() : [...contenders];
     for (const which of ['one', 'all'] as const) {
       const times = Object.fromEntries(
-        order.map((c) => [c.name, { inject: [] as number[], server: [] as number[] }]),
+        order.map((c) => [c.name, { inject: [] as number[], server: [] as number[], cpu: [] as number[] }]),
       ) as Record<'cached' | 'uncached', Times>;
       for (let i = 0; i < READS + 50; i++) {
         const number = which === 'one' ? 'OFR10001' : offerNumbers[i % offerNumbers.length]!;
@@ -238,6 +242,9 @@ try {
   /** Median over the rounds of a percentile of one round. */
   const roundMedian = (rounds: Times[], key: keyof Times, p: number) =>
     median(rounds.map((r) => percentile(r[key], p)));
+  /** Median over the rounds of a round's mean CPU per call, µs. */
+  const cpuPerCall = (rounds: Times[]) =>
+    median(rounds.map((r) => r.cpu.reduce((sum, v) => sum + v, 0) / r.cpu.length));
   const perRound = (rounds: Times[], key: keyof Times) =>
     rounds.map((r) => percentile(r[key], 99).toFixed(2)).join(', ');
 
@@ -279,6 +286,7 @@ machine's load average at the end: ${loadavg()
 | offer detail p99, inside the server (onRequest → onResponse) | ${ms(roundMedian(detail.cached.one, 'server', 99))} / ${ms(roundMedian(detail.cached.all, 'server', 99))} (p50 ${ms(roundMedian(detail.cached.one, 'server', 50))} / ${ms(roundMedian(detail.cached.all, 'server', 50))}) | ≤ 5 ms | ${Math.max(roundMedian(detail.cached.one, 'server', 99), roundMedian(detail.cached.all, 'server', 99)) <= 5 ? 'yes' : '**no**'} |
 | the same without the answer cache (every read a miss), \`inject\` | ${ms(roundMedian(detail.uncached.one, 'inject', 99))} / ${ms(roundMedian(detail.uncached.all, 'inject', 99))} (p50 ${ms(roundMedian(detail.uncached.one, 'inject', 50))} / ${ms(roundMedian(detail.uncached.all, 'inject', 50))}) | | |
 | the same without the cache, inside the server | ${ms(roundMedian(detail.uncached.one, 'server', 99))} / ${ms(roundMedian(detail.uncached.all, 'server', 99))} (p50 ${ms(roundMedian(detail.uncached.one, 'server', 50))} / ${ms(roundMedian(detail.uncached.all, 'server', 50))}) | | |
+| CPU of the gateway's process per offer detail, with / without the cache (one offer; all) | ${cpuPerCall(detail.cached.one).toFixed(0)} / ${cpuPerCall(detail.uncached.one).toFixed(0)} µs; ${cpuPerCall(detail.cached.all).toFixed(0)} / ${cpuPerCall(detail.uncached.all).toFixed(0)} µs | | |
 | new-or-changed offers over a year (${yearOfChanges} changed, page of 100) p95 | ${ms(percentile(changed, 95))} (p50 ${ms(percentile(changed, 50))}) | ≤ 20 ms | ${percentile(changed, 95) <= 20 ? 'yes' : '**no**'} |
 
 Offer detail: ${READ_ROUNDS} rounds of ${READS.toLocaleString('en-NZ')} reads per contender and case after 50 to warm up, the
@@ -288,7 +296,7 @@ test client sees it (the request simulated in process, no network); "inside the 
 gateway's own request time (onRequest to onResponse, what its duration histogram observes). One offer:
 \`GET /offer/OFR10001\` again and again; all: every offer in turn. With the cache, an unchanged
 answer is sent as kept (store/answer-cache.ts); without it (\`RSG_DISCLOSE_ANSWER_CACHE=0\`), every read
-queries and renders; both answer byte for byte the same (checked on every offer first, which also
+queries and renders (its CPU excludes PostgreSQL's, in another process); both answer byte for byte the same (checked on every offer first, which also
 fills the cache, so the cached figures are of kept answers and the uncached ones of misses). Per-round p99
 (inject, ms): cached one ${perRound(detail.cached.one, 'inject')}; all ${perRound(detail.cached.all, 'inject')};
 uncached one ${perRound(detail.uncached.one, 'inject')}; all ${perRound(detail.uncached.all, 'inject')}.
