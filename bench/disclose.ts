@@ -4,6 +4,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { HttpMetrics } from '../src/gateway/metrics.ts';
 import { updateProduct } from '../src/gateway/products.ts';
 import { createSubscription } from '../src/gateway/subscriptions.ts';
 import { grantAuthority } from '../src/identity/authorities.ts';
@@ -16,7 +17,7 @@ import { openRuntime } from '../src/runtime.ts';
 import { withIsinCheckDigit } from '../src/services/disclose/domain/isin.ts';
 import { seedDisclose } from '../src/services/disclose/sandbox/seed.ts';
 import type { DocumentFiles } from '../src/services/disclose/store/document-files.ts';
-import { recordResults } from './support.ts';
+import { median, recordResults } from './support.ts';
 
 /**
  * The offers register, side by side in one run, inside the server (Fastify's inject: the whole gateway
@@ -32,7 +33,8 @@ import { recordResults } from './support.ts';
  */
 const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const READS = Number(process.env.BENCH_READS ?? 1000);
+const READS = Number(process.env.BENCH_READS ?? 2000);
+const READ_ROUNDS = Number(process.env.BENCH_READ_ROUNDS ?? 5);
 const HOLDINGS = 50_000;
 const NOW = '2030-05-20T00:00:00Z';
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -47,8 +49,33 @@ for (const url of Object.values(urls)) await ensureDatabase(url);
 process.env.RSG_DISCLOSE_DOCUMENTS_DIR = await mkdtemp(path.join(tmpdir(), 'rsg-bench-disclose-'));
 const config = loadConfig({ LOG_LEVEL: 'silent', RSG_SANDBOX_ACTIVITY_PER_HOUR: '0' });
 const runtime = await openRuntime(config, { urls, embedded: undefined }, { clockMode: 'virtual' });
-const app = await buildApp(runtime, { logger: false });
+
+/** The app's own request metrics, also keeping the last request's time inside the server. */
+class TimedMetrics extends HttpMetrics {
+  /** onRequest to onResponse of the last request, ms (what the duration histogram observes). */
+  last = Number.NaN;
+  override recorder(environment: string, service: string) {
+    const inner = super.recorder(environment, service);
+    return (status: number, elapsedMs: number) => {
+      this.last = elapsedMs;
+      inner(status, elapsedMs);
+    };
+  }
+}
+const metrics = new TimedMetrics(false);
+const app = await buildApp(runtime, { logger: false, metrics });
+// The same gateway over the same runtime with the detail answer cache off: what every miss costs.
+const uncachedMetrics = new TimedMetrics(false);
+const uncachedApp = await buildApp(
+  {
+    ...runtime,
+    config: { ...runtime.config, variables: { ...runtime.config.variables, RSG_DISCLOSE_ANSWER_CACHE: '0' } },
+  },
+  { logger: false, metrics: uncachedMetrics },
+);
 await app.ready();
+await uncachedApp.ready();
+const gc = (globalThis as { gc?: () => void }).gc;
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -150,7 +177,78 @@ try {
     log(`FPH ${fund}: ${ms(elapsed)}, heap +${heapGrowth.at(-1)!.toFixed(1)} MB`);
   }
 
-  // --- reads ----------------------------------------------------------------------------------------
+  // --- offer detail: with the answer cache and without, call by call -----------------------------------
+  const offerNumbers = (
+    await runtime.environments.sandbox.pool.query<{ n: string }>(
+      'SELECT offer_number AS n FROM disclose_offers ORDER BY offer_number',
+    )
+  ).rows.map((r) => r.n);
+  const contenders = [
+    { name: 'cached', app, metrics },
+    { name: 'uncached', app: uncachedApp, metrics: uncachedMetrics },
+  ] as const;
+  /** ms per call: as inject sees it, inside the server; µs of this process's CPU per call. */
+  type Times = { inject: number[]; server: number[]; cpu: number[] };
+  const detail = {
+    cached: { one: [] as Times[], all: [] as Times[] },
+    uncached: { one: [] as Times[], all: [] as Times[] },
+  };
+  const detailCall = async (c: (typeof contenders)[number], number: string, times?: Times) => {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const response = await c.app.inject({
+      method: 'GET',
+      url: `/sandbox/disclose-register/v1/offer/${number}`,
+      headers,
+    });
+    const elapsed = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    if (response.statusCode !== 200) throw new Error(`offer ${number}: ${response.statusCode}`);
+    times?.inject.push(elapsed);
+    times?.server.push(c.metrics.last);
+    times?.cpu.push(cpu.user + cpu.system);
+    return response.body;
+  };
+  // Both contenders answer byte for byte the same; one pass over every offer also fills the cache.
+  for (const number of offerNumbers) {
+    const [a, b] = [await detailCall(contenders[0], number), await detailCall(contenders[1], number)];
+    if (a !== b) throw new Error(`offer ${number}: the cached answer differs from the computed one`);
+  }
+  for (let round = 0; round < READ_ROUNDS; round++) {
+    // The filings' garbage (or the round before's) is collected before the round, not in it.
+    gc?.();
+    const order = round % 2 ? [...contenders].reverse() : [...contenders];
+    for (const which of ['one', 'all'] as const) {
+      const times = Object.fromEntries(
+        order.map((c) => [c.name, { inject: [] as number[], server: [] as number[], cpu: [] as number[] }]),
+      ) as Record<'cached' | 'uncached', Times>;
+      for (let i = 0; i < READS + 50; i++) {
+        const number = which === 'one' ? 'OFR10001' : offerNumbers[i % offerNumbers.length]!;
+        // The first 50 warm up.
+        for (const c of order) await detailCall(c, number, i >= 50 ? times[c.name] : undefined);
+      }
+      for (const c of order) detail[c.name][which].push(times[c.name]);
+    }
+    log(
+      `detail round ${round + 1}: p99 inject/server ms ${contenders
+        .map(
+          (c) =>
+            `${c.name} one ${percentile(detail[c.name].one.at(-1)!.inject, 99).toFixed(2)}/${percentile(detail[c.name].one.at(-1)!.server, 99).toFixed(2)}, ` +
+            `all ${percentile(detail[c.name].all.at(-1)!.inject, 99).toFixed(2)}/${percentile(detail[c.name].all.at(-1)!.server, 99).toFixed(2)}`,
+        )
+        .join('; ')}`,
+    );
+  }
+  /** Median over the rounds of a percentile of one round. */
+  const roundMedian = (rounds: Times[], key: keyof Times, p: number) =>
+    median(rounds.map((r) => percentile(r[key], p)));
+  /** Median over the rounds of a round's mean CPU per call, µs. */
+  const cpuPerCall = (rounds: Times[]) =>
+    median(rounds.map((r) => r.cpu.reduce((sum, v) => sum + v, 0) / r.cpu.length));
+  const perRound = (rounds: Times[], key: keyof Times) =>
+    rounds.map((r) => percentile(r[key], 99).toFixed(2)).join(', ');
+
+  // --- new-or-changed -------------------------------------------------------------------------------
   const timed = async (url: string) => {
     const times: number[] = [];
     for (let i = 0; i < READS + 50; i++) {
@@ -162,13 +260,16 @@ try {
     }
     return times;
   };
-  const offer = await timed('/offer/OFR10001');
   const changedUrl = '/new-or-changed-offers?start-date=2025-05-20&end-date=2026-05-20&page-size=100';
   const yearOfChanges = (await get(changedUrl)).json().totalItems as number;
   const changed = await timed(changedUrl);
   const offers = (await get('/offers?page-size=1')).json().totalItems as number;
 
   const maxFiling = Math.max(...filings);
+  const detailP99 = {
+    one: roundMedian(detail.cached.one, 'inject', 99),
+    all: roundMedian(detail.cached.all, 'inject', 99),
+  };
   const table = `## Offers register (\`npm run bench:disclose\`)
 
 Inside the server (Fastify inject through the whole gateway), on PostgreSQL, one run, ${new Date().toISOString().slice(0, 10)};
@@ -181,8 +282,24 @@ machine's load average at the end: ${loadavg()
 |---|---|---|---|
 | FPH filing of ${HOLDINGS.toLocaleString('en-NZ')} holdings (${(body.length / 1024 / 1024).toFixed(1)} MB body): slowest of ${ROUNDS} | ${ms(maxFiling)} (median ${ms(percentile(filings, 50))}) | ≤ 1,000 ms | ${maxFiling <= 1000 ? 'yes' : '**no**'} |
 | heap growth while filing (peak above the start, sampled every 2 ms) | ${Math.max(...heapGrowth).toFixed(1)} MB | bounded | see note |
-| offer detail \`GET /offer/OFR10001\` p99 | ${ms(percentile(offer, 99))} (p50 ${ms(percentile(offer, 50))}) | ≤ 5 ms | ${percentile(offer, 99) <= 5 ? 'yes' : '**no**'} |
+| offer detail p99, \`inject\` (one offer / all ${offerNumbers.length} in turn) | ${ms(detailP99.one)} / ${ms(detailP99.all)} (p50 ${ms(roundMedian(detail.cached.one, 'inject', 50))} / ${ms(roundMedian(detail.cached.all, 'inject', 50))}) | ≤ 5 ms | ${Math.max(detailP99.one, detailP99.all) <= 5 ? 'yes' : '**no**'} |
+| offer detail p99, inside the server (onRequest → onResponse) | ${ms(roundMedian(detail.cached.one, 'server', 99))} / ${ms(roundMedian(detail.cached.all, 'server', 99))} (p50 ${ms(roundMedian(detail.cached.one, 'server', 50))} / ${ms(roundMedian(detail.cached.all, 'server', 50))}) | ≤ 5 ms | ${Math.max(roundMedian(detail.cached.one, 'server', 99), roundMedian(detail.cached.all, 'server', 99)) <= 5 ? 'yes' : '**no**'} |
+| the same without the answer cache (every read a miss), \`inject\` | ${ms(roundMedian(detail.uncached.one, 'inject', 99))} / ${ms(roundMedian(detail.uncached.all, 'inject', 99))} (p50 ${ms(roundMedian(detail.uncached.one, 'inject', 50))} / ${ms(roundMedian(detail.uncached.all, 'inject', 50))}) | | |
+| the same without the cache, inside the server | ${ms(roundMedian(detail.uncached.one, 'server', 99))} / ${ms(roundMedian(detail.uncached.all, 'server', 99))} (p50 ${ms(roundMedian(detail.uncached.one, 'server', 50))} / ${ms(roundMedian(detail.uncached.all, 'server', 50))}) | | |
+| CPU of the gateway's process per offer detail, with / without the cache (one offer; all) | ${cpuPerCall(detail.cached.one).toFixed(0)} / ${cpuPerCall(detail.uncached.one).toFixed(0)} µs; ${cpuPerCall(detail.cached.all).toFixed(0)} / ${cpuPerCall(detail.uncached.all).toFixed(0)} µs | | |
 | new-or-changed offers over a year (${yearOfChanges} changed, page of 100) p95 | ${ms(percentile(changed, 95))} (p50 ${ms(percentile(changed, 50))}) | ≤ 20 ms | ${percentile(changed, 95) <= 20 ? 'yes' : '**no**'} |
+
+Offer detail: ${READ_ROUNDS} rounds of ${READS.toLocaleString('en-NZ')} reads per contender and case after 50 to warm up, the
+contenders alternating call by call (the order swapped every round), ${gc ? 'a full collection before each round' : 'no forced collection between rounds (run with `--expose-gc` for one)'};
+figures are medians over the rounds of each round's percentile. "inject" is the whole call as the
+test client sees it (the request simulated in process, no network); "inside the server" is the
+gateway's own request time (onRequest to onResponse, what its duration histogram observes). One offer:
+\`GET /offer/OFR10001\` again and again; all: every offer in turn. With the cache, an unchanged
+answer is sent as kept (store/answer-cache.ts); without it (\`RSG_DISCLOSE_ANSWER_CACHE=0\`), every read
+queries and renders (its CPU excludes PostgreSQL's, in another process); both answer byte for byte the same (checked on every offer first, which also
+fills the cache, so the cached figures are of kept answers and the uncached ones of misses). Per-round p99
+(inject, ms): cached one ${perRound(detail.cached.one, 'inject')}; all ${perRound(detail.cached.all, 'inject')};
+uncached one ${perRound(detail.uncached.one, 'inject')}; all ${perRound(detail.uncached.all, 'inject')}.
 
 Note: the filing streams the body (@streamparser/json) and keeps the holdings as six columns, so the heap
 grows with the columns and the 64 KB chunks of COPY sent to PostgreSQL, not with a tree of 50,000
@@ -190,6 +307,7 @@ objects; the request body itself (as Fastify receives it) is bounded by the 20 M
   process.stdout.write(`${table}\n`);
   if (process.env.BENCH_RECORD !== '0') await recordResults('disclose', table);
 } finally {
+  await uncachedApp.close();
   await app.close();
   await runtime.close();
   for (const url of Object.values(urls)) await dropDatabase(url);

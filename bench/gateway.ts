@@ -4,7 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CAN_PIN, LOAD_CPUS, LOAD_GENERATOR, measureLoad, pinned, SERVER_CPUS } from './load.ts';
-import { benchDatabases, median, recordResults, root, startServer, stopServer } from './support.ts';
+import {
+  benchDatabases,
+  median,
+  recordResults,
+  root,
+  SERVER_NODE_ARGS,
+  startServer,
+  stopServer,
+} from './support.ts';
 
 /**
  * Gateway overhead: the same fixed JSON from (a) a bare node:http server, the ceiling, (b) Fastify alone
@@ -32,6 +40,7 @@ const GOAL_ADDED_P99_US = 500;
 const LABELS = {
   ceiling: 'bare node:http (ceiling)',
   fastify: 'Fastify alone, one route (reference)',
+  floor: 'Fastify as the gateway configures it, none of its work (its no-plugin figure)',
   baseline: 'through the gateway, `BENCH_BASELINE` (before)',
   gateway: 'through the gateway (key, rate limit, quota, usage, metrics)',
 };
@@ -84,17 +93,36 @@ async function paced(url: string, headers: Record<string, string>, cpus?: string
 const databases = await benchDatabases('gateway', { migrate: false });
 const { setup } = databases;
 const gatewayEnv = { RSG_BENCH_URLS: JSON.stringify(setup.urls) };
+/** Node flags for the gateway contender alone, e.g. `--trace-gc` or `--cpu-prof --cpu-prof-dir=…`. */
+const gatewayNodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
+// Every contender runs with the node flags `npm start` gives the gateway (SERVER_NODE_ARGS), so they
+// differ in their code only.
+const started: Awaited<ReturnType<typeof startServer>>[] = [];
+const start = async <T>(script: string, env: Record<string, string> = {}, extra: string[] = []) => {
+  try {
+    const server = await startServer<T>(script, env, undefined, [...SERVER_NODE_ARGS, ...extra]);
+    started.push(server);
+    return server;
+  } catch (error) {
+    // Leave no contender running when another cannot start.
+    for (const server of started) await stopServer(server.child);
+    await databases.release();
+    throw error;
+  }
+};
 const servers = {
-  ceiling: await startServer<{ port: number }>('bench/servers/bare.ts'),
-  fastify: await startServer<{ port: number }>('bench/servers/fastify.ts'),
-  gateway: await startServer<{ port: number; key: string; limits: string }>(
+  ceiling: await start<{ port: number }>('bench/servers/bare.ts'),
+  fastify: await start<{ port: number }>('bench/servers/fastify.ts'),
+  floor: await start<{ port: number }>('bench/gateway-floor.ts'),
+  gateway: await start<{ port: number; key: string; limits: string }>(
     'bench/servers/gateway.ts',
     gatewayEnv,
+    gatewayNodeArgs,
   ),
   ...(BASELINE
     ? {
-        baseline: await startServer<{ port: number; key: string; limits: string }>(
+        baseline: await start<{ port: number; key: string; limits: string }>(
           path.join(BASELINE, 'bench/servers/gateway.ts'),
           gatewayEnv,
         ),
@@ -183,6 +211,9 @@ try {
     const cpuRatio = (name: Name) => median(load[name].map((g, i) => load.ceiling[i]!.cpu / g.cpu));
     const added = (name: Name) => median(at[name].map((g, i) => g.p99 - at.ceiling[i]!.p99));
     const throughputRatio = ratio('gateway');
+    /** Gateway ÷ its own no-plugin figure (the floor), per round: Kong's measure in the issue. */
+    const ownRatio = median(load.gateway.map((g, i) => g.rps / load.floor[i]!.rps));
+    const ownCpuRatio = median(load.gateway.map((g, i) => load.floor[i]!.cpu / g.cpu));
     const addedP99 = added('gateway');
     lines.push(
       '',
@@ -200,6 +231,7 @@ try {
       '',
       `- Throughput gateway ÷ ceiling: **${(throughputRatio * 100).toFixed(1)}%** (goal ≥ ${GOAL_RATIO * 100}%) — ${throughputRatio >= GOAL_RATIO ? 'met' : '**not met**'}. ` +
         `By CPU per answer (what one core of its own would give): ${(cpuRatio('gateway') * 100).toFixed(1)}% — ${cpuRatio('gateway') >= GOAL_RATIO ? 'met' : '**not met**'}.`,
+      `- For comparison with Kong's figure in the issue (76% of its own no-plugin figure with key auth and rate limiting on): the gateway ÷ Fastify configured as the gateway configures it, without the gateway's work: ${(ownRatio * 100).toFixed(1)}% (by CPU per answer ${(ownCpuRatio * 100).toFixed(1)}%).`,
       // A difference of p99s says something only when the ceiling's own p99 is within the goal: on a busy
       // machine it is milliseconds, and a negative "added" is noise, not a result.
       `- p99 added at ${FIXED_RATE.toLocaleString('en')} req/s: **${addedP99.toFixed(0)} µs** (goal ≤ ${GOAL_ADDED_P99_US} µs) — ${

@@ -31,15 +31,29 @@ export const median = (values: number[]): number => {
 };
 
 /**
+ * The node flags the gateway runs with under `npm start` (package.json) and `rsg` (bin/rsg.js): a floor
+ * under V8's young generation, which V8's memory reducer otherwise shrinks to 1 MB whenever the process
+ * idles for a moment; under load afterwards it then collected ten times as often and did not grow back
+ * (docs/benchmarks.md, "Issue 10: the gateway's decay after idle spells"). Benchmarks start the servers
+ * they compare with the same flags; `BENCH_SERVER_NODE_ARGS` replaces them (empty: none, as before).
+ */
+export const SERVER_NODE_ARGS =
+  process.env.BENCH_SERVER_NODE_ARGS === undefined
+    ? ['--min-semi-space-size=16']
+    : process.env.BENCH_SERVER_NODE_ARGS.split(' ').filter(Boolean);
+
+/**
  * Starts a TypeScript server script in its own process and waits for its first JSON line. With `cpus`
- * (a `taskset` list), the process and any it forks run on those cores only.
+ * (a `taskset` list), the process and any it forks run on those cores only; `nodeArgs` go to node
+ * before the script (flags NODE_OPTIONS refuses, such as `--trace-gc`).
  */
 export function startServer<T>(
   script: string,
   env: Record<string, string> = {},
   cpus?: string,
+  nodeArgs: string[] = [],
 ): Promise<{ child: ChildProcess; info: T }> {
-  const args = ['--import', 'tsx', path.isAbsolute(script) ? script : path.join(root, script)];
+  const args = [...nodeArgs, '--import', 'tsx', path.isAbsolute(script) ? script : path.join(root, script)];
   const [command, commandArgs] = cpus
     ? ['taskset', ['-c', cpus, process.execPath, ...args]]
     : [process.execPath, args];
@@ -48,11 +62,16 @@ export function startServer<T>(
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
-    let buffer = '';
+    let buffer: string | undefined = '';
     child.stdout!.on('data', (chunk: Buffer) => {
+      // After its first JSON line, what a server prints (say `--trace-gc` lines) goes to stderr.
+      if (buffer === undefined) return void process.stderr.write(chunk);
       buffer += chunk.toString();
-      const line = buffer.split('\n')[0];
-      if (buffer.includes('\n') && line) resolve({ child, info: JSON.parse(line) as T });
+      const line = buffer.split('\n').find((l, i, all) => i < all.length - 1 && l.startsWith('{'));
+      if (line) {
+        buffer = undefined;
+        resolve({ child, info: JSON.parse(line) as T });
+      }
     });
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });

@@ -19,4 +19,8 @@ export const discloseService: ServiceDefinition = {
   publicRoutes: disclosePublicRoutes,
   migrations: path.join(here, 'migrations'),
   seed: (context) => seedDisclose(context),
+  settings: {
+    /** Offer and scheme detail answers kept rendered per process and environment (0: none kept). */
+    answerCacheEntries: { variable: 'RSG_DISCLOSE_ANSWER_CACHE', default: 2_000, min: 0, max: 1_000_000 },
+  },
 };

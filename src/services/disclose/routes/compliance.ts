@@ -21,6 +21,7 @@ import {
   pathParameters,
   readResponses,
 } from '../schemas.ts';
+import type { AnswerCache } from '../store/answer-cache.ts';
 import { complianceFunds, fileCompliance } from '../store/compliance.ts';
 import { MAX_DOCUMENT_BYTES } from '../store/document-files.ts';
 import { fundAt } from '../store/register.ts';
@@ -31,7 +32,11 @@ import { apiBase, notFound, numberParam, registerUrl, requireOrganisation, sendJ
  * (@streamparser/json): holdings are checked one by one as they arrive and kept as columns, so a
  * 50,000-line filing never exists as a list of objects.
  */
-export async function complianceRoutes(app: FastifyInstance, context: ServiceContext): Promise<void> {
+export async function complianceRoutes(
+  app: FastifyInstance,
+  context: ServiceContext,
+  answers: AnswerCache,
+): Promise<void> {
   const pool = context.database.pool;
   const base = apiBase(context);
 
@@ -161,6 +166,7 @@ export async function complianceRoutes(app: FastifyInstance, context: ServiceCon
     const period = periodEnd as string;
     const { dueDate, late } = filingOf(kind, period, today);
     const now = context.clock.now();
+    const noticesBefore = answers.notices();
     const outcome = await fileCompliance(pool, {
       fundNumber,
       offerNumber,
@@ -174,6 +180,11 @@ export async function complianceRoutes(app: FastifyInstance, context: ServiceCon
       documentChanges: changes,
       ...(holdings ? { holdings } : {}),
     });
+    if (outcome.outcome === 'filed') {
+      // Committed: no kept detail answer of this process outlives it, and its notice has gone out.
+      answers.drop();
+      await answers.echo(noticesBefore);
+    }
     if (outcome.outcome === 'missing')
       throw notFound(`Fund ${fundNumber} of offer ${offerNumber}`, 'fundNumber');
     if (outcome.outcome === 'stale') throw stale();

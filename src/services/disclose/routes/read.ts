@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { isDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
+import { strongEtag } from '../../../platform/http/conditional.ts';
 import {
   cut,
   DOCUMENT_REC_ID,
@@ -29,6 +30,7 @@ import {
   SummaryPage,
   VersionPage,
 } from '../schemas.ts';
+import type { AnswerCache, RenderedAnswer } from '../store/answer-cache.ts';
 import * as store from '../store/register.ts';
 import { fundEtag } from './compliance.ts';
 import {
@@ -41,6 +43,7 @@ import {
   registerUrl,
   requireOrganisation,
   sendJson,
+  sendJsonText,
   single,
 } from './support.ts';
 
@@ -68,8 +71,11 @@ const PAGING = { page: 'Page number, from 1', 'page-size': 'Items per page, 1 to
 const VERSION = { version: 'A version identifier (e.g. OFR10001-v2); absent: the current version' };
 const anything = () => () => true;
 
-/** The reads: searches, records at a version, their paginated sub-resources, new-or-changed. */
-export function readRoutes(app: FastifyInstance, context: ServiceContext): void {
+/**
+ * The reads: searches, records at a version, their paginated sub-resources, new-or-changed. Offer and
+ * scheme detail answers are kept rendered in `answers` (store/answer-cache.ts) while they are current.
+ */
+export function readRoutes(app: FastifyInstance, context: ServiceContext, answers: AnswerCache): void {
   const pool = context.database.pool;
   const base = apiBase(context);
   const route = (
@@ -79,7 +85,7 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext): void 
     query: Record<string, string>,
     handler: (
       request: FastifyRequest,
-    ) => Promise<{ body: unknown; lastModified?: Date | undefined; etag?: string }>,
+    ) => Promise<{ body: unknown; lastModified?: Date | undefined; etag?: string } | RenderedAnswer>,
   ) =>
     app.get(
       url,
@@ -95,8 +101,10 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext): void 
       },
       async (request, reply) => {
         requireOrganisation(request);
-        const { body, lastModified, etag } = await handler(request);
-        return sendJson(request, reply, body, lastModified, etag);
+        const answer = await handler(request);
+        if ('text' in answer)
+          return sendJsonText(request, reply, answer.text, answer.etag, answer.lastModified);
+        return sendJson(request, reply, answer.body, answer.lastModified, answer.etag);
       },
     );
 
@@ -237,6 +245,11 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext): void 
         const number = numberParam((request.params as Record<string, string>)[param]!, pattern, param, what);
         const query = request.query as Query;
         const version = parseVersion(single(query, 'version'), number);
+        // The answer depends on the record (at the version) and, through registerUrl, on the origin.
+        const key = `${subject}|${number}|${version ?? ''}|${request.protocol}://${request.host}`;
+        const kept = answers.get(key);
+        if (kept) return kept;
+        const mark = answers.mark();
         const row = await store.detail(pool, subject, number, version);
         if (!row)
           throw notFound(
@@ -292,7 +305,9 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext): void 
             `/${subject}/${number}${version ? `?version=${versionId(number, version)}` : ''}`,
           ),
         };
-        return { body, lastModified: version ? row.changedAt : row.lastChanged };
+        const text = JSON.stringify(body);
+        const lastModified = version ? row.changedAt : row.lastChanged;
+        return answers.keep(key, { text, etag: strongEtag(text), lastModified }, mark);
       },
     );
 

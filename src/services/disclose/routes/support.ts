@@ -63,8 +63,18 @@ export function sendJson(
   etag?: string,
 ): FastifyReply {
   const text = JSON.stringify(body);
-  const tag = etag ?? strongEtag(text);
-  const validators = lastModified ? { etag: tag, lastModified } : { etag: tag };
+  return sendJsonText(request, reply, text, etag ?? strongEtag(text), lastModified);
+}
+
+/** JSON already rendered (a kept answer): the same headers and conditional table as `sendJson`. */
+export function sendJsonText(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  text: string,
+  etag: string,
+  lastModified?: Date,
+): FastifyReply {
+  const validators = lastModified ? { etag, lastModified } : { etag };
   if (answeredConditionally(request, reply, validators)) return reply;
   return reply.type('application/json; charset=utf-8').send(text);
 }
