@@ -160,6 +160,7 @@ export async function seedSandbox(
             gateway.pool,
             { environment: 'sandbox', service, kind, id: objectId },
             { userId: user.id },
+            { at: clock.now() },
           );
         }
       },
@@ -178,6 +179,7 @@ export async function seedSandbox(
           gateway.pool,
           { environment: 'sandbox', service, kind, id: objectId },
           { organisationId: organisation.id },
+          { at: clock.now() },
         );
         return OPERATORS_ORGANISATION;
       },

@@ -39,7 +39,7 @@ export async function mountService(
     database: runtime.environments[environment],
     clock: runtime.clocks.for(environment),
     keyedUniform: runtime.keyedUniform,
-    identity: serviceIdentity(runtime.gateway.pool, environment, service.id),
+    identity: serviceIdentity(runtime.gateway.pool, environment, service.id, runtime.clocks.for(environment)),
     fees: serviceFees({
       environment,
       service: service.id,

@@ -46,7 +46,7 @@ export async function grantAuthority(
   pool: Pool,
   object: RegisterObject,
   holder: Holder,
-  options: { grantedBy?: string; role?: string } = {},
+  options: { grantedBy?: string; role?: string; at?: Date } = {},
 ): Promise<Authority> {
   const userId = 'userId' in holder ? holder.userId : null;
   const organisationId = 'organisationId' in holder ? holder.organisationId : null;
@@ -60,8 +60,8 @@ export async function grantAuthority(
     }
   }
   const inserted = await pool.query<{ id: string }>(
-    `INSERT INTO authorities (environment, service, object_kind, object_id, user_id, organisation_id, role, granted_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING id`,
+    `INSERT INTO authorities (environment, service, object_kind, object_id, user_id, organisation_id, role, granted_by, granted_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9::timestamptz, now())) ON CONFLICT DO NOTHING RETURNING id`,
     [
       object.environment,
       object.service,
@@ -71,6 +71,7 @@ export async function grantAuthority(
       organisationId,
       options.role ?? 'authority',
       options.grantedBy ?? null,
+      options.at ?? null,
     ],
   );
   const id =
@@ -90,11 +91,12 @@ export async function revokeAuthority(
   pool: Pool,
   object: RegisterObject,
   authorityId: string,
+  at?: Date,
 ): Promise<boolean> {
   const result = await pool.query(
-    `UPDATE authorities SET revoked_at = now()
+    `UPDATE authorities SET revoked_at = COALESCE($6::timestamptz, now())
       WHERE id = $5 AND revoked_at IS NULL AND environment = $1 AND service = $2 AND object_kind = $3 AND object_id = $4`,
-    [object.environment, object.service, object.kind, object.id, authorityId],
+    [object.environment, object.service, object.kind, object.id, authorityId, at ?? null],
   );
   return (result.rowCount ?? 0) > 0;
 }

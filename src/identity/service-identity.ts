@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { Caller, HeldAuthority, ServiceIdentity } from '../gateway/service-context.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { Environment } from '../services/contract.ts';
 import {
   type Authority,
@@ -22,8 +23,17 @@ const held = (authority: Authority): HeldAuthority => ({
   grantedAt: authority.grantedAt,
 });
 
-/** What a service may ask identity/, bound to its environment and service. */
-export function serviceIdentity(pool: Pool, environment: Environment, service: string): ServiceIdentity {
+/**
+ * What a service may ask identity/, bound to its environment and service. Grants and revocations are
+ * dated by the environment's clock (the sandbox's virtual clock when it runs one), as the register's
+ * own records are.
+ */
+export function serviceIdentity(
+  pool: Pool,
+  environment: Environment,
+  service: string,
+  clock: Clock,
+): ServiceIdentity {
   const actor = (caller: Caller | undefined) => ({
     userId: caller?.userId,
     organisationId: caller?.organisationId,
@@ -50,7 +60,13 @@ export function serviceIdentity(pool: Pool, environment: Environment, service: s
       }
       if (!resolved) return undefined;
       const grantedBy = options?.grantedBy && UUID.test(options.grantedBy) ? options.grantedBy : undefined;
-      return held(await grantAuthority(pool, object(kind, objectId), resolved, { ...options, grantedBy }));
+      return held(
+        await grantAuthority(pool, object(kind, objectId), resolved, {
+          ...options,
+          grantedBy,
+          at: clock.now(),
+        }),
+      );
     },
     async organisation(organisationId) {
       if (!UUID.test(organisationId)) return undefined;
@@ -62,7 +78,7 @@ export function serviceIdentity(pool: Pool, environment: Environment, service: s
     },
     revokeAuthority: (kind, objectId, authorityId) =>
       UUID.test(authorityId)
-        ? revokeAuthority(pool, object(kind, objectId), authorityId)
+        ? revokeAuthority(pool, object(kind, objectId), authorityId, clock.now())
         : Promise.resolve(false),
   };
 }

@@ -164,7 +164,13 @@ ${
   scope.post('/sandbox/authorities', async (request, reply) => {
     const user = requireUser(request);
     for (const fixture of CLAIMABLE) {
-      await grantAuthority(pool, object(fixture.nzbn), { userId: user.id }, { grantedBy: user.id });
+      // Dated by the sandbox's clock, as the register's own grants are.
+      await grantAuthority(
+        pool,
+        object(fixture.nzbn),
+        { userId: user.id },
+        { grantedBy: user.id, at: deps.runtime.clocks.for('sandbox').now() },
+      );
     }
     return sendPage(
       request,

@@ -10,6 +10,7 @@ import type { Pool } from 'pg';
 import { createSubscription } from '../../gateway/subscriptions.ts';
 import { grantAuthority } from '../../identity/authorities.ts';
 import { addUser } from '../../identity/users.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { OPERATORS_ORGANISATION } from '../../runtime.ts';
 import { productId, type ServiceDefinition } from '../../services/contract.ts';
 import type { RecorderAccess } from './record.ts';
@@ -45,12 +46,14 @@ export async function recorderUser(pool: Pool): Promise<RecorderUser> {
  * example entity (the `nzbn` path parameter's example in that service's own document), as a user who
  * claimed it on the portal's sandbox page holds, so that the authority operations answer. The register
  * is the service that provides the business number register (the contract's capability), not named here.
+ * Dated by the sandbox `clock`, as the service's own grants are.
  */
 export async function grantExampleEntity(
   app: FastifyInstance,
   pool: Pool,
   user: RecorderUser,
   services: readonly ServiceDefinition[],
+  clock: Clock,
 ): Promise<void> {
   const register = services.find((service) => service.businessNumberRegister && service.routes);
   if (!register) return;
@@ -74,6 +77,7 @@ export async function grantExampleEntity(
           pool,
           { environment: 'sandbox', service: register.id, kind: 'entity', id: example },
           { userId: user.id },
+          { at: clock.now() },
         );
         return;
       }

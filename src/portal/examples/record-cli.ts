@@ -44,7 +44,13 @@ async function main(): Promise<void> {
       for (const line of await seedSandbox(urls, 'small')) console.log(line);
       const app = await buildApp(runtime, { logger: false });
       await app.ready();
-      await grantExampleEntity(app, runtime.gateway.pool, user, runtime.services);
+      await grantExampleEntity(
+        app,
+        runtime.gateway.pool,
+        user,
+        runtime.services,
+        runtime.clocks.for('sandbox'),
+      );
       const recorded = await recordExamples(
         app,
         runtime.services,
