@@ -3,8 +3,8 @@
  * environment, the user's organisations in the payer rule's order (role, then the oldest membership). A
  * fee-bearing call whose payer is in memory asks the gateway database nothing.
  *
- * An entry is trusted only while this process listens for membership changes (the pattern of
- * `src/services/iponz/store/case-cache.ts`):
+ * An entry is trusted only while this process listens for membership changes (`platform/db/notice-listener.ts`,
+ * as the IP office's case cache and the offers register's answer cache):
  *
  * - Every change to `memberships` sends the user's id on `MEMBERSHIP_CHANNEL`, and every change to
  *   `organisations` (and a TRUNCATE of either) sends `*`, from triggers (identity migration 005), so
@@ -21,44 +21,47 @@
  * direct debit authority, when a user has several organisations) is not kept: it is read each time.
  * A membership change takes effect here when its notice arrives, a moment after its commit.
  */
-import pg from 'pg';
+import { NoticeListener } from '../../platform/db/notice-listener.ts';
 import type { Environment } from '../../services/contract.ts';
 
 export const MEMBERSHIP_CHANNEL = 'rsg_memberships';
 export const PAYER_CACHE_SIZE = 10_000;
-const RETRY_MS = 1_000;
 
 export class PayerCache {
   /** User id → environment → the user's organisations there, in the payer rule's order. */
   private readonly entries = new Map<string, Partial<Record<Environment, readonly string[]>>>();
-  private client: pg.Client | undefined;
-  private listening = false;
-  private connecting: Promise<void> | undefined;
-  private closed = false;
-  private retry: NodeJS.Timeout | undefined;
-  /** Counts notices and (re)connections: a lookup is kept only if none came while it ran. */
-  private generation = 0;
+  private readonly listener: NoticeListener;
 
   constructor(
-    private readonly url: string,
+    url: string,
     private readonly size = PAYER_CACHE_SIZE,
-  ) {}
+  ) {
+    this.listener = new NoticeListener({
+      url,
+      channel: MEMBERSHIP_CHANNEL,
+      applicationName: 'rsg-billing-payers',
+      onNotice: (payload) => {
+        if (payload === '*') this.entries.clear();
+        else this.entries.delete(payload);
+      },
+      onReset: () => this.entries.clear(),
+    });
+  }
 
   /** Whether entries are being served (the listening connection is up). */
   get serving(): boolean {
-    return this.listening;
+    return this.listener.listening;
   }
 
   /** Starts listening now (otherwise the first `get` does); resolves once listening or failed. */
-  async start(): Promise<void> {
-    this.open();
-    await this.connecting;
+  start(): Promise<void> {
+    return this.listener.start();
   }
 
   /** The user's organisations in the environment, if they may be trusted. */
   get(userId: string, environment: Environment): readonly string[] | undefined {
-    if (!this.listening) {
-      this.open();
+    if (!this.listener.listening) {
+      this.listener.open();
       return undefined;
     }
     const entry = this.entries.get(userId);
@@ -71,12 +74,12 @@ export class PayerCache {
 
   /** The mark to give `keep` for a lookup starting now. */
   mark(): number {
-    return this.generation;
+    return this.listener.mark();
   }
 
   /** Keeps a lookup made since `mark`, unless a notice came meanwhile or nothing is being served. */
   keep(userId: string, environment: Environment, organisations: readonly string[], mark: number): void {
-    if (!this.listening || mark !== this.generation || this.closed) return;
+    if (!this.listener.current(mark)) return;
     const entry = this.entries.get(userId) ?? {};
     entry[environment] = organisations;
     this.entries.delete(userId);
@@ -84,66 +87,7 @@ export class PayerCache {
     if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
   }
 
-  private notice(payload: string): void {
-    this.generation++;
-    if (payload === '*') this.entries.clear();
-    else this.entries.delete(payload);
-  }
-
-  private open(): void {
-    if (this.closed || this.connecting || this.retry || this.listening) return;
-    this.connecting = this.connect().finally(() => {
-      this.connecting = undefined;
-    });
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: 'rsg-billing-payers' });
-    client.on('notification', (message) => {
-      if (message.channel === MEMBERSHIP_CHANNEL && message.payload) this.notice(message.payload);
-    });
-    client.on('error', () => this.lost(client));
-    client.on('end', () => this.lost(client));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${MEMBERSHIP_CHANNEL}`);
-    } catch {
-      this.lost(client);
-      return;
-    }
-    if (this.closed) {
-      await client.end().catch(() => {});
-      return;
-    }
-    this.client = client;
-    this.generation++;
-    this.entries.clear();
-    this.listening = true;
-  }
-
-  private lost(client: pg.Client): void {
-    if (this.client && this.client !== client) return;
-    this.client = undefined;
-    this.listening = false;
-    this.generation++;
-    this.entries.clear();
-    client.end().catch(() => {});
-    if (this.closed || this.retry) return;
-    this.retry = setTimeout(() => {
-      this.retry = undefined;
-      this.open();
-    }, RETRY_MS);
-    this.retry.unref();
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    this.listening = false;
-    this.entries.clear();
-    if (this.retry) clearTimeout(this.retry);
-    await this.connecting;
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => {});
+  close(): Promise<void> {
+    return this.listener.close();
   }
 }

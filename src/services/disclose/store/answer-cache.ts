@@ -22,12 +22,11 @@
  *   the least recently read is dropped first. The key holds the
  *   origin the answer's `registerUrl` was made for (scheme and Host), so no answer is sent to another.
  */
-import pg from 'pg';
+import { NoticeListener } from '../../../platform/db/notice-listener.ts';
 
 export const RECORD_CHANNEL = 'rsg_disclose_records';
 export const ANSWER_CACHE_SIZE = 2_000;
 const ECHO_WAIT_MS = 200;
-const RETRY_MS = 1_000;
 
 /** A detail answer as sent: its JSON text, strong ETag (over the text) and Last-Modified. */
 export interface RenderedAnswer {
@@ -38,24 +37,30 @@ export interface RenderedAnswer {
 
 export class AnswerCache {
   private readonly entries = new Map<string, RenderedAnswer>();
-  private client: pg.Client | undefined;
-  private listening = false;
-  private connecting: Promise<void> | undefined;
-  private closed = false;
-  private retry: NodeJS.Timeout | undefined;
-  /** Counts notices, drops and (re)connections: an answer is kept only if none came while it was made. */
-  private generation = 0;
+  private readonly listener: NoticeListener;
   private readonly waiters = new Set<() => void>();
   private noticeCount = 0;
 
   constructor(
-    private readonly url: string,
+    url: string,
     private readonly size = ANSWER_CACHE_SIZE,
-  ) {}
+  ) {
+    this.listener = new NoticeListener({
+      url,
+      channel: RECORD_CHANNEL,
+      applicationName: 'rsg-disclose-answers',
+      onNotice: () => {
+        this.noticeCount++;
+        this.entries.clear();
+        for (const done of [...this.waiters]) done();
+      },
+      onReset: () => this.entries.clear(),
+    });
+  }
 
   /** Whether answers are being served (the listening connection is up). */
   get serving(): boolean {
-    return this.listening;
+    return this.listener.listening;
   }
 
   /** How many answers are kept (for tests). */
@@ -66,8 +71,8 @@ export class AnswerCache {
   /** The kept answer, if it may be trusted. Opens the listening connection on first use. */
   get(key: string): RenderedAnswer | undefined {
     if (this.size === 0) return undefined;
-    if (!this.listening) {
-      this.open();
+    if (!this.listener.listening) {
+      this.listener.open();
       return undefined;
     }
     const entry = this.entries.get(key);
@@ -81,12 +86,12 @@ export class AnswerCache {
 
   /** The mark to give `keep` for an answer whose reads start now. */
   mark(): number {
-    return this.generation;
+    return this.listener.mark();
   }
 
   /** Keeps an answer made since `mark`, unless a notice came meanwhile or nothing is being served. */
   keep(key: string, answer: RenderedAnswer, mark: number): RenderedAnswer {
-    if (!this.listening || mark !== this.generation || this.closed) return answer;
+    if (!this.listener.current(mark)) return answer;
     this.entries.set(key, answer);
     if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
     return answer;
@@ -94,7 +99,7 @@ export class AnswerCache {
 
   /** Drops every answer in this process at once (after a writer's commit). */
   drop(): void {
-    this.generation++;
+    this.listener.bump();
     this.entries.clear();
   }
 
@@ -108,7 +113,7 @@ export class AnswerCache {
    * when one has come already: the notice can beat the writer's own commit answer).
    */
   echo(since: number): Promise<void> {
-    if (!this.listening || this.noticeCount > since) return Promise.resolve();
+    if (!this.listener.listening || this.noticeCount > since) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -120,65 +125,7 @@ export class AnswerCache {
     });
   }
 
-  private notice(): void {
-    this.noticeCount++;
-    this.drop();
-    for (const done of [...this.waiters]) done();
-  }
-
-  private open(): void {
-    if (this.closed || this.connecting || this.retry || this.listening) return;
-    this.connecting = this.connect().finally(() => {
-      this.connecting = undefined;
-    });
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: 'rsg-disclose-answers' });
-    client.on('notification', (message) => {
-      if (message.channel === RECORD_CHANNEL) this.notice();
-    });
-    client.on('error', () => this.lost(client));
-    client.on('end', () => this.lost(client));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${RECORD_CHANNEL}`);
-    } catch {
-      this.lost(client);
-      return;
-    }
-    if (this.closed) {
-      await client.end().catch(() => {});
-      return;
-    }
-    this.client = client;
-    this.generation++;
-    this.entries.clear();
-    this.listening = true;
-  }
-
-  private lost(client: pg.Client): void {
-    if (this.client && this.client !== client) return;
-    this.client = undefined;
-    this.listening = false;
-    this.generation++;
-    this.entries.clear();
-    client.end().catch(() => {});
-    if (this.closed || this.retry) return;
-    this.retry = setTimeout(() => {
-      this.retry = undefined;
-      this.open();
-    }, RETRY_MS);
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    this.listening = false;
-    this.entries.clear();
-    if (this.retry) clearTimeout(this.retry);
-    await this.connecting;
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => {});
+  close(): Promise<void> {
+    return this.listener.close();
   }
 }

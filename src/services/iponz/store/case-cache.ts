@@ -18,14 +18,14 @@
  *
  * The SOAP operations (issue 15) that change cases send the same notice.
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { NoticeListener } from '../../../platform/db/notice-listener.ts';
 import type { CaseRecord } from '../domain/model.ts';
 import type { CaseKind } from '../domain/renewals.ts';
 
 export const CASE_CHANNEL = 'rsg_iponz_cases';
 export const CASE_CACHE_SIZE = 5_000;
 const ECHO_WAIT_MS = 200;
-const RETRY_MS = 1_000;
 
 export const caseKey = (kind: CaseKind, caseNumber: number): string => `${kind}:${caseNumber}`;
 
@@ -42,29 +42,37 @@ export async function noticeCaseChange(tx: pg.PoolClient, kind: CaseKind, caseNu
 
 export class CaseCache {
   private readonly entries = new Map<string, CachedCase>();
-  private client: pg.Client | undefined;
-  private listening = false;
-  private connecting: Promise<void> | undefined;
-  private closed = false;
-  private retry: NodeJS.Timeout | undefined;
-  /** Counts notices and (re)connections: a read kept only if none came while it ran. */
-  private generation = 0;
+  private readonly listener: NoticeListener;
   private readonly waiters = new Map<string, Set<() => void>>();
 
   constructor(
-    private readonly url: string,
+    url: string,
     private readonly size = CASE_CACHE_SIZE,
-  ) {}
+  ) {
+    this.listener = new NoticeListener({
+      url,
+      channel: CASE_CHANNEL,
+      applicationName: 'rsg-iponz-case-cache',
+      onNotice: (payload) => {
+        if (!payload) return;
+        if (payload === '*') this.entries.clear();
+        else this.entries.delete(payload);
+        const waiting = this.waiters.get(payload);
+        if (waiting) for (const done of [...waiting]) done();
+      },
+      onReset: () => this.entries.clear(),
+    });
+  }
 
   /** Whether entries are being served (the listening connection is up). */
   get serving(): boolean {
-    return this.listening;
+    return this.listener.listening;
   }
 
   /** The kept case, if it may be trusted. Opens the listening connection on first use. */
   get(key: string): CachedCase | undefined {
-    if (!this.listening) {
-      this.open();
+    if (!this.listener.listening) {
+      this.listener.open();
       return undefined;
     }
     const entry = this.entries.get(key);
@@ -78,13 +86,13 @@ export class CaseCache {
 
   /** The mark to give `keep` for a read starting now. */
   mark(): number {
-    return this.generation;
+    return this.listener.mark();
   }
 
   /** Keeps a case read since `mark`, unless a notice came meanwhile or nothing is being served. */
   keep(key: string, record: CaseRecord, mark: number): CachedCase {
     const entry: CachedCase = { record, documents: new Map() };
-    if (!this.listening || mark !== this.generation || this.closed) return entry;
+    if (!this.listener.current(mark)) return entry;
     this.entries.set(key, entry);
     if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
     return entry;
@@ -92,13 +100,13 @@ export class CaseCache {
 
   /** Drops a case in this process at once (after the writer's commit). */
   drop(key: string): void {
-    this.generation++;
+    this.listener.bump();
     this.entries.delete(key);
   }
 
   /** Waits, at most a moment, for the notice of `key` to come back to this process. */
   echo(key: string): Promise<void> {
-    if (!this.listening) return Promise.resolve();
+    if (!this.listener.listening) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -114,67 +122,7 @@ export class CaseCache {
     });
   }
 
-  private notice(payload: string): void {
-    this.generation++;
-    if (payload === '*') this.entries.clear();
-    else this.entries.delete(payload);
-    const waiting = this.waiters.get(payload);
-    if (waiting) for (const done of [...waiting]) done();
-  }
-
-  private open(): void {
-    if (this.closed || this.connecting || this.retry || this.listening) return;
-    this.connecting = this.connect().finally(() => {
-      this.connecting = undefined;
-    });
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: 'rsg-iponz-case-cache' });
-    client.on('notification', (message) => {
-      if (message.channel === CASE_CHANNEL && message.payload) this.notice(message.payload);
-    });
-    client.on('error', () => this.lost(client));
-    client.on('end', () => this.lost(client));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CASE_CHANNEL}`);
-    } catch {
-      this.lost(client);
-      return;
-    }
-    if (this.closed) {
-      await client.end().catch(() => {});
-      return;
-    }
-    this.client = client;
-    this.generation++;
-    this.entries.clear();
-    this.listening = true;
-  }
-
-  private lost(client: pg.Client): void {
-    if (this.client && this.client !== client) return;
-    this.client = undefined;
-    this.listening = false;
-    this.generation++;
-    this.entries.clear();
-    client.end().catch(() => {});
-    if (this.closed || this.retry) return;
-    this.retry = setTimeout(() => {
-      this.retry = undefined;
-      this.open();
-    }, RETRY_MS);
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    this.listening = false;
-    this.entries.clear();
-    if (this.retry) clearTimeout(this.retry);
-    await this.connecting;
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => {});
+  close(): Promise<void> {
+    return this.listener.close();
   }
 }

@@ -1,0 +1,118 @@
+import pg from 'pg';
+
+/**
+ * One connection LISTENing on one channel, for a cache that may be trusted only while it hears every
+ * change (the IP office's cases, the offers register's answers, the billing payers):
+ *
+ * - `open()` connects (at most one attempt at a time); a lost connection (error, end) is given up and
+ *   tried again after `retryMs`, for as long as the listener is not closed. The timer does not keep the
+ *   process alive.
+ * - `listening` is true only while the connection is up and LISTENing: nothing may be served from memory
+ *   or kept otherwise.
+ * - `generation` counts notices and (re)connections and losses: work that began at `mark()` may keep its
+ *   result only while `current(mark)` holds (no notice came, and listening did not begin or end,
+ *   while it ran).
+ * - `onNotice(payload)` is called for each notice (after the generation moved); `onReset()` when
+ *   listening begins or ends (the cache empties: what it held may have missed a notice).
+ */
+export interface NoticeListenerOptions {
+  url: string;
+  channel: string;
+  /** The connection's `application_name` (what an operator sees in pg_stat_activity). */
+  applicationName: string;
+  onNotice(payload: string): void;
+  onReset(): void;
+  retryMs?: number;
+}
+
+export class NoticeListener {
+  private client: pg.Client | undefined;
+  private connecting: Promise<void> | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private closed = false;
+  listening = false;
+  generation = 0;
+
+  constructor(private readonly options: NoticeListenerOptions) {}
+
+  /** Starts listening (when not already, nor trying, nor closed). */
+  open(): void {
+    if (this.closed || this.connecting || this.retry || this.listening) return;
+    this.connecting = this.connect().finally(() => {
+      this.connecting = undefined;
+    });
+  }
+
+  /** Starts listening now; resolves once listening or failed. */
+  async start(): Promise<void> {
+    this.open();
+    await this.connecting;
+  }
+
+  mark(): number {
+    return this.generation;
+  }
+
+  /** Whether work that began at `mark` may keep its result. */
+  current(mark: number): boolean {
+    return this.listening && !this.closed && mark === this.generation;
+  }
+
+  /** Moves the generation on (a writer of this process dropped entries at once). */
+  bump(): void {
+    this.generation++;
+  }
+
+  private async connect(): Promise<void> {
+    const { url, channel, applicationName } = this.options;
+    const client = new pg.Client({ connectionString: url, application_name: applicationName });
+    client.on('notification', (message) => {
+      if (message.channel !== channel) return;
+      this.generation++;
+      this.options.onNotice(message.payload ?? '');
+    });
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${channel}`);
+    } catch {
+      this.lost(client);
+      return;
+    }
+    if (this.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
+    this.client = client;
+    this.generation++;
+    this.options.onReset();
+    this.listening = true;
+  }
+
+  private lost(client: pg.Client): void {
+    if (this.client && this.client !== client) return;
+    this.client = undefined;
+    this.listening = false;
+    this.generation++;
+    this.options.onReset();
+    client.end().catch(() => {});
+    if (this.closed || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.open();
+    }, this.options.retryMs ?? 1_000);
+    this.retry.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.listening = false;
+    this.options.onReset();
+    if (this.retry) clearTimeout(this.retry);
+    await this.connecting;
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => {});
+  }
+}
