@@ -21,7 +21,7 @@
  * direct debit authority, when a user has several organisations) is not kept: it is read each time.
  * A membership change takes effect here when its notice arrives, a moment after its commit.
  */
-import { NoticeListener } from '../../platform/db/notice-listener.ts';
+import { ListenedEntries, NoticeListener } from '../../platform/db/notice-listener.ts';
 import type { Environment } from '../../services/contract.ts';
 
 export const MEMBERSHIP_CHANNEL = 'rsg_memberships';
@@ -29,13 +29,10 @@ export const PAYER_CACHE_SIZE = 10_000;
 
 export class PayerCache {
   /** User id → environment → the user's organisations there, in the payer rule's order. */
-  private readonly entries = new Map<string, Partial<Record<Environment, readonly string[]>>>();
+  private readonly entries: ListenedEntries<Partial<Record<Environment, readonly string[]>>>;
   private readonly listener: NoticeListener;
 
-  constructor(
-    url: string,
-    private readonly size = PAYER_CACHE_SIZE,
-  ) {
+  constructor(url: string, size = PAYER_CACHE_SIZE) {
     this.listener = new NoticeListener({
       url,
       channel: MEMBERSHIP_CHANNEL,
@@ -46,6 +43,7 @@ export class PayerCache {
       },
       onReset: () => this.entries.clear(),
     });
+    this.entries = new ListenedEntries(this.listener, size);
   }
 
   /** Whether entries are being served (the listening connection is up). */
@@ -60,16 +58,7 @@ export class PayerCache {
 
   /** The user's organisations in the environment, if they may be trusted. */
   get(userId: string, environment: Environment): readonly string[] | undefined {
-    if (!this.listener.listening) {
-      this.listener.open();
-      return undefined;
-    }
-    const entry = this.entries.get(userId);
-    if (!entry) return undefined;
-    // Most recently used last.
-    this.entries.delete(userId);
-    this.entries.set(userId, entry);
-    return entry[environment];
+    return this.entries.get(userId)?.[environment];
   }
 
   /** The mark to give `keep` for a lookup starting now. */
@@ -79,12 +68,7 @@ export class PayerCache {
 
   /** Keeps a lookup made since `mark`, unless a notice came meanwhile or nothing is being served. */
   keep(userId: string, environment: Environment, organisations: readonly string[], mark: number): void {
-    if (!this.listener.current(mark)) return;
-    const entry = this.entries.get(userId) ?? {};
-    entry[environment] = organisations;
-    this.entries.delete(userId);
-    this.entries.set(userId, entry);
-    if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.keep(userId, { ...this.entries.peek(userId), [environment]: organisations }, mark);
   }
 
   close(): Promise<void> {

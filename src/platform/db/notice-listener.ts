@@ -116,3 +116,57 @@ export class NoticeListener {
     await client?.end().catch(() => {});
   }
 }
+
+/**
+ * What a cache on a `NoticeListener` keeps: values by key, at most `limit`, the least recently used
+ * dropped first, served and kept only while the listener listens (a `get` while it does not opens the
+ * connection), and kept only when no notice came since the work began (`mark`).
+ */
+export class ListenedEntries<V> {
+  private readonly map = new Map<string, V>();
+
+  constructor(
+    private readonly listener: NoticeListener,
+    private readonly limit: number,
+  ) {}
+
+  /** How many values are kept. */
+  get size(): number {
+    return this.map.size;
+  }
+
+  /** The kept value, if it may be trusted; most recently used last. */
+  get(key: string): V | undefined {
+    if (!this.listener.listening) {
+      this.listener.open();
+      return undefined;
+    }
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+
+  /** The kept value as it is, without trust or recency (to extend it). */
+  peek(key: string): V | undefined {
+    return this.map.get(key);
+  }
+
+  /** Keeps a value made by work begun at `mark`, unless a notice came meanwhile or nothing is served. */
+  keep(key: string, value: V, mark: number): void {
+    if (!this.listener.current(mark)) return;
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value!);
+  }
+
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+}

@@ -22,7 +22,7 @@
  *   the least recently read is dropped first. The key holds the
  *   origin the answer's `registerUrl` was made for (scheme and Host), so no answer is sent to another.
  */
-import { NoticeListener } from '../../../platform/db/notice-listener.ts';
+import { ListenedEntries, NoticeListener } from '../../../platform/db/notice-listener.ts';
 
 export const RECORD_CHANNEL = 'rsg_disclose_records';
 export const ANSWER_CACHE_SIZE = 2_000;
@@ -36,7 +36,7 @@ export interface RenderedAnswer {
 }
 
 export class AnswerCache {
-  private readonly entries = new Map<string, RenderedAnswer>();
+  private readonly entries: ListenedEntries<RenderedAnswer>;
   private readonly listener: NoticeListener;
   private readonly waiters = new Set<() => void>();
   private noticeCount = 0;
@@ -56,6 +56,7 @@ export class AnswerCache {
       },
       onReset: () => this.entries.clear(),
     });
+    this.entries = new ListenedEntries(this.listener, size);
   }
 
   /** Whether answers are being served (the listening connection is up). */
@@ -70,18 +71,7 @@ export class AnswerCache {
 
   /** The kept answer, if it may be trusted. Opens the listening connection on first use. */
   get(key: string): RenderedAnswer | undefined {
-    if (this.size === 0) return undefined;
-    if (!this.listener.listening) {
-      this.listener.open();
-      return undefined;
-    }
-    const entry = this.entries.get(key);
-    if (entry) {
-      // Most recently read last.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-    }
-    return entry;
+    return this.size === 0 ? undefined : this.entries.get(key);
   }
 
   /** The mark to give `keep` for an answer whose reads start now. */
@@ -91,9 +81,7 @@ export class AnswerCache {
 
   /** Keeps an answer made since `mark`, unless a notice came meanwhile or nothing is being served. */
   keep(key: string, answer: RenderedAnswer, mark: number): RenderedAnswer {
-    if (!this.listener.current(mark)) return answer;
-    this.entries.set(key, answer);
-    if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.keep(key, answer, mark);
     return answer;
   }
 

@@ -19,7 +19,7 @@
  * The SOAP operations (issue 15) that change cases send the same notice.
  */
 import type pg from 'pg';
-import { NoticeListener } from '../../../platform/db/notice-listener.ts';
+import { ListenedEntries, NoticeListener } from '../../../platform/db/notice-listener.ts';
 import type { CaseRecord } from '../domain/model.ts';
 import type { CaseKind } from '../domain/renewals.ts';
 
@@ -41,14 +41,11 @@ export async function noticeCaseChange(tx: pg.PoolClient, kind: CaseKind, caseNu
 }
 
 export class CaseCache {
-  private readonly entries = new Map<string, CachedCase>();
+  private readonly entries: ListenedEntries<CachedCase>;
   private readonly listener: NoticeListener;
   private readonly waiters = new Map<string, Set<() => void>>();
 
-  constructor(
-    url: string,
-    private readonly size = CASE_CACHE_SIZE,
-  ) {
+  constructor(url: string, size = CASE_CACHE_SIZE) {
     this.listener = new NoticeListener({
       url,
       channel: CASE_CHANNEL,
@@ -62,6 +59,7 @@ export class CaseCache {
       },
       onReset: () => this.entries.clear(),
     });
+    this.entries = new ListenedEntries(this.listener, size);
   }
 
   /** Whether entries are being served (the listening connection is up). */
@@ -71,17 +69,7 @@ export class CaseCache {
 
   /** The kept case, if it may be trusted. Opens the listening connection on first use. */
   get(key: string): CachedCase | undefined {
-    if (!this.listener.listening) {
-      this.listener.open();
-      return undefined;
-    }
-    const entry = this.entries.get(key);
-    if (entry) {
-      // Most recently read last.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-    }
-    return entry;
+    return this.entries.get(key);
   }
 
   /** The mark to give `keep` for a read starting now. */
@@ -92,9 +80,7 @@ export class CaseCache {
   /** Keeps a case read since `mark`, unless a notice came meanwhile or nothing is being served. */
   keep(key: string, record: CaseRecord, mark: number): CachedCase {
     const entry: CachedCase = { record, documents: new Map() };
-    if (!this.listener.current(mark)) return entry;
-    this.entries.set(key, entry);
-    if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.keep(key, entry, mark);
     return entry;
   }
 
