@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/support/sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -10,9 +11,16 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // One worker process runs file after file without a fresh module graph per file: the libraries
+    // (Fastify, pg, oidc-provider, …) are loaded once per worker, not once per file, which was about a
+    // sixth of a pass's CPU. Files therefore must not leave process state behind: worker-folders.ts
+    // puts the folder variables back before each file, and every file closes what it opens.
+    isolate: false,
     // Vitest's default is one worker fewer than the CPUs: one worker on a 2-core machine. The files wait
     // on PostgreSQL, Redis and child processes more than they compute, so three run side by side.
     maxWorkers: 3,
+    // Slowest files first when the last run's durations are not known (test/support/sequencer.ts).
+    sequence: { sequencer: SlowFirstSequencer },
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

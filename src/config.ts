@@ -5,6 +5,7 @@ import {
   type FeeSchedule,
   parseFeeScheduleOverrides,
 } from './billing/domain/fee-schedule.ts';
+import { DEFAULT_PASSWORD_COST } from './identity/passwords.ts';
 import type { ServiceSetting, UserRateLimit } from './services/contract.ts';
 
 /**
@@ -23,6 +24,8 @@ export interface Config {
   /** Port of the embedded PostgreSQL server when no DATABASE_URL is given. */
   embeddedPgPort: number;
   redisUrl: string | undefined;
+  /** scrypt cost of new password hashes, log2 N (`RSG_PASSWORD_COST`, 10–20, default 15). */
+  passwordCost: number;
   /** Longest wait for one Redis call before a rate-limit decision is made in this process (ms). */
   redisTimeoutMs: number;
   sandboxClock: 'real' | 'virtual';
@@ -204,6 +207,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     embeddedPgPort: integer(env, 'RSG_EMBEDDED_PG_PORT', 54329, 1024, 65535),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisTimeoutMs: integer(env, 'RSG_REDIS_TIMEOUT_MS', 250, 10, 60_000),
+    passwordCost: integer(env, 'RSG_PASSWORD_COST', DEFAULT_PASSWORD_COST, 10, 20),
     sandboxClock: oneOf(env, 'RSG_SANDBOX_CLOCK', ['real', 'virtual'] as const, 'real'),
     logLevel: oneOf(
       env,

@@ -18,6 +18,7 @@ import { grantAuthority } from './identity/authorities.ts';
 import { OAUTH_PREFIX } from './identity/oauth/provider.ts';
 import { ensureSigningKey } from './identity/oauth/signing-keys.ts';
 import { addMember, addOrganisation, findOrganisation } from './identity/organisations.ts';
+import { setPasswordCost } from './identity/passwords.ts';
 import { listUsers } from './identity/users.ts';
 import { type ClockMode, Clocks, readClock } from './platform/clock-store.ts';
 import { type EmbeddedServer, startEmbedded } from './platform/db/embedded.ts';
@@ -242,6 +243,7 @@ export async function openRuntime(
   } = {},
 ): Promise<Runtime> {
   const { urls } = setup;
+  setPasswordCost(config.passwordCost);
   const healthLog = pino({ level: config.logLevel, base: { pid: process.pid } });
   const logDatabaseHealth = (database: string, state: 'down' | 'up', reason: string) => {
     if (state === 'down') {

@@ -6,6 +6,7 @@
  * CLI has no import cycle.
  */
 import { type Config, loadConfig } from '../config.ts';
+import { setPasswordCost } from '../identity/passwords.ts';
 import { UsageError } from './args.ts';
 import { BILLING_USAGE, billingCommand } from './billing.ts';
 import { clockCommand } from './clock.ts';
@@ -126,6 +127,7 @@ Configuration comes from environment variables; see the README.`;
 export async function runCommand(command: string, args: string[]): Promise<number> {
   const config = loadConfig();
   checkServiceSettings(config);
+  setPasswordCost(config.passwordCost);
   const entry = COMMANDS.find((candidate) => candidate.name === command);
   if (!entry) throw new UsageError(`unknown command "${command}"`);
   return entry.run(config, args);

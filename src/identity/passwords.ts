@@ -8,8 +8,14 @@ const scrypt = promisify(scryptCallback) as (
   options: object,
 ) => Promise<Buffer>;
 
-/** scrypt with N = 2^15, r = 8, p = 1 (OWASP's floor for scrypt); parameters travel with the hash. */
-const N = 32_768;
+/**
+ * scrypt with N = 2^15, r = 8, p = 1 (OWASP's floor for scrypt); parameters travel with the hash, so a
+ * hash made at any cost is checked at the cost it was made with. `RSG_PASSWORD_COST` (log2 N, 10 to 20,
+ * default 15; set by the runtime from its configuration) changes the cost of new hashes: the test suite
+ * lowers it, since hundreds of sign-ups at 2^15 cost it half a minute of CPU; a real deployment never should.
+ */
+export const DEFAULT_PASSWORD_COST = 15;
+let N = 2 ** DEFAULT_PASSWORD_COST;
 const R = 8;
 const P = 1;
 const LENGTH = 32;
@@ -18,6 +24,13 @@ export const PASSWORD_RULE = 'must be 10 to 200 characters';
 
 export function passwordProblem(password: string): string | undefined {
   return password.length < 10 || password.length > 200 ? PASSWORD_RULE : undefined;
+}
+
+/** The cost (log2 N) of hashes made from now on in this process. */
+export function setPasswordCost(log2N: number): void {
+  if (!Number.isInteger(log2N) || log2N < 10 || log2N > 20)
+    throw new RangeError('password cost must be 10 to 20');
+  N = 2 ** log2N;
 }
 
 export async function hashPassword(password: string): Promise<string> {

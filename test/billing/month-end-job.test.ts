@@ -13,6 +13,8 @@ beforeAll(async () => {
   t = await testGateway({ clockMode: 'virtual' });
   // 30 November 2026, 23:00 in New Zealand (NZDT).
   await setClock(t.runtime.gateway.pool, 'sandbox', '2026-11-30T10:00:00Z');
+  // The runtime's clocks follow a change by a notice; read it now, not when the notice arrives.
+  await t.runtime.clocks.reload();
   jobs = await startJobs(t.runtime, 'http://127.0.0.1:8080');
 });
 afterAll(async () => {

@@ -13,6 +13,8 @@ let gateway: TestGateway;
 beforeAll(async () => {
   gateway = await testGateway({ clockMode: 'virtual' });
   await setClock(gateway.runtime.gateway.pool, 'sandbox', '2026-10-20T00:00:00Z');
+  // The runtime's clocks follow a change by a notice; read it now, not when the notice arrives.
+  await gateway.runtime.clocks.reload();
 });
 afterAll(() => gateway?.close());
 
@@ -29,6 +31,8 @@ describe('the reads for the registers', () => {
       if (i === 2) {
         // The first two fees are October's: October's month end invoices them.
         await setClock(gateway.runtime.gateway.pool, 'sandbox', '2026-11-02T00:00:00Z');
+        // The runtime's clocks follow a change by a notice; read it now, not when the notice arrives.
+        await gateway.runtime.clocks.reload();
         const closed = await runMonthEnd(sandbox(), {
           period: '2026-10',
           now: periodEnd('2026-11'),

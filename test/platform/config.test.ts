@@ -12,6 +12,7 @@ describe('configuration', () => {
       sandboxClock: 'real',
       workers: 1,
       redisTimeoutMs: 250,
+      passwordCost: 15,
       metrics: { host: '127.0.0.1', port: 9464 },
     });
   });
@@ -39,6 +40,7 @@ describe('configuration', () => {
     ],
     [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL: must use redis: or rediss:, got "http:"'],
     [{ RSG_REDIS_TIMEOUT_MS: '0' }, 'RSG_REDIS_TIMEOUT_MS: must be a whole number from 10 to 60000, got "0"'],
+    [{ RSG_PASSWORD_COST: '9' }, 'RSG_PASSWORD_COST: must be a whole number from 10 to 20, got "9"'],
     [{ RSG_SANDBOX_CLOCK: 'fast' }, 'RSG_SANDBOX_CLOCK: must be one of real, virtual, got "fast"'],
     [
       { LOG_LEVEL: 'loud' },

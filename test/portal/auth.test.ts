@@ -123,7 +123,9 @@ describe('sign up, sign in, sign out', () => {
   });
 });
 
-describe('sign-up throttle', () => {
+// Two fresh gateways (six databases, migrated) and 22 sign-ups: some 6 s on a quiet machine, past the
+// default 30 s on a busy one.
+describe('sign-up throttle', { timeout: 120_000 }, () => {
   it('refuses the 21st sign-up from one address within an hour, in this gateway only', async () => {
     // With REDIS_URL set both gateways share one Redis: the counters must still be their own.
     const mine = await testGateway();

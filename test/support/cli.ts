@@ -22,7 +22,8 @@ export interface CliOptions {
 }
 
 function environment(options: CliOptions): Record<string, string> {
-  const env: Record<string, string> = { LOG_LEVEL: 'silent', ...options.env };
+  // scrypt at 2^10 like testGateway's (identity/passwords.ts): the cost is the process's.
+  const env: Record<string, string> = { LOG_LEVEL: 'silent', RSG_PASSWORD_COST: '10', ...options.env };
   if (options.urls) {
     env.DATABASE_URL = options.urls.gateway;
     env.SANDBOX_DATABASE_URL = options.urls.sandbox;
@@ -41,8 +42,8 @@ function environment(options: CliOptions): Record<string, string> {
  *   are told apart by async context (AsyncLocalStorage), so concurrent commands (migrations.test.ts)
  *   each get their own; writes from outside a command pass through unchanged.
  * - Environment: commands read process.env (loadConfig()), so the command's variables are set on
- *   process.env while it runs and restored afterwards. vitest runs each test file in a process of its
- *   own and the tests of a file one after another, so nothing else sees them; commands running at the
+ *   process.env while it runs and restored afterwards. a vitest worker runs one test file at a time
+ *   and the tests of a file one after another, so nothing else sees them; commands running at the
  *   same time must share the same variables (checked).
  * - `rsg start` and `rsg worker` without `--once` keep running and take over the process's signals:
  *   they are refused here; test them with `rsgProcess`.

@@ -52,6 +52,8 @@ export async function testGateway(
     REDIS_URL: process.env.REDIS_URL,
     // Simulated register activity would add changes to every test that moves the sandbox clock.
     RSG_SANDBOX_ACTIVITY_PER_HOUR: '0',
+    // scrypt at 2^10, not 2^15: hundreds of sign-ups a pass (identity/passwords.ts).
+    RSG_PASSWORD_COST: '10',
     ...options.env,
   });
   const runtime = await openRuntime(config, { urls, embedded: undefined }, { clockMode: options.clockMode });
