@@ -53,6 +53,58 @@ describe('billing migrations', () => {
     }
   });
 
+  it("date fees by the ledger's trigger as 003 ruled (004 reads the closed months in the trigger itself)", async () => {
+    const database = openDatabase(databases.production, 1);
+    try {
+      const pool = database.pool;
+      const org = '00000000-0000-4000-8000-0000000000bb';
+      const fee = async (at: string) =>
+        (
+          await pool.query<{ id: number; billing_period: string }>(
+            `INSERT INTO fee_records (organisation_id, service, operation, fee_code, description, amount_cents,
+                                      gst_cents, channel, charged_at)
+             VALUES ($1, 'ppsr', 'op', 'SEARCH', 'fee', 100, 15, 'API', $2) RETURNING id, billing_period`,
+            [org, at],
+          )
+        ).rows[0]!;
+      // No month closed: the month of the New Zealand clock (daylight time, +13:00), to the millisecond.
+      expect((await fee('2026-11-30T10:59:59.999Z')).billing_period).toBe('2026-11');
+      expect((await fee('2026-11-30T11:00:00.000Z')).billing_period).toBe('2026-12');
+      const close = (period: string, end: string) =>
+        pool.query(
+          `INSERT INTO month_end_runs (period, period_end, ran_at, invoices, fees, state)
+           VALUES ($1, $2, $2, 0, 0, 'closed')`,
+          [period, end],
+        );
+      await close('2026-11', '2026-11-30T11:00:00Z');
+      await close('2026-12', '2026-12-31T11:00:00Z');
+      // A fee dated in a closed month goes to the month after the last closed one, across the year's end.
+      expect((await fee('2026-11-05T00:00:00Z')).billing_period).toBe('2027-01');
+      const lastInstant = await fee('2026-12-31T10:59:59.999Z');
+      expect(lastInstant.billing_period).toBe('2027-01');
+      expect((await fee('2027-01-31T10:59:59.999Z')).billing_period).toBe('2027-01');
+      expect((await fee('2027-01-31T11:00:00.000Z')).billing_period).toBe('2027-02');
+      // An open month's fee re-dated is placed again; a closed month's fee neither changes nor goes.
+      const moved = await pool.query<{ billing_period: string }>(
+        'UPDATE fee_records SET charged_at = $2 WHERE id = $1 RETURNING billing_period',
+        [lastInstant.id, '2027-02-28T11:00:00Z'],
+      );
+      expect(moved.rows[0]!.billing_period).toBe('2027-03');
+      const closedFee = await pool.query<{ id: number }>(
+        `SELECT id FROM fee_records WHERE organisation_id = $1 AND billing_period = '2026-11' LIMIT 1`,
+        [org],
+      );
+      await expect(
+        pool.query('UPDATE fee_records SET amount_cents = 1 WHERE id = $1', [closedFee.rows[0]!.id]),
+      ).rejects.toThrow(/belongs to the closed month 2026-11/);
+      await expect(
+        pool.query('DELETE FROM fee_records WHERE id = $1', [closedFee.rows[0]!.id]),
+      ).rejects.toThrow(/belongs to the closed month 2026-11/);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('upgrade a ledger written before fees carried their billing month (003), keeping every invoice', async () => {
     const upgraded = await freshDatabases();
     const before = await mkdtemp(path.join(tmpdir(), 'rsg-billing-002-'));
