@@ -98,11 +98,22 @@ class Bytes {
   }
 }
 
-/** Copies a short byte string (a loop beats TypedArray.set at these lengths). */
+/**
+ * Copies a byte string: a loop for short ones (a figure's key), TypedArray.set from SET_BYTES on (an
+ * area's label, the factors of a row, a suppressed row's nulls), where the native copy is cheaper
+ * than the loop even with its call (about 16 ns against 40 to 80 ns for 40 to 75 bytes).
+ */
 function copy(buffer: Uint8Array, at: number, bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length; i++) buffer[at++] = bytes[i] as number;
+  const length = bytes.length;
+  if (length >= SET_BYTES) {
+    buffer.set(bytes, at);
+    return at + length;
+  }
+  for (let i = 0; i < length; i++) buffer[at++] = bytes[i] as number;
   return at;
 }
+
+const SET_BYTES = 24;
 
 function ascii(buffer: Uint8Array, at: number, text: string): number {
   for (let i = 0; i < text.length; i++) buffer[at++] = text.charCodeAt(i);
