@@ -17,6 +17,11 @@ import { FIGURE_NAMES, type PublishedStatistics, publishedStatisticsInto } from 
  * 2. With include-aggregates, each ALL row is the merge of the next finer rows (area × dwelling × ALL
  *    from the base, area × ALL × ALL from those, and so on), so no entry is added more than a few times.
  * 3. Each row is published: suppression and output rounding, and keyed random rounding of the counts.
+ *
+ * Steps 1 (the sums of each row cell) and 2 are done area by area, each area's just before its rows are
+ * published, and the ALL area's (over every area) last: a streamed answer (streamReport) hands its first
+ * rows on after the counting sort alone, not after every histogram of the answer. The same merges of the
+ * same histograms in the same order as level by level, so the same bytes.
  */
 
 const D = DWELLING_TYPES.length; // 5; index D means ALL
@@ -152,9 +157,9 @@ export function produceRows(input: ReportInput, sink: RowSink): void {
   const closed = scratchFloat64('closed', slotCount).fill(0);
   const current = scratchFloat64('current', slotCount).fill(0);
   const accumulator = new RentAccumulator();
-  baseHistograms(input, rowOfCell, baseCount, arena, accumulator);
+  const sorted = sortEntries(input, rowOfCell, baseCount, arena);
   baseCounts(input, rowOfCell, closed, current);
-  if (query.includeAggregates) aggregate(areaCount, arena, accumulator, closed, current);
+  const levels = aggregates(areaCount, arena, accumulator, closed, current);
 
   const dwellingSlots = query.includeAggregates ? [...dwellings, D] : dwellings;
   const bedroomSlots = query.includeAggregates ? [...bedrooms, B] : bedrooms;
@@ -170,8 +175,15 @@ export function produceRows(input: ReportInput, sink: RowSink): void {
   const encoder = new TextEncoder();
   const suffixes = dwellingKeys.map((d) => bedroomKeys.map((b) => encoder.encode(`${d}|${b}`)));
   let keyBytes = new Uint8Array(512);
-  const { rents, counts, bondSums, start, length, n } = arena;
+  const { start, length, n } = arena;
   for (let a = 0; a < areaSlots; a++) {
+    // An area's histograms are made just before its rows are published (the ALL area's last, from
+    // every area's), so a streamed answer's first rows are sent before the rest are computed.
+    if (a < areaCount) storeBase(a, sorted, arena, accumulator);
+    else levels.national();
+    if (query.includeAggregates) levels.area(a);
+    // Storing may have grown the arena's arrays.
+    const { rents, counts, bondSums } = arena;
     const area = a < areaCount ? query.areas[a] : undefined;
     let areaPrefixLength = -1;
     for (const d of dwellingSlots) {
@@ -249,13 +261,21 @@ function routeCells(input: ReportInput, dwellings: number[], bedrooms: number[])
   return rowOfCell;
 }
 
-function baseHistograms(
+/** Every base entry of an answer, sorted by its row slot: slot s owns entries starts[s] … starts[s + 1] − 1. */
+interface SortedEntries {
+  starts: Int32Array;
+  rents: Int32Array;
+  counts: Float64Array;
+  bondSums: Float64Array;
+}
+
+/** Routes every histogram entry of the period (and every bond not yet lodged) to its base row slot. */
+function sortEntries(
   input: ReportInput,
   rowOfCell: Int32Array,
   baseCount: number,
   arena: Arena,
-  accumulator: RentAccumulator,
-): void {
+): SortedEntries {
   const months = new Set(input.query.period.months);
   const pending = input.pending.filter((p) => months.has(p.startMonth) && p.cell >= 0);
   // Counting sort of every entry by its row slot: sizes first (shifted by one), then running sums.
@@ -304,7 +324,13 @@ function baseHistograms(
   }
   // Base histograms, then the ALL levels above them, take a few times the base entries.
   arena.reserve(total * 3);
-  for (let slot = 0; slot < baseCount; slot++) {
+  return { starts, rents, counts, bondSums };
+}
+
+/** The base histograms of area `a` (its slots whose dwelling and bedrooms are not ALL) into the arena. */
+function storeBase(a: number, sorted: SortedEntries, arena: Arena, accumulator: RentAccumulator): void {
+  const { starts, rents, counts, bondSums } = sorted;
+  for (let slot = a * SLOTS; slot < (a + 1) * SLOTS; slot++) {
     const from = starts[slot] as number;
     const to = starts[slot + 1] as number;
     if (from === to) continue;
@@ -342,14 +368,16 @@ function baseCounts(
 /**
  * Fills the ALL slots from finer ones: each level merges the level below it. The sources of every ALL
  * slot are evenly spaced slots (first, first + stride, …), so they are walked by index, with no list.
+ * `area(a)` fills area a's ALL slots from its base slots (for the ALL area: from the national slots,
+ * which `national()` fills first by merging each dwelling × bedrooms slot over the areas).
  */
-function aggregate(
+function aggregates(
   areaCount: number,
   arena: Arena,
   accumulator: RentAccumulator,
   closed: Float64Array,
   current: Float64Array,
-): void {
+): { area(a: number): void; national(): void } {
   const slot = (a: number, d: number, b: number) => (a * (D + 1) + d) * (B + 1) + b;
   const { length, start } = arena;
   const merge = (target: number, first: number, stride: number, count: number) => {
@@ -380,14 +408,17 @@ function aggregate(
     }
     arena.store(target, accumulator);
   };
-  const all = areaCount;
-  // The ALL area × each dwelling × each bedroom value: merge over the areas.
-  for (let d = 0; d < D; d++)
-    for (let b = 0; b < B; b++) merge(slot(all, d, b), slot(0, d, b), SLOTS, areaCount);
-  for (let a = 0; a <= all; a++) {
-    // Area × dwelling × ALL from its bedroom values; area × ALL × bedrooms from its dwellings; then ALL × ALL.
-    for (let d = 0; d < D; d++) merge(slot(a, d, B), slot(a, d, 0), 1, B);
-    for (let b = 0; b < B; b++) merge(slot(a, D, b), slot(a, 0, b), B + 1, D);
-    merge(slot(a, D, B), slot(a, 0, B), B + 1, D);
-  }
+  return {
+    area(a) {
+      // Area × dwelling × ALL from its bedroom values; area × ALL × bedrooms from its dwellings; then ALL × ALL.
+      for (let d = 0; d < D; d++) merge(slot(a, d, B), slot(a, d, 0), 1, B);
+      for (let b = 0; b < B; b++) merge(slot(a, D, b), slot(a, 0, b), B + 1, D);
+      merge(slot(a, D, B), slot(a, 0, B), B + 1, D);
+    },
+    national() {
+      // The ALL area × each dwelling × each bedroom value: merge over the areas.
+      for (let d = 0; d < D; d++)
+        for (let b = 0; b < B; b++) merge(slot(areaCount, d, b), slot(0, d, b), SLOTS, areaCount);
+    },
+  };
 }
