@@ -16,7 +16,7 @@ import {
   toHttpError,
 } from './platform/http/errors.ts';
 import { installInputTextCheck } from './platform/http/input-text.ts';
-import { keepTickShapes } from './platform/http/kept-shapes.ts';
+import { keepRequestShapes, keepTickShapes } from './platform/http/kept-shapes.ts';
 import { requestLoggerFactory } from './platform/http/lazy-logger.ts';
 import { loggerOptions } from './platform/http/log-redaction.ts';
 import { portalRoutes } from './portal/index.ts';
@@ -102,8 +102,10 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   // One onSend hook for every answer (each hook costs every request): the request id header (set here
   // rather than in an onRequest hook of its own; a hijacked reply sets it itself, see oauth/routes.ts);
   // while closing, the client is told to open its next connection elsewhere; a 413 reads the rest of
-  // the body away (body-limit.ts).
+  // the body away (body-limit.ts); the latest request and reply are kept alive, so V8 keeps their
+  // classes' maps between busy spells (kept-shapes.ts).
   app.addHook('onSend', (request, reply, payload, done) => {
+    keepRequestShapes(request, reply);
     reply.header(REQUEST_ID_HEADER, request.id);
     if (closing) reply.header('connection', 'close');
     else if (reply.statusCode === 413) lingerAfterTooLarge(request, reply);

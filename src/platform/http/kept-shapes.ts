@@ -20,7 +20,7 @@ import { executionAsyncResource } from 'node:async_hooks';
  * and again every minute (should V8 ever replace the maps, the newest are kept). It costs one small
  * object and a timer that does not hold the process open.
  */
-const kept: { tick?: object } = {};
+const kept: { tick?: object; request?: object; reply?: object } = {};
 let refresh: NodeJS.Timeout | undefined;
 
 function keepTick(): void {
@@ -37,7 +37,23 @@ export function keepTickShapes(): void {
   refresh.unref();
 }
 
+/**
+ * The same for the objects every request is made of (Node's request, response and socket with their
+ * stream states, Fastify's Request and Reply): their classes add their fields one transition at a
+ * time, and only live requests hold those maps. The app's onSend hook hands each answer's request and
+ * reply here, so the latest stay alive between busy spells (two stores a request).
+ */
+export function keepRequestShapes(request: object, reply: object): void {
+  kept.request = request;
+  kept.reply = reply;
+}
+
 /** The tick object kept now (for tests). */
 export function keptTick(): object | undefined {
   return kept.tick;
+}
+
+/** The request and reply kept now (for tests). */
+export function keptRequest(): { request?: object; reply?: object } {
+  return { request: kept.request, reply: kept.reply };
 }
