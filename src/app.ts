@@ -102,10 +102,10 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   // One onSend hook for every answer (each hook costs every request): the request id header (set here
   // rather than in an onRequest hook of its own; a hijacked reply sets it itself, see oauth/routes.ts);
   // while closing, the client is told to open its next connection elsewhere; a 413 reads the rest of
-  // the body away (body-limit.ts); the latest request and reply are kept alive, so V8 keeps their
-  // classes' maps between busy spells (kept-shapes.ts).
+  // the body away (body-limit.ts); the latest request and reply without a body are kept alive, so V8
+  // keeps their classes' maps between busy spells (kept-shapes.ts; one with a body would keep it too).
   app.addHook('onSend', (request, reply, payload, done) => {
-    keepRequestShapes(request, reply);
+    if (request.body === undefined) keepRequestShapes(request, reply);
     reply.header(REQUEST_ID_HEADER, request.id);
     if (closing) reply.header('connection', 'close');
     else if (reply.statusCode === 413) lingerAfterTooLarge(request, reply);

@@ -41,7 +41,8 @@ export function keepTickShapes(): void {
  * The same for the objects every request is made of (Node's request, response and socket with their
  * stream states, Fastify's Request and Reply): their classes add their fields one transition at a
  * time, and only live requests hold those maps. The app's onSend hook hands each answer's request and
- * reply here, so the latest stay alive between busy spells (two stores a request).
+ * reply here when the request has no body (so no uploaded body is kept), and the latest stay alive
+ * between busy spells (two stores a request).
  */
 export function keepRequestShapes(request: object, reply: object): void {
   kept.request = request;
