@@ -16,6 +16,7 @@ import {
   toHttpError,
 } from './platform/http/errors.ts';
 import { installInputTextCheck } from './platform/http/input-text.ts';
+import { keepRequestShapes, keepTickShapes } from './platform/http/kept-shapes.ts';
 import { requestLoggerFactory } from './platform/http/lazy-logger.ts';
 import { loggerOptions } from './platform/http/log-redaction.ts';
 import { portalRoutes } from './portal/index.ts';
@@ -40,6 +41,8 @@ export interface AppOptions {
 }
 
 export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
+  // process.nextTick stays fast after a quiet spell (V8 keeps its tick objects' maps): kept-shapes.ts.
+  keepTickShapes();
   const app = Fastify({
     // Secret query parameters, headers and fields are censored in every line: platform/http/log-redaction.ts.
     logger: options.logger === false ? false : loggerOptions(runtime.config.logLevel, options.logStream),
@@ -99,8 +102,10 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   // One onSend hook for every answer (each hook costs every request): the request id header (set here
   // rather than in an onRequest hook of its own; a hijacked reply sets it itself, see oauth/routes.ts);
   // while closing, the client is told to open its next connection elsewhere; a 413 reads the rest of
-  // the body away (body-limit.ts).
+  // the body away (body-limit.ts); the latest request and reply without a body are kept alive, so V8
+  // keeps their classes' maps between busy spells (kept-shapes.ts; one with a body would keep it too).
   app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.body === undefined) keepRequestShapes(request, reply);
     reply.header(REQUEST_ID_HEADER, request.id);
     if (closing) reply.header('connection', 'close');
     else if (reply.statusCode === 413) lingerAfterTooLarge(request, reply);

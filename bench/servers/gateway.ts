@@ -44,6 +44,35 @@ const address = app.server.address();
 process.stdout.write(
   `${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0, key: primaryKey, limits: runtime.limits.kind })}\n`,
 );
+// With RSG_BENCH_PROFILE_DIR set, SIGUSR2 starts a CPU profile and the next SIGUSR2 writes it there
+// (`profile-<n>.cpuprofile`), so a driver can profile chosen windows of a long run (gateway-decay.ts).
+const profileDir = process.env.RSG_BENCH_PROFILE_DIR;
+if (profileDir) {
+  const inspector = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  let running = false;
+  let written = 0;
+  process.on('SIGUSR2', async () => {
+    if (!running) {
+      running = true;
+      await session.post('Profiler.start');
+      return;
+    }
+    running = false;
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(`${profileDir}/profile-${++written}.cpuprofile`, JSON.stringify(profile));
+    process.stdout.write(`profile ${written} written\n`);
+  });
+}
+// With node's --expose-gc, SIGHUP runs the collection V8's memory reducer runs after a quiet spell (a
+// full one that reduces memory: maps no longer in use are not retained), so a driver can bring one
+// about at a chosen moment instead of waiting for the reducer (gateway-decay.ts).
+const collect = (globalThis as { gc?: (options: object) => void }).gc;
+if (collect) process.on('SIGHUP', () => collect({ type: 'major', execution: 'sync', flavor: 'last-resort' }));
 process.on('SIGTERM', async () => {
   await app.close();
   await runtime.close();
