@@ -88,117 +88,114 @@ describe('rsg start', { timeout: 120_000 }, () => {
     expect(await stop(second.child)).toBe(0);
   });
 
-  it('--workers 2 serves from two processes on one port', async () => {
-    const databases = await freshDatabases();
-    try {
-      const started = await start(
-        ['--workers', '2'],
-        { DATABASE_URL: databases.gateway },
-        /sandbox-disclose\s+\S+\s+[0-9a-f]{64}/,
-      );
-      const key = /sandbox-nzbn\s+\S+\s+([0-9a-f]{64})/.exec(started.output())![1]!;
-      const statuses = await Promise.all(
-        Array.from({ length: 10 }, () =>
-          fetch(`${started.base}/sandbox/admin/clock`, {
-            headers: { 'Ocp-Apim-Subscription-Key': key },
-          }).then((r) => r.status),
-        ),
-      );
-      expect(statuses.every((s) => s === 200)).toBe(true);
+  // The two tests below share one set of databases: the first start migrates and seeds them (and prints
+  // the sandbox keys), the second starts on them as a restart would, without seeding again.
+  let shared: Awaited<ReturnType<typeof freshDatabases>> | undefined;
+  let sharedKey = '';
+  const sharedEnv = () => ({
+    DATABASE_URL: shared!.gateway,
+    SANDBOX_DATABASE_URL: shared!.sandbox,
+    PRODUCTION_DATABASE_URL: shared!.production,
+  });
+  afterAll(async () => {
+    await shared?.drop();
+  });
 
-      // Metrics: refused on the public port without an operator's key; on the loopback metrics port the
-      // primary sums both workers' counters.
-      expect((await fetch(`${started.base}/metrics`)).status).toBe(401);
-      const scrape = /metrics: (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(started.output())![1]!;
-      const document = `${started.base}/sandbox/nzbn/v5/openapi.json`;
-      // At once, so they arrive on several connections, which the cluster hands to both workers.
-      const served = await Promise.all(
-        Array.from({ length: 12 }, () => fetch(document).then((r) => r.status)),
-      );
-      expect(served).toEqual(Array(12).fill(200));
-      const metrics = await fetch(scrape);
-      expect(metrics.status).toBe(200);
-      const text = await metrics.text();
-      expect(text).toMatch(
-        /rsg_http_requests_total\{environment="sandbox",service="nzbn",status="2xx"\} 12\b/,
-      );
-      expect(
-        (await fetch(`${started.base}/metrics`, { headers: { 'Ocp-Apim-Subscription-Key': key } })).status,
-      ).toBe(200);
-      expect(await stop(started.child)).toBe(0);
-    } finally {
-      await databases.drop();
-    }
+  it('--workers 2 serves from two processes on one port', async () => {
+    shared = await freshDatabases();
+    const started = await start(['--workers', '2'], sharedEnv(), /sandbox-disclose\s+\S+\s+[0-9a-f]{64}/);
+    const key = /sandbox-nzbn\s+\S+\s+([0-9a-f]{64})/.exec(started.output())![1]!;
+    sharedKey = key;
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        fetch(`${started.base}/sandbox/admin/clock`, {
+          headers: { 'Ocp-Apim-Subscription-Key': key },
+        }).then((r) => r.status),
+      ),
+    );
+    expect(statuses.every((s) => s === 200)).toBe(true);
+
+    // Metrics: refused on the public port without an operator's key; on the loopback metrics port the
+    // primary sums both workers' counters.
+    expect((await fetch(`${started.base}/metrics`)).status).toBe(401);
+    const scrape = /metrics: (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(started.output())![1]!;
+    const document = `${started.base}/sandbox/nzbn/v5/openapi.json`;
+    // At once, so they arrive on several connections, which the cluster hands to both workers.
+    const served = await Promise.all(Array.from({ length: 12 }, () => fetch(document).then((r) => r.status)));
+    expect(served).toEqual(Array(12).fill(200));
+    const metrics = await fetch(scrape);
+    expect(metrics.status).toBe(200);
+    const text = await metrics.text();
+    expect(text).toMatch(/rsg_http_requests_total\{environment="sandbox",service="nzbn",status="2xx"\} 12\b/);
+    expect(
+      (await fetch(`${started.base}/metrics`, { headers: { 'Ocp-Apim-Subscription-Key': key } })).status,
+    ).toBe(200);
+    expect(await stop(started.child)).toBe(0);
   });
 
   it('SIGTERM: the listener closes, a request in flight is still answered (Connection: close), exit 0', async () => {
-    const databases = await freshDatabases();
-    try {
-      const started = await start(
-        [],
-        {
-          DATABASE_URL: databases.gateway,
-          SANDBOX_DATABASE_URL: databases.sandbox,
-          PRODUCTION_DATABASE_URL: databases.production,
-          RSG_JOBS: 'off',
-          // Requests are logged as they arrive: the signal goes only once the server has the request.
-          LOG_LEVEL: 'debug',
-        },
-        /sandbox-disclose\s+\S+\s+[0-9a-f]{64}/,
-      );
-      const key = /sandbox-nzbn\s+\S+\s+([0-9a-f]{64})/.exec(started.output())![1]!;
-      const { port, hostname } = new URL(started.base);
-      // A request whose body has not all arrived when the signal comes: it is in flight.
-      const body = JSON.stringify({
-        name: 'in flight',
-        channel: 'PUSH',
-        pushEndpoint: 'http://127.0.0.1:9/hook',
-        adminEmailAddress: 'a@example.test',
-        nzbns: ['9429000001007'],
-      });
-      const socket = connect(Number(port), hostname);
-      await new Promise((resolve) => socket.once('connect', resolve));
-      let answer = '';
-      socket.on('data', (chunk: Buffer) => {
-        answer += chunk.toString();
-      });
-      const closed = new Promise((resolve) => socket.once('close', resolve));
-      socket.write(
-        `POST /sandbox/nzbn/v5/watchlists HTTP/1.1\r\nHost: ${hostname}:${port}\r\n` +
-          `Ocp-Apim-Subscription-Key: ${key}\r\nContent-Type: application/json\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
-      );
-      const exited = new Promise<number | null>((resolve) => started.child.once('exit', resolve));
-      // The server has read the request's head (so the connection is not idle) before the signal.
-      await vi.waitFor(
-        () =>
-          expect(started.output()).toMatch(
-            /"url":"\/sandbox\/nzbn\/v5\/watchlists"[^\n]*incoming request|incoming request[^\n]*"url":"\/sandbox\/nzbn\/v5\/watchlists"/,
-          ),
-        { timeout: 20_000, interval: 20 },
-      );
-      started.child.kill('SIGTERM');
-      // New connections are refused once the listener is closed.
-      await vi.waitFor(
-        () =>
-          new Promise<void>((resolve, reject) => {
-            const probe = connect(Number(port), hostname);
-            probe.once('connect', () => {
-              probe.destroy();
-              reject(new Error('still accepting'));
-            });
-            probe.once('error', () => resolve());
-          }),
-        { timeout: 20_000, interval: 50 },
-      );
-      socket.write(body.slice(10));
-      await closed;
-      expect(answer).toMatch(/^HTTP\/1\.1 201 /);
-      expect(answer).toMatch(/\r\nconnection: close\r\n/i);
-      expect(await exited).toBe(0);
-    } finally {
-      await databases.drop();
-    }
+    if (!shared) shared = await freshDatabases();
+    const started = await start(
+      [],
+      {
+        ...sharedEnv(),
+        RSG_JOBS: 'off',
+        // Requests are logged as they arrive: the signal goes only once the server has the request.
+        LOG_LEVEL: 'debug',
+      },
+      // A first start prints the keys after the addresses; a later one ends its banner with these.
+      sharedKey ? /OpenAPI documents/ : /sandbox-disclose\s+\S+\s+[0-9a-f]{64}/,
+    );
+    const key = sharedKey || /sandbox-nzbn\s+\S+\s+([0-9a-f]{64})/.exec(started.output())![1]!;
+    const { port, hostname } = new URL(started.base);
+    // A request whose body has not all arrived when the signal comes: it is in flight.
+    const body = JSON.stringify({
+      name: 'in flight',
+      channel: 'PUSH',
+      pushEndpoint: 'http://127.0.0.1:9/hook',
+      adminEmailAddress: 'a@example.test',
+      nzbns: ['9429000001007'],
+    });
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString();
+    });
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write(
+      `POST /sandbox/nzbn/v5/watchlists HTTP/1.1\r\nHost: ${hostname}:${port}\r\n` +
+        `Ocp-Apim-Subscription-Key: ${key}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    const exited = new Promise<number | null>((resolve) => started.child.once('exit', resolve));
+    // The server has read the request's head (so the connection is not idle) before the signal.
+    await vi.waitFor(
+      () =>
+        expect(started.output()).toMatch(
+          /"url":"\/sandbox\/nzbn\/v5\/watchlists"[^\n]*incoming request|incoming request[^\n]*"url":"\/sandbox\/nzbn\/v5\/watchlists"/,
+        ),
+      { timeout: 20_000, interval: 20 },
+    );
+    started.child.kill('SIGTERM');
+    // New connections are refused once the listener is closed.
+    await vi.waitFor(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const probe = connect(Number(port), hostname);
+          probe.once('connect', () => {
+            probe.destroy();
+            reject(new Error('still accepting'));
+          });
+          probe.once('error', () => resolve());
+        }),
+      { timeout: 20_000, interval: 50 },
+    );
+    socket.write(body.slice(10));
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(await exited).toBe(0);
   });
 
   it('a wrong setting stops it with one line naming the variable', async () => {
