@@ -11,19 +11,17 @@ import {
   runMonthEnd,
 } from '../../src/billing/store/month-end.ts';
 import { type Database, openDatabase } from '../../src/platform/db/pool.ts';
-import { migrateAll } from '../../src/runtime.ts';
-import { freshDatabases } from '../support/runtime.ts';
+import { migratedDatabases } from '../support/runtime.ts';
 import { insertFees, organisationWithOwner } from './invoice-support.ts';
 
-let databases: Awaited<ReturnType<typeof freshDatabases>>;
+let databases: Awaited<ReturnType<typeof migratedDatabases>>;
 let gateway: Database;
 let sandbox: Database;
 let production: Database;
 let directory: OrganisationDirectory;
 
 beforeAll(async () => {
-  databases = await freshDatabases();
-  await migrateAll(databases);
+  databases = await migratedDatabases();
   gateway = openDatabase(databases.gateway, 4);
   sandbox = openDatabase(databases.sandbox, 6);
   production = openDatabase(databases.production, 6);

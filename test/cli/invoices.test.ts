@@ -3,19 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/platform/db/pool.ts';
-import { migrateAll } from '../../src/runtime.ts';
 import { insertFees, organisationWithOwner } from '../billing/invoice-support.ts';
 import { rsg } from '../support/cli.ts';
-import { freshDatabases } from '../support/runtime.ts';
+import { migratedDatabases } from '../support/runtime.ts';
 
-let databases: Awaited<ReturnType<typeof freshDatabases>>;
+let databases: Awaited<ReturnType<typeof migratedDatabases>>;
 let gateway: Database;
 let production: Database;
 let dir: string;
 
 beforeAll(async () => {
-  databases = await freshDatabases();
-  await migrateAll(databases);
+  databases = await migratedDatabases();
   gateway = openDatabase(databases.gateway, 2);
   production = openDatabase(databases.production, 2);
   dir = mkdtempSync(join(tmpdir(), 'rsg-invoices-cli-'));

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { inject } from 'vitest';
 import { type AppOptions, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
@@ -30,6 +31,40 @@ export async function freshDatabases(): Promise<DatabaseUrls & { drop(): Promise
   return { ...urls, drop: async () => void (await Promise.all(Object.values(urls).map(dropDatabase))) };
 }
 
+/**
+ * Three databases already migrated: copies of the run's templates (global-setup.ts), so a runtime opened
+ * on them finds every migration applied. What a test gateway starts from; `freshDatabases` when the
+ * test is about migrating.
+ */
+export async function migratedDatabases(): Promise<DatabaseUrls & { drop(): Promise<void> }> {
+  const templates = inject('pgTemplates');
+  if (!templates) return freshDatabases();
+  const stem = `rsgt_${randomBytes(5).toString('hex')}`;
+  const server = pgServerUrl();
+  const copies = [
+    ['gateway', templates.gateway],
+    ['sandbox', templates.environment],
+    ['production', templates.environment],
+  ] as const;
+  const admin = new pg.Client({ connectionString: withDatabase(server, 'postgres') });
+  await admin.connect();
+  try {
+    for (const [role, template] of copies) {
+      await admin.query(
+        `CREATE DATABASE ${admin.escapeIdentifier(`${stem}_${role}`)} TEMPLATE ${admin.escapeIdentifier(template)}`,
+      );
+    }
+  } finally {
+    await admin.end();
+  }
+  const urls = {
+    gateway: withDatabase(server, `${stem}_gateway`),
+    sandbox: withDatabase(server, `${stem}_sandbox`),
+    production: withDatabase(server, `${stem}_production`),
+  };
+  return { ...urls, drop: async () => void (await Promise.all(Object.values(urls).map(dropDatabase))) };
+}
+
 export interface TestGateway {
   runtime: Runtime;
   app: FastifyInstance;
@@ -45,7 +80,7 @@ export async function testGateway(
     urls?: DatabaseUrls;
   } = {},
 ): Promise<TestGateway> {
-  const databases = options.urls ? undefined : await freshDatabases();
+  const databases = options.urls ? undefined : await migratedDatabases();
   const urls = options.urls ?? databases!;
   const config: Config = loadConfig({
     LOG_LEVEL: 'silent',

@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { withTransaction } from '../../../src/platform/db/pool.ts';
 import { documentStoreFor } from '../../../src/services/iponz/documents/location.ts';
 import {
@@ -133,6 +135,53 @@ describe('through the SOAP client', () => {
     });
     expect(json.statusCode).toBe(200);
     expect(Buffer.from(json.json().ObjectData, 'base64').equals(bytes)).toBe(true);
+  });
+
+  it('a client gone before reading the answer: the stored file is closed, not left to a collection', async () => {
+    const id = '09aa000000000002';
+    const store = documentStoreFor(s.t.gateway.runtime.environments.sandbox);
+    await store.put(id, Readable.from([randomBytes(200_000)]));
+    await withTransaction(s.t.gateway.runtime.environments.sandbox.pool, (tx) =>
+      insertDocument(tx, {
+        documentIdentifier: id,
+        kind: 'trademark',
+        caseNumber: 1000004,
+        documentName: 'Gone.pdf',
+        objectFormat: 'pdf',
+        createdOn: '2026-06-15',
+        storedSize: 200_000,
+      }),
+    );
+    // This process's open descriptors that name the document's file.
+    const openOnIt = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).endsWith(`/${id}`);
+        } catch {
+          return false;
+        }
+      }).length;
+    for (const [type, body] of [
+      ['application/json', JSON.stringify({ ObjectIdentifier: id })],
+      [
+        'text/xml; charset=utf-8',
+        envelopeOf(
+          `<GetObject xmlns="${SERVICES_NS}"><ObjectIdentifier>${id}</ObjectIdentifier></GetObject>`,
+        ),
+      ],
+    ] as const) {
+      const url = new URL(`${s.base}/download-document`);
+      const socket = connect(Number(url.port), url.hostname);
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write(
+        `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nOcp-Apim-Subscription-Key: ${s.t.key}\r\n` +
+          `Content-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      // Gone at the first byte of the answer: the document was opened, little of it read.
+      await new Promise<void>((resolve) => socket.once('data', () => resolve()));
+      socket.destroy();
+      await vi.waitFor(() => expect(openOnIt(), type).toBe(0), { timeout: 5_000 });
+    }
   });
 
   it('an unknown document: HTTP 200 with TransactionErrorCode App Error', async () => {

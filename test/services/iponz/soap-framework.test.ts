@@ -310,7 +310,9 @@ describe('attachments', () => {
       const stored = parser.parse(await response.text()).Envelope.Body.UploadResponse.Stored as string;
       const [id, size] = stored.split(':');
       expect(Number(size)).toBe(total);
-      expect((await store.get(id!))!.size).toBe(total);
+      const kept = (await store.get(id!))!;
+      expect(kept.size).toBe(total);
+      await kept.close?.();
 
       const before = await files();
       const dropped = await post(upload(`<Name>drop</Name>${partOf('a', 'QUJD')}${partOf('b', 'REVG')}`));

@@ -63,8 +63,15 @@ export class FolderDocumentStore implements DocumentStore {
     try {
       // Opened first, so the size is that of the bytes this stream reads even if a put replaces them.
       const handle = await open(file, 'r');
-      const { size } = await handle.stat();
+      const size = await handle.stat().then(
+        (info) => info.size,
+        async (error: unknown) => {
+          await handle.close();
+          throw error;
+        },
+      );
       let stream: Readable | undefined;
+      let closed: Promise<void> | undefined;
       return {
         size,
         // Made on first use only, so a reader of readInto never has a stream reading the same handle.
@@ -74,9 +81,11 @@ export class FolderDocumentStore implements DocumentStore {
         },
         readInto: async (target, position) =>
           (await handle.read(target, 0, target.length, position)).bytesRead,
-        close: async () => {
-          if (stream) stream.destroy();
-          else await handle.close();
+        // Once, whoever calls it (the reader when done, the answer's end as a backstop); a stream closes
+        // the handle itself when it ends or is destroyed.
+        close: () => {
+          closed ??= stream ? Promise.resolve(void stream.destroy()) : handle.close();
+          return closed;
         },
       };
     } catch (error) {

@@ -110,7 +110,9 @@ export async function adoptAttachments(
       const stored = await documents.get(attachment.staged.documentId);
       if (!stored) throw new Error(`the staged attachment ${attachment.field} is missing`);
       const documentIdentifier = newDocumentIdentifier();
-      await documents.put(documentIdentifier, stored.stream);
+      // put consumes the stream (and destroys it on a failure of its own); close is the backstop for
+      // a failure before it reads.
+      await documents.put(documentIdentifier, stored.stream).finally(() => stored.close?.());
       adopted.push({
         documentIdentifier,
         documentName: attachment.name,

@@ -207,9 +207,13 @@ export async function soapDownloadRoutes(
         ObjectName: opened.record.documentName,
         ObjectSize: opened.size,
       }).slice(0, -1)},"ObjectData":"`;
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(Readable.from(timing.around(downloadPieces(head, opened.source(), '"}', timing.deadline))));
+      const answer = Readable.from(
+        timing.around(downloadPieces(head, opened.source(), '"}', timing.deadline)),
+      );
+      // A client gone before the bytes were read: the pieces' generator never reaches the document's
+      // stream, so the answer's end closes it (else the file stays open until a collection).
+      answer.once('close', () => void opened.close().catch(() => {}));
+      return reply.type('application/json; charset=utf-8').send(answer);
     },
     operations: [
       {
@@ -257,7 +261,10 @@ export async function soapDownloadRoutes(
                 }
               },
             };
-          return { stream: timing.around(downloadPieces(head, opened.source(), tail, timing.deadline)) };
+          return {
+            stream: timing.around(downloadPieces(head, opened.source(), tail, timing.deadline)),
+            close: opened.close,
+          };
         },
       },
     ],

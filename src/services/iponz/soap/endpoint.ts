@@ -56,7 +56,11 @@ export interface SoapInput {
  */
 export type SoapAnswer =
   | { xml: string }
-  | { stream: AsyncIterable<string | Buffer> }
+  | {
+      stream: AsyncIterable<string | Buffer>;
+      /** Called once the answer has ended or was cut (a client gone before the pieces were read too). */
+      close?(): Promise<void>;
+    }
   | { write(sink: AnswerSink): Promise<void> };
 
 /**
@@ -407,16 +411,17 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
           if ('xml' in answer) return reply.send(envelope(answer.xml));
           if ('write' in answer) return await writeAnswer(reply, answer.write);
           const pieces = answer.stream;
-          return reply.send(
-            Readable.from(
-              (async function* () {
-                yield ENVELOPE_HEAD;
-                yield* pieces;
-                yield ENVELOPE_TAIL;
-              })(),
-              { objectMode: false },
-            ),
+          const body = Readable.from(
+            (async function* () {
+              yield ENVELOPE_HEAD;
+              yield* pieces;
+              yield ENVELOPE_TAIL;
+            })(),
+            { objectMode: false },
           );
+          const close = answer.close;
+          if (close) body.once('close', () => void close().catch(() => {}));
+          return reply.send(body);
         } catch (error) {
           await cleanup();
           // What is left of the body is not read: the connection closes after the answer.
@@ -439,10 +444,19 @@ async function writeAnswer(
   reply.hijack();
   raw.writeHead(200, reply.getHeaders() as Record<string, string>);
   const sink: AnswerSink = {
+    // Node never calls a write's callback when the connection closed under it (the bytes go nowhere):
+    // the answer's 'close' ends the wait, so a client gone mid-answer frees what the writer holds (an
+    // open document) at once, not never.
     write: (piece) =>
       new Promise((resolve, reject) => {
-        if (raw.destroyed) reject(new Error('the connection is closed'));
-        else raw.write(piece, (error) => (error ? reject(error) : resolve()));
+        if (raw.destroyed) return reject(new Error('the connection is closed'));
+        const gone = () => reject(new Error('the connection is closed'));
+        raw.once('close', gone);
+        raw.write(piece, (error) => {
+          raw.off('close', gone);
+          if (error) reject(error);
+          else resolve();
+        });
       }),
   };
   try {
