@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { importJWK, SignJWT } from 'jose';
 import type { Runtime } from '../src/runtime.ts';
-import { median, recordResults } from './support.ts';
+import { median, productionPayer, recordResults } from './support.ts';
 
 /**
  * What charging a fee adds to a fee-bearing call (issue 12: ≤ 1 ms at p99). The call: creating a
@@ -43,15 +42,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 async function gatewayOf(root: string, stem: string) {
   const load = <T>(file: string): Promise<T> => import(path.join(root, file));
   const { buildApp } = await load<typeof import('../src/app.ts')>('src/app.ts');
-  const authorities = await load<typeof import('../src/billing/store/authorities.ts')>(
-    'src/billing/store/authorities.ts',
-  );
   const { loadConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
-  const { updateProduct } =
-    await load<typeof import('../src/gateway/products.ts')>('src/gateway/products.ts');
-  const { createSubscription } = await load<typeof import('../src/gateway/subscriptions.ts')>(
-    'src/gateway/subscriptions.ts',
-  );
   const { grantAuthority } = await load<typeof import('../src/identity/authorities.ts')>(
     'src/identity/authorities.ts',
   );
@@ -59,10 +50,6 @@ async function gatewayOf(root: string, stem: string) {
   const signing = await load<typeof import('../src/identity/oauth/signing-keys.ts')>(
     'src/identity/oauth/signing-keys.ts',
   );
-  const { addMember, addOrganisation } = await load<typeof import('../src/identity/organisations.ts')>(
-    'src/identity/organisations.ts',
-  );
-  const { addUser } = await load<typeof import('../src/identity/users.ts')>('src/identity/users.ts');
   const { openRuntime } = await load<typeof import('../src/runtime.ts')>('src/runtime.ts');
   const { nzbnService } = await load<typeof import('../src/services/nzbn/index.ts')>(
     'src/services/nzbn/index.ts',
@@ -97,26 +84,9 @@ async function gatewayOf(root: string, stem: string) {
   ).rows.map((row) => row.nzbn);
   // A user of a production organisation with an approved direct debit authority, a production key
   // (limits lifted), business authority over the entities, and a three-legged token.
-  const user = await addUser(gateway, { email: `bench-${randomBytes(4).toString('hex')}@example.test` });
-  const organisation = await addOrganisation(gateway, {
-    environment: 'production',
-    identifier: 'bench-org',
-    name: 'Bench',
-  });
-  await addMember(gateway, organisation.id, user.id, 'owner');
-  const requested = await authorities.requestAuthority(production.pool, 'production', {
-    organisationId: organisation.id,
-    accountName: 'Bench Ltd',
-    accountNumber: '12-3140-0123456-00',
-    now: new Date(),
-  });
-  await authorities.approveAuthority(production.pool, requested.id, { now: new Date() });
-  await updateProduct(gateway, 'production-nzbn', { rateLimitPerMinute: 10_000_000, quota: null });
-  const { primaryKey } = await createSubscription(gateway, {
-    userId: user.id,
-    productId: 'production-nzbn',
-    state: 'active',
-  });
+  const payer = await productionPayer(root, runtime, 'production-nzbn', 'bench-org');
+  const user = { id: payer.userId };
+  const primaryKey = payer.key;
   for (const nzbn of entities) {
     await grantAuthority(
       gateway,

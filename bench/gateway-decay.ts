@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { measureLoad } from './load.ts';
-import { benchDatabases, median, root, SERVER_NODE_ARGS, startServer, stopServer } from './support.ts';
+import { benchDatabases, median, root, serverStarter } from './support.ts';
 
 /**
  * The gateway's figure round by round over a long run, against bare node:http in the same rounds: for
@@ -52,21 +52,9 @@ const cpuMicros = (pid: number): number => {
 
 type Name = 'bare' | 'gateway' | 'baseline';
 const databases = await benchDatabases('gateway_decay', { migrate: false });
-const started: Awaited<ReturnType<typeof startServer>>[] = [];
-const start = async (script: string, env: Record<string, string>, args: string[]) => {
-  try {
-    const server = await startServer<{ port: number; key?: string }>(script, env, undefined, [
-      ...SERVER_NODE_ARGS,
-      ...args,
-    ]);
-    started.push(server);
-    return server;
-  } catch (error) {
-    for (const server of started) await stopServer(server.child);
-    await databases.release();
-    throw error;
-  }
-};
+const starter = serverStarter(databases);
+const start = (script: string, env: Record<string, string>, args: string[]) =>
+  starter.start<{ port: number; key?: string }>(script, env, args);
 const gatewayEnv = { RSG_BENCH_URLS: JSON.stringify(databases.setup.urls) };
 const servers: Partial<Record<Name, Awaited<ReturnType<typeof start>>>> = {
   bare: await start('bench/servers/bare.ts', {}, []),
@@ -170,6 +158,6 @@ try {
   }
   if (PROFILE) process.stdout.write(`profiles in ${PROFILE_DIR}\n`);
 } finally {
-  for (const server of started) await stopServer(server.child);
+  await starter.stopAll();
   await databases.release();
 }

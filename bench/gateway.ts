@@ -4,15 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CAN_PIN, LOAD_CPUS, LOAD_GENERATOR, measureLoad, pinned, SERVER_CPUS } from './load.ts';
-import {
-  benchDatabases,
-  median,
-  recordResults,
-  root,
-  SERVER_NODE_ARGS,
-  startServer,
-  stopServer,
-} from './support.ts';
+import { benchDatabases, median, recordResults, root, serverStarter, stopServer } from './support.ts';
 
 /**
  * Gateway overhead: the same fixed JSON from (a) a bare node:http server, the ceiling, (b) Fastify alone
@@ -96,21 +88,9 @@ const gatewayEnv = { RSG_BENCH_URLS: JSON.stringify(setup.urls) };
 /** Node flags for the gateway contender alone, e.g. `--trace-gc` or `--cpu-prof --cpu-prof-dir=…`. */
 const gatewayNodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-// Every contender runs with the node flags `npm start` gives the gateway (SERVER_NODE_ARGS), so they
-// differ in their code only.
-const started: Awaited<ReturnType<typeof startServer>>[] = [];
-const start = async <T>(script: string, env: Record<string, string> = {}, extra: string[] = []) => {
-  try {
-    const server = await startServer<T>(script, env, undefined, [...SERVER_NODE_ARGS, ...extra]);
-    started.push(server);
-    return server;
-  } catch (error) {
-    // Leave no contender running when another cannot start.
-    for (const server of started) await stopServer(server.child);
-    await databases.release();
-    throw error;
-  }
-};
+// Every contender runs with the node flags `npm start` gives the gateway, so they differ in their code
+// only; none is left running when another cannot start.
+const { start } = serverStarter(databases);
 const servers = {
   ceiling: await start<{ port: number }>('bench/servers/bare.ts'),
   fastify: await start<{ port: number }>('bench/servers/fastify.ts'),

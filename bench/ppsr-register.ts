@@ -1,10 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
-import { median, recordResults } from './support.ts';
+import { median, productionPayer, recordResults } from './support.ts';
 
 /**
  * Secured interests register registrations end to end (issue 13: ≥ 1,000 a second): `POST
@@ -48,19 +48,7 @@ type Measured = { rate: number; nodeUs: number; pgUs: number | undefined };
 async function gatewayOf(root: string, stem: string) {
   const load = <T>(file: string): Promise<T> => import(path.join(root, file));
   const { buildApp } = await load<typeof import('../src/app.ts')>('src/app.ts');
-  const authorities = await load<typeof import('../src/billing/store/authorities.ts')>(
-    'src/billing/store/authorities.ts',
-  );
   const { loadConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
-  const { updateProduct } =
-    await load<typeof import('../src/gateway/products.ts')>('src/gateway/products.ts');
-  const { createSubscription } = await load<typeof import('../src/gateway/subscriptions.ts')>(
-    'src/gateway/subscriptions.ts',
-  );
-  const { addMember, addOrganisation } = await load<typeof import('../src/identity/organisations.ts')>(
-    'src/identity/organisations.ts',
-  );
-  const { addUser } = await load<typeof import('../src/identity/users.ts')>('src/identity/users.ts');
   const { openRuntime } = await load<typeof import('../src/runtime.ts')>('src/runtime.ts');
   const { benchDatabases } = await load<typeof import('./support.ts')>('bench/support.ts');
   const databases = await benchDatabases(stem);
@@ -70,29 +58,9 @@ async function gatewayOf(root: string, stem: string) {
   };
   const runtime = await openRuntime(config, databases.setup, { migrate: false });
   const app = await buildApp(runtime, { logger: false, processMetrics: false });
-  const gateway = runtime.gateway.pool;
   const production = runtime.environments.production.pool;
-  const user = await addUser(gateway, { email: `bench-${randomBytes(4).toString('hex')}@example.test` });
-  const organisation = await addOrganisation(gateway, {
-    environment: 'production',
-    identifier: 'bench-ppsr',
-    name: 'Bench Lender',
-  });
-  await addMember(gateway, organisation.id, user.id, 'owner');
-  const requested = await authorities.requestAuthority(production, 'production', {
-    organisationId: organisation.id,
-    accountName: 'Bench Ltd',
-    accountNumber: '12-3140-0123456-00',
-    now: new Date(),
-  });
-  await authorities.approveAuthority(production, requested.id, { now: new Date() });
-  await updateProduct(gateway, 'production-ppsr', { rateLimitPerMinute: 100_000_000, quota: null });
-  const { primaryKey } = await createSubscription(gateway, {
-    userId: user.id,
-    productId: 'production-ppsr',
-    state: 'active',
-  });
-  const headers = { 'Ocp-Apim-Subscription-Key': primaryKey, 'content-type': 'application/json' };
+  const payer = await productionPayer(root, runtime, 'production-ppsr', 'bench-ppsr');
+  const headers = { 'Ocp-Apim-Subscription-Key': payer.key, 'content-type': 'application/json' };
   const register = async (requestId = randomUUID()) => {
     const response = await app.inject({
       method: 'POST',

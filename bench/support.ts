@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Pool } from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { dropDatabase, ensureDatabase } from '../src/platform/db/pool.ts';
 import { withDatabase } from '../src/platform/db/urls.ts';
@@ -77,6 +79,31 @@ export function startServer<T>(
   });
 }
 
+/**
+ * Starts a benchmark's contenders one after the other, each with the node flags `npm start` gives the
+ * gateway (SERVER_NODE_ARGS) and its own `extra` ones, so they differ in their code only. When one
+ * cannot start, the ones already running are stopped and `databases` released before the error goes on;
+ * `stopAll` stops every one started.
+ */
+export function serverStarter(databases: { release(): Promise<void> }) {
+  const started: { child: ChildProcess }[] = [];
+  const stopAll = async () => {
+    for (const server of started.splice(0)) await stopServer(server.child);
+  };
+  const start = async <T>(script: string, env: Record<string, string> = {}, extra: string[] = []) => {
+    try {
+      const server = await startServer<T>(script, env, undefined, [...SERVER_NODE_ARGS, ...extra]);
+      started.push(server);
+      return server;
+    } catch (error) {
+      await stopAll();
+      await databases.release();
+      throw error;
+    }
+  };
+  return { start, stopAll };
+}
+
 export function stopServer(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve();
@@ -145,4 +172,49 @@ export async function benchDatabases(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A user of a production organisation holding an approved direct debit authority, with an active key to
+ * `productId` (its rate limit lifted, no quota): who pays in the fee benchmarks. Made by the code of the
+ * checkout at `checkout` (this one, or a `BENCH_BASELINE` copy), on its runtime's databases.
+ */
+export async function productionPayer(
+  checkout: string,
+  runtime: { gateway: { pool: Pool }; environments: { production: { pool: Pool } } },
+  productId: string,
+  identifier: string,
+): Promise<{ userId: string; organisationId: string; key: string }> {
+  const load = <T>(file: string): Promise<T> => import(path.join(checkout, file));
+  const authorities = await load<typeof import('../src/billing/store/authorities.ts')>(
+    'src/billing/store/authorities.ts',
+  );
+  const { updateProduct } =
+    await load<typeof import('../src/gateway/products.ts')>('src/gateway/products.ts');
+  const { createSubscription } = await load<typeof import('../src/gateway/subscriptions.ts')>(
+    'src/gateway/subscriptions.ts',
+  );
+  const { addMember, addOrganisation } = await load<typeof import('../src/identity/organisations.ts')>(
+    'src/identity/organisations.ts',
+  );
+  const { addUser } = await load<typeof import('../src/identity/users.ts')>('src/identity/users.ts');
+  const gateway = runtime.gateway.pool;
+  const production = runtime.environments.production.pool;
+  const user = await addUser(gateway, { email: `bench-${randomBytes(4).toString('hex')}@example.test` });
+  const organisation = await addOrganisation(gateway, {
+    environment: 'production',
+    identifier,
+    name: `Bench ${identifier}`,
+  });
+  await addMember(gateway, organisation.id, user.id, 'owner');
+  const requested = await authorities.requestAuthority(production, 'production', {
+    organisationId: organisation.id,
+    accountName: 'Bench Ltd',
+    accountNumber: '12-3140-0123456-00',
+    now: new Date(),
+  });
+  await authorities.approveAuthority(production, requested.id, { now: new Date() });
+  await updateProduct(gateway, productId, { rateLimitPerMinute: 100_000_000, quota: null });
+  const { primaryKey } = await createSubscription(gateway, { userId: user.id, productId, state: 'active' });
+  return { userId: user.id, organisationId: organisation.id, key: primaryKey };
 }
