@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { freePort } from '../support/ports.ts';
 import { freshDatabases } from '../support/runtime.ts';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rsg.js');
@@ -61,7 +62,7 @@ describe('rsg start', { timeout: 120_000 }, () => {
     const env = {
       RSG_DATA_DIR: dataDir,
       DATABASE_URL: '',
-      RSG_EMBEDDED_PG_PORT: String(20_000 + Math.floor(Math.random() * 20_000)),
+      RSG_EMBEDDED_PG_PORT: String(await freePort()),
     };
     const first = await start([], env, /sandbox-disclose\s+\S+\s+[0-9a-f]{64}/);
     const key = /sandbox-nzbn\s+(\S+)\s+([0-9a-f]{64})/.exec(first.output());

@@ -3,10 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { freePort } from '../support/ports.ts';
 
 /**
  * Debian's Chromium driven by playwright-core (no browser is ever downloaded). Playwright gives each
@@ -34,16 +34,7 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+export { freePort };
 
 /** A full-page screenshot; every page photographed is also checked with axe-core. */
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -2,12 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { vi } from 'vitest';
 import type { DatabaseUrls } from '../../src/platform/db/urls.ts';
+import { freePort } from '../support/ports.ts';
 
 /**
  * The scale-out set-up: N `rsg start` gateways (jobs off), M `rsg worker` processes, one PostgreSQL, one
@@ -17,16 +17,7 @@ import type { DatabaseUrls } from '../../src/platform/db/urls.ts';
 export const NGINX = process.env.RSG_NGINX ?? '/usr/sbin/nginx';
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rsg.js');
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+export { freePort };
 
 export interface Child {
   name: string;
@@ -83,6 +74,11 @@ export function rsgEnv(urls: DatabaseUrls, redisUrl: string, extra: Record<strin
     SANDBOX_DATABASE_URL: urls.sandbox,
     PRODUCTION_DATABASE_URL: urls.production,
     REDIS_URL: redisUrl,
+    // Five processes of three pools each on a server other test files use at the same time: at the
+    // default 10 a pool they could open up to 150 connections, past the machine's PostgreSQL's
+    // max_connections (100), and a gateway refused a connection answers 503 (seen in a rolling restart,
+    // as the restarted gateway opened its pools). Four a pool is more than the load keeps busy.
+    RSG_DB_POOL_SIZE: '4',
     ...extra,
   };
 }
@@ -102,6 +98,8 @@ async function stopChild(
 
 export class Gateway {
   process: Child | undefined;
+  /** Every process this gateway has been, oldest first (a restart adds one): their output, for a failure's message. */
+  readonly lives: Child[] = [];
   constructor(
     readonly index: number,
     readonly port: number,
@@ -125,6 +123,7 @@ export class Gateway {
       },
     );
     this.process = started;
+    this.lives.push(started);
     let ended = false;
     void started.exited.then(() => {
       ended = true;
@@ -139,6 +138,19 @@ export class Gateway {
     ).catch((error: Error) => {
       throw ended ? new Error(`gateway ${this.index} exited:\n${started.output()}`) : error;
     });
+  }
+
+  /** The lines of every life's output that speak of a refusal or a failure (warn level and above). */
+  troubles(): string {
+    return this.lives
+      .flatMap((life, i) =>
+        life
+          .output()
+          .split('\n')
+          .filter((line) => /"level":(40|50|60)|503|unavailable|error/i.test(line))
+          .map((line) => `gateway ${this.index} (life ${i + 1}): ${line.slice(0, 400)}`),
+      )
+      .join('\n');
   }
 
   /** Sends `signal` and resolves with how the process ended. */

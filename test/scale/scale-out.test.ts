@@ -216,7 +216,13 @@ describe.runIf(hasNginx && redisUrl)('scale-out: 3 gateways and 2 workers behind
       `rolling restart: ${running.results.length} tried, ${running.failed.length} failed, exits ${exits.join(', ')}`,
     );
     expect(exits).toEqual([0, 0, 0]);
-    expect(running.failed.map((f) => `${f.method} ${f.status} ${f.upstream} ${f.error ?? ''}`)).toEqual([]);
+    // On a failure, what each failed request was answered and what the gateways logged meanwhile.
+    expect(
+      running.failed.map(
+        (f) => `${f.method} ${f.status} ${f.upstream} ${f.error ?? ''} ${f.body.slice(0, 300)}`,
+      ),
+      gateways.map((gateway) => gateway.troubles()).join('\n'),
+    ).toEqual([]);
     expect(new Set(running.results.map((r) => r.upstream)).size).toBeGreaterThanOrEqual(3);
   }, 300_000);
 

@@ -89,6 +89,10 @@ export async function testGateway(
     RSG_SANDBOX_ACTIVITY_PER_HOUR: '0',
     // scrypt at 2^10, not 2^15: hundreds of sign-ups a pass (identity/passwords.ts).
     RSG_PASSWORD_COST: '10',
+    // Five connections a pool, not ten: three files run at once on one server, some with several
+    // gateways of three pools each, and the machine's PostgreSQL takes 100 clients (past them a gateway's
+    // new connection is refused and its call answers 503). A test about pools sets its own.
+    RSG_DB_POOL_SIZE: '5',
     ...options.env,
   });
   const runtime = await openRuntime(config, { urls, embedded: undefined }, { clockMode: options.clockMode });
