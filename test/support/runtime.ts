@@ -8,7 +8,7 @@ import { createSubscription } from '../../src/gateway/subscriptions.ts';
 import { addUser } from '../../src/identity/users.ts';
 import type { ClockMode } from '../../src/platform/clock-store.ts';
 import { dropDatabase, ensureDatabase } from '../../src/platform/db/pool.ts';
-import { type DatabaseUrls, withDatabase } from '../../src/platform/db/urls.ts';
+import { type DatabaseUrls, databaseName, withDatabase } from '../../src/platform/db/urls.ts';
 import { openRuntime, type Runtime } from '../../src/runtime.ts';
 
 /** A server URL for tests: the run's PostgreSQL (see global-setup.ts). */
@@ -18,8 +18,10 @@ export function pgServerUrl(): string {
   return url;
 }
 
-/** Three fresh databases on the test server, named after a random stem. */
-export async function freshDatabases(): Promise<DatabaseUrls & { drop(): Promise<void> }> {
+type TestDatabases = DatabaseUrls & { drop(): Promise<void> };
+
+/** The names of a test's three databases on the test server (a random stem), and how to drop them. */
+function newTestDatabases(): TestDatabases {
   const stem = `rsgt_${randomBytes(5).toString('hex')}`;
   const server = pgServerUrl();
   const urls = {
@@ -27,8 +29,14 @@ export async function freshDatabases(): Promise<DatabaseUrls & { drop(): Promise
     sandbox: withDatabase(server, `${stem}_sandbox`),
     production: withDatabase(server, `${stem}_production`),
   };
-  for (const url of Object.values(urls)) await ensureDatabase(url);
   return { ...urls, drop: async () => void (await Promise.all(Object.values(urls).map(dropDatabase))) };
+}
+
+/** Three fresh (empty) databases on the test server. */
+export async function freshDatabases(): Promise<TestDatabases> {
+  const databases = newTestDatabases();
+  for (const url of [databases.gateway, databases.sandbox, databases.production]) await ensureDatabase(url);
+  return databases;
 }
 
 /**
@@ -36,33 +44,27 @@ export async function freshDatabases(): Promise<DatabaseUrls & { drop(): Promise
  * on them finds every migration applied. What a test gateway starts from; `freshDatabases` when the
  * test is about migrating.
  */
-export async function migratedDatabases(): Promise<DatabaseUrls & { drop(): Promise<void> }> {
+export async function migratedDatabases(): Promise<TestDatabases> {
   const templates = inject('pgTemplates');
   if (!templates) return freshDatabases();
-  const stem = `rsgt_${randomBytes(5).toString('hex')}`;
-  const server = pgServerUrl();
+  const databases = newTestDatabases();
   const copies = [
-    ['gateway', templates.gateway],
-    ['sandbox', templates.environment],
-    ['production', templates.environment],
+    [databases.gateway, templates.gateway],
+    [databases.sandbox, templates.environment],
+    [databases.production, templates.environment],
   ] as const;
-  const admin = new pg.Client({ connectionString: withDatabase(server, 'postgres') });
+  const admin = new pg.Client({ connectionString: withDatabase(pgServerUrl(), 'postgres') });
   await admin.connect();
   try {
-    for (const [role, template] of copies) {
+    for (const [url, template] of copies) {
       await admin.query(
-        `CREATE DATABASE ${admin.escapeIdentifier(`${stem}_${role}`)} TEMPLATE ${admin.escapeIdentifier(template)}`,
+        `CREATE DATABASE ${admin.escapeIdentifier(databaseName(url))} TEMPLATE ${admin.escapeIdentifier(template)}`,
       );
     }
   } finally {
     await admin.end();
   }
-  const urls = {
-    gateway: withDatabase(server, `${stem}_gateway`),
-    sandbox: withDatabase(server, `${stem}_sandbox`),
-    production: withDatabase(server, `${stem}_production`),
-  };
-  return { ...urls, drop: async () => void (await Promise.all(Object.values(urls).map(dropDatabase))) };
+  return databases;
 }
 
 export interface TestGateway {
