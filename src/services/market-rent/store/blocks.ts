@@ -91,23 +91,26 @@ function* binaryCopyRows(buffer: Buffer): Generator<[string, Buffer]> {
 }
 
 /**
- * A big-endian column of `count` values of `width` bytes starting at `offset`, copied into its own
- * aligned memory and byte-swapped in native code.
+ * A big-endian column of `count` values of `width` bytes starting at `offset`, copied once into memory
+ * of its own (aligned, for the typed array over it) and byte-swapped there in native code.
  */
 function column(data: Buffer, offset: number, count: number, width: 4 | 8): ArrayBuffer {
-  const copy = Buffer.from(data.subarray(offset, offset + count * width));
-  if (LITTLE_ENDIAN && width === 4) copy.swap32();
-  else if (LITTLE_ENDIAN) copy.swap64();
-  // Buffer.from may hand back a slice of a shared pool: give the typed array memory of its own.
-  return copy.buffer.slice(copy.byteOffset, copy.byteOffset + copy.length);
+  const bytes = new Uint8Array(count * width);
+  bytes.set(data.subarray(offset, offset + count * width));
+  if (LITTLE_ENDIAN) {
+    const view = Buffer.from(bytes.buffer, 0, bytes.length);
+    if (width === 4) view.swap32();
+    else view.swap64();
+  }
+  return bytes.buffer;
 }
 
 const LITTLE_ENDIAN = endianness() === 'LE';
 
+/** The packed keys of a block turned, in place, into the cell numbers of the geography. */
 function cellsOf(keys: Int32Array, lookup: Sa2Lookup): Int32Array {
-  const cells = new Int32Array(keys.length);
-  for (let i = 0; i < keys.length; i++) cells[i] = lookup.cellOfKey(keys[i] as number);
-  return cells;
+  for (let i = 0; i < keys.length; i++) keys[i] = lookup.cellOfKey(keys[i] as number);
+  return keys;
 }
 
 function decodeRent(data: Buffer, lookup: Sa2Lookup): RentBlock {
