@@ -16,6 +16,7 @@ import { marketRentGeography } from '../domain/geography.ts';
 import { parseStatisticsQuery, type RawQuery } from '../domain/params.ts';
 import { csvTable } from '../domain/render.ts';
 import { deriveSipKey, sipRowUniforms } from '../domain/siphash.ts';
+import { warmUpOnce } from '../domain/warm-up.ts';
 import {
   AreaDefinitionList,
   AreaDefinitionParams,
@@ -35,6 +36,13 @@ const documentedOnly = () => () => true;
 
 export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
   const geography = marketRentGeography();
+  // Before the server takes requests: the first real query then runs compiled code (domain/warm-up.ts).
+  if (context.settings.warmUp === 1) {
+    warmUpOnce(geography, context.clock.now(), {
+      done: (ms) => app.log.info({ ms: Math.round(ms) }, 'rental statistics: code warmed up'),
+      failed: (err) => app.log.warn({ err }, 'rental statistics: warming up failed (only speed is at stake)'),
+    });
+  }
   const store = new StatisticsStore(context.database.pool, geography, {
     answerCacheBytes: (context.settings.answerCacheMegabytes ?? 128) * 1024 * 1024,
   });

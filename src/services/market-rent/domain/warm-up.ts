@@ -1,0 +1,146 @@
+import type { Geography } from './areas.ts';
+import { CELLS_PER_SA2, type CountBlock, type RentBlock } from './blocks.ts';
+import type { AnswerFormat } from './encode.ts';
+import { parseStatisticsQuery } from './params.ts';
+import { latestPeriodEnding, MAX_MONTHS } from './period.ts';
+import { encodeReport, type ReportInput } from './report.ts';
+import { deriveSipKey, sipRowUniforms } from './siphash.ts';
+
+/**
+ * The first answer a process computes runs code V8 has not compiled yet. This computes made-up answers
+ * of the national shapes at start — one SA2 in eight of the geography with bonds, 24 months, SAU2019
+ * and REGC2019 with aggregates, JSON and CSV — so V8 has compiled the same functions with the same kinds
+ * of values before the first real query. The bonds are invented (a fixed pseudo-random stream), the
+ * rounding key is a throwaway, and nothing of it is kept: answers are pure functions of their inputs,
+ * so warming cannot change a byte of a real one (a test checks).
+ *
+ * What it buys and costs (issue 18, docs/benchmarks.md): about 0.2 s of CPU once a process, at start.
+ * The national answer computed first in a process took 195–245 ms after it against 205–280 ms without
+ * (the second one 125–165 ms either way); through the whole gateway, the first national query of a
+ * fresh server took 443 ms (median of 5) after it against 556 ms without. The rest of a first answer's
+ * extra time is memory met for the first time (the working arrays, the answer's buffer), new database
+ * connections and the month blocks' reading. A warm-up with every SA2 was no better through the gateway
+ * (435 ms) and cost 0.6–0.7 s of every start: not taken.
+ */
+
+/** Entries per month: one cell in `CELL_EVERY` of every SA2's cells has entries, 1 to 4 rents each. */
+const CELL_EVERY = 7;
+const SA2_EVERY = 8;
+
+/** A small fixed pseudo-random stream (mulberry32): the same made-up bonds on every start. */
+function stream(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function madeUpMonth(cellCount: number, next: () => number): { rent: RentBlock; closed: CountBlock } {
+  const cells: number[] = [];
+  const rents: number[] = [];
+  const counts: number[] = [];
+  const bondSums: number[] = [];
+  const closedCells: number[] = [];
+  const closedCounts: number[] = [];
+  for (
+    let cell = Math.floor(next() * CELL_EVERY);
+    cell < cellCount;
+    cell += 1 + Math.floor(next() * 2 * CELL_EVERY)
+  ) {
+    // One SA2 in SA2_EVERY has bonds: enough rows for V8, a small part of a national answer's work.
+    if (Math.floor(cell / CELLS_PER_SA2) % SA2_EVERY !== 0) {
+      cell = (Math.floor(cell / CELLS_PER_SA2 / SA2_EVERY) + 1) * SA2_EVERY * CELLS_PER_SA2 - 1;
+      continue;
+    }
+    let rent = 150 + Math.floor(next() * 40) * 10;
+    const entries = 1 + Math.floor(next() * 4);
+    for (let e = 0; e < entries; e++) {
+      const count = 1 + Math.floor(next() * 3);
+      cells.push(cell);
+      rents.push(rent);
+      counts.push(count);
+      bondSums.push(count * rent * 4);
+      rent += 5 + Math.floor(next() * 60);
+    }
+    if (next() < 0.5) {
+      closedCells.push(cell);
+      closedCounts.push(1 + Math.floor(next() * 3));
+    }
+  }
+  return {
+    rent: {
+      cells: Int32Array.from(cells),
+      rents: Int32Array.from(rents),
+      counts: Int32Array.from(counts),
+      bondSums: Float64Array.from(bondSums),
+    },
+    closed: { cells: Int32Array.from(closedCells), counts: Int32Array.from(closedCounts) },
+  };
+}
+
+/**
+ * Computes and drops made-up answers of the national shapes; returns how long it took (ms). Synchronous:
+ * call it while the server starts, before it takes requests.
+ */
+export function warmUpReports(geography: Geography, now: Date, timeZone = 'Pacific/Auckland'): number {
+  const started = performance.now();
+  const cellCount = geography.sa2Codes.length * CELLS_PER_SA2;
+  const next = stream(2019);
+  const months = Array.from({ length: MAX_MONTHS }, () => madeUpMonth(cellCount, next));
+  const active = madeUpMonth(cellCount, next).closed;
+  const rowUniforms = sipRowUniforms(deriveSipKey(next, 'market-rent|warm-up'));
+  const periodEnding = latestPeriodEnding(now, timeZone);
+  const runs: [string, AnswerFormat][] = [
+    ['SAU2019', 'json'],
+    ['REGC2019', 'json'],
+    ['SAU2019', 'csv'],
+  ];
+  for (const [areaDefinition, format] of runs) {
+    const query = parseStatisticsQuery(
+      {
+        'period-ending': periodEnding,
+        'num-months': String(months.length),
+        'area-definition': areaDefinition,
+        'include-aggregates': 'true',
+      },
+      { geography, now, timeZone },
+    );
+    const input: ReportInput = {
+      query,
+      geography,
+      rent: months.map((m) => m.rent),
+      closed: months.map((m) => m.closed),
+      active,
+      pending: [],
+      rowUniforms,
+    };
+    encodeReport(input, format);
+  }
+  return performance.now() - started;
+}
+
+/** The geographies warmed up already: the product's is one per process (marketRentGeography). */
+const warmed = new WeakSet<Geography>();
+
+/**
+ * `warmUpReports` the first time a process asks for its geography (both environments share the compiled
+ * code); a failure is reported, never thrown.
+ */
+export function warmUpOnce(
+  geography: Geography,
+  now: Date,
+  log: { done(ms: number): void; failed(error: unknown): void },
+): void {
+  if (warmed.has(geography)) return;
+  warmed.add(geography);
+  try {
+    log.done(warmUpReports(geography, now));
+  } catch (error) {
+    // Only speed is at stake: the server starts all the same.
+    log.failed(error);
+  }
+}
