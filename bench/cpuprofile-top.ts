@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
  *   node --import tsx bench/cpuprofile-top.ts /tmp/prof/CPU.….cpuprofile [rows=40] [filter]
  *
  * A filter keeps only samples whose stack passes through a function or file containing that text
- * (for instance `read.ts`), and then also shows inclusive times.
+ * (for instance `read.ts`), and then also shows inclusive times. `PROFILE_SKIP_MS=<ms>` leaves out the
+ * profile's first milliseconds (a server's start and warm-up), so the table is about the steady load.
  */
 interface ProfileNode {
   id: number;
@@ -45,8 +46,13 @@ const files = new Map<string, number>();
 const inclusive = new Map<string, number>();
 let total = 0;
 let kept = 0;
+// PROFILE_SKIP_MS: leave out the samples of the profile's first milliseconds (a server's start, a warm-up).
+const skipMicros = Number(process.env.PROFILE_SKIP_MS ?? 0) * 1000;
+let elapsed = 0;
 for (let i = 0; i < profile.samples.length; i++) {
   const dt = profile.timeDeltas[i] ?? 0;
+  elapsed += dt;
+  if (elapsed < skipMicros) continue;
   total += dt;
   const leaf = byId.get(profile.samples[i]!)!;
   const stack: ProfileNode[] = [];

@@ -37,8 +37,11 @@ const databases = names.some((n) => n === 'gateway' || n === 'baseline')
 function start(name: string) {
   const base = name === 'baseline' ? BASELINE : root;
   if (!base) throw new Error('baseline needs BENCH_BASELINE');
-  const script = path.join(base, 'bench/servers', `${name === 'baseline' ? 'gateway' : name}.ts`);
-  const out = path.join(tmpdir(), `rsg-callgrind-${name}-${process.pid}`);
+  // A name ending in .ts is a server script of its own (a variant to compare), else bench/servers/<name>.ts.
+  const script = name.endsWith('.ts')
+    ? path.resolve(name)
+    : path.join(base, 'bench/servers', `${name === 'baseline' ? 'gateway' : name}.ts`);
+  const out = path.join(tmpdir(), `rsg-callgrind-${path.basename(name)}-${process.pid}`);
   const child = spawn(
     'valgrind',
     [

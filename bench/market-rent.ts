@@ -18,7 +18,8 @@ import { median, recordResults, root, startServer, stopServer } from './support.
  * SAU2019, 24 months, include-aggregates. Side by side in the same run, over the same bonds:
  *
  * - ours: GET /statistics through the whole gateway (key check, rate limit) over HTTP: the first query
- *   after a fresh start of the server (nothing in memory); the same query computed again with the month
+ *   after a fresh start of the server (no block in memory; its code warmed up at start, domain/warm-up.ts),
+ *   and the same for a server started without the warm-up, with both servers' start times; the same query computed again with the month
  *   blocks in memory, by a server whose answer cache is off (RSG_MARKET_RENT_ANSWER_CACHE_MB=0), which is
  *   the figure compared with the contenders; and, on its own row, the same query from the answer cache;
  * - the straightforward SQL in the same PostgreSQL: percentile_cont, avg, stddev_samp with GROUPING SETS
@@ -121,6 +122,9 @@ try {
   };
   const samples = {
     first: [] as number[],
+    firstCold: [] as number[],
+    start: [] as number[],
+    startCold: [] as number[],
     repeated: [] as number[],
     computed: [] as number[],
     sql: [] as number[],
@@ -131,12 +135,29 @@ try {
   const check = { ours: '', sql: '', duck: '' };
   let sameBytes = true;
   const national = (r: Record<string, unknown> | undefined) => `${r?.lq}, ${r?.med}, ${r?.uq}`;
-  for (let round = 1; round <= ROUNDS; round++) {
-    const server = await startServer<{ port: number; key: string; pid: number }>(
-      'bench/servers/service.ts',
-      env,
-    );
+  /** A fresh server (`extra` in its environment) and how long it took until it listened, ms. */
+  const fresh = async (extra: Record<string, string> = {}) => {
+    const started = performance.now();
+    const server = await startServer<{ port: number; key: string; pid: number }>('bench/servers/service.ts', {
+      ...env,
+      ...extra,
+    });
     children.push(server);
+    return { server, ms: performance.now() - started };
+  };
+  for (let round = 1; round <= ROUNDS; round++) {
+    // The first query of a server that did not warm its code up at start (RSG_MARKET_RENT_WARM_UP=0),
+    // before or after the one that did, alternately: what the warm-up buys, and what it costs the start.
+    const withoutWarmUp = async () => {
+      const { server, ms } = await fresh({ RSG_MARKET_RENT_WARM_UP: '0' });
+      samples.startCold.push(ms);
+      samples.firstCold.push((await ask(server.info.port, server.info.key)).ms);
+      await stopServer(server.child);
+      children.pop();
+    };
+    if (round % 2 === 1) await withoutWarmUp();
+    const { server, ms: startMs } = await fresh();
+    samples.start.push(startMs);
     const cold = await ask(server.info.port, server.info.key);
     samples.first.push(cold.ms);
     for (let i = 0; i < REPEATS; i++) {
@@ -150,6 +171,7 @@ try {
     memory.push(await peakRss(server.info.pid));
     await stopServer(server.child);
     children.pop();
+    if (round % 2 === 0) await withoutWarmUp();
 
     // The same query computed every time: a server without the answer cache, its blocks read once first.
     const computing = await startServer<{ port: number; key: string; pid: number }>(
@@ -188,12 +210,15 @@ try {
         .map((x) => x.toFixed(0))
         .join('/');
     log(
-      `round ${round}: ours first ${cold.ms.toFixed(0)} ms, computed ${last(samples.computed)} ms, answer cache ${last(samples.repeated)} ms; SQL ${naive.ms.toFixed(0)} ms; DuckDB ${duckdb.ms.toFixed(0)} ms; server peak RSS ${memory.at(-1)?.toFixed(0)} MB`,
+      `round ${round}: ours first ${cold.ms.toFixed(0)} ms (without the warm-up ${samples.firstCold.at(-1)!.toFixed(0)} ms; start ${startMs.toFixed(0)} / ${samples.startCold.at(-1)!.toFixed(0)} ms), computed ${last(samples.computed)} ms, answer cache ${last(samples.repeated)} ms; SQL ${naive.ms.toFixed(0)} ms; DuckDB ${duckdb.ms.toFixed(0)} ms; server peak RSS ${memory.at(-1)?.toFixed(0)} MB`,
     );
   }
 
   const m = {
     first: median(samples.first),
+    firstCold: median(samples.firstCold),
+    start: median(samples.start),
+    startCold: median(samples.startCold),
     repeated: median(samples.repeated),
     computed: median(samples.computed),
     sql: median(samples.sql),
@@ -209,10 +234,13 @@ ${bonds.toLocaleString('en-NZ')} bonds (the full sandbox), period ${first} to ${
 | contender | median | rows | national ALL row: lq, med, uq |
 |---|---|---|---|
 | ours, computed (blocks in memory, answer cache off) | ${m.computed.toFixed(0)} ms | ${rows.ours} | ${check.ours} |
-| ours, first query after the server starts (nothing in memory) | ${m.first.toFixed(0)} ms | ${rows.ours} | |
+| ours, first query after the server starts (no block in memory; code warmed up at start) | ${m.first.toFixed(0)} ms | ${rows.ours} | |
+| ours, first query after a start without the warm-up (\`RSG_MARKET_RENT_WARM_UP=0\`) | ${m.firstCold.toFixed(0)} ms | ${rows.ours} | |
 | straightforward SQL in the same PostgreSQL (percentile_cont, GROUPING SETS) | ${m.sql.toFixed(0)} ms | ${rows.sql} | ${check.sql} |
 | DuckDB (@duckdb/node-api, quantile_cont, CUBE, table in memory) | ${m.duck.toFixed(0)} ms | ${rows.duck} | ${check.duck} |
 | ours, the same query again from the answer cache (not a computation) | ${m.repeated.toFixed(0)} ms | ${rows.ours} | |
+
+Starting the server (process start until it listens, the warm-up included): ${m.start.toFixed(0)} ms with the warm-up, ${m.startCold.toFixed(0)} ms without.
 
 Computed and cached answers were ${sameBytes ? 'byte for byte the same' : '**not the same bytes**'} in every round.
 
@@ -226,7 +254,7 @@ Computed and cached answers were ${sameBytes ? 'byte for byte the same' : '**not
 | answer cache: repeated ≤ 150 ms (its own goal, not compared with the contenders) | ${m.repeated.toFixed(0)} ms | ${verdict(m.repeated <= 150)} |
 
 Ours also answers nClosed and nCurr, rounds every count and suppresses small cells; the SQL contenders compute the lodged statistics only. Ours omits rows with no bond lodged, closed or current; theirs have a row per group that has lodged bonds.
-Samples (ms): computed ${list(samples.computed)}; first ${list(samples.first)}; answer cache ${list(samples.repeated)}; SQL ${list(samples.sql)}; DuckDB ${list(samples.duck)}.`;
+Samples (ms): computed ${list(samples.computed)}; first ${list(samples.first)}; first without the warm-up ${list(samples.firstCold)}; start ${list(samples.start)}, without the warm-up ${list(samples.startCold)}; answer cache ${list(samples.repeated)}; SQL ${list(samples.sql)}; DuckDB ${list(samples.duck)}.`;
   process.stdout.write(`${markdown}\n`);
   await mkdir(path.join(root, 'docs'), { recursive: true });
   await recordResults('bench:market-rent', markdown);
