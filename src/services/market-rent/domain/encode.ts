@@ -34,7 +34,12 @@ export interface RowSink {
 export type AnswerFormat = 'json' | 'csv';
 
 export interface AnswerEncoder extends RowSink {
-  /** The whole answer, in memory of its own. */
+  /**
+   * Rows written by a `rowsEncoder` of the same format (another thread's areas, see report.ts's
+   * `encodeReportInParts`), as if they had been written here.
+   */
+  append(rows: Uint8Array): void;
+  /** The whole answer, in memory of its own (a `rowsEncoder`'s: its rows only). */
   finish(): Buffer;
 }
 
@@ -185,12 +190,16 @@ const JSON_CURRENT = utf8(',"nCurr":');
 const JSON_NULL = utf8('null');
 const JSON_SUPPRESSED = utf8(`${FIGURE_NAMES.map((name) => `,"${name}":null`).join('')}}`);
 
-/** The JSON answer `{areaDefinition, periodCovered, items}`, the same text as statisticsJson. */
-export function jsonEncoder(areaDefinition: string, periodCovered: string): AnswerEncoder {
+/**
+ * The JSON answer `{areaDefinition, periodCovered, items}`, the same text as statisticsJson. With
+ * `rowsOnly`, the items alone, each with the comma before it, for another encoder's `append`.
+ */
+export function jsonEncoder(areaDefinition: string, periodCovered: string, rowsOnly = false): AnswerEncoder {
   const out = new Bytes();
-  out.write(utf8(`${JSON.stringify({ areaDefinition, periodCovered }).slice(0, -1)},"items":[`));
+  if (!rowsOnly)
+    out.write(utf8(`${JSON.stringify({ areaDefinition, periodCovered }).slice(0, -1)},"items":[`));
   let areaPrefix = utf8('');
-  let first = true;
+  let first = !rowsOnly;
   return {
     area(label) {
       areaPrefix = utf8(`{"area":${JSON.stringify(label)},`);
@@ -221,8 +230,14 @@ export function jsonEncoder(areaDefinition: string, periodCovered: string): Answ
       }
       out.at = at;
     },
+    append(rows) {
+      if (rows.length === 0) return;
+      // Each appended row has its comma before it: the answer's first item has none.
+      out.write(first ? rows.subarray(1) : rows);
+      first = false;
+    },
     finish() {
-      out.write(utf8(']}'));
+      if (!rowsOnly) out.write(utf8(']}'));
       return out.take();
     },
   };
@@ -240,10 +255,13 @@ const CSV_SUPPRESSED = utf8(`${','.repeat(FIGURES)}\r\n`);
 /** RFC 4180 field, as render.ts's csvField writes a label. */
 const csvText = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
 
-/** The CSV answer, the same text as statisticsCsv (a header even when there are no rows). */
-export function csvEncoder(): AnswerEncoder {
+/**
+ * The CSV answer, the same text as statisticsCsv (a header even when there are no rows). With
+ * `rowsOnly`, the rows alone, for another encoder's `append`.
+ */
+export function csvEncoder(rowsOnly = false): AnswerEncoder {
   const out = new Bytes();
-  out.write(CSV_HEADER);
+  if (!rowsOnly) out.write(CSV_HEADER);
   let areaField = utf8('');
   return {
     area(label) {
@@ -271,10 +289,18 @@ export function csvEncoder(): AnswerEncoder {
       }
       out.at = at;
     },
+    append(rows) {
+      out.write(rows);
+    },
     finish() {
       return out.take();
     },
   };
+}
+
+/** Rows alone, in a format, for another encoder's `append` (see report.ts's `produceRowsPart`). */
+export function rowsEncoder(format: AnswerFormat): AnswerEncoder {
+  return format === 'csv' ? csvEncoder(true) : jsonEncoder('', '', true);
 }
 
 export function answerEncoder(
