@@ -34,12 +34,7 @@ export interface RowSink {
 export type AnswerFormat = 'json' | 'csv';
 
 export interface AnswerEncoder extends RowSink {
-  /**
-   * Rows written by a `rowsEncoder` of the same format (another thread's areas, see report.ts's
-   * `encodeReportInParts`), as if they had been written here.
-   */
-  append(rows: Uint8Array): void;
-  /** The whole answer, in memory of its own (a `rowsEncoder`'s: its rows only). */
+  /** The whole answer, in memory of its own. */
   finish(): Buffer;
 }
 
@@ -190,16 +185,12 @@ const JSON_CURRENT = utf8(',"nCurr":');
 const JSON_NULL = utf8('null');
 const JSON_SUPPRESSED = utf8(`${FIGURE_NAMES.map((name) => `,"${name}":null`).join('')}}`);
 
-/**
- * The JSON answer `{areaDefinition, periodCovered, items}`, the same text as statisticsJson. With
- * `rowsOnly`, the items alone, each with the comma before it, for another encoder's `append`.
- */
-export function jsonEncoder(areaDefinition: string, periodCovered: string, rowsOnly = false): AnswerEncoder {
+/** The JSON answer `{areaDefinition, periodCovered, items}`, the same text as statisticsJson. */
+export function jsonEncoder(areaDefinition: string, periodCovered: string): AnswerEncoder {
   const out = new Bytes();
-  if (!rowsOnly)
-    out.write(utf8(`${JSON.stringify({ areaDefinition, periodCovered }).slice(0, -1)},"items":[`));
+  out.write(utf8(`${JSON.stringify({ areaDefinition, periodCovered }).slice(0, -1)},"items":[`));
   let areaPrefix = utf8('');
-  let first = !rowsOnly;
+  let first = true;
   return {
     area(label) {
       areaPrefix = utf8(`{"area":${JSON.stringify(label)},`);
@@ -230,14 +221,8 @@ export function jsonEncoder(areaDefinition: string, periodCovered: string, rowsO
       }
       out.at = at;
     },
-    append(rows) {
-      if (rows.length === 0) return;
-      // Each appended row has its comma before it: the answer's first item has none.
-      out.write(first ? rows.subarray(1) : rows);
-      first = false;
-    },
     finish() {
-      if (!rowsOnly) out.write(utf8(']}'));
+      out.write(utf8(']}'));
       return out.take();
     },
   };
@@ -255,13 +240,10 @@ const CSV_SUPPRESSED = utf8(`${','.repeat(FIGURES)}\r\n`);
 /** RFC 4180 field, as render.ts's csvField writes a label. */
 const csvText = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
 
-/**
- * The CSV answer, the same text as statisticsCsv (a header even when there are no rows). With
- * `rowsOnly`, the rows alone, for another encoder's `append`.
- */
-export function csvEncoder(rowsOnly = false): AnswerEncoder {
+/** The CSV answer, the same text as statisticsCsv (a header even when there are no rows). */
+export function csvEncoder(): AnswerEncoder {
   const out = new Bytes();
-  if (!rowsOnly) out.write(CSV_HEADER);
+  out.write(CSV_HEADER);
   let areaField = utf8('');
   return {
     area(label) {
@@ -289,18 +271,10 @@ export function csvEncoder(rowsOnly = false): AnswerEncoder {
       }
       out.at = at;
     },
-    append(rows) {
-      out.write(rows);
-    },
     finish() {
       return out.take();
     },
   };
-}
-
-/** Rows alone, in a format, for another encoder's `append` (see report.ts's `produceRowsPart`). */
-export function rowsEncoder(format: AnswerFormat): AnswerEncoder {
-  return format === 'csv' ? csvEncoder(true) : jsonEncoder('', '', true);
 }
 
 export function answerEncoder(

@@ -2,7 +2,7 @@ import { RentAccumulator } from './accumulator.ts';
 import type { Geography } from './areas.ts';
 import { Arena, scratchFloat64, scratchInt32 } from './arena.ts';
 import { CELLS_PER_SA2, type CountBlock, type RentBlock } from './blocks.ts';
-import { type AnswerFormat, answerEncoder, type RowSink, rowsEncoder } from './encode.ts';
+import { type AnswerFormat, answerEncoder, type RowSink } from './encode.ts';
 import { ALL, BEDROOM_VALUES, type Bedrooms, DWELLING_TYPES, type DwellingType } from './factors.ts';
 import type { StatisticsQuery } from './params.ts';
 import { bedroomsKey, dwellingKey, randomRound3 } from './rounding.ts';
@@ -137,153 +137,33 @@ export function encodeReport(input: ReportInput, format: AnswerFormat): Buffer {
   return encoder.finish();
 }
 
-/** The rows of some areas as bytes (a `rowsEncoder`'s) and those areas' part of the ALL area. */
-export interface RowsPart {
-  rows: Uint8Array;
-  part: NationalPart | null;
-}
-
-/** The rows of areas `from` … `to` − 1 in a format, for `encodeReportInParts` (in any thread). */
-export function produceRowsPart(
-  input: ReportInput,
-  format: AnswerFormat,
-  from: number,
-  to: number,
-): RowsPart {
-  const encoder = rowsEncoder(format);
-  const part = produceAreas(input, encoder, from, to);
-  return { rows: encoder.finish(), part };
-}
-
-/**
- * The answer's bytes, the areas from `split` on produced by `rest` (another thread's
- * `produceRowsPart`) while this thread produces those before it: the same bytes as `encodeReport`.
- * Each step here is synchronous, so answers in between cannot disturb the working arrays.
- */
-export async function encodeReportInParts(
-  input: ReportInput,
-  format: AnswerFormat,
-  split: number,
-  rest: (from: number, to: number) => Promise<RowsPart>,
-): Promise<Buffer> {
-  const areaCount = input.query.areas.length;
-  const theirs = rest(split, areaCount);
-  const encoder = answerEncoder(format, input.query.areaDefinition, input.query.period.periodCovered);
-  let mine: NationalPart | null;
-  try {
-    mine = produceAreas(input, encoder, 0, split);
-  } catch (error) {
-    // The other part's failure, if any, is not left unhandled.
-    theirs.catch(() => {});
-    throw error;
-  }
-  const { rows, part } = await theirs;
-  encoder.append(rows);
-  if (mine && part) produceNational(input, encoder, [mine, part]);
-  return encoder.finish();
-}
-
 const figures = new Float64Array(FIGURE_NAMES.length);
 
 /**
- * What the ALL area needs from a range of areas: for each dwelling × bedroom value (index d · B + b),
- * the merged histogram of those areas' rows (entries start[i] … start[i] + length[i] − 1), its bonds,
- * and the rows' closed and current counts. `produceAreas` makes one (in any thread), `produceNational`
- * combines them: histograms merge exactly (counts and whole-dollar bond sums add; an entry that nets to
- * zero is dropped either way), so the ALL rows of any split of the areas are those of one part.
- */
-export interface NationalPart {
-  start: Int32Array;
-  length: Int32Array;
-  n: Float64Array;
-  closed: Float64Array;
-  current: Float64Array;
-  rents: Int32Array;
-  counts: Float64Array;
-  bondSums: Float64Array;
-}
-
-/**
  * The rows of an answer, in order, into `sink`: `area` before the first row of each area that has
- * rows, then its rows; the ALL area last (with include-aggregates).
+ * rows, then its rows.
  */
 export function produceRows(input: ReportInput, sink: RowSink): void {
-  const part = produceAreas(input, sink, 0, input.query.areas.length);
-  if (part) produceNational(input, sink, [part]);
-}
-
-/**
- * The rows of areas `from` … `to` − 1 into `sink`, and (with include-aggregates) those areas' part of
- * the ALL area, in memory of its own. Synchronous and self-contained (the working arrays are shared
- * between answers), so the areas of one answer can be split between threads (store/report-threads.ts).
- */
-export function produceAreas(
-  input: ReportInput,
-  sink: RowSink,
-  from: number,
-  to: number,
-): NationalPart | null {
   const { query } = input;
   const areaCount = query.areas.length;
   const dwellings = indexesOf(DWELLING_TYPES, query.dwellingTypes);
   const bedrooms = indexesOf(BEDROOM_VALUES, query.bedrooms);
   const rowOfCell = routeCells(input, dwellings, bedrooms);
+  const baseCount = areaCount * SLOTS;
+
   // Row slots: (area or ALL at index areaCount) × (dwelling or ALL) × (bedrooms or ALL).
   const slotCount = (areaCount + 1) * SLOTS;
   const arena = new Arena(slotCount);
   const closed = scratchFloat64('closed', slotCount).fill(0);
   const current = scratchFloat64('current', slotCount).fill(0);
   const accumulator = new RentAccumulator();
-  const sorted = sortEntries(input, rowOfCell, areaCount * SLOTS, arena, from * SLOTS, to * SLOTS);
+  const sorted = sortEntries(input, rowOfCell, baseCount, arena);
   baseCounts(input, rowOfCell, closed, current);
-  const levels = aggregates(arena, accumulator, closed, current);
-  const publish = publisher(input, sink, dwellings, bedrooms);
-  for (let a = from; a < to; a++) {
-    // An area's histograms are made just before its rows are published.
-    storeBase(a, sorted, arena, accumulator);
-    if (query.includeAggregates) levels.area(a);
-    const area = query.areas[a] as StatisticsQuery['areas'][number];
-    publish(a, arena, closed, current, area.label, area.key);
-  }
-  return query.includeAggregates ? levels.part(from, to, areaCount) : null;
-}
+  const levels = aggregates(areaCount, arena, accumulator, closed, current);
 
-/** The rows of the ALL area (include-aggregates) from the parts of every area, into `sink`. */
-export function produceNational(input: ReportInput, sink: RowSink, parts: readonly NationalPart[]): void {
-  const { query } = input;
-  const dwellings = indexesOf(DWELLING_TYPES, query.dwellingTypes);
-  const bedrooms = indexesOf(BEDROOM_VALUES, query.bedrooms);
-  // One area's slots: the ALL area, as area 0.
-  const arena = new Arena(SLOTS);
-  const closed = scratchFloat64('closed', SLOTS).fill(0);
-  const current = scratchFloat64('current', SLOTS).fill(0);
-  const accumulator = new RentAccumulator();
-  const levels = aggregates(arena, accumulator, closed, current);
-  levels.combine(parts);
-  levels.area(0);
-  publisher(input, sink, dwellings, bedrooms)(0, arena, closed, current, ALL, query.allAreasKey);
-}
-
-/**
- * Publishes the rows of one area from its slots (area index `a` in the arena): suppression, output
- * rounding and keyed random rounding of the counts, written into the sink.
- */
-function publisher(
-  input: ReportInput,
-  sink: RowSink,
-  dwellings: number[],
-  bedrooms: number[],
-): (
-  a: number,
-  arena: Arena,
-  closed: Float64Array,
-  current: Float64Array,
-  label: string,
-  key: string,
-) => void {
-  const { query } = input;
   const dwellingSlots = query.includeAggregates ? [...dwellings, D] : dwellings;
   const bedroomSlots = query.includeAggregates ? [...bedrooms, B] : bedrooms;
+  const areaSlots = query.includeAggregates ? areaCount + 1 : areaCount;
   // The parts of each row's rounding key (rowKey in domain/rounding.ts), computed once per answer.
   const { periodEnding, numMonths } = query.period;
   const keyPrefix = `mr2|${periodEnding}|${numMonths}|`;
@@ -295,9 +175,16 @@ function publisher(
   const encoder = new TextEncoder();
   const suffixes = dwellingKeys.map((d) => bedroomKeys.map((b) => encoder.encode(`${d}|${b}`)));
   let keyBytes = new Uint8Array(512);
-  return (a, arena, closed, current, label, key) => {
-    // The arena's arrays as they are now (storing may have grown them).
-    const { rents, counts, bondSums, start, length, n } = arena;
+  const { start, length, n } = arena;
+  for (let a = 0; a < areaSlots; a++) {
+    // An area's histograms are made just before its rows are published (the ALL area's last, from
+    // every area's), so a streamed answer's first rows are sent before the rest are computed.
+    if (a < areaCount) storeBase(a, sorted, arena, accumulator);
+    else levels.national();
+    if (query.includeAggregates) levels.area(a);
+    // Storing may have grown the arena's arrays.
+    const { rents, counts, bondSums } = arena;
+    const area = a < areaCount ? query.areas[a] : undefined;
     let areaPrefixLength = -1;
     for (const d of dwellingSlots) {
       for (const b of bedroomSlots) {
@@ -308,8 +195,8 @@ function publisher(
         if (nLodged === 0 && nClosed === 0 && nCurr === 0) continue;
         if (areaPrefixLength < 0) {
           // The area's first row: its label for the sink, its part of the rounding keys.
-          sink.area(label);
-          const areaPrefix = encoder.encode(`${keyPrefix}${key}|`);
+          sink.area(area ? area.label : ALL);
+          const areaPrefix = encoder.encode(`${keyPrefix}${area ? area.key : query.allAreasKey}|`);
           if (areaPrefix.length + 128 > keyBytes.length)
             keyBytes = new Uint8Array(areaPrefix.length * 2 + 128);
           keyBytes.set(areaPrefix, 0);
@@ -344,7 +231,7 @@ function publisher(
         sink.row(d, b, rLodged, rClosed, rCurr, published ? figures : null);
       }
     }
-  };
+  }
 }
 
 function indexesOf<T extends string>(universe: readonly T[], chosen: readonly T[] | null): number[] {
@@ -382,17 +269,12 @@ interface SortedEntries {
   bondSums: Float64Array;
 }
 
-/**
- * Routes every histogram entry of the period (and every bond not yet lodged) to its base row slot, for
- * the slots `lo` … `hi` − 1 (the areas being produced; the others stay empty).
- */
+/** Routes every histogram entry of the period (and every bond not yet lodged) to its base row slot. */
 function sortEntries(
   input: ReportInput,
   rowOfCell: Int32Array,
   baseCount: number,
   arena: Arena,
-  lo: number,
-  hi: number,
 ): SortedEntries {
   const months = new Set(input.query.period.months);
   const pending = input.pending.filter((p) => months.has(p.startMonth) && p.cell >= 0);
@@ -403,12 +285,12 @@ function sortEntries(
     for (let i = 0; i < cells.length; i++) {
       const cell = cells[i] as number;
       const slot = cell >= 0 ? (rowOfCell[cell] as number) : -1;
-      if (slot >= lo && slot < hi) starts[slot + 1] = (starts[slot + 1] as number) + 1;
+      if (slot >= 0) starts[slot + 1] = (starts[slot + 1] as number) + 1;
     }
   }
   for (const p of pending) {
     const slot = rowOfCell[p.cell] as number;
-    if (slot >= lo && slot < hi) starts[slot + 1] = (starts[slot + 1] as number) + 1;
+    if (slot >= 0) starts[slot + 1] = (starts[slot + 1] as number) + 1;
   }
   for (let s = 1; s <= baseCount; s++) starts[s] = (starts[s] as number) + (starts[s - 1] as number);
   const total = starts[baseCount] as number;
@@ -422,7 +304,7 @@ function sortEntries(
     for (let i = 0; i < cells.length; i++) {
       const cell = cells[i] as number;
       const slot = cell >= 0 ? (rowOfCell[cell] as number) : -1;
-      if (slot < lo || slot >= hi) continue;
+      if (slot < 0) continue;
       const at = fill[slot] as number;
       fill[slot] = at + 1;
       rents[at] = block.rents[i] as number;
@@ -433,7 +315,7 @@ function sortEntries(
   // Bonds not yet lodged on the as-of day come back out of their cells.
   for (const p of pending) {
     const slot = rowOfCell[p.cell] as number;
-    if (slot < lo || slot >= hi) continue;
+    if (slot < 0) continue;
     const at = fill[slot] as number;
     fill[slot] = at + 1;
     rents[at] = p.rent;
@@ -486,20 +368,16 @@ function baseCounts(
 /**
  * Fills the ALL slots from finer ones: each level merges the level below it. The sources of every ALL
  * slot are evenly spaced slots (first, first + stride, …), so they are walked by index, with no list.
- * `area(a)` fills area a's ALL slots from its base slots. `part(from, to, areaCount)` merges each
- * dwelling × bedroom value over areas from … to − 1 into the ALL area's slots and copies them out;
- * `combine(parts)` fills area 0's base slots (the ALL area, in an arena of its own) from such parts.
+ * `area(a)` fills area a's ALL slots from its base slots (for the ALL area: from the national slots,
+ * which `national()` fills first by merging each dwelling × bedrooms slot over the areas).
  */
 function aggregates(
+  areaCount: number,
   arena: Arena,
   accumulator: RentAccumulator,
   closed: Float64Array,
   current: Float64Array,
-): {
-  area(a: number): void;
-  part(from: number, to: number, areaCount: number): NationalPart;
-  combine(parts: readonly NationalPart[]): void;
-} {
+): { area(a: number): void; national(): void } {
   const slot = (a: number, d: number, b: number) => (a * (D + 1) + d) * (B + 1) + b;
   const { length, start } = arena;
   const merge = (target: number, first: number, stride: number, count: number) => {
@@ -537,64 +415,10 @@ function aggregates(
       for (let b = 0; b < B; b++) merge(slot(a, D, b), slot(a, 0, b), B + 1, D);
       merge(slot(a, D, B), slot(a, 0, B), B + 1, D);
     },
-    part(from, to, areaCount) {
-      const part: NationalPart = {
-        start: new Int32Array(D * B),
-        length: new Int32Array(D * B),
-        n: new Float64Array(D * B),
-        closed: new Float64Array(D * B),
-        current: new Float64Array(D * B),
-        rents: new Int32Array(0),
-        counts: new Float64Array(0),
-        bondSums: new Float64Array(0),
-      };
-      let size = 0;
-      for (let d = 0; d < D; d++) {
-        for (let b = 0; b < B; b++) {
-          const target = slot(areaCount, d, b);
-          merge(target, slot(from, d, b), SLOTS, to - from);
-          size += length[target] as number;
-        }
-      }
-      part.rents = new Int32Array(size);
-      part.counts = new Float64Array(size);
-      part.bondSums = new Float64Array(size);
-      let at = 0;
-      for (let i = 0; i < D * B; i++) {
-        const target = slot(areaCount, Math.floor(i / B), i % B);
-        const from = start[target] as number;
-        const to = from + (length[target] as number);
-        part.start[i] = at;
-        part.length[i] = to - from;
-        part.n[i] = arena.n[target] as number;
-        part.closed[i] = closed[target] as number;
-        part.current[i] = current[target] as number;
-        part.rents.set(arena.rents.subarray(from, to), at);
-        part.counts.set(arena.counts.subarray(from, to), at);
-        part.bondSums.set(arena.bondSums.subarray(from, to), at);
-        at += to - from;
-      }
-      return part;
-    },
-    combine(parts) {
-      for (let i = 0; i < D * B; i++) {
-        const target = slot(0, Math.floor(i / B), i % B);
-        let c = 0;
-        let n = 0;
-        let filled = 0;
-        for (const part of parts) {
-          c += part.closed[i] as number;
-          n += part.current[i] as number;
-          const from = part.start[i] as number;
-          const size = part.length[i] as number;
-          if (size === 0) continue;
-          filled++;
-          accumulator.addPacked(part.rents, part.counts, part.bondSums, from, from + size);
-        }
-        closed[target] = c;
-        current[target] = n;
-        if (filled > 0) arena.store(target, accumulator);
-      }
+    national() {
+      // The ALL area × each dwelling × each bedroom value: merge over the areas.
+      for (let d = 0; d < D; d++)
+        for (let b = 0; b < B; b++) merge(slot(areaCount, d, b), slot(0, d, b), SLOTS, areaCount);
     },
   };
 }
