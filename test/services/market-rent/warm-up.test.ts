@@ -6,7 +6,11 @@ import { parseStatisticsQuery } from '../../../src/services/market-rent/domain/p
 import { encodeReport, type ReportInput } from '../../../src/services/market-rent/domain/report.ts';
 import { deriveSipKey, sipRowUniforms } from '../../../src/services/market-rent/domain/siphash.ts';
 import { madeUpMonth, warmUpOnce, warmUpReports } from '../../../src/services/market-rent/domain/warm-up.ts';
-import { EMPTY_COUNT_BLOCK } from '../../../src/services/market-rent/store/blocks.ts';
+import {
+  EMPTY_COUNT_BLOCK,
+  Sa2Lookup,
+  warmUpDecoding,
+} from '../../../src/services/market-rent/store/blocks.ts';
 
 /** domain/warm-up.ts: made-up answers at start, so the first real query runs compiled code. */
 const now = new Date('2026-03-15T00:00:00Z');
@@ -64,6 +68,12 @@ describe('the statistics warm-up', () => {
     expect(encodeReport(input, 'csv').equals(before[1]!)).toBe(true);
   });
 
+  it('decodes made-up month blocks of both kinds through the binary COPY reader', () => {
+    const geography = marketRentGeography();
+    // 24 months of 5,000 entries, rent and closed.
+    expect(warmUpDecoding(new Sa2Lookup(geography), geography.sa2Codes)).toBe(2 * 24 * 5000);
+  });
+
   it('runs once per geography, and a failure is reported, not thrown', () => {
     const done = vi.fn();
     const failed = vi.fn();
@@ -75,9 +85,11 @@ describe('the statistics warm-up', () => {
     expect(failed).toHaveBeenCalledTimes(1);
     expect(done).not.toHaveBeenCalled();
     const copy: Geography = { ...real };
-    warmUpOnce(copy, now, { done, failed });
-    warmUpOnce(copy, now, { done, failed });
+    const also = vi.fn();
+    warmUpOnce(copy, now, { done, failed }, also);
+    warmUpOnce(copy, now, { done, failed }, also);
     expect(done).toHaveBeenCalledTimes(1);
+    expect(also).toHaveBeenCalledTimes(1);
     expect(done.mock.calls[0]![0]).toBeGreaterThan(0);
   });
 });

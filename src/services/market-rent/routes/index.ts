@@ -36,16 +36,22 @@ const documentedOnly = () => () => true;
 
 export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
   const geography = marketRentGeography();
-  // Before the server takes requests: the first real query then runs compiled code (domain/warm-up.ts).
-  if (context.settings.warmUp === 1) {
-    warmUpOnce(geography, context.clock.now(), {
-      done: (ms) => app.log.info({ ms: Math.round(ms) }, 'rental statistics: code warmed up'),
-      failed: (err) => app.log.warn({ err }, 'rental statistics: warming up failed (only speed is at stake)'),
-    });
-  }
   const store = new StatisticsStore(context.database.pool, geography, {
     answerCacheBytes: (context.settings.answerCacheMegabytes ?? 128) * 1024 * 1024,
   });
+  // Before the server takes requests: the first real query then runs compiled code (domain/warm-up.ts).
+  if (context.settings.warmUp === 1) {
+    warmUpOnce(
+      geography,
+      context.clock.now(),
+      {
+        done: (ms) => app.log.info({ ms: Math.round(ms) }, 'rental statistics: code warmed up'),
+        failed: (err) =>
+          app.log.warn({ err }, 'rental statistics: warming up failed (only speed is at stake)'),
+      },
+      () => store.warmUpDecoding(),
+    );
+  }
   // Random rounding is keyed per environment; the SipHash key comes from the server secret's HMAC.
   const sipKey = deriveSipKey(context.keyedUniform, `market-rent|${context.environment}`);
   // The rows of an area share their key's prefix: its SipHash blocks are hashed once per area.

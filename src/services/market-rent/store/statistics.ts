@@ -11,7 +11,7 @@ import {
   type StatisticsItem,
 } from '../domain/report.ts';
 import { AnswerCache, queryKey } from './answers.ts';
-import { BlockCache, EMPTY_COUNT_BLOCK, Sa2Lookup } from './blocks.ts';
+import { BlockCache, EMPTY_COUNT_BLOCK, Sa2Lookup, warmUpDecoding } from './blocks.ts';
 
 /**
  * Answers one statistics query from PostgreSQL: the revision and horizon (one row), the bonds not yet
@@ -32,6 +32,11 @@ export class StatisticsStore {
     this.lookup = new Sa2Lookup(geography);
     this.cache = new BlockCache(pool, this.lookup, options.blockCacheBytes ?? 192 * 1024 * 1024);
     this.answers = new AnswerCache(options.answerCacheBytes ?? 128 * 1024 * 1024);
+  }
+
+  /** Decodes made-up month blocks, so the first real read runs compiled code (see warmUpDecoding). */
+  warmUpDecoding(): void {
+    warmUpDecoding(this.lookup, this.geography.sa2Codes);
   }
 
   get cacheSize(): { blocks: number; bytes: number } {
