@@ -45,7 +45,7 @@ export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (app, 
       geography,
       context.clock.now(),
       {
-        done: (ms) => app.log.info({ ms: Math.round(ms) }, 'rental statistics: code warmed up'),
+        done: (ms) => app.log.debug({ ms: Math.round(ms) }, 'rental statistics: code warmed up'),
         failed: (err) =>
           app.log.warn({ err }, 'rental statistics: warming up failed (only speed is at stake)'),
       },
