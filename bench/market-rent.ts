@@ -11,7 +11,7 @@ import { latestPeriodEnding } from '../src/services/market-rent/domain/period.ts
 import { generateBonds } from '../src/services/market-rent/sandbox/seed.ts';
 import { copyTo } from '../src/services/market-rent/store/copy.ts';
 import { dateIn } from '../src/services/market-rent/store/statistics.ts';
-import { median, recordResults, root, startServer, stopServer } from './support.ts';
+import { median, recordResults, root, SERVER_NODE_ARGS, startServer, stopServer } from './support.ts';
 
 /**
  * The rental statistics service at national scale (the full sandbox, over 5 million bonds): national
@@ -26,6 +26,7 @@ import { median, recordResults, root, startServer, stopServer } from './support.
  *   for the ALL rows;
  * - DuckDB (@duckdb/node-api) over a copy of the same bonds: quantile_cont with CUBE.
  *
+ * Our servers run with the node flags `npm start` gives the gateway (SERVER_NODE_ARGS, support.ts).
  * The machine's speed drifts, so the contenders run interleaved, round by round, and medians are
  * compared. The full register is generated once into a data folder that later runs reuse
  * (BENCH_DATA_DIR, default <tmp>/rsg-bench-market-rent; DATABASE_URL for your own server).
@@ -138,10 +139,12 @@ try {
   /** A fresh server (`extra` in its environment) and how long it took until it listened, ms. */
   const fresh = async (extra: Record<string, string> = {}) => {
     const started = performance.now();
-    const server = await startServer<{ port: number; key: string; pid: number }>('bench/servers/service.ts', {
-      ...env,
-      ...extra,
-    });
+    const server = await startServer<{ port: number; key: string; pid: number }>(
+      'bench/servers/service.ts',
+      { ...env, ...extra },
+      undefined,
+      SERVER_NODE_ARGS,
+    );
     children.push(server);
     return { server, ms: performance.now() - started };
   };
@@ -177,6 +180,8 @@ try {
     const computing = await startServer<{ port: number; key: string; pid: number }>(
       'bench/servers/service.ts',
       { ...env, RSG_MARKET_RENT_ANSWER_CACHE_MB: '0' },
+      undefined,
+      SERVER_NODE_ARGS,
     );
     children.push(computing);
     await ask(computing.info.port, computing.info.key);
@@ -229,7 +234,7 @@ try {
   const list = (values: number[]) => values.map((x) => x.toFixed(0)).join(', ');
   const markdown = `## Rental statistics: national SAU2019, 24 months, include-aggregates (\`npm run bench:market-rent\`)
 
-${bonds.toLocaleString('en-NZ')} bonds (the full sandbox), period ${first} to ${last} as of ${asOf}; ${ROUNDS} rounds, the contenders interleaved round by round; medians. Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}. Ours is timed over HTTP through the whole gateway (key check, rate limit, usage) until the last byte of the JSON (${rows.ours.toLocaleString('en-NZ')} rows); the SQL contenders until their rows are in the client.
+${bonds.toLocaleString('en-NZ')} bonds (the full sandbox), period ${first} to ${last} as of ${asOf}; ${ROUNDS} rounds, the contenders interleaved round by round; medians. Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, our servers with \`${SERVER_NODE_ARGS.join(' ') || 'no node flags'}\`. Ours is timed over HTTP through the whole gateway (key check, rate limit, usage) until the last byte of the JSON (${rows.ours.toLocaleString('en-NZ')} rows); the SQL contenders until their rows are in the client.
 
 | contender | median | rows | national ALL row: lq, med, uq |
 |---|---|---|---|
