@@ -1,3 +1,4 @@
+import { seeded } from '../../../platform/random.ts';
 import type { Geography } from './areas.ts';
 import { CELLS_PER_SA2, type CountBlock, type RentBlock } from './blocks.ts';
 import type { AnswerFormat } from './encode.ts';
@@ -26,18 +27,6 @@ import { deriveSipKey, sipRowUniforms } from './siphash.ts';
 /** Entries per month: one cell in `CELL_EVERY` of every SA2's cells has entries, 1 to 4 rents each. */
 const CELL_EVERY = 7;
 const SA2_EVERY = 8;
-
-/** A small fixed pseudo-random stream (mulberry32): the same made-up bonds on every start. */
-function stream(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function madeUpMonth(cellCount: number, next: () => number): { rent: RentBlock; closed: CountBlock } {
   const cells: number[] = [];
@@ -89,7 +78,8 @@ export function madeUpMonth(cellCount: number, next: () => number): { rent: Rent
 export function warmUpReports(geography: Geography, now: Date, timeZone = 'Pacific/Auckland'): number {
   const started = performance.now();
   const cellCount = geography.sa2Codes.length * CELLS_PER_SA2;
-  const next = stream(2019);
+  // A fixed stream: the same made-up bonds on every start.
+  const next = seeded('market-rent', 'warm-up').next;
   const months = Array.from({ length: MAX_MONTHS }, () => madeUpMonth(cellCount, next));
   const active = madeUpMonth(cellCount, next).closed;
   const rowUniforms = sipRowUniforms(deriveSipKey(next, 'market-rent|warm-up'));
