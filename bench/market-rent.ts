@@ -177,13 +177,7 @@ try {
     if (round % 2 === 0) await withoutWarmUp();
 
     // The same query computed every time: a server without the answer cache, its blocks read once first.
-    const computing = await startServer<{ port: number; key: string; pid: number }>(
-      'bench/servers/service.ts',
-      { ...env, RSG_MARKET_RENT_ANSWER_CACHE_MB: '0' },
-      undefined,
-      SERVER_NODE_ARGS,
-    );
-    children.push(computing);
+    const { server: computing } = await fresh({ RSG_MARKET_RENT_ANSWER_CACHE_MB: '0' });
     await ask(computing.info.port, computing.info.key);
     for (let i = 0; i < REPEATS; i++) {
       const computed = await ask(computing.info.port, computing.info.key);
