@@ -16,6 +16,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import { drained } from './drained.ts';
 import { formatNzDateTime } from './nz-time.ts';
 
 export type BulkFormat = 'json' | 'csv';
@@ -109,20 +110,8 @@ class GzipFile {
   /** Writes, waiting for the gzip stream to drain when it asks (a failed file rejects the wait). */
   async write(text: string): Promise<void> {
     if (this.gzip.write(text)) return;
-    const gzip = this.gzip;
-    await new Promise<void>((resolve, reject) => {
-      const settle = (error?: Error) => {
-        gzip.off('drain', onDrain);
-        gzip.off('close', onClose);
-        if (error) reject(error);
-        else resolve();
-      };
-      const onDrain = () => settle();
-      // The pipeline destroys the gzip stream when the file fails; its error is the pipeline's.
-      const onClose = () => settle(new Error('the bulk data file closed before it was complete'));
-      gzip.on('drain', onDrain);
-      gzip.on('close', onClose);
-    });
+    // The pipeline destroys the gzip stream when the file fails; its error is the pipeline's.
+    await drained(this.gzip, () => new Error('the bulk data file closed before it was complete'));
   }
 
   async close(): Promise<string> {

@@ -10,6 +10,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { drained } from '../platform/drained.ts';
 import { PLATFORM_ERRORS } from '../platform/http/error-codes.ts';
 import { bodyTooLarge, HttpError } from '../platform/http/errors.ts';
 
@@ -67,7 +68,7 @@ export async function readMultipart(
     if (part.file) {
       part.file.hash.update(bytes);
       if (!part.file.out.write(bytes))
-        await new Promise<void>((resolve) => part!.file!.out.once('drain', () => resolve()));
+        await drained(part.file.out, () => new Error('the uploaded file closed before it was written'));
       return;
     }
     fieldBytes += bytes.length;

@@ -24,6 +24,7 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { drained } from '../../../platform/drained.ts';
 import { frameworkError, PLATFORM_ERRORS, SOAP_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError, render, toHttpError } from '../../../platform/http/errors.ts';
 import type { DocumentStore } from '../documents/store.ts';
@@ -364,7 +365,8 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
           return {
             value,
             write: (bytes) => pass.write(bytes),
-            drain: () => new Promise((resolve) => pass.once('drain', resolve)),
+            // Ends at `finish` too: a write refused just before the element's end would wait for ever.
+            drain: () => drained(pass, () => new Error('the document store stopped reading the attachment')),
             end: async () => {
               pass.end();
               await stored;
