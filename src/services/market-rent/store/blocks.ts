@@ -54,28 +54,125 @@ export async function readBlocks(
     if (!/^\d{4}-\d{2}$/.test(m)) throw new RangeError(`readBlocks: month "${m}" is not yyyy-mm`);
     return `'${m}-01'`;
   });
-  const chunks: Buffer[] = [];
+  const reader = new BlockCopyReader(kind, lookup);
   const client = await pool.connect();
   try {
     await copyTo(
       client,
       `COPY (SELECT to_char(month, 'YYYY-MM'), data FROM market_rent_blocks
          WHERE kind = '${kind}' AND month IN (${dates.join(', ')})) TO STDOUT (FORMAT binary)`,
-      (chunk) => chunks.push(chunk),
+      (chunk) => reader.push(chunk),
     );
   } finally {
     client.release();
   }
-  return decodeCopy(Buffer.concat(chunks), kind, lookup);
+  return reader.finish();
 }
 
-/** The month blocks of one binary COPY of (month, data) rows. */
-function decodeCopy(buffer: Buffer, kind: BlockKind, lookup: Sa2Lookup): Map<string, RentBlock | CountBlock> {
-  const blocks = new Map<string, RentBlock | CountBlock>();
-  for (const [month, data] of binaryCopyRows(buffer)) {
-    blocks.set(month, kind === 'rent' ? decodeRent(data, lookup) : decodeCounts(data, lookup));
+/**
+ * The month blocks of one binary COPY of (month, data) rows, decoded row by row as the chunks arrive:
+ * a month's block is decoded while the next ones are still on their way (the database sends on its own
+ * core), instead of all of them after the last byte. A row's bytes are joined once, when it is whole.
+ */
+export class BlockCopyReader {
+  private readonly blocks = new Map<string, RentBlock | CountBlock>();
+  private parts: Buffer[] = [];
+  private length = 0;
+  private headerRead = false;
+  private ended = false;
+
+  constructor(
+    private readonly kind: BlockKind,
+    private readonly lookup: Sa2Lookup,
+  ) {}
+
+  push(chunk: Buffer): void {
+    this.parts.push(chunk);
+    this.length += chunk.length;
+    this.drain();
   }
-  return blocks;
+
+  /** The blocks read; throws if the COPY ended before its trailer. */
+  finish(): Map<string, RentBlock | CountBlock> {
+    if (!this.ended) throw new Error('binary COPY ended early');
+    return this.blocks;
+  }
+
+  /** Whether the first `count` bytes are there; if so, joined into the first part. */
+  private have(count: number): boolean {
+    if (this.length < count) return false;
+    let first = this.parts[0]!;
+    while (first.length < count) {
+      // Join parts until the first holds `count` bytes: at most what a row or a header needs.
+      let joined = 1;
+      let size = first.length;
+      while (size < count) size += this.parts[joined++]!.length;
+      first = Buffer.concat(this.parts.slice(0, joined), size);
+      this.parts.splice(0, joined, first);
+    }
+    return true;
+  }
+
+  private consume(count: number): void {
+    const first = this.parts[0]!;
+    if (first.length === count) this.parts.shift();
+    else this.parts[0] = first.subarray(count);
+    this.length -= count;
+  }
+
+  private drain(): void {
+    if (!this.headerRead) {
+      // "PGCOPY\n\xff\r\n\0", the flags, then the header extension's length and bytes.
+      if (!this.have(19)) return;
+      const header = 19 + this.parts[0]!.readInt32BE(15);
+      if (!this.have(header)) return;
+      this.consume(header);
+      this.headerRead = true;
+    }
+    while (!this.ended && this.have(2)) {
+      if (this.parts[0]!.readInt16BE(0) === -1) {
+        this.consume(2);
+        this.ended = true;
+        return;
+      }
+      if (!this.have(6)) return;
+      const textLength = this.parts[0]!.readInt32BE(2);
+      if (!this.have(10 + textLength)) return;
+      const dataLength = this.parts[0]!.readInt32BE(6 + textLength);
+      const rowLength = 10 + textLength + dataLength;
+      if (!this.have(rowLength)) return;
+      const row = this.parts[0]!;
+      const month = row.toString('utf8', 6, 6 + textLength);
+      const data = row.subarray(10 + textLength, rowLength);
+      this.blocks.set(
+        month,
+        this.kind === 'rent' ? decodeRent(data, this.lookup) : decodeCounts(data, this.lookup),
+      );
+      this.consume(rowLength);
+    }
+  }
+}
+
+/**
+ * A binary COPY of (month, data) rows as PostgreSQL sends it: the signature, flags, a header extension
+ * of `extension` bytes, the tuples, the trailer. For the warm-up's made-up blocks and for tests.
+ */
+export function binaryCopy(rows: readonly [string, Buffer][], extension = 0): Buffer {
+  const header = Buffer.alloc(19 + extension);
+  header.write('PGCOPY\n\xff\r\n\0', 0, 'latin1');
+  header.writeInt32BE(extension, 15);
+  const tuples = rows.map(([month, data]) => {
+    const text = Buffer.from(month);
+    const head = Buffer.alloc(10 + text.length);
+    head.writeInt16BE(2, 0);
+    head.writeInt32BE(text.length, 2);
+    text.copy(head, 6);
+    head.writeInt32BE(data.length, 6 + text.length);
+    return Buffer.concat([head, data]);
+  });
+  const trailer = Buffer.alloc(2);
+  trailer.writeInt16BE(-1, 0);
+  return Buffer.concat([header, ...tuples, trailer]);
 }
 
 /**
@@ -100,46 +197,26 @@ export function warmUpDecoding(lookup: Sa2Lookup, sa2Codes: readonly string[]): 
     counts.writeInt32BE(key, 4 + 4 * i);
     counts.writeInt32BE(1 + (i % 4), 4 + 4 * entries + 4 * i);
   }
-  const copyOf = (data: Buffer) => {
-    const header = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
-    const rows = Array.from({ length: 24 }, (_, m) => {
-      const month = Buffer.from(`${2020 + Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`);
-      const row = Buffer.alloc(2 + 4 + month.length + 4);
-      row.writeInt16BE(2, 0);
-      row.writeInt32BE(month.length, 2);
-      month.copy(row, 6);
-      row.writeInt32BE(data.length, 6 + month.length);
-      return Buffer.concat([row, data]);
-    });
-    const trailer = Buffer.alloc(2);
-    trailer.writeInt16BE(-1, 0);
-    return Buffer.concat([header, ...rows, trailer]);
-  };
+  // 24 months of the same block, as PostgreSQL would send them.
+  const copyOf = (data: Buffer) =>
+    binaryCopy(
+      Array.from({ length: 24 }, (_, m): [string, Buffer] => [
+        `${2020 + Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`,
+        data,
+      ]),
+    );
   let decoded = 0;
   for (const [kind, data] of [
     ['rent', rent],
     ['closed', counts],
   ] as const) {
-    for (const block of decodeCopy(copyOf(data), kind, lookup).values()) decoded += block.cells.length;
+    // Fed in 64 KiB chunks, as the database sends them, so the row joining is warmed up too.
+    const reader = new BlockCopyReader(kind, lookup);
+    const copy = copyOf(data);
+    for (let at = 0; at < copy.length; at += 65_536) reader.push(copy.subarray(at, at + 65_536));
+    for (const block of reader.finish().values()) decoded += block.cells.length;
   }
   return decoded;
-}
-
-/** The (text, bytea) rows of a binary COPY: signature, flags, header extension, then the tuples. */
-function* binaryCopyRows(buffer: Buffer): Generator<[string, Buffer]> {
-  let at = 11 + 4; // "PGCOPY\n\xff\r\n\0" and the flags
-  at += 4 + buffer.readInt32BE(at);
-  while (at < buffer.length) {
-    const fields = buffer.readInt16BE(at);
-    at += 2;
-    if (fields === -1) return;
-    const textLength = buffer.readInt32BE(at);
-    const text = buffer.toString('utf8', at + 4, at + 4 + textLength);
-    at += 4 + textLength;
-    const dataLength = buffer.readInt32BE(at);
-    yield [text, buffer.subarray(at + 4, at + 4 + dataLength)];
-    at += 4 + dataLength;
-  }
 }
 
 /**
