@@ -16,7 +16,8 @@ import { benchDatabases, median, root, startServer, stopServer } from './support
  *
  * `bare` and `fastify` as folder names stand for this checkout's bare node:http and Fastify-alone
  * servers, `floor` for `gateway-floor.ts` (Fastify as the app configures it for every request, with none
- * of the gateway's work). `BENCH_TOGETHER=1` loads all contenders at the same time in each round, each under its own wrk,
+ * of the gateway's work), and a name ending in `.ts` for a server script of one's own that prints `{port}` once
+ * listening, as `gateway-floor.ts` does (variants of a server). `BENCH_TOGETHER=1` loads all contenders at the same time in each round, each under its own wrk,
  * so that what else the machine is doing hits them alike (on a busy machine this is steadier than taking
  * turns). Results print as a markdown table, each step's ratio to the first folder and to the one
  * before it. BENCH_ROUNDS (default 7) and BENCH_SECONDS (default 3) set the length.
@@ -60,7 +61,9 @@ try {
         ? path.join(root, `bench/servers/${folder}.ts`)
         : folder === 'floor'
           ? path.join(root, 'bench/gateway-floor.ts')
-          : path.join(path.resolve(folder), 'bench/servers/gateway.ts');
+          : folder.endsWith('.ts')
+            ? path.resolve(folder)
+            : path.join(path.resolve(folder), 'bench/servers/gateway.ts');
     const { child, info } = await startServer<{ port: number; key?: string }>(script, env);
     servers.push({
       label: folder,

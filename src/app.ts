@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { adminRoutes } from './gateway/admin.ts';
@@ -6,7 +5,8 @@ import { reportLimitHealth } from './gateway/limit-health.ts';
 import { HttpMetrics, operatorMetricsRoute } from './gateway/metrics.ts';
 import { dialectOfUrl, mountService } from './gateway/mount.ts';
 import { oauthRoutes } from './identity/oauth/routes.ts';
-import { DEFAULT_BODY_LIMIT, lingerAfterTooLarge } from './platform/http/body-limit.ts';
+import { AnswerMarks, REQUEST_ID_HEADER } from './platform/http/answer-marks.ts';
+import { DEFAULT_BODY_LIMIT } from './platform/http/body-limit.ts';
 import { PLATFORM_ERRORS } from './platform/http/error-codes.ts';
 import {
   badRequest,
@@ -16,14 +16,16 @@ import {
   toHttpError,
 } from './platform/http/errors.ts';
 import { installInputTextCheck } from './platform/http/input-text.ts';
-import { keepRequestShapes, keepTickShapes } from './platform/http/kept-shapes.ts';
-import { requestLoggerFactory } from './platform/http/lazy-logger.ts';
+import { keepTickShapes } from './platform/http/kept-shapes.ts';
+import { makeChildrenLazy } from './platform/http/lazy-logger.ts';
 import { loggerOptions } from './platform/http/log-redaction.ts';
+import { RequestIds } from './platform/http/request-id.ts';
 import { portalRoutes } from './portal/index.ts';
 import type { Runtime } from './runtime.ts';
 import { ENVIRONMENTS, type ServiceDefinition } from './services/contract.ts';
 
-export const REQUEST_ID_HEADER = 'api-business-govt-nz-request-id';
+export { REQUEST_ID_HEADER };
+
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Longest path parameter the router takes; a longer one is 414 in the API's dialect. */
@@ -43,16 +45,15 @@ export interface AppOptions {
 export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
   // process.nextTick stays fast after a quiet spell (V8 keeps its tick objects' maps): kept-shapes.ts.
   keepTickShapes();
+  const requestIds = new RequestIds();
   const app = Fastify({
     // Secret query parameters, headers and fields are censored in every line: platform/http/log-redaction.ts.
     logger: options.logger === false ? false : loggerOptions(runtime.config.logLevel, options.logStream),
     // The client's request id (or a fresh UUID) names the request in logs and in the response.
     genReqId: (request) => {
       const supplied = request.headers[REQUEST_ID_HEADER];
-      return typeof supplied === 'string' && SAFE_REQUEST_ID.test(supplied) ? supplied : randomUUID();
+      return typeof supplied === 'string' && SAFE_REQUEST_ID.test(supplied) ? supplied : requestIds.take();
     },
-    // The per-request child logger is made only if the request logs (most never do): lazy-logger.ts.
-    childLoggerFactory: requestLoggerFactory,
     logController: new LogController({
       requestIdLogLabel: 'requestId',
       disableRequestLogging: runtime.config.logLevel !== 'debug' && runtime.config.logLevel !== 'trace',
@@ -85,7 +86,12 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       return sendError(request, reply, refusal, dialect);
     },
   });
-  installErrorHandling(app);
+  // The per-request child logger is made only if the request logs (most never do): lazy-logger.ts.
+  makeChildrenLazy(app.log);
+  // The request id header on every answer, and Connection: close once shutting down (answer-marks.ts).
+  const marks = new AnswerMarks(app.server);
+  // The root's 404 (a path outside every API) is in no scope with the onSend hook: it marks itself.
+  installErrorHandling(app, (request, reply) => marks.markAnswer(request, reply));
   // Set by the guard on every keyed call; declared up front so every request has one shape (a property
   // added to some requests only would move them to another hidden class on the hot path).
   app.decorateRequest('caller', undefined);
@@ -93,27 +99,36 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
 
   const metrics = options.metrics ?? new HttpMetrics(options.processMetrics ?? false);
   reportLimitHealth(app, runtime.limits, metrics.registry);
-  // Not ready once shutting down, so a load balancer that polls /readyz stops sending.
-  let closing = false;
   app.addHook('preClose', (done) => {
-    closing = true;
+    marks.close();
     done();
   });
-  // One onSend hook for every answer (each hook costs every request): the request id header (set here
-  // rather than in an onRequest hook of its own; a hijacked reply sets it itself, see oauth/routes.ts);
-  // while closing, the client is told to open its next connection elsewhere; a 413 reads the rest of
-  // the body away (body-limit.ts); the latest request and reply without a body are kept alive, so V8
-  // keeps their classes' maps between busy spells (kept-shapes.ts; one with a body would keep it too).
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.body === undefined) keepRequestShapes(request, reply);
-    reply.header(REQUEST_ID_HEADER, request.id);
-    if (closing) reply.header('connection', 'close');
-    else if (reply.statusCode === 413) lingerAfterTooLarge(request, reply);
-    done(null, payload);
+  // The services first, each in scopes of its own: a guarded route marks its answer in the guard's
+  // onRequest hook and runs no onSend hook (mount.ts). Everything else is in the scope below, whose one
+  // onSend hook marks its answers.
+  for (const environment of ENVIRONMENTS) {
+    for (const service of options.services ?? runtime.services) {
+      await mountService(app, runtime, metrics, marks, environment, service);
+    }
+  }
+  await app.register(async (site) => {
+    site.addHook('onSend', marks.onSend);
+    await siteRoutes(site, runtime, metrics, marks);
   });
+  return app;
+}
+
+/** The gateway's own routes: health, readiness, metrics, administration, OAuth and the portal. */
+async function siteRoutes(
+  app: FastifyInstance,
+  runtime: Runtime,
+  metrics: HttpMetrics,
+  marks: AnswerMarks,
+): Promise<void> {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
-    if (closing) return reply.code(503).send({ status: 'shutting down' });
+    // Not ready once shutting down, so a load balancer that polls /readyz stops sending.
+    if (marks.closing) return reply.code(503).send({ status: 'shutting down' });
     const checks = await Promise.allSettled([
       runtime.gateway.pool.query('SELECT 1'),
       runtime.environments.sandbox.pool.query('SELECT 1'),
@@ -133,10 +148,4 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await adminRoutes(app, runtime);
   await oauthRoutes(app, runtime);
   await portalRoutes(app, runtime);
-  for (const environment of ENVIRONMENTS) {
-    for (const service of options.services ?? runtime.services) {
-      await mountService(app, runtime, metrics, environment, service);
-    }
-  }
-  return app;
 }

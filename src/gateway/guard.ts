@@ -92,6 +92,12 @@ function buildLimitRequest(owner: KeyOwner): LimitRequest {
   };
 }
 
+/** What the guard's synchronous path decided. */
+const ADMITTED = 1;
+const REFUSED = 2;
+const UNDECIDED = 0;
+type Decision = typeof ADMITTED | typeof REFUSED | typeof UNDECIDED;
+
 /** The window of the per-user limit: the published rule is per user per minute. */
 export const USER_RATE_WINDOW_MS = 60_000;
 
@@ -128,9 +134,15 @@ export function subscriptionGuard(
   environment: Environment,
   service: ServiceId,
   userRateLimit?: number,
+  /** Run once a call is let through; an error it returns is the call's answer (the URL's text check). */
+  admitted: (request: FastifyRequest) => Error | undefined = () => undefined,
 ) {
   const refuse = (request: FastifyRequest, reply: FastifyReply, error: HttpError) =>
     sendError(request, reply, error, 'apim');
+  const refused = (request: FastifyRequest, reply: FastifyReply, error: HttpError): false => {
+    refuse(request, reply, error);
+    return false;
+  };
   // Decided once here: a service without a per-user limit builds the same request as before, per call.
   const userPrefix = userLimitKey(environment, service, '');
   const limitsOf: (owner: KeyOwner, caller: Caller) => LimitRequest = userRateLimit
@@ -143,12 +155,13 @@ export function subscriptionGuard(
         },
       })
     : limitRequest;
-  const guard = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+  /** Whether the call is let through (a refusal has been sent). */
+  const guard = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
     const key = presentedKey(request);
-    if (!key) return refuse(request, reply, new HttpError(APIM_ERRORS.missingKey, MISSING_KEY));
+    if (!key) return refused(request, reply, new HttpError(APIM_ERRORS.missingKey, MISSING_KEY));
     const owner = key.length <= 256 ? await deps.keys.lookup(key) : undefined;
     if (owner?.state !== 'active' || owner.environment !== environment || owner.service !== service) {
-      return refuse(request, reply, new HttpError(APIM_ERRORS.invalidKey, INVALID_KEY));
+      return refused(request, reply, new HttpError(APIM_ERRORS.invalidKey, INVALID_KEY));
     }
     request.caller = {
       environment,
@@ -199,34 +212,34 @@ export function subscriptionGuard(
         );
       }
     } catch (error) {
-      if (error instanceof HttpError) return refuse(request, reply, error);
+      if (error instanceof HttpError) return refused(request, reply, error);
       throw error;
     }
     const outcome = await deps.limits.check(limitsOf(owner, request.caller));
-    if (!outcome.allowed) return refuse(request, reply, limitRefusal(outcome));
-    return undefined;
+    if (!outcome.allowed) return refused(request, reply, limitRefusal(outcome));
+    return true;
   };
 
   /**
    * The common call, answered without a promise: a key already in the key cache, no bearer token, no
    * `x-organisation`, an operation that needs no user, and a limit store that can decide at once (the
    * in-memory one). The same checks in the same order as `guard`; anything else goes there. Returns
-   * whether it decided (let through or refused).
+   * ADMITTED, REFUSED (the refusal sent) or UNDECIDED.
    */
   const checkSync = deps.limits.checkSync?.bind(deps.limits);
-  const decideAtOnce = (request: FastifyRequest, reply: FastifyReply): boolean => {
+  const decideAtOnce = (request: FastifyRequest, reply: FastifyReply): Decision => {
     const headers = request.headers;
     if (!checkSync || headers.authorization !== undefined || headers['x-organisation'] !== undefined)
-      return false;
-    if (request.routeOptions.config.threeLegged) return false;
+      return UNDECIDED;
+    if (request.routeOptions.config.threeLegged) return UNDECIDED;
     const key = presentedKey(request);
-    if (!key || key.length > 256) return false;
+    if (!key || key.length > 256) return UNDECIDED;
     const cached = deps.keys.cached(key);
-    if (!cached) return false;
+    if (!cached) return UNDECIDED;
     const owner = cached.owner;
     if (owner?.state !== 'active' || owner.environment !== environment || owner.service !== service) {
       refuse(request, reply, new HttpError(APIM_ERRORS.invalidKey, INVALID_KEY));
-      return true;
+      return REFUSED;
     }
     request.caller = {
       environment,
@@ -235,8 +248,9 @@ export function subscriptionGuard(
       subscriberId: owner.userId,
     };
     const outcome = checkSync(limitsOf(owner, request.caller));
-    if (!outcome.allowed) refuse(request, reply, limitRefusal(outcome));
-    return true;
+    if (outcome.allowed) return ADMITTED;
+    refuse(request, reply, limitRefusal(outcome));
+    return REFUSED;
   };
 
   // A callback hook: Fastify waits a microtask turn for every promise a hook returns, so the common
@@ -246,7 +260,9 @@ export function subscriptionGuard(
     reply: FastifyReply,
     done: (error?: Error) => void,
   ): void {
-    if (decideAtOnce(request, reply)) done();
-    else guard(request, reply).then(() => done(), done);
+    const decision = decideAtOnce(request, reply);
+    if (decision === ADMITTED) done(admitted(request));
+    else if (decision === REFUSED) done();
+    else guard(request, reply).then((through) => done(through ? admitted(request) : undefined), done);
   };
 }

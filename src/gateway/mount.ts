@@ -3,8 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serviceFees } from '../billing/fees.ts';
 import { readSettings, readUserRateLimit } from '../config.ts';
 import { serviceIdentity } from '../identity/service-identity.ts';
+import type { AnswerMarks } from '../platform/http/answer-marks.ts';
 import { APIM_ERRORS, PLATFORM_ERRORS, serviceErrorCodes } from '../platform/http/error-codes.ts';
 import { type Dialect, HttpError, sendError } from '../platform/http/errors.ts';
+import { URL_TEXT_CHECKED_ON_REQUEST, urlTextRefusal } from '../platform/http/input-text.ts';
+import { keepRequestShapes } from '../platform/http/kept-shapes.ts';
 import type { Runtime } from '../runtime.ts';
 import {
   ENVIRONMENT_PREFIX,
@@ -29,6 +32,7 @@ export async function mountService(
   app: FastifyInstance,
   runtime: Runtime,
   metrics: HttpMetrics,
+  marks: AnswerMarks,
   environment: Environment,
   service: ServiceDefinition,
 ): Promise<void> {
@@ -81,6 +85,8 @@ export async function mountService(
       scope.addHook('onResponse', (request, reply, done) => {
         observe(reply.statusCode, reply.elapsedTime);
         if (request.caller) runtime.usage.record(request.caller.subscriptionId, reply.statusCode);
+        // The guarded routes run no onSend hook, which does this for the others (kept-shapes.ts).
+        if (request.body === undefined) keepRequestShapes(request, reply);
         done();
       });
       await scope.register(swagger, {
@@ -103,6 +109,8 @@ export async function mountService(
       // The routes outside the guard, with the 404 of the service's paths: `prepare` as a hook of their own.
       await scope.register(async (open) => {
         open.addHook('onRequest', prepareHook);
+        // The request id header (and Connection: close once shutting down): answer-marks.ts.
+        open.addHook('onSend', marks.onSend);
         open.get('/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
         // Preflights name no key, so the product is this path's: one per service and environment.
         const preflight = (request: FastifyRequest, reply: FastifyReply) =>
@@ -118,9 +126,15 @@ export async function mountService(
         open.setNotFoundHandler(notFound);
       });
       await scope.register(async (guarded) => {
-        const guard = subscriptionGuard(runtime, environment, service.id, userRateLimit);
+        // The URL's text is checked here once the call is let through, so that the routes without a
+        // body run no preValidation hook (input-text.ts).
+        const guard = subscriptionGuard(runtime, environment, service.id, userRateLimit, urlTextRefusal);
+        guarded.decorate(URL_TEXT_CHECKED_ON_REQUEST, true);
+        // The answer is marked here too (request id, Connection: close once shutting down), so that the
+        // hot path runs no onSend hook (answer-marks.ts).
         guarded.addHook('onRequest', (request, reply, done) => {
           prepare(request, reply);
+          marks.mark(request, reply);
           guard(request, reply, done);
         });
         // The simulated Wednesday-night window (sandbox only, off by default), after the guard: see

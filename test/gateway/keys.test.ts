@@ -181,6 +181,46 @@ describe('request ids, health and metrics', () => {
     }
   });
 
+  it('names every answer of a guarded route, which marks it before the guard (no onSend hook)', async () => {
+    const supplied = '16fd2706-8baf-433b-82eb-8c7fada847da';
+    const { primaryKey } = await subscriber(gateway, 'sandbox-nzbn');
+    const headers = { 'api-business-govt-nz-Request-Id': supplied, 'Ocp-Apim-Subscription-Key': primaryKey };
+    const answers = {
+      ok: await gateway.app.inject({ url: '/sandbox/nzbn/v5/echo', headers }),
+      refused: await gateway.app.inject({ url: '/sandbox/nzbn/v5/me', headers }),
+      failed: await gateway.app.inject({ url: '/sandbox/nzbn/v5/boom', headers }),
+      malformed: await gateway.app.inject({
+        method: 'POST',
+        url: '/sandbox/nzbn/v5/write',
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: '{"not json',
+      }),
+      tooLarge: await gateway.app.inject({
+        method: 'POST',
+        url: '/sandbox/nzbn/v5/write',
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: JSON.stringify({ big: 'x'.repeat(1024 * 1024 + 1) }),
+      }),
+      document: await gateway.app.inject({ url: '/sandbox/nzbn/v5/openapi.json', headers }),
+      portal: await gateway.app.inject({ url: '/portal', headers }),
+    };
+    expect(Object.fromEntries(Object.entries(answers).map(([name, a]) => [name, a.statusCode]))).toEqual({
+      ok: 200,
+      refused: 401,
+      failed: 500,
+      malformed: 400,
+      tooLarge: 413,
+      document: 200,
+      portal: 200,
+    });
+    for (const [name, answer] of Object.entries(answers)) {
+      expect(answer.headers['api-business-govt-nz-request-id'], name).toBe(supplied);
+      // Not shutting down: no answer asks the client to close its connection but the one whose body
+      // Fastify could not read (a 413 reads the rest of its body away and keeps it: body-limit.ts).
+      if (name !== 'malformed') expect(answer.headers.connection ?? 'keep-alive', name).not.toBe('close');
+    }
+  });
+
   it('health, readiness and Prometheus metrics', async () => {
     expect((await gateway.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
     const ready = await gateway.app.inject({ url: '/readyz' });

@@ -51,4 +51,17 @@ describe('router refusals', () => {
     const fits = await get(`/sandbox/nzbn/v5/entities/${'9'.repeat(500)}`);
     expect(fits.statusCode).toBe(401);
   });
+
+  it("a path that names no operation is a 404 whatever its query holds (the text checks are the operations')", async () => {
+    for (const url of [
+      '/no-such-path?x=%FF',
+      '/sandbox/nzbn/v5/no-such-operation?x=%FF',
+      '/no-such-path?x=a%00b',
+    ]) {
+      expect((await get(url)).statusCode, url).toBe(404);
+    }
+    // The same query on an operation is refused, naming the parameter.
+    const refused = await get('/sandbox/nzbn/v5/entities?search-term=a%00b');
+    expect(refused.statusCode).toBe(401); // no key: the guard answers first
+  });
 });

@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { LazyRequestLogger, requestLoggerFactory } from '../../src/platform/http/lazy-logger.ts';
+import { LazyRequestLogger, makeChildrenLazy } from '../../src/platform/http/lazy-logger.ts';
 import { loggerOptions } from '../../src/platform/http/log-redaction.ts';
 
 const capture = () => {
@@ -14,7 +14,7 @@ describe('the per-request logger made on first use', () => {
     const { lines, stream } = capture();
     const parent = pino(loggerOptions('info'), stream);
     const child = vi.spyOn(parent, 'child');
-    const lazy = new LazyRequestLogger(parent, { requestId: 'abc' }, {});
+    const lazy = new LazyRequestLogger(parent, { requestId: 'abc' }, {}, parent.child);
     expect(lazy.level).toBe('info');
     lazy.debug('not written at info');
     expect(lines).toHaveLength(0);
@@ -30,11 +30,8 @@ describe('the per-request logger made on first use', () => {
 
   it('is what a Fastify app hands its requests: request lines carry the request id', async () => {
     const { lines, stream } = capture();
-    const app = Fastify({
-      logger: loggerOptions('info', stream),
-      childLoggerFactory: requestLoggerFactory,
-      disableRequestLogging: true,
-    });
+    const app = Fastify({ logger: loggerOptions('info', stream), disableRequestLogging: true });
+    makeChildrenLazy(app.log);
     let made = 0;
     app.get('/quiet', async (request) => {
       made += request.log instanceof LazyRequestLogger ? 1 : 0;
@@ -57,5 +54,27 @@ describe('the per-request logger made on first use', () => {
       msg: 'something to say',
     });
     await app.close();
+  });
+
+  it("makes every pino child's children lazy too, each line with all its bindings", () => {
+    const { lines, stream } = capture();
+    const root = pino(loggerOptions('info'), stream);
+    makeChildrenLazy(root);
+    const request = root.child({ requestId: 'r1' }, {});
+    expect(request).toBeInstanceOf(LazyRequestLogger);
+    const job = request.child({ job: 'digest' }, {});
+    expect(job).toBeInstanceOf(LazyRequestLogger);
+    job.info({ password: 'hunter2' }, 'ran');
+    request.info('done');
+    expect(lines).toEqual([
+      expect.objectContaining({ requestId: 'r1', job: 'digest', msg: 'ran', password: '[REDACTED]' }),
+      expect.objectContaining({ requestId: 'r1', msg: 'done' }),
+    ]);
+    expect(lines[1]).not.toHaveProperty('job');
+    // A level set on a lazy child is the real child's level from then on.
+    job.level = 'warn';
+    job.info('not written');
+    expect(lines).toHaveLength(2);
+    expect(request.level).toBe('info');
   });
 });

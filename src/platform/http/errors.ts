@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/faults.ts';
 import { RuleError } from '../errors.ts';
+import { lingerAfterTooLarge } from './body-limit.ts';
 import {
   type Dialect,
   type ErrorCode,
@@ -159,7 +160,10 @@ export function sendError(
 ): FastifyReply {
   const rendered = render(dialect ?? request.dialect ?? 'problem', error, request.url.split('?')[0]);
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  return reply.code(error.status).type(rendered.contentType).send(rendered.body);
+  reply.code(error.status);
+  // A body over its limit: the rest of it is read away before the connection closes (body-limit.ts).
+  if (error.status === 413) lingerAfterTooLarge(request, reply);
+  return reply.type(rendered.contentType).send(rendered.body);
 }
 
 /** Fastify's schema errors name the field by JSON pointer or by the missing property. */
@@ -225,7 +229,11 @@ declare module 'fastify' {
   }
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(
+  app: FastifyInstance,
+  /** Runs before the root's 404 answer (the app marks it there: answer-marks.ts). */
+  beforeNotFound?: (request: FastifyRequest, reply: FastifyReply) => void,
+): void {
   app.decorateRequest('dialect', undefined);
   app.setErrorHandler((error, request, reply) => {
     const httpError = toHttpError(error, request);
@@ -239,14 +247,15 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     return sendError(request, reply, httpError);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
+  app.setNotFoundHandler((request, reply) => {
+    beforeNotFound?.(request, reply);
+    return sendError(
       request,
       reply,
       new HttpError(
         PLATFORM_ERRORS.notFound,
         `Resource not found: ${request.method} ${request.url.split('?')[0]}`,
       ),
-    ),
-  );
+    );
+  });
 }

@@ -40,8 +40,9 @@ export function keepTickShapes(): void {
 /**
  * The same for the objects every request is made of (Node's request, response and socket with their
  * stream states, Fastify's Request and Reply): their classes add their fields one transition at a
- * time, and only live requests hold those maps. The app's onSend hook hands each answer's request and
- * reply here when the request has no body (so no uploaded body is kept), and the latest stay alive
+ * time, and only live requests hold those maps. Each answer's request and reply are handed here when
+ * the request has no body (so no uploaded body is kept) — by a guarded service route's onResponse hook
+ * (mount.ts), by the onSend hook of every other route (answer-marks.ts) — and the latest stay alive
  * between busy spells (two stores a request).
  */
 export function keepRequestShapes(request: object, reply: object): void {
