@@ -63,8 +63,10 @@ describe('answer encoders', () => {
             encoder.row(r.d, r.b, r.counts[0], r.counts[1], r.counts[2], figures);
           }
         }
-        expect(json.finish().toString('utf8')).toBe(statisticsJson(definition, '2026-1-1/2026-1-31', items));
-        expect(csv.finish().toString('utf8')).toBe(statisticsCsv(items));
+        expect(Buffer.concat(json.finish()).toString('utf8')).toBe(
+          statisticsJson(definition, '2026-1-1/2026-1-31', items),
+        );
+        expect(Buffer.concat(csv.finish()).toString('utf8')).toBe(statisticsCsv(items));
       }),
       { numRuns: 300 },
     );
