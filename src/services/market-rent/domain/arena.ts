@@ -3,20 +3,9 @@ import type { RentAccumulator } from './accumulator.ts';
 /**
  * Working arrays kept between answers. A national answer needs some tens of megabytes of typed arrays;
  * allocating them afresh each time makes V8 count that much new external memory and collect garbage
- * for it. The arrays only grow. One answer at a time may use them: a synchronous computation is alone
- * anyway; one computed in steps (a streamed answer lets other work run between areas) runs in
- * `takingTurns`, and so does every computation the server makes while it takes requests.
+ * for it. Answers are built synchronously, one at a time, so reuse is safe; the arrays only grow.
  */
 const scratch = new Map<string, Int32Array | Float64Array>();
-
-let turns: Promise<unknown> = Promise.resolve();
-
-/** Runs `work` once every computation started before it through here has ended. */
-export function takingTurns<T>(work: () => Promise<T>): Promise<T> {
-  const run = turns.then(work);
-  turns = run.catch(() => undefined);
-  return run;
-}
 
 export function scratchInt32(name: string, size: number): Int32Array {
   let array = scratch.get(name) as Int32Array | undefined;

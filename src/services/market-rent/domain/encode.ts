@@ -2,8 +2,8 @@ import { ALL, BEDROOM_VALUES, DWELLING_TYPES } from './factors.ts';
 import { FIGURE_DECIMALS, FIGURE_NAMES } from './statistics.ts';
 
 /**
- * The serializers of /statistics for its one fixed row shape: bytes written straight into pieces of
- * 256 KiB, with no object per row and no intermediate string. The text is exactly what
+ * The serializers of /statistics for its one fixed row shape: bytes written straight into one growing
+ * buffer, with no object per row and no intermediate string. The text is exactly what
  * `render.ts` (JSON.stringify of the items, `statisticsCsv`) gives for the same rows; the old-versus-new
  * test and `render.test.ts` compare them.
  *
@@ -34,15 +34,9 @@ export interface RowSink {
 export type AnswerFormat = 'json' | 'csv';
 
 export interface AnswerEncoder extends RowSink {
-  /**
-   * No more rows: the answer's pieces, in order (the last one handed to `onPiece` too, when the encoder
-   * was given one). `Buffer.concat` of them is the whole answer.
-   */
-  finish(): Buffer[];
+  /** The whole answer, in memory of its own. */
+  finish(): Buffer;
 }
-
-/** Receives each piece of an answer as soon as it is written (a piece is never written to again). */
-export type PieceSink = (piece: Buffer) => void;
 
 const D = DWELLING_TYPES.length;
 const B = BEDROOM_VALUES.length;
@@ -62,50 +56,45 @@ for (let v = 0; v < 10_000; v++) {
 const ROW_BYTES = 768;
 
 /**
- * An answer is written in pieces of about this size, each in memory of its own: a piece is handed on
- * (to the socket, while the rest is computed) once full, and no piece is copied or grown.
+ * One buffer kept between answers: an encoder borrows it and gives it back when it finishes (another
+ * encoder at work meanwhile gets a buffer of its own), so a national answer does not allocate and
+ * grow tens of megabytes each time.
  */
-export const PIECE_BYTES = 256 * 1024;
+let kept: Uint8Array | null = new Uint8Array(1 << 20);
 
 /**
  * The output of one answer. The writers below take the buffer and a position and return the next
- * position (room is reserved once per row), so a row is written with its position in a local. When a
- * row would not fit, the piece so far is done and the row starts the next one.
+ * position (room is reserved once per row), so a row is written with its position in a local.
  */
 class Bytes {
   buffer: Uint8Array;
   at = 0;
-  readonly pieces: Buffer[] = [];
 
-  constructor(private readonly onPiece?: PieceSink) {
-    this.buffer = Buffer.allocUnsafeSlow(PIECE_BYTES);
+  constructor() {
+    this.buffer = kept ?? new Uint8Array(1 << 16);
+    kept = null;
   }
 
-  /** Room for `count` more bytes; returns the buffer (a new piece when the current one is full). */
+  /** Room for `count` more bytes; returns the buffer (a new one when it grew). */
   reserve(count: number): Uint8Array {
     if (this.at + count <= this.buffer.length) return this.buffer;
-    this.done();
-    this.buffer = Buffer.allocUnsafeSlow(Math.max(PIECE_BYTES, count));
-    return this.buffer;
+    const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.at + count));
+    grown.set(this.buffer.subarray(0, this.at));
+    this.buffer = grown;
+    return grown;
   }
 
   write(bytes: Uint8Array): void {
     this.at = copy(this.reserve(bytes.length), this.at, bytes);
   }
 
-  /** The piece so far is complete (nothing when it is empty). */
-  private done(): void {
-    if (this.at === 0) return;
-    const piece = (this.buffer as Buffer).subarray(0, this.at);
-    this.pieces.push(piece);
+  /** A copy of what was written, in memory of its own; the buffer goes back for the next answer. */
+  take(): Buffer {
+    const out = Buffer.allocUnsafeSlow(this.at);
+    out.set(this.buffer.subarray(0, this.at));
+    if (kept === null || kept.length < this.buffer.length) kept = this.buffer;
     this.at = 0;
-    this.onPiece?.(piece);
-  }
-
-  /** Every piece, the last one included. */
-  finish(): Buffer[] {
-    this.done();
-    return this.pieces;
+    return out;
   }
 }
 
@@ -197,12 +186,8 @@ const JSON_NULL = utf8('null');
 const JSON_SUPPRESSED = utf8(`${FIGURE_NAMES.map((name) => `,"${name}":null`).join('')}}`);
 
 /** The JSON answer `{areaDefinition, periodCovered, items}`, the same text as statisticsJson. */
-export function jsonEncoder(
-  areaDefinition: string,
-  periodCovered: string,
-  onPiece?: PieceSink,
-): AnswerEncoder {
-  const out = new Bytes(onPiece);
+export function jsonEncoder(areaDefinition: string, periodCovered: string): AnswerEncoder {
+  const out = new Bytes();
   out.write(utf8(`${JSON.stringify({ areaDefinition, periodCovered }).slice(0, -1)},"items":[`));
   let areaPrefix = utf8('');
   let first = true;
@@ -238,7 +223,7 @@ export function jsonEncoder(
     },
     finish() {
       out.write(utf8(']}'));
-      return out.finish();
+      return out.take();
     },
   };
 }
@@ -256,8 +241,8 @@ const CSV_SUPPRESSED = utf8(`${','.repeat(FIGURES)}\r\n`);
 const csvText = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
 
 /** The CSV answer, the same text as statisticsCsv (a header even when there are no rows). */
-export function csvEncoder(onPiece?: PieceSink): AnswerEncoder {
-  const out = new Bytes(onPiece);
+export function csvEncoder(): AnswerEncoder {
+  const out = new Bytes();
   out.write(CSV_HEADER);
   let areaField = utf8('');
   return {
@@ -287,7 +272,7 @@ export function csvEncoder(onPiece?: PieceSink): AnswerEncoder {
       out.at = at;
     },
     finish() {
-      return out.finish();
+      return out.take();
     },
   };
 }
@@ -296,7 +281,6 @@ export function answerEncoder(
   format: AnswerFormat,
   areaDefinition: string,
   periodCovered: string,
-  onPiece?: PieceSink,
 ): AnswerEncoder {
-  return format === 'csv' ? csvEncoder(onPiece) : jsonEncoder(areaDefinition, periodCovered, onPiece);
+  return format === 'csv' ? csvEncoder() : jsonEncoder(areaDefinition, periodCovered);
 }

@@ -2,7 +2,7 @@ import { RentAccumulator } from './accumulator.ts';
 import type { Geography } from './areas.ts';
 import { Arena, scratchFloat64, scratchInt32 } from './arena.ts';
 import { CELLS_PER_SA2, type CountBlock, type RentBlock } from './blocks.ts';
-import { type AnswerFormat, answerEncoder, type PieceSink, type RowSink } from './encode.ts';
+import { type AnswerFormat, answerEncoder, type RowSink } from './encode.ts';
 import { ALL, BEDROOM_VALUES, type Bedrooms, DWELLING_TYPES, type DwellingType } from './factors.ts';
 import type { StatisticsQuery } from './params.ts';
 import { bedroomsKey, dwellingKey, randomRound3 } from './rounding.ts';
@@ -19,10 +19,9 @@ import { FIGURE_NAMES, type PublishedStatistics, publishedStatisticsInto } from 
  * 3. Each row is published: suppression and output rounding, and keyed random rounding of the counts.
  *
  * Steps 1 (the sums of each row cell) and 2 are done area by area, each area's just before its rows are
- * published, and the ALL area's (over every area) last, so the first rows are ready after the counting
- * sort alone, not after every histogram of the answer. The same merges of the
- * same histograms in the same order as level by level, so the same bytes. A streamed answer
- * (`encodeReportInSteps`) hands its first pieces on after the counting sort and a few areas.
+ * published, and the ALL area's (over every area) last: a streamed answer (streamReport) hands its first
+ * rows on after the counting sort alone, not after every histogram of the answer. The same merges of the
+ * same histograms in the same order as level by level, so the same bytes.
  */
 
 const D = DWELLING_TYPES.length; // 5; index D means ALL
@@ -135,28 +134,7 @@ export function writeReport(input: ReportInput, sink: (rows: StatisticsItem[]) =
 export function encodeReport(input: ReportInput, format: AnswerFormat): Buffer {
   const encoder = answerEncoder(format, input.query.areaDefinition, input.query.period.periodCovered);
   produceRows(input, encoder);
-  return Buffer.concat(encoder.finish());
-}
-
-/**
- * The answer's bytes in a format, in steps: each `next()` publishes the rows of one area (the first
- * also does the counting sort), and the encoder hands each full piece to `onPiece` as it goes; the
- * last step finishes the answer. A caller may let other work run between steps; the working arrays
- * are shared by every answer (arena.ts), so no other answer may be computed until the last step.
- */
-export function* encodeReportInSteps(
-  input: ReportInput,
-  format: AnswerFormat,
-  onPiece: PieceSink,
-): Generator<void, void, void> {
-  const encoder = answerEncoder(
-    format,
-    input.query.areaDefinition,
-    input.query.period.periodCovered,
-    onPiece,
-  );
-  yield* rowsInSteps(input, encoder);
-  encoder.finish();
+  return encoder.finish();
 }
 
 const figures = new Float64Array(FIGURE_NAMES.length);
@@ -166,11 +144,6 @@ const figures = new Float64Array(FIGURE_NAMES.length);
  * rows, then its rows.
  */
 export function produceRows(input: ReportInput, sink: RowSink): void {
-  for (const _ of rowsInSteps(input, sink));
-}
-
-/** `produceRows`, one area a step. */
-function* rowsInSteps(input: ReportInput, sink: RowSink): Generator<void, void, void> {
   const { query } = input;
   const areaCount = query.areas.length;
   const dwellings = indexesOf(DWELLING_TYPES, query.dwellingTypes);
@@ -258,7 +231,6 @@ function* rowsInSteps(input: ReportInput, sink: RowSink): Generator<void, void, 
         sink.row(d, b, rLodged, rClosed, rCurr, published ? figures : null);
       }
     }
-    yield;
   }
 }
 

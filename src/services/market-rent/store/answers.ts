@@ -30,13 +30,6 @@ export class AnswerCache {
     return answer;
   }
 
-  /** Whether an answer of these pieces would be kept (so that they are joined only then). */
-  keeps(pieces: readonly Buffer[]): boolean {
-    let size = 0;
-    for (const piece of pieces) size += piece.length;
-    return size <= this.maxBytes;
-  }
-
   set(revision: number, key: string, answer: Buffer): void {
     if (revision !== this.revision || answer.length > this.maxBytes) return;
     const previous = this.answers.get(key);

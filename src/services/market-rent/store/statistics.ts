@@ -1,27 +1,17 @@
-import { Readable } from 'node:stream';
 import type pg from 'pg';
 import type { Geography } from '../domain/areas.ts';
-import { takingTurns } from '../domain/arena.ts';
 import type { AnswerFormat } from '../domain/encode.ts';
 import type { StatisticsQuery } from '../domain/params.ts';
 import { monthOf } from '../domain/period.ts';
 import {
   buildReport,
   encodeReport,
-  encodeReportInSteps,
   type PendingBond,
   type ReportInput,
   type StatisticsItem,
 } from '../domain/report.ts';
 import { AnswerCache, queryKey } from './answers.ts';
 import { BlockCache, EMPTY_COUNT_BLOCK, Sa2Lookup, warmUpDecoding } from './blocks.ts';
-
-/** Answers with more areas than this are streamed as they are computed; smaller ones are sent whole. */
-export const STREAMED_FROM_AREAS = 64;
-/** A streamed answer lets other work run after this much computing (ms). */
-const SLICE_MS = 4;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Answers one statistics query from PostgreSQL: the revision and horizon (one row), the bonds not yet
@@ -55,10 +45,7 @@ export class StatisticsStore {
 
   /**
    * The answer to a query in a format: from the answer cache when the data and the as-of day are
-   * unchanged, else computed from the month blocks (and then kept, unless the cache is off). A computed
-   * answer of more than STREAMED_FROM_AREAS areas is a stream: its pieces go to the socket while the
-   * rest is computed (a national answer is 12.5 MB), and the event loop serves other requests every
-   * few milliseconds meanwhile. Computations take turns (the working arrays are one set a process).
+   * unchanged, else computed from the month blocks (and then kept, unless the cache is off).
    */
   async answer(
     query: StatisticsQuery,
@@ -70,42 +57,15 @@ export class StatisticsStore {
     ) => readonly [number, number, number],
     format: AnswerFormat,
     timeZone = 'Pacific/Auckland',
-  ): Promise<Buffer | Readable> {
+  ): Promise<Buffer> {
     const asOf = dateIn(now, timeZone);
     const state = await this.state();
     const key = queryKey(query, asOf, format);
     const cached = this.answers.get(state.revision, key);
     if (cached !== undefined) return cached;
-    const input = await this.inputs(query, asOf, state, rowUniforms);
-    if (query.areas.length <= STREAMED_FROM_AREAS) {
-      const answer = await takingTurns(async () => encodeReport(input, format));
-      this.answers.set(state.revision, key, answer);
-      return answer;
-    }
-    const out = new Readable({ read() {} });
-    const pieces: Buffer[] = [];
-    takingTurns(async () => {
-      // The route hands the stream to Fastify, which pipes it to the socket; the first piece after that.
-      await nextTurn();
-      let since = performance.now();
-      for (const _ of encodeReportInSteps(input, format, (piece) => {
-        pieces.push(piece);
-        out.push(piece);
-      })) {
-        if (performance.now() - since >= SLICE_MS) {
-          await nextTurn();
-          since = performance.now();
-        }
-      }
-    }).then(
-      () => {
-        out.push(null);
-        if (this.answers.keeps(pieces)) this.answers.set(state.revision, key, Buffer.concat(pieces));
-      },
-      // Never expected (the query was checked, the blocks read): the answer is cut, the client sees it.
-      (error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))),
-    );
-    return out;
+    const answer = encodeReport(await this.inputs(query, asOf, state, rowUniforms), format);
+    this.answers.set(state.revision, key, answer);
+    return answer;
   }
 
   /** The rows of a query, always computed (no answer cache). */
@@ -119,8 +79,7 @@ export class StatisticsStore {
     ) => readonly [number, number, number],
     timeZone = 'Pacific/Auckland',
   ): Promise<StatisticsItem[]> {
-    const input = await this.inputs(query, dateIn(now, timeZone), await this.state(), rowUniforms);
-    return takingTurns(async () => buildReport(input));
+    return buildReport(await this.inputs(query, dateIn(now, timeZone), await this.state(), rowUniforms));
   }
 
   private async state(): Promise<{ revision: number; horizon: string | null }> {
