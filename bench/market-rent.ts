@@ -34,6 +34,8 @@ import { median, recordResults, root, SERVER_NODE_ARGS, startServer, stopServer 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 const dataDir = process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'rsg-bench-market-rent');
+/** Another copy of the project (`git worktree add`, node_modules linked): its computed answer as a contender. */
+const BASELINE = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : undefined;
 
 const config = loadConfig();
 const setup = await prepareDatabases({
@@ -115,8 +117,11 @@ try {
         headers: { 'Ocp-Apim-Subscription-Key': key },
       },
     );
+    const headersMs = performance.now() - started;
     const text = await response.text();
     const ms = performance.now() - started;
+    if (process.env.BENCH_TRACE)
+      log(`  answer: headers after ${headersMs.toFixed(0)} ms, last byte after ${ms.toFixed(0)} ms`);
     if (response.status !== 200)
       throw new Error(`statistics answered ${response.status}: ${text.slice(0, 300)}`);
     return { ms, text, body: () => JSON.parse(text) as { items: Record<string, unknown>[] } };
@@ -128,6 +133,7 @@ try {
     startCold: [] as number[],
     repeated: [] as number[],
     computed: [] as number[],
+    baseline: [] as number[],
     sql: [] as number[],
     duck: [] as number[],
   };
@@ -137,10 +143,10 @@ try {
   let sameBytes = true;
   const national = (r: Record<string, unknown> | undefined) => `${r?.lq}, ${r?.med}, ${r?.uq}`;
   /** A fresh server (`extra` in its environment) and how long it took until it listened, ms. */
-  const fresh = async (extra: Record<string, string> = {}) => {
+  const fresh = async (extra: Record<string, string> = {}, script = 'bench/servers/service.ts') => {
     const started = performance.now();
     const server = await startServer<{ port: number; key: string; pid: number }>(
-      'bench/servers/service.ts',
+      script,
       { ...env, ...extra },
       undefined,
       SERVER_NODE_ARGS,
@@ -176,17 +182,24 @@ try {
     children.pop();
     if (round % 2 === 0) await withoutWarmUp();
 
-    // The same query computed every time: a server without the answer cache, its blocks read once first.
-    const { server: computing } = await fresh({ RSG_MARKET_RENT_ANSWER_CACHE_MB: '0' });
-    await ask(computing.info.port, computing.info.key);
-    for (let i = 0; i < REPEATS; i++) {
-      const computed = await ask(computing.info.port, computing.info.key);
-      samples.computed.push(computed.ms);
-      if (computed.text !== cachedText) sameBytes = false;
-    }
-    memory.push(await peakRss(computing.info.pid));
-    await stopServer(computing.child);
-    children.pop();
+    // The same query computed every time: a server without the answer cache, its blocks read once first;
+    // with BENCH_BASELINE, the other copy's server alike, before or after ours alternately.
+    const computedBy = async (script: string | undefined, into: number[]) => {
+      const { server: computing } = await fresh({ RSG_MARKET_RENT_ANSWER_CACHE_MB: '0' }, script);
+      await ask(computing.info.port, computing.info.key);
+      for (let i = 0; i < REPEATS; i++) {
+        const computed = await ask(computing.info.port, computing.info.key);
+        into.push(computed.ms);
+        if (computed.text !== cachedText) sameBytes = false;
+      }
+      memory.push(await peakRss(computing.info.pid));
+      await stopServer(computing.child);
+      children.pop();
+    };
+    const baselineScript = BASELINE && path.join(BASELINE, 'bench/servers/service.ts');
+    if (baselineScript && round % 2 === 0) await computedBy(baselineScript, samples.baseline);
+    await computedBy(undefined, samples.computed);
+    if (baselineScript && round % 2 === 1) await computedBy(baselineScript, samples.baseline);
 
     const naive = await timed(() => sandbox.pool.query(sql));
     samples.sql.push(naive.ms);
@@ -209,7 +222,7 @@ try {
         .map((x) => x.toFixed(0))
         .join('/');
     log(
-      `round ${round}: ours first ${cold.ms.toFixed(0)} ms (without the warm-up ${samples.firstCold.at(-1)!.toFixed(0)} ms; start ${startMs.toFixed(0)} / ${samples.startCold.at(-1)!.toFixed(0)} ms), computed ${last(samples.computed)} ms, answer cache ${last(samples.repeated)} ms; SQL ${naive.ms.toFixed(0)} ms; DuckDB ${duckdb.ms.toFixed(0)} ms; server peak RSS ${memory.at(-1)?.toFixed(0)} MB`,
+      `round ${round}: ours first ${cold.ms.toFixed(0)} ms (without the warm-up ${samples.firstCold.at(-1)!.toFixed(0)} ms; start ${startMs.toFixed(0)} / ${samples.startCold.at(-1)!.toFixed(0)} ms), computed ${last(samples.computed)} ms${BASELINE ? ` (before: ${last(samples.baseline)} ms)` : ''}, answer cache ${last(samples.repeated)} ms; SQL ${naive.ms.toFixed(0)} ms; DuckDB ${duckdb.ms.toFixed(0)} ms; server peak RSS ${memory.at(-1)?.toFixed(0)} MB`,
     );
   }
 
@@ -220,6 +233,7 @@ try {
     startCold: median(samples.startCold),
     repeated: median(samples.repeated),
     computed: median(samples.computed),
+    baseline: samples.baseline.length ? median(samples.baseline) : undefined,
     sql: median(samples.sql),
     duck: median(samples.duck),
     memory: Math.max(...memory),
@@ -233,7 +247,7 @@ ${bonds.toLocaleString('en-NZ')} bonds (the full sandbox), period ${first} to ${
 | contender | median | rows | national ALL row: lq, med, uq |
 |---|---|---|---|
 | ours, computed (blocks in memory, answer cache off) | ${m.computed.toFixed(0)} ms | ${rows.ours} | ${check.ours} |
-| ours, first query after the server starts (no block in memory; code warmed up at start) | ${m.first.toFixed(0)} ms | ${rows.ours} | |
+${m.baseline === undefined ? '' : `| the same, computed by \`BENCH_BASELINE\` (the code before) | ${m.baseline.toFixed(0)} ms | ${rows.ours} | |\n`}| ours, first query after the server starts (no block in memory; code warmed up at start) | ${m.first.toFixed(0)} ms | ${rows.ours} | |
 | ours, first query after a start without the warm-up (\`RSG_MARKET_RENT_WARM_UP=0\`) | ${m.firstCold.toFixed(0)} ms | ${rows.ours} | |
 | straightforward SQL in the same PostgreSQL (percentile_cont, GROUPING SETS) | ${m.sql.toFixed(0)} ms | ${rows.sql} | ${check.sql} |
 | DuckDB (@duckdb/node-api, quantile_cont, CUBE, table in memory) | ${m.duck.toFixed(0)} ms | ${rows.duck} | ${check.duck} |
@@ -241,7 +255,7 @@ ${bonds.toLocaleString('en-NZ')} bonds (the full sandbox), period ${first} to ${
 
 Starting the server (process start until it listens, the warm-up included): ${m.start.toFixed(0)} ms with the warm-up, ${m.startCold.toFixed(0)} ms without.
 
-Computed and cached answers were ${sameBytes ? 'byte for byte the same' : '**not the same bytes**'} in every round.
+${m.baseline === undefined ? '' : `Before ÷ after (computed): ${(m.baseline / m.computed).toFixed(2)} by medians; per round (medians of its ${REPEATS} answers) ${Array.from({ length: ROUNDS }, (_, r) => (median(samples.baseline.slice(r * REPEATS, (r + 1) * REPEATS)) / median(samples.computed.slice(r * REPEATS, (r + 1) * REPEATS))).toFixed(2)).join(', ')}.\n\n`}Computed and cached answers were ${sameBytes ? 'byte for byte the same' : '**not the same bytes**'} in every round.
 
 | goal | measured | |
 |---|---|---|
@@ -253,7 +267,7 @@ Computed and cached answers were ${sameBytes ? 'byte for byte the same' : '**not
 | answer cache: repeated ≤ 150 ms (its own goal, not compared with the contenders) | ${m.repeated.toFixed(0)} ms | ${verdict(m.repeated <= 150)} |
 
 Ours also answers nClosed and nCurr, rounds every count and suppresses small cells; the SQL contenders compute the lodged statistics only. Ours omits rows with no bond lodged, closed or current; theirs have a row per group that has lodged bonds.
-Samples (ms): computed ${list(samples.computed)}; first ${list(samples.first)}; first without the warm-up ${list(samples.firstCold)}; start ${list(samples.start)}, without the warm-up ${list(samples.startCold)}; answer cache ${list(samples.repeated)}; SQL ${list(samples.sql)}; DuckDB ${list(samples.duck)}.`;
+Samples (ms): computed ${list(samples.computed)}${m.baseline === undefined ? '' : `; before ${list(samples.baseline)}`}; first ${list(samples.first)}; first without the warm-up ${list(samples.firstCold)}; start ${list(samples.start)}, without the warm-up ${list(samples.startCold)}; answer cache ${list(samples.repeated)}; SQL ${list(samples.sql)}; DuckDB ${list(samples.duck)}.`;
   process.stdout.write(`${markdown}\n`);
   await mkdir(path.join(root, 'docs'), { recursive: true });
   await recordResults('bench:market-rent', markdown);
