@@ -61,8 +61,8 @@ export async function importInto(
 }
 
 /** A gateway on a virtual sandbox clock at NOW, and a sandbox key for the rental statistics product. */
-export async function marketRentGateway() {
-  const gateway = await testGateway({ clockMode: 'virtual' });
+export async function marketRentGateway(env: Record<string, string> = {}) {
+  const gateway = await testGateway({ clockMode: 'virtual', env });
   await setClock(gateway.runtime.gateway.pool, 'sandbox', NOW);
   await gateway.runtime.clocks.reload();
   const { primaryKey } = await subscriber(gateway, 'sandbox-market-rent');

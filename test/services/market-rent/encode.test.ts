@@ -70,3 +70,34 @@ describe('answer encoders', () => {
     );
   });
 });
+
+describe('lent answers (finishLent)', () => {
+  const write = (label: string) => {
+    const json = jsonEncoder('SAU2019', '2026-1-1/2026-1-31');
+    json.area(label);
+    json.row(0, 0, 3, 0, 3, null);
+    return json;
+  };
+
+  it('are the bytes finish() copies, and stay untouched by encoders at work before their release', () => {
+    const copied = write('first').finish();
+    const lent = write('first').finishLent();
+    expect(lent.bytes.equals(copied)).toBe(true);
+    // While it is out, another answer gets a buffer of its own.
+    const other = write('second, longer label').finishLent();
+    expect(lent.bytes.equals(copied)).toBe(true);
+    other.release();
+    lent.release();
+    lent.release();
+  });
+
+  it('give their buffer back at release: the next answer is written over them', () => {
+    const lent = write('first').finishLent();
+    const before = Buffer.from(lent.bytes);
+    lent.release();
+    const next = write('other').finishLent();
+    expect(next.bytes.buffer).toBe(lent.bytes.buffer);
+    expect(lent.bytes.equals(before)).toBe(false);
+    next.release();
+  });
+});

@@ -2,7 +2,7 @@ import { RentAccumulator } from './accumulator.ts';
 import type { Geography } from './areas.ts';
 import { Arena, scratchFloat64, scratchInt32 } from './arena.ts';
 import { CELLS_PER_SA2, type CountBlock, type RentBlock } from './blocks.ts';
-import { type AnswerFormat, answerEncoder, type RowSink } from './encode.ts';
+import { type AnswerFormat, answerEncoder, type LentAnswer, type RowSink } from './encode.ts';
 import { ALL, BEDROOM_VALUES, type Bedrooms, DWELLING_TYPES, type DwellingType } from './factors.ts';
 import type { StatisticsQuery } from './params.ts';
 import { bedroomsKey, dwellingKey, randomRound3 } from './rounding.ts';
@@ -135,6 +135,13 @@ export function encodeReport(input: ReportInput, format: AnswerFormat): Buffer {
   const encoder = answerEncoder(format, input.query.areaDefinition, input.query.period.periodCovered);
   produceRows(input, encoder);
   return encoder.finish();
+}
+
+/** `encodeReport` without the copy: the bytes are lent until `release()` (encode.ts, `finishLent`). */
+export function encodeReportLent(input: ReportInput, format: AnswerFormat): LentAnswer {
+  const encoder = answerEncoder(format, input.query.areaDefinition, input.query.period.periodCovered);
+  produceRows(input, encoder);
+  return encoder.finishLent();
 }
 
 const figures = new Float64Array(FIGURE_NAMES.length);

@@ -73,8 +73,10 @@ export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (app, 
       // A broken rule is a RuleError: the error handler answers it as a 400 naming the parameter.
       const query = parseStatisticsQuery(request.query as RawQuery, { geography, now });
       const csv = format === 'text/csv';
-      const body = await store.answer(query, now, rowUniforms, csv ? 'csv' : 'json');
-      return reply.type(csv ? CSV_TYPE : JSON_TYPE).send(body);
+      const answer = await store.answer(query, now, rowUniforms, csv ? 'csv' : 'json');
+      // A computed answer's bytes are the encoder's buffer, lent until the response is done with them.
+      reply.raw.once('close', answer.release);
+      return reply.type(csv ? CSV_TYPE : JSON_TYPE).send(answer.bytes);
     },
   );
 

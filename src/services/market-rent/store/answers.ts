@@ -30,6 +30,11 @@ export class AnswerCache {
     return answer;
   }
 
+  /** Whether an answer of this size would be kept (so that a copy is made only then). */
+  keeps(size: number): boolean {
+    return size <= this.maxBytes;
+  }
+
   set(revision: number, key: string, answer: Buffer): void {
     if (revision !== this.revision || answer.length > this.maxBytes) return;
     const previous = this.answers.get(key);

@@ -1,11 +1,11 @@
 import type pg from 'pg';
 import type { Geography } from '../domain/areas.ts';
-import type { AnswerFormat } from '../domain/encode.ts';
+import type { AnswerFormat, LentAnswer } from '../domain/encode.ts';
 import type { StatisticsQuery } from '../domain/params.ts';
 import { monthOf } from '../domain/period.ts';
 import {
   buildReport,
-  encodeReport,
+  encodeReportLent,
   type PendingBond,
   type ReportInput,
   type StatisticsItem,
@@ -45,7 +45,9 @@ export class StatisticsStore {
 
   /**
    * The answer to a query in a format: from the answer cache when the data and the as-of day are
-   * unchanged, else computed from the month blocks (and then kept, unless the cache is off).
+   * unchanged, else computed from the month blocks. A computed answer's bytes are lent (the encoder's
+   * own buffer, no copy): call `release()` once they are written. They go to the answer cache (unless
+   * it is off) as a copy made then, after the answer is sent, not before.
    */
   async answer(
     query: StatisticsQuery,
@@ -57,15 +59,24 @@ export class StatisticsStore {
     ) => readonly [number, number, number],
     format: AnswerFormat,
     timeZone = 'Pacific/Auckland',
-  ): Promise<Buffer> {
+  ): Promise<LentAnswer> {
     const asOf = dateIn(now, timeZone);
     const state = await this.state();
     const key = queryKey(query, asOf, format);
     const cached = this.answers.get(state.revision, key);
-    if (cached !== undefined) return cached;
-    const answer = encodeReport(await this.inputs(query, asOf, state, rowUniforms), format);
-    this.answers.set(state.revision, key, answer);
-    return answer;
+    if (cached !== undefined) return { bytes: cached, release: () => {} };
+    const lent = encodeReportLent(await this.inputs(query, asOf, state, rowUniforms), format);
+    if (!this.answers.keeps(lent.bytes.length)) return lent;
+    let released = false;
+    return {
+      bytes: lent.bytes,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.answers.set(state.revision, key, Buffer.from(lent.bytes));
+        lent.release();
+      },
+    };
   }
 
   /** The rows of a query, always computed (no answer cache). */

@@ -1,0 +1,56 @@
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../src/config.ts';
+import { withDatabase } from '../src/platform/db/urls.ts';
+import { prepareDatabases } from '../src/runtime.ts';
+import { latestPeriodEnding } from '../src/services/market-rent/domain/period.ts';
+import { SERVER_NODE_ARGS, startServer, stopServer } from './support.ts';
+
+/**
+ * A computed national answer inside the server, for CPU profiles of the whole path (gateway, store,
+ * computation): the bench's database (`npm run bench:market-rent` builds it once), one server with
+ * the answer cache off and `PROFILE_NODE_ARGS` (say `--cpu-prof --cpu-prof-dir=/tmp/prof`), its blocks
+ * read by a first query, then `PROFILE_ROUNDS` computed answers, each timed until its last byte.
+ */
+const ROUNDS = Number(process.env.PROFILE_ROUNDS ?? 20);
+const dataDir = process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'rsg-bench-market-rent');
+const config = loadConfig();
+const setup = await prepareDatabases({
+  ...config,
+  databaseUrl: config.databaseUrl ? withDatabase(config.databaseUrl, 'rsg_bench_market_rent') : undefined,
+  dataDir,
+  embeddedPgPort: Number(process.env.BENCH_PG_PORT ?? 54_391),
+});
+const periodEnding = latestPeriodEnding(new Date(), 'Pacific/Auckland');
+const query = `period-ending=${periodEnding}&num-months=24&area-definition=SAU2019&include-aggregates=true`;
+const extra = (process.env.PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const server = await startServer<{ port: number; key: string }>(
+  'bench/servers/service.ts',
+  {
+    RSG_BENCH_URLS: JSON.stringify(setup.urls),
+    RSG_BENCH_SERVICE: 'market-rent',
+    RSG_MARKET_RENT_ANSWER_CACHE_MB: '0',
+  },
+  undefined,
+  [...SERVER_NODE_ARGS, ...extra],
+);
+try {
+  const times: number[] = [];
+  for (let i = 0; i <= ROUNDS; i++) {
+    const started = performance.now();
+    const response = await fetch(
+      `http://127.0.0.1:${server.info.port}/sandbox/tenancy-services/market-rent/v2/statistics?${query}`,
+      { headers: { 'Ocp-Apim-Subscription-Key': server.info.key } },
+    );
+    const headers = performance.now() - started;
+    await response.arrayBuffer();
+    if (i > 0) times.push(performance.now() - started);
+    if (i > 0)
+      process.stderr.write(`headers ${headers.toFixed(0)} ms, last byte ${times.at(-1)!.toFixed(0)} ms\n`);
+  }
+  times.sort((a, b) => a - b);
+  process.stdout.write(`median ${times[Math.floor(times.length / 2)]!.toFixed(0)} ms\n`);
+} finally {
+  await stopServer(server.child);
+  await setup.embedded?.stop();
+}
