@@ -5,7 +5,12 @@ import { marketRentGeography } from '../../../src/services/market-rent/domain/ge
 import { parseStatisticsQuery } from '../../../src/services/market-rent/domain/params.ts';
 import { encodeReport, type ReportInput } from '../../../src/services/market-rent/domain/report.ts';
 import { deriveSipKey, sipRowUniforms } from '../../../src/services/market-rent/domain/siphash.ts';
-import { madeUpMonth, warmUpOnce, warmUpReports } from '../../../src/services/market-rent/domain/warm-up.ts';
+import {
+  madeUpInputs,
+  madeUpMonth,
+  warmUpOnce,
+  warmUpReports,
+} from '../../../src/services/market-rent/domain/warm-up.ts';
 import {
   EMPTY_COUNT_BLOCK,
   Sa2Lookup,
@@ -91,5 +96,23 @@ describe('the statistics warm-up', () => {
     expect(done).toHaveBeenCalledTimes(1);
     expect(also).toHaveBeenCalledTimes(1);
     expect(done.mock.calls[0]![0]).toBeGreaterThan(0);
+  });
+});
+
+describe('the made-up inputs', () => {
+  it('take the paths real answers take: bonds not yet lodged, rents above the dense band, bond ratios that are not whole', () => {
+    const inputs = madeUpInputs(marketRentGeography(), now);
+    expect(inputs.map((i) => i.format)).toEqual(['json', 'json', 'csv']);
+    const { input } = inputs[0]!;
+    expect(input.pending.length).toBeGreaterThan(20);
+    expect(input.pending.some((p) => p.closedMonth === null)).toBe(true);
+    expect(input.pending.some((p) => p.closedMonth !== null)).toBe(true);
+    expect(input.rent.some((b) => b.rents.some((r) => r > 4095))).toBe(true);
+    expect(input.rent.some((b) => b.rents.some((r, i) => b.bondSums[i]! % (r * b.counts[i]!) !== 0))).toBe(
+      true,
+    );
+    // Taking the pending bonds out leaves no count below zero (randomRound3 would throw).
+    for (const { input: each, format } of inputs)
+      expect(encodeReport(each, format).length).toBeGreaterThan(1000);
   });
 });

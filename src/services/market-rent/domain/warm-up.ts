@@ -4,14 +4,18 @@ import { CELLS_PER_SA2, type CountBlock, type RentBlock } from './blocks.ts';
 import type { AnswerFormat } from './encode.ts';
 import { parseStatisticsQuery } from './params.ts';
 import { latestPeriodEnding, MAX_MONTHS } from './period.ts';
-import { encodeReport, type ReportInput } from './report.ts';
-import { deriveSipKey, sipRowUniforms } from './siphash.ts';
+import { encodeReport, type PendingBond, type ReportInput } from './report.ts';
+import { deriveSipKey, type SipKey, sipRowUniforms } from './siphash.ts';
 
 /**
  * The first answer a process computes runs code V8 has not compiled yet. This computes made-up answers
  * of the national shapes at start — one SA2 in eight of the geography with bonds, 24 months, SAU2019
  * and REGC2019 with aggregates, JSON and CSV — so V8 has compiled the same functions with the same kinds
- * of values before the first real query. The bonds are invented (a fixed pseudo-random stream), the
+ * of values before the first real query. The made-up data takes the paths real data takes (code V8
+ * compiled without them is thrown away at the first real answer, as `--trace-deopt` showed): bonds
+ * lodged after the as-of day taken back out, rows of dozens of bonds, rents above the accumulator's
+ * dense band, bond-to-rent ratios that are not whole numbers (and so figures that round near a tie),
+ * and rounding keys of any 32-bit words. The bonds are invented (a fixed pseudo-random stream), the
  * rounding key is a throwaway, and nothing of it is kept: answers are pure functions of their inputs,
  * so warming cannot change a byte of a real one (a test checks).
  *
@@ -48,12 +52,16 @@ export function madeUpMonth(cellCount: number, next: () => number): { rent: Rent
     let rent = 150 + Math.floor(next() * 40) * 10;
     const entries = 1 + Math.floor(next() * 4);
     for (let e = 0; e < entries; e++) {
-      const count = 1 + Math.floor(next() * 3);
+      // Mostly a few bonds, sometimes dozens (rows above the suppression threshold on their own).
+      const count = next() < 0.9 ? 1 + Math.floor(next() * 3) : 5 + Math.floor(next() * 40);
       cells.push(cell);
       rents.push(rent);
       counts.push(count);
-      bondSums.push(count * rent * 4);
-      rent += 5 + Math.floor(next() * 60);
+      // Bonds of about four weeks' rent, not exactly: ratios that are not whole numbers, as in real
+      // bonds (code compiled for whole ratios is thrown away at the first real answer).
+      bondSums.push(count * (rent * 4 - Math.floor(next() * 3 * rent)) + Math.floor(next() * count * 10));
+      // Now and then a rent above the accumulator's dense band.
+      rent += next() < 0.995 ? 5 + Math.floor(next() * 60) : 4000;
     }
     if (next() < 0.5) {
       closedCells.push(cell);
@@ -72,45 +80,101 @@ export function madeUpMonth(cellCount: number, next: () => number): { rent: Rent
 }
 
 /**
+ * Bonds lodged after the as-of day (real answers usually have a few), taken out of the made-up months
+ * as the store would: each one of an entry of its month's block, open (counted in the active block) or
+ * closed in the period (counted in a closed block), one per cell.
+ */
+function madeUpPending(
+  months: readonly { rent: RentBlock; closed: CountBlock }[],
+  active: CountBlock,
+  periodMonths: readonly string[],
+): PendingBond[] {
+  const activeCells = new Set(active.cells);
+  const closedIn = new Map<number, string>();
+  months.forEach((m, k) => {
+    for (const cell of m.closed.cells) closedIn.set(cell, periodMonths[k] as string);
+  });
+  const pending: PendingBond[] = [];
+  const used = new Set<number>();
+  for (let k = 0; k < months.length && pending.length < 60; k++) {
+    const { cells, rents, counts, bondSums } = (months[k] as { rent: RentBlock }).rent;
+    for (let i = 0; i < cells.length && pending.length < 60; i += 97) {
+      const cell = cells[i] as number;
+      const closedMonth = closedIn.get(cell);
+      if (used.has(cell) || (!activeCells.has(cell) && closedMonth === undefined)) continue;
+      used.add(cell);
+      pending.push({
+        cell,
+        startMonth: periodMonths[k] as string,
+        closedMonth: activeCells.has(cell) ? null : (closedMonth as string),
+        rent: rents[i] as number,
+        bond: Math.floor((bondSums[i] as number) / (counts[i] as number)),
+      });
+    }
+  }
+  return pending;
+}
+
+/**
  * Computes and drops made-up answers of the national shapes; returns how long it took (ms). Synchronous:
  * call it while the server starts, before it takes requests.
  */
 export function warmUpReports(geography: Geography, now: Date, timeZone = 'Pacific/Auckland'): number {
   const started = performance.now();
+  for (const { input, format } of madeUpInputs(geography, now, timeZone)) encodeReport(input, format);
+  return performance.now() - started;
+}
+
+/**
+ * The made-up answers' inputs: national SAU2019 and REGC2019 with aggregates, JSON and CSV, over the
+ * same made-up months, with bonds not yet lodged, and two rounding keys.
+ */
+export function madeUpInputs(
+  geography: Geography,
+  now: Date,
+  timeZone = 'Pacific/Auckland',
+): { input: ReportInput; format: AnswerFormat }[] {
   const cellCount = geography.sa2Codes.length * CELLS_PER_SA2;
   // A fixed stream: the same made-up bonds on every start.
   const next = seeded('market-rent', 'warm-up').next;
   const months = Array.from({ length: MAX_MONTHS }, () => madeUpMonth(cellCount, next));
   const active = madeUpMonth(cellCount, next).closed;
-  const rowUniforms = sipRowUniforms(deriveSipKey(next, 'market-rent|warm-up'));
   const periodEnding = latestPeriodEnding(now, timeZone);
+  const periodMonths = parseStatisticsQuery(
+    { 'period-ending': periodEnding, 'num-months': String(months.length), 'area-definition': 'SAU2019' },
+    { geography, now, timeZone },
+  ).period.months;
+  const pending = madeUpPending(months, active, periodMonths);
+  // Two rounding keys: the server's is a HMAC's, any 32-bit words; one of these has every high bit set.
+  const keys = [
+    deriveSipKey(next, 'market-rent|warm-up'),
+    [0xffff_ffff, 0x8000_0001, 0xfedc_ba98, 0x89ab_cdef],
+  ] as const;
   const runs: [string, AnswerFormat][] = [
     ['SAU2019', 'json'],
     ['REGC2019', 'json'],
     ['SAU2019', 'csv'],
   ];
-  for (const [areaDefinition, format] of runs) {
-    const query = parseStatisticsQuery(
-      {
-        'period-ending': periodEnding,
-        'num-months': String(months.length),
-        'area-definition': areaDefinition,
-        'include-aggregates': 'true',
-      },
-      { geography, now, timeZone },
-    );
-    const input: ReportInput = {
-      query,
+  return runs.map(([areaDefinition, format], run) => ({
+    format,
+    input: {
+      query: parseStatisticsQuery(
+        {
+          'period-ending': periodEnding,
+          'num-months': String(months.length),
+          'area-definition': areaDefinition,
+          'include-aggregates': 'true',
+        },
+        { geography, now, timeZone },
+      ),
       geography,
       rent: months.map((m) => m.rent),
       closed: months.map((m) => m.closed),
       active,
-      pending: [],
-      rowUniforms,
-    };
-    encodeReport(input, format);
-  }
-  return performance.now() - started;
+      pending,
+      rowUniforms: sipRowUniforms(keys[run % keys.length] as SipKey),
+    },
+  }));
 }
 
 /** The geographies warmed up already: the product's is one per process (marketRentGeography). */
