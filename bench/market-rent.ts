@@ -134,6 +134,9 @@ try {
     repeated: [] as number[],
     computed: [] as number[],
     baseline: [] as number[],
+    /** The first query of the computing servers (ours, then BENCH_BASELINE's): a first query too. */
+    computingFirst: [] as number[],
+    baselineFirst: [] as number[],
     sql: [] as number[],
     duck: [] as number[],
   };
@@ -184,9 +187,9 @@ try {
 
     // The same query computed every time: a server without the answer cache, its blocks read once first;
     // with BENCH_BASELINE, the other copy's server alike, before or after ours alternately.
-    const computedBy = async (script: string | undefined, into: number[]) => {
+    const computedBy = async (script: string | undefined, into: number[], firstInto: number[]) => {
       const { server: computing } = await fresh({ RSG_MARKET_RENT_ANSWER_CACHE_MB: '0' }, script);
-      await ask(computing.info.port, computing.info.key);
+      firstInto.push((await ask(computing.info.port, computing.info.key)).ms);
       for (let i = 0; i < REPEATS; i++) {
         const computed = await ask(computing.info.port, computing.info.key);
         into.push(computed.ms);
@@ -197,9 +200,11 @@ try {
       children.pop();
     };
     const baselineScript = BASELINE && path.join(BASELINE, 'bench/servers/service.ts');
-    if (baselineScript && round % 2 === 0) await computedBy(baselineScript, samples.baseline);
-    await computedBy(undefined, samples.computed);
-    if (baselineScript && round % 2 === 1) await computedBy(baselineScript, samples.baseline);
+    if (baselineScript && round % 2 === 0)
+      await computedBy(baselineScript, samples.baseline, samples.baselineFirst);
+    await computedBy(undefined, samples.computed, samples.computingFirst);
+    if (baselineScript && round % 2 === 1)
+      await computedBy(baselineScript, samples.baseline, samples.baselineFirst);
 
     const naive = await timed(() => sandbox.pool.query(sql));
     samples.sql.push(naive.ms);
@@ -255,7 +260,7 @@ ${m.baseline === undefined ? '' : `| the same, computed by \`BENCH_BASELINE\` (t
 
 Starting the server (process start until it listens, the warm-up included): ${m.start.toFixed(0)} ms with the warm-up, ${m.startCold.toFixed(0)} ms without.
 
-${m.baseline === undefined ? '' : `Before ÷ after (computed): ${(m.baseline / m.computed).toFixed(2)} by medians; per round (medians of its ${REPEATS} answers) ${Array.from({ length: ROUNDS }, (_, r) => (median(samples.baseline.slice(r * REPEATS, (r + 1) * REPEATS)) / median(samples.computed.slice(r * REPEATS, (r + 1) * REPEATS))).toFixed(2)).join(', ')}.\n\n`}Computed and cached answers were ${sameBytes ? 'byte for byte the same' : '**not the same bytes**'} in every round.
+${m.baseline === undefined ? '' : `Before ÷ after (computed): ${(m.baseline / m.computed).toFixed(2)} by medians; per round (medians of its ${REPEATS} answers) ${Array.from({ length: ROUNDS }, (_, r) => (median(samples.baseline.slice(r * REPEATS, (r + 1) * REPEATS)) / median(samples.computed.slice(r * REPEATS, (r + 1) * REPEATS))).toFixed(2)).join(', ')}. The first query of the same servers (answer cache off): ${median(samples.computingFirst).toFixed(0)} ms, before ${median(samples.baselineFirst).toFixed(0)} ms; before ÷ after per round ${samples.computingFirst.map((x, r) => (samples.baselineFirst[r]! / x).toFixed(2)).join(', ')}.\n\n`}Computed and cached answers were ${sameBytes ? 'byte for byte the same' : '**not the same bytes**'} in every round.
 
 | goal | measured | |
 |---|---|---|
