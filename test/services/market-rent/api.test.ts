@@ -2,10 +2,12 @@ import fc from 'fast-check';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seeded } from '../../../src/platform/random.ts';
-import { ITEM_KEYS } from '../../../src/services/market-rent/domain/report.ts';
+import { marketRentGeography } from '../../../src/services/market-rent/domain/geography.ts';
+import { ITEM_KEYS, reserveWorkingMemory } from '../../../src/services/market-rent/domain/report.ts';
 import { roundHalfAwayFromZero } from '../../../src/services/market-rent/domain/statistics.ts';
+import { StatisticsStore } from '../../../src/services/market-rent/store/statistics.ts';
 import { subscriber, type TestGateway } from '../../support/runtime.ts';
-import { BASE, type Bond, importInto, marketRentGateway } from './api-support.ts';
+import { BASE, type Bond, importInto, marketRentGateway, NOW } from './api-support.ts';
 
 /**
  * The HTTP contract of /statistics and the area definitions, against bonds imported into a real
@@ -380,6 +382,27 @@ describe('no input gives a 500', () => {
       ),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('the working memory made ready at start', () => {
+  it('is sized from the stored blocks of the latest 24 months: one entry per rent cell', async () => {
+    const store = new StatisticsStore(pool, marketRentGeography());
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS n FROM market_rent_rent_cells WHERE month > '2026-01-01'::date - interval '24 months' AND month <= '2026-01-01'`,
+    );
+    expect(rows[0].n).toBeGreaterThan(10);
+    expect(await store.latestPeriodEntries(new Date(NOW))).toBe(rows[0].n);
+    // Nothing in the period: none.
+    expect(await store.latestPeriodEntries(new Date('2031-06-15T00:00:00Z'))).toBe(0);
+  });
+
+  it('leaves every answer as it was', async () => {
+    const query = `/statistics?${JAN}&area-definition=SAU2019&include-aggregates=true`;
+    const before = (await get(query)).rawPayload;
+    reserveWorkingMemory(300_000);
+    const after = (await get(query)).rawPayload;
+    expect(after.equals(before)).toBe(true);
   });
 });
 

@@ -79,6 +79,12 @@ const giveBack = (buffer: Uint8Array) => {
   if (kept === null || kept.length < buffer.length) kept = buffer;
 };
 
+/** The kept buffer grown to `bytes` (not while it is lent out: then the next one is made that size). */
+export function reserveAnswerBuffer(bytes: number): void {
+  if (kept === null) lentCapacity = Math.max(lentCapacity, bytes);
+  else if (kept.length < bytes) kept = Buffer.allocUnsafeSlow(bytes).fill(0);
+}
+
 /**
  * The output of one answer. The writers below take the buffer and a position and return the next
  * position (room is reserved once per row), so a row is written with its position in a local.

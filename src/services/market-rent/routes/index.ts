@@ -15,6 +15,7 @@ import {
 import { marketRentGeography } from '../domain/geography.ts';
 import { parseStatisticsQuery, type RawQuery } from '../domain/params.ts';
 import { csvTable } from '../domain/render.ts';
+import { reserveWorkingMemory } from '../domain/report.ts';
 import { deriveSipKey, sipRowUniforms } from '../domain/siphash.ts';
 import { warmUpOnce } from '../domain/warm-up.ts';
 import {
@@ -50,6 +51,13 @@ export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (app, 
           app.log.warn({ err }, 'rental statistics: warming up failed (only speed is at stake)'),
       },
       () => store.warmUpDecoding(),
+    );
+    // The working memory of a national answer over the latest period, made ready before the server
+    // takes requests (done beside the first query instead, it slowed that query down).
+    await store.latestPeriodEntries(context.clock.now()).then(
+      (entries) => reserveWorkingMemory(entries),
+      (err: unknown) =>
+        app.log.debug({ err }, 'rental statistics: working memory not reserved (only speed is at stake)'),
     );
   }
   // Random rounding is keyed per environment; the SipHash key comes from the server secret's HMAC.

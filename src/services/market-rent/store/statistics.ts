@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Geography } from '../domain/areas.ts';
 import type { AnswerFormat, LentAnswer } from '../domain/encode.ts';
 import type { StatisticsQuery } from '../domain/params.ts';
-import { monthOf } from '../domain/period.ts';
+import { latestPeriodEnding, monthOf } from '../domain/period.ts';
 import {
   buildReport,
   encodeReportLent,
@@ -37,6 +37,20 @@ export class StatisticsStore {
   /** Decodes made-up month blocks, so the first real read runs compiled code (see warmUpDecoding). */
   warmUpDecoding(): void {
     warmUpDecoding(this.lookup, this.geography.sa2Codes);
+  }
+
+  /**
+   * How many histogram entries the latest 24-month period's rent blocks hold (from the stored blocks'
+   * sizes: nothing is read), so that a national answer's working memory can be made ready.
+   */
+  async latestPeriodEntries(now: Date, timeZone = 'Pacific/Auckland'): Promise<number> {
+    const ending = `${latestPeriodEnding(now, timeZone)}-01`;
+    const { rows } = await this.pool.query<{ entries: string }>(
+      `SELECT coalesce(sum((octet_length(data) - 4) / 20), 0) AS entries FROM market_rent_blocks
+       WHERE kind = 'rent' AND month > $1::date - interval '24 months' AND month <= $1::date`,
+      [ending],
+    );
+    return Number(rows[0]?.entries ?? 0);
   }
 
   get cacheSize(): { blocks: number; bytes: number } {
