@@ -1,9 +1,5 @@
-import os from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '../src/config.ts';
-import { withDatabase } from '../src/platform/db/urls.ts';
-import { prepareDatabases } from '../src/runtime.ts';
 import { latestPeriodEnding } from '../src/services/market-rent/domain/period.ts';
+import { marketRentDatabases } from './market-rent-databases.ts';
 import { SERVER_NODE_ARGS, startServer, stopServer } from './support.ts';
 
 /**
@@ -13,14 +9,7 @@ import { SERVER_NODE_ARGS, startServer, stopServer } from './support.ts';
  * read by a first query, then `PROFILE_ROUNDS` computed answers, each timed until its last byte.
  */
 const ROUNDS = Number(process.env.PROFILE_ROUNDS ?? 20);
-const dataDir = process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'rsg-bench-market-rent');
-const config = loadConfig();
-const setup = await prepareDatabases({
-  ...config,
-  databaseUrl: config.databaseUrl ? withDatabase(config.databaseUrl, 'rsg_bench_market_rent') : undefined,
-  dataDir,
-  embeddedPgPort: Number(process.env.BENCH_PG_PORT ?? 54_391),
-});
+const setup = await marketRentDatabases();
 const periodEnding = latestPeriodEnding(new Date(), 'Pacific/Auckland');
 const query = `period-ending=${periodEnding}&num-months=24&area-definition=SAU2019&include-aggregates=true`;
 const extra = (process.env.PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);

@@ -3,14 +3,13 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/platform/db/pool.ts';
-import { withDatabase } from '../src/platform/db/urls.ts';
-import { migrateAll, prepareDatabases } from '../src/runtime.ts';
+import { migrateAll } from '../src/runtime.ts';
 import { latestPeriodEnding } from '../src/services/market-rent/domain/period.ts';
 import { generateBonds } from '../src/services/market-rent/sandbox/seed.ts';
 import { copyTo } from '../src/services/market-rent/store/copy.ts';
 import { dateIn } from '../src/services/market-rent/store/statistics.ts';
+import { marketRentDatabases, marketRentDataDir } from './market-rent-databases.ts';
 import { median, recordResults, root, SERVER_NODE_ARGS, startServer, stopServer } from './support.ts';
 
 /**
@@ -33,17 +32,11 @@ import { median, recordResults, root, SERVER_NODE_ARGS, startServer, stopServer 
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
-const dataDir = process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'rsg-bench-market-rent');
+const dataDir = marketRentDataDir;
 /** Another copy of the project (`git worktree add`, node_modules linked): its computed answer as a contender. */
 const BASELINE = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : undefined;
 
-const config = loadConfig();
-const setup = await prepareDatabases({
-  ...config,
-  databaseUrl: config.databaseUrl ? withDatabase(config.databaseUrl, 'rsg_bench_market_rent') : undefined,
-  dataDir,
-  embeddedPgPort: Number(process.env.BENCH_PG_PORT ?? 54_391),
-});
+const setup = await marketRentDatabases();
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const children: { child: import('node:child_process').ChildProcess }[] = [];
 
