@@ -22,7 +22,8 @@ export const marketRentService: ServiceDefinition = {
     answerCacheMegabytes: { variable: 'RSG_MARKET_RENT_ANSWER_CACHE_MB', default: 128, min: 0, max: 65_536 },
     /**
      * 1: compute made-up national answers while the process starts, so V8 has compiled the statistics
-     * code before the first real query (domain/warm-up.ts; about a quarter of a second, once a process).
+     * code before the first real query (domain/warm-up.ts; about a quarter of a second, once a process),
+     * and make a national answer's working memory ready (reserveWorkingMemory in domain/report.ts).
      */
     warmUp: { variable: 'RSG_MARKET_RENT_WARM_UP', default: 1, min: 0, max: 1 },
   },
