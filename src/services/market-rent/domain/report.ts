@@ -25,9 +25,10 @@ import { FIGURE_NAMES, type PublishedStatistics, publishedStatisticsInto } from 
  * 3. Each row is published: suppression and output rounding, and keyed random rounding of the counts.
  *
  * Steps 1 (the sums of each row cell) and 2 are done area by area, each area's just before its rows are
- * published, and the ALL area's (over every area) last: a streamed answer (streamReport) hands its first
- * rows on after the counting sort alone, not after every histogram of the answer. The same merges of the
- * same histograms in the same order as level by level, so the same bytes.
+ * published, and the ALL area's (over every area) last, so an area's histograms are still in the cache
+ * when its rows are published (an answer streamed that way was tried and was slower on two cores:
+ * docs/benchmarks.md, issue 18). The same merges of the same histograms in the same order as level by
+ * level, so the same bytes.
  */
 
 const D = DWELLING_TYPES.length; // 5; index D means ALL
