@@ -157,6 +157,8 @@ const figures = new Float64Array(FIGURE_NAMES.length);
 const ARENA_PER_ENTRY = 3;
 /** Bytes of JSON per histogram entry of a national answer with aggregates (12.5 MB for 499,107). */
 const ANSWER_BYTES_PER_ENTRY = 26;
+/** The most entries the working memory was made ready for. */
+let reservedEntries = 0;
 
 /**
  * Makes the working memory of an answer over `entries` histogram entries ready (the sorted entries,
@@ -166,7 +168,9 @@ const ANSWER_BYTES_PER_ENTRY = 26;
  * 150–200). The arrays are those every later answer keeps anyway; answers' bytes are unchanged.
  */
 export function reserveWorkingMemory(entries: number): void {
-  if (!(entries > 0)) return;
+  // Each environment asks at start; the arrays are shared, so only a larger size does anything.
+  if (!(entries > reservedEntries)) return;
+  reservedEntries = entries;
   scratchInt32('sorted.rents', entries).fill(0);
   scratchFloat64('sorted.counts', entries).fill(0);
   scratchFloat64('sorted.bondSums', entries).fill(0);

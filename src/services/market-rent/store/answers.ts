@@ -36,7 +36,7 @@ export class AnswerCache {
   }
 
   set(revision: number, key: string, answer: Buffer): void {
-    if (revision !== this.revision || answer.length > this.maxBytes) return;
+    if (revision !== this.revision || !this.keeps(answer.length)) return;
     const previous = this.answers.get(key);
     if (previous !== undefined) this.bytes -= previous.length;
     this.answers.set(key, answer);
