@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,35 @@ export const median = (values: number[]): number => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
+
+/** Keeps its connections open between requests, as fetch does: no connection set-up is timed. */
+const keptAlive = new http.Agent({ keepAlive: true, maxSockets: 4 });
+
+/**
+ * A GET timed until the last byte of the body has arrived, and no further: the chunks are kept as they
+ * come and joined only after the clock stops. fetch's `text()` times the client too (a web stream per
+ * chunk, then the bytes decoded into one string): for a national rental statistics answer, 12.5 MB, that
+ * added 20 to 100 ms of the client's own work, and showed the answer cache (a copy) at 93 ms.
+ */
+export function timedGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headersMs: number; ms: number; body: Buffer }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { headers, agent: keptAlive }, (response) => {
+      const headersMs = performance.now() - started;
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.once('error', reject);
+      response.once('end', () => {
+        const ms = performance.now() - started;
+        resolve({ status: response.statusCode ?? 0, headersMs, ms, body: Buffer.concat(chunks) });
+      });
+    });
+    request.once('error', reject);
+  });
+}
 
 /**
  * The node flags the gateway runs with under `npm start` (package.json) and `rsg` (bin/rsg.js): a floor
