@@ -28,7 +28,9 @@ import { modelBlocks } from '../test/services/market-rent/model-blocks.ts';
  * another copy's code instead of this one's (alone, or as the new side against PROFILE_BASELINE): run
  * it for two copies in turn, process after process, to compare them without sharing a heap.
  *
- * PROFILE_ROUNDS (default 10), PROFILE_FORMAT (json or csv), PROFILE_OUT (a file for the last answer,
+ * PROFILE_THREAD=1 compares one thread with two (domain/report-thread.ts), wall clock, interleaved.
+ *
+ * PROFILE_ROUNDS (default 10), PROFILE_SCALE (full, or small: the tests' register), PROFILE_FORMAT (json or csv), PROFILE_OUT (a file for the last answer,
  * to compare bytes before and after a change).
  */
 const ROUNDS = Number(process.env.PROFILE_ROUNDS ?? 10);
@@ -42,11 +44,13 @@ const fromMonth = new Date(Date.UTC(year, month - 30, 1)).toISOString().slice(0,
 let started = performance.now();
 const geo = geography();
 // The blocks of the window are kept in a file between runs (PROFILE_CACHE): building them takes a while.
-const cacheFile = process.env.PROFILE_CACHE ?? path.join(os.tmpdir(), `rsg-market-rent-profile-${today}.bin`);
+const SCALE = process.env.PROFILE_SCALE === 'small' ? 'small' : 'full';
+const cacheFile =
+  process.env.PROFILE_CACHE ?? path.join(os.tmpdir(), `rsg-market-rent-profile-${SCALE}-${today}.bin`);
 type Blocks = Pick<ReportInput, 'rent' | 'closed' | 'active' | 'pending'>;
 let blocks: Blocks;
 const build = (): Blocks => {
-  const model = modelBlocks({ geography: geo, scale: 'full', today, fromMonth });
+  const model = modelBlocks({ geography: geo, scale: SCALE, today, fromMonth });
   const { months: window, lastDay: last } = parseStatisticsQuery(
     { 'period-ending': periodEnding, 'num-months': '24', 'area-definition': 'SAU2019' },
     { geography: geo, now },
@@ -170,5 +174,30 @@ if (process.env.PROFILE_BASELINE) {
   process.stderr.write(
     `baseline ${list(old)} (median ${median(old).toFixed(0)}); now ${list(now)} (median ${median(now).toFixed(0)}); baseline ÷ now: medians ${(median(old) / median(now)).toFixed(2)}, per pair of rounds median ${median(pairs).toFixed(2)}; same bytes: ${same}\n`,
   );
+}
+if (process.env.PROFILE_THREAD === '1') {
+  // One thread against two (domain/report-thread.ts), wall clock, interleaved; the same bytes.
+  const { ReportThread } = await import('../src/services/market-rent/domain/report-thread.ts');
+  const { encodeReportLent } = await import('../src/services/market-rent/domain/report.ts');
+  const thread = await ReportThread.start({
+    warn: (details, message) => process.stderr.write(`${message} ${JSON.stringify(details)}\n`),
+  });
+  if (thread === null) throw new Error('no report thread');
+  const one: number[] = [];
+  const two: number[] = [];
+  let same = true;
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const side of round % 2 === 0 ? ['one', 'two'] : ['two', 'one']) {
+      const started = performance.now();
+      const answer = side === 'one' ? encodeReportLent(input, FORMAT) : thread.encode(input, FORMAT);
+      (side === 'one' ? one : two).push(performance.now() - started);
+      if (!answer.bytes.equals(lastAnswer)) same = false;
+      answer.release();
+    }
+  }
+  process.stderr.write(
+    `one thread ${list(one)} (median ${median(one).toFixed(0)}); two ${list(two)} (median ${median(two).toFixed(0)}); one ÷ two ${(median(one) / median(two)).toFixed(2)}; jobs ${thread.jobs}; same bytes: ${same}\n`,
+  );
+  await thread.close();
 }
 if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, lastAnswer);

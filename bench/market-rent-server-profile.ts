@@ -19,6 +19,8 @@ const server = await startServer<{ port: number; key: string }>(
     RSG_BENCH_URLS: JSON.stringify(setup.urls),
     RSG_BENCH_SERVICE: 'market-rent',
     RSG_MARKET_RENT_ANSWER_CACHE_MB: '0',
+    // More of the server's environment, as JSON (say {"RSG_MARKET_RENT_REPORT_THREAD":"0"}).
+    ...(JSON.parse(process.env.PROFILE_SERVER_ENV ?? '{}') as Record<string, string>),
   },
   undefined,
   [...SERVER_NODE_ARGS, ...extra],

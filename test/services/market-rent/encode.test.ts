@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvEncoder, jsonEncoder } from '../../../src/services/market-rent/domain/encode.ts';
+import {
+  answerEncoder,
+  csvEncoder,
+  joinParts,
+  jsonEncoder,
+} from '../../../src/services/market-rent/domain/encode.ts';
 import { ALL, BEDROOM_VALUES, DWELLING_TYPES } from '../../../src/services/market-rent/domain/factors.ts';
 import { statisticsCsv, statisticsJson } from '../../../src/services/market-rent/domain/render.ts';
 import type { StatisticsItem } from '../../../src/services/market-rent/domain/report.ts';
@@ -68,6 +73,48 @@ describe('answer encoders', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('answers in two parts (joinParts)', () => {
+  it('are the bytes of the whole answer wherever the rows are split, JSON and CSV', () => {
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 12 }), fc.nat(12), (rows, at) => {
+        const split = Math.min(at, rows.length);
+        for (const format of ['json', 'csv'] as const) {
+          const whole = answerEncoder(format, 'SAU2019', '2026-1-1/2026-1-31');
+          const first = answerEncoder(format, 'SAU2019', '2026-1-1/2026-1-31', 'first');
+          const later = answerEncoder(format, 'SAU2019', '2026-1-1/2026-1-31', 'later');
+          rows.forEach((r, i) => {
+            const figures =
+              r.figures === null ? null : Float64Array.from(r.figures, (x) => (x === null ? Number.NaN : x));
+            // The first part's rows, then the later part's: none in either, or all in one, included.
+            for (const encoder of [whole, i < split ? first : later]) {
+              encoder.area(r.area);
+              encoder.row(r.d, r.b, r.counts[0], r.counts[1], r.counts[2], figures);
+            }
+          });
+          const joined = joinParts(format, first.finishPart(), later.finishPart());
+          expect(joined.bytes.toString('utf8')).toBe(whole.finish().toString('utf8'));
+          joined.release();
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('are sent as bytes: an answer joined from a part in shared memory is backed by an ArrayBuffer', () => {
+    // The HTTP layer sends a buffer as bytes only then (it serialised one on shared memory as JSON).
+    const first = answerEncoder('json', 'SAU2019', '2026-1-1/2026-1-31', 'first');
+    const later = answerEncoder('json', 'SAU2019', '2026-1-1/2026-1-31', 'later');
+    first.area('A');
+    first.row(0, 0, 3, 0, 0, null);
+    const part = first.finishPart();
+    expect(part.buffer.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const joined = joinParts('json', part, later.finishPart());
+    expect(joined.bytes.buffer).toBeInstanceOf(ArrayBuffer);
+    expect(JSON.parse(joined.bytes.toString('utf8')).items).toHaveLength(1);
+    joined.release();
   });
 });
 

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seeded } from '../../../src/platform/random.ts';
 import { USER_DEFINED } from '../../../src/services/market-rent/domain/areas.ts';
 import { BEDROOM_VALUES, DWELLING_TYPES } from '../../../src/services/market-rent/domain/factors.ts';
 import { parseStatisticsQuery, type RawQuery } from '../../../src/services/market-rent/domain/params.ts';
 import { encodeReport, type ReportInput } from '../../../src/services/market-rent/domain/report.ts';
+import { ReportThread } from '../../../src/services/market-rent/domain/report-thread.ts';
 import { type SipKey, sipRowUniforms } from '../../../src/services/market-rent/domain/siphash.ts';
 import { geography } from './fixtures.ts';
 import { modelBlocks } from './model-blocks.ts';
@@ -16,6 +17,8 @@ import { writeReport as referenceReport } from './reference/report.ts';
  * sandbox register, and must give the same bytes, JSON and CSV. The queries cover every area
  * definition, user-defined areas, area-codes and area-labels, factor filters, aggregates, periods of
  * 1 to 24 months and as-of days that leave bonds not yet lodged (taken back out of their cells).
+ * Each answer is also made on two threads (domain/report-thread.ts, whatever its size), and must be
+ * the same bytes again.
  */
 const NOW = new Date('2026-03-15T00:00:00Z');
 const TODAY = '2026-03-15';
@@ -37,8 +40,18 @@ function before(input: ReportInput, format: 'json' | 'csv'): string {
   return out.finish();
 }
 
+let thread: ReportThread | null = null;
+beforeAll(async () => {
+  thread = await ReportThread.start({ warn: () => {} });
+});
+afterAll(async () => {
+  await thread?.close();
+});
+
 describe('statistics answers: old versus new on 1,000 random queries', () => {
-  it('gives the same bytes, JSON and CSV', { timeout: 600_000 }, () => {
+  it('gives the same bytes, JSON and CSV, on one thread and on two', { timeout: 600_000 }, () => {
+    if (thread === null) throw new Error('the report thread did not start');
+    let threadedDiffer = 0;
     const geo = geography();
     const model = modelBlocks({ geography: geo, scale: 'small', today: TODAY });
     const random = seeded('market-rent', 'equality', 18);
@@ -124,11 +137,18 @@ describe('statistics answers: old versus new on 1,000 random queries', () => {
             actual: actual.slice(Math.max(0, at - 200), at + 200),
           }).toEqual({ query: raw, format, at, actual: expected.slice(Math.max(0, at - 200), at + 200) });
         }
+        // On two threads (every answer with an entry, however small): the same bytes as on one.
+        const threaded = thread.encode(input, format, { minEntries: 1 });
+        if (threaded.bytes.toString('utf8') !== actual) threadedDiffer++;
+        threaded.release();
         compared++;
         if (format === 'csv') rows += (expected.match(/\r\n/g)?.length ?? 1) - 1;
       }
     }
     expect(compared).toBe(2 * QUERIES);
+    expect(threadedDiffer).toBe(0);
+    // Most answers were made on two threads (an answer without entries is made on one).
+    expect(thread.jobs).toBeGreaterThan(QUERIES);
     // The queries must reach real answers and bonds not yet lodged, or the comparison proves little.
     expect(rows).toBeGreaterThan(100_000);
     expect(pendingSeen).toBeGreaterThan(1000);

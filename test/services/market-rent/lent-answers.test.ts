@@ -35,15 +35,20 @@ function bonds(): Bond[] {
 }
 
 describe.each([
-  ['off', '0'],
-  ['on', '128'],
-])('the answer cache %s', (_, megabytes) => {
+  ['off', '0', '0'],
+  ['on', '128', '0'],
+  // Answers made on two threads (domain/report-thread.ts): lent from the joined parts' buffer.
+  ['off, answers on two threads', '0', '1'],
+])('the answer cache %s', (_, megabytes, reportThread) => {
   let gateway: TestGateway;
   let url: string;
   let key: string;
 
   beforeAll(async () => {
-    ({ gateway, key } = await marketRentGateway({ RSG_MARKET_RENT_ANSWER_CACHE_MB: megabytes }));
+    ({ gateway, key } = await marketRentGateway({
+      RSG_MARKET_RENT_ANSWER_CACHE_MB: megabytes,
+      RSG_MARKET_RENT_REPORT_THREAD: reportThread,
+    }));
     await importInto(gateway, bonds());
     url = await gateway.app.listen({ port: 0, host: '127.0.0.1' });
   }, 120_000);

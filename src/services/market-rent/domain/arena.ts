@@ -3,14 +3,18 @@ import type { RentAccumulator } from './accumulator.ts';
 /**
  * Working arrays kept between answers. A national answer needs some tens of megabytes of typed arrays;
  * allocating them afresh each time makes V8 count that much new external memory and collect garbage
- * for it. Answers are built synchronously, one at a time, so reuse is safe; the arrays only grow.
+ * for it. Answers are built synchronously, one at a time, so reuse is safe; the arrays only grow. They
+ * live in shared memory, so the report thread (report-thread.ts) reads the histograms where they are.
  */
 const scratch = new Map<string, Int32Array | Float64Array>();
+
+export const sharedInt32 = (size: number) => new Int32Array(new SharedArrayBuffer(size * 4));
+export const sharedFloat64 = (size: number) => new Float64Array(new SharedArrayBuffer(size * 8));
 
 export function scratchInt32(name: string, size: number): Int32Array {
   let array = scratch.get(name) as Int32Array | undefined;
   if (!array || array.length < size) {
-    array = new Int32Array(Math.ceil(size * 1.25));
+    array = sharedInt32(Math.ceil(size * 1.25));
     scratch.set(name, array);
   }
   return array.subarray(0, size);
@@ -19,7 +23,7 @@ export function scratchInt32(name: string, size: number): Int32Array {
 export function scratchFloat64(name: string, size: number): Float64Array {
   let array = scratch.get(name) as Float64Array | undefined;
   if (!array || array.length < size) {
-    array = new Float64Array(Math.ceil(size * 1.25));
+    array = sharedFloat64(Math.ceil(size * 1.25));
     scratch.set(name, array);
   }
   return array.subarray(0, size);
@@ -28,9 +32,9 @@ export function scratchFloat64(name: string, size: number): Float64Array {
 /** Histograms of every row slot, packed end to end: slot s owns entries start[s] … start[s] + length[s] − 1. */
 export class Arena {
   // The whole kept arrays (not views of a given size): the arena fills what it needs and grows them.
-  rents = (scratch.get('arena.rents') as Int32Array | undefined) ?? new Int32Array(1 << 16);
-  counts = (scratch.get('arena.counts') as Float64Array | undefined) ?? new Float64Array(1 << 16);
-  bondSums = (scratch.get('arena.bondSums') as Float64Array | undefined) ?? new Float64Array(1 << 16);
+  rents = (scratch.get('arena.rents') as Int32Array | undefined) ?? sharedInt32(1 << 16);
+  counts = (scratch.get('arena.counts') as Float64Array | undefined) ?? sharedFloat64(1 << 16);
+  bondSums = (scratch.get('arena.bondSums') as Float64Array | undefined) ?? sharedFloat64(1 << 16);
   size = 0;
   readonly start: Int32Array;
   readonly length: Int32Array;
@@ -56,9 +60,11 @@ export class Arena {
   reserve(needed: number): void {
     if (needed <= this.rents.length) return;
     const capacity = Math.max(needed, this.rents.length * 2);
-    const rents = new Int32Array(capacity);
-    const counts = new Float64Array(capacity);
-    const bondSums = new Float64Array(capacity);
+    // Storing after growing writes only the new arrays: a reader of the old ones (the report thread)
+    // still finds every histogram stored before.
+    const rents = sharedInt32(capacity);
+    const counts = sharedFloat64(capacity);
+    const bondSums = sharedFloat64(capacity);
     rents.set(this.rents.subarray(0, this.size));
     counts.set(this.counts.subarray(0, this.size));
     bondSums.set(this.bondSums.subarray(0, this.size));

@@ -67,22 +67,55 @@ for (let v = 0; v < 10_000; v++) {
 const ROW_BYTES = 768;
 
 /**
- * One buffer kept between answers: an encoder borrows it and gives it back when it finishes (another
+ * A buffer kept between answers: an encoder borrows it and gives it back when it finishes (another
  * encoder at work meanwhile gets a buffer of its own), so a national answer does not allocate and
  * grow tens of megabytes each time.
  */
-let kept: Uint8Array | null = new Uint8Array(1 << 20);
-/** The capacity of the last buffer lent out: a new encoder while it is out starts at that size. */
-let lentCapacity = 1 << 16;
+interface Pool {
+  kept: Uint8Array | null;
+  /** The capacity of the last buffer lent out: a new encoder while it is out starts at that size. */
+  lentCapacity: number;
+  allocate(size: number): Uint8Array;
+}
 
-const giveBack = (buffer: Uint8Array) => {
-  if (kept === null || kept.length < buffer.length) kept = buffer;
+const plainBytes = (size: number): Uint8Array => Buffer.allocUnsafeSlow(size);
+/** Shared memory, which the report thread can write. */
+const sharedBytes = (size: number): Uint8Array => new Uint8Array(new SharedArrayBuffer(size));
+
+/**
+ * Whole answers. Not shared memory: the HTTP layer sends a buffer as bytes only when it is backed by an
+ * ArrayBuffer (Fastify serialised one on shared memory as JSON, `{"type":"Buffer","data":[…]}`).
+ */
+const answers: Pool = { kept: plainBytes(1 << 20), lentCapacity: 1 << 16, allocate: plainBytes };
+/** The first part of an answer made on two threads, written by the report thread. */
+const firstParts: Pool = { kept: null, lentCapacity: 1 << 16, allocate: sharedBytes };
+/** The later part of an answer made on two threads. */
+const laterParts: Pool = { kept: null, lentCapacity: 1 << 16, allocate: plainBytes };
+
+const borrow = (pool: Pool): Uint8Array => {
+  const buffer = pool.kept ?? pool.allocate(pool.lentCapacity);
+  pool.kept = null;
+  return buffer;
 };
 
-/** The kept buffer grown to `bytes` (not while it is lent out: then the next one is made that size). */
+const giveBack = (pool: Pool, buffer: Uint8Array) => {
+  if (pool.kept === null || pool.kept.length < buffer.length) pool.kept = buffer;
+};
+
+/** A pool's kept buffer grown to `bytes`, its pages touched (not while it is lent out: then the next one is made that size). */
+function reserve(pool: Pool, bytes: number): void {
+  if (pool.kept === null) pool.lentCapacity = Math.max(pool.lentCapacity, bytes);
+  else if (pool.kept.length < bytes) pool.kept = pool.allocate(bytes).fill(0);
+}
+
+/**
+ * The kept buffers grown for an answer of `bytes`: the whole answer's, and for one made on two threads
+ * its two parts' (a first part of up to 80% of it, a later one of up to 40%; larger ones grow).
+ */
 export function reserveAnswerBuffer(bytes: number): void {
-  if (kept === null) lentCapacity = Math.max(lentCapacity, bytes);
-  else if (kept.length < bytes) kept = Buffer.allocUnsafeSlow(bytes).fill(0);
+  reserve(answers, bytes);
+  reserve(firstParts, Math.ceil(bytes * 0.8));
+  reserve(laterParts, Math.ceil(bytes * 0.4));
 }
 
 /**
@@ -90,19 +123,20 @@ export function reserveAnswerBuffer(bytes: number): void {
  * position (room is reserved once per row), so a row is written with its position in a local.
  */
 class Bytes {
-  buffer: Uint8Array;
   at = 0;
 
-  constructor() {
-    // Not zeroed: every byte is written before it is read.
-    this.buffer = kept ?? Buffer.allocUnsafeSlow(lentCapacity);
-    kept = null;
-  }
+  /** Not zeroed: every byte is written before it is read. */
+  constructor(
+    public buffer: Uint8Array,
+    private readonly pool: Pool | null,
+  ) {}
 
   /** Room for `count` more bytes; returns the buffer (a new one when it grew). */
   reserve(count: number): Uint8Array {
     if (this.at + count <= this.buffer.length) return this.buffer;
-    const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.at + count));
+    const size = Math.max(this.buffer.length * 2, this.at + count);
+    // A buffer lent by another thread grows in shared memory too (the lender reads it).
+    const grown = this.pool === null ? sharedBytes(size) : this.pool.allocate(size);
     grown.set(this.buffer.subarray(0, this.at));
     this.buffer = grown;
     return grown;
@@ -116,7 +150,7 @@ class Bytes {
   take(): Buffer {
     const out = Buffer.allocUnsafeSlow(this.at);
     out.set(this.buffer.subarray(0, this.at));
-    giveBack(this.buffer);
+    if (this.pool) giveBack(this.pool, this.buffer);
     this.at = 0;
     return out;
   }
@@ -126,20 +160,23 @@ class Bytes {
    * national answer's 12.5 MB copy each time set off a full collection every few answers).
    */
   lend(): LentAnswer {
-    const buffer = this.buffer;
-    const bytes = Buffer.from(buffer.buffer, buffer.byteOffset, this.at);
-    lentCapacity = buffer.length;
-    this.at = 0;
-    let released = false;
-    return {
-      bytes,
-      release() {
-        if (released) return;
-        released = true;
-        giveBack(buffer);
-      },
-    };
+    return lendBuffer(this.buffer, this.at);
   }
+}
+
+/** Bytes 0 … length − 1 of an answers' buffer, lent until release() gives it back. */
+function lendBuffer(buffer: Uint8Array, length: number): LentAnswer {
+  const bytes = Buffer.from(buffer.buffer as ArrayBuffer, buffer.byteOffset, length);
+  answers.lentCapacity = buffer.length;
+  let released = false;
+  return {
+    bytes,
+    release() {
+      if (released) return;
+      released = true;
+      giveBack(answers, buffer);
+    },
+  };
 }
 
 /**
@@ -230,17 +267,32 @@ const JSON_NULL = utf8('null');
 const JSON_END = utf8(']}');
 const JSON_SUPPRESSED = utf8(`${FIGURE_NAMES.map((name) => `,"${name}":null`).join('')}}`);
 
+/**
+ * Which part of an answer an encoder writes: all of it; the first part (the opening and the first
+ * areas' rows, no closing); or the later part (the remaining rows, as if rows came before, and the
+ * closing). An answer made on two threads is a first part and a later part joined (`joinParts`).
+ */
+export type AnswerPartKind = 'whole' | 'first' | 'later';
+
 /** The JSON answer `{areaDefinition, periodCovered, items}`, the same text as statisticsJson. */
-export function jsonEncoder(areaDefinition: string, periodCovered: string): AnswerEncoder {
-  const out = new Bytes();
-  out.write(utf8(`${JSON.stringify({ areaDefinition, periodCovered }).slice(0, -1)},"items":[`));
+export function jsonEncoder(
+  areaDefinition: string,
+  periodCovered: string,
+  part: AnswerPartKind = 'whole',
+  into?: Uint8Array,
+): AnswerEncoder & PartEncoder {
+  const out = bytesFor(part, into);
+  if (part !== 'later')
+    out.write(utf8(`${JSON.stringify({ areaDefinition, periodCovered }).slice(0, -1)},"items":[`));
   let areaPrefix = utf8('');
-  let first = true;
+  let first = part !== 'later';
+  let rows = 0;
   return {
     area(label) {
       areaPrefix = utf8(`{"area":${JSON.stringify(label)},`);
     },
     row(d, b, nLodged, nClosed, nCurr, figures) {
+      rows++;
       const buffer = out.reserve(areaPrefix.length + ROW_BYTES);
       let at = out.at;
       if (!first) buffer[at++] = 44; // ','
@@ -274,7 +326,62 @@ export function jsonEncoder(areaDefinition: string, periodCovered: string): Answ
       out.write(JSON_END);
       return out.lend();
     },
+    finishPart() {
+      if (part === 'later') out.write(JSON_END);
+      return { buffer: out.buffer, length: out.at, rows };
+    },
   };
+}
+
+/** One part of an answer as written: bytes 0 … length − 1 of `buffer`, with `rows` rows. */
+export interface AnswerPart {
+  buffer: Uint8Array;
+  length: number;
+  rows: number;
+}
+
+export interface PartEncoder extends RowSink {
+  /** The part as written (its buffer is the caller's to give to `joinParts`). */
+  finishPart(): AnswerPart;
+}
+
+/**
+ * The output of an encoder: its pool's kept buffer, or `into` (the report thread writes a first part
+ * into the buffer the request's thread lends it).
+ */
+function bytesFor(part: AnswerPartKind, into: Uint8Array | undefined): Bytes {
+  if (into !== undefined) return new Bytes(into, null);
+  const pool = part === 'whole' ? answers : part === 'first' ? firstParts : laterParts;
+  return new Bytes(borrow(pool), pool);
+}
+
+/**
+ * The answer made of a first part (written by the report thread) and a later part: both copied into
+ * an answers' buffer (the later part without its leading comma in JSON when the first part has no
+ * rows), lent as `finishLent` lends it; the parts' buffers are kept for the next answer.
+ */
+export function joinParts(format: AnswerFormat, first: AnswerPart, later: AnswerPart): LentAnswer {
+  const skip = format === 'json' && first.rows === 0 && later.rows > 0 ? 1 : 0;
+  const length = first.length + later.length - skip;
+  let buffer = borrow(answers);
+  if (buffer.length < length) {
+    giveBack(answers, buffer);
+    buffer = plainBytes(Math.max(length, buffer.length * 2));
+  }
+  buffer.set(first.buffer.subarray(0, first.length), 0);
+  buffer.set(later.buffer.subarray(skip, later.length), first.length);
+  giveBack(firstParts, first.buffer);
+  giveBack(laterParts, later.buffer);
+  return lendBuffer(buffer, length);
+}
+
+/** A buffer of shared memory to lend the report thread for a first part (back through `joinParts` or `giveBackFirstPartBuffer`). */
+export function borrowFirstPartBuffer(): Uint8Array {
+  return borrow(firstParts);
+}
+
+export function giveBackFirstPartBuffer(buffer: Uint8Array): void {
+  giveBack(firstParts, buffer);
 }
 
 const CSV_HEADER = utf8(
@@ -290,15 +397,17 @@ const CSV_SUPPRESSED = utf8(`${','.repeat(FIGURES)}\r\n`);
 const csvText = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
 
 /** The CSV answer, the same text as statisticsCsv (a header even when there are no rows). */
-export function csvEncoder(): AnswerEncoder {
-  const out = new Bytes();
-  out.write(CSV_HEADER);
+export function csvEncoder(part: AnswerPartKind = 'whole', into?: Uint8Array): AnswerEncoder & PartEncoder {
+  const out = bytesFor(part, into);
+  if (part !== 'later') out.write(CSV_HEADER);
   let areaField = utf8('');
+  let rows = 0;
   return {
     area(label) {
       areaField = utf8(csvText(label));
     },
     row(d, b, nLodged, nClosed, nCurr, figures) {
+      rows++;
       const buffer = out.reserve(areaField.length + ROW_BYTES);
       let at = copy(buffer, out.at, areaField);
       at = copy(buffer, at, (CSV_FACTORS[d] as Uint8Array[])[b] as Uint8Array);
@@ -326,6 +435,9 @@ export function csvEncoder(): AnswerEncoder {
     finishLent() {
       return out.lend();
     },
+    finishPart() {
+      return { buffer: out.buffer, length: out.at, rows };
+    },
   };
 }
 
@@ -333,6 +445,8 @@ export function answerEncoder(
   format: AnswerFormat,
   areaDefinition: string,
   periodCovered: string,
-): AnswerEncoder {
-  return format === 'csv' ? csvEncoder() : jsonEncoder(areaDefinition, periodCovered);
+  part: AnswerPartKind = 'whole',
+  into?: Uint8Array,
+): AnswerEncoder & PartEncoder {
+  return format === 'csv' ? csvEncoder(part, into) : jsonEncoder(areaDefinition, periodCovered, part, into);
 }

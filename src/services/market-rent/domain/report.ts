@@ -153,8 +153,11 @@ export function encodeReportLent(input: ReportInput, format: AnswerFormat): Lent
 
 const figures = new Float64Array(FIGURE_NAMES.length);
 
-/** Histograms in the arena: the base ones, then the ALL levels above them, a few times the entries. */
-const ARENA_PER_ENTRY = 3;
+/**
+ * Histograms in the arena: the base ones, then the ALL levels above them, a few times the entries (four
+ * times is what AnswerWork.reserveAreas makes room for).
+ */
+const ARENA_PER_ENTRY = 4;
 /** Bytes of JSON per histogram entry of a national answer with aggregates (12.5 MB for 499,107). */
 const ANSWER_BYTES_PER_ENTRY = 26;
 /** The most entries the working memory was made ready for. */
@@ -187,50 +190,97 @@ export function reserveWorkingMemory(entries: number): void {
  * rows, then its rows.
  */
 export function produceRows(input: ReportInput, sink: RowSink): void {
-  const { query } = input;
+  publishAll(prepareAnswer(input), input.rowUniforms, sink);
+}
+
+/** Every area's histograms and rows, on this thread. */
+export function publishAll(work: AnswerWork, rowUniforms: ReportInput['rowUniforms'], sink: RowSink): void {
+  const publisher = new AreaPublisher(work.plan, rowUniforms, sink);
+  for (let a = 0; a < work.plan.areaSlots; a++) {
+    // An area's histograms are made just before its rows are published (the ALL area's last, from
+    // every area's), so its histograms are still in the cache when its rows are published.
+    work.histogramsOf(a);
+    publisher.publish(a, work.arrays());
+  }
+}
+
+/** What publishing the rows of an answer needs besides its histograms; plain data (a helper thread gets a copy). */
+export interface PublishPlan {
+  areaCount: number;
+  /** Areas with rows to publish: the areas, and the ALL area with aggregates. */
+  areaSlots: number;
+  dwellingSlots: number[];
+  bedroomSlots: number[];
+  /** Each area's label and rounding key part (index areaCount: the ALL area's). */
+  labels: string[];
+  keys: string[];
+  /** `mr2|period-ending|months|`: every row key starts with it. */
+  keyPrefix: string;
+  /** The `dwelling|bedrooms` end of a row key for each dwelling and bedrooms slot. */
+  suffixes: string[][];
+}
+
+/** Every row slot's histogram (packed end to end, as the arena keeps them) and counts. */
+export interface SlotArrays {
+  rents: Int32Array;
+  counts: Float64Array;
+  bondSums: Float64Array;
+  start: Int32Array;
+  length: Int32Array;
+  n: Float64Array;
+  closed: Float64Array;
+  current: Float64Array;
+}
+
+/** The plan of an answer's rows. */
+export function publishPlan(query: StatisticsQuery): PublishPlan {
   const areaCount = query.areas.length;
   const dwellings = indexesOf(DWELLING_TYPES, query.dwellingTypes);
   const bedrooms = indexesOf(BEDROOM_VALUES, query.bedrooms);
-  const rowOfCell = routeCells(input, dwellings, bedrooms);
-  const baseCount = areaCount * SLOTS;
-
-  // Row slots: (area or ALL at index areaCount) × (dwelling or ALL) × (bedrooms or ALL).
-  const slotCount = (areaCount + 1) * SLOTS;
-  const arena = new Arena(slotCount);
-  const closed = scratchFloat64('closed', slotCount).fill(0);
-  const current = scratchFloat64('current', slotCount).fill(0);
-  const accumulator = new RentAccumulator();
-  const sorted = sortEntries(input, rowOfCell, baseCount, arena);
-  baseCounts(input, rowOfCell, closed, current);
-  const levels = aggregates(areaCount, arena, accumulator, closed, current);
-
-  const dwellingSlots = query.includeAggregates ? [...dwellings, D] : dwellings;
-  const bedroomSlots = query.includeAggregates ? [...bedrooms, B] : bedrooms;
-  const areaSlots = query.includeAggregates ? areaCount + 1 : areaCount;
-  // The parts of each row's rounding key (rowKey in domain/rounding.ts), computed once per answer.
   const { periodEnding, numMonths } = query.period;
-  const keyPrefix = `mr2|${periodEnding}|${numMonths}|`;
   const dwellingKeys = [
     ...DWELLING_TYPES.map((d) => dwellingKey(d)),
     dwellingKey(query.dwellingTypes ?? ALL),
   ];
   const bedroomKeys = [...BEDROOM_VALUES.map((b) => bedroomsKey(b)), bedroomsKey(query.bedrooms ?? ALL)];
-  const encoder = new TextEncoder();
-  const suffixes = dwellingKeys.map((d) => bedroomKeys.map((b) => encoder.encode(`${d}|${b}`)));
-  let keyBytes = new Uint8Array(512);
-  const { start, length, n } = arena;
-  for (let a = 0; a < areaSlots; a++) {
-    // An area's histograms are made just before its rows are published (the ALL area's last, from
-    // every area's), so a streamed answer's first rows are sent before the rest are computed.
-    if (a < areaCount) storeBase(a, sorted, arena, accumulator);
-    else levels.national();
-    if (query.includeAggregates) levels.area(a);
-    // Storing may have grown the arena's arrays.
-    const { rents, counts, bondSums } = arena;
-    const area = a < areaCount ? query.areas[a] : undefined;
+  return {
+    areaCount,
+    areaSlots: query.includeAggregates ? areaCount + 1 : areaCount,
+    dwellingSlots: query.includeAggregates ? [...dwellings, D] : dwellings,
+    bedroomSlots: query.includeAggregates ? [...bedrooms, B] : bedrooms,
+    labels: [...query.areas.map((area) => area.label), ALL],
+    keys: [...query.areas.map((area) => area.key), query.allAreasKey],
+    keyPrefix: `mr2|${periodEnding}|${numMonths}|`,
+    suffixes: dwellingKeys.map((d) => bedroomKeys.map((b) => `${d}|${b}`)),
+  };
+}
+
+const textEncoder = new TextEncoder();
+
+/**
+ * Publishes the rows of one area at a time into a sink: suppression and output rounding of each row's
+ * figures, keyed random rounding of its counts. Works on any thread that can see the slot arrays.
+ */
+export class AreaPublisher {
+  private readonly suffixes: Uint8Array[][];
+  private keyBytes = new Uint8Array(512);
+
+  constructor(
+    private readonly plan: PublishPlan,
+    private readonly rowUniforms: ReportInput['rowUniforms'],
+    private readonly sink: RowSink,
+  ) {
+    this.suffixes = plan.suffixes.map((row) => row.map((suffix) => textEncoder.encode(suffix)));
+  }
+
+  /** The rows of area `a` (index areaCount: the ALL area), in order; nothing for an area without rows. */
+  publish(a: number, arrays: SlotArrays): void {
+    const { plan, sink, suffixes, rowUniforms } = this;
+    const { rents, counts, bondSums, start, length, n, closed, current } = arrays;
+    let keyBytes = this.keyBytes;
     let areaPrefixLength = -1;
-    for (const d of dwellingSlots) {
-      for (const b of bedroomSlots) {
+    for (const d of plan.dwellingSlots) {
+      for (const b of plan.bedroomSlots) {
         const slot = (a * (D + 1) + d) * (B + 1) + b;
         const nLodged = n[slot] as number;
         const nClosed = closed[slot] as number;
@@ -238,10 +288,12 @@ export function produceRows(input: ReportInput, sink: RowSink): void {
         if (nLodged === 0 && nClosed === 0 && nCurr === 0) continue;
         if (areaPrefixLength < 0) {
           // The area's first row: its label for the sink, its part of the rounding keys.
-          sink.area(area ? area.label : ALL);
-          const areaPrefix = encoder.encode(`${keyPrefix}${area ? area.key : query.allAreasKey}|`);
-          if (areaPrefix.length + 128 > keyBytes.length)
+          sink.area(plan.labels[a] as string);
+          const areaPrefix = textEncoder.encode(`${plan.keyPrefix}${plan.keys[a]}|`);
+          if (areaPrefix.length + 128 > keyBytes.length) {
             keyBytes = new Uint8Array(areaPrefix.length * 2 + 128);
+            this.keyBytes = keyBytes;
+          }
           keyBytes.set(areaPrefix, 0);
           areaPrefixLength = areaPrefix.length;
         }
@@ -252,11 +304,7 @@ export function produceRows(input: ReportInput, sink: RowSink): void {
           const suffix = suffixes[d]![b]!;
           // A loop, not TypedArray.set: the suffix is a few bytes and this runs for most rows.
           for (let i = 0; i < suffix.length; i++) keyBytes[areaPrefixLength + i] = suffix[i] as number;
-          const [u0, u1, u2] = input.rowUniforms(
-            keyBytes,
-            areaPrefixLength + suffix.length,
-            areaPrefixLength,
-          );
+          const [u0, u1, u2] = rowUniforms(keyBytes, areaPrefixLength + suffix.length, areaPrefixLength);
           rLodged = randomRound3(nLodged, u0);
           rClosed = randomRound3(nClosed, u1);
           rCurr = randomRound3(nCurr, u2);
@@ -275,6 +323,69 @@ export function produceRows(input: ReportInput, sink: RowSink): void {
       }
     }
   }
+}
+
+/**
+ * The histograms of an answer, made area by area: `histogramsOf(a)` for a = 0, 1, … in order (the ALL
+ * area's, index areaCount, last, from every area's), then `arrays()` holds them.
+ */
+export interface AnswerWork {
+  plan: PublishPlan;
+  histogramsOf(a: number): void;
+  arrays(): SlotArrays;
+  /** Histogram entries of the answer's base rows (its size). */
+  entries: number;
+  /** Base entries of areas 0 … a − 1. */
+  entriesBefore(a: number): number;
+  /**
+   * Room in the arena for every area's histograms (not the ALL area's): at most four times the base
+   * entries (the base, and each of the three ALL levels of an area at most its base), so storing them
+   * never moves the arena while another thread reads it.
+   */
+  reserveAreas(): void;
+}
+
+/** Routes and sorts the entries of an answer, ready for its histograms to be made area by area. */
+export function prepareAnswer(input: ReportInput): AnswerWork {
+  const { query } = input;
+  const plan = publishPlan(query);
+  const { areaCount } = plan;
+  const dwellings = indexesOf(DWELLING_TYPES, query.dwellingTypes);
+  const bedrooms = indexesOf(BEDROOM_VALUES, query.bedrooms);
+  const rowOfCell = routeCells(input, dwellings, bedrooms);
+  const baseCount = areaCount * SLOTS;
+  // Row slots: (area or ALL at index areaCount) × (dwelling or ALL) × (bedrooms or ALL).
+  const slotCount = (areaCount + 1) * SLOTS;
+  const arena = new Arena(slotCount);
+  const closed = scratchFloat64('closed', slotCount).fill(0);
+  const current = scratchFloat64('current', slotCount).fill(0);
+  const accumulator = new RentAccumulator();
+  const sorted = sortEntries(input, rowOfCell, baseCount, arena);
+  baseCounts(input, rowOfCell, closed, current);
+  const levels = aggregates(areaCount, arena, accumulator, closed, current);
+  const { start, length, n } = arena;
+  return {
+    plan,
+    entries: sorted.starts[baseCount] as number,
+    entriesBefore: (a) => sorted.starts[a * SLOTS] as number,
+    reserveAreas: () => arena.reserve(arena.size + 4 * (sorted.starts[baseCount] as number)),
+    histogramsOf(a) {
+      if (a < areaCount) storeBase(a, sorted, arena, accumulator);
+      else levels.national();
+      if (query.includeAggregates) levels.area(a);
+    },
+    // Storing may have grown the arena's arrays: read them after.
+    arrays: () => ({
+      rents: arena.rents,
+      counts: arena.counts,
+      bondSums: arena.bondSums,
+      start,
+      length,
+      n,
+      closed,
+      current,
+    }),
+  };
 }
 
 function indexesOf<T extends string>(universe: readonly T[], chosen: readonly T[] | null): number[] {

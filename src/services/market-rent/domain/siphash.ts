@@ -255,12 +255,10 @@ interface SipPrefix {
  * resumes from it only when its message starts with exactly those bytes (compared each time), so the
  * result is always sipUniforms3's, whatever the caller passes.
  */
-export function sipRowUniforms(
-  key: SipKey,
-): (bytes: Uint8Array, length: number, prefixLength?: number) => [number, number, number] {
+export function sipRowUniforms(key: SipKey): RowUniforms {
   const prefix: SipPrefix = { state: new Uint32Array(8), length: 0, absorb: false };
   let kept = new Uint8Array(64);
-  return (bytes, length, prefixLength = 0) => {
+  const uniforms = (bytes: Uint8Array, length: number, prefixLength = 0): [number, number, number] => {
     const whole = Math.min(prefixLength, length) & ~7;
     if (whole < 16) return sipUniforms3(key, bytes, length);
     let same = whole === prefix.length;
@@ -276,4 +274,13 @@ export function sipRowUniforms(
     sipHash24Into(key, bytes, output, length, prefix);
     return uniforms3();
   };
+  // The key travels with the function: the report thread makes the same uniforms from it.
+  return Object.assign(uniforms, { sipKey: key });
 }
+
+/** sipRowUniforms' function, which names its key. */
+export type RowUniforms = ((
+  bytes: Uint8Array,
+  length: number,
+  prefixLength?: number,
+) => [number, number, number]) & { readonly sipKey: SipKey };

@@ -16,6 +16,7 @@ import { marketRentGeography } from '../domain/geography.ts';
 import { parseStatisticsQuery, type RawQuery } from '../domain/params.ts';
 import { csvTable } from '../domain/render.ts';
 import { reserveWorkingMemory } from '../domain/report.ts';
+import { acquireReportThread } from '../domain/report-thread.ts';
 import { deriveSipKey, sipRowUniforms } from '../domain/siphash.ts';
 import { warmUpOnce } from '../domain/warm-up.ts';
 import {
@@ -40,6 +41,17 @@ export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (app, 
   const store = new StatisticsStore(context.database.pool, geography, {
     answerCacheBytes: (context.settings.answerCacheMegabytes ?? 128) * 1024 * 1024,
   });
+  // The process's report thread (shared by the environments), for national answers on two cores. It
+  // starts (and warms its code up) beside this thread's start, not before it: answers are made on one
+  // thread until it is ready.
+  if (context.settings.reportThread !== 0) {
+    const handle = acquireReportThread(
+      { warn: (details, message) => app.log.warn(details, message) },
+      { warmUp: context.settings.warmUp === 1 },
+    );
+    void handle.thread.then((thread) => store.useReportThread(thread));
+    app.addHook('onClose', async () => handle.release());
+  }
   // Before the server takes requests: the first real query then runs compiled code (domain/warm-up.ts).
   if (context.settings.warmUp === 1) {
     warmUpOnce(

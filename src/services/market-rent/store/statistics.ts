@@ -10,6 +10,7 @@ import {
   type ReportInput,
   type StatisticsItem,
 } from '../domain/report.ts';
+import type { ReportThread } from '../domain/report-thread.ts';
 import { AnswerCache, queryKey } from './answers.ts';
 import { BlockCache, EMPTY_COUNT_BLOCK, Sa2Lookup, warmUpDecoding } from './blocks.ts';
 
@@ -23,6 +24,7 @@ export class StatisticsStore {
   private readonly lookup: Sa2Lookup;
   private readonly cache: BlockCache;
   private readonly answers: AnswerCache;
+  private thread: ReportThread | null = null;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -32,6 +34,11 @@ export class StatisticsStore {
     this.lookup = new Sa2Lookup(geography);
     this.cache = new BlockCache(pool, this.lookup, options.blockCacheBytes ?? 192 * 1024 * 1024);
     this.answers = new AnswerCache(options.answerCacheBytes ?? 128 * 1024 * 1024);
+  }
+
+  /** Large answers are made on two cores from now on (null: on one thread). */
+  useReportThread(thread: ReportThread | null): void {
+    this.thread = thread;
   }
 
   /** Decodes made-up month blocks, so the first real read runs compiled code (see warmUpDecoding). */
@@ -79,7 +86,9 @@ export class StatisticsStore {
     const key = queryKey(query, asOf, format);
     const cached = this.answers.get(state.revision, key);
     if (cached !== undefined) return { bytes: cached, release: () => {} };
-    const lent = encodeReportLent(await this.inputs(query, asOf, state, rowUniforms), format);
+    const input = await this.inputs(query, asOf, state, rowUniforms);
+    // On two cores when there is a report thread (the same bytes either way).
+    const lent = this.thread?.usable ? this.thread.encode(input, format) : encodeReportLent(input, format);
     if (!this.answers.keeps(lent.bytes.length)) return lent;
     let released = false;
     return {

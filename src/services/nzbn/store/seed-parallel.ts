@@ -3,9 +3,8 @@
  * generator is CPU-bound JavaScript, so one thread per core keeps the cores and the database busy.
  * Workers run the TypeScript sources through tsx's loader, as bin/rsg.js does for the main thread.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startTsWorker } from '../../../platform/ts-worker.ts';
 
 interface Reply {
   ready?: boolean;
@@ -14,16 +13,8 @@ interface Reply {
   error?: string;
 }
 
-/** tsx's ESM API (the `import` build; the pinned tsx keeps it at this path). */
-function tsxApiUrl(): string {
-  const packageJson = createRequire(import.meta.url).resolve('tsx/package.json');
-  return pathToFileURL(packageJson.replace(/package\.json$/, 'dist/esm/api/index.mjs')).href;
-}
-
 function startWorker(workerData: { url: string; seed: string; size: number }): Worker {
-  const target = new URL('./seed-worker.ts', import.meta.url).href;
-  const code = `import(${JSON.stringify(tsxApiUrl())}).then(({ register }) => { register(); return import(${JSON.stringify(target)}); })`;
-  return new Worker(code, { eval: true, workerData });
+  return startTsWorker(new URL('./seed-worker.ts', import.meta.url), { workerData });
 }
 
 /**

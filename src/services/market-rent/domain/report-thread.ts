@@ -1,0 +1,272 @@
+/**
+ * A national answer on two cores. The request's thread makes the histograms area by area (as
+ * report.ts does on one thread); a report thread publishes the rows of the first areas (about 70% of
+ * the entries) as soon as each area's histograms are in the arena, while the request's thread goes on
+ * with the next areas, the ALL area, and then the rows of the remaining areas. The two parts are joined
+ * into one buffer: the same bytes as on one thread (the same functions on the same histograms, in the
+ * same order; tests compare them).
+ *
+ * The arena, the slot arrays and the answers' buffers are shared memory (arena.ts, encode.ts), so
+ * nothing is copied to the report thread but the job's plan (labels and keys of the areas). The
+ * request's thread says how far it has got, and the report thread when it is done, through shared
+ * control words (report-thread-protocol.ts): the request's thread is computing, not taking messages.
+ *
+ * Why this split (issue 18, docs/benchmarks.md): publishing a row (figures, keyed rounding, its bytes)
+ * is about two thirds of an answer, the histograms one third. A report thread that published every
+ * row left the request's thread idle for half the answer; one that made half of the areas' histograms
+ * too repeated the routing of every entry and ran slower than the request's thread.
+ *
+ * Anything wrong with the report thread costs speed, never an answer: a job it does not finish in
+ * WAIT_MS is made on the request's thread, and a thread that failed or exited is not used again.
+ */
+import os from 'node:os';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from 'node:worker_threads';
+import { startTsWorker } from '../../../platform/ts-worker.ts';
+import {
+  type AnswerFormat,
+  type AnswerPart,
+  answerEncoder,
+  borrowFirstPartBuffer,
+  giveBackFirstPartBuffer,
+  joinParts,
+  type LentAnswer,
+} from './encode.ts';
+import { type AnswerWork, AreaPublisher, prepareAnswer, publishAll, type ReportInput } from './report.ts';
+import { CONTROL, CONTROL_WORDS, STATE, type ThreadJob, WAIT_MS } from './report-thread-protocol.ts';
+import type { RowUniforms } from './siphash.ts';
+
+/** Answers with fewer base entries are made on one thread: a job's round trip is not worth it. */
+export const MIN_THREAD_ENTRIES = 10_000;
+/** The share of the base entries whose areas the report thread publishes. */
+const FIRST_SHARE = 0.7;
+
+export interface ReportThreadLog {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+export class ReportThread {
+  private readonly control = new Int32Array(new SharedArrayBuffer(CONTROL_WORDS * 4));
+  private broken = false;
+  /** Answers whose first part the report thread made (for tests and logs). */
+  jobs = 0;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly results: MessagePort,
+    private readonly log: ReportThreadLog,
+  ) {
+    worker.on('error', (error) => {
+      this.broken = true;
+      log.warn({ err: error }, 'rental statistics: the report thread failed; answers are made on one thread');
+    });
+    worker.on('exit', () => {
+      this.broken = true;
+    });
+  }
+
+  /**
+   * A report thread, once it has loaded its code (and with `warmUp`, compiled it on made-up answers,
+   * domain/warm-up.ts, on its own core); null when the machine has one core or the thread does not
+   * start (answers are then made on one thread).
+   */
+  static async start(
+    log: ReportThreadLog,
+    { warmUp = false }: { warmUp?: boolean } = {},
+  ): Promise<ReportThread | null> {
+    if (os.availableParallelism() < 2) return null;
+    const { port1, port2 } = new MessageChannel();
+    const worker = startTsWorker(new URL('./report-thread-worker.ts', import.meta.url), {
+      workerData: { results: port2, warmUp },
+      transferList: [port2],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('not ready after 30 s')), 30_000);
+        worker.once('message', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        worker.once('error', (error) => {
+          clearTimeout(timer);
+          reject(error);
+        });
+        worker.once('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`exited with code ${code}`));
+        });
+      });
+    } catch (error) {
+      log.warn({ err: error }, 'rental statistics: no report thread; answers are made on one thread');
+      await worker.terminate();
+      return null;
+    }
+    worker.unref();
+    return new ReportThread(worker, port1, log);
+  }
+
+  get usable(): boolean {
+    return !this.broken;
+  }
+
+  /**
+   * The answer's bytes, lent until `release()`, as `encodeReportLent` makes them: on two threads when
+   * it has at least `minEntries` base entries (and rowUniforms names its key), else on this one.
+   */
+  encode(
+    input: ReportInput,
+    format: AnswerFormat,
+    { minEntries = MIN_THREAD_ENTRIES }: { minEntries?: number } = {},
+  ): LentAnswer {
+    const work = prepareAnswer(input);
+    const { query } = input;
+    const sipKey = (input.rowUniforms as Partial<RowUniforms>).sipKey;
+    const firstAreas =
+      sipKey === undefined || this.broken || work.entries < minEntries ? 0 : firstAreasOf(work);
+    if (firstAreas === 0 || sipKey === undefined) {
+      const encoder = answerEncoder(format, query.areaDefinition, query.period.periodCovered);
+      publishAll(work, input.rowUniforms, encoder);
+      return encoder.finishLent();
+    }
+    work.reserveAreas();
+    const { control } = this;
+    Atomics.store(control, CONTROL.progress, 0);
+    Atomics.store(control, CONTROL.cancel, 0);
+    Atomics.store(control, CONTROL.state, STATE.running);
+    while (receiveMessageOnPort(this.results) !== undefined); // nothing left of an earlier job
+    const output = borrowFirstPartBuffer();
+    const job: ThreadJob = {
+      plan: work.plan,
+      firstAreas,
+      format,
+      areaDefinition: query.areaDefinition,
+      periodCovered: query.period.periodCovered,
+      sipKey,
+      arrays: work.arrays(),
+      output,
+      control,
+    };
+    this.worker.postMessage(job);
+    const { areaSlots } = work.plan;
+    let later: AnswerPart;
+    try {
+      for (let a = 0; a < areaSlots; a++) {
+        work.histogramsOf(a);
+        if (a < firstAreas) {
+          Atomics.store(control, CONTROL.progress, a + 1);
+          Atomics.notify(control, CONTROL.progress);
+        }
+      }
+      const encoder = answerEncoder(format, query.areaDefinition, query.period.periodCovered, 'later');
+      const publisher = new AreaPublisher(work.plan, input.rowUniforms, encoder);
+      const arrays = work.arrays();
+      for (let a = firstAreas; a < areaSlots; a++) publisher.publish(a, arrays);
+      later = encoder.finishPart();
+    } catch (error) {
+      // The report thread stops at its next area; its buffer is given back once it has.
+      this.cancel(output);
+      throw error;
+    }
+    const first = this.firstPart(output);
+    if (first !== null) {
+      this.jobs++;
+      return joinParts(format, first, later);
+    }
+    // The report thread did not make its part: made here, from the same histograms.
+    const encoder = answerEncoder(format, query.areaDefinition, query.period.periodCovered, 'first');
+    const publisher = new AreaPublisher(work.plan, input.rowUniforms, encoder);
+    const arrays = work.arrays();
+    for (let a = 0; a < firstAreas; a++) publisher.publish(a, arrays);
+    return joinParts(format, encoder.finishPart(), later);
+  }
+
+  /** The report thread's part once it is done, or null (it failed, or took longer than WAIT_MS). */
+  private firstPart(output: Uint8Array): AnswerPart | null {
+    const { control } = this;
+    Atomics.wait(control, CONTROL.state, STATE.running, WAIT_MS);
+    const state = Atomics.load(control, CONTROL.state);
+    const message = receiveMessageOnPort(this.results)?.message as
+      | { grown?: Uint8Array; error?: string }
+      | undefined;
+    if (state === STATE.done) {
+      return {
+        buffer: message?.grown ?? output,
+        length: Atomics.load(control, CONTROL.length),
+        rows: Atomics.load(control, CONTROL.rows),
+      };
+    }
+    if (state === STATE.failed) {
+      this.log.warn({ error: message?.error }, 'rental statistics: the report thread failed an answer');
+      giveBackFirstPartBuffer(output);
+    } else {
+      // Still running after WAIT_MS: stopped, and not used again (its buffer is left to it).
+      this.log.warn({}, `rental statistics: the report thread took over ${WAIT_MS} ms; stopped`);
+      this.cancel(null);
+      this.broken = true;
+      void this.worker.terminate();
+    }
+    return null;
+  }
+
+  /** Stops the job under way at the report thread's next area. */
+  private cancel(output: Uint8Array | null): void {
+    const { control } = this;
+    Atomics.store(control, CONTROL.cancel, 1);
+    Atomics.notify(control, CONTROL.progress);
+    if (output === null) return;
+    // Its buffer is reused only once it has stopped writing.
+    if (Atomics.wait(control, CONTROL.state, STATE.running, WAIT_MS) !== 'timed-out')
+      giveBackFirstPartBuffer(output);
+  }
+
+  async close(): Promise<void> {
+    this.broken = true;
+    this.results.close();
+    await this.worker.terminate();
+  }
+}
+
+/** How many areas the report thread publishes: the first areas holding FIRST_SHARE of the base entries. */
+function firstAreasOf(work: AnswerWork): number {
+  const { areaCount } = work.plan;
+  const target = work.entries * FIRST_SHARE;
+  let low = 0;
+  let high = areaCount;
+  // The first a with entriesBefore(a) ≥ target (entriesBefore only grows).
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (work.entriesBefore(mid) < target) low = mid + 1;
+    else high = mid;
+  }
+  return Math.min(low, areaCount);
+}
+
+/** The process's report thread: every environment's store shares it (answers are made one at a time). */
+let shared: { thread: Promise<ReportThread | null>; users: number } | null = null;
+
+/**
+ * The process's report thread, started by the first to ask; `release()` when done with it (the last
+ * one out stops it). `thread` is null where there is none (one core, or it did not start).
+ */
+export function acquireReportThread(
+  log: ReportThreadLog,
+  options: { warmUp?: boolean } = {},
+): {
+  thread: Promise<ReportThread | null>;
+  release(): Promise<void>;
+} {
+  if (shared === null) shared = { thread: ReportThread.start(log, options), users: 0 };
+  const entry = shared;
+  entry.users++;
+  let released = false;
+  return {
+    thread: entry.thread,
+    async release() {
+      if (released) return;
+      released = true;
+      entry.users--;
+      if (entry.users > 0) return;
+      if (shared === entry) shared = null;
+      await (await entry.thread)?.close();
+    },
+  };
+}

@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseStatisticsQuery } from '../../../src/services/market-rent/domain/params.ts';
+import { encodeReport, type ReportInput } from '../../../src/services/market-rent/domain/report.ts';
+import { acquireReportThread, ReportThread } from '../../../src/services/market-rent/domain/report-thread.ts';
+import { sipRowUniforms } from '../../../src/services/market-rent/domain/siphash.ts';
+import { generateBonds } from '../../../src/services/market-rent/sandbox/seed.ts';
+import type { TestGateway } from '../../support/runtime.ts';
+import { marketRentGateway, NOW } from './api-support.ts';
+import { geography } from './fixtures.ts';
+import { modelBlocks } from './model-blocks.ts';
+
+/**
+ * National answers on two threads (domain/report-thread.ts): the bytes of one thread, whatever happens
+ * to the report thread — an answer that fails on the request's thread half-way, a thread that has
+ * exited — and through the gateway over HTTP. The 1,000 random queries of equality.test.ts are also
+ * made on two threads there.
+ */
+const quiet = { warn: () => {} };
+const TODAY = '2026-03-15';
+
+/** National SAU2019 over 24 months with aggregates on the tests' register (about 19,000 entries). */
+function nationalInput(): ReportInput {
+  const geo = geography();
+  const model = modelBlocks({ geography: geo, scale: 'small', today: TODAY });
+  const query = parseStatisticsQuery(
+    {
+      'period-ending': '2026-01',
+      'num-months': '24',
+      'area-definition': 'SAU2019',
+      'include-aggregates': 'true',
+    },
+    { geography: geo, now: new Date(`${TODAY}T00:00:00Z`) },
+  );
+  const { months, lastDay } = query.period;
+  return {
+    query,
+    geography: geo,
+    rent: months.map((m) => model.rent(m)),
+    closed: months.map((m) => model.closed(m)),
+    active: model.active('2026-01' < model.horizon ? '2026-01' : model.horizon),
+    pending: model.pending('2025-12-20', lastDay),
+    rowUniforms: sipRowUniforms([0x01234567, 0x89abcdef, 0xfedcba98, 0x76543210]),
+  };
+}
+
+describe('the report thread', () => {
+  let thread: ReportThread;
+  let input: ReportInput;
+  const expected = new Map<string, Buffer>();
+
+  beforeAll(async () => {
+    thread = (await ReportThread.start(quiet)) as ReportThread;
+    expect(thread).not.toBeNull();
+    input = nationalInput();
+    expect(input.pending.length).toBeGreaterThan(0);
+    for (const format of ['json', 'csv'] as const) expected.set(format, encodeReport(input, format));
+  });
+  afterAll(() => thread?.close());
+
+  it('makes the bytes of one thread, JSON and CSV; answers lent at the same time keep their bytes', () => {
+    const jobs = thread.jobs;
+    const json = thread.encode(input, 'json');
+    const csv = thread.encode(input, 'csv');
+    // Both made on two threads (the answer is above MIN_THREAD_ENTRIES), both still lent.
+    expect(thread.jobs).toBe(jobs + 2);
+    expect(json.bytes.equals(expected.get('json')!)).toBe(true);
+    expect(csv.bytes.equals(expected.get('csv')!)).toBe(true);
+    json.release();
+    csv.release();
+    const again = thread.encode(input, 'json');
+    expect(again.bytes.equals(expected.get('json')!)).toBe(true);
+    again.release();
+  });
+
+  it('is not thrown off by an answer that fails on the request thread half-way', () => {
+    let calls = 0;
+    const base = input.rowUniforms as ReturnType<typeof sipRowUniforms>;
+    // The request's thread publishes the later areas; it fails at its 50th row (the report thread,
+    // with the same key, is at work on the first areas meanwhile).
+    const failing = Object.assign(
+      (bytes: Uint8Array, length: number, prefix?: number) => {
+        if (++calls > 50) throw new Error('failed half-way');
+        return base(bytes, length, prefix);
+      },
+      { sipKey: base.sipKey },
+    );
+    expect(() => thread.encode({ ...input, rowUniforms: failing }, 'json')).toThrow('failed half-way');
+    const jobs = thread.jobs;
+    const next = thread.encode(input, 'json');
+    expect(next.bytes.equals(expected.get('json')!)).toBe(true);
+    expect(thread.jobs).toBe(jobs + 1);
+    next.release();
+  });
+
+  it('once it has exited, answers are made on one thread: the same bytes', async () => {
+    const other = (await ReportThread.start(quiet)) as ReportThread;
+    await other.close();
+    expect(other.usable).toBe(false);
+    const answer = other.encode(input, 'csv');
+    expect(answer.bytes.equals(expected.get('csv')!)).toBe(true);
+    expect(other.jobs).toBe(0);
+    answer.release();
+  });
+
+  it('starts warmed up when asked (made-up answers on its own core first)', async () => {
+    const warmed = (await ReportThread.start(quiet, { warmUp: true })) as ReportThread;
+    try {
+      const answer = warmed.encode(input, 'json');
+      expect(answer.bytes.equals(expected.get('json')!)).toBe(true);
+      expect(warmed.jobs).toBe(1);
+      answer.release();
+    } finally {
+      await warmed.close();
+    }
+  });
+
+  it('is one per process: acquired by each environment, stopped when the last releases it', async () => {
+    const first = acquireReportThread(quiet);
+    const second = acquireReportThread(quiet);
+    const thread = await first.thread;
+    expect(thread).not.toBeNull();
+    expect(await second.thread).toBe(thread);
+    await first.release();
+    expect(thread?.usable).toBe(true);
+    await second.release();
+    expect(thread?.usable).toBe(false);
+    // A later one starts a new thread.
+    const third = acquireReportThread(quiet);
+    const next = await third.thread;
+    expect(next).not.toBe(thread);
+    expect(next?.usable).toBe(true);
+    await third.release();
+  });
+});
+
+describe('the report thread through the gateway', () => {
+  let gateway: TestGateway;
+  let get: Awaited<ReturnType<typeof marketRentGateway>>['get'];
+
+  beforeAll(async () => {
+    ({ gateway, get } = await marketRentGateway({
+      RSG_MARKET_RENT_REPORT_THREAD: '1',
+      RSG_MARKET_RENT_ANSWER_CACHE_MB: '0',
+    }));
+    await generateBonds(gateway.runtime.environments.sandbox, { scale: 'small', now: new Date(NOW) });
+  }, 120_000);
+  afterAll(() => gateway?.close());
+
+  it('answers national queries on two threads, the bytes of one thread', async () => {
+    // The gateway's report thread is the process's: the one acquired here.
+    const handle = acquireReportThread(quiet);
+    const thread = (await handle.thread) as ReportThread;
+    const query =
+      '/statistics?period-ending=2026-01&num-months=24&area-definition=SAU2019&include-aggregates=true';
+    const jobs = thread.jobs;
+    const json = await get(query);
+    const csv = await get(query, { accept: 'text/csv' });
+    expect(json.statusCode).toBe(200);
+    expect(csv.statusCode).toBe(200);
+    expect(thread.jobs).toBe(jobs + 2);
+    expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(json.body).items.length).toBeGreaterThan(10_000);
+    // The thread stopped, the same queries are made on one thread.
+    await thread.close();
+    await handle.release();
+    const jsonAlone = await get(query);
+    const csvAlone = await get(query, { accept: 'text/csv' });
+    expect(json.rawPayload.equals(jsonAlone.rawPayload)).toBe(true);
+    expect(csv.rawPayload.equals(csvAlone.rawPayload)).toBe(true);
+  }, 60_000);
+});
