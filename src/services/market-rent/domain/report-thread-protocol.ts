@@ -8,7 +8,8 @@ import type { SipKey } from './siphash.ts';
  * control words, because the request's thread is busy computing and cannot take messages meanwhile.
  */
 export interface ThreadJob {
-  plan: PublishPlan;
+  /** null: the last job's plan (the report thread keeps it). */
+  plan: PublishPlan | null;
   /** The report thread publishes areas 0 … firstAreas − 1. */
   firstAreas: number;
   format: AnswerFormat;

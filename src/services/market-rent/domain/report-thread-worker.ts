@@ -6,7 +6,7 @@
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { answerEncoder } from './encode.ts';
 import { marketRentGeography } from './geography.ts';
-import { AreaPublisher } from './report.ts';
+import { AreaPublisher, type PublishPlan } from './report.ts';
 import { CONTROL, STATE, type ThreadJob, WAIT_MS } from './report-thread-protocol.ts';
 import { type RowUniforms, sipRowUniforms } from './siphash.ts';
 import { warmUpReports } from './warm-up.ts';
@@ -25,10 +25,16 @@ function uniformsOf(key: ThreadJob['sipKey']): RowUniforms {
 
 class Cancelled extends Error {}
 
+/** The last job's plan: a job without one has the same. */
+let lastPlan: PublishPlan | null = null;
+
 function run(job: ThreadJob): void {
   const { control } = job;
+  const plan = job.plan ?? lastPlan;
+  if (plan === null) throw new Error('a job without a plan, and none before it');
+  lastPlan = plan;
   const encoder = answerEncoder(job.format, job.areaDefinition, job.periodCovered, 'first', job.output);
-  const publisher = new AreaPublisher(job.plan, uniformsOf(job.sipKey), encoder);
+  const publisher = new AreaPublisher(plan, uniformsOf(job.sipKey), encoder);
   for (let a = 0; a < job.firstAreas; a++) {
     for (;;) {
       if (Atomics.load(control, CONTROL.cancel) !== 0) throw new Cancelled();
