@@ -1,3 +1,4 @@
+import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseStatisticsQuery } from '../../../src/services/market-rent/domain/params.ts';
 import { encodeReport, type ReportInput } from '../../../src/services/market-rent/domain/report.ts';
@@ -92,7 +93,7 @@ describe('the report thread', () => {
     next.release();
   });
 
-  it('once it has exited, answers are made on one thread: the same bytes', async () => {
+  it('once closed, answers are made on one thread: the same bytes', async () => {
     const other = (await ReportThread.start(quiet)) as ReportThread;
     await other.close();
     expect(other.usable).toBe(false);
@@ -101,6 +102,34 @@ describe('the report thread', () => {
     expect(other.jobs).toBe(0);
     answer.release();
   });
+
+  it('a worker that exits is replaced; answers are made on one thread meanwhile', async () => {
+    const warnings: string[] = [];
+    const other = (await ReportThread.start({
+      warn: (_, message) => warnings.push(message),
+    })) as ReportThread;
+    try {
+      // The worker ends as a crash would end it.
+      await (other as unknown as { worker: Worker }).worker.terminate();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(other.usable).toBe(false);
+      expect(warnings.join('\n')).toContain('the report thread is gone');
+      const meanwhile = other.encode(input, 'json');
+      expect(meanwhile.bytes.equals(expected.get('json')!)).toBe(true);
+      expect(other.jobs).toBe(0);
+      meanwhile.release();
+      // A new worker a second later (and the time it takes to load).
+      const until = Date.now() + 20_000;
+      while (!other.usable && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(other.usable).toBe(true);
+      const after = other.encode(input, 'json');
+      expect(after.bytes.equals(expected.get('json')!)).toBe(true);
+      expect(other.jobs).toBe(1);
+      after.release();
+    } finally {
+      await other.close();
+    }
+  }, 30_000);
 
   it('starts warmed up when asked (made-up answers on its own core first)', async () => {
     const warmed = (await ReportThread.start(quiet, { warmUp: true })) as ReportThread;

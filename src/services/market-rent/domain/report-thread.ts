@@ -17,7 +17,8 @@
  * too repeated the routing of every entry and ran slower than the request's thread.
  *
  * Anything wrong with the report thread costs speed, never an answer: a job it does not finish in
- * WAIT_MS is made on the request's thread, and a thread that failed or exited is not used again.
+ * WAIT_MS is made on the request's thread, and while a thread that failed or exited is replaced
+ * (after a pause that doubles with each loss in a row) answers are made on one thread.
  */
 import os from 'node:os';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from 'node:worker_threads';
@@ -53,25 +54,21 @@ export interface ReportThreadLog {
 
 export class ReportThread {
   private readonly control = new Int32Array(new SharedArrayBuffer(CONTROL_WORDS * 4));
-  private broken = false;
+  /** The worker and the port it answers on; null while there is none (answers on one thread). */
+  private worker: Worker | null = null;
+  private results: MessagePort | null = null;
+  private closed = false;
+  /** Workers lost in a row: the pause before the next start doubles with each. */
+  private losses = 0;
   /** The plan of the last job sent (the report thread keeps it). */
   private lastPlan: PublishPlan | null = null;
   /** Answers whose first part the report thread made (for tests and logs). */
   jobs = 0;
 
   private constructor(
-    private readonly worker: Worker,
-    private readonly results: MessagePort,
     private readonly log: ReportThreadLog,
-  ) {
-    worker.on('error', (error) => {
-      this.broken = true;
-      log.warn({ err: error }, 'rental statistics: the report thread failed; answers are made on one thread');
-    });
-    worker.on('exit', () => {
-      this.broken = true;
-    });
-  }
+    private readonly warmUp: boolean,
+  ) {}
 
   /**
    * A report thread, once it has loaded its code (and with `warmUp`, compiled it on made-up answers,
@@ -83,9 +80,21 @@ export class ReportThread {
     { warmUp = false }: { warmUp?: boolean } = {},
   ): Promise<ReportThread | null> {
     if (os.availableParallelism() < 2) return null;
+    const thread = new ReportThread(log, warmUp);
+    try {
+      await thread.launch();
+    } catch (error) {
+      log.warn({ err: error }, 'rental statistics: no report thread; answers are made on one thread');
+      return null;
+    }
+    return thread;
+  }
+
+  /** Starts a worker and, once it is ready, makes it this thread's. */
+  private async launch(): Promise<void> {
     const { port1, port2 } = new MessageChannel();
     const worker = startTsWorker(new URL('./report-thread-worker.ts', import.meta.url), {
-      workerData: { results: port2, warmUp },
+      workerData: { results: port2, warmUp: this.warmUp },
       transferList: [port2],
     });
     try {
@@ -105,16 +114,54 @@ export class ReportThread {
         });
       });
     } catch (error) {
-      log.warn({ err: error }, 'rental statistics: no report thread; answers are made on one thread');
+      port1.close();
       await worker.terminate();
-      return null;
+      throw error;
+    }
+    if (this.closed) {
+      port1.close();
+      await worker.terminate();
+      return;
     }
     worker.unref();
-    return new ReportThread(worker, port1, log);
+    worker.on('error', (error) => {
+      this.log.warn({ err: error }, 'rental statistics: the report thread failed');
+    });
+    worker.on('exit', () => {
+      if (this.worker === worker) this.lost();
+    });
+    this.worker = worker;
+    this.results = port1;
+    this.lastPlan = null;
   }
 
+  /**
+   * The worker is gone (it failed, exited, or was stopped for taking too long): answers are made on
+   * one thread until a new one is ready, started after a pause of 1 s that doubles with each loss in a
+   * row (up to a minute).
+   */
+  private lost(): void {
+    this.worker = null;
+    this.results?.close();
+    this.results = null;
+    if (this.closed) return;
+    const pause = Math.min(60_000, 1000 * 2 ** this.losses++);
+    this.log.warn(
+      { pause },
+      'rental statistics: the report thread is gone; answers on one thread until it is back',
+    );
+    setTimeout(() => {
+      if (this.closed) return;
+      this.launch().catch((error: unknown) => {
+        this.log.warn({ err: error }, 'rental statistics: the report thread did not start again');
+        this.lost();
+      });
+    }, pause).unref();
+  }
+
+  /** Whether answers are made on two threads now. */
   get usable(): boolean {
-    return !this.broken;
+    return this.worker !== null;
   }
 
   /**
@@ -129,9 +176,10 @@ export class ReportThread {
     const work = prepareAnswer(input);
     const { query } = input;
     const sipKey = (input.rowUniforms as Partial<RowUniforms>).sipKey;
+    const { worker, results } = this;
     const firstAreas =
-      sipKey === undefined || this.broken || work.entries < minEntries ? 0 : firstAreasOf(work);
-    if (firstAreas === 0 || sipKey === undefined) {
+      sipKey === undefined || worker === null || work.entries < minEntries ? 0 : firstAreasOf(work);
+    if (firstAreas === 0 || sipKey === undefined || worker === null || results === null) {
       const encoder = answerEncoder(format, query.areaDefinition, query.period.periodCovered);
       publishAll(work, input.rowUniforms, encoder);
       return encoder.finishLent();
@@ -141,7 +189,7 @@ export class ReportThread {
     Atomics.store(control, CONTROL.progress, 0);
     Atomics.store(control, CONTROL.cancel, 0);
     Atomics.store(control, CONTROL.state, STATE.running);
-    while (receiveMessageOnPort(this.results) !== undefined); // nothing left of an earlier job
+    while (receiveMessageOnPort(results) !== undefined); // nothing left of an earlier job
     const output = borrowFirstPartBuffer();
     // The plan goes only when it differs from the last job's (a national query's is the same each
     // time: 2,239 labels and keys, about a millisecond to copy on each side).
@@ -158,7 +206,7 @@ export class ReportThread {
       output,
       control,
     };
-    this.worker.postMessage(job);
+    worker.postMessage(job);
     const { areaSlots } = work.plan;
     let later: AnswerPart;
     try {
@@ -179,7 +227,7 @@ export class ReportThread {
       this.cancel(output);
       throw error;
     }
-    const first = this.firstPart(output);
+    const first = this.firstPart(output, worker, results);
     if (first !== null) {
       this.jobs++;
       return joinParts(format, first, later);
@@ -193,14 +241,15 @@ export class ReportThread {
   }
 
   /** The report thread's part once it is done, or null (it failed, or took longer than WAIT_MS). */
-  private firstPart(output: Uint8Array): AnswerPart | null {
+  private firstPart(output: Uint8Array, worker: Worker, results: MessagePort): AnswerPart | null {
     const { control } = this;
     Atomics.wait(control, CONTROL.state, STATE.running, WAIT_MS);
     const state = Atomics.load(control, CONTROL.state);
-    const message = receiveMessageOnPort(this.results)?.message as
+    const message = receiveMessageOnPort(results)?.message as
       | { grown?: Uint8Array; error?: string }
       | undefined;
     if (state === STATE.done) {
+      this.losses = 0;
       return {
         buffer: message?.grown ?? output,
         length: Atomics.load(control, CONTROL.length),
@@ -213,11 +262,11 @@ export class ReportThread {
       this.log.warn({ error: message?.error }, 'rental statistics: the report thread failed an answer');
       giveBackFirstPartBuffer(output);
     } else {
-      // Still running after WAIT_MS: stopped, and not used again (its buffer is left to it).
+      // Still running after WAIT_MS: stopped (its buffer is left to it), and another started later.
       this.log.warn({}, `rental statistics: the report thread took over ${WAIT_MS} ms; stopped`);
       this.cancel(null);
-      this.broken = true;
-      void this.worker.terminate();
+      if (this.worker === worker) this.lost();
+      void worker.terminate();
     }
     return null;
   }
@@ -234,10 +283,14 @@ export class ReportThread {
       giveBackFirstPartBuffer(output);
   }
 
+  /** Stops the thread for good (answers are made on one thread from now on). */
   async close(): Promise<void> {
-    this.broken = true;
-    this.results.close();
-    await this.worker.terminate();
+    this.closed = true;
+    const worker = this.worker;
+    this.worker = null;
+    this.results?.close();
+    this.results = null;
+    await worker?.terminate();
   }
 }
 
