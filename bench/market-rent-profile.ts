@@ -28,7 +28,8 @@ import { modelBlocks } from '../test/services/market-rent/model-blocks.ts';
  * another copy's code instead of this one's (alone, or as the new side against PROFILE_BASELINE): run
  * it for two copies in turn, process after process, to compare them without sharing a heap.
  *
- * PROFILE_THREAD=1 compares one thread with two (domain/report-thread.ts), wall clock, interleaved.
+ * PROFILE_THREAD=1 compares one thread with two (domain/report-thread.ts), wall clock, interleaved;
+ * with PROFILE_THRASH=1, 64 MB are written before each answer (the caches cold, as in a server).
  *
  * PROFILE_ROUNDS (default 10), PROFILE_SCALE (full, or small: the tests' register), PROFILE_FORMAT (json or csv), PROFILE_OUT (a file for the last answer,
  * to compare bytes before and after a change).
@@ -185,9 +186,13 @@ if (process.env.PROFILE_THREAD === '1') {
   if (thread === null) throw new Error('no report thread');
   const one: number[] = [];
   const two: number[] = [];
+  const thrash = new Uint8Array(64 * 1024 * 1024);
   let same = true;
   for (let round = 0; round < ROUNDS; round++) {
     for (const side of round % 2 === 0 ? ['one', 'two'] : ['two', 'one']) {
+      // PROFILE_THRASH=1: 64 MB written first, as a server's sending of its last answer (12.5 MB through
+      // the kernel, and the client reading it) leaves the caches: the computation starts cold.
+      if (process.env.PROFILE_THRASH === '1') thrash.fill(round);
       const started = performance.now();
       const answer = side === 'one' ? encodeReportLent(input, FORMAT) : thread.encode(input, FORMAT);
       (side === 'one' ? one : two).push(performance.now() - started);
