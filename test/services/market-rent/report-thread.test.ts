@@ -1,9 +1,10 @@
 import type { Worker } from 'node:worker_threads';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseStatisticsQuery } from '../../../src/services/market-rent/domain/params.ts';
 import { encodeReport, type ReportInput } from '../../../src/services/market-rent/domain/report.ts';
 import { acquireReportThread, ReportThread } from '../../../src/services/market-rent/domain/report-thread.ts';
 import { sipRowUniforms } from '../../../src/services/market-rent/domain/siphash.ts';
+import { warmUpThread } from '../../../src/services/market-rent/domain/warm-up.ts';
 import { generateBonds } from '../../../src/services/market-rent/sandbox/seed.ts';
 import type { TestGateway } from '../../support/runtime.ts';
 import { marketRentGateway, NOW } from './api-support.ts';
@@ -141,6 +142,21 @@ describe('the report thread', () => {
     } finally {
       await warmed.close();
     }
+  });
+
+  it("runs this thread's part of the two-thread path on made-up answers once, when asked", () => {
+    const log = { done: vi.fn(), failed: vi.fn() };
+    const jobs = thread.jobs;
+    warmUpThread(thread, input.geography, new Date(`${TODAY}T00:00:00Z`), log);
+    expect(thread.jobs).toBe(jobs + 2);
+    expect(log.done).toHaveBeenCalledTimes(1);
+    expect(log.failed).not.toHaveBeenCalled();
+    warmUpThread(thread, input.geography, new Date(`${TODAY}T00:00:00Z`), log);
+    expect(thread.jobs).toBe(jobs + 2);
+    // Real answers after it: the same bytes.
+    const answer = thread.encode(input, 'csv');
+    expect(answer.bytes.equals(expected.get('csv')!)).toBe(true);
+    answer.release();
   });
 
   it('is one per process: acquired by each environment, stopped when the last releases it', async () => {

@@ -5,6 +5,7 @@ import type { AnswerFormat } from './encode.ts';
 import { parseStatisticsQuery } from './params.ts';
 import { latestPeriodEnding, MAX_MONTHS } from './period.ts';
 import { encodeReport, type PendingBond, type ReportInput } from './report.ts';
+import type { ReportThread } from './report-thread.ts';
 import { deriveSipKey, type SipKey, sipRowUniforms } from './siphash.ts';
 
 /**
@@ -199,6 +200,33 @@ export function warmUpOnce(
     log.done(performance.now() - started);
   } catch (error) {
     // Only speed is at stake: the server starts all the same.
+    log.failed(error);
+  }
+}
+
+/** Report threads whose two-thread path this thread has run already. */
+const warmedThreads = new WeakSet<ReportThread>();
+
+/**
+ * Once a report thread is ready: a made-up national answer made on two threads, so this thread's part
+ * of the two-thread path (the order of its work, the later part, the join) is compiled before real
+ * answers take it (the report thread warms its own part up as it starts). Once per thread; a failure is
+ * reported, never thrown. Blocks this thread for the answer's time (some tens of milliseconds).
+ */
+export function warmUpThread(
+  thread: ReportThread,
+  geography: Geography,
+  now: Date,
+  log: { done(ms: number): void; failed(error: unknown): void },
+): void {
+  if (warmedThreads.has(thread) || !thread.usable) return;
+  warmedThreads.add(thread);
+  try {
+    const started = performance.now();
+    for (const { input, format } of madeUpInputs(geography, now).slice(0, 2))
+      thread.encode(input, format).release();
+    log.done(performance.now() - started);
+  } catch (error) {
     log.failed(error);
   }
 }

@@ -18,7 +18,7 @@ import { csvTable } from '../domain/render.ts';
 import { reserveWorkingMemory } from '../domain/report.ts';
 import { acquireReportThread } from '../domain/report-thread.ts';
 import { deriveSipKey, sipRowUniforms } from '../domain/siphash.ts';
-import { warmUpOnce } from '../domain/warm-up.ts';
+import { warmUpOnce, warmUpThread } from '../domain/warm-up.ts';
 import {
   AreaDefinitionList,
   AreaDefinitionParams,
@@ -49,7 +49,19 @@ export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (app, 
       { warn: (details, message) => app.log.warn(details, message) },
       { warmUp: context.settings.warmUp === 1 },
     );
-    void handle.thread.then((thread) => store.useReportThread(thread));
+    void handle.thread.then((thread) => {
+      store.useReportThread(thread);
+      if (thread !== null && context.settings.warmUp === 1) {
+        warmUpThread(thread, geography, context.clock.now(), {
+          done: (ms) => app.log.debug({ ms: Math.round(ms) }, 'rental statistics: two threads warmed up'),
+          failed: (err) =>
+            app.log.warn(
+              { err },
+              'rental statistics: warming two threads up failed (only speed is at stake)',
+            ),
+        });
+      }
+    });
     app.addHook('onClose', async () => handle.release());
   }
   // Before the server takes requests: the first real query then runs compiled code (domain/warm-up.ts).
