@@ -184,7 +184,6 @@ export class ReportThread {
       publishAll(work, input.rowUniforms, encoder);
       return encoder.finishLent();
     }
-    work.reserveAreas();
     const { control } = this;
     Atomics.store(control, CONTROL.progress, 0);
     Atomics.store(control, CONTROL.cancel, 0);

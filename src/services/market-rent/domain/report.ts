@@ -154,8 +154,9 @@ export function encodeReportLent(input: ReportInput, format: AnswerFormat): Lent
 const figures = new Float64Array(FIGURE_NAMES.length);
 
 /**
- * Histograms in the arena: the base ones, then the ALL levels above them, a few times the entries (four
- * times is what AnswerWork.reserveAreas makes room for).
+ * Room in the arena per base entry, made before any histogram is stored: every area's histograms fit
+ * (the base, and each of an area's three ALL levels at most its base entries), so storing them never
+ * moves the arena while the report thread reads it (report-thread.ts); only the ALL area's may grow it.
  */
 const ARENA_PER_ENTRY = 4;
 /** Bytes of JSON per histogram entry of a national answer with aggregates (12.5 MB for 499,107). */
@@ -337,12 +338,6 @@ export interface AnswerWork {
   entries: number;
   /** Base entries of areas 0 … a − 1. */
   entriesBefore(a: number): number;
-  /**
-   * Room in the arena for every area's histograms (not the ALL area's): at most four times the base
-   * entries (the base, and each of the three ALL levels of an area at most its base), so storing them
-   * never moves the arena while another thread reads it.
-   */
-  reserveAreas(): void;
 }
 
 /** Routes and sorts the entries of an answer, ready for its histograms to be made area by area. */
@@ -368,7 +363,6 @@ export function prepareAnswer(input: ReportInput): AnswerWork {
     plan,
     entries: sorted.starts[baseCount] as number,
     entriesBefore: (a) => sorted.starts[a * SLOTS] as number,
-    reserveAreas: () => arena.reserve(arena.size + 4 * (sorted.starts[baseCount] as number)),
     histogramsOf(a) {
       if (a < areaCount) storeBase(a, sorted, arena, accumulator);
       else levels.national();
@@ -476,7 +470,7 @@ function sortEntries(
     counts[at] = -1;
     bondSums[at] = -p.bond;
   }
-  // Base histograms, then the ALL levels above them, take a few times the base entries.
+  // Base histograms, then the ALL levels above them: room for every area's (ARENA_PER_ENTRY).
   arena.reserve(total * ARENA_PER_ENTRY);
   return { starts, rents, counts, bondSums };
 }
