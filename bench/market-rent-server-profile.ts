@@ -28,6 +28,7 @@ const server = await startServer<{ port: number; key: string }>(
 try {
   const times: number[] = [];
   for (let i = 0; i <= ROUNDS; i++) {
+    if (process.env.PROFILE_PAUSE) await new Promise((r) => setTimeout(r, Number(process.env.PROFILE_PAUSE)));
     const answer = await timedGet(
       `http://127.0.0.1:${server.info.port}/sandbox/tenancy-services/market-rent/v2/statistics?${query}`,
       { 'Ocp-Apim-Subscription-Key': server.info.key },

@@ -1,7 +1,12 @@
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseStatisticsQuery } from '../../../src/services/market-rent/domain/params.ts';
-import { encodeReport, type ReportInput } from '../../../src/services/market-rent/domain/report.ts';
+import {
+  encodeReport,
+  type PublishPlan,
+  publishPlan,
+  type ReportInput,
+} from '../../../src/services/market-rent/domain/report.ts';
 import { acquireReportThread, ReportThread } from '../../../src/services/market-rent/domain/report-thread.ts';
 import { sipRowUniforms } from '../../../src/services/market-rent/domain/siphash.ts';
 import { warmUpThread } from '../../../src/services/market-rent/domain/warm-up.ts';
@@ -92,6 +97,29 @@ describe('the report thread', () => {
     expect(next.bytes.equals(expected.get('json')!)).toBe(true);
     expect(thread.jobs).toBe(jobs + 1);
     next.release();
+  });
+
+  it('a report thread that fails before its base histograms: the answer is made here, the same bytes', async () => {
+    const warnings: string[] = [];
+    const other = (await ReportThread.start({
+      warn: (_, message) => warnings.push(message),
+    })) as ReportThread;
+    try {
+      // The request's thread believes the report thread has this query's plan; it has none, so it
+      // fails the job at its start (as any failure before its base histograms would).
+      (other as unknown as { lastPlan: PublishPlan }).lastPlan = publishPlan(input.query);
+      for (const format of ['json', 'csv'] as const) {
+        const answer = other.encode(input, format);
+        expect(answer.bytes.equals(expected.get(format)!)).toBe(true);
+        answer.release();
+      }
+      expect(warnings.join('\n')).toContain('the report thread failed an answer');
+      // The plan went with the next job: that one was made on two threads.
+      expect(other.jobs).toBe(1);
+      expect(other.usable).toBe(true);
+    } finally {
+      await other.close();
+    }
   });
 
   it('once closed, answers are made on one thread: the same bytes', async () => {

@@ -31,19 +31,44 @@ export function scratchFloat64(name: string, size: number): Float64Array {
 
 /** Histograms of every row slot, packed end to end: slot s owns entries start[s] … start[s] + length[s] − 1. */
 export class Arena {
-  // The whole kept arrays (not views of a given size): the arena fills what it needs and grows them.
-  rents = (scratch.get('arena.rents') as Int32Array | undefined) ?? sharedInt32(1 << 16);
-  counts = (scratch.get('arena.counts') as Float64Array | undefined) ?? sharedFloat64(1 << 16);
-  bondSums = (scratch.get('arena.bondSums') as Float64Array | undefined) ?? sharedFloat64(1 << 16);
+  rents: Int32Array;
+  counts: Float64Array;
+  bondSums: Float64Array;
   size = 0;
   readonly start: Int32Array;
   readonly length: Int32Array;
   readonly n: Float64Array;
+  /** Over lent arrays: never grows. */
+  private readonly fixed: boolean = false;
 
-  constructor(slots: number) {
-    this.start = scratchInt32('arena.start', slots).fill(0);
-    this.length = scratchInt32('arena.length', slots).fill(0);
-    this.n = scratchFloat64('arena.n', slots).fill(0);
+  /**
+   * The arena kept under `name` (the request's thread keeps two: its own, `arena`, and the one it lends
+   * the report thread, `threadArena`), its slot arrays emptied for `slots` slots; or, with `over`, an
+   * arena over arrays another thread lent (it never grows: `reserve` beyond them throws, since the
+   * lender could not see arrays made here).
+   */
+  constructor(
+    slots: number,
+    private readonly name = 'arena',
+    over?: SlotArena,
+  ) {
+    if (over !== undefined) {
+      this.rents = over.rents;
+      this.counts = over.counts;
+      this.bondSums = over.bondSums;
+      this.start = over.start;
+      this.length = over.length;
+      this.n = over.n;
+      this.fixed = true;
+      return;
+    }
+    // The whole kept arrays (not views of a given size): the arena fills what it needs and grows them.
+    this.rents = (scratch.get(`${name}.rents`) as Int32Array | undefined) ?? sharedInt32(1 << 16);
+    this.counts = (scratch.get(`${name}.counts`) as Float64Array | undefined) ?? sharedFloat64(1 << 16);
+    this.bondSums = (scratch.get(`${name}.bondSums`) as Float64Array | undefined) ?? sharedFloat64(1 << 16);
+    this.start = scratchInt32(`${name}.start`, slots).fill(0);
+    this.length = scratchInt32(`${name}.length`, slots).fill(0);
+    this.n = scratchFloat64(`${name}.n`, slots).fill(0);
   }
 
   /** Empties the accumulator into slot `slot`. */
@@ -59,9 +84,10 @@ export class Arena {
   /** Room for `needed` entries in all. */
   reserve(needed: number): void {
     if (needed <= this.rents.length) return;
+    if (this.fixed) throw new Error(`arena: ${needed} entries needed, ${this.rents.length} lent`);
     const capacity = Math.max(needed, this.rents.length * 2);
-    // Storing after growing writes only the new arrays: a reader of the old ones (the report thread)
-    // still finds every histogram stored before.
+    // Storing after growing writes only the new arrays: a reader of the old ones still finds every
+    // histogram stored before.
     const rents = sharedInt32(capacity);
     const counts = sharedFloat64(capacity);
     const bondSums = sharedFloat64(capacity);
@@ -72,9 +98,9 @@ export class Arena {
     this.counts = counts;
     this.bondSums = bondSums;
     // The grown arrays serve the next answers too.
-    scratch.set('arena.rents', rents);
-    scratch.set('arena.counts', counts);
-    scratch.set('arena.bondSums', bondSums);
+    scratch.set(`${this.name}.rents`, rents);
+    scratch.set(`${this.name}.counts`, counts);
+    scratch.set(`${this.name}.bondSums`, bondSums);
   }
 
   /** Slot `target` holds the same histogram as `source`. */
@@ -84,8 +110,27 @@ export class Arena {
     this.n[target] = this.n[source] as number;
   }
 
-  addTo(accumulator: RentAccumulator, slot: number): void {
-    const from = this.start[slot] as number;
-    accumulator.addRange(this.rents, this.counts, this.bondSums, from, from + (this.length[slot] as number));
+  /** The arrays, for another thread (`new Arena(0, name, arrays)` there). */
+  arrays(): SlotArena {
+    const { rents, counts, bondSums, start, length, n } = this;
+    return { rents, counts, bondSums, start, length, n };
   }
+}
+
+/** An arena's arrays: the entries and, per slot, where its histogram is and its bonds. */
+export interface SlotArena {
+  rents: Int32Array;
+  counts: Float64Array;
+  bondSums: Float64Array;
+  start: Int32Array;
+  length: Int32Array;
+  n: Float64Array;
+}
+
+/**
+ * Forgets the arrays kept under `name`: the next arena of that name gets new ones (those lent to a
+ * report thread that stopped answering may still be written by it).
+ */
+export function forgetArena(name: string): void {
+  for (const key of [...scratch.keys()]) if (key.startsWith(`${name}.`)) scratch.delete(key);
 }

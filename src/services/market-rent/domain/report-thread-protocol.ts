@@ -1,5 +1,5 @@
 import type { AnswerFormat } from './encode.ts';
-import type { PublishPlan, SlotArrays } from './report.ts';
+import type { AnswerSources, PublishPlan, SlotArrays } from './report.ts';
 import type { SipKey } from './siphash.ts';
 
 /**
@@ -10,12 +10,15 @@ import type { SipKey } from './siphash.ts';
 export interface ThreadJob {
   /** null: the last job's plan (the report thread keeps it). */
   plan: PublishPlan | null;
-  /** The report thread publishes areas 0 … firstAreas − 1. */
+  /** The report thread makes the histograms and rows of areas 0 … firstAreas − 1. */
   firstAreas: number;
   format: AnswerFormat;
   areaDefinition: string;
   periodCovered: string;
   sipKey: SipKey;
+  /** What the histograms are made from (the request's thread's arrays, read only). */
+  sources: AnswerSources;
+  /** Where the report thread makes them: an arena lent to it, and its areas' counts. */
   arrays: SlotArrays;
   /** An answers' buffer (shared memory) for the first part. */
   output: Uint8Array;
@@ -24,8 +27,11 @@ export interface ThreadJob {
 
 /** Indexes of the control words (an Int32Array on shared memory). */
 export const CONTROL = {
-  /** How many areas' histograms are in the arena (written by the request's thread). */
-  progress: 0,
+  /**
+   * 1 once the report thread has made its areas' base histograms (the ALL area's are made from them),
+   * −1 when it gave up before: written by the report thread.
+   */
+  bases: 0,
   state: 1,
   /** The first part's bytes and rows, once done. */
   length: 2,
@@ -38,7 +44,7 @@ export const CONTROL_WORDS = 5;
 export const STATE = { running: 1, done: 2, failed: 3 } as const;
 
 /**
- * The longest either side waits for the other before giving up on a job: the report thread for an
- * area's histograms, the request's thread for the first part (it then makes that part itself).
+ * The longest the request's thread waits for the report thread (for its base histograms, then for its
+ * part) before giving up on a job and making that part itself.
  */
 export const WAIT_MS = 10_000;

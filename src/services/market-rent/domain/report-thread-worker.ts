@@ -1,13 +1,14 @@
 /**
- * The report thread itself (see report-thread.ts): publishes the rows of an answer's first areas into
- * the buffer the request's thread lends it, each area as soon as that thread says its histograms are
- * in the arena, while that thread goes on making the next areas' histograms.
+ * The report thread itself (see report-thread.ts): makes the histograms of an answer's first areas in
+ * the arena the request's thread lends it (their base histograms first: the ALL area's are made from
+ * them), then their rows into the buffer it lends, while that thread makes the other areas'.
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { Arena } from './arena.ts';
 import { answerEncoder } from './encode.ts';
 import { marketRentGeography } from './geography.ts';
-import { AreaPublisher, type PublishPlan } from './report.ts';
-import { CONTROL, STATE, type ThreadJob, WAIT_MS } from './report-thread-protocol.ts';
+import { AreaHistograms, AreaPublisher, type PublishPlan } from './report.ts';
+import { CONTROL, STATE, type ThreadJob } from './report-thread-protocol.ts';
 import { type RowUniforms, sipRowUniforms } from './siphash.ts';
 import { warmUpReports } from './warm-up.ts';
 
@@ -33,17 +34,27 @@ function run(job: ThreadJob): void {
   const plan = job.plan ?? lastPlan;
   if (plan === null) throw new Error('a job without a plan, and none before it');
   lastPlan = plan;
+  const { arrays, firstAreas } = job;
+  const histograms = new AreaHistograms(
+    job.sources,
+    new Arena(0, 'lent', arrays),
+    arrays.closed,
+    arrays.current,
+  );
+  const cancelled = () => Atomics.load(control, CONTROL.cancel) !== 0;
+  for (let a = 0; a < firstAreas; a++) {
+    if (cancelled()) throw new Cancelled();
+    histograms.base(a, firstAreas);
+  }
+  Atomics.store(control, CONTROL.bases, 1);
+  Atomics.notify(control, CONTROL.bases);
   const encoder = answerEncoder(job.format, job.areaDefinition, job.periodCovered, 'first', job.output);
   const publisher = new AreaPublisher(plan, uniformsOf(job.sipKey), encoder);
-  for (let a = 0; a < job.firstAreas; a++) {
-    for (;;) {
-      if (Atomics.load(control, CONTROL.cancel) !== 0) throw new Cancelled();
-      const ready = Atomics.load(control, CONTROL.progress);
-      if (ready > a) break;
-      if (Atomics.wait(control, CONTROL.progress, ready, WAIT_MS) === 'timed-out')
-        throw new Error(`no histograms for area ${a} after ${WAIT_MS} ms`);
-    }
-    publisher.publish(a, job.arrays);
+  for (let a = 0; a < firstAreas; a++) {
+    if (cancelled()) throw new Cancelled();
+    // Each area's ALL levels just before its rows: its histograms are still in the cache.
+    histograms.levels(a);
+    publisher.publish(a, arrays);
   }
   const part = encoder.finishPart();
   // A part that outgrew the lent buffer is in a new one: sent before the state says done.
@@ -60,6 +71,9 @@ parentPort?.on('message', (job: ThreadJob) => {
   } catch (error) {
     if (!(error instanceof Cancelled))
       results.postMessage({ error: error instanceof Error ? error.message : String(error) });
+    // Whoever waits, for the base histograms or for the part, is told.
+    Atomics.compareExchange(job.control, CONTROL.bases, 0, -1);
+    Atomics.notify(job.control, CONTROL.bases);
     Atomics.store(job.control, CONTROL.state, STATE.failed);
     Atomics.notify(job.control, CONTROL.state);
   }

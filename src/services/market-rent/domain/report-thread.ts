@@ -1,28 +1,30 @@
 /**
- * A national answer on two cores. The request's thread makes the histograms area by area (as
- * report.ts does on one thread); a report thread publishes the rows of the first areas (about 70% of
- * the entries) as soon as each area's histograms are in the arena, while the request's thread goes on
- * with the next areas, the ALL area, and then the rows of the remaining areas. The two parts are joined
- * into one buffer: the same bytes as on one thread (the same functions on the same histograms, in the
- * same order; tests compare them).
+ * A national answer on two cores. Areas are independent until the ALL area: a report thread makes the
+ * histograms and rows of the first areas (about 55% of the entries) while the request's thread makes
+ * those of the other areas, then the ALL area's from every area's base histograms (the first areas'
+ * read where the report thread made them), and joins the two parts into one buffer: the same bytes as
+ * on one thread (the same functions on the same histograms, in the same order; tests compare them).
  *
- * The arena, the slot arrays and the answers' buffers are shared memory (arena.ts, encode.ts), so
- * nothing is copied to the report thread but the job's plan (labels and keys of the areas). The
- * request's thread says how far it has got, and the report thread when it is done, through shared
- * control words (report-thread-protocol.ts): the request's thread is computing, not taking messages.
+ * The month blocks, the routing of cells to rows, both arenas and the answers' buffers are shared
+ * memory (store/blocks.ts, arena.ts, encode.ts), so nothing is copied to the report thread but the
+ * job's plan (labels and keys of the areas). The report thread says when its base histograms are made
+ * and when it is done through shared control words (report-thread-protocol.ts): the request's thread is
+ * computing, not taking messages.
  *
  * Why this split (issue 18, docs/benchmarks.md): publishing a row (figures, keyed rounding, its bytes)
- * is about two thirds of an answer, the histograms one third. A report thread that published every
- * row left the request's thread idle for half the answer; one that made half of the areas' histograms
- * too repeated the routing of every entry and ran slower than the request's thread.
+ * is about two thirds of an answer, the histograms one third. A report thread that only published
+ * rows left the request's thread alone with a sort of every entry first (about 10 ms on two cores'
+ * clock); each area's entries are now found through the months' index by SA2 (blocks.ts), so each
+ * thread sorts only its own areas' entries, a run of neighbouring areas at a time.
  *
- * Anything wrong with the report thread costs speed, never an answer: a job it does not finish in
- * WAIT_MS is made on the request's thread, and while a thread that failed or exited is replaced
- * (after a pause that doubles with each loss in a row) answers are made on one thread.
+ * Anything wrong with the report thread costs speed, never an answer: a job whose base histograms or
+ * part do not come within WAIT_MS is made on the request's thread, and while a thread that failed or
+ * exited is replaced (after a pause that doubles with each loss in a row) answers are made on one thread.
  */
 import os from 'node:os';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from 'node:worker_threads';
 import { startTsWorker } from '../../../platform/ts-worker.ts';
+import { forgetArena } from './arena.ts';
 import {
   type AnswerFormat,
   type AnswerPart,
@@ -39,14 +41,15 @@ import {
   prepareAnswer,
   publishAll,
   type ReportInput,
+  THREAD_ARENA,
 } from './report.ts';
 import { CONTROL, CONTROL_WORDS, STATE, type ThreadJob, WAIT_MS } from './report-thread-protocol.ts';
 import type { RowUniforms } from './siphash.ts';
 
 /** Answers with fewer base entries are made on one thread: a job's round trip is not worth it. */
 export const MIN_THREAD_ENTRIES = 10_000;
-/** The share of the base entries whose areas the report thread publishes. */
-const FIRST_SHARE = 0.7;
+/** The share of the entries whose areas the report thread makes (the other thread makes the ALL area too). */
+const FIRST_SHARE = 0.55;
 
 export interface ReportThreadLog {
   warn(details: Record<string, unknown>, message: string): void;
@@ -185,7 +188,7 @@ export class ReportThread {
       return encoder.finishLent();
     }
     const { control } = this;
-    Atomics.store(control, CONTROL.progress, 0);
+    Atomics.store(control, CONTROL.bases, 0);
     Atomics.store(control, CONTROL.cancel, 0);
     Atomics.store(control, CONTROL.state, STATE.running);
     while (receiveMessageOnPort(results) !== undefined); // nothing left of an earlier job
@@ -194,6 +197,7 @@ export class ReportThread {
     // time: 2,239 labels and keys, about a millisecond to copy on each side).
     const plan = samePlan(work.plan, this.lastPlan) ? null : work.plan;
     this.lastPlan = work.plan;
+    const lent = work.threadArrays(firstAreas);
     const job: ThreadJob = {
       plan,
       firstAreas,
@@ -201,53 +205,70 @@ export class ReportThread {
       areaDefinition: query.areaDefinition,
       periodCovered: query.period.periodCovered,
       sipKey,
-      arrays: work.arrays(),
+      sources: work.sources,
+      arrays: lent,
       output,
       control,
     };
     worker.postMessage(job);
-    const { areaSlots } = work.plan;
+    const { areaCount, areaSlots } = work.plan;
+    /** Whether this thread made the first areas' base histograms (the report thread gave up first). */
+    let basesHere = false;
     let later: AnswerPart;
     try {
-      for (let a = 0; a < areaSlots; a++) {
-        work.histogramsOf(a);
-        if (a < firstAreas) {
-          Atomics.store(control, CONTROL.progress, a + 1);
-          Atomics.notify(control, CONTROL.progress);
-        }
-      }
       const encoder = answerEncoder(format, query.areaDefinition, query.period.periodCovered, 'later');
       const publisher = new AreaPublisher(work.plan, input.rowUniforms, encoder);
-      const arrays = work.arrays();
-      for (let a = firstAreas; a < areaSlots; a++) publisher.publish(a, arrays);
+      for (let a = firstAreas; a < areaCount; a++) {
+        work.histogramsOf(a);
+        publisher.publish(a, work.arrays());
+      }
+      if (areaSlots > areaCount) {
+        // The ALL area, from every area's base histograms: the first areas' from the report thread.
+        if (this.waitForBases()) work.nationalOf(lent, firstAreas);
+        else {
+          this.giveUp(output, worker, results);
+          for (let a = 0; a < firstAreas; a++) work.baseOf(a);
+          basesHere = true;
+          work.nationalOf(null, 0);
+        }
+        work.levelsOf(areaCount);
+        publisher.publish(areaCount, work.arrays());
+      }
       later = encoder.finishPart();
     } catch (error) {
       // The report thread stops at its next area; its buffer is given back once it has.
       this.cancel(output);
       throw error;
     }
-    const first = this.firstPart(output, worker, results);
+    const first = basesHere ? null : this.firstPart(output, worker, results);
     if (first !== null) {
       this.jobs++;
       return joinParts(format, first, later);
     }
-    // The report thread did not make its part: made here, from the same histograms.
+    // The report thread did not make its part: made here, the first areas' histograms too.
     const encoder = answerEncoder(format, query.areaDefinition, query.period.periodCovered, 'first');
     const publisher = new AreaPublisher(work.plan, input.rowUniforms, encoder);
-    const arrays = work.arrays();
-    for (let a = 0; a < firstAreas; a++) publisher.publish(a, arrays);
+    for (let a = 0; a < firstAreas; a++) {
+      if (basesHere) work.levelsOf(a);
+      else work.histogramsOf(a);
+      publisher.publish(a, work.arrays());
+    }
     return joinParts(format, encoder.finishPart(), later);
+  }
+
+  /** Whether the report thread has made its base histograms (false: it failed, or took over WAIT_MS). */
+  private waitForBases(): boolean {
+    const { control } = this;
+    if (Atomics.load(control, CONTROL.bases) === 0) Atomics.wait(control, CONTROL.bases, 0, WAIT_MS);
+    return Atomics.load(control, CONTROL.bases) === 1;
   }
 
   /** The report thread's part once it is done, or null (it failed, or took longer than WAIT_MS). */
   private firstPart(output: Uint8Array, worker: Worker, results: MessagePort): AnswerPart | null {
     const { control } = this;
     Atomics.wait(control, CONTROL.state, STATE.running, WAIT_MS);
-    const state = Atomics.load(control, CONTROL.state);
-    const message = receiveMessageOnPort(results)?.message as
-      | { grown?: Uint8Array; error?: string }
-      | undefined;
-    if (state === STATE.done) {
+    if (Atomics.load(control, CONTROL.state) === STATE.done) {
+      const message = receiveMessageOnPort(results)?.message as { grown?: Uint8Array } | undefined;
       this.losses = 0;
       return {
         buffer: message?.grown ?? output,
@@ -255,19 +276,32 @@ export class ReportThread {
         rows: Atomics.load(control, CONTROL.rows),
       };
     }
+    this.giveUp(output, worker, results);
+    return null;
+  }
+
+  /**
+   * Gives up on the job under way: a report thread that failed it is told so by its state (its buffer
+   * comes back); one still running after WAIT_MS is stopped, its buffer and arena left to it, and
+   * another started later.
+   */
+  private giveUp(output: Uint8Array, worker: Worker, results: MessagePort): void {
+    const { control } = this;
     // The next job sends its plan whatever this one left the report thread with.
     this.lastPlan = null;
-    if (state === STATE.failed) {
+    if (Atomics.load(control, CONTROL.state) === STATE.running)
+      Atomics.wait(control, CONTROL.state, STATE.running, WAIT_MS);
+    if (Atomics.load(control, CONTROL.state) === STATE.failed) {
+      const message = receiveMessageOnPort(results)?.message as { error?: string } | undefined;
       this.log.warn({ error: message?.error }, 'rental statistics: the report thread failed an answer');
       giveBackFirstPartBuffer(output);
-    } else {
-      // Still running after WAIT_MS: stopped (its buffer is left to it), and another started later.
-      this.log.warn({}, `rental statistics: the report thread took over ${WAIT_MS} ms; stopped`);
-      this.cancel(null);
-      if (this.worker === worker) this.lost();
-      void worker.terminate();
+      return;
     }
-    return null;
+    this.log.warn({}, `rental statistics: the report thread took over ${WAIT_MS} ms; stopped`);
+    this.cancel(null);
+    forgetArena(THREAD_ARENA);
+    if (this.worker === worker) this.lost();
+    void worker.terminate();
   }
 
   /** Stops the job under way at the report thread's next area. */
@@ -275,11 +309,11 @@ export class ReportThread {
     const { control } = this;
     this.lastPlan = null;
     Atomics.store(control, CONTROL.cancel, 1);
-    Atomics.notify(control, CONTROL.progress);
     if (output === null) return;
-    // Its buffer is reused only once it has stopped writing.
+    // Its buffer and arena are reused only once it has stopped writing.
     if (Atomics.wait(control, CONTROL.state, STATE.running, WAIT_MS) !== 'timed-out')
       giveBackFirstPartBuffer(output);
+    else forgetArena(THREAD_ARENA);
   }
 
   /** Stops the thread for good (answers are made on one thread from now on). */

@@ -1,7 +1,13 @@
 import { RentAccumulator } from './accumulator.ts';
 import type { Geography } from './areas.ts';
 import { Arena, scratchFloat64, scratchInt32 } from './arena.ts';
-import { CELLS_PER_SA2, type CountBlock, type RentBlock } from './blocks.ts';
+import {
+  CELLS_PER_SA2,
+  type CountBlock,
+  type IndexedRentBlock,
+  indexRentBlock,
+  type RentBlock,
+} from './blocks.ts';
 import {
   type AnswerFormat,
   answerEncoder,
@@ -18,8 +24,9 @@ import { FIGURE_NAMES, type PublishedStatistics, publishedStatisticsInto } from 
  * Builds the rows of one /statistics answer from month blocks. Every figure comes from merged
  * histograms, never from the bonds again:
  *
- * 1. Each histogram entry of every month is routed to its row cell (area × dwelling × bedrooms) by a
- *    counting sort, then each row cell's entries are summed in the accumulator: the base histograms.
+ * 1. An area's histogram entries of every month (found through each month's index by SA2) are routed
+ *    to its row cells (area × dwelling × bedrooms) by a counting sort of that area's entries, then each
+ *    row cell's entries are summed in the accumulator: the base histograms.
  * 2. With include-aggregates, each ALL row is the merge of the next finer rows (area × dwelling × ALL
  *    from the base, area × ALL × ALL from those, and so on), so no entry is added more than a few times.
  * 3. Each row is published: suppression and output rounding, and keyed random rounding of the counts.
@@ -28,7 +35,8 @@ import { FIGURE_NAMES, type PublishedStatistics, publishedStatisticsInto } from 
  * published, and the ALL area's (over every area) last, so an area's histograms are still in the cache
  * when its rows are published (an answer streamed that way was tried and was slower on two cores:
  * docs/benchmarks.md, issue 18). The same merges of the same histograms in the same order as level by
- * level, so the same bytes.
+ * level, so the same bytes. Areas are independent until the ALL area: a report thread makes the
+ * first areas' histograms and rows while this thread makes the others' (report-thread.ts).
  */
 
 const D = DWELLING_TYPES.length; // 5; index D means ALL
@@ -154,19 +162,21 @@ export function encodeReportLent(input: ReportInput, format: AnswerFormat): Lent
 const figures = new Float64Array(FIGURE_NAMES.length);
 
 /**
- * Room in the arena per base entry, made before any histogram is stored: every area's histograms fit
- * (the base, and each of an area's three ALL levels at most its base entries), so storing them never
- * moves the arena while the report thread reads it (report-thread.ts); only the ALL area's may grow it.
+ * Room in an arena per base entry, made before any histogram is stored: every area's histograms fit
+ * (the base, and each of an area's three ALL levels at most its base entries), so the arena lent to a
+ * report thread never has to grow there (report-thread.ts); only the ALL area's may grow this thread's.
  */
 const ARENA_PER_ENTRY = 4;
+/** The share of the entries the arena lent to a report thread is made ready for at start (it grows if need be). */
+const THREAD_ARENA_SHARE = 0.6;
 /** Bytes of JSON per histogram entry of a national answer with aggregates (12.5 MB for 499,107). */
 const ANSWER_BYTES_PER_ENTRY = 26;
 /** The most entries the working memory was made ready for. */
 let reservedEntries = 0;
 
 /**
- * Makes the working memory of an answer over `entries` histogram entries ready (the sorted entries,
- * the arena, the answer's buffer), its pages touched: the first national answer of a process then
+ * Makes the working memory of an answer over `entries` histogram entries ready (the arenas, the
+ * answer's buffer), its pages touched: the first national answer of a process then
  * neither grows arrays by doubling nor meets tens of megabytes of new memory (issue 18: the first
  * answer's computation took 190–270 ms against 125–170 for the next ones; with the memory ready,
  * 150–200). The arrays are those every later answer keeps anyway; answers' bytes are unchanged.
@@ -175,14 +185,17 @@ export function reserveWorkingMemory(entries: number): void {
   // Each environment asks at start; the arrays are shared, so only a larger size does anything.
   if (!(entries > reservedEntries)) return;
   reservedEntries = entries;
-  scratchInt32('sorted.rents', entries).fill(0);
-  scratchFloat64('sorted.counts', entries).fill(0);
-  scratchFloat64('sorted.bondSums', entries).fill(0);
-  const arena = new Arena(0);
-  arena.reserve(entries * ARENA_PER_ENTRY);
-  arena.rents.fill(0);
-  arena.counts.fill(0);
-  arena.bondSums.fill(0);
+  // This thread's arena, and the one lent to a report thread (for about half of the areas).
+  for (const [name, share] of [
+    ['arena', 1],
+    [THREAD_ARENA, THREAD_ARENA_SHARE],
+  ] as const) {
+    const arena = new Arena(0, name);
+    arena.reserve(Math.ceil(entries * share * ARENA_PER_ENTRY));
+    arena.rents.fill(0);
+    arena.counts.fill(0);
+    arena.bondSums.fill(0);
+  }
   reserveAnswerBuffer(entries * ANSWER_BYTES_PER_ENTRY);
 }
 
@@ -327,68 +340,206 @@ export class AreaPublisher {
 }
 
 /**
+ * What an answer's histograms are made from, all in shared memory: a report thread (report-thread.ts)
+ * makes some areas' histograms from the same arrays, without a copy.
+ */
+export interface AnswerSources {
+  areaCount: number;
+  includeAggregates: boolean;
+  /** One block per month of the period, indexed by SA2. */
+  months: IndexedRentBlock[];
+  /** For every cell (SA2 × dwelling × bedrooms), the base row slot it feeds, or −1 when not reported. */
+  rowOfCell: Int32Array;
+  /** The SA2s of area a: areaSa2s[areaSa2Start[a]] … areaSa2s[areaSa2Start[a + 1] − 1]. */
+  areaSa2Start: Int32Array;
+  areaSa2s: Int32Array;
+  /** Histogram entries of areas 0 … a − 1 (every cell of their SA2s, and their bonds not yet lodged). */
+  entriesBefore: Float64Array;
+  /** Bonds not yet lodged (taken back out) of area a: entries pendingStart[a] … pendingStart[a + 1] − 1. */
+  pendingStart: Int32Array;
+  pendingSlot: Int32Array;
+  pendingRent: Int32Array;
+  pendingBond: Float64Array;
+}
+
+/**
  * The histograms of an answer, made area by area: `histogramsOf(a)` for a = 0, 1, … in order (the ALL
- * area's, index areaCount, last, from every area's), then `arrays()` holds them.
+ * area's, index areaCount, last, from every area's), then `arrays()` holds them. With a report thread,
+ * it makes areas 0 … f − 1 in `threadArrays(f)` and this thread the others; then `nationalOf` makes
+ * the ALL area's from both.
  */
 export interface AnswerWork {
   plan: PublishPlan;
+  sources: AnswerSources;
   histogramsOf(a: number): void;
+  /** Area a's base histograms only (the ALL area's need them; its ALL levels may wait). */
+  baseOf(a: number): void;
+  /** Area a's ALL levels, from its base histograms (with aggregates; nothing without). */
+  levelsOf(a: number): void;
+  /** The ALL area's histograms: areas 0 … firstAreas − 1 read from `first`, the others from `arrays()`. */
+  nationalOf(first: SlotArrays | null, firstAreas: number): void;
   arrays(): SlotArrays;
-  /** Histogram entries of the answer's base rows (its size). */
+  /**
+   * The arrays a report thread makes areas 0 … firstAreas − 1 in: an arena of their own with room for
+   * all their histograms (it cannot grow there), and those areas' closed and current counts.
+   */
+  threadArrays(firstAreas: number): SlotArrays;
+  /** Histogram entries of the answer's areas (at least those of its base rows). */
   entries: number;
-  /** Base entries of areas 0 … a − 1. */
+  /** Entries of areas 0 … a − 1. */
   entriesBefore(a: number): number;
 }
 
-/** Routes and sorts the entries of an answer, ready for its histograms to be made area by area. */
+/**
+ * Routes the cells of an answer to its rows and indexes its months, ready for its histograms to be made
+ * area by area (each area's entries are found through the months' SA2 index, so no pass over every
+ * entry of the period comes first).
+ */
 export function prepareAnswer(input: ReportInput): AnswerWork {
-  const { query } = input;
+  const { query, geography } = input;
   const plan = publishPlan(query);
   const { areaCount } = plan;
+  const sa2Count = geography.sa2Codes.length;
   const dwellings = indexesOf(DWELLING_TYPES, query.dwellingTypes);
   const bedrooms = indexesOf(BEDROOM_VALUES, query.bedrooms);
-  const rowOfCell = routeCells(input, dwellings, bedrooms);
-  const baseCount = areaCount * SLOTS;
+  const { rowOfCell, areaSa2Start, areaSa2s } = routeCells(input, dwellings, bedrooms);
+  const months = input.rent.map((block) => indexRentBlock(block, sa2Count));
+  const pending = pendingByArea(input, rowOfCell, areaCount);
+  // Entries of areas 0 … a − 1 (every cell of their SA2s, and their bonds not yet lodged).
+  const before = scratchFloat64('entriesBefore', areaCount + 1);
+  before[0] = 0;
+  for (let a = 0; a < areaCount; a++) {
+    let entries = (pending.pendingStart[a + 1] as number) - (pending.pendingStart[a] as number);
+    const to = areaSa2Start[a + 1] as number;
+    for (const { sa2Start } of months) {
+      for (let k = areaSa2Start[a] as number; k < to; k++) {
+        const s = areaSa2s[k] as number;
+        entries += (sa2Start[s + 1] as number) - (sa2Start[s] as number);
+      }
+    }
+    before[a + 1] = (before[a] as number) + entries;
+  }
+  const entries = before[areaCount] as number;
   // Row slots: (area or ALL at index areaCount) × (dwelling or ALL) × (bedrooms or ALL).
   const slotCount = (areaCount + 1) * SLOTS;
   const arena = new Arena(slotCount);
+  // Every area's histograms fit (ARENA_PER_ENTRY); only the ALL area's may grow it.
+  arena.reserve(entries * ARENA_PER_ENTRY);
   const closed = scratchFloat64('closed', slotCount).fill(0);
   const current = scratchFloat64('current', slotCount).fill(0);
-  const accumulator = new RentAccumulator();
-  const sorted = sortEntries(input, rowOfCell, baseCount, arena);
   baseCounts(input, rowOfCell, closed, current);
-  const levels = aggregates(areaCount, arena, accumulator, closed, current);
-  const { start, length, n } = arena;
+  const sources: AnswerSources = {
+    areaCount,
+    includeAggregates: query.includeAggregates,
+    months,
+    rowOfCell,
+    areaSa2Start,
+    areaSa2s,
+    entriesBefore: before,
+    ...pending,
+  };
+  const histograms = new AreaHistograms(sources, arena, closed, current);
+  const arrays = (): SlotArrays => ({ ...arena.arrays(), closed, current });
   return {
     plan,
-    entries: sorted.starts[baseCount] as number,
-    entriesBefore: (a) => sorted.starts[a * SLOTS] as number,
+    sources,
+    entries,
+    entriesBefore: (a) => before[a] as number,
     histogramsOf(a) {
-      if (a < areaCount) storeBase(a, sorted, arena, accumulator);
-      else levels.national();
-      if (query.includeAggregates) levels.area(a);
+      if (a < areaCount) histograms.base(a);
+      else histograms.national(null, 0);
+      histograms.levels(a);
     },
+    baseOf: (a) => histograms.base(a),
+    levelsOf: (a) => histograms.levels(a),
+    nationalOf: (first, firstAreas) => histograms.national(first, firstAreas),
     // Storing may have grown the arena's arrays: read them after.
-    arrays: () => ({
-      rents: arena.rents,
-      counts: arena.counts,
-      bondSums: arena.bondSums,
-      start,
-      length,
-      n,
-      closed,
-      current,
-    }),
+    arrays,
+    threadArrays(firstAreas) {
+      const lent = new Arena(firstAreas * SLOTS, THREAD_ARENA);
+      lent.reserve((before[firstAreas] as number) * ARENA_PER_ENTRY);
+      const slots = firstAreas * SLOTS;
+      const lentClosed = scratchFloat64(`${THREAD_ARENA}.closed`, slots);
+      const lentCurrent = scratchFloat64(`${THREAD_ARENA}.current`, slots);
+      lentClosed.set(closed.subarray(0, slots));
+      lentCurrent.set(current.subarray(0, slots));
+      return { ...lent.arrays(), closed: lentClosed, current: lentCurrent };
+    },
   };
+}
+
+/**
+ * Entries sorted at a time when making base histograms: a run of neighbouring areas, read month by
+ * month, whose sorted entries stay in the cache.
+ */
+const RUN_ENTRIES = 8192;
+
+/** The name of the arena lent to the report thread (arena.ts keeps its arrays between answers). */
+export const THREAD_ARENA = 'threadArena';
+
+/**
+ * Makes the histograms of areas on one thread, into one arena: the request's thread into its own, the
+ * report thread into the one lent to it (report-thread-worker.ts).
+ */
+export class AreaHistograms {
+  private readonly accumulator = new RentAccumulator();
+  private readonly levelsOf: ReturnType<typeof aggregates>;
+
+  constructor(
+    private readonly sources: AnswerSources,
+    private readonly arena: Arena,
+    closed: Float64Array,
+    current: Float64Array,
+  ) {
+    this.levelsOf = aggregates(sources.areaCount, arena, this.accumulator, closed, current);
+    this.made = new Uint8Array(sources.areaCount);
+  }
+
+  /** Areas whose base histograms are made. */
+  private readonly made: Uint8Array;
+
+  /**
+   * The base histograms of area a (its slots whose dwelling and bedrooms are not ALL), made with those
+   * of the next areas (before `limit`, not made yet) as one run of about RUN_ENTRIES entries; nothing
+   * when they are made already.
+   */
+  base(a: number, limit = this.sources.areaCount): void {
+    const { made } = this;
+    if (made[a] === 1) return;
+    const { entriesBefore } = this.sources;
+    const start = entriesBefore[a] as number;
+    let to = a + 1;
+    while (to < limit && made[to] === 0 && (entriesBefore[to + 1] as number) - start <= RUN_ENTRIES) to++;
+    storeBases(a, to, this.sources, this.arena, this.accumulator);
+    made.fill(1, a, to);
+  }
+
+  /** Area a's ALL levels from its base histograms (with aggregates). */
+  levels(a: number): void {
+    if (this.sources.includeAggregates) this.levelsOf.area(a);
+  }
+
+  /** The ALL area's base-level histograms (each dwelling × bedrooms over the areas). */
+  national(first: SlotArrays | null, firstAreas: number): void {
+    this.levelsOf.national(first, firstAreas);
+  }
 }
 
 function indexesOf<T extends string>(universe: readonly T[], chosen: readonly T[] | null): number[] {
   return universe.flatMap((value, i) => (chosen === null || chosen.includes(value) ? [i] : []));
 }
 
-/** For every cell (SA2 × dwelling × bedrooms), the base row slot it feeds, or −1 when not reported. */
-function routeCells(input: ReportInput, dwellings: number[], bedrooms: number[]): Int32Array {
+/**
+ * For every cell (SA2 × dwelling × bedrooms), the base row slot it feeds, or −1 when not reported; and
+ * the SA2s of each area.
+ */
+function routeCells(
+  input: ReportInput,
+  dwellings: number[],
+  bedrooms: number[],
+): { rowOfCell: Int32Array; areaSa2Start: Int32Array; areaSa2s: Int32Array } {
   const { geography, query } = input;
+  const areaCount = query.areas.length;
   const areaOfSa2 = scratchInt32('areaOfSa2', geography.sa2Codes.length).fill(-1);
   query.areas.forEach((area, a) => {
     for (const code of area.sa2Codes) {
@@ -397,93 +548,163 @@ function routeCells(input: ReportInput, dwellings: number[], bedrooms: number[])
     }
   });
   const rowOfCell = scratchInt32('rowOfCell', geography.sa2Codes.length * CELLS_PER_SA2).fill(-1);
+  const areaSa2Start = scratchInt32('areaSa2Start', areaCount + 1).fill(0);
   for (let s = 0; s < areaOfSa2.length; s++) {
     const a = areaOfSa2[s] as number;
     if (a < 0) continue;
+    areaSa2Start[a + 1] = (areaSa2Start[a + 1] as number) + 1;
     for (const d of dwellings) {
       for (const b of bedrooms) {
         rowOfCell[s * CELLS_PER_SA2 + d * B + b] = (a * (D + 1) + d) * (B + 1) + b;
       }
     }
   }
-  return rowOfCell;
+  for (let a = 1; a <= areaCount; a++)
+    areaSa2Start[a] = (areaSa2Start[a] as number) + (areaSa2Start[a - 1] as number);
+  const areaSa2s = scratchInt32('areaSa2s', areaSa2Start[areaCount] as number);
+  const fill = scratchInt32('areaSa2Fill', areaCount).fill(0);
+  fill.set(areaSa2Start.subarray(0, areaCount));
+  for (let s = 0; s < areaOfSa2.length; s++) {
+    const a = areaOfSa2[s] as number;
+    if (a < 0) continue;
+    const at = fill[a] as number;
+    fill[a] = at + 1;
+    areaSa2s[at] = s;
+  }
+  return { rowOfCell, areaSa2Start, areaSa2s };
 }
 
-/** Every base entry of an answer, sorted by its row slot: slot s owns entries starts[s] … starts[s + 1] − 1. */
-interface SortedEntries {
-  starts: Int32Array;
-  rents: Int32Array;
-  counts: Float64Array;
-  bondSums: Float64Array;
-}
-
-/** Routes every histogram entry of the period (and every bond not yet lodged) to its base row slot. */
-function sortEntries(
+/** The bonds not yet lodged that started in the period, by area, each with its base row slot. */
+function pendingByArea(
   input: ReportInput,
   rowOfCell: Int32Array,
-  baseCount: number,
-  arena: Arena,
-): SortedEntries {
+  areaCount: number,
+): Pick<AnswerSources, 'pendingStart' | 'pendingSlot' | 'pendingRent' | 'pendingBond'> {
   const months = new Set(input.query.period.months);
-  const pending = input.pending.filter((p) => months.has(p.startMonth) && p.cell >= 0);
-  // Counting sort of every entry by its row slot: sizes first (shifted by one), then running sums.
-  const starts = scratchInt32('starts', baseCount + 1).fill(0);
-  for (const block of input.rent) {
-    const cells = block.cells;
-    for (let i = 0; i < cells.length; i++) {
-      const cell = cells[i] as number;
-      const slot = cell >= 0 ? (rowOfCell[cell] as number) : -1;
-      if (slot >= 0) starts[slot + 1] = (starts[slot + 1] as number) + 1;
+  const slotOf = (p: PendingBond) =>
+    p.cell >= 0 && months.has(p.startMonth) ? (rowOfCell[p.cell] as number) : -1;
+  const pending = input.pending.filter((p) => slotOf(p) >= 0);
+  const pendingStart = scratchInt32('pendingStart', areaCount + 1).fill(0);
+  for (const p of pending) {
+    const a = (slotOf(p) / SLOTS) | 0;
+    pendingStart[a + 1] = (pendingStart[a + 1] as number) + 1;
+  }
+  for (let a = 1; a <= areaCount; a++)
+    pendingStart[a] = (pendingStart[a] as number) + (pendingStart[a - 1] as number);
+  const pendingSlot = scratchInt32('pendingSlot', pending.length);
+  const pendingRent = scratchInt32('pendingRent', pending.length);
+  const pendingBond = scratchFloat64('pendingBond', pending.length);
+  const fill = scratchInt32('pendingFill', areaCount).fill(0);
+  fill.set(pendingStart.subarray(0, areaCount));
+  for (const p of pending) {
+    const slot = slotOf(p);
+    const a = (slot / SLOTS) | 0;
+    const at = fill[a] as number;
+    fill[a] = at + 1;
+    pendingSlot[at] = slot;
+    pendingRent[at] = p.rent;
+    pendingBond[at] = p.bond;
+  }
+  return { pendingStart, pendingSlot, pendingRent, pendingBond };
+}
+
+/** A run of areas' entries sorted by their base row slots (each thread its own; they only grow). */
+let runRents = new Int32Array(1 << 12);
+let runCounts = new Float64Array(1 << 12);
+let runBondSums = new Float64Array(1 << 12);
+let runStarts = new Int32Array(SLOTS + 1);
+let runFill = new Int32Array(SLOTS);
+
+/**
+ * The base histograms of areas from … to − 1 into the arena: their entries of every month (found
+ * through the months' SA2 index, month by month, so each month is read in one sweep when the areas'
+ * SA2s are neighbours) and their bonds not yet lodged, sorted by row slot (a counting sort of these
+ * entries alone, small enough to stay in the cache), then each slot's entries summed in the
+ * accumulator. A histogram is the same whatever order its entries are added in: counts and bond sums
+ * are whole numbers, summed exactly.
+ */
+function storeBases(
+  from: number,
+  to: number,
+  sources: AnswerSources,
+  arena: Arena,
+  accumulator: RentAccumulator,
+): void {
+  const { months, rowOfCell, areaSa2Start, areaSa2s, pendingStart, pendingSlot, pendingRent, pendingBond } =
+    sources;
+  const first = from * SLOTS;
+  const slots = (to - from) * SLOTS;
+  const sa2From = areaSa2Start[from] as number;
+  const sa2To = areaSa2Start[to] as number;
+  const pendingFrom = pendingStart[from] as number;
+  const pendingTo = pendingStart[to] as number;
+  if (runStarts.length < slots + 1) {
+    runStarts = new Int32Array(slots * 2 + 1);
+    runFill = new Int32Array(slots * 2);
+  }
+  // Sizes first (shifted by one), then running sums.
+  const starts = runStarts.fill(0, 0, slots + 1);
+  for (let m = 0; m < months.length; m++) {
+    const { cells, sa2Start } = months[m] as IndexedRentBlock;
+    for (let k = sa2From; k < sa2To; k++) {
+      const s = areaSa2s[k] as number;
+      const end = sa2Start[s + 1] as number;
+      for (let i = sa2Start[s] as number; i < end; i++) {
+        const slot = rowOfCell[cells[i] as number] as number;
+        if (slot >= 0) starts[slot - first + 1] = (starts[slot - first + 1] as number) + 1;
+      }
     }
   }
-  for (const p of pending) {
-    const slot = rowOfCell[p.cell] as number;
-    if (slot >= 0) starts[slot + 1] = (starts[slot + 1] as number) + 1;
+  for (let j = pendingFrom; j < pendingTo; j++) {
+    const at = (pendingSlot[j] as number) - first + 1;
+    starts[at] = (starts[at] as number) + 1;
   }
-  for (let s = 1; s <= baseCount; s++) starts[s] = (starts[s] as number) + (starts[s - 1] as number);
-  const total = starts[baseCount] as number;
-  const rents = scratchInt32('sorted.rents', total);
-  const counts = scratchFloat64('sorted.counts', total);
-  const bondSums = scratchFloat64('sorted.bondSums', total);
-  const fill = scratchInt32('fill', baseCount);
-  fill.set(starts.subarray(0, baseCount));
-  for (const block of input.rent) {
-    const cells = block.cells;
-    for (let i = 0; i < cells.length; i++) {
-      const cell = cells[i] as number;
-      const slot = cell >= 0 ? (rowOfCell[cell] as number) : -1;
-      if (slot < 0) continue;
-      const at = fill[slot] as number;
-      fill[slot] = at + 1;
-      rents[at] = block.rents[i] as number;
-      counts[at] = block.counts[i] as number;
-      bondSums[at] = block.bondSums[i] as number;
+  for (let j = 1; j <= slots; j++) starts[j] = (starts[j] as number) + (starts[j - 1] as number);
+  const total = starts[slots] as number;
+  if (total === 0) return;
+  if (runRents.length < total) {
+    const size = Math.max(total, runRents.length * 2);
+    runRents = new Int32Array(size);
+    runCounts = new Float64Array(size);
+    runBondSums = new Float64Array(size);
+  }
+  const rents = runRents;
+  const counts = runCounts;
+  const bondSums = runBondSums;
+  const fill = runFill;
+  fill.set(starts.subarray(0, slots));
+  for (let m = 0; m < months.length; m++) {
+    const block = months[m] as IndexedRentBlock;
+    const { cells, sa2Start } = block;
+    for (let k = sa2From; k < sa2To; k++) {
+      const s = areaSa2s[k] as number;
+      const end = sa2Start[s + 1] as number;
+      for (let i = sa2Start[s] as number; i < end; i++) {
+        const slot = rowOfCell[cells[i] as number] as number;
+        if (slot < 0) continue;
+        const at = fill[slot - first] as number;
+        fill[slot - first] = at + 1;
+        rents[at] = block.rents[i] as number;
+        counts[at] = block.counts[i] as number;
+        bondSums[at] = block.bondSums[i] as number;
+      }
     }
   }
   // Bonds not yet lodged on the as-of day come back out of their cells.
-  for (const p of pending) {
-    const slot = rowOfCell[p.cell] as number;
-    if (slot < 0) continue;
-    const at = fill[slot] as number;
-    fill[slot] = at + 1;
-    rents[at] = p.rent;
+  for (let j = pendingFrom; j < pendingTo; j++) {
+    const local = (pendingSlot[j] as number) - first;
+    const at = fill[local] as number;
+    fill[local] = at + 1;
+    rents[at] = pendingRent[j] as number;
     counts[at] = -1;
-    bondSums[at] = -p.bond;
+    bondSums[at] = -(pendingBond[j] as number);
   }
-  // Base histograms, then the ALL levels above them: room for every area's (ARENA_PER_ENTRY).
-  arena.reserve(total * ARENA_PER_ENTRY);
-  return { starts, rents, counts, bondSums };
-}
-
-/** The base histograms of area `a` (its slots whose dwelling and bedrooms are not ALL) into the arena. */
-function storeBase(a: number, sorted: SortedEntries, arena: Arena, accumulator: RentAccumulator): void {
-  const { starts, rents, counts, bondSums } = sorted;
-  for (let slot = a * SLOTS; slot < (a + 1) * SLOTS; slot++) {
-    const from = starts[slot] as number;
-    const to = starts[slot + 1] as number;
-    if (from === to) continue;
-    accumulator.addPacked(rents, counts, bondSums, from, to);
-    arena.store(slot, accumulator);
+  for (let j = 0; j < slots; j++) {
+    const begin = starts[j] as number;
+    const end = starts[j + 1] as number;
+    if (begin === end) continue;
+    accumulator.addPacked(rents, counts, bondSums, begin, end);
+    arena.store(first + j, accumulator);
   }
 }
 
@@ -525,7 +746,7 @@ function aggregates(
   accumulator: RentAccumulator,
   closed: Float64Array,
   current: Float64Array,
-): { area(a: number): void; national(): void } {
+): { area(a: number): void; national(first: SlotArrays | null, firstAreas: number): void } {
   const slot = (a: number, d: number, b: number) => (a * (D + 1) + d) * (B + 1) + b;
   const { length, start } = arena;
   const merge = (target: number, first: number, stride: number, count: number) => {
@@ -563,10 +784,32 @@ function aggregates(
       for (let b = 0; b < B; b++) merge(slot(a, D, b), slot(a, 0, b), B + 1, D);
       merge(slot(a, D, B), slot(a, 0, B), B + 1, D);
     },
-    national() {
-      // The ALL area × each dwelling × each bedroom value: merge over the areas.
-      for (let d = 0; d < D; d++)
-        for (let b = 0; b < B; b++) merge(slot(areaCount, d, b), slot(0, d, b), SLOTS, areaCount);
+    national(first, firstAreas) {
+      // The ALL area × each dwelling × each bedroom value: summed over the areas, the first areas'
+      // histograms read from `first` when another thread made them. Always summed, never aliased:
+      // the one source could be in the other thread's arena (a sum of one histogram is that histogram).
+      for (let d = 0; d < D; d++) {
+        for (let b = 0; b < B; b++) {
+          const target = slot(areaCount, d, b);
+          let c = 0;
+          let n = 0;
+          let filled = 0;
+          for (let a = 0; a < areaCount; a++) {
+            const s = slot(a, d, b);
+            c += closed[s] as number;
+            n += current[s] as number;
+            const from = first !== null && a < firstAreas ? first : arena;
+            const size = from.length[s] as number;
+            if (size === 0) continue;
+            filled++;
+            const at = from.start[s] as number;
+            accumulator.addPacked(from.rents, from.counts, from.bondSums, at, at + size);
+          }
+          closed[target] = c;
+          current[target] = n;
+          if (filled > 0) arena.store(target, accumulator);
+        }
+      }
     },
   };
 }

@@ -221,10 +221,11 @@ export function warmUpDecoding(lookup: Sa2Lookup, sa2Codes: readonly string[]): 
 
 /**
  * A big-endian column of `count` values of `width` bytes starting at `offset`, copied once into memory
- * of its own (aligned, for the typed array over it) and byte-swapped there in native code.
+ * of its own (aligned, for the typed array over it) and byte-swapped there in native code. Shared
+ * memory: the report thread reads the same blocks (domain/report-thread.ts), without a copy.
  */
-function column(data: Buffer, offset: number, count: number, width: 4 | 8): ArrayBuffer {
-  const bytes = new Uint8Array(count * width);
+function column(data: Buffer, offset: number, count: number, width: 4 | 8): SharedArrayBuffer {
+  const bytes = new Uint8Array(new SharedArrayBuffer(count * width));
   bytes.set(data.subarray(offset, offset + count * width));
   if (LITTLE_ENDIAN) {
     const view = Buffer.from(bytes.buffer, 0, bytes.length);
