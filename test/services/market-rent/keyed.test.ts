@@ -96,23 +96,35 @@ describe('RentAccumulator with bonds taken back out', () => {
 });
 
 describe('sipRowUniforms (the prefix of an area hashed once)', () => {
-  it('draws exactly what sipUniforms3 draws, whatever prefix length it is told and however the bytes change', () => {
-    const key = deriveSipKey((k) => keyedUniform('resume', k), 'x');
-    const draws = sipRowUniforms(key);
-    const random = seeded('sip-resume');
-    const buffer = new Uint8Array(200);
-    for (let i = 0; i < 5_000; i++) {
-      // Mostly a new area now and then, rows of the same area in between; sometimes a prefix that
-      // changes in one byte with the same length, or a wrong prefix length.
-      if (i % 7 === 0) {
-        const prefixLength = random.int(0, 150);
-        for (let j = 0; j < prefixLength; j++) buffer[j] = random.int(32, 126);
+  for (const javascript of [false, true]) {
+    it(`draws exactly what sipUniforms3 draws, whatever prefix length it is told and however the bytes change (${javascript ? 'JavaScript' : 'WebAssembly'})`, () => {
+      const key = deriveSipKey((k) => keyedUniform('resume', k), 'x');
+      const draws = sipRowUniforms(key, { javascript });
+      const random = seeded('sip-resume');
+      const buffer = new Uint8Array(200);
+      for (let i = 0; i < 5_000; i++) {
+        // Mostly a new area now and then, rows of the same area in between; sometimes a prefix that
+        // changes in one byte with the same length, or a wrong prefix length.
+        if (i % 7 === 0) {
+          const prefixLength = random.int(0, 150);
+          for (let j = 0; j < prefixLength; j++) buffer[j] = random.int(32, 126);
+        }
+        if (i % 11 === 0) buffer[random.int(0, 40)] = random.int(32, 126);
+        const length = random.int(0, 199);
+        for (let j = Math.max(0, length - random.int(0, 30)); j < length; j++) buffer[j] = random.int(0, 255);
+        const prefixLength = random.chance(0.9) ? random.int(0, length) : random.int(0, 300);
+        expect(draws(buffer, length, prefixLength)).toEqual(sipUniforms3(key, buffer, length));
       }
-      if (i % 11 === 0) buffer[random.int(0, 40)] = random.int(32, 126);
-      const length = random.int(0, 199);
-      for (let j = Math.max(0, length - random.int(0, 30)); j < length; j++) buffer[j] = random.int(32, 126);
-      const prefixLength = random.chance(0.9) ? random.int(0, length) : random.int(0, 300);
-      expect(draws(buffer, length, prefixLength)).toEqual(sipUniforms3(key, buffer, length));
-    }
+    });
+  }
+
+  it('hashes keys longer than the WebAssembly instance has room for in JavaScript: the same draws', () => {
+    const key = deriveSipKey((k) => keyedUniform('long', k), 'x');
+    const draws = sipRowUniforms(key);
+    const long = new Uint8Array(40_000).map((_, i) => (i * 7919) & 0xff);
+    for (const length of [16_383, 16_384, 16_385, 40_000])
+      expect(draws(long, length, 64)).toEqual(sipUniforms3(key, long, length));
+    // And back to short keys with a prefix: the kept state is still right.
+    expect(draws(long, 100, 64)).toEqual(sipUniforms3(key, long, 100));
   });
 });

@@ -277,7 +277,7 @@ const textEncoder = new TextEncoder();
  */
 export class AreaPublisher {
   private readonly suffixes: Uint8Array[][];
-  private keyBytes = new Uint8Array(512);
+  private keyBytes: Uint8Array;
 
   constructor(
     private readonly plan: PublishPlan,
@@ -285,6 +285,8 @@ export class AreaPublisher {
     private readonly sink: RowSink,
   ) {
     this.suffixes = plan.suffixes.map((row) => row.map((suffix) => textEncoder.encode(suffix)));
+    // Keys written where rowUniforms hashes them, when it says where (no copy per row).
+    this.keyBytes = (rowUniforms as { keyBuffer?: Uint8Array }).keyBuffer ?? new Uint8Array(512);
   }
 
   /** The rows of area `a` (index areaCount: the ALL area), in order; nothing for an area without rows. */

@@ -1,3 +1,6 @@
+import { SIPHASH_WASM } from './siphash-wasm.ts';
+import { SIP_LAYOUT } from './siphash-wat.ts';
+
 /**
  * SipHash-2-4 (Aumasson & Bernstein, 2012): a keyed pseudo-random function with a 128-bit key and a
  * 64-bit output, built for exactly this use — short inputs, a secret key, outputs an attacker cannot
@@ -254,11 +257,27 @@ interface SipPrefix {
  * whole blocks of that prefix are hashed once and the state kept with a copy of the bytes; a later call
  * resumes from it only when its message starts with exactly those bytes (compared each time), so the
  * result is always sipUniforms3's, whatever the caller passes.
+ *
+ * The hashing runs in WebAssembly (siphash-wat.ts: native 64-bit integers, about a third of the
+ * JavaScript's time on 32-bit halves), one instance per function; `javascript: true` keeps it in
+ * JavaScript (tests compare the two), as does a message longer than the instance's room for one.
  */
-export function sipRowUniforms(key: SipKey): RowUniforms {
+export function sipRowUniforms(
+  key: SipKey,
+  { javascript = false }: { javascript?: boolean } = {},
+): RowUniforms {
+  // The key travels with the function: the report thread makes the same uniforms from it.
+  if (javascript) return Object.assign(javascriptRowUniforms(key), { sipKey: key });
+  const { uniforms, keyBuffer } = wasmRowUniforms(key);
+  return Object.assign(uniforms, { sipKey: key, keyBuffer });
+}
+
+type Uniforms = (bytes: Uint8Array, length: number, prefixLength?: number) => [number, number, number];
+
+function javascriptRowUniforms(key: SipKey): Uniforms {
   const prefix: SipPrefix = { state: new Uint32Array(8), length: 0, absorb: false };
   let kept = new Uint8Array(64);
-  const uniforms = (bytes: Uint8Array, length: number, prefixLength = 0): [number, number, number] => {
+  return (bytes, length, prefixLength = 0) => {
     const whole = Math.min(prefixLength, length) & ~7;
     if (whole < 16) return sipUniforms3(key, bytes, length);
     let same = whole === prefix.length;
@@ -274,13 +293,53 @@ export function sipRowUniforms(key: SipKey): RowUniforms {
     sipHash24Into(key, bytes, output, length, prefix);
     return uniforms3();
   };
-  // The key travels with the function: the report thread makes the same uniforms from it.
-  return Object.assign(uniforms, { sipKey: key });
 }
 
-/** sipRowUniforms' function, which names its key. */
+/** What this file uses of the WebAssembly API (the project's TypeScript libraries do not declare it). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+}
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+/** The assembled module, compiled once per thread (a few hundred microseconds) when first needed. */
+let sipModule: object | undefined;
+
+function wasmRowUniforms(key: SipKey): { uniforms: Uniforms; keyBuffer: Uint8Array } {
+  sipModule ??= new wasm.Module(Buffer.from(SIPHASH_WASM, 'base64'));
+  const instance = new wasm.Instance(sipModule, {});
+  const { memory, row } = instance.exports as {
+    memory: { buffer: ArrayBuffer };
+    row: (len: number, whole: number) => void;
+  };
+  // The memory never grows, so these views stay valid.
+  const bytesIn = new Uint8Array(memory.buffer);
+  const words = new Uint32Array(memory.buffer);
+  const { KEY, OUT, MSG, CAPACITY } = SIP_LAYOUT;
+  // k0 and k1 as little-endian 64-bit words: low word first.
+  words.set(key, KEY / 4);
+  const out = OUT / 4;
+  // Where the message is hashed from: a caller that writes its keys here saves a copy per call.
+  const keyBuffer = new Uint8Array(memory.buffer, MSG, CAPACITY);
+  const uniforms: Uniforms = (bytes, length, prefixLength = 0) => {
+    if (length > CAPACITY) return sipUniforms3(key, bytes, length);
+    const whole = Math.min(prefixLength, length) & ~7;
+    // A loop, not TypedArray.set: a row's key is a few dozen bytes.
+    if (bytes !== keyBuffer) for (let i = 0; i < length; i++) bytesIn[MSG + i] = bytes[i] as number;
+    row(length, whole < 16 ? 0 : whole);
+    output[0] = words[out + 1] as number;
+    output[1] = words[out] as number;
+    return uniforms3();
+  };
+  return { uniforms, keyBuffer };
+}
+
+/**
+ * sipRowUniforms' function, which names its key and (in WebAssembly) the buffer it hashes from: keys
+ * written there are not copied.
+ */
 export type RowUniforms = ((
   bytes: Uint8Array,
   length: number,
   prefixLength?: number,
-) => [number, number, number]) & { readonly sipKey: SipKey };
+) => [number, number, number]) & { readonly sipKey: SipKey; readonly keyBuffer?: Uint8Array };
