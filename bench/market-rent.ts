@@ -40,6 +40,8 @@ import {
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+/** Milliseconds the servers are left alone before each timed request (`settle`). */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 50);
 const dataDir = marketRentDataDir;
 /** Another copy of the project (`git worktree add`, node_modules linked): its computed answer as a contender. */
 const BASELINE = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : undefined;
@@ -104,7 +106,19 @@ try {
     const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
     return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
   };
+  /**
+   * Before every timed request or query (every contender alike): the bench process collects its own
+   * garbage (run with \`--expose-gc\`) and the servers have a moment. Each of our answers leaves some
+   * 50 MB of strings behind in this process (the body as text, the fetch copy, the comparison); a
+   * collection of them landed inside the next timing (the answer cache, a copy of bytes already made,
+   * took 13–129 ms, median 46), timing this process rather than the server.
+   */
+  const settle = async () => {
+    (globalThis as { gc?: () => void }).gc?.();
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  };
   const timed = async (work: () => Promise<unknown>) => {
+    await settle();
     const started = performance.now();
     const result = await work();
     return { ms: performance.now() - started, result };
@@ -121,6 +135,7 @@ try {
     let headersMs: number;
     let ms: number;
     let text: string;
+    await settle();
     if (viaFetch) {
       const started = performance.now();
       const response = await fetch(url, { headers });
@@ -268,7 +283,7 @@ try {
   const list = (values: number[]) => values.map((x) => x.toFixed(0)).join(', ');
   const markdown = `## Rental statistics: national SAU2019, 24 months, include-aggregates (\`npm run bench:market-rent\`)
 
-${bonds.toLocaleString('en-NZ')} bonds (the full sandbox), period ${first} to ${last} as of ${asOf}; ${ROUNDS} rounds, the contenders interleaved round by round; medians. Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, our servers with \`${SERVER_NODE_ARGS.join(' ') || 'no node flags'}\`. Ours is timed over HTTP through the whole gateway (key check, rate limit, usage) until the last byte of the JSON (${rows.ours.toLocaleString('en-NZ')} rows) has arrived, read by node:http (\`timedGet\`, bench/support.ts: the body's chunks joined after the clock stops); the SQL contenders until their rows are in the client. The same answers read by \`fetch\` and \`text()\` have rows of their own: that client's work (a web stream per chunk, the bytes decoded into a string) is not the server's.
+${bonds.toLocaleString('en-NZ')} bonds (the full sandbox), period ${first} to ${last} as of ${asOf}; ${ROUNDS} rounds, the contenders interleaved round by round; medians. Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, our servers with \`${SERVER_NODE_ARGS.join(' ') || 'no node flags'}\`. Ours is timed over HTTP through the whole gateway (key check, rate limit, usage) until the last byte of the JSON (${rows.ours.toLocaleString('en-NZ')} rows) has arrived, read by node:http (\`timedGet\`, bench/support.ts: the body's chunks joined after the clock stops); the SQL contenders until their rows are in the client. The same answers read by \`fetch\` and \`text()\` have rows of their own: that client's work (a web stream per chunk, the bytes decoded into a string) is not the server's. Before every timed request or query (every contender alike) the bench process collects its own garbage and leaves the servers alone for ${SETTLE_MS} ms (\`settle\`): a collection of the previous answer's strings had landed inside the next timing.
 
 | contender | median | rows | national ALL row: lq, med, uq |
 |---|---|---|---|

@@ -28,8 +28,8 @@ export interface ThreadJob {
 /** Indexes of the control words (an Int32Array on shared memory). */
 export const CONTROL = {
   /**
-   * 1 once the report thread has made its areas' base histograms (the ALL area's are made from them),
-   * −1 when it gave up before: written by the report thread.
+   * 1 once the report thread has made its areas' base histograms and their sums for the ALL area
+   * (which the request's thread makes from them), −1 when it gave up before: written by the report thread.
    */
   bases: 0,
   state: 1,

@@ -46,6 +46,8 @@ function run(job: ThreadJob): void {
     if (cancelled()) throw new Cancelled();
     histograms.base(a, firstAreas);
   }
+  // Its part of the ALL area, which the request's thread makes last from every area's.
+  histograms.partial(firstAreas);
   Atomics.store(control, CONTROL.bases, 1);
   Atomics.notify(control, CONTROL.bases);
   const encoder = answerEncoder(job.format, job.areaDefinition, job.periodCovered, 'first', job.output);

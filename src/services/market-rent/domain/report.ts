@@ -187,11 +187,12 @@ export function reserveWorkingMemory(entries: number): void {
   reservedEntries = entries;
   // This thread's arena, and the one lent to a report thread (for about half of the areas).
   for (const [name, share] of [
-    ['arena', 1],
-    [THREAD_ARENA, THREAD_ARENA_SHARE],
+    ['arena', ARENA_PER_ENTRY],
+    // Its areas' histograms and their sums for the ALL area (threadArrays).
+    [THREAD_ARENA, THREAD_ARENA_SHARE * (ARENA_PER_ENTRY + 1)],
   ] as const) {
     const arena = new Arena(0, name);
-    arena.reserve(Math.ceil(entries * share * ARENA_PER_ENTRY));
+    arena.reserve(Math.ceil(entries * share));
     arena.rents.fill(0);
     arena.counts.fill(0);
     arena.bondSums.fill(0);
@@ -378,7 +379,10 @@ export interface AnswerWork {
   baseOf(a: number): void;
   /** Area a's ALL levels, from its base histograms (with aggregates; nothing without). */
   levelsOf(a: number): void;
-  /** The ALL area's histograms: areas 0 … firstAreas − 1 read from `first`, the others from `arrays()`. */
+  /**
+   * The ALL area's histograms: areas 0 … firstAreas − 1 from `first` (their sums, which the report
+   * thread made there), the others from `arrays()`.
+   */
   nationalOf(first: SlotArrays | null, firstAreas: number): void;
   arrays(): SlotArrays;
   /**
@@ -458,8 +462,10 @@ export function prepareAnswer(input: ReportInput): AnswerWork {
     // Storing may have grown the arena's arrays: read them after.
     arrays,
     threadArrays(firstAreas) {
-      const lent = new Arena(firstAreas * SLOTS, THREAD_ARENA);
-      lent.reserve((before[firstAreas] as number) * ARENA_PER_ENTRY);
+      // Its areas' slots and the ALL area's (where it sums its areas for \`nationalOf\`), room for
+      // their histograms and those sums (each at most its areas' entries).
+      const lent = new Arena(slotCount, THREAD_ARENA);
+      lent.reserve((before[firstAreas] as number) * (ARENA_PER_ENTRY + 1));
       const slots = firstAreas * SLOTS;
       const lentClosed = scratchFloat64(`${THREAD_ARENA}.closed`, slots);
       const lentCurrent = scratchFloat64(`${THREAD_ARENA}.current`, slots);
@@ -521,9 +527,17 @@ export class AreaHistograms {
     if (this.sources.includeAggregates) this.levelsOf.area(a);
   }
 
-  /** The ALL area's base-level histograms (each dwelling × bedrooms over the areas). */
+  /**
+   * The ALL area's base-level histograms (each dwelling × bedrooms over the areas); with `first`, areas
+   * 0 … firstAreas − 1 as a report thread summed them there (`partial`).
+   */
   national(first: SlotArrays | null, firstAreas: number): void {
     this.levelsOf.national(first, firstAreas);
+  }
+
+  /** On a report thread: its areas 0 … firstAreas − 1 summed for the ALL area (with aggregates). */
+  partial(firstAreas: number): void {
+    if (this.sources.includeAggregates) this.levelsOf.partial(firstAreas);
   }
 }
 
@@ -748,7 +762,11 @@ function aggregates(
   accumulator: RentAccumulator,
   closed: Float64Array,
   current: Float64Array,
-): { area(a: number): void; national(first: SlotArrays | null, firstAreas: number): void } {
+): {
+  area(a: number): void;
+  national(first: SlotArrays | null, firstAreas: number): void;
+  partial(firstAreas: number): void;
+} {
   const slot = (a: number, d: number, b: number) => (a * (D + 1) + d) * (B + 1) + b;
   const { length, start } = arena;
   const merge = (target: number, first: number, stride: number, count: number) => {
@@ -787,29 +805,58 @@ function aggregates(
       merge(slot(a, D, B), slot(a, 0, B), B + 1, D);
     },
     national(first, firstAreas) {
-      // The ALL area × each dwelling × each bedroom value: summed over the areas, the first areas'
-      // histograms read from `first` when another thread made them. Always summed, never aliased:
+      // The ALL area × each dwelling × each bedroom value, summed over the areas: with a report thread,
+      // its areas' sum (\`partial\`, in its arena) and this thread's areas. Always summed, never aliased:
       // the one source could be in the other thread's arena (a sum of one histogram is that histogram).
+      const from = first === null ? 0 : firstAreas;
       for (let d = 0; d < D; d++) {
         for (let b = 0; b < B; b++) {
           const target = slot(areaCount, d, b);
           let c = 0;
           let n = 0;
-          let filled = 0;
           for (let a = 0; a < areaCount; a++) {
             const s = slot(a, d, b);
             c += closed[s] as number;
             n += current[s] as number;
-            const from = first !== null && a < firstAreas ? first : arena;
-            const size = from.length[s] as number;
-            if (size === 0) continue;
-            filled++;
-            const at = from.start[s] as number;
-            accumulator.addPacked(from.rents, from.counts, from.bondSums, at, at + size);
           }
           closed[target] = c;
           current[target] = n;
+          let filled = 0;
+          const theirs = first === null ? 0 : (first.length[target] as number);
+          if (first !== null && theirs > 0) {
+            filled++;
+            const at = first.start[target] as number;
+            accumulator.addPacked(first.rents, first.counts, first.bondSums, at, at + theirs);
+          }
+          const { rents, counts, bondSums } = arena;
+          for (let a = from; a < areaCount; a++) {
+            const s = slot(a, d, b);
+            const size = length[s] as number;
+            if (size === 0) continue;
+            filled++;
+            const at = start[s] as number;
+            accumulator.addPacked(rents, counts, bondSums, at, at + size);
+          }
           if (filled > 0) arena.store(target, accumulator);
+        }
+      }
+    },
+    partial(firstAreas) {
+      // A report thread's part of the ALL area: its areas' sum for each dwelling × bedrooms, kept in its
+      // arena at the ALL area's slots for the request's thread's \`national\`.
+      for (let d = 0; d < D; d++) {
+        for (let b = 0; b < B; b++) {
+          let filled = 0;
+          const { rents, counts, bondSums } = arena;
+          for (let a = 0; a < firstAreas; a++) {
+            const s = slot(a, d, b);
+            const size = length[s] as number;
+            if (size === 0) continue;
+            filled++;
+            const at = start[s] as number;
+            accumulator.addPacked(rents, counts, bondSums, at, at + size);
+          }
+          if (filled > 0) arena.store(slot(areaCount, d, b), accumulator);
         }
       }
     },

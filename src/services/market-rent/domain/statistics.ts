@@ -246,7 +246,13 @@ export function publishedStatisticsInto(
   exactStatisticsInto(rents, counts, bondSums, from, to, n, out);
   for (let f = 0; f < FIGURES; f++) {
     const x = out[f] as number;
-    if (!Number.isNaN(x)) out[f] = roundHalfAwayFromZero(x, FIGURE_DECIMALS[f] as number);
+    if (Number.isNaN(x)) continue;
+    const decimals = FIGURE_DECIMALS[f] as number;
+    if (decimals === 0) {
+      // Whole dollars (seven figures of ten), as roundHalfAwayFromZero rounds them, written out here.
+      const rounded = Math.round(Math.abs(x));
+      out[f] = (x < 0 ? -rounded : rounded) || 0;
+    } else out[f] = roundHalfAwayFromZero(x, decimals);
   }
   return true;
 }
