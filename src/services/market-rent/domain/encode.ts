@@ -54,14 +54,27 @@ const B = BEDROOM_VALUES.length;
 const FIGURES = FIGURE_NAMES.length;
 const POWERS = [1, 10, 100, 1000, 10_000];
 
-/** 0 … 9999 as four ASCII digits each, zero-padded, and the length of each without its padding. */
-const PADDED = new Uint8Array(40_000);
+/**
+ * 0 … 9999 as ASCII digits packed into 32-bit words (little-endian: the first digit in the low byte):
+ * zero-padded to four digits (PADDED), and without padding, left-aligned (DIGITS, its length in
+ * DIGIT_LENGTH). A number's digits are then one or two stores of four bytes; what a store writes past
+ * the digits is overwritten by what follows (every row reserves room beyond its longest).
+ */
+const PADDED = new Uint32Array(10_000);
+const DIGITS = new Uint32Array(10_000);
 const DIGIT_LENGTH = new Uint8Array(10_000);
+const packed = (text: string) => {
+  let word = 0;
+  for (let i = 0; i < text.length && i < 4; i++) word |= text.charCodeAt(i) << (8 * i);
+  return word >>> 0;
+};
 for (let v = 0; v < 10_000; v++) {
-  const text = String(v).padStart(4, '0');
-  for (let i = 0; i < 4; i++) PADDED[v * 4 + i] = text.charCodeAt(i);
+  PADDED[v] = packed(String(v).padStart(4, '0'));
+  DIGITS[v] = packed(String(v));
   DIGIT_LENGTH[v] = String(v).length;
 }
+
+const viewOf = (buffer: Uint8Array) => new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 
 /** The most a row adds besides its area's label: keys, factors and 13 numbers of at most 25 bytes. */
 const ROW_BYTES = 768;
@@ -124,12 +137,16 @@ export function reserveAnswerBuffer(bytes: number): void {
  */
 class Bytes {
   at = 0;
+  /** The buffer as a DataView, for writing four bytes at a time (any alignment). */
+  view: DataView;
 
   /** Not zeroed: every byte is written before it is read. */
   constructor(
     public buffer: Uint8Array,
     private readonly pool: Pool | null,
-  ) {}
+  ) {
+    this.view = viewOf(buffer);
+  }
 
   /** Room for `count` more bytes; returns the buffer (a new one when it grew). */
   reserve(count: number): Uint8Array {
@@ -139,6 +156,7 @@ class Bytes {
     const grown = this.pool === null ? sharedBytes(size) : this.pool.allocate(size);
     grown.set(this.buffer.subarray(0, this.at));
     this.buffer = grown;
+    this.view = viewOf(grown);
     return grown;
   }
 
@@ -201,35 +219,30 @@ function ascii(buffer: Uint8Array, at: number, text: string): number {
   return at;
 }
 
-/** A whole number 0 ≤ v < 2^53: below 10^8 from the table of 4 digits. */
-function digits(buffer: Uint8Array, at: number, v: number): number {
+/** A whole number 0 ≤ v < 2^53: below 10^8 from the tables of 4 digits. */
+function digits(buffer: Uint8Array, view: DataView, at: number, v: number): number {
   if (v < 10_000) {
-    for (let i = 4 - (DIGIT_LENGTH[v] as number), from = v * 4; i < 4; i++)
-      buffer[at++] = PADDED[from + i] as number;
-    return at;
+    view.setUint32(at, DIGITS[v] as number, true);
+    return at + (DIGIT_LENGTH[v] as number);
   }
   if (v < 100_000_000) {
     const high = Math.floor(v / 10_000);
-    const low = (v - high * 10_000) * 4;
-    for (let i = 4 - (DIGIT_LENGTH[high] as number), from = high * 4; i < 4; i++)
-      buffer[at++] = PADDED[from + i] as number;
-    buffer[at++] = PADDED[low] as number;
-    buffer[at++] = PADDED[low + 1] as number;
-    buffer[at++] = PADDED[low + 2] as number;
-    buffer[at++] = PADDED[low + 3] as number;
-    return at;
+    view.setUint32(at, DIGITS[high] as number, true);
+    at += DIGIT_LENGTH[high] as number;
+    view.setUint32(at, PADDED[v - high * 10_000] as number, true);
+    return at + 4;
   }
   return ascii(buffer, at, String(v));
 }
 
 /** A finite number as String(v) prints it, for a figure published with `decimals` decimals. */
-function number(buffer: Uint8Array, at: number, v: number, decimals: number): number {
+function number(buffer: Uint8Array, view: DataView, at: number, v: number, decimals: number): number {
   const negative = v < 0;
   const magnitude = negative ? -v : v;
   if (decimals === 0) {
     if (!Number.isSafeInteger(magnitude)) return ascii(buffer, at, String(v));
     if (negative) buffer[at++] = 45; // '-'
-    return digits(buffer, at, magnitude);
+    return digits(buffer, view, at, magnitude);
   }
   const scale = POWERS[decimals] as number;
   const k = Math.round(magnitude * scale);
@@ -237,7 +250,7 @@ function number(buffer: Uint8Array, at: number, v: number, decimals: number): nu
   if (negative) buffer[at++] = 45;
   const whole = Math.floor(k / scale);
   let fraction = k - whole * scale;
-  at = digits(buffer, at, whole);
+  at = digits(buffer, view, at, whole);
   if (fraction === 0) return at;
   let places = decimals;
   while (fraction % 10 === 0) {
@@ -247,7 +260,35 @@ function number(buffer: Uint8Array, at: number, v: number, decimals: number): nu
   buffer[at++] = 46; // '.'
   // Leading zeros of the fraction, then its digits.
   for (let p = places - 1; p > 0 && fraction < (POWERS[p] as number); p--) buffer[at++] = 48;
-  return digits(buffer, at, fraction);
+  return digits(buffer, view, at, fraction);
+}
+
+/**
+ * A short key (up to 12 bytes) as three 32-bit words and its length: written by `key` in three stores,
+ * whatever its length (the bytes past it are overwritten by what follows).
+ */
+interface ShortKey {
+  w0: number;
+  w1: number;
+  w2: number;
+  length: number;
+}
+
+function shortKey(text: string): ShortKey {
+  if (text.length > 12 || /[^\x20-\x7e]/.test(text)) throw new Error(`not a short ASCII key: ${text}`);
+  return {
+    w0: packed(text.slice(0, 4)),
+    w1: packed(text.slice(4, 8)),
+    w2: packed(text.slice(8, 12)),
+    length: text.length,
+  };
+}
+
+function key(view: DataView, at: number, k: ShortKey): number {
+  view.setUint32(at, k.w0, true);
+  view.setUint32(at + 4, k.w1, true);
+  view.setUint32(at + 8, k.w2, true);
+  return at + k.length;
 }
 
 const utf8 = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
@@ -260,10 +301,10 @@ const JSON_FACTORS = Array.from({ length: D + 1 }, (_, d) =>
     utf8(`"dwell":${JSON.stringify(dwellLabel(d))},"nBedrms":${JSON.stringify(bedroomsLabel(b))},"nLodged":`),
   ),
 );
-const JSON_FIGURE_KEYS = FIGURE_NAMES.map((name) => utf8(`,"${name}":`));
-const JSON_CLOSED = utf8(',"nClosed":');
-const JSON_CURRENT = utf8(',"nCurr":');
-const JSON_NULL = utf8('null');
+const JSON_FIGURE_KEYS = FIGURE_NAMES.map((name) => shortKey(`,"${name}":`));
+const JSON_CLOSED = shortKey(',"nClosed":');
+const JSON_CURRENT = shortKey(',"nCurr":');
+const JSON_NULL = shortKey('null');
 const JSON_END = utf8(']}');
 const JSON_SUPPRESSED = utf8(`${FIGURE_NAMES.map((name) => `,"${name}":null`).join('')}}`);
 
@@ -294,25 +335,26 @@ export function jsonEncoder(
     row(d, b, nLodged, nClosed, nCurr, figures) {
       rows++;
       const buffer = out.reserve(areaPrefix.length + ROW_BYTES);
+      const view = out.view;
       let at = out.at;
       if (!first) buffer[at++] = 44; // ','
       first = false;
       at = copy(buffer, at, areaPrefix);
       at = copy(buffer, at, (JSON_FACTORS[d] as Uint8Array[])[b] as Uint8Array);
-      at = number(buffer, at, nLodged, 0);
-      at = copy(buffer, at, JSON_CLOSED);
-      at = number(buffer, at, nClosed, 0);
-      at = copy(buffer, at, JSON_CURRENT);
-      at = number(buffer, at, nCurr, 0);
+      at = number(buffer, view, at, nLodged, 0);
+      at = key(view, at, JSON_CLOSED);
+      at = number(buffer, view, at, nClosed, 0);
+      at = key(view, at, JSON_CURRENT);
+      at = number(buffer, view, at, nCurr, 0);
       if (figures === null) at = copy(buffer, at, JSON_SUPPRESSED);
       else {
         for (let f = 0; f < FIGURES; f++) {
-          at = copy(buffer, at, JSON_FIGURE_KEYS[f] as Uint8Array);
+          at = key(view, at, JSON_FIGURE_KEYS[f] as ShortKey);
           const x = figures[f] as number;
           // JSON has no NaN or infinities: JSON.stringify writes null for them.
           at = Number.isFinite(x)
-            ? number(buffer, at, x, FIGURE_DECIMALS[f] as number)
-            : copy(buffer, at, JSON_NULL);
+            ? number(buffer, view, at, x, FIGURE_DECIMALS[f] as number)
+            : key(view, at, JSON_NULL);
         }
         buffer[at++] = 125; // '}'
       }
@@ -409,20 +451,21 @@ export function csvEncoder(part: AnswerPartKind = 'whole', into?: Uint8Array): A
     row(d, b, nLodged, nClosed, nCurr, figures) {
       rows++;
       const buffer = out.reserve(areaField.length + ROW_BYTES);
+      const view = out.view;
       let at = copy(buffer, out.at, areaField);
       at = copy(buffer, at, (CSV_FACTORS[d] as Uint8Array[])[b] as Uint8Array);
-      at = number(buffer, at, nLodged, 0);
+      at = number(buffer, view, at, nLodged, 0);
       buffer[at++] = 44;
-      at = number(buffer, at, nClosed, 0);
+      at = number(buffer, view, at, nClosed, 0);
       buffer[at++] = 44;
-      at = number(buffer, at, nCurr, 0);
+      at = number(buffer, view, at, nCurr, 0);
       if (figures === null) at = copy(buffer, at, CSV_SUPPRESSED);
       else {
         for (let f = 0; f < FIGURES; f++) {
           buffer[at++] = 44;
           const x = figures[f] as number;
           // render.ts writes null as an empty field and any other number as String does.
-          if (!Number.isNaN(x)) at = number(buffer, at, x, FIGURE_DECIMALS[f] as number);
+          if (!Number.isNaN(x)) at = number(buffer, view, at, x, FIGURE_DECIMALS[f] as number);
         }
         buffer[at++] = 13;
         buffer[at++] = 10;
