@@ -292,6 +292,25 @@ function key(view: DataView, at: number, k: ShortKey): number {
 }
 
 const utf8 = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
+
+/**
+ * Each area's label as the rows write it, kept between answers (a national answer has 2,240 areas:
+ * encoding their labels afresh each time was about 3% of its work); forgotten whole past
+ * REMEMBERED_LABELS (user-defined areas can bring any labels).
+ */
+const jsonLabels = new Map<string, Uint8Array>();
+const csvLabels = new Map<string, Uint8Array>();
+const REMEMBERED_LABELS = 20_000;
+
+function remembered(kept: Map<string, Uint8Array>, label: string, make: () => Uint8Array): Uint8Array {
+  let bytes = kept.get(label);
+  if (bytes === undefined) {
+    if (kept.size >= REMEMBERED_LABELS) kept.clear();
+    bytes = make();
+    kept.set(label, bytes);
+  }
+  return bytes;
+}
 const dwellLabel = (d: number) => (d < D ? (DWELLING_TYPES[d] as string) : ALL);
 const bedroomsLabel = (b: number) => (b < B ? (BEDROOM_VALUES[b] as string) : ALL);
 
@@ -325,12 +344,12 @@ export function jsonEncoder(
   const out = bytesFor(part, into);
   if (part !== 'later')
     out.write(utf8(`${JSON.stringify({ areaDefinition, periodCovered }).slice(0, -1)},"items":[`));
-  let areaPrefix = utf8('');
+  let areaPrefix: Uint8Array = utf8('');
   let first = part !== 'later';
   let rows = 0;
   return {
     area(label) {
-      areaPrefix = utf8(`{"area":${JSON.stringify(label)},`);
+      areaPrefix = remembered(jsonLabels, label, () => utf8(`{"area":${JSON.stringify(label)},`));
     },
     row(d, b, nLodged, nClosed, nCurr, figures) {
       rows++;
@@ -442,11 +461,11 @@ const csvText = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g
 export function csvEncoder(part: AnswerPartKind = 'whole', into?: Uint8Array): AnswerEncoder & PartEncoder {
   const out = bytesFor(part, into);
   if (part !== 'later') out.write(CSV_HEADER);
-  let areaField = utf8('');
+  let areaField: Uint8Array = utf8('');
   let rows = 0;
   return {
     area(label) {
-      areaField = utf8(csvText(label));
+      areaField = remembered(csvLabels, label, () => utf8(csvText(label)));
     },
     row(d, b, nLodged, nClosed, nCurr, figures) {
       rows++;

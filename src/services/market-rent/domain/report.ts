@@ -272,6 +272,17 @@ export function publishPlan(query: StatisticsQuery): PublishPlan {
 
 const textEncoder = new TextEncoder();
 
+/** `text` as UTF-8 at the start of `into` (room for three bytes a character); returns its length. */
+function utf8Into(text: string, into: Uint8Array): number {
+  // Keys are ASCII: a loop beats the encoder's call for a few dozen characters.
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7f) return textEncoder.encodeInto(text, into).written;
+    into[i] = c;
+  }
+  return text.length;
+}
+
 /**
  * Publishes the rows of one area at a time into a sink: suppression and output rounding of each row's
  * figures, keyed random rounding of its counts. Works on any thread that can see the slot arrays.
@@ -306,13 +317,12 @@ export class AreaPublisher {
         if (areaPrefixLength < 0) {
           // The area's first row: its label for the sink, its part of the rounding keys.
           sink.area(plan.labels[a] as string);
-          const areaPrefix = textEncoder.encode(`${plan.keyPrefix}${plan.keys[a]}|`);
-          if (areaPrefix.length + 128 > keyBytes.length) {
-            keyBytes = new Uint8Array(areaPrefix.length * 2 + 128);
+          const areaPrefix = `${plan.keyPrefix}${plan.keys[a]}|`;
+          if (areaPrefix.length * 3 + 128 > keyBytes.length) {
+            keyBytes = new Uint8Array(areaPrefix.length * 6 + 128);
             this.keyBytes = keyBytes;
           }
-          keyBytes.set(areaPrefix, 0);
-          areaPrefixLength = areaPrefix.length;
+          areaPrefixLength = utf8Into(areaPrefix, keyBytes);
         }
         let rLodged = nLodged;
         let rClosed = nClosed;
