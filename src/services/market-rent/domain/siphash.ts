@@ -230,13 +230,13 @@ export function sipUniforms3(
 }
 
 /** The three uniforms of the hash in `output`. */
-function uniforms3(): [number, number, number] {
+function uniforms3(into: [number, number, number] = [0, 0, 0]): [number, number, number] {
   const hi = output[0] as number;
   const lo = output[1] as number;
-  const a = hi >>> 11;
-  const b = ((hi & 0x7ff) << 10) | (lo >>> 22);
-  const c = (lo >>> 1) & 0x1fffff;
-  return [a / TWO_TO_21, b / TWO_TO_21, c / TWO_TO_21];
+  into[0] = (hi >>> 11) / TWO_TO_21;
+  into[1] = (((hi & 0x7ff) << 10) | (lo >>> 22)) / TWO_TO_21;
+  into[2] = ((lo >>> 1) & 0x1fffff) / TWO_TO_21;
+  return into;
 }
 
 /**
@@ -277,9 +277,13 @@ type Uniforms = (bytes: Uint8Array, length: number, prefixLength?: number) => [n
 function javascriptRowUniforms(key: SipKey): Uniforms {
   const prefix: SipPrefix = { state: new Uint32Array(8), length: 0, absorb: false };
   let kept = new Uint8Array(64);
+  const result: [number, number, number] = [0, 0, 0];
   return (bytes, length, prefixLength = 0) => {
     const whole = Math.min(prefixLength, length) & ~7;
-    if (whole < 16) return sipUniforms3(key, bytes, length);
+    if (whole < 16) {
+      sipHash24Into(key, bytes, output, length);
+      return uniforms3(result);
+    }
     let same = whole === prefix.length;
     for (let i = 0; same && i < whole; i++) same = bytes[i] === kept[i];
     if (!same) {
@@ -291,7 +295,7 @@ function javascriptRowUniforms(key: SipKey): Uniforms {
       prefix.absorb = false;
     }
     sipHash24Into(key, bytes, output, length, prefix);
-    return uniforms3();
+    return uniforms3(result);
   };
 }
 
@@ -321,22 +325,27 @@ function wasmRowUniforms(key: SipKey): { uniforms: Uniforms; keyBuffer: Uint8Arr
   const out = OUT / 4;
   // Where the message is hashed from: a caller that writes its keys here saves a copy per call.
   const keyBuffer = new Uint8Array(memory.buffer, MSG, CAPACITY);
+  const result: [number, number, number] = [0, 0, 0];
   const uniforms: Uniforms = (bytes, length, prefixLength = 0) => {
-    if (length > CAPACITY) return sipUniforms3(key, bytes, length);
+    if (length > CAPACITY) {
+      sipHash24Into(key, bytes, output, length);
+      return uniforms3(result);
+    }
     const whole = Math.min(prefixLength, length) & ~7;
     // A loop, not TypedArray.set: a row's key is a few dozen bytes.
     if (bytes !== keyBuffer) for (let i = 0; i < length; i++) bytesIn[MSG + i] = bytes[i] as number;
     row(length, whole < 16 ? 0 : whole);
     output[0] = words[out + 1] as number;
     output[1] = words[out] as number;
-    return uniforms3();
+    return uniforms3(result);
   };
   return { uniforms, keyBuffer };
 }
 
 /**
  * sipRowUniforms' function, which names its key and (in WebAssembly) the buffer it hashes from: keys
- * written there are not copied.
+ * written there are not copied. The array it returns is its own, reused: read it before the next call
+ * (no array per row).
  */
 export type RowUniforms = ((
   bytes: Uint8Array,

@@ -10,6 +10,8 @@ export const FIGURE_NAMES = ['mean', 'lq', 'med', 'uq', 'sd', 'brr', 'lmean', 'l
 const FIGURES = FIGURE_NAMES.length;
 /** Decimals each figure is published with (FIGURE_NAMES' order): whole dollars, brr 2, lmean and lsd 4. */
 export const FIGURE_DECIMALS = [0, 0, 0, 0, 0, 2, 4, 4, 0, 0] as const;
+/** 10^d for the decimals figures have. */
+const DECIMAL_SCALES = [1, 10, 100, 1000, 10_000];
 
 const Z_LOWER_QUARTILE = qnorm(0.25);
 const Z_UPPER_QUARTILE = qnorm(0.75);
@@ -248,11 +250,20 @@ export function publishedStatisticsInto(
     const x = out[f] as number;
     if (Number.isNaN(x)) continue;
     const decimals = FIGURE_DECIMALS[f] as number;
-    if (decimals === 0) {
-      // Whole dollars (seven figures of ten), as roundHalfAwayFromZero rounds them, written out here.
-      const rounded = Math.round(Math.abs(x));
-      out[f] = (x < 0 ? -rounded : rounded) || 0;
-    } else out[f] = roundHalfAwayFromZero(x, decimals);
+    // As roundHalfAwayFromZero rounds (its checks of `decimals` aside), written out here: this runs
+    // for every figure of every published row.
+    const magnitude = Math.abs(x);
+    let rounded: number;
+    if (decimals === 0) rounded = Math.round(magnitude);
+    else {
+      const scale = DECIMAL_SCALES[decimals] as number;
+      const scaled = magnitude * scale;
+      rounded =
+        Math.abs(scaled - Math.floor(scaled) - 0.5) < 1e-6 && magnitude < 1e15
+          ? Number(magnitude.toFixed(decimals))
+          : Math.round(scaled) / scale;
+    }
+    out[f] = (x < 0 ? -rounded : rounded) || 0;
   }
   return true;
 }
