@@ -39,6 +39,14 @@ export class RentAccumulator {
 
   add(rent: number, count: number, bondSum: number): void {
     if (count === 0) return;
+    this.addEntry(rent, count, bondSum);
+  }
+
+  /**
+   * `add` of an entry whose count may be 0 (its bond sum still counts): a partial sum kept with such
+   * entries (`takeInto`'s `keepZeroCounts`) adds up to what its parts would have.
+   */
+  addEntry(rent: number, count: number, bondSum: number): void {
     this.total += count;
     if (rent <= this.denseLimit) {
       this.touch(rent);
@@ -110,6 +118,18 @@ export class RentAccumulator {
     this.touchedSize = touched;
   }
 
+  /** `addPacked` of entries whose count may be 0 (a partial sum kept with `keepZeroCounts`). */
+  addPackedEntries(
+    rents: Int32Array,
+    counts: Float64Array,
+    bondSums: Float64Array,
+    from: number,
+    to: number,
+  ): void {
+    for (let i = from; i < to; i++)
+      this.addEntry(rents[i] as number, counts[i] as number, bondSums[i] as number);
+  }
+
   /** An upper bound on the entries the next take() returns. */
   get distinct(): number {
     return this.touchedSize + this.sparse.size;
@@ -149,9 +169,17 @@ export class RentAccumulator {
   /**
    * Writes the histogram of everything added into flat arrays from index `at` (room for `distinct`
    * entries is the caller's), ascending by rent, and empties the accumulator. Returns the number of
-   * entries written; read `n` before calling for their total.
+   * entries written; read `n` before calling for their total. With `keepZeroCounts`, a rent whose count
+   * came back to 0 while its bond sum did not is written too: a partial sum that more will be added to
+   * (the report thread's part of the ALL area) must add up to what its parts would have.
    */
-  takeInto(rents: Int32Array, counts: Float64Array, bondSums: Float64Array, at: number): number {
+  takeInto(
+    rents: Int32Array,
+    counts: Float64Array,
+    bondSums: Float64Array,
+    at: number,
+    keepZeroCounts = false,
+  ): number {
     const { bits, words, denseCounts, denseBonds } = this;
     let k = at;
     // Set bits lowest first: words in ascending order, bits in each word from the lowest, so the rents
@@ -171,7 +199,7 @@ export class RentAccumulator {
           word ^= bit;
           const rent = (w << 5) | (31 - Math.clz32(bit));
           const count = denseCounts[rent] as number;
-          if (count !== 0) {
+          if (count !== 0 || (keepZeroCounts && (denseBonds[rent] as number) !== 0)) {
             rents[k] = rent;
             counts[k] = count;
             bondSums[k] = denseBonds[rent] as number;
@@ -185,7 +213,7 @@ export class RentAccumulator {
     if (this.sparse.size > 0) {
       for (const rent of [...this.sparse.keys()].sort((a, b) => a - b)) {
         const slot = this.sparse.get(rent) as { count: number; bondSum: number };
-        if (slot.count !== 0) {
+        if (slot.count !== 0 || (keepZeroCounts && slot.bondSum !== 0)) {
           rents[k] = rent;
           counts[k] = slot.count;
           bondSums[k] = slot.bondSum;

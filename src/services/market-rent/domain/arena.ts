@@ -71,12 +71,12 @@ export class Arena {
     this.n = scratchFloat64(`${name}.n`, slots).fill(0);
   }
 
-  /** Empties the accumulator into slot `slot`. */
-  store(slot: number, accumulator: RentAccumulator): void {
+  /** Empties the accumulator into slot `slot` (`keepZeroCounts`: see `RentAccumulator.takeInto`). */
+  store(slot: number, accumulator: RentAccumulator, keepZeroCounts = false): void {
     this.reserve(this.size + accumulator.distinct);
     this.n[slot] = accumulator.n;
     this.start[slot] = this.size;
-    const length = accumulator.takeInto(this.rents, this.counts, this.bondSums, this.size);
+    const length = accumulator.takeInto(this.rents, this.counts, this.bondSums, this.size, keepZeroCounts);
     this.length[slot] = length;
     this.size += length;
   }

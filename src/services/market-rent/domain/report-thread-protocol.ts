@@ -8,6 +8,8 @@ import type { SipKey } from './siphash.ts';
  * control words, because the request's thread is busy computing and cannot take messages meanwhile.
  */
 export interface ThreadJob {
+  /** The job's number: the report thread works and signals only while CONTROL.job holds it. */
+  id: number;
   /** null: the last job's plan (the report thread keeps it). */
   plan: PublishPlan | null;
   /** The report thread makes the histograms and rows of areas 0 … firstAreas − 1. */
@@ -38,8 +40,10 @@ export const CONTROL = {
   rows: 3,
   /** Not 0: the request's thread gave up on this job (the report thread stops at its next area). */
   cancel: 4,
+  /** The number of the job under way (written first by the request's thread for each job). */
+  job: 5,
 } as const;
-export const CONTROL_WORDS = 5;
+export const CONTROL_WORDS = 6;
 
 export const STATE = { running: 1, done: 2, failed: 3 } as const;
 

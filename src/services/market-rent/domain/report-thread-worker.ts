@@ -41,13 +41,16 @@ function run(job: ThreadJob): void {
     arrays.closed,
     arrays.current,
   );
-  const cancelled = () => Atomics.load(control, CONTROL.cancel) !== 0;
+  // Given up on, or another job under way (this one was given up on): stop, signal nothing.
+  const cancelled = () =>
+    Atomics.load(control, CONTROL.cancel) !== 0 || Atomics.load(control, CONTROL.job) !== job.id;
   for (let a = 0; a < firstAreas; a++) {
     if (cancelled()) throw new Cancelled();
     histograms.base(a, firstAreas);
   }
   // Its part of the ALL area, which the request's thread makes last from every area's.
   histograms.partial(firstAreas);
+  if (cancelled()) throw new Cancelled();
   Atomics.store(control, CONTROL.bases, 1);
   Atomics.notify(control, CONTROL.bases);
   const encoder = answerEncoder(job.format, job.areaDefinition, job.periodCovered, 'first', job.output);
@@ -59,8 +62,9 @@ function run(job: ThreadJob): void {
     publisher.publish(a, arrays);
   }
   const part = encoder.finishPart();
+  if (cancelled()) throw new Cancelled();
   // A part that outgrew the lent buffer is in a new one: sent before the state says done.
-  if (part.buffer !== job.output) results.postMessage({ grown: part.buffer });
+  if (part.buffer !== job.output) results.postMessage({ id: job.id, grown: part.buffer });
   Atomics.store(control, CONTROL.length, part.length);
   Atomics.store(control, CONTROL.rows, part.rows);
   Atomics.store(control, CONTROL.state, STATE.done);
@@ -71,13 +75,16 @@ parentPort?.on('message', (job: ThreadJob) => {
   try {
     run(job);
   } catch (error) {
+    const { control } = job;
+    // A job given up on for another one: its words are the other job's now.
+    if (Atomics.load(control, CONTROL.job) !== job.id) return;
     if (!(error instanceof Cancelled))
-      results.postMessage({ error: error instanceof Error ? error.message : String(error) });
+      results.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) });
     // Whoever waits, for the base histograms or for the part, is told.
-    Atomics.compareExchange(job.control, CONTROL.bases, 0, -1);
-    Atomics.notify(job.control, CONTROL.bases);
-    Atomics.store(job.control, CONTROL.state, STATE.failed);
-    Atomics.notify(job.control, CONTROL.state);
+    Atomics.compareExchange(control, CONTROL.bases, 0, -1);
+    Atomics.notify(control, CONTROL.bases);
+    Atomics.store(control, CONTROL.state, STATE.failed);
+    Atomics.notify(control, CONTROL.state);
   }
 });
 // Its code compiled on made-up national answers (as the request's thread does at start), then ready.

@@ -49,7 +49,7 @@ import type { RowUniforms } from './siphash.ts';
 /** Answers with fewer base entries are made on one thread: a job's round trip is not worth it. */
 export const MIN_THREAD_ENTRIES = 10_000;
 /** The share of the entries whose areas the report thread makes (the other thread makes the ALL area too). */
-const FIRST_SHARE = 0.55;
+export const FIRST_SHARE = 0.55;
 
 export interface ReportThreadLog {
   warn(details: Record<string, unknown>, message: string): void;
@@ -65,6 +65,8 @@ export class ReportThread {
   private losses = 0;
   /** The plan of the last job sent (the report thread keeps it). */
   private lastPlan: PublishPlan | null = null;
+  /** The number of the last job sent. */
+  private lastJob = 0;
   /** Answers whose first part the report thread made (for tests and logs). */
   jobs = 0;
 
@@ -188,6 +190,10 @@ export class ReportThread {
       return encoder.finishLent();
     }
     const { control } = this;
+    // The job's number first: a report thread still at an earlier job (one given up on) finds it
+    // changed, stops, and signals nothing into this job's control words.
+    const id = ++this.lastJob;
+    Atomics.store(control, CONTROL.job, id);
     Atomics.store(control, CONTROL.bases, 0);
     Atomics.store(control, CONTROL.cancel, 0);
     Atomics.store(control, CONTROL.state, STATE.running);
@@ -199,6 +205,7 @@ export class ReportThread {
     this.lastPlan = work.plan;
     const lent = work.threadArrays(firstAreas);
     const job: ThreadJob = {
+      id,
       plan,
       firstAreas,
       format,
@@ -226,9 +233,9 @@ export class ReportThread {
         // The ALL area, from every area's base histograms: the first areas' from the report thread.
         if (this.waitForBases()) work.nationalOf(lent, firstAreas);
         else {
+          basesHere = true;
           this.giveUp(output, worker, results);
           for (let a = 0; a < firstAreas; a++) work.baseOf(a);
-          basesHere = true;
           work.nationalOf(null, 0);
         }
         work.levelsOf(areaCount);
@@ -236,8 +243,9 @@ export class ReportThread {
       }
       later = encoder.finishPart();
     } catch (error) {
-      // The report thread stops at its next area; its buffer is given back once it has.
-      this.cancel(output);
+      // The report thread stops at its next area; its buffer is given back once it has (unless the
+      // job was given up on already).
+      if (!basesHere) this.cancel(output, worker);
       throw error;
     }
     const first = basesHere ? null : this.firstPart(output, worker, results);
@@ -268,10 +276,9 @@ export class ReportThread {
     const { control } = this;
     Atomics.wait(control, CONTROL.state, STATE.running, WAIT_MS);
     if (Atomics.load(control, CONTROL.state) === STATE.done) {
-      const message = receiveMessageOnPort(results)?.message as { grown?: Uint8Array } | undefined;
       this.losses = 0;
       return {
-        buffer: message?.grown ?? output,
+        buffer: this.messageOf(results)?.grown ?? output,
         length: Atomics.load(control, CONTROL.length),
         rows: Atomics.load(control, CONTROL.rows),
       };
@@ -289,31 +296,55 @@ export class ReportThread {
     const { control } = this;
     // The next job sends its plan whatever this one left the report thread with.
     this.lastPlan = null;
-    if (Atomics.load(control, CONTROL.state) === STATE.running)
+    if (Atomics.load(control, CONTROL.state) === STATE.running) {
+      // Told to stop at its next area, then waited for.
+      Atomics.store(control, CONTROL.cancel, 1);
       Atomics.wait(control, CONTROL.state, STATE.running, WAIT_MS);
-    if (Atomics.load(control, CONTROL.state) === STATE.failed) {
-      const message = receiveMessageOnPort(results)?.message as { error?: string } | undefined;
-      this.log.warn({ error: message?.error }, 'rental statistics: the report thread failed an answer');
+    }
+    const state = Atomics.load(control, CONTROL.state);
+    if (state === STATE.failed) {
+      const message = this.messageOf(results);
+      if (message?.error !== undefined)
+        this.log.warn({ error: message.error }, 'rental statistics: the report thread failed an answer');
+    }
+    // Stopped (failed, cancelled, or done meanwhile): its buffer is free again.
+    if (state !== STATE.running) {
       giveBackFirstPartBuffer(output);
       return;
     }
     this.log.warn({}, `rental statistics: the report thread took over ${WAIT_MS} ms; stopped`);
-    this.cancel(null);
+    this.stop(worker);
+  }
+
+  /** Stops the job under way at the report thread's next area; its buffer comes back once it has. */
+  private cancel(output: Uint8Array, worker: Worker): void {
+    const { control } = this;
+    this.lastPlan = null;
+    Atomics.store(control, CONTROL.cancel, 1);
+    // Its buffer and arena are reused only once it has stopped writing.
+    if (Atomics.wait(control, CONTROL.state, STATE.running, WAIT_MS) !== 'timed-out')
+      giveBackFirstPartBuffer(output);
+    else this.stop(worker);
+  }
+
+  /**
+   * A report thread that does not stop: ended (another is started after a pause), its buffer and
+   * arena left to it (the arena's arrays are forgotten, so the next answers get new ones).
+   */
+  private stop(worker: Worker): void {
     forgetArena(THREAD_ARENA);
     if (this.worker === worker) this.lost();
     void worker.terminate();
   }
 
-  /** Stops the job under way at the report thread's next area. */
-  private cancel(output: Uint8Array | null): void {
-    const { control } = this;
-    this.lastPlan = null;
-    Atomics.store(control, CONTROL.cancel, 1);
-    if (output === null) return;
-    // Its buffer and arena are reused only once it has stopped writing.
-    if (Atomics.wait(control, CONTROL.state, STATE.running, WAIT_MS) !== 'timed-out')
-      giveBackFirstPartBuffer(output);
-    else forgetArena(THREAD_ARENA);
+  /** The report thread's message about the current job, if any (those of earlier jobs are dropped). */
+  private messageOf(results: MessagePort): { grown?: Uint8Array; error?: string } | undefined {
+    for (;;) {
+      const received = receiveMessageOnPort(results);
+      if (received === undefined) return undefined;
+      const message = received.message as { id: number; grown?: Uint8Array; error?: string };
+      if (message.id === this.lastJob) return message;
+    }
   }
 
   /** Stops the thread for good (answers are made on one thread from now on). */

@@ -837,7 +837,8 @@ function aggregates(
           if (first !== null && theirs > 0) {
             filled++;
             const at = first.start[target] as number;
-            accumulator.addPacked(first.rents, first.counts, first.bondSums, at, at + theirs);
+            // With its entries whose counts summed to 0 (their bond sums still count).
+            accumulator.addPackedEntries(first.rents, first.counts, first.bondSums, at, at + theirs);
           }
           const { rents, counts, bondSums } = arena;
           for (let a = from; a < areaCount; a++) {
@@ -867,7 +868,10 @@ function aggregates(
             const at = start[s] as number;
             accumulator.addPacked(rents, counts, bondSums, at, at + size);
           }
-          if (filled > 0) arena.store(slot(areaCount, d, b), accumulator);
+          // Kept with entries whose counts summed to 0: a sum of the areas' histograms in one go would
+          // keep their bond sums for the other areas' entries of the same rent (bonds taken back out
+          // that the blocks do not hold give negative counts).
+          if (filled > 0) arena.store(slot(areaCount, d, b), accumulator, true);
         }
       }
     },
