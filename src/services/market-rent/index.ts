@@ -27,8 +27,8 @@ export const marketRentService: ServiceDefinition = {
      */
     warmUp: { variable: 'RSG_MARKET_RENT_WARM_UP', default: 1, min: 0, max: 1 },
     /**
-     * 1: a national /statistics answer is made on two cores, the rows of its first areas published by
-     * a report thread (domain/report-thread.ts) while this thread makes the rest; 0: on one thread.
+     * 1: a national /statistics answer is made on two cores, the histograms and rows of its first areas
+     * made by a report thread (domain/report-thread.ts) while this thread makes the rest; 0: on one thread.
      * Either way the same bytes. No effect on a machine with one core.
      */
     reportThread: { variable: 'RSG_MARKET_RENT_REPORT_THREAD', default: 1, min: 0, max: 1 },

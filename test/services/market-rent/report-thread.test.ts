@@ -55,6 +55,14 @@ function nationalInput(): ReportInput {
   };
 }
 
+/** A report thread of its own, with the warnings it logs. */
+async function startWatched(): Promise<{ thread: ReportThread; warnings: string[] }> {
+  const warnings: string[] = [];
+  const thread = (await ReportThread.start({ warn: (_, message) => warnings.push(message) })) as ReportThread;
+  expect(thread).not.toBeNull();
+  return { thread, warnings };
+}
+
 describe('the report thread', () => {
   let thread: ReportThread;
   let input: ReportInput;
@@ -105,10 +113,7 @@ describe('the report thread', () => {
   });
 
   it('a report thread that fails before its base histograms: the answer is made here, the same bytes', async () => {
-    const warnings: string[] = [];
-    const other = (await ReportThread.start({
-      warn: (_, message) => warnings.push(message),
-    })) as ReportThread;
+    const { thread: other, warnings } = await startWatched();
     try {
       // The request's thread believes the report thread has this query's plan; it has none, so it
       // fails the job at its start (as any failure before its base histograms would).
@@ -232,10 +237,7 @@ describe('the report thread', () => {
   });
 
   it('a worker that exits is replaced; answers are made on one thread meanwhile', async () => {
-    const warnings: string[] = [];
-    const other = (await ReportThread.start({
-      warn: (_, message) => warnings.push(message),
-    })) as ReportThread;
+    const { thread: other, warnings } = await startWatched();
     try {
       // The worker ends as a crash would end it.
       await (other as unknown as { worker: Worker }).worker.terminate();

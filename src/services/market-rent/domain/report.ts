@@ -1,6 +1,6 @@
 import { RentAccumulator } from './accumulator.ts';
 import type { Geography } from './areas.ts';
-import { Arena, scratchFloat64, scratchInt32 } from './arena.ts';
+import { Arena, type SlotArena, scratchFloat64, scratchInt32 } from './arena.ts';
 import {
   CELLS_PER_SA2,
   type CountBlock,
@@ -236,13 +236,7 @@ export interface PublishPlan {
 }
 
 /** Every row slot's histogram (packed end to end, as the arena keeps them) and counts. */
-export interface SlotArrays {
-  rents: Int32Array;
-  counts: Float64Array;
-  bondSums: Float64Array;
-  start: Int32Array;
-  length: Int32Array;
-  n: Float64Array;
+export interface SlotArrays extends SlotArena {
   closed: Float64Array;
   current: Float64Array;
 }
@@ -473,7 +467,7 @@ export function prepareAnswer(input: ReportInput): AnswerWork {
     // Storing may have grown the arena's arrays: read them after.
     arrays,
     threadArrays(firstAreas) {
-      // Its areas' slots and the ALL area's (where it sums its areas for \`nationalOf\`), room for
+      // Its areas' slots and the ALL area's (where it sums its areas for `nationalOf`), room for
       // their histograms and those sums (each at most its areas' entries).
       const lent = new Arena(slotCount, THREAD_ARENA);
       lent.reserve((before[firstAreas] as number) * (ARENA_PER_ENTRY + 1));
@@ -808,6 +802,20 @@ function aggregates(
     }
     arena.store(target, accumulator);
   };
+  /** Adds the dwelling d × bedrooms b histograms of areas from … to − 1; returns how many had entries. */
+  const addAreas = (d: number, b: number, from: number, to: number): number => {
+    let filled = 0;
+    const { rents, counts, bondSums } = arena;
+    for (let a = from; a < to; a++) {
+      const s = slot(a, d, b);
+      const size = length[s] as number;
+      if (size === 0) continue;
+      filled++;
+      const at = start[s] as number;
+      accumulator.addPacked(rents, counts, bondSums, at, at + size);
+    }
+    return filled;
+  };
   return {
     area(a) {
       // Area × dwelling × ALL from its bedroom values; area × ALL × bedrooms from its dwellings; then ALL × ALL.
@@ -817,7 +825,7 @@ function aggregates(
     },
     national(first, firstAreas) {
       // The ALL area × each dwelling × each bedroom value, summed over the areas: with a report thread,
-      // its areas' sum (\`partial\`, in its arena) and this thread's areas. Always summed, never aliased:
+      // its areas' sum (`partial`, in its arena) and this thread's areas. Always summed, never aliased:
       // the one source could be in the other thread's arena (a sum of one histogram is that histogram).
       const from = first === null ? 0 : firstAreas;
       for (let d = 0; d < D; d++) {
@@ -840,34 +848,17 @@ function aggregates(
             // With its entries whose counts summed to 0 (their bond sums still count).
             accumulator.addPackedEntries(first.rents, first.counts, first.bondSums, at, at + theirs);
           }
-          const { rents, counts, bondSums } = arena;
-          for (let a = from; a < areaCount; a++) {
-            const s = slot(a, d, b);
-            const size = length[s] as number;
-            if (size === 0) continue;
-            filled++;
-            const at = start[s] as number;
-            accumulator.addPacked(rents, counts, bondSums, at, at + size);
-          }
+          filled += addAreas(d, b, from, areaCount);
           if (filled > 0) arena.store(target, accumulator);
         }
       }
     },
     partial(firstAreas) {
       // A report thread's part of the ALL area: its areas' sum for each dwelling × bedrooms, kept in its
-      // arena at the ALL area's slots for the request's thread's \`national\`.
+      // arena at the ALL area's slots for the request's thread's `national`.
       for (let d = 0; d < D; d++) {
         for (let b = 0; b < B; b++) {
-          let filled = 0;
-          const { rents, counts, bondSums } = arena;
-          for (let a = 0; a < firstAreas; a++) {
-            const s = slot(a, d, b);
-            const size = length[s] as number;
-            if (size === 0) continue;
-            filled++;
-            const at = start[s] as number;
-            accumulator.addPacked(rents, counts, bondSums, at, at + size);
-          }
+          const filled = addAreas(d, b, 0, firstAreas);
           // Kept with entries whose counts summed to 0: a sum of the areas' histograms in one go would
           // keep their bond sums for the other areas' entries of the same rent (bonds taken back out
           // that the blocks do not hold give negative counts).
