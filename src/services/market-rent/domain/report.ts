@@ -18,6 +18,7 @@ import {
 import { ALL, BEDROOM_VALUES, type Bedrooms, DWELLING_TYPES, type DwellingType } from './factors.ts';
 import type { StatisticsQuery } from './params.ts';
 import { bedroomsKey, dwellingKey, randomRound3 } from './rounding.ts';
+import { utf8Into } from './siphash.ts';
 import { FIGURE_NAMES, type PublishedStatistics, publishedStatisticsInto } from './statistics.ts';
 
 /**
@@ -265,17 +266,6 @@ export function publishPlan(query: StatisticsQuery): PublishPlan {
 }
 
 const textEncoder = new TextEncoder();
-
-/** `text` as UTF-8 at the start of `into` (room for three bytes a character); returns its length. */
-function utf8Into(text: string, into: Uint8Array): number {
-  // Keys are ASCII: a loop beats the encoder's call for a few dozen characters.
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 0x7f) return textEncoder.encodeInto(text, into).written;
-    into[i] = c;
-  }
-  return text.length;
-}
 
 /**
  * Publishes the rows of one area at a time into a sink: suppression and output rounding of each row's

@@ -179,21 +179,21 @@ let utf8Length = 0;
 /** UTF-8 bytes of `text` in a reused buffer (ASCII, the usual case, without the encoder). */
 function utf8(text: string): Uint8Array {
   if (scratch.length < text.length * 3) scratch = new Uint8Array(text.length * 3);
-  let ascii = true;
+  utf8Length = utf8Into(text, scratch);
+  return scratch;
+}
+
+/**
+ * `text` as UTF-8 at the start of `into` (room for three bytes a character); returns its length. Keys
+ * are ASCII: a loop beats the encoder's call for a few dozen characters.
+ */
+export function utf8Into(text: string, into: Uint8Array): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c > 0x7f) {
-      ascii = false;
-      break;
-    }
-    scratch[i] = c;
+    if (c > 0x7f) return encoder.encodeInto(text, into).written;
+    into[i] = c;
   }
-  if (ascii) {
-    utf8Length = text.length;
-    return scratch;
-  }
-  utf8Length = encoder.encodeInto(text, scratch).written;
-  return scratch;
+  return text.length;
 }
 
 /** A uniform number in [0, 1) from the top 53 bits of the SipHash of `message`. */
