@@ -10,8 +10,6 @@ export const FIGURE_NAMES = ['mean', 'lq', 'med', 'uq', 'sd', 'brr', 'lmean', 'l
 const FIGURES = FIGURE_NAMES.length;
 /** Decimals each figure is published with (FIGURE_NAMES' order): whole dollars, brr 2, lmean and lsd 4. */
 export const FIGURE_DECIMALS = [0, 0, 0, 0, 0, 2, 4, 4, 0, 0] as const;
-/** 10^d for the decimals figures have. */
-const DECIMAL_SCALES = [1, 10, 100, 1000, 10_000];
 
 const Z_LOWER_QUARTILE = qnorm(0.25);
 const Z_UPPER_QUARTILE = qnorm(0.75);
@@ -248,22 +246,8 @@ export function publishedStatisticsInto(
   exactStatisticsInto(rents, counts, bondSums, from, to, n, out);
   for (let f = 0; f < FIGURES; f++) {
     const x = out[f] as number;
-    if (Number.isNaN(x)) continue;
-    const decimals = FIGURE_DECIMALS[f] as number;
-    // As roundHalfAwayFromZero rounds (its checks of `decimals` aside), written out here: this runs
-    // for every figure of every published row.
-    const magnitude = Math.abs(x);
-    let rounded: number;
-    if (decimals === 0) rounded = Math.round(magnitude);
-    else {
-      const scale = DECIMAL_SCALES[decimals] as number;
-      const scaled = magnitude * scale;
-      rounded =
-        Math.abs(scaled - Math.floor(scaled) - 0.5) < 1e-6 && magnitude < 1e15
-          ? Number(magnitude.toFixed(decimals))
-          : Math.round(scaled) / scale;
-    }
-    out[f] = (x < 0 ? -rounded : rounded) || 0;
+    // roundHalfAwayFromZero without its checks of `decimals`: this runs for every figure of every row.
+    if (!Number.isNaN(x)) out[f] = roundAwayFromZero(x, FIGURE_DECIMALS[f] as number);
   }
   return true;
 }
@@ -279,6 +263,11 @@ export function roundHalfAwayFromZero(x: number, decimals: number): number {
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > 15) {
     throw new RangeError(`decimals must be an integer 0..15, got ${decimals}`);
   }
+  return roundAwayFromZero(x, decimals);
+}
+
+/** roundHalfAwayFromZero of a number that is not NaN, `decimals` an integer 0 … 15 (not checked). */
+function roundAwayFromZero(x: number, decimals: number): number {
   const magnitude = Math.abs(x);
   let rounded: number;
   if (decimals === 0) rounded = Math.round(magnitude);
