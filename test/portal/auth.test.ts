@@ -189,10 +189,23 @@ describe('no open redirects', () => {
     ['//evil.example/x', ''],
     ['/\\evil.example', ''],
     ['javascript:alert(1)', ''],
-    ['/%0d%0aSet-Cookie:x', '/%0d%0aSet-Cookie:x'],
+    ['/portal/%0d%0aSet-Cookie:x', '/portal/%0d%0aSet-Cookie:x'],
     ['/portal/clients?tab=1', '/portal/clients?tab=1'],
-    ['/portal/../oauth2/auth', '/oauth2/auth'],
+    ['/portal', '/portal'],
+    ['/portal/a/../clients', '/portal/clients'],
+    // Same origin, but not a portal page.
+    ['/portal/../oauth2/auth', ''],
+    ['/oauth2/auth', ''],
+    ['/portalx', ''],
     [' /portal', ''],
+    // Targets that become protocol-relative (another host) only once normalised.
+    ['/.//evil.example', ''],
+    ['/..//evil.example', ''],
+    ['/%2e%2e//evil.example', ''],
+    ['/%2E//evil.example', ''],
+    ['/x/..//evil.example/path', ''],
+    ['/portal/..//evil.example', ''],
+    ['/portal/%2e%2e/%2e%2e//evil.example', ''],
   ])('safeNext(%j) → %j', (next, expected) => {
     expect(safeNext(next, '')).toBe(expected);
   });
@@ -208,6 +221,27 @@ describe('no open redirects', () => {
     const form = await new PortalClient(gateway.app).get('/portal/signin?next=https://evil.example');
     expect(form.body).not.toContain('evil.example');
   });
+
+  it.each(['/.//evil.example', '/..//evil.example', '/%2e%2e//evil.example', '/x/..//evil.example/path'])(
+    'sign-in and sign-up with next=%s stay on this site, by GET and by POST',
+    async (next) => {
+      const { email, password } = await signedInUser(gateway);
+      const signedIn = new PortalClient(gateway.app);
+      const posted = await signedIn.signIn(email, password, next);
+      expect(posted.statusCode).toBe(303);
+      expect(posted.headers.location).toBe('/portal/subscriptions');
+      // Already signed in: the GET forms redirect at once, to the fallback.
+      for (const page of ['/portal/signin', '/portal/signup']) {
+        const got = await signedIn.get(`${page}?next=${encodeURIComponent(next)}`);
+        expect(got.statusCode).toBe(303);
+        expect(got.headers.location).toBe('/portal');
+      }
+      const anonymous = await new PortalClient(gateway.app).get(
+        `/portal/signin?next=${encodeURIComponent(next)}`,
+      );
+      expect(anonymous.body).not.toContain('evil.example');
+    },
+  );
 });
 
 describe('secure cookies', () => {
