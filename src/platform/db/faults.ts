@@ -28,12 +28,36 @@ export class DatabaseUnavailableError extends Error {
 /** Raised by the pool when no connection frees up within the acquire timeout. */
 export const POOL_ACQUIRE_TIMEOUT = 'timeout exceeded when trying to connect';
 
-// SQLSTATE classes and codes that say the server, not the statement, is at fault:
-// 08 connection exception, 53 insufficient resources (too many connections, out of memory, disk full),
-// 57P01 admin shutdown (pg_terminate_backend, fast shutdown), 57P02 crash shutdown, 57P03 cannot connect
-// now (starting up or shutting down), 57014 query canceled (statement_timeout), 58 system error,
-// 40001/40P01 serialization failure and deadlock (retryable by definition).
-const UNAVAILABLE_SQLSTATE = /^(08|53|58)|^(57P01|57P02|57P03|57P04|57014|55P03|40001|40P01)$/;
+/**
+ * PostgreSQL's error classes, gone through once (Appendix A, "PostgreSQL Error Codes"): the conditions
+ * that mean "the database cannot serve this now; the same request later may well succeed". Each is
+ * answered 503 with `Retry-After` in the API's dialect (the statement's transaction was rolled back, so
+ * nothing is half-written). Everything else that PostgreSQL raises is either the caller's input (mapped
+ * to 4xx where a register expects it), our bug or a setting of the operator's, and stays a 500.
+ *
+ * | SQLSTATE | condition | why it is "unavailable, try again" |
+ * |---|---|---|
+ * | class 08 | connection exception (08000, 08001, 08003, 08004 rejected, 08006 failure, 08007, 08P01) | the connection is gone or was never made |
+ * | class 53 | insufficient resources (53000, 53100 disk full, 53200 out of memory, 53300 too many connections, 53400 configuration limit exceeded) | the server is overloaded or full |
+ * | 57P01, 57P02, 57P03 | admin shutdown (`pg_terminate_backend`, fast shutdown), crash shutdown, cannot connect now (starting up, shutting down, in recovery) | operator intervention; the server comes back |
+ * | 57P04, 57P05 | database dropped, idle session timeout | the session was ended under us; a new one answers or fails on its own |
+ * | 57014 | query canceled (`statement_timeout`, a cancel) | the statement took too long now; the same request later may not |
+ * | 25P03, 25P04 | idle-in-transaction and transaction timeout | the server ended a transaction that took too long |
+ * | 25006 | read-only SQL transaction | a write reached a read-only server (a standby after a failover, or `default_transaction_read_only` set for maintenance) |
+ * | 55P03 | lock not available (`lock_timeout`, `NOWAIT`) | another transaction holds the row now |
+ * | 55000, on connecting | "database … is not currently accepting connections" (`ALLOW_CONNECTIONS false`) | the operator closed the database for a while. 55000 is a generic class (it also means, for example, `currval` before `nextval`, our bug): it counts only with this message, which PostgreSQL sends only on connecting |
+ * | 40001, 40P01 | serialization failure (also "conflict with recovery" on a standby), deadlock detected | retryable by definition |
+ * | 58000, 58030 | system error, I/O error | the server's machine failed under it |
+ * | 72000 | snapshot too old | the statement's snapshot outlived `old_snapshot_threshold` |
+ *
+ * Not on the list, on purpose: 40003 statement completion unknown (a retry could apply a write twice),
+ * 58P01/58P02 (a missing or duplicate file: installation), class 28 and 3D000 (wrong credentials or
+ * database name: configuration), class XX (internal error, data corrupted).
+ */
+const UNAVAILABLE_SQLSTATE =
+  /^(08|53)|^(57P01|57P02|57P03|57P04|57P05|57014|25P03|25P04|25006|55P03|40001|40P01|58000|58030|72000)$/;
+/** 55000 means "unavailable" only as the refusal of a database closed to connections. */
+const NOT_ACCEPTING_CONNECTIONS = /is not currently accepting connections/;
 const UNAVAILABLE_ERRNO = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -62,7 +86,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return walk(error, (e) => {
     const code = typeof e.code === 'string' ? e.code : '';
     if (code && (UNAVAILABLE_ERRNO.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
-    return typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message);
+    if (typeof e.message !== 'string') return false;
+    if (code === '55000') return NOT_ACCEPTING_CONNECTIONS.test(e.message);
+    return UNAVAILABLE_MESSAGE.test(e.message);
   });
 }
 
@@ -71,6 +97,8 @@ function isServerDown(error: unknown): boolean {
   return walk(error, (e) => {
     const code = typeof e.code === 'string' ? e.code : '';
     if (code === '57P03' || code === '57P01' || code === '57P02') return true;
+    if (code === '55000' && typeof e.message === 'string' && NOT_ACCEPTING_CONNECTIONS.test(e.message))
+      return true;
     if (code && UNAVAILABLE_ERRNO.has(code) && code !== 'RSG_DB_UNAVAILABLE') return true;
     return typeof e.message === 'string' && /connection timeout|Connection terminated/i.test(e.message);
   });
