@@ -19,14 +19,12 @@ import { installInputTextCheck } from './platform/http/input-text.ts';
 import { keepTickShapes } from './platform/http/kept-shapes.ts';
 import { makeChildrenLazy } from './platform/http/lazy-logger.ts';
 import { loggerOptions } from './platform/http/log-redaction.ts';
-import { RequestIds } from './platform/http/request-id.ts';
+import { requestIdOf } from './platform/http/request-id.ts';
 import { portalRoutes } from './portal/index.ts';
 import type { Runtime } from './runtime.ts';
 import { ENVIRONMENTS, type ServiceDefinition } from './services/contract.ts';
 
 export { REQUEST_ID_HEADER };
-
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Longest path parameter the router takes; a longer one is 414 in the API's dialect. */
 const MAX_PATH_PARAMETER = 500;
@@ -45,15 +43,12 @@ export interface AppOptions {
 export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
   // process.nextTick stays fast after a quiet spell (V8 keeps its tick objects' maps): kept-shapes.ts.
   keepTickShapes();
-  const requestIds = new RequestIds();
   const app = Fastify({
     // Secret query parameters, headers and fields are censored in every line: platform/http/log-redaction.ts.
     logger: options.logger === false ? false : loggerOptions(runtime.config.logLevel, options.logStream),
-    // The client's request id (or a fresh UUID) names the request in logs and in the response.
-    genReqId: (request) => {
-      const supplied = request.headers[REQUEST_ID_HEADER];
-      return typeof supplied === 'string' && SAFE_REQUEST_ID.test(supplied) ? supplied : requestIds.take();
-    },
+    // The client's request id (or a fresh random UUID) names the request in logs and in the response;
+    // only a client's own id is ever an idempotency key (callerRequestId, platform/http/request-id.ts).
+    genReqId: requestIdOf,
     logController: new LogController({
       requestIdLogLabel: 'requestId',
       disableRequestLogging: runtime.config.logLevel !== 'debug' && runtime.config.logLevel !== 'trace',

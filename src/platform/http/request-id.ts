@@ -1,25 +1,29 @@
 import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { REQUEST_ID_HEADER } from './answer-marks.ts';
 
-/** The hex text of every byte, for the last two digits of an id. */
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+/** What a caller may send as a request id; anything else is ignored and a fresh id is made. */
+export const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * Request ids for requests that bring none: UUIDs in the version-4 layout (RFC 9562), made 256 at a time.
- * Each run of 256 shares one `randomUUID()` but for its last two hex digits, which count 00 to ff, so
- * an id costs a string join instead of a UUID of its own (about 50 against 200 ns here: docs/benchmarks.md,
- * issue 10). Ids stay unique across processes and restarts (each run has 114 random bits of its own)
- * and within a process (the count); they are names for log lines and answers, not secrets, so that
- * neighbours in a run can be told from one another is of no matter.
+ * The id of a request that brings none: a version-4 UUID (RFC 9562) of its own, 122 random bits from
+ * the operating system's generator, so no id tells anything about the next one. (Ids once shared a
+ * random stem and counted in their last two hex digits: cheaper, but the next id was known, and a
+ * caller who sent it made another request's id its own.)
  */
-export class RequestIds {
-  private stem = '';
-  private next = 256;
+export const newRequestId = (): string => randomUUID();
 
-  take(): string {
-    if (this.next === 256) {
-      this.stem = randomUUID().slice(0, 34);
-      this.next = 0;
-    }
-    return this.stem + HEX[this.next++];
-  }
+/** Fastify's `genReqId`: the caller's id when it is safe to echo and log, else a fresh one. */
+export function requestIdOf(raw: { headers: Record<string, string | string[] | undefined> }): string {
+  const supplied = raw.headers[REQUEST_ID_HEADER];
+  return typeof supplied === 'string' && SAFE_REQUEST_ID.test(supplied) ? supplied : newRequestId();
+}
+
+/**
+ * The request id the caller sent, or undefined when the gateway made one. Only an id the caller chose
+ * may be an idempotency key (a repeat with it answers the first outcome): an id the gateway made names
+ * the request in logs and answers, nothing more.
+ */
+export function callerRequestId(request: Pick<FastifyRequest, 'id' | 'headers'>): string | undefined {
+  return request.headers[REQUEST_ID_HEADER] === request.id ? request.id : undefined;
 }

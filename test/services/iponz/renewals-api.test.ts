@@ -157,6 +157,21 @@ describe('paying', () => {
     expect(new Set(answers.map((a) => a.body)).size).toBe(1);
     expect(await feeCount('500050')).toBe(1);
   });
+
+  it('keys nothing by an id the gateway made: sending it later is a request of its own, not a replay', async () => {
+    const first = await t.call('POST', '/designs/400051/renew', { token: t.owner.token, payload: {} });
+    expect(first.statusCode, first.body).toBe(200);
+    const generated = String(first.headers[REQUEST_ID]);
+    expect(first.json().requestId).toBe(generated);
+    expect(await feeCount('400051')).toBe(1);
+    // The same renewal under that id, sent explicitly: handled as a renewal of its own (the next one
+    // owed on this case in grace), not the first answer replayed.
+    const again = await renew('/designs/400051', generated);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().feeRecordIds).not.toEqual(first.json().feeRecordIds);
+    expect(again.json().renewedDueDate).not.toBe(first.json().renewedDueDate);
+    expect(await feeCount('400051')).toBeGreaterThan(1);
+  });
 });
 
 describe('production', () => {

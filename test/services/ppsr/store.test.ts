@@ -169,6 +169,7 @@ describe('transactions in the store', () => {
   const arrival = (requestId: string, body = '{}') => ({
     organisationId,
     requestId,
+    requestIdSupplied: true,
     billingReference: 'INV-42',
     operation: 'PPSR_17',
     requestHash: hash(body),

@@ -64,6 +64,31 @@ describe('idempotency by request id', () => {
     expect(await count('SELECT count(*) AS n FROM ppsr_financing_statements', [])).toBe(before);
   });
 
+  it('keys nothing by an id the gateway made: a caller who then sends it explicitly starts a request of its own', async () => {
+    const first = await test.call('POST', '/financing-statements', { body: registration() });
+    expect(first.statusCode, first.body).toBe(201);
+    const generated = first.headers['api-business-govt-nz-request-id'] as string;
+    expect(generated).toMatch(/^[0-9a-f-]{36}$/);
+    // Another body under that id: not refused as a reuse (409), and not the first answer replayed.
+    const other = await test.call('POST', '/financing-statements', {
+      body: registration({ expiryDate: '2028-01-01' }),
+      headers: { 'api-business-govt-nz-Request-Id': generated },
+    });
+    expect(other.statusCode, other.body).toBe(201);
+    expect(other.json().registrationNumber).not.toBe(first.json().registrationNumber);
+    // The caller's own id is a key from then on: its repeat answers its first outcome.
+    const repeat = await test.call('POST', '/financing-statements', {
+      body: registration({ expiryDate: '2028-01-01' }),
+      headers: { 'api-business-govt-nz-Request-Id': generated },
+    });
+    expect(repeat.body).toBe(other.body);
+    // SEC_56 finds both by the id: the one the gateway made, and the caller's.
+    const found = (await lookup(generated)).json().transactions;
+    expect(found.map((t: { registrationNumber: string }) => t.registrationNumber).sort()).toEqual(
+      [first.json().registrationNumber, other.json().registrationNumber].sort(),
+    );
+  });
+
   it.each([
     ['processed at once', undefined],
     ['held back by the sandbox', '0.2'],

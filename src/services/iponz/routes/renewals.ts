@@ -15,6 +15,7 @@ import { evaluatePreconditions } from '../../../platform/http/conditional.ts';
 import { IPONZ_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 import { negotiate } from '../../../platform/http/negotiate.ts';
+import { callerRequestId } from '../../../platform/http/request-id.ts';
 import { CASE_NUMBER_PARAMETERS, parseCaseNumber } from '../domain/identifiers.ts';
 import { type CaseRecord, caseEtag, renewalCaseOf } from '../domain/model.ts';
 import { REGISTERED_USER } from '../domain/registration.ts';
@@ -174,12 +175,15 @@ export async function renewalRoutes(
         const billingReference = billingReferenceOf(request.body);
         const subscriptionId = caller!.subscriptionId;
         const requestId = request.id;
+        // Only an id the caller sent is an idempotency key; a renewal sent without one is not kept under
+        // the id the gateway made for it (platform/http/request-id.ts).
+        const key = callerRequestId(request);
         // Refused before any work without a paying organisation (and, in production, its authority).
         await context.fees.requireAuthority(caller);
         let echoed: Promise<void> | undefined;
         const answer = await withTransaction(pool, async (tx) => {
-          await lockRequestId(tx, subscriptionId, requestId);
-          const earlier = await findRenewal(tx, subscriptionId, requestId);
+          if (key !== undefined) await lockRequestId(tx, subscriptionId, key);
+          const earlier = key === undefined ? null : await findRenewal(tx, subscriptionId, key);
           const record = await caseOf(kind, request, tx, true);
           if (earlier) {
             if (earlier.kind !== kind || earlier.caseNumber !== record.caseNumber)
@@ -225,15 +229,17 @@ export async function renewalRoutes(
             feeRecordIds,
             requestId,
           };
-          await insertRenewal(tx, {
-            subscriptionId,
-            requestId,
-            kind,
-            caseNumber: record.caseNumber,
-            renewedDueDate: paid.renewedDueDate,
-            answer: body,
-            at: now,
-          });
+          if (key !== undefined) {
+            await insertRenewal(tx, {
+              subscriptionId,
+              requestId: key,
+              kind,
+              caseNumber: record.caseNumber,
+              renewedDueDate: paid.renewedDueDate,
+              answer: body,
+              at: now,
+            });
+          }
           // Listened for before the commit sends the notice (store/case-cache.ts).
           echoed = cases.echo(caseKey(kind, record.caseNumber));
           return {

@@ -25,9 +25,10 @@ import { withTransaction } from '../../../platform/db/pool.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { GATEWAY_TIMEOUT, PPSR_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError, render, sendError, toHttpError } from '../../../platform/http/errors.ts';
+import { callerRequestId } from '../../../platform/http/request-id.ts';
 import {
   completeTransaction,
-  getTransaction,
+  getKeyedTransaction,
   type NewTransaction,
   receiveTransaction,
   recordFailedTransaction,
@@ -36,7 +37,6 @@ import {
 
 /** Published alias of the request id header (version 1). */
 export const NZRIS_REQUEST_ID = 'nzris-org-nz-request-id';
-const GATEWAY_REQUEST_ID = 'api-business-govt-nz-request-id';
 /** Ours: a billing reference the caller's own accounts know the transaction by (SEC_56 finds it). */
 export const BILLING_REFERENCE = 'billing-reference';
 /** Ours, sandbox only: seconds to hold the work before it runs (0 to 900, decimals allowed). */
@@ -85,9 +85,14 @@ export interface ProcessingSettings {
   sandboxDelayMs: number;
 }
 
-/** The caller's request id: the gateway's header (the request's id), else the published v1 alias. */
-export function requestIdOf(request: FastifyRequest): string {
-  if (typeof request.headers[GATEWAY_REQUEST_ID] === 'string') return request.id;
+/**
+ * The request id the caller sent: the gateway's header (the request's id), else the published v1 alias;
+ * undefined when the caller sent none (the transaction is then kept under the gateway's id, which is no
+ * idempotency key).
+ */
+export function callerRequestIdOf(request: FastifyRequest): string | undefined {
+  const own = callerRequestId(request);
+  if (own !== undefined) return own;
   const alias = request.headers[NZRIS_REQUEST_ID];
   if (typeof alias === 'string' && alias !== '') {
     if (!SAFE_ID.test(alias)) {
@@ -98,7 +103,7 @@ export function requestIdOf(request: FastifyRequest): string {
     }
     return alias;
   }
-  return request.id;
+  return undefined;
 }
 
 function billingReferenceOf(request: FastifyRequest): string | null {
@@ -170,7 +175,8 @@ export class Processing {
     operation: TransactionalOperation,
   ): Promise<FastifyReply> {
     const started = Date.now();
-    const requestId = requestIdOf(request);
+    const suppliedRequestId = callerRequestIdOf(request);
+    const requestId = suppliedRequestId ?? request.id;
     const billingReference = billingReferenceOf(request);
     const delayMs = delayOf(request, this.context, this.settings);
     const alias = request.headers[NZRIS_REQUEST_ID];
@@ -182,6 +188,7 @@ export class Processing {
     const arrival: NewTransaction = {
       organisationId: operation.organisationId,
       requestId,
+      requestIdSupplied: suppliedRequestId !== undefined,
       billingReference,
       operation: operation.operation,
       requestHash,
@@ -353,7 +360,7 @@ export class Processing {
   private async await(row: TransactionRow, started: number): Promise<Outcome> {
     while (Date.now() - started < this.settings.platformTimeoutMs) {
       await sleep(POLL_MS);
-      const now = await getTransaction(this.context.database.pool, row.organisationId, row.requestId);
+      const now = await getKeyedTransaction(this.context.database.pool, row.organisationId, row.requestId);
       if (now && now.statusCode !== null) return outcomeOf(now);
     }
     return new Promise<Outcome>(() => {});

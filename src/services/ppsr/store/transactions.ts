@@ -40,6 +40,11 @@ const COLUMNS = `id::int AS id, organisation_id AS "organisationId", request_id 
 export interface NewTransaction {
   organisationId: string;
   requestId: string;
+  /**
+   * False when the gateway made the request id (the caller sent none): the transaction is kept under it
+   * but it is no idempotency key, so no later request can repeat or collide with it.
+   */
+  requestIdSupplied: boolean;
   billingReference: string | null;
   operation: string;
   requestHash: Buffer;
@@ -58,11 +63,11 @@ export async function receiveTransaction(
 ): Promise<{ created: boolean; row: TransactionRow }> {
   // Named (prepared once per connection): every transaction runs it.
   const inserted = await client.query<TransactionRow>({
-    name: 'ppsr-receive-transaction',
+    name: transaction.requestIdSupplied ? 'ppsr-receive-transaction' : 'ppsr-receive-unkeyed-transaction',
     text: `INSERT INTO ppsr_transactions (organisation_id, request_id, billing_reference, operation, request_hash,
-       channel, correlation_id, received_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (organisation_id, request_id) DO NOTHING
+       channel, correlation_id, received_at, request_id_supplied)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, ${transaction.requestIdSupplied})
+     ${transaction.requestIdSupplied ? 'ON CONFLICT (organisation_id, request_id) WHERE request_id_supplied DO NOTHING' : ''}
      RETURNING ${COLUMNS}`,
     values: [
       transaction.organisationId,
@@ -76,18 +81,20 @@ export async function receiveTransaction(
     ],
   });
   if (inserted.rows[0]) return { created: true, row: inserted.rows[0] };
-  const existing = await getTransaction(client, transaction.organisationId, transaction.requestId);
+  const existing = await getKeyedTransaction(client, transaction.organisationId, transaction.requestId);
   if (!existing) throw new Error('a transaction conflicted on its request id and then was not found');
   return { created: false, row: existing };
 }
 
-export async function getTransaction(
+/** The transaction an organisation sent under its own request id (the idempotency key), if any. */
+export async function getKeyedTransaction(
   client: Client,
   organisationId: string,
   requestId: string,
 ): Promise<TransactionRow | undefined> {
   const result = await client.query<TransactionRow>(
-    `SELECT ${COLUMNS} FROM ppsr_transactions WHERE organisation_id = $1 AND request_id = $2`,
+    `SELECT ${COLUMNS} FROM ppsr_transactions
+      WHERE organisation_id = $1 AND request_id = $2 AND request_id_supplied`,
     [organisationId, requestId],
   );
   return result.rows[0];
@@ -114,9 +121,10 @@ export async function recordFailedTransaction(
 ): Promise<void> {
   await client.query(
     `INSERT INTO ppsr_transactions (organisation_id, request_id, billing_reference, operation, request_hash,
-       channel, correlation_id, received_at, status_code, http_status, response, completed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-     ON CONFLICT (organisation_id, request_id) DO NOTHING`,
+       channel, correlation_id, received_at, status_code, http_status, response, completed_at,
+       request_id_supplied)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, ${transaction.requestIdSupplied})
+     ${transaction.requestIdSupplied ? 'ON CONFLICT (organisation_id, request_id) WHERE request_id_supplied DO NOTHING' : ''}`,
     [
       transaction.organisationId,
       transaction.requestId,
