@@ -9,11 +9,12 @@
  * three-legged token's user, else the subscriber) in this environment. Of several: in production the
  * ones holding an approved direct debit authority come first; then by role (owner, admin, member), then
  * the oldest membership. None: in production 403 `billing-organisation-required`; in the sandbox (where
- * organisations are made only by operators, and fees and authorities are dummies) the user's personal
- * sandbox organisation, `sandbox-<first 12 hex digits of the user id>`, made on first need with the user
- * as its owner.
+ * fees and authorities are dummies) the user's personal sandbox organisation, which identity makes on
+ * first need with the user as its only owner (`personalSandboxOrganisation`: tied to the user, with a
+ * random identifier, so nobody can make it first and be joined by the user).
  */
 import type pg from 'pg';
+import { personalSandboxOrganisation } from '../identity/organisations.ts';
 import type { Clock } from '../platform/clock.ts';
 import { RuleError } from '../platform/errors.ts';
 import { BILLING_ERRORS } from '../platform/http/error-codes.ts';
@@ -108,38 +109,6 @@ export interface FeesSettings {
    * it, a payer whose memberships are in memory costs no query on the gateway database.
    */
   payers?: PayerCache | undefined;
-}
-
-/** The sandbox organisation of a user who has none (idempotent: its identifier comes from the user id). */
-async function personalSandboxOrganisation(gateway: pg.Pool, userId: string): Promise<string> {
-  const identifier = `sandbox-${userId.replaceAll('-', '').slice(0, 12)}`;
-  const user = await gateway.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [userId]);
-  const email = user.rows[0]?.email;
-  if (!email) throw new Error(`no user ${userId}`);
-  const result = await gateway.query<{ id: string }>(
-    `WITH made AS (
-       INSERT INTO organisations (environment, identifier, name) VALUES ('sandbox', $1, $2)
-       ON CONFLICT (environment, identifier) DO NOTHING RETURNING id),
-     found AS (SELECT id FROM made UNION ALL
-               SELECT id FROM organisations WHERE environment = 'sandbox' AND identifier = $1)
-     SELECT id FROM found LIMIT 1`,
-    [identifier, `${email} (sandbox)`],
-  );
-  // Made at the same moment by another call: its row is visible to the next statement.
-  const organisationId =
-    result.rows[0]?.id ??
-    (
-      await gateway.query<{ id: string }>(
-        "SELECT id FROM organisations WHERE environment = 'sandbox' AND identifier = $1",
-        [identifier],
-      )
-    ).rows[0]!.id;
-  await gateway.query(
-    `INSERT INTO memberships (organisation_id, user_id, role) VALUES ($1, $2, 'owner')
-     ON CONFLICT (organisation_id, user_id) DO NOTHING`,
-    [organisationId, userId],
-  );
-  return organisationId;
 }
 
 const ROLE_ORDER = `CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END`;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { Environment } from '../services/contract.ts';
 
@@ -33,6 +34,57 @@ export async function addOrganisation(
   if (!organisation)
     throw new OrganisationError(`the ${input.environment} organisation ${identifier} exists already`);
   return organisation;
+}
+
+/**
+ * Identifiers that start with this are made by the gateway itself (a user's personal sandbox
+ * organisation, the sandbox operators' organisation): a user cannot choose one, so no user can make, ahead
+ * of the system, an organisation the system would then find and join.
+ */
+export const SYSTEM_IDENTIFIER_PREFIX = 'sandbox-';
+
+/** An identifier a user may choose for an organisation (the portal's form); else what is wrong. */
+export function userIdentifierProblem(identifier: string): string | undefined {
+  if (identifier.toLowerCase().startsWith(SYSTEM_IDENTIFIER_PREFIX)) {
+    return `identifiers starting with "${SYSTEM_IDENTIFIER_PREFIX}" are kept for organisations the sandbox makes itself`;
+  }
+  return undefined;
+}
+
+/**
+ * The user's personal sandbox organisation, made on first need with the user as its only owner. It is
+ * tied to the user by `personal_of` (unique), never found by its identifier, and its identifier is
+ * random: nobody can make it ahead of the user, and it never joins the user to an organisation somebody
+ * else made. Idempotent, also when two calls make it at the same moment.
+ */
+export async function personalSandboxOrganisation(pool: Pool, userId: string): Promise<string> {
+  const user = await pool.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [userId]);
+  const email = user.rows[0]?.email;
+  if (!email) throw new Error(`no user ${userId}`);
+  const find = async () =>
+    (await pool.query<{ id: string }>('SELECT id FROM organisations WHERE personal_of = $1', [userId]))
+      .rows[0]?.id;
+  let organisationId = await find();
+  // A random identifier may (once in 2^48) be taken: then another one.
+  for (let attempt = 0; organisationId === undefined && attempt < 5; attempt++) {
+    const identifier = `${SYSTEM_IDENTIFIER_PREFIX}${randomBytes(6).toString('hex')}`;
+    const made = await pool.query<{ id: string }>(
+      `INSERT INTO organisations (environment, identifier, name, personal_of) VALUES ('sandbox', $1, $2, $3)
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [identifier, `${email} (sandbox)`, userId],
+    );
+    // Not made: the identifier was taken, or another call made the user's organisation meanwhile.
+    organisationId = made.rows[0]?.id ?? (await find());
+  }
+  if (organisationId === undefined) throw new Error(`no personal sandbox organisation for ${userId}`);
+  // Only into the user's own personal organisation (checked in the statement itself).
+  await pool.query(
+    `INSERT INTO memberships (organisation_id, user_id, role)
+     SELECT id, $2, 'owner' FROM organisations WHERE id = $1 AND personal_of = $2
+     ON CONFLICT (organisation_id, user_id) DO NOTHING`,
+    [organisationId, userId],
+  );
+  return organisationId;
 }
 
 export async function findOrganisation(

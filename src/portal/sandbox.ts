@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { grantAuthority, listAuthorities } from '../identity/authorities.ts';
-import { addMember, addOrganisation, OrganisationError, organisationsOf } from '../identity/organisations.ts';
+import {
+  addMember,
+  addOrganisation,
+  OrganisationError,
+  organisationsOf,
+  userIdentifierProblem,
+} from '../identity/organisations.ts';
 import { listUsers } from '../identity/users.ts';
 import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
@@ -81,7 +87,7 @@ ${
     : html`<p class="muted">You belong to no sandbox organisation yet.</p>`
 }
 <form method="post" action="/portal/sandbox/organisations">${csrfField(request)}
-<label for="identifier">Identifier</label><p class="hint" id="identifier-hint">1 to 64 letters, digits, dots, dashes or underscores; unique in the sandbox.</p>
+<label for="identifier">Identifier</label><p class="hint" id="identifier-hint">1 to 64 letters, digits, dots, dashes or underscores; unique in the sandbox; not starting with <code>sandbox-</code> (kept for organisations the sandbox makes).</p>
 <input id="identifier" name="identifier" required maxlength="64" pattern="[A-Za-z0-9_.\\-]{1,64}" aria-describedby="identifier-hint">
 <label for="name">Name</label><input id="name" name="name" maxlength="200">
 <button type="submit">Create the organisation and join it</button></form></section>
@@ -188,6 +194,8 @@ ${
     const identifier = field(request.body, 'identifier', 200).trim();
     const name = field(request.body, 'name', 200).trim();
     if (!identifier) throw new HttpError(PLATFORM_ERRORS.invalidParameter, 'identifier: required');
+    const reserved = userIdentifierProblem(identifier);
+    if (reserved) throw new HttpError(PLATFORM_ERRORS.invalidParameter, `identifier: ${reserved}`);
     let created: Awaited<ReturnType<typeof addOrganisation>>;
     try {
       created = await addOrganisation(pool, { environment: 'sandbox', identifier, name: name || identifier });
