@@ -55,6 +55,11 @@ export const PLATFORM_ERRORS = {
     412,
     'If-Match or If-Unmodified-Since does not hold: the item has changed',
   ),
+  preconditionRequired: entry(
+    'precondition-required',
+    428,
+    'The operation needs a precondition (the header the body names) that the request did not send',
+  ),
   bodyTooLarge: entry(
     'body-too-large',
     413,
