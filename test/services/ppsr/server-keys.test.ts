@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServerKeys } from '../../../src/platform/server-keys.ts';
 import { checkPin } from '../../../src/services/ppsr/domain/pin-verifiers.ts';
 import { convertToCurrentKey } from '../../../src/services/ppsr/store/key-conversion.ts';
+import { rsg } from '../../support/cli.ts';
 import { signedInUser } from '../../support/oauth.ts';
 import { TEST_SERVER_SECRET, type TestGateway, testGateway } from '../../support/runtime.ts';
 import { BASE, type PpsrTest, ppsrTest, registration, requestId } from './support.ts';
@@ -205,6 +206,26 @@ describe('rotating the server secret', () => {
     } finally {
       await newOnly.close();
     }
+  });
+
+  it('`rsg ppsr-server-keys` lists the keys still named, so the operator knows when to drop one', async () => {
+    const previous = test.gateway.runtime.serverKeys.current.id;
+    const current = rotated!.runtime.serverKeys.current.id;
+    const listed = await rsg(['ppsr-server-keys'], {
+      urls: test.gateway.urls,
+      env: { RSG_SERVER_SECRET: NEW_SECRET, RSG_SERVER_SECRET_PREVIOUS: TEST_SERVER_SECRET },
+    });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain(`current key ${current}`);
+    expect(listed.stdout).toMatch(new RegExp(`sandbox: key ${current} named \\d+ times \\(current\\)`));
+    // The other statements' verifiers are still wrapped over the previous key: it must stay.
+    expect(listed.stdout).toMatch(new RegExp(`sandbox: key ${previous} named \\d+ times \\(previous\\)`));
+    const dropped = await rsg(['ppsr-server-keys'], {
+      urls: test.gateway.urls,
+      env: { RSG_SERVER_SECRET: NEW_SECRET },
+    });
+    expect(dropped.stdout).toContain(`key ${previous} named`);
+    expect(dropped.stdout).toContain('NOT CONFIGURED');
   });
 });
 
