@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../support/ports.ts';
-import { freshDatabases } from '../support/runtime.ts';
+import { freshDatabases, TEST_SERVER_SECRET } from '../support/runtime.ts';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rsg.js');
 
@@ -79,6 +79,8 @@ describe('rsg start', { timeout: 120_000 }, () => {
       'Business number register (sandbox)',
     );
     expect(await stop(first.child)).toBe(0);
+    // The server secret's key file, made on the first start: the owner's alone.
+    expect((await stat(path.join(dataDir, 'server-secret'))).mode & 0o777).toBe(0o600);
 
     const second = await start([], env, /OpenAPI documents/);
     expect(second.output()).not.toMatch(/First start/);
@@ -94,6 +96,8 @@ describe('rsg start', { timeout: 120_000 }, () => {
   let shared: Awaited<ReturnType<typeof freshDatabases>> | undefined;
   let sharedKey = '';
   const sharedEnv = () => ({
+    // No key file in the project's data folder (every process of the deployment shares the secret).
+    RSG_SERVER_SECRET: TEST_SERVER_SECRET,
     DATABASE_URL: shared!.gateway,
     SANDBOX_DATABASE_URL: shared!.sandbox,
     PRODUCTION_DATABASE_URL: shared!.production,
