@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -207,5 +207,18 @@ describe('rsg start', { timeout: 120_000 }, () => {
     await expect(start([], { RSG_WORKERS: 'many' }, /never/)).rejects.toThrow(
       /rsg: configuration error: RSG_WORKERS: must be a whole number from 1 to 64, got "many"/,
     );
+  });
+
+  it('a server secret key file others can read stops it before anything starts', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'rsg-key-'));
+    dirs.push(dataDir);
+    const file = path.join(dataDir, 'server-secret');
+    await writeFile(file, 'a-server-secret-of-more-than-thirty-two-characters\n', { mode: 0o644 });
+    await chmod(file, 0o644);
+    await expect(start([], { RSG_DATA_DIR: dataDir, DATABASE_URL: '' }, /never/)).rejects.toThrow(
+      `rsg: configuration error: RSG_DATA_DIR: the key file ${file} is readable by others (mode 644)`,
+    );
+    // No embedded PostgreSQL was made.
+    expect(await readdir(dataDir)).toEqual(['server-secret']);
   });
 });
