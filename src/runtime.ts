@@ -29,6 +29,7 @@ import { type DatabaseUrls, resolveDatabaseUrls } from './platform/db/urls.ts';
 import { createLimitStore, type LimitStore } from './platform/limits/index.ts';
 import { sendMail } from './platform/mail.ts';
 import { keyedUniform } from './platform/random.ts';
+import { loadServerKeys, type ServerKeys } from './platform/server-keys.ts';
 import {
   ENVIRONMENT_PREFIX,
   ENVIRONMENTS,
@@ -92,6 +93,11 @@ export interface Runtime {
   issuer: string;
   secret: string;
   keyedUniform(key: string): number;
+  /**
+   * The server secret that keys and encrypts stored secrets (platform/server-keys.ts): from the
+   * environment or the data folder's key file, never from a database it protects.
+   */
+  serverKeys: ServerKeys;
   close(): Promise<void>;
 }
 
@@ -244,6 +250,8 @@ export async function openRuntime(
 ): Promise<Runtime> {
   const { urls } = setup;
   setPasswordCost(config.passwordCost);
+  // First: a key file that is missing is made, one readable by others stops the start.
+  const serverKeys = loadServerKeys(config.variables, config.dataDir).keys;
   const healthLog = pino({ level: config.logLevel, base: { pid: process.pid } });
   const logDatabaseHealth = (database: string, state: 'down' | 'up', reason: string) => {
     if (state === 'down') {
@@ -322,6 +330,7 @@ export async function openRuntime(
     issuer,
     secret,
     keyedUniform: (key) => keyedUniform(secret, key),
+    serverKeys,
     async close() {
       cors.close();
       await usage.close();

@@ -8,6 +8,7 @@ import { HttpMetrics } from '../gateway/metrics.ts';
 import { type MetricsServer, type MetricsSource, startMetricsServer } from '../gateway/metrics-server.ts';
 import { openDatabase } from '../platform/db/pool.ts';
 import { redactText } from '../platform/http/log-redaction.ts';
+import { loadServerKeys } from '../platform/server-keys.ts';
 import { migrateAll, openRuntime, prepareDatabases, seedSandbox, startJobs } from '../runtime.ts';
 import { ENVIRONMENT_PREFIX } from '../services/contract.ts';
 import { SERVICES } from '../services/registry.ts';
@@ -217,6 +218,9 @@ export async function startCommand(args: string[]): Promise<number> {
     return 0;
   }
 
+  // The server secret first: a key file others can read stops the start before anything is started (and
+  // before workers that would each stop on it, and be started again).
+  loadServerKeys(config.variables, config.dataDir);
   const setup = await prepareDatabases(config, (line) => {
     if (config.logLevel === 'debug' || config.logLevel === 'trace')
       process.stderr.write(`postgres: ${line}\n`);

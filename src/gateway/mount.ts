@@ -43,6 +43,7 @@ export async function mountService(
     database: runtime.environments[environment],
     clock: runtime.clocks.for(environment),
     keyedUniform: runtime.keyedUniform,
+    serverKeys: runtime.serverKeys,
     identity: serviceIdentity(runtime.gateway.pool, environment, service.id, runtime.clocks.for(environment)),
     fees: serviceFees({
       environment,

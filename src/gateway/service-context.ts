@@ -1,6 +1,7 @@
 import type { ServiceFees } from '../billing/fees.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/pool.ts';
+import type { ServerKeys } from '../platform/server-keys.ts';
 import type { Environment, Registers, ServiceDefinition } from '../services/contract.ts';
 import type { VerifiedToken } from './tokens.ts';
 
@@ -13,6 +14,8 @@ export interface ServiceContext {
   clock: Clock;
   /** Uniform in [0, 1), keyed by the server secret: the same key always gives the same number. */
   keyedUniform(key: string): number;
+  /** The server secret's keys (platform/server-keys.ts), for what a service keeps keyed or encrypted. */
+  serverKeys: ServerKeys;
   /** "May this caller act on this object?" — answered by identity/, in this environment and service. */
   identity: ServiceIdentity;
   /** Fees: charge inside the operation's transaction, refuse without a direct debit authority (billing/). */

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../support/ports.ts';
-import { freshDatabases } from '../support/runtime.ts';
+import { freshDatabases, TEST_SERVER_SECRET } from '../support/runtime.ts';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rsg.js');
 
@@ -79,6 +79,8 @@ describe('rsg start', { timeout: 120_000 }, () => {
       'Business number register (sandbox)',
     );
     expect(await stop(first.child)).toBe(0);
+    // The server secret's key file, made on the first start: the owner's alone.
+    expect((await stat(path.join(dataDir, 'server-secret'))).mode & 0o777).toBe(0o600);
 
     const second = await start([], env, /OpenAPI documents/);
     expect(second.output()).not.toMatch(/First start/);
@@ -94,6 +96,8 @@ describe('rsg start', { timeout: 120_000 }, () => {
   let shared: Awaited<ReturnType<typeof freshDatabases>> | undefined;
   let sharedKey = '';
   const sharedEnv = () => ({
+    // No key file in the project's data folder (every process of the deployment shares the secret).
+    RSG_SERVER_SECRET: TEST_SERVER_SECRET,
     DATABASE_URL: shared!.gateway,
     SANDBOX_DATABASE_URL: shared!.sandbox,
     PRODUCTION_DATABASE_URL: shared!.production,
@@ -203,5 +207,18 @@ describe('rsg start', { timeout: 120_000 }, () => {
     await expect(start([], { RSG_WORKERS: 'many' }, /never/)).rejects.toThrow(
       /rsg: configuration error: RSG_WORKERS: must be a whole number from 1 to 64, got "many"/,
     );
+  });
+
+  it('a server secret key file others can read stops it before anything starts', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'rsg-key-'));
+    dirs.push(dataDir);
+    const file = path.join(dataDir, 'server-secret');
+    await writeFile(file, 'a-server-secret-of-more-than-thirty-two-characters\n', { mode: 0o644 });
+    await chmod(file, 0o644);
+    await expect(start([], { RSG_DATA_DIR: dataDir, DATABASE_URL: '' }, /never/)).rejects.toThrow(
+      `rsg: configuration error: RSG_DATA_DIR: the key file ${file} is readable by others (mode 644)`,
+    );
+    // No embedded PostgreSQL was made.
+    expect(await readdir(dataDir)).toEqual(['server-secret']);
   });
 });

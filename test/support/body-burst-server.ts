@@ -13,7 +13,13 @@ import type { DatabaseUrls } from '../../src/platform/db/urls.ts';
 import { openRuntime } from '../../src/runtime.ts';
 
 const urls = JSON.parse(process.env.RSG_TEST_URLS ?? '') as DatabaseUrls;
-const config = loadConfig({ LOG_LEVEL: 'silent', RSG_SANDBOX_ACTIVITY_PER_HOUR: '0', RSG_JOBS: 'off' });
+const config = loadConfig({
+  LOG_LEVEL: 'silent',
+  RSG_SANDBOX_ACTIVITY_PER_HOUR: '0',
+  RSG_JOBS: 'off',
+  // runtime.ts's TEST_SERVER_SECRET (not imported: that module needs vitest).
+  RSG_SERVER_SECRET: 'test-server-secret-not-for-any-deployment',
+});
 const runtime = await openRuntime(config, { urls, embedded: undefined }, { clockMode: 'virtual' });
 const app = await buildApp(runtime, { logger: false });
 const user = await addUser(runtime.gateway.pool, { email: 'burst@example.test', isOperator: true });

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { runCommand } from '../../src/cli/commands.ts';
 import { reportFailure } from '../../src/cli/run.ts';
 import type { DatabaseUrls } from '../../src/platform/db/urls.ts';
+import { TEST_SERVER_SECRET } from './runtime.ts';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rsg.js');
 
@@ -23,7 +24,12 @@ export interface CliOptions {
 
 function environment(options: CliOptions): Record<string, string> {
   // scrypt at 2^10 like testGateway's (identity/passwords.ts): the cost is the process's.
-  const env: Record<string, string> = { LOG_LEVEL: 'silent', RSG_PASSWORD_COST: '10', ...options.env };
+  const env: Record<string, string> = {
+    LOG_LEVEL: 'silent',
+    RSG_PASSWORD_COST: '10',
+    RSG_SERVER_SECRET: TEST_SERVER_SECRET,
+    ...options.env,
+  };
   if (options.urls) {
     env.DATABASE_URL = options.urls.gateway;
     env.SANDBOX_DATABASE_URL = options.urls.sandbox;

@@ -18,6 +18,12 @@ export function pgServerUrl(): string {
   return url;
 }
 
+/**
+ * The server secret of test gateways and commands (platform/server-keys.ts): one value, so gateways
+ * opened on the same databases read each other's keyed values, and no key file is made in the project.
+ */
+export const TEST_SERVER_SECRET = 'test-server-secret-not-for-any-deployment';
+
 type TestDatabases = DatabaseUrls & { drop(): Promise<void> };
 
 /** The names of a test's three databases on the test server (a random stem), and how to drop them. */
@@ -98,6 +104,7 @@ export async function testGateway(
     // No report thread (a worker thread per gateway, domain/report-thread.ts): the tests' answers are
     // small; the tests about it turn it on.
     RSG_MARKET_RENT_REPORT_THREAD: '0',
+    RSG_SERVER_SECRET: TEST_SERVER_SECRET,
     ...options.env,
   });
   const runtime = await openRuntime(config, { urls, embedded: undefined }, { clockMode: options.clockMode });

@@ -45,6 +45,8 @@ export const SECRET_HEADERS: readonly string[] = [
   'set-cookie',
   'ocp-apim-subscription-key',
   'subscription-key',
+  // The secured interests register's PIN header (ours): opens a statement to another organisation.
+  'financing-statement-pin',
 ];
 
 /** Field names that are secret in any logged object that carries them at the places below. */

@@ -34,7 +34,11 @@ async function main(): Promise<void> {
   for (const url of Object.values(urls)) await ensureDatabase(url);
   try {
     await presetServerSecret(urls, RECORDING_SECRET);
-    const config = loadConfig({ LOG_LEVEL: 'silent', RSG_SANDBOX_ACTIVITY_PER_HOUR: '0' });
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      RSG_SANDBOX_ACTIVITY_PER_HOUR: '0',
+      RSG_SERVER_SECRET: RECORDING_SECRET,
+    });
     const runtime = await openRuntime(config, { urls, embedded: undefined }, { clockMode: 'virtual' });
     try {
       await freezeClock(runtime.gateway.pool, 'sandbox', RECORDED_AT);

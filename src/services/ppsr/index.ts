@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BILLING_ERRORS, GATEWAY_TIMEOUT, PPSR_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
+import { serverKeysCommand } from './commands/server-keys.ts';
 import { startPpsrJobs } from './jobs/index.ts';
 import { ppsrRoutes } from './routes/index.ts';
 import { seedPpsr } from './sandbox/seed.ts';
@@ -29,4 +30,5 @@ export const ppsrService: ServiceDefinition = {
   /** Published: requests are rate limited per user per minute (the number is not; ours: 120). */
   userRateLimit: { perMinute: 120, variable: 'RSG_PPSR_USER_RATE_LIMIT' },
   jobs: async (context) => startPpsrJobs(context),
+  commands: [serverKeysCommand],
 };

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../../src/platform/db/migrations.ts';
 import { type Database, openDatabase, withTransaction } from '../../../src/platform/db/pool.ts';
 import { withCheckDigit } from '../../../src/platform/gs1.ts';
+import { ServerKeys } from '../../../src/platform/server-keys.ts';
 import { lookupOf } from '../../../src/services/ppsr/domain/search-keys.ts';
 import { generateStatement } from '../../../src/services/ppsr/sandbox/generator.ts';
 import { loadChunk, seededCount } from '../../../src/services/ppsr/store/seed.ts';
@@ -29,6 +30,7 @@ let database: Database;
 let drop: () => Promise<void>;
 const organisationId = randomUUID();
 const hash = (text: string) => createHash('sha256').update(text).digest();
+const keys = new ServerKeys('a-server-secret-for-the-store-tests-only');
 
 beforeAll(async () => {
   const urls = await freshDatabases();
@@ -67,7 +69,9 @@ async function register(number: string, doc: StatementDocument, expiryDate = '20
       registeredAt: new Date('2026-11-24T00:00:00Z'),
       expiryDate,
       pinHash: hash('pin'),
+      pinKeyIds: 'none',
       debtorPinHash: hash('debtor pin'),
+      debtorPinKeyIds: 'none',
       document: doc,
       transactionId: null,
     }),
@@ -180,21 +184,23 @@ describe('transactions in the store', () => {
 
   it('one record per request id, even for concurrent arrivals; found only once ended', async () => {
     const arrivals = await Promise.all(
-      Array.from({ length: 20 }, () => receiveTransaction(database.pool, arrival('req-1'))),
+      Array.from({ length: 20 }, () => receiveTransaction(database.pool, keys, arrival('req-1'))),
     );
     expect(arrivals.filter((a) => a.created)).toHaveLength(1);
     expect(new Set(arrivals.map((a) => a.row.id)).size).toBe(1);
-    expect(await findEndedTransactions(database.pool, organisationId, { requestId: 'req-1' })).toEqual([]);
-    const id = arrivals[0]!.row.id;
+    expect(await findEndedTransactions(database.pool, keys, organisationId, { requestId: 'req-1' })).toEqual(
+      [],
+    );
+    const row = arrivals[0]!.row;
     const outcome = {
       statusCode: 200 as const,
       httpStatus: 201,
       response: { ok: true },
       completedAt: new Date(),
     };
-    expect(await completeTransaction(database.pool, id, outcome)).toBe(true);
-    expect(await completeTransaction(database.pool, id, outcome)).toBe(false);
-    const [found] = await findEndedTransactions(database.pool, organisationId, {
+    expect(await completeTransaction(database.pool, keys, row, outcome)).toBe(true);
+    expect(await completeTransaction(database.pool, keys, row, outcome)).toBe(false);
+    const [found] = await findEndedTransactions(database.pool, keys, organisationId, {
       billingReference: 'INV-42',
     });
     expect(found).toMatchObject({
@@ -206,9 +212,9 @@ describe('transactions in the store', () => {
   });
 
   it('a transaction abandoned mid-way is failed with 500', async () => {
-    await receiveTransaction(database.pool, arrival('req-abandoned'));
+    await receiveTransaction(database.pool, keys, arrival('req-abandoned'));
     expect(await failAbandoned(database.pool, new Date('2026-11-24T02:00:00Z'), new Date())).toBe(1);
-    const [failed] = await findEndedTransactions(database.pool, organisationId, {
+    const [failed] = await findEndedTransactions(database.pool, keys, organisationId, {
       requestId: 'req-abandoned',
     });
     expect(failed?.statusCode).toBe(500);

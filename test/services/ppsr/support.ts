@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
+import type { AppOptions } from '../../../src/app.ts';
 import { businessNumberRegister } from '../../../src/services/nzbn/store/business-numbers.ts';
 import { seedBusinessNumbers } from '../../support/business-numbers.ts';
 import type { SignedInUser } from '../../support/oauth.ts';
@@ -34,8 +35,13 @@ export interface PpsrTest {
  * A gateway with a small business number register (its companies are debtors here), a signed-in user
  * and keys for both environments. The user's token is sent unless `token: null`.
  */
-export async function ppsrTest(options: { env?: Record<string, string> } = {}): Promise<PpsrTest> {
-  const gateway = await testGateway({ ...(options.env ? { env: options.env } : {}) });
+export async function ppsrTest(
+  options: { env?: Record<string, string>; app?: AppOptions } = {},
+): Promise<PpsrTest> {
+  const gateway = await testGateway({
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.app ? { app: options.app } : {}),
+  });
   const sandbox = gateway.runtime.environments.sandbox;
   let company: { name: string; nzbn: string } | undefined;
   const test = await serviceTest(gateway, 'ppsr', BASE, async () => {

@@ -337,6 +337,7 @@ export function accountRoutes(app: FastifyInstance, context: ServiceContext, pro
       const organisationId = await organisationOf(context, request);
       const rows = await findEndedTransactions(
         pool,
+        context.serverKeys,
         organisationId,
         requestId ? { requestId } : { billingReference: billingReference! },
       );

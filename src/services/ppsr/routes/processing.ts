@@ -243,7 +243,7 @@ export class Processing {
     let outcome: Outcome | undefined;
     try {
       outcome = await withTransaction(this.context.database.pool, async (client) => {
-        const received = await receiveTransaction(client, arrival);
+        const received = await receiveTransaction(client, this.context.serverKeys, arrival);
         if (!received.created) {
           existing = received.row;
           return undefined;
@@ -252,7 +252,7 @@ export class Processing {
       });
     } catch (error) {
       return this.failed(error, (failure) =>
-        recordFailedTransaction(this.context.database.pool, arrival, failure),
+        recordFailedTransaction(this.context.database.pool, this.context.serverKeys, arrival, failure),
       );
     }
     return outcome ?? this.repeat(existing!, arrival, started);
@@ -269,7 +269,7 @@ export class Processing {
     started: number,
   ): Promise<Outcome> {
     const pool = this.context.database.pool;
-    const received = await receiveTransaction(pool, arrival);
+    const received = await receiveTransaction(pool, this.context.serverKeys, arrival);
     const row = received.row;
     if (!received.created) return this.repeat(row, arrival, started);
     const work = (async (): Promise<Outcome> => {
@@ -278,7 +278,7 @@ export class Processing {
         return await withTransaction(pool, (client) => this.perform(client, row, operation));
       } catch (error) {
         return this.failed(error, async (failure) => {
-          await completeTransaction(pool, row.id, failure);
+          await completeTransaction(pool, this.context.serverKeys, row, failure);
         });
       }
     })();
@@ -304,7 +304,7 @@ export class Processing {
       receivedAt: row.receivedAt,
     };
     const answer = await operation.work(client, info);
-    const completed = await completeTransaction(client, row.id, {
+    const completed = await completeTransaction(client, this.context.serverKeys, row, {
       statusCode: 200,
       httpStatus: answer.httpStatus,
       response: { body: answer.body },
@@ -360,7 +360,12 @@ export class Processing {
   private async await(row: TransactionRow, started: number): Promise<Outcome> {
     while (Date.now() - started < this.settings.platformTimeoutMs) {
       await sleep(POLL_MS);
-      const now = await getKeyedTransaction(this.context.database.pool, row.organisationId, row.requestId);
+      const now = await getKeyedTransaction(
+        this.context.database.pool,
+        this.context.serverKeys,
+        row.organisationId,
+        row.requestId,
+      );
       if (now && now.statusCode !== null) return outcomeOf(now);
     }
     return new Promise<Outcome>(() => {});

@@ -22,6 +22,7 @@ import {
   type Debtor,
   type SecuredParty,
 } from '../domain/parties.ts';
+import { pinVerifier } from '../domain/pin-verifiers.ts';
 import { pinFrom, registrationNumberFrom } from '../domain/registration-number.ts';
 import { checkSearchId, MAX_PAGE_SIZE } from '../domain/search.ts';
 import {
@@ -46,6 +47,7 @@ import {
   getStatements,
   insertStatement,
   listVersions,
+  rehashPin,
   type StatementDocument,
   type StatementRow,
   statementsOfGroup,
@@ -56,7 +58,6 @@ import type { Processing } from './processing.ts';
 import {
   chargeFee,
   organisationOf,
-  pinHash,
   present,
   registrationNumberParam,
   requireRightToChange,
@@ -180,6 +181,8 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
           const document: StatementDocument = { debtors, securedParties: parties, collaterals };
           const pin = pinFrom(randomBytes(8));
           const debtorPin = pinFrom(randomBytes(8));
+          const verifier = pinVerifier(context.serverKeys, pin);
+          const debtorVerifier = pinVerifier(context.serverKeys, debtorPin);
           // The statement, its first version, its search keys and its verification statements in one
           // statement; a registration number already taken (never seen in practice) draws another.
           let row: StatementRow;
@@ -194,7 +197,8 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
               version: 1,
               changedAt: now,
               document,
-              pinHash: pinHash(pin),
+              pinHash: verifier.hash,
+              pinKeyIds: verifier.keyIds,
             };
           } while (
             !(await insertStatement(client, {
@@ -203,8 +207,10 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
               securedPartyGroupId: groupId,
               registeredAt: now,
               expiryDate: expiry,
-              pinHash: row.pinHash,
-              debtorPinHash: pinHash(debtorPin),
+              pinHash: verifier.hash,
+              pinKeyIds: verifier.keyIds,
+              debtorPinHash: debtorVerifier.hash,
+              debtorPinKeyIds: debtorVerifier.keyIds,
               document,
               transactionId: transaction.id,
               verificationStatements: verificationOf(row, 'Registered'),
@@ -283,7 +289,9 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
         // the transaction is recorded (the work checks again under the row's lock).
         const existing = await getStatement(pool, registrationNumber);
         if (!existing) throw statementNotFound(registrationNumber);
-        requireRightToChange(request, existing, organisationId);
+        const rehash = requireRightToChange(context, request, existing, organisationId);
+        // A PIN that matched a verifier of an old form or key: its verifier is made with the current key.
+        if (rehash) await rehashPin(pool, registrationNumber, existing.pinKeyIds, rehash);
         return processing.run(request, reply, {
           operation,
           organisationId,
@@ -304,7 +312,7 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
                   `If-Match does not hold: financing statement ${registrationNumber} is now at version ${current.version} (ETag ${etag}).`,
                 ),
             );
-            requireRightToChange(request, current, organisationId);
+            requireRightToChange(context, request, current, organisationId);
             if (current.dischargedAt || current.expiryDate < day) {
               throw new HttpError(
                 PPSR_ERRORS.statementNotInForce,

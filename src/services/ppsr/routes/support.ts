@@ -3,7 +3,6 @@
  * the API shows it, the statement's ETag, the organisation's right to change it and the fee charge.
  * (Paging is the platform's `parsePage`, conditions its `evaluatePreconditions`.)
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { FeeCharge } from '../../../billing/fees.ts';
@@ -14,6 +13,7 @@ import { PLATFORM_ERRORS, PPSR_ERRORS } from '../../../platform/http/error-codes
 import { HttpError } from '../../../platform/http/errors.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import { statusOn } from '../domain/dates.ts';
+import { checkPin, type PinVerifier } from '../domain/pin-verifiers.ts';
 import { isRegistrationNumber } from '../domain/registration-number.ts';
 import type { StatementRow } from '../store/statements.ts';
 import type { TransactionInfo } from './processing.ts';
@@ -62,22 +62,22 @@ export function present(row: StatementRow, day: string) {
 export const statementEtag = (registrationNumber: string, version: number): string =>
   `"${registrationNumber}.${version}"`;
 
-export const pinHash = (pin: string): Buffer => createHash('sha256').update(pin).digest();
-
 /**
  * May this organisation change the statement? The organisation that registered it may; another needs
- * the statement's PIN (header `Financing-Statement-PIN`).
+ * the statement's PIN (header `Financing-Statement-PIN`), checked against its keyed verifier. Returns the
+ * verifier to store instead when the PIN matched one of an old form or key (rehash it: `rehashPin`).
  */
 export function requireRightToChange(
+  context: ServiceContext,
   request: FastifyRequest,
   row: StatementRow,
   organisationId: string,
-): void {
-  if (row.organisationId === organisationId) return;
+): PinVerifier | undefined {
+  if (row.organisationId === organisationId) return undefined;
   const pin = request.headers[PIN_HEADER];
   if (typeof pin === 'string' && pin !== '') {
-    const given = pinHash(pin);
-    if (given.length === row.pinHash.length && timingSafeEqual(given, row.pinHash)) return;
+    const check = checkPin(context.serverKeys, pin, { hash: row.pinHash, keyIds: row.pinKeyIds });
+    if (check.matches) return check.rehash;
   }
   throw new HttpError(
     PPSR_ERRORS.pinRequired,

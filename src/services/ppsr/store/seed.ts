@@ -7,12 +7,13 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { copyLine, copyText } from '../../../platform/db/copy-text.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
+import { NO_PIN } from '../domain/pin-verifiers.ts';
 import { searchKeysOf } from '../domain/search-keys.ts';
 import type { GeneratedStatement } from '../sandbox/generator.ts';
 
 const SEED_LOCK_SPACE = 420_017;
 
-/** Generated PINs are never shown: their hash is of a value no one holds. */
+/** Generated PINs are never shown: their verifier is of a value no one holds, and matches no PIN. */
 const unusablePinHash = (registrationNumber: string, kind: string) =>
   createHash('sha256').update(`generated\u0000${kind}\u0000${registrationNumber}`).digest();
 const bytea = (buffer: Buffer) => `\\x${buffer.toString('hex')}`;
@@ -29,12 +30,16 @@ function* statementLines(statements: readonly GeneratedStatement[]): Generator<s
       s.dischargedAt?.toISOString(),
       s.versions.length,
       current.at.toISOString(),
+      // The fixed test cases' published PIN: the unkeyed form of old (no secret to keep), which the
+      // service keys when it starts (store/key-conversion.ts) and verifying accepts meanwhile.
       bytea(
         s.pin
           ? createHash('sha256').update(s.pin).digest()
           : unusablePinHash(s.registrationNumber, 'statement'),
       ),
+      s.pin ? null : NO_PIN,
       bytea(unusablePinHash(s.registrationNumber, 'debtor')),
+      NO_PIN,
       JSON.stringify(current.document),
     ]);
   }
@@ -90,7 +95,8 @@ export async function loadChunk(
     await copyText(
       client,
       `COPY ppsr_financing_statements (registration_number, organisation_id, secured_party_group_id, registered_at,
-         expiry_date, discharged_at, version, changed_at, pin_hash, debtor_pin_hash, document) FROM STDIN`,
+         expiry_date, discharged_at, version, changed_at, pin_hash, pin_key_ids, debtor_pin_hash, debtor_pin_key_ids,
+         document) FROM STDIN`,
       statementLines(statements),
     );
     await copyText(

@@ -31,8 +31,9 @@ export interface StatementRow {
   version: number;
   changedAt: Date;
   document: StatementDocument;
-  /** SHA-256 of the financing statement PIN. */
+  /** The financing statement PIN's verifier (domain/pin-verifiers.ts) and the ids of its keys. */
   pinHash: Buffer;
+  pinKeyIds: string | null;
 }
 
 export interface VersionRow {
@@ -46,7 +47,7 @@ export interface VersionRow {
 const STATEMENT_COLUMNS = `registration_number AS "registrationNumber", organisation_id AS "organisationId",
   secured_party_group_id AS "securedPartyGroupId", registered_at AS "registeredAt",
   to_char(expiry_date, 'YYYY-MM-DD') AS "expiryDate", discharged_at AS "dischargedAt", version,
-  changed_at AS "changedAt", document, pin_hash AS "pinHash"`;
+  changed_at AS "changedAt", document, pin_hash AS "pinHash", pin_key_ids AS "pinKeyIds"`;
 
 /** The keys of a statement's current version, found by searches until `expiryDate`. */
 async function insertSearchKeys(
@@ -79,8 +80,11 @@ export interface NewStatement {
   securedPartyGroupId: string | null;
   registeredAt: Date;
   expiryDate: string;
+  /** The PINs' verifiers (domain/pin-verifiers.ts) and the ids of their keys. */
   pinHash: Buffer;
+  pinKeyIds: string;
   debtorPinHash: Buffer;
+  debtorPinKeyIds: string;
   document: StatementDocument;
   transactionId: number | null;
   /**
@@ -103,8 +107,9 @@ export async function insertStatement(client: Client, statement: NewStatement): 
     name: 'ppsr-insert-statement',
     text: `WITH statement AS (
        INSERT INTO ppsr_financing_statements (registration_number, organisation_id, secured_party_group_id,
-         registered_at, expiry_date, changed_at, pin_hash, debtor_pin_hash, document)
-       VALUES ($1, $2, $3, $4, $5, $4, $6, $7, $8) ON CONFLICT (registration_number) DO NOTHING
+         registered_at, expiry_date, changed_at, pin_hash, debtor_pin_hash, document, pin_key_ids,
+         debtor_pin_key_ids)
+       VALUES ($1, $2, $3, $4, $5, $4, $6, $7, $8, $16, $17) ON CONFLICT (registration_number) DO NOTHING
        RETURNING registration_number),
      version AS (
        INSERT INTO ppsr_financing_statement_versions
@@ -135,6 +140,8 @@ export async function insertStatement(client: Client, statement: NewStatement): 
       verification.map((v) => v.to),
       verification.map((v) => v.subject),
       verification.map((v) => v.text),
+      statement.pinKeyIds,
+      statement.debtorPinKeyIds,
     ],
   });
   return inserted.rowCount === 1;
@@ -153,6 +160,24 @@ export async function getStatement(
     [registrationNumber],
   );
   return result.rows[0];
+}
+
+/**
+ * Replaces a PIN verifier that matched with one of the current key, unless the verifier changed since it
+ * was read (another process rehashed or converted it first); false then.
+ */
+export async function rehashPin(
+  client: Client,
+  registrationNumber: string,
+  fromKeyIds: string | null,
+  to: { hash: Buffer; keyIds: string | null },
+): Promise<boolean> {
+  const result = await client.query(
+    `UPDATE ppsr_financing_statements SET pin_hash = $3, pin_key_ids = $4
+      WHERE registration_number = $1 AND pin_key_ids IS NOT DISTINCT FROM $2`,
+    [registrationNumber, fromKeyIds, to.hash, to.keyIds],
+  );
+  return result.rowCount === 1;
 }
 
 /**
