@@ -144,7 +144,8 @@ const announcesBody = (req: IncomingMessage): boolean => {
  * takes a body answer its timeout (a `preParsing` hook on those routes only: a GET runs none).
  */
 export function installBodyDeadlines(app: FastifyInstance, server: Server, limits: BodyTimeouts): void {
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  // Before Fastify's own listener: a route without an async onRequest hook reaches preParsing inside it.
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     if (!req.complete && announcesBody(req)) watches.set(req, new BodyWatch(req, res, limits));
   });
   const route = (rate: number): preParsingHookHandler =>
