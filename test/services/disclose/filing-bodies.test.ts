@@ -1,5 +1,5 @@
-import { connect } from 'node:net';
 import type { Socket } from 'node:net';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINGER_BYTES } from '../../../src/platform/http/body-limit.ts';
 import { MAX_DOCUMENT_BYTES } from '../../../src/services/disclose/store/document-files.ts';
@@ -107,7 +107,11 @@ describe('the holdings filing’s body', () => {
   }, 30_000);
 
   it('200 MB: 413 naming the 20 MB limit, declared (before any byte) or streamed (never read whole)', async () => {
-    const headers = { 'Ocp-Apim-Subscription-Key': d.key, 'x-organisation': d.organisation, 'If-Match': await etag() };
+    const headers = {
+      'Ocp-Apim-Subscription-Key': d.key,
+      'x-organisation': d.organisation,
+      'If-Match': await etag(),
+    };
     const rule = `is larger than the limit of ${MAX_DOCUMENT_BYTES} bytes`;
     const declared = await file(headers, { declared: MB200, send: 0 });
     expect(declared.status).toBe(413);
