@@ -6,6 +6,7 @@ import { HttpMetrics, operatorMetricsRoute } from './gateway/metrics.ts';
 import { dialectOfUrl, mountService } from './gateway/mount.ts';
 import { oauthRoutes } from './identity/oauth/routes.ts';
 import { AnswerMarks, REQUEST_ID_HEADER } from './platform/http/answer-marks.ts';
+import { installBodyDeadlines } from './platform/http/body-deadline.ts';
 import { DEFAULT_BODY_LIMIT } from './platform/http/body-limit.ts';
 import { PLATFORM_ERRORS } from './platform/http/error-codes.ts';
 import {
@@ -91,6 +92,12 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   // added to some requests only would move them to another hidden class on the hot path).
   app.decorateRequest('caller', undefined);
   installInputTextCheck(app);
+  // Every request body arrives within a bound, or is answered 408 in its API's dialect and its connection
+  // closed; the rest of a body answered early is read for a short while only (body-deadline.ts).
+  installBodyDeadlines(app, app.server, {
+    baseMs: runtime.config.bodies.timeoutMs,
+    uploadRate: runtime.config.bodies.uploadMinRate,
+  });
 
   const metrics = options.metrics ?? new HttpMetrics(options.processMetrics ?? false);
   reportLimitHealth(app, runtime.limits, metrics.registry);

@@ -50,6 +50,12 @@ export interface Config {
   /** Sandbox: simulate the source registers' Wednesday 21:00–23:00 (New Zealand) maintenance window. */
   sandboxMaintenance: boolean;
   /**
+   * Request bodies (platform/http/body-deadline.ts): the time any body may take to arrive
+   * (`RSG_BODY_TIMEOUT_MS`), and the average rate, bytes a second, at which a large upload may take
+   * longer (`RSG_UPLOAD_MIN_RATE`).
+   */
+  bodies: { timeoutMs: number; uploadMinRate: number };
+  /**
    * The variables the configuration was read from: the services' own settings
    * (`ServiceDefinition.settings`) are read from them with `readSettings`.
    */
@@ -226,6 +232,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     jobs: oneOf(env, 'RSG_JOBS', ['on', 'off'] as const, 'on') === 'on',
     shutdownTimeoutMs: integer(env, 'RSG_SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     sandboxMaintenance: oneOf(env, 'RSG_SANDBOX_MAINTENANCE', ['on', 'off'] as const, 'off') === 'on',
+    bodies: {
+      timeoutMs: integer(env, 'RSG_BODY_TIMEOUT_MS', 30_000, 100, 600_000),
+      uploadMinRate: integer(env, 'RSG_UPLOAD_MIN_RATE', 65_536, 0, 1_073_741_824),
+    },
     variables: { ...env },
     database: {
       poolSize: integer(env, 'RSG_DB_POOL_SIZE', 10, 1, 1000),

@@ -3,6 +3,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { listUsers } from '../identity/users.ts';
+import { LARGE_UPLOAD } from '../platform/http/body-deadline.ts';
 import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { bodyTooLarge, HttpError } from '../platform/http/errors.ts';
 import { html } from '../platform/http/html.ts';
@@ -256,7 +257,7 @@ ${
 
     upload.post<{ Params: { id: string } }>(
       '/operator/data-requests/:id/answer',
-      { bodyLimit: ANSWER_LIMIT, config: { upload: true } as object },
+      { bodyLimit: ANSWER_LIMIT, config: { upload: true, ...LARGE_UPLOAD } as object },
       async (request, reply) => {
         const operator = requireOperator(request);
         const id = request.params.id;

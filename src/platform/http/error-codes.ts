@@ -50,6 +50,11 @@ export const PLATFORM_ERRORS = {
     406,
     'None of the media types in Accept is served; the message names those that are',
   ),
+  bodyTimeout: entry(
+    'body-timeout',
+    408,
+    'The body did not arrive within the time allowed (uploads: at the minimum rate); the connection is closed',
+  ),
   preconditionFailed: entry(
     'precondition-failed',
     412,

@@ -78,6 +78,7 @@ const TITLES: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
+  408: 'Request Timeout',
   409: 'Conflict',
   412: 'Precondition Failed',
   413: 'Content Too Large',

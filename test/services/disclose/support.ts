@@ -53,12 +53,12 @@ export interface DiscloseGateway {
 }
 
 export async function discloseGateway(
-  options: { schemes?: number; standaloneOffers?: number } = {},
+  options: { schemes?: number; standaloneOffers?: number; env?: Record<string, string> } = {},
 ): Promise<DiscloseGateway> {
   // The document store of the gateway under test: a folder of its own (read when the routes mount).
   const folder = await mkdtemp(path.join(tmpdir(), 'rsg-disclose-'));
   process.env.RSG_DISCLOSE_DOCUMENTS_DIR = folder;
-  const gateway = await testGateway({ clockMode: 'virtual' });
+  const gateway = await testGateway({ clockMode: 'virtual', ...(options.env ? { env: options.env } : {}) });
   await setClock(gateway.runtime.gateway.pool, 'sandbox', NOW);
   await gateway.runtime.clocks.reload();
   const pool = gateway.runtime.gateway.pool;

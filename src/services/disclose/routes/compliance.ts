@@ -1,15 +1,14 @@
-import { JSONParser } from '@streamparser/json';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { nzDate } from '../../../platform/calendar.ts';
+import { LARGE_UPLOAD } from '../../../platform/http/body-deadline.ts';
 import { strongEtag } from '../../../platform/http/conditional.ts';
 import { DISCLOSE_ERRORS, PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
-import { badRequest, HttpError } from '../../../platform/http/errors.ts';
-import { findLoneSurrogate, findNulCharacter } from '../../../platform/http/input-text.ts';
+import { HttpError } from '../../../platform/http/errors.ts';
 import { type ActivityKind, activitiesOfFund, filingOf } from '../domain/activities.ts';
 import { isPeriodEnd } from '../domain/compliance.ts';
 import { fundUpdateProblems } from '../domain/fund-update.ts';
-import { HoldingsChecker, type Problem } from '../domain/holdings.ts';
+import type { HoldingsChecker, Problem } from '../domain/holdings.ts';
 import { FUND_NUMBER, OFFER_NUMBER, versionId } from '../domain/records.ts';
 import {
   Activities,
@@ -25,6 +24,7 @@ import type { AnswerCache } from '../store/answer-cache.ts';
 import { complianceFunds, fileCompliance } from '../store/compliance.ts';
 import { MAX_DOCUMENT_BYTES } from '../store/document-files.ts';
 import { fundAt } from '../store/register.ts';
+import { holdingsOf, installStreamedHoldingsParser } from './holdings-parser.ts';
 import { apiBase, notFound, numberParam, registerUrl, requireOrganisation, sendJson } from './support.ts';
 
 /**
@@ -85,7 +85,12 @@ export async function complianceRoutes(
     },
   );
 
-  const filing = (kind: ActivityKind) => async (request: FastifyRequest) => {
+  /**
+   * Who may file, checked before any byte of the body is read (a `preParsing` hook): the organisation,
+   * the fund, its authority over the fund, and `If-Match` naming the fund's current version. A refused
+   * filing's body is never parsed; the answers are those the handler gave when it checked them itself.
+   */
+  const authorise = async (request: FastifyRequest): Promise<void> => {
     const organisation = requireOrganisation(request);
     const params = request.params as { offerNumber: string; fundNumber: string };
     const offerNumber = numberParam(params.offerNumber, OFFER_NUMBER, 'offerNumber', 'Offer');
@@ -109,13 +114,20 @@ export async function complianceRoutes(
       );
     }
     if (!etagMatches(ifMatch, fundEtag(fundNumber, fund.version))) throw stale();
+    authorised.set(request, { organisation, offerNumber, fundNumber, fund });
+  };
+
+  const filing = (kind: ActivityKind) => async (request: FastifyRequest) => {
+    const found = authorised.get(request);
+    if (!found) throw new Error('a filing reached its handler without its preParsing check');
+    const { organisation, offerNumber, fundNumber, fund } = found;
     const body = request.body;
     let problems: Problem[];
     let periodEnd: unknown;
     let changes: Record<string, unknown> = {};
     let holdings: HoldingsChecker['columns'] | undefined;
     if (kind === 'FULL_PORTFOLIO_HOLDINGS') {
-      const streamed = streamedHoldings.get(request);
+      const streamed = holdingsOf(request);
       if (!streamed) {
         problems = [{ field: 'body', message: 'must be a JSON object with periodEndDate and holdings' }];
       } else {
@@ -223,6 +235,12 @@ export async function complianceRoutes(
       `/offer/:offerNumber/fund/:fundNumber/${suffix}`,
       {
         bodyLimit: MAX_DOCUMENT_BYTES,
+        // Twenty megabytes may take longer than an ordinary body, at the minimum rate.
+        config: LARGE_UPLOAD,
+        preParsing: async (request, _reply, payload) => {
+          await authorise(request);
+          return payload;
+        },
         schema: {
           summary,
           description: ORGANISATION_NOTE,
@@ -252,7 +270,7 @@ export async function complianceRoutes(
   // The holdings filing in a scope of its own: its JSON is stream-parsed; every other operation keeps
   // the platform's parser.
   await app.register(async (scope) => {
-    installStreamedHoldingsParser(scope);
+    installStreamedHoldingsParser(scope, MAX_DOCUMENT_BYTES);
     putRoute(
       scope,
       'submit-fph-compliance',
@@ -263,137 +281,15 @@ export async function complianceRoutes(
   });
 }
 
-/** A holdings filing as the stream parser leaves it: the period, and the holdings as checked columns. */
-interface StreamedHoldings {
-  periodEndDate: unknown;
-  checker: HoldingsChecker;
-  present: boolean;
+/** What the preParsing check found, for the handler. */
+interface Authorised {
+  organisation: string;
+  offerNumber: string;
+  fundNumber: string;
+  fund: NonNullable<Awaited<ReturnType<typeof fundAt>>>;
 }
 
-/** Beside the request, not in its body: the platform's text checks walk the body (here only the period). */
-const streamedHoldings = new WeakMap<FastifyRequest, StreamedHoldings>();
-
-const NUL_RULE = 'must not contain the NUL character (U+0000)';
-const SURROGATE_RULE = 'must not contain a lone surrogate (an unpaired \\uD800–\\uDFFF escape)';
-
-/** A holdings filing nests three levels (body, holdings, a holding); deeper bodies are refused early. */
-const MAX_DEPTH = 32;
-
-/**
- * The nesting depth of JSON text read in chunks (strings and their escapes skipped), so a hostile body
- * is refused before the stream parser, whose work grows with the square of the depth, sees it.
- */
-class DepthGuard {
-  private level = 0;
-  private inString = false;
-  private escaped = false;
-  constructor(private readonly max: number) {}
-
-  accepts(text: string): boolean {
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (c === 0x5c) this.escaped = true;
-        else if (c === 0x22) this.inString = false;
-      } else if (c === 0x22) this.inString = true;
-      else if (c === 0x5b || c === 0x7b) {
-        if (++this.level > this.max) return false;
-      } else if (c === 0x5d || c === 0x7d) this.level--;
-    }
-    return true;
-  }
-}
-
-/**
- * The holdings filing's JSON, read as it arrives (@streamparser/json): the bytes checked as strict
- * UTF-8 on the way, each holding checked (its rules, NUL characters and lone surrogates) and kept as
- * columns as soon as it is complete; nothing else of the body is kept.
- */
-function installStreamedHoldingsParser(scope: FastifyInstance): void {
-  scope.removeContentTypeParser('application/json');
-  scope.addContentTypeParser('application/json', (request, payload, done) => {
-    const parser = new JSONParser({
-      paths: ['$.periodEndDate', '$.holdings.*'],
-      keepStack: false,
-      stringBufferSize: 65_536,
-      numberBufferSize: 64,
-    });
-    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-    const streamed: StreamedHoldings = {
-      periodEndDate: undefined,
-      checker: new HoldingsChecker(),
-      present: false,
-    };
-    let failed = false;
-    let index = 0;
-    const fail = (error: Error) => {
-      if (failed) return;
-      failed = true;
-      payload.resume();
-      done(error, undefined);
-    };
-    const notJson = (message: string) =>
-      fail(
-        new HttpError(PLATFORM_ERRORS.invalidParameter, `The body is not valid JSON: ${message}`, [
-          { field: 'body', message: 'must be JSON' },
-        ]),
-      );
-    parser.onError = (error) => notJson(error.message);
-    parser.onValue = ({ value, key, stack }) => {
-      if (stack.length === 1 && key === 'periodEndDate') {
-        streamed.periodEndDate = value;
-      } else if (stack.length === 2 && typeof key === 'number') {
-        const at = index++;
-        streamed.present = true;
-        const nul = findNulCharacter(value, ['holdings', String(at)]);
-        const surrogate = nul === undefined ? findLoneSurrogate(value, ['holdings', String(at)]) : undefined;
-        if (nul !== undefined) return fail(badRequest(nul, NUL_RULE));
-        if (surrogate !== undefined) return fail(badRequest(surrogate, SURROGATE_RULE));
-        streamed.checker.add(value);
-      }
-    };
-    const depth = new DepthGuard(MAX_DEPTH);
-    const write = (text: string) => {
-      if (!depth.accepts(text)) {
-        return fail(badRequest('body', `must not nest arrays and objects deeper than ${MAX_DEPTH} levels`));
-      }
-      try {
-        if (text) parser.write(text);
-      } catch (error) {
-        notJson((error as Error).message);
-      }
-    };
-    payload.on('data', (chunk: Buffer) => {
-      if (failed) return;
-      let text: string;
-      try {
-        text = decoder.decode(chunk, { stream: true });
-      } catch {
-        return fail(badRequest('body', 'is not valid UTF-8'));
-      }
-      write(text);
-    });
-    payload.on('error', (error) => fail(error));
-    payload.on('end', () => {
-      if (failed) return;
-      try {
-        write(decoder.decode());
-      } catch {
-        return fail(badRequest('body', 'is not valid UTF-8'));
-      }
-      if (failed) return;
-      try {
-        if (!parser.isEnded) parser.end();
-      } catch (error) {
-        return notJson((error as Error).message);
-      }
-      if (failed) return;
-      streamedHoldings.set(request, streamed);
-      done(null, { periodEndDate: streamed.periodEndDate });
-    });
-  });
-}
+const authorised = new WeakMap<FastifyRequest, Authorised>();
 
 /**
  * The fund's compliance ETag: its current version. The fund reads answer it too (ETag of

@@ -25,6 +25,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { drained } from '../../../platform/drained.ts';
+import { LARGE_UPLOAD } from '../../../platform/http/body-deadline.ts';
 import { frameworkError, PLATFORM_ERRORS, SOAP_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError, render, toHttpError } from '../../../platform/http/errors.ts';
 import type { DocumentStore } from '../documents/store.ts';
@@ -307,6 +308,10 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
           },
         },
         validatorCompiler: () => () => true,
+        // Attachments of many megabytes may take longer than an ordinary body, at the minimum rate.
+        ...(options.operations.some((o) => (o.maxBytes ?? DEFAULT_MAX_BYTES) > DEFAULT_MAX_BYTES)
+          ? { config: LARGE_UPLOAD }
+          : {}),
       },
       async (request, reply) => {
         const type = request.headers['content-type'] ?? '';
@@ -426,6 +431,8 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
           return reply.send(body);
         } catch (error) {
           await cleanup();
+          // Answered already: the body did not arrive in time (408, platform/http/body-deadline.ts).
+          if (reply.sent) return reply;
           // What is left of the body is not read: the connection closes after the answer.
           if (!request.raw.readableEnded) reply.header('Connection', 'close');
           return fault(reply, faultOf(error, request));
