@@ -94,6 +94,12 @@ export class OpenApi {
     );
   }
 
+  /** Whether the document lists `status` among the answers of `id` (`METHOD /path`). */
+  documents(id: string, status: number): boolean {
+    const [method, path] = id.split(' ') as [string, string];
+    return String(status) in (this.document.paths[path]?.[method.toLowerCase()]?.responses ?? {});
+  }
+
   /** The documented path a concrete one matches (a static segment beats a parameter). */
   template(concrete: string): string | undefined {
     const candidates = Object.keys(this.document.paths).filter((path) =>

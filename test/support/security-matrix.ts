@@ -8,8 +8,9 @@ import { expectRefusal } from './error-codes.ts';
 import { type FingerprintedTables, fingerprint } from './fingerprint.ts';
 import { clientCredentialsToken, type SignedInUser, signedInUser } from './oauth.ts';
 import { OpenApi, serviceBase, serviceOf } from './openapi.ts';
+import { callOperation, type OperationCall } from './operation-calls.ts';
 import { subscriber } from './runtime.ts';
-import { accessOf, bodyOf, queriesOf, type ServiceFixture, type ServiceSubject } from './service-fixture.ts';
+import { accessOf, type ServiceFixture, type ServiceSubject } from './service-fixture.ts';
 
 /**
  * The security matrix: every operation of a service's OpenAPI document (as the running gateway serves
@@ -45,12 +46,7 @@ interface State {
   tables: FingerprintedTables[];
 }
 
-interface Call {
-  environment?: Environment;
-  key?: string | null;
-  authorization?: string;
-  organisation?: string;
-}
+type Call = OperationCall;
 
 export function securityMatrix(fixture: ServiceFixture): void {
   const service = serviceOf(fixture.service);
@@ -97,35 +93,8 @@ export function securityMatrix(fixture: ServiceFixture): void {
   }, 120_000);
   afterAll(() => s?.subject.close());
 
-  const urlOf = (entry: (typeof entries)[number], environment: Environment): string => {
-    const [, path] = entry.id.split(' ') as [string, string];
-    const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-      const value = entry.access.path?.[name] ?? s.subject.ids[name];
-      if (value === undefined) throw new Error(`${entry.id}: the fixture gives no value for {${name}}`);
-      return encodeURIComponent(value);
-    });
-    const query = queriesOf(entry.access)[0];
-    return `${serviceBase(fixture.service, environment)}${filled}${query ? `?${query}` : ''}`;
-  };
-
-  const send = (entry: (typeof entries)[number], call: Call): Promise<LightMyRequestResponse> => {
-    const [method] = entry.id.split(' ') as [string];
-    const key = call.key === undefined ? s.key : call.key;
-    const body = bodyOf(entry.access, s.subject);
-    return s.subject.gateway.app.inject({
-      method: method as 'GET',
-      url: urlOf(entry, call.environment ?? 'sandbox'),
-      headers: {
-        ...s.subject.headers,
-        ...entry.access.headers,
-        ...(key === null ? {} : { 'Ocp-Apim-Subscription-Key': key }),
-        ...(call.authorization ? { authorization: call.authorization } : {}),
-        ...(call.organisation ? { 'x-organisation': call.organisation } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-    });
-  };
+  const send = (entry: (typeof entries)[number], call: Call): Promise<LightMyRequestResponse> =>
+    callOperation(fixture.service, s.subject, s.key, entry, call);
 
   const apim = (
     response: LightMyRequestResponse,

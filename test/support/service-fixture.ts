@@ -31,6 +31,13 @@ export interface OperationAccess {
    * its body is an envelope these harnesses do not write). The harnesses then only check it is listed.
    */
   coveredBy?: string;
+  /**
+   * For the conformance matrix (conformance.ts), what a write is: `update` (the default: a change or a
+   * deletion of an existing resource, which honours If-Match and If-Unmodified-Since), `create` (a new
+   * resource: no current representation to hold a precondition against) or `action` (a POST that reads
+   * or computes, such as a search, and changes no resource the caller addressed).
+   */
+  write?: 'update' | 'create' | 'action';
 }
 
 /** Values for a parameter or field: valid ones and odd ones, or an arbitrary of valid-looking ones. */

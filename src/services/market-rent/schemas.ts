@@ -3,12 +3,16 @@ import { Problem } from '../../platform/http/problem-schema.ts';
 import { BEDROOM_VALUES, DWELLING_TYPES } from './domain/factors.ts';
 
 /**
- * The contract of the rental statistics API. The query schema documents the parameters in the OpenAPI
- * document; the rules themselves (formats, ranges, combinations) live in domain/params.ts, which names
- * the parameter and the rule in every 400, so the route does not let Ajv reject or coerce first.
+ * The contract of the rental statistics API. The query schema is validated before the route runs (the
+ * operation kit): the types — a whole number of months, lists that may be repeated, a boolean written
+ * either case — and domain/params.ts then checks the rules that need the geography and the clock (period,
+ * areas, mappings, factors), naming the parameter and the rule in every 400.
  */
 const list = (description: string, example: string) =>
-  Type.String({ description: `${description} Comma-separated; may be repeated.`, examples: [example] });
+  Type.Array(Type.String(), {
+    description: `${description} Comma-separated; may be repeated.`,
+    examples: [[example]],
+  });
 
 export const StatisticsQuery = Type.Object({
   'period-ending': Type.String({
@@ -36,12 +40,17 @@ export const StatisticsQuery = Type.Object({
     }),
   ),
   'include-aggregates': Type.Optional(
-    Type.Boolean({ description: 'Add the ALL rows across every combination of factors.', default: false }),
+    // A text, not a boolean: some clients send True/False (Python's str(True)), and case is forgiven.
+    Type.String({
+      pattern: '^\\s*([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])\\s*$',
+      description: 'Add the ALL rows across every combination of factors: true or false (case ignored).',
+      default: 'false',
+    }),
   ),
   'user-defined-area-mappings': Type.Optional(
-    Type.String({
+    Type.Array(Type.String(), {
       description:
-        'With area-definition=user-defined: Label(code, code, …), Label(…) where the codes are SA2 2019 (SAU2019) codes, each in at most one label; for example MyCBD(130200,131800,131300).',
+        'With area-definition=user-defined: Label(code, code, …), Label(…) where the codes are SA2 2019 (SAU2019) codes, each in at most one label; for example MyCBD(130200,131800,131300). Repeats of the parameter add their mappings.',
       // No example value: try-it fills every example in, and the area-definition example (REGC2019)
       // refuses a mapping.
     }),

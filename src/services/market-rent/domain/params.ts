@@ -21,7 +21,8 @@ import { buildPeriod, MAX_MONTHS, type Period } from './period.ts';
 import { areaKey } from './rounding.ts';
 
 /** A query string as Fastify parses it: a repeated parameter arrives as an array. */
-export type RawQuery = Readonly<Record<string, string | readonly string[] | undefined>>;
+/** The query as the route's schema leaves it: texts, lists of texts, and numbers already checked as such. */
+export type RawQuery = Readonly<Record<string, string | number | readonly string[] | undefined>>;
 
 /** An area a response reports on: a defined area (with its code) or a user-defined one (code null). */
 export interface ReportArea {
@@ -91,7 +92,10 @@ export function parseStatisticsQuery(query: RawQuery, context: QueryContext): St
         `${MAPPINGS_PARAMETER} is required when area-definition is ${USER_DEFINED}`,
       );
     }
-    available = parseUserDefinedMappings(mappings, context.geography.sa2Index).map((a) => ({
+    available = parseUserDefinedMappings(
+      typeof mappings === 'number' ? String(mappings) : mappings,
+      context.geography.sa2Index,
+    ).map((a) => ({
       ...a,
       code: null,
     }));
@@ -211,15 +215,16 @@ function required(query: RawQuery, parameter: string, form: string): string {
   return text;
 }
 
-function single(raw: string | readonly string[], parameter: string): string {
+function single(raw: string | number | readonly string[], parameter: string): string {
   if (typeof raw === 'string') return raw;
+  if (typeof raw === 'number') return String(raw);
   if (raw.length === 1) return raw[0] as string;
   throw RuleError.stated(parameter, `${parameter} is given ${raw.length} times; give it once`);
 }
 
 /** Comma-separated values (repeats of the parameter concatenate), trimmed; none may be empty. */
-function listValues(raw: string | readonly string[], parameter: string): string[] {
-  const values = (typeof raw === 'string' ? [raw] : raw).flatMap((part) => part.split(','));
+function listValues(raw: string | number | readonly string[], parameter: string): string[] {
+  const values = (typeof raw === 'object' ? raw : [String(raw)]).flatMap((part) => part.split(','));
   const trimmed = values.map((v) => v.trim());
   if (trimmed.every((v) => v === ''))
     throw RuleError.stated(parameter, `${parameter} is empty; give one value or more, comma-separated`);

@@ -1,10 +1,15 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import { answeredConditionally, strongEtag } from '../../../platform/http/conditional.ts';
+import { strongEtag } from '../../../platform/http/conditional.ts';
 import { PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
-import { negotiate } from '../../../platform/http/negotiate.ts';
+import {
+  conditionalRead,
+  declareOperation,
+  operationContext,
+  typed,
+} from '../../../platform/http/operation.ts';
 import {
   areaListing,
   type Geography,
@@ -13,7 +18,7 @@ import {
   USER_DEFINED,
 } from '../domain/areas.ts';
 import { marketRentGeography } from '../domain/geography.ts';
-import { parseStatisticsQuery, type RawQuery } from '../domain/params.ts';
+import { parseStatisticsQuery } from '../domain/params.ts';
 import { csvTable } from '../domain/render.ts';
 import { reserveWorkingMemory } from '../domain/report.ts';
 import { acquireReportThread } from '../domain/report-thread.ts';
@@ -33,10 +38,16 @@ const FORMATS = ['application/json', 'text/csv'] as const;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const CSV_TYPE = 'text/csv; charset=utf-8';
 
-/** The domain's rules speak for themselves: Ajv neither rejects nor coerces these parameters first. */
-const documentedOnly = () => () => true;
+/**
+ * When the fixed listings (the area definitions, from the 2019 geographies shipped with the code) last
+ * changed, as far as a client can know: they change only with the code, so no earlier than this process
+ * started. Conservative: across a restart or between processes a client's `If-Modified-Since` gets the
+ * listing again rather than a 304 for a listing that may have changed.
+ */
+const LISTINGS_MODIFIED = new Date(Math.floor(Date.now() / 1000) * 1000);
 
-export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
+export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (plugin, context) => {
+  const app = typed(plugin);
   const geography = marketRentGeography();
   const store = new StatisticsStore(context.database.pool, geography, {
     answerCacheBytes: (context.settings.answerCacheMegabytes ?? 128) * 1024 * 1024,
@@ -91,20 +102,22 @@ export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (app, 
 
   app.get(
     '/statistics',
-    {
-      schema: {
-        summary: 'Rental bond statistics by area, dwelling type and number of bedrooms',
-        querystring: StatisticsQuery,
-        response: responses(StatisticsResponse),
+    declareOperation(
+      {
+        schema: {
+          summary: 'Rental bond statistics by area, dwelling type and number of bedrooms',
+          querystring: StatisticsQuery,
+          response: responses(StatisticsResponse),
+        },
       },
-      validatorCompiler: documentedOnly,
-    },
+      // A computed answer: no validators (its rounding is keyed, its data moves with every import).
+      { produces: FORMATS },
+    ),
     async (request, reply) => {
-      const format = negotiate(request, FORMATS);
       const now = context.clock.now();
       // A broken rule is a RuleError: the error handler answers it as a 400 naming the parameter.
-      const query = parseStatisticsQuery(request.query as RawQuery, { geography, now });
-      const csv = format === 'text/csv';
+      const query = parseStatisticsQuery(request.query, { geography, now });
+      const csv = operationContext(request).mediaType === 'text/csv';
       const answer = await store.answer(query, now, rowUniforms, csv ? 'csv' : 'json');
       // A computed answer's bytes are the encoder's buffer, lent until the response is done with them.
       reply.raw.once('close', answer.release);
@@ -114,9 +127,10 @@ export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (app, 
 
   app.get(
     '/area-definitions',
-    {
-      schema: { summary: 'The area definitions', response: responses(AreaDefinitionList) },
-    },
+    declareOperation(
+      { schema: { summary: 'The area definitions', response: responses(AreaDefinitionList) } },
+      { produces: FORMATS, conditional: 'read' },
+    ),
     async (request, reply) => {
       const items = [
         ...geography.definitions.map((d) => ({
@@ -146,13 +160,16 @@ export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (app, 
     const body = areaListing(definition);
     return sendStatic(request, reply, body, () => csvTable(['label', 'code'] as const, body.items));
   };
-  const listingSchema = {
-    schema: {
-      summary: 'Areas of one definition: label and code',
-      params: AreaDefinitionParams,
-      response: responses(AreaListing),
+  const listingSchema = declareOperation(
+    {
+      schema: {
+        summary: 'Areas of one definition: label and code',
+        params: AreaDefinitionParams,
+        response: responses(AreaListing),
+      },
     },
-  };
+    { produces: FORMATS, conditional: 'read' },
+  );
   // Fastify ends a parameter name at a hyphen, so the published {area-definition} is named areaDefinition.
   app.get('/area-definitions/:areaDefinition', listingSchema, listing);
   app.get('/area-definition/:areaDefinition/area-labels', listingSchema, listing);
@@ -165,10 +182,11 @@ function sendStatic(
   body: unknown,
   csv: () => string,
 ): FastifyReply {
-  const format = negotiate(request, FORMATS);
-  const text = format === 'text/csv' ? csv() : JSON.stringify(body);
-  if (answeredConditionally(request, reply, { etag: strongEtag(text) })) return reply;
-  return reply.type(format === 'text/csv' ? CSV_TYPE : JSON_TYPE).send(text);
+  const asCsv = operationContext(request).mediaType === 'text/csv';
+  const text = asCsv ? csv() : JSON.stringify(body);
+  if (conditionalRead(request, reply, { etag: strongEtag(text), lastModified: LISTINGS_MODIFIED }))
+    return reply;
+  return reply.type(asCsv ? CSV_TYPE : JSON_TYPE).send(text);
 }
 
 function findDefinition(geography: Geography, name: string) {

@@ -1,0 +1,5 @@
+import { conformanceMatrix } from '../../support/conformance.ts';
+import { marketRentFixture } from './harness-fixture.ts';
+
+/** The rules stated once for every register, on every operation of rental statistics (conformance.ts). */
+conformanceMatrix(marketRentFixture);
