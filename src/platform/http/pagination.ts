@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { badRequest } from './errors.ts';
 
 /**
@@ -40,4 +41,25 @@ export function parsePage(query: Record<string, unknown>, rules: PageRules): Pag
       ? rules.defaultSize
       : wholeNumber(rawSize, sizeParam, 1, rules.maxSize);
   return { page, pageSize, offset: (page - first) * pageSize };
+}
+
+/**
+ * The paging parameters of an operation's query schema, under the API's own names, with their bounds
+ * and defaults: spread into the operation's `querystring` object so the kit validates them and the
+ * OpenAPI document shows them; `parsePage` then reads the validated values.
+ */
+export function pagingProperties(rules: PageRules) {
+  const first = rules.firstPage ?? 0;
+  return {
+    [rules.pageParam ?? 'page']: Type.Optional(
+      Type.Integer({ minimum: first, maximum: 1_000_000, description: `The page, from ${first}.` }),
+    ),
+    [rules.sizeParam ?? 'page-size']: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: rules.maxSize,
+        description: `Items a page, 1 to ${rules.maxSize}; ${rules.defaultSize} by default.`,
+      }),
+    ),
+  };
 }
