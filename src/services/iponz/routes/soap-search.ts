@@ -83,6 +83,7 @@ export async function soapSearchRoutes(app: FastifyInstance, context: ServiceCon
   const pool = context.database.pool;
   await soapEndpoint(app, {
     path: '/trademarksearch',
+    absoluteUrl: context.absoluteUrl,
     summary: 'Trade mark search',
     wsdl: 'trademarksearch.wsdl',
     xsds: ['trademark-search.xsd', 'trademark-list-v1.xsd'],
