@@ -6,7 +6,8 @@ import pino from 'pino';
  *
  * - the request serializer writes the URL with the value of every secret query parameter replaced by
  *   `[REDACTED]` (names compared case-insensitively, after percent-decoding), so `?subscription-key=…`
- *   is clean in the `incoming request` line that LOG_LEVEL=debug writes for every request;
+ *   and a signed download URL's `signature=` are clean in the `incoming request` line that
+ *   LOG_LEVEL=debug writes for every request;
  * - pino's `redact` censors secret headers (Authorization, cookies, the subscription key header …) and
  *   secret fields (passwords, client secrets, tokens, codes …) wherever a log object carries them;
  * - error messages and stacks, which may quote a URL or a header, get the same rewriting as text.
@@ -35,6 +36,8 @@ export const SECRET_PARAMETERS: ReadonlySet<string> = new Set([
   'authorization_token',
   'webhooksecret',
   'webhook_secret',
+  // A signed download URL (platform/signed-url.ts) is a working link until it expires.
+  'signature',
 ]);
 
 /** Headers whose value is a secret (lower case). */
@@ -45,6 +48,7 @@ export const SECRET_HEADERS: readonly string[] = [
   'set-cookie',
   'ocp-apim-subscription-key',
   'subscription-key',
+  'financing-statement-pin',
 ];
 
 /** Field names that are secret in any logged object that carries them at the places below. */
@@ -69,6 +73,7 @@ const SECRET_FIELDS = [
   'webhook_secret',
   'primaryKey',
   'secondaryKey',
+  'debtorPin',
   'subscriptionKey',
   'cookie',
   'authorization',
