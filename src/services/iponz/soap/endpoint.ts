@@ -25,6 +25,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { drained } from '../../../platform/drained.ts';
+import { logClientWentAway } from '../../../platform/http/client-gone.ts';
 import { frameworkError, PLATFORM_ERRORS, SOAP_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError, render, toHttpError } from '../../../platform/http/errors.ts';
 import type { DocumentStore } from '../documents/store.ts';
@@ -466,7 +467,9 @@ async function writeAnswer(
     await sink.write(ENVELOPE_TAIL);
     raw.end();
   } catch (error) {
-    reply.log.warn({ err: error }, 'SOAP answer cut short');
+    // The client gone mid-answer is no fault of ours; anything else that cut it short is.
+    if (raw.destroyed) logClientWentAway(reply.request, error);
+    else reply.log.warn({ err: error }, 'SOAP answer cut short');
     raw.destroy();
   }
   return reply;
