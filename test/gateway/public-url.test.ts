@@ -129,9 +129,11 @@ describe('the public base URL', () => {
     expect(listenUrl('0.0.0.0', 8080)).toBe('http://localhost:8080');
     expect(listenUrl('::', 8080)).toBe('http://localhost:8080');
     expect(listenUrl('::1', 8080)).toBe('http://[::1]:8080');
-    const derived = new PublicUrl(undefined, '127.0.0.1', 0);
+    // The configured host, as the banner prints it, with the port bound (PORT=0 picks it at listen).
+    const derived = new PublicUrl(undefined, 'localhost', 0);
+    expect(derived.base).toBe('http://localhost:0');
     derived.listening({ address: '127.0.0.1', family: 'IPv4', port: 41234 });
-    expect(derived.absolute('/oauth2')).toBe('http://127.0.0.1:41234/oauth2');
+    expect(derived.absolute('/oauth2')).toBe('http://localhost:41234/oauth2');
     const configured = new PublicUrl(PUBLIC, '127.0.0.1', 0);
     configured.listening({ address: '127.0.0.1', family: 'IPv4', port: 41234 });
     expect(configured.base).toBe(PUBLIC);

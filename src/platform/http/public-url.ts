@@ -10,9 +10,11 @@ import type { AddressInfo } from 'node:net';
 export class PublicUrl {
   #base: string;
   readonly #configured: boolean;
+  readonly #host: string;
 
   constructor(configured: string | undefined, host: string, port: number) {
     this.#configured = configured !== undefined;
+    this.#host = host;
     this.#base = configured ?? listenUrl(host, port);
   }
 
@@ -27,12 +29,12 @@ export class PublicUrl {
   }
 
   /**
-   * Called once the server listens: without RSG_PUBLIC_URL the base is the address bound (a port of 0
-   * is known only now). The listen address is ours, configured at start, not anything a client sent.
+   * Called once the server listens: without RSG_PUBLIC_URL the base is the configured host with the
+   * port bound (a port of 0 is known only now), as the banner prints it. Ours, not anything a client sent.
    */
   listening(address: AddressInfo | string | null): void {
     if (this.#configured || !address || typeof address === 'string') return;
-    this.#base = listenUrl(address.address, address.port);
+    this.#base = listenUrl(this.#host, address.port);
   }
 }
 
