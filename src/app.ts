@@ -57,6 +57,10 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     // Every route reads at most this much (the largest real body, a watchlist of 1,000 numbers, is about
     // 30 kB); a route that takes more sets its own `bodyLimit`. See the README's "Request input".
     bodyLimit: DEFAULT_BODY_LIMIT,
+    // X-Forwarded-For and -Proto are believed only from the configured proxies (RSG_TRUSTED_PROXIES), so
+    // request.ip (sign-in throttles) is not whatever a client writes there. Absolute URLs never come from
+    // the request at all: runtime.publicUrl.
+    trustProxy: runtime.config.trustedProxies.length ? runtime.config.trustedProxies : false,
     // Graceful shutdown (README, Operations): once closing, a request that still arrives on an open
     // connection is served as usual with `Connection: close` rather than refused with 503; idle
     // keep-alive connections are closed at once (Fastify's default `forceCloseConnections: 'idle'`).
@@ -81,6 +85,11 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       if (refusal.status >= 500) request.log.error({ err: error }, 'request failed');
       return sendError(request, reply, refusal, dialect);
     },
+  });
+  // Without RSG_PUBLIC_URL, absolute URLs name the address this server listens on (PORT=0: known now).
+  app.addHook('onListen', (done) => {
+    runtime.publicUrl.listening(app.server.address());
+    done();
   });
   // The per-request child logger is made only if the request logs (most never do): lazy-logger.ts.
   makeChildrenLazy(app.log);

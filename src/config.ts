@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import {
   DEFAULT_FEE_SCHEDULE,
@@ -33,8 +34,16 @@ export interface Config {
   workers: number;
   /** `/metrics` without a key on its own port (loopback by default); undefined: `RSG_METRICS_PORT=off`. */
   metrics: { host: string; port: number } | undefined;
-  /** Address printed for people; defaults to http://host:port. */
+  /**
+   * `RSG_PUBLIC_URL`: the base of every absolute URL the gateway makes (links, signed download URLs,
+   * WSDL addresses, the OAuth issuer, mail). Unset: the listen address (runtime.publicUrl).
+   */
   publicUrl: string | undefined;
+  /**
+   * `RSG_TRUSTED_PROXIES`: addresses or CIDR ranges of the proxies whose X-Forwarded-For and
+   * X-Forwarded-Proto are believed (the client's address in sign-in throttles and logs). Empty: none.
+   */
+  trustedProxies: string[];
   adminEmail: string;
   seedScale: 'small' | 'full';
   /** Milliseconds that a key lookup may be served from the in-process cache (invalidated on change). */
@@ -162,6 +171,22 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
   return raw;
 }
 
+/** A comma-separated list of IP addresses and CIDR ranges (`10.0.0.0/8`, `::1`). */
+function addresses(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((item) => {
+    const entry = item.trim();
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (!family || !prefixOk || rest.length)
+      throw new ConfigError(name, `must be IP addresses or CIDR ranges separated by commas, got "${entry}"`);
+    return entry;
+  });
+}
+
 function email(env: Env, name: string, fallback: string): string {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -224,6 +249,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     workers: integer(env, 'RSG_WORKERS', 1, 1, 64),
     metrics: metricsListener(env),
     publicUrl: publicUrl?.replace(/\/+$/, ''),
+    trustedProxies: addresses(env, 'RSG_TRUSTED_PROXIES'),
     adminEmail: email(env, 'RSG_ADMIN_EMAIL', 'admin@localhost'),
     seedScale: oneOf(env, 'RSG_SEED_SCALE', ['small', 'full'] as const, 'small'),
     keyCacheMs: integer(env, 'RSG_KEY_CACHE_MS', 30_000, 0, 3_600_000),

@@ -26,6 +26,7 @@ import { type MigrationSource, migrate } from './platform/db/migrations.ts';
 import { ChangeFeed } from './platform/db/notify.ts';
 import { type Database, ensureDatabase, openDatabase } from './platform/db/pool.ts';
 import { type DatabaseUrls, resolveDatabaseUrls } from './platform/db/urls.ts';
+import { PublicUrl } from './platform/http/public-url.ts';
 import { createLimitStore, type LimitStore } from './platform/limits/index.ts';
 import { sendMail } from './platform/mail.ts';
 import { keyedUniform } from './platform/random.ts';
@@ -89,6 +90,8 @@ export interface Runtime {
   usage: UsageRecorder;
   tokens: TokenVerifier;
   organisations: OrganisationResolver;
+  /** The base of every absolute URL the gateway makes: RSG_PUBLIC_URL, else the listen address. */
+  publicUrl: PublicUrl;
   /** The authorization server's issuer: `<public URL>/oauth2`. */
   issuer: string;
   secret: string;
@@ -284,7 +287,8 @@ export async function openRuntime(
   await clocks.start(mode === 'keep' ? undefined : mode, feed);
   const secret = await serverSecret(gateway);
   await ensureSigningKey(gateway.pool);
-  const issuer = `${config.publicUrl ?? `http://${config.host}:${config.port}`}${OAUTH_PREFIX}`;
+  const publicUrl = new PublicUrl(config.publicUrl, config.host, config.port);
+  const issuer = publicUrl.absolute(OAUTH_PREFIX);
   // Retired keys stay published for the longest token lifetime, so their tokens keep verifying.
   const publishedFor = Math.max(config.oauth.accessTokenTtl, config.oauth.refreshTokenTtl);
   const tokens = new TokenVerifier(gateway.pool, issuer, config.oauth.resourceBase, publishedFor, feed);
@@ -327,6 +331,7 @@ export async function openRuntime(
     usage,
     tokens,
     organisations: new OrganisationResolver(gateway.pool),
+    publicUrl,
     issuer,
     secret,
     keyedUniform: (key) => keyedUniform(secret, key),

@@ -8,6 +8,7 @@ import { HttpMetrics } from '../gateway/metrics.ts';
 import { type MetricsServer, type MetricsSource, startMetricsServer } from '../gateway/metrics-server.ts';
 import { openDatabase } from '../platform/db/pool.ts';
 import { redactText } from '../platform/http/log-redaction.ts';
+import { PublicUrl } from '../platform/http/public-url.ts';
 import { loadServerKeys } from '../platform/server-keys.ts';
 import { migrateAll, openRuntime, prepareDatabases, seedSandbox, startJobs } from '../runtime.ts';
 import { ENVIRONMENT_PREFIX } from '../services/contract.ts';
@@ -43,7 +44,8 @@ function applyFlags(args: string[]): void {
   }
 }
 
-const baseUrl = (config: Config, port: number) => config.publicUrl ?? `http://${config.host}:${port}`;
+/** What the running gateway names itself (runtime.publicUrl once listening): the banner says the same. */
+const baseUrl = (config: Config, port: number) => new PublicUrl(config.publicUrl, config.host, port).base;
 
 export function printBootstrap(result: BootstrapResult, config: Config, port = config.port): void {
   const base = baseUrl(config, port);
@@ -118,7 +120,7 @@ async function serve(config: Config, urls: Awaited<ReturnType<typeof prepareData
       collect: () => metrics.registry.metrics(),
     });
   }
-  const jobs = config.jobs ? await startJobs(runtime, baseUrl(config, port), jobLog(app.log)) : undefined;
+  const jobs = config.jobs ? await startJobs(runtime, runtime.publicUrl.base, jobLog(app.log)) : undefined;
   if (!quiet) printReady(config, port, metricsServer);
   return {
     port,

@@ -57,6 +57,7 @@ export async function mountService(
     }),
     settings: readSettings(runtime.config.variables, service.settings),
     registers: registersOf(runtime.services, runtime.environments[environment]),
+    absoluteUrl: (path) => runtime.publicUrl.absolute(path),
   };
   const observe = metrics.recorder(environment, service.id);
   const corsKey = CorsPolicies.key(environment, service.id);

@@ -24,6 +24,11 @@ export interface ServiceContext {
   settings: Readonly<Record<string, number>>;
   /** The other registers of this environment (the business number register's lookups). */
   registers: Registers;
+  /**
+   * The absolute URL of a path from the gateway's root, on its public base URL (RSG_PUBLIC_URL, else the
+   * listen address): links, redirects and WSDL addresses never take their host from the request.
+   */
+  absoluteUrl(path: string): string;
 }
 
 export interface ServiceIdentity {

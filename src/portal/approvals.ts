@@ -15,8 +15,6 @@ import { pendingRequest, pendingRequests } from './store.ts';
 /** Operators only: the approval queue (the requester is told by mail) and the mail outbox. */
 export function approvalRoutes(scope: FastifyInstance, deps: PortalDeps): void {
   const pool = deps.runtime.gateway.pool;
-  const publicUrl =
-    deps.runtime.config.publicUrl ?? `http://${deps.runtime.config.host}:${deps.runtime.config.port}`;
 
   scope.get<{ Querystring: { decided?: string } }>('/operator/approvals', async (request, reply) => {
     requireOperator(request);
@@ -75,7 +73,7 @@ ${await bulkAccessQueue(request, deps)}`,
         `Hello ${pending.userName},`,
         '',
         approved
-          ? `Your subscription to ${pending.productName} is active. Get your keys in the developer portal: ${publicUrl}/portal/subscriptions`
+          ? `Your subscription to ${pending.productName} is active. Get your keys in the developer portal: ${deps.runtime.publicUrl.base}/portal/subscriptions`
           : `Your request for a subscription to ${pending.productName} was declined.`,
         ...(reason ? ['', `Note from the operator: ${reason}`] : []),
         '',

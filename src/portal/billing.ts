@@ -197,8 +197,7 @@ ${sections.length === 0 ? html`<p class="notice">You belong to no organisation y
       const operators = await gateway.query<{ email: string }>(
         'SELECT email FROM users WHERE is_operator ORDER BY email',
       );
-      const publicUrl =
-        deps.runtime.config.publicUrl ?? `http://${deps.runtime.config.host}:${deps.runtime.config.port}`;
+      const publicUrl = deps.runtime.publicUrl.base;
       for (const operator of operators.rows) {
         await sendMail(deps.mail, {
           to: operator.email,

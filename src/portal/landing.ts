@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { maintenanceWindowAt, newZealandIso } from '../gateway/maintenance.ts';
 import { listProducts, type Product } from '../gateway/products.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
@@ -97,10 +97,6 @@ export function catalogue(deps: PortalDeps): Promise<Catalogue[]> {
   return found;
 }
 
-function origin(deps: PortalDeps, request: FastifyRequest): string {
-  return (deps.runtime.config.publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/$/, '');
-}
-
 function quickStart(url: string): SafeHtml {
   const curl = `curl -H "Ocp-Apim-Subscription-Key: $RSG_KEY" "${url}"`;
   const typescript = `const answer = await fetch('${url}', { headers: { 'Ocp-Apim-Subscription-Key': process.env.RSG_KEY! } }); console.log(answer.status, await answer.json());`;
@@ -142,7 +138,7 @@ export function landingRoutes(scope: FastifyInstance, deps: PortalDeps): void {
   scope.get('/', async (request, reply) => {
     const user = portalContext(request).user;
     const [registers, products] = await Promise.all([catalogue(deps), listProducts(pool)]);
-    const base = origin(deps, request);
+    const base = deps.runtime.publicUrl.base;
     const cards = registers.map(({ service, operations, sample }) => {
       const sandbox = productFor(products, service.id, 'sandbox');
       const production = productFor(products, service.id, 'production');

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/faults.ts';
 import { RuleError } from '../errors.ts';
 import { lingerAfterTooLarge } from './body-limit.ts';
+import { clientWentAway, logClientWentAway } from './client-gone.ts';
 import {
   type Dialect,
   type ErrorCode,
@@ -208,6 +209,13 @@ export function toHttpError(error: unknown, request?: FastifyRequest): HttpError
       PLATFORM_ERRORS.invalidParameter,
       'the request holds a character the register cannot store (such as U+0000)',
     );
+  }
+  // The client closed the connection mid-request: its own doing, not a fault here nor the database's
+  // (the body's error has the code a database connection reset has). Every error handler comes here:
+  // this is the one line it gets.
+  if (request && clientWentAway(request, error)) {
+    logClientWentAway(request, error);
+    return badRequest('body', 'the connection closed before the request was complete');
   }
   // The database is unreachable, restarting, overloaded or timed out: the client may try again soon.
   // Whatever the request had begun to write was rolled back with its transaction.

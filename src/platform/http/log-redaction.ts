@@ -6,7 +6,8 @@ import pino from 'pino';
  *
  * - the request serializer writes the URL with the value of every secret query parameter replaced by
  *   `[REDACTED]` (names compared case-insensitively, after percent-decoding), so `?subscription-key=…`
- *   is clean in the `incoming request` line that LOG_LEVEL=debug writes for every request;
+ *   and a signed download URL's `signature=` are clean in the `incoming request` line that
+ *   LOG_LEVEL=debug writes for every request;
  * - pino's `redact` censors secret headers (Authorization, cookies, the subscription key header …) and
  *   secret fields (passwords, client secrets, tokens, codes …) wherever a log object carries them;
  * - error messages and stacks, which may quote a URL or a header, get the same rewriting as text.
@@ -35,6 +36,8 @@ export const SECRET_PARAMETERS: ReadonlySet<string> = new Set([
   'authorization_token',
   'webhooksecret',
   'webhook_secret',
+  // A signed download URL (platform/signed-url.ts) is a working link until it expires.
+  'signature',
 ]);
 
 /** Headers whose value is a secret (lower case). */
@@ -71,6 +74,7 @@ const SECRET_FIELDS = [
   'webhook_secret',
   'primaryKey',
   'secondaryKey',
+  'debtorPin',
   'subscriptionKey',
   'cookie',
   'authorization',

@@ -2,6 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
+import type { AppOptions } from '../../../src/app.ts';
 import { grantAuthority } from '../../../src/identity/authorities.ts';
 import { addMember, addOrganisation } from '../../../src/identity/organisations.ts';
 import { setClock } from '../../../src/platform/clock-store.ts';
@@ -53,12 +54,21 @@ export interface DiscloseGateway {
 }
 
 export async function discloseGateway(
-  options: { schemes?: number; standaloneOffers?: number; env?: Record<string, string> } = {},
+  options: {
+    schemes?: number;
+    standaloneOffers?: number;
+    env?: Record<string, string>;
+    app?: AppOptions;
+  } = {},
 ): Promise<DiscloseGateway> {
   // The document store of the gateway under test: a folder of its own (read when the routes mount).
   const folder = await mkdtemp(path.join(tmpdir(), 'rsg-disclose-'));
   process.env.RSG_DISCLOSE_DOCUMENTS_DIR = folder;
-  const gateway = await testGateway({ clockMode: 'virtual', ...(options.env ? { env: options.env } : {}) });
+  const gateway = await testGateway({
+    clockMode: 'virtual',
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.app ? { app: options.app } : {}),
+  });
   await setClock(gateway.runtime.gateway.pool, 'sandbox', NOW);
   await gateway.runtime.clocks.reload();
   const pool = gateway.runtime.gateway.pool;

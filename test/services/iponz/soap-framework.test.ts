@@ -123,6 +123,7 @@ beforeAll(async () => {
   app = Fastify();
   await soapEndpoint(app, {
     path: '/upload',
+    absoluteUrl: (path) => `${url}${path}`,
     summary: 'test',
     wsdl: path.join(folder, 'upload.wsdl'),
     xsds: [path.join(folder, 'upload.xsd')],

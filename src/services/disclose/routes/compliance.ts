@@ -80,7 +80,7 @@ export async function complianceRoutes(
       return sendJson(request, reply, {
         organisation,
         activities,
-        registerUrl: registerUrl(request, context, '/funds'),
+        registerUrl: registerUrl(context, '/funds'),
       });
     },
   );
@@ -219,7 +219,7 @@ export async function complianceRoutes(
         late,
         versionId: versionId(fundNumber, outcome.version),
         links: [{ rel: 'fund', href: `${base}/offer/${offerNumber}/fund/${fundNumber}` }],
-        registerUrl: registerUrl(request, context, `/fund/${fundNumber}`),
+        registerUrl: registerUrl(context, `/fund/${fundNumber}`),
       },
     };
   };

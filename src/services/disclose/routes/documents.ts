@@ -34,7 +34,9 @@ export function documentRoutes(app: FastifyInstance, context: ServiceContext): v
   const redirect = (request: FastifyRequest, row: DocumentRow) => {
     const path = downloadPath(context, row.documentRecId);
     const caller = request.caller?.subscriptionId ?? 'unknown';
-    return `${request.protocol}://${request.host}${path}?${signedQuery(key, path, caller, context.clock.now().getTime(), SIGNED_URL_SECONDS)}`;
+    return context.absoluteUrl(
+      `${path}?${signedQuery(key, path, caller, context.clock.now().getTime(), SIGNED_URL_SECONDS)}`,
+    );
   };
   const schema = (summary: string, url: string) => ({
     schema: {

@@ -167,19 +167,19 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext, answer
         return {
           body: {
             ...pageOf(
-              found.rows.map((row) => summary(request, subject, row)),
+              found.rows.map((row) => summary(subject, row)),
               found.total,
               page,
               `${base}/${subject}s`,
               extra,
             ),
-            registerUrl: registerUrl(request, context, `/${subject}s`),
+            registerUrl: registerUrl(context, `/${subject}s`),
           },
         };
       },
     );
   };
-  const summary = (request: FastifyRequest, subject: Subject, row: store.SummaryRow) => ({
+  const summary = (subject: Subject, row: store.SummaryRow) => ({
     number: row.number,
     name: row.name,
     status: row.status,
@@ -188,7 +188,7 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext, answer
     versionId: versionId(row.number, row.version),
     lastChanged: iso(row.lastChanged),
     href: `${base}/${subject}/${row.number}`,
-    registerUrl: registerUrl(request, context, `/${subject}/${row.number}`),
+    registerUrl: registerUrl(context, `/${subject}/${row.number}`),
   });
   searchRoute('offer');
   searchRoute('scheme');
@@ -219,13 +219,13 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext, answer
         return {
           body: {
             ...pageOf(
-              found.rows.map((row) => summary(request, subject, row)),
+              found.rows.map((row) => summary(subject, row)),
               found.total,
               page,
               `${base}/new-or-changed-${subject}s`,
               `start-date=${from}&end-date=${to}`,
             ),
-            registerUrl: registerUrl(request, context, `/${subject}s`),
+            registerUrl: registerUrl(context, `/${subject}s`),
           },
         };
       },
@@ -245,8 +245,9 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext, answer
         const number = numberParam((request.params as Record<string, string>)[param]!, pattern, param, what);
         const query = request.query as Query;
         const version = parseVersion(single(query, 'version'), number);
-        // The answer depends on the record (at the version) and, through registerUrl, on the origin.
-        const key = `${subject}|${number}|${version ?? ''}|${request.protocol}://${request.host}`;
+        // The answer depends on the record (at the version) and, through registerUrl, on the public base
+        // URL (settled when the server listens, unless RSG_PUBLIC_URL names it).
+        const key = `${subject}|${number}|${version ?? ''}|${context.absoluteUrl('')}`;
         const kept = answers.get(key);
         if (kept) return kept;
         const mark = answers.mark();
@@ -300,7 +301,6 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext, answer
           documents: documentCut.items.map((d) => documentItem({ ...d, addedAt: new Date(d.addedAt) })),
           links,
           registerUrl: registerUrl(
-            request,
             context,
             `/${subject}/${number}${version ? `?version=${versionId(number, version)}` : ''}`,
           ),
@@ -344,7 +344,7 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext, answer
           return {
             body: {
               ...pageOf(found.rows, found.total, page, path),
-              registerUrl: registerUrl(request, context, `/${subject}/${number}`),
+              registerUrl: registerUrl(context, `/${subject}/${number}`),
             },
             lastModified: row.lastChanged,
           };
@@ -433,7 +433,7 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext, answer
           const found = await store.fundsOfOffer(pool, number, version, slice);
           return {
             total: found.total,
-            rows: await Promise.all(found.rows.map((f) => fundBody(request, f, version))),
+            rows: await Promise.all(found.rows.map((f) => fundBody(f, version))),
           };
         },
         VERSION,
@@ -444,7 +444,7 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext, answer
   recordRoute('scheme');
 
   // --- funds --------------------------------------------------------------------------------------
-  const fundBody = async (request: FastifyRequest, fund: store.FundRow, offerVersion: number | undefined) => {
+  const fundBody = async (fund: store.FundRow, offerVersion: number | undefined) => {
     const path = `${base}/offer/${fund.offerNumber}/fund/${fund.fundNumber}`;
     const holdings = fund.holdingsVersion
       ? await store.holdings(pool, fund.fundNumber, fund.holdingsVersion, { limit: 10, offset: 0 })
@@ -479,7 +479,7 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext, answer
         { rel: 'submit-fph-compliance', href: `${path}/submit-fph-compliance` },
         holdingsCut.link,
       ],
-      registerUrl: registerUrl(request, context, `/fund/${fund.fundNumber}${at}`),
+      registerUrl: registerUrl(context, `/fund/${fund.fundNumber}${at}`),
     };
   };
   /** The fund, current or as at a version of its parent offer (checked against the offer in the path). */
@@ -520,7 +520,7 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext, answer
         request,
         (request.params as Record<string, string>).offerNumber,
       );
-      const body = await fundBody(request, fund, version);
+      const body = await fundBody(fund, version);
       if (version) return { body, lastModified: fund.changedAt };
       return { body, lastModified: fund.lastChanged, etag: fundEtag(fund.fundNumber, fund.version) };
     },
@@ -532,7 +532,7 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext, answer
     fundVersion,
     async (request) => {
       const { fund, version } = await loadFund(request, undefined);
-      const body = await fundBody(request, fund, version);
+      const body = await fundBody(fund, version);
       if (version) return { body, lastModified: fund.changedAt };
       return { body, lastModified: fund.lastChanged, etag: fundEtag(fund.fundNumber, fund.version) };
     },
@@ -555,7 +555,7 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext, answer
       return {
         body: {
           ...pageOf(found.rows, found.total, page, `${base}/fund/${fund.fundNumber}/holdings`, at),
-          registerUrl: registerUrl(request, context, `/fund/${fund.fundNumber}`),
+          registerUrl: registerUrl(context, `/fund/${fund.fundNumber}`),
         },
         lastModified: version ? fund.changedAt : fund.lastChanged,
       };

@@ -18,8 +18,8 @@ export const apiBase = (context: ServiceContext): string =>
 export const registerBase = (context: ServiceContext): string => `${apiBase(context)}/online-register`;
 
 /** An absolute URL of the online register for a path under it (`/offer/OFR10001`). */
-export function registerUrl(request: FastifyRequest, context: ServiceContext, path: string): string {
-  return `${request.protocol}://${request.host}${registerBase(context)}${path}`;
+export function registerUrl(context: ServiceContext, path: string): string {
+  return context.absoluteUrl(`${registerBase(context)}${path}`);
 }
 
 export const notFound = (what: string, field?: string, message?: string): HttpError =>

@@ -11,6 +11,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { RuleError } from '../../../platform/errors.ts';
+import { clientWentAway } from '../../../platform/http/client-gone.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import type { CaseDocument } from '../domain/model.ts';
@@ -68,6 +69,8 @@ export const booleanOf = (text: string | undefined): boolean => text === 'true' 
 /** An App Error or Fault Error answer's fields, from what a handler threw; rethrows refusals and faults. */
 export function errorFields(error: unknown, request: FastifyRequest): XmlTree {
   if (error instanceof HttpError) throw error;
+  // A client gone mid-request: the endpoint logs it as that (toHttpError), not as our failure.
+  if (clientWentAway(request, error)) throw error;
   // A refusal written as a rule with its own code (billing's 403s) is a refusal of the caller: a Fault.
   if (error instanceof RuleError && error.code.status !== 400) throw error;
   if (error instanceof RuleError)

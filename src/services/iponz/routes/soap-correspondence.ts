@@ -131,6 +131,7 @@ export async function correspondenceRoutes(
 
   await soapEndpoint(app, {
     path: '/taskcorrespondence',
+    absoluteUrl: context.absoluteUrl,
     summary: 'Task correspondence: the tasks of a registered user, and their answers',
     wsdl: 'taskcorrespondence.wsdl',
     xsds: ['task-correspondence.xsd'],
@@ -224,6 +225,7 @@ export async function correspondenceRoutes(
 
   await soapEndpoint(app, {
     path: '/discussioncorrespondence',
+    absoluteUrl: context.absoluteUrl,
     summary: 'Discussion correspondence: the formal steps of a registered user’s cases',
     wsdl: 'discussioncorrespondence.wsdl',
     xsds: ['discussion-correspondence.xsd'],

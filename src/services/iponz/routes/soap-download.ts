@@ -171,6 +171,7 @@ export async function soapDownloadRoutes(
 
   await soapEndpoint(app, {
     path: '/download-document',
+    absoluteUrl: context.absoluteUrl,
     summary: 'Document download',
     wsdl: 'download-document.wsdl',
     xsds: ['document-download.xsd'],

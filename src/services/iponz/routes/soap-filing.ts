@@ -122,6 +122,7 @@ export async function filingRoutes(
 
   await soapEndpoint(app, {
     path: '/patent',
+    absoluteUrl: context.absoluteUrl,
     summary: 'File a PCT national phase patent application (registered users; fee)',
     wsdl: 'patent.wsdl',
     xsds: ['patent-application.xsd'],
@@ -193,6 +194,7 @@ export async function filingRoutes(
 
   await soapEndpoint(app, {
     path: '/trademark',
+    absoluteUrl: context.absoluteUrl,
     summary: 'File a trade mark application (registered users; fee per class)',
     wsdl: 'trademark.wsdl',
     xsds: ['trademark-application.xsd'],

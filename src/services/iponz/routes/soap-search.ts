@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { isDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
+import { clientWentAway } from '../../../platform/http/client-gone.ts';
 import { TRADE_MARK_STATUSES } from '../domain/renewals.ts';
 import {
   type CriteriaInput,
@@ -83,6 +84,7 @@ export async function soapSearchRoutes(app: FastifyInstance, context: ServiceCon
   const pool = context.database.pool;
   await soapEndpoint(app, {
     path: '/trademarksearch',
+    absoluteUrl: context.absoluteUrl,
     summary: 'Trade mark search',
     wsdl: 'trademarksearch.wsdl',
     xsds: ['trademark-search.xsd', 'trademark-list-v1.xsd'],
@@ -118,6 +120,7 @@ export async function soapSearchRoutes(app: FastifyInstance, context: ServiceCon
                 faultErrorEncountered: false,
                 ErrorMessage: `${error.field}: ${error.rule}`,
               });
+            if (clientWentAway(request, error)) throw error;
             request.log.error({ err: error }, 'trade mark search failed');
             return answer({
               appErrorEncountered: false,

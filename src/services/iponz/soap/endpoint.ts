@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { drained } from '../../../platform/drained.ts';
 import { LARGE_UPLOAD } from '../../../platform/http/body-deadline.ts';
+import { logClientWentAway } from '../../../platform/http/client-gone.ts';
 import { frameworkError, PLATFORM_ERRORS, SOAP_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError, render, toHttpError } from '../../../platform/http/errors.ts';
 import type { DocumentStore } from '../documents/store.ts';
@@ -89,9 +90,14 @@ export interface SoapOperation {
 export interface SoapEndpointOptions {
   /** The route path under the service, e.g. `/trademarksearch`. */
   path: string;
+  /**
+   * The absolute URL of a path from the gateway's root, on its public base URL (`ServiceContext`): the
+   * WSDL's addresses never take their host from the request.
+   */
+  absoluteUrl(path: string): string;
   /** One line for the OpenAPI document. */
   summary: string;
-  /** The WSDL file in `wsdl/`; `{{base}}` in it (and in the XSDs) becomes the caller's base URL. */
+  /** The WSDL file in `wsdl/`; `{{base}}` in it (and in the XSDs) becomes the service's absolute URL. */
   wsdl: string;
   /** The XSD files in `wsdl/` the WSDL imports, served at `<path>?xsd=<file>`. */
   xsds: readonly string[];
@@ -114,13 +120,6 @@ const SOAP_TYPES = /^(text\/xml|application\/xml|application\/soap\+xml)\s*(;|$)
 export function fault(reply: FastifyReply, error: HttpError): FastifyReply {
   const rendered = render('soap', error);
   return reply.code(error.status).type(SOAP_CONTENT_TYPE).send(rendered.body);
-}
-
-/** The caller's base URL of the service: the request URL up to the endpoint's path. */
-function baseUrl(request: FastifyRequest, endpointPath: string): string {
-  const pathOnly = request.url.split('?')[0]!;
-  const prefix = pathOnly.endsWith(endpointPath) ? pathOnly.slice(0, -endpointPath.length) : pathOnly;
-  return `${request.protocol}://${request.host}${prefix}`;
 }
 
 const soapActionOf = (request: FastifyRequest): string | undefined => {
@@ -213,7 +212,8 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
       },
       async (request, reply) => {
         const query = request.query as Record<string, string | undefined>;
-        const base = baseUrl(request, options.path);
+        // The service's root: the prefix the endpoint is mounted under (`/sandbox/iponz/v5`).
+        const base = options.absoluteUrl(scope.prefix);
         const text =
           query.xsd !== undefined
             ? xsds.get(query.xsd)
@@ -474,7 +474,9 @@ async function writeAnswer(
     await sink.write(ENVELOPE_TAIL);
     raw.end();
   } catch (error) {
-    reply.log.warn({ err: error }, 'SOAP answer cut short');
+    // The client gone mid-answer is no fault of ours; anything else that cut it short is.
+    if (raw.destroyed) logClientWentAway(reply.request, error);
+    else reply.log.warn({ err: error }, 'SOAP answer cut short');
     raw.destroy();
   }
   return reply;

@@ -174,7 +174,7 @@ export async function changeRoutes(app: FastifyInstance, context: NzbnContext): 
         limit: pageSize,
         offset: page * pageSize,
       });
-      const base = baseUrl(context, request);
+      const base = baseUrl(context);
       const items = found.rows.map((row) => changeItem(row, base));
       const names = [
         'change-event-type',

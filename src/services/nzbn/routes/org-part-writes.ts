@@ -150,10 +150,7 @@ export async function partWriteRoutes(app: FastifyInstance, context: NzbnContext
       const body = JSON.stringify(created.part);
       return reply
         .code(201)
-        .header(
-          'Location',
-          `${baseUrl(context, request)}/entities/${nzbn}/organisation-parts/${created.part.opn}`,
-        )
+        .header('Location', `${baseUrl(context)}/entities/${nzbn}/organisation-parts/${created.part.opn}`)
         .header('ETag', `"${created.etag}"`)
         .type('application/json; charset=utf-8')
         .send(body);

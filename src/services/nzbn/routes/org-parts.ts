@@ -86,7 +86,7 @@ export async function partReadRoutes(app: FastifyInstance, context: NzbnContext)
         { limit: pageSize, offset: page * pageSize },
       );
       const links = pageLinks(
-        `${baseUrl(context, request)}/entities/organisation-parts`,
+        `${baseUrl(context)}/entities/organisation-parts`,
         query,
         ['nzbn', 'opn', 'name', 'function', 'status'],
         { page, pageSize, total: found.total },

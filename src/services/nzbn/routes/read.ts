@@ -151,7 +151,7 @@ export async function readRoutes(app: FastifyInstance, context: NzbnContext): Pr
       const parts = (await partsOf(context.database.pool, stored.nzbn)).filter((p) =>
         partVisibleTo(p.part, mine),
       );
-      const base = `${baseUrl(context, request)}/entities/${entity.nzbn}`;
+      const base = `${baseUrl(context)}/entities/${entity.nzbn}`;
       const links = [link('self', base)];
       for (const part of ENTITY_PARTS) {
         if (present(entity[part.key])) links.push(link(part.path, `${base}/${part.path}`));

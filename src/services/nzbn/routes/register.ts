@@ -66,7 +66,7 @@ export async function registerRoutes(app: FastifyInstance, context: NzbnContext)
       );
       return reply
         .code(201)
-        .header('Location', `${baseUrl(context, request)}/entities/${stored.nzbn}`)
+        .header('Location', `${baseUrl(context)}/entities/${stored.nzbn}`)
         .header('ETag', viewEtag(stored, true))
         .type('application/json; charset=utf-8')
         .send(stored.document);

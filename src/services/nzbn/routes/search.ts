@@ -84,7 +84,7 @@ export async function searchRoutes(app: FastifyInstance, context: NzbnContext): 
       const stored = new Map(
         (await findEntities(context.database.pool, found.nzbns)).map((entity) => [entity.nzbn, entity]),
       );
-      const base = baseUrl(context, request);
+      const base = baseUrl(context);
       const items = found.nzbns.flatMap((nzbn) => {
         const entry = stored.get(nzbn);
         if (!entry) return [];

@@ -109,9 +109,9 @@ export function checkWritePreconditions(request: FastifyRequest, stored: StoredE
   evaluatePreconditions(request, { etag, lastModified: stored.lastUpdated });
 }
 
-/** `https://host/sandbox/nzbn/v5`: the base of links in responses. */
-export function baseUrl(context: NzbnContext, request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}${ENVIRONMENT_PREFIX[context.environment]}${context.service.path}`;
+/** `https://host/sandbox/nzbn/v5`: the base of links in responses (the public base URL, never the Host). */
+export function baseUrl(context: NzbnContext): string {
+  return context.absoluteUrl(`${ENVIRONMENT_PREFIX[context.environment]}${context.service.path}`);
 }
 
 /** The allowed value that `value` names, in any case (clients differ); undefined when none does. */

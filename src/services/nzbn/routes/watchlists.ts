@@ -89,8 +89,8 @@ async function checkedNzbns(context: NzbnContext, values: readonly string[]): Pr
   return nzbns;
 }
 
-function view(context: NzbnContext, request: FastifyRequest, watchlist: StoredWatchlist) {
-  const self = `${baseUrl(context, request)}/watchlists/${watchlist.id}`;
+function view(context: NzbnContext, watchlist: StoredWatchlist) {
+  const self = `${baseUrl(context)}/watchlists/${watchlist.id}`;
   return {
     watchlistId: watchlist.id,
     name: watchlist.name,
@@ -157,7 +157,7 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
             offset: page * pageSize,
           });
       const links = pageLinks(
-        `${baseUrl(context, request)}/watchlists`,
+        `${baseUrl(context)}/watchlists`,
         query,
         ['name', 'organisation-id', 'change-event-types', 'sort-by', 'sortorder'],
         { page, pageSize, total: found.total },
@@ -168,7 +168,7 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
         totalItems: found.total,
         sortBy,
         sortOrder,
-        items: found.watchlists.map((watchlist) => view(context, request, watchlist)),
+        items: found.watchlists.map((watchlist) => view(context, watchlist)),
         links,
       };
     },
@@ -194,15 +194,15 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
       const secret = newWebhookSecret();
       const id = await createWatchlist(pool, owner, fields, nzbns, secret, now);
       const created = await load(request, id);
-      reply.code(201).header('location', `${baseUrl(context, request)}/watchlists/${id}`);
-      return { ...view(context, request, created), webhookSecret: secret };
+      reply.code(201).header('location', `${baseUrl(context)}/watchlists/${id}`);
+      return { ...view(context, created), webhookSecret: secret };
     },
   );
 
   app.get<{ Params: IdParams }>(
     '/watchlists/:watchlistId',
     { schema: { summary: 'View a watchlist', params: IdParams, response: responses({ 200: Watchlist }) } },
-    async (request) => view(context, request, await load(request, request.params.watchlistId)),
+    async (request) => view(context, await load(request, request.params.watchlistId)),
   );
 
   app.put<{ Params: IdParams; Body: WatchlistUpdate }>(
@@ -222,7 +222,7 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
       const fields = mergeWatchlist(request.body, current, now);
       if (!(await updateWatchlist(pool, ownerOf(request).key, watchlistId, fields, now)))
         throw notFound(watchlistId);
-      return view(context, request, await load(request, watchlistId));
+      return view(context, await load(request, watchlistId));
     },
   );
 

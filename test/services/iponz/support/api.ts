@@ -1,3 +1,4 @@
+import type { AppOptions } from '../../../../src/app.ts';
 import { grantAuthority } from '../../../../src/identity/authorities.ts';
 import { setClock } from '../../../../src/platform/clock-store.ts';
 import { seedIponz } from '../../../../src/services/iponz/sandbox/seed.ts';
@@ -23,8 +24,14 @@ export interface IponzTest extends ServiceTest {
   register(userId: string, environment?: 'sandbox' | 'production'): Promise<void>;
 }
 
-export async function iponzTest(options: { env?: Record<string, string> } = {}): Promise<IponzTest> {
-  const gateway = await testGateway({ clockMode: 'virtual', ...(options.env ? { env: options.env } : {}) });
+export async function iponzTest(
+  options: { env?: Record<string, string>; app?: AppOptions } = {},
+): Promise<IponzTest> {
+  const gateway = await testGateway({
+    clockMode: 'virtual',
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.app ? { app: options.app } : {}),
+  });
   await setClock(gateway.runtime.gateway.pool, 'sandbox', NOW);
   await gateway.runtime.clocks.reload();
   const register = async (userId: string, environment: 'sandbox' | 'production' = 'sandbox') => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import soap from 'soap';
 import { expect } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
+import type { AppOptions } from '../../../../src/app.ts';
 import { BASE, type IponzTest, iponzTest } from './api.ts';
 
 /**
@@ -25,10 +26,10 @@ export interface SoapTest {
   close(): Promise<void>;
 }
 
-export async function soapTest(env: Record<string, string> = {}): Promise<SoapTest> {
+export async function soapTest(env: Record<string, string> = {}, app?: AppOptions): Promise<SoapTest> {
   const documentsDir = await mkdtemp(path.join(tmpdir(), 'rsg-iponz-documents-'));
   process.env.RSG_IPONZ_DOCUMENTS_DIR = documentsDir;
-  const t = await iponzTest({ env });
+  const t = await iponzTest(app ? { env, app } : { env });
   const address = await t.gateway.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `${address}${BASE}`;
   const headers = (key: string) => ({ 'Ocp-Apim-Subscription-Key': key });
