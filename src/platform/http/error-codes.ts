@@ -185,11 +185,6 @@ export const DISCLOSE_ERRORS = {
     409,
     'A filing for this fund, activity and period exists',
   ),
-  preconditionRequired: entry(
-    'precondition-required',
-    428,
-    'A compliance filing needs `If-Match` with the fund’s current ETag',
-  ),
   signatureRefused: entry(
     'signature-refused',
     403,

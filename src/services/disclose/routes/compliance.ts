@@ -108,7 +108,7 @@ export async function complianceRoutes(
     const ifMatch = request.headers['if-match'];
     if (ifMatch === undefined) {
       throw new HttpError(
-        DISCLOSE_ERRORS.preconditionRequired,
+        PLATFORM_ERRORS.preconditionRequired,
         'If-Match is required: send the ETag of the fund as you last read it.',
         [{ field: 'If-Match', message: 'is required' }],
       );
