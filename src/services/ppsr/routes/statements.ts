@@ -468,7 +468,7 @@ export function statementRoutes(
       let total: number;
       let rows: StatementRow[];
       if (searchId !== undefined) {
-        const search = await getSearch(pool, organisationId, checkSearchId(searchId));
+        const search = await getSearch(pool, organisationId, checkSearchId(searchId, 'search-id'));
         if (!search) throw new RuleError('search-id', 'is not a search of your organisation');
         total = search.results.length;
         rows = await getStatements(pool, search.results.slice(offset, offset + pageSize));
