@@ -39,6 +39,7 @@ import {
   requestHash,
   runOnce,
 } from '../../../platform/http/idempotency.ts';
+import { operationContext } from '../../../platform/http/operation.ts';
 import {
   completeTransaction,
   forgetTransaction,
@@ -222,8 +223,8 @@ export class Processing {
     reply.header('Cache-Control', 'no-cache');
     const pending =
       delayMs > 0
-        ? this.delayed(arrival, operation, delayMs, started)
-        : this.direct(arrival, operation, started);
+        ? this.delayed(request, arrival, operation, delayMs, started)
+        : this.direct(request, arrival, operation, started);
     const remaining = this.settings.platformTimeoutMs - (Date.now() - started);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
@@ -259,6 +260,7 @@ export class Processing {
    * a process that ends mid-way leaves nothing behind (published: "no record: resubmit").
    */
   private async direct(
+    request: FastifyRequest,
     arrival: Ppsr,
     operation: TransactionalOperation,
     started: number,
@@ -269,7 +271,7 @@ export class Processing {
       reuse: REUSE,
     });
     if ('outcome' in done) return done.outcome;
-    return this.repeat(done.repeat, arrival, started);
+    return this.repeat(request, done.repeat, arrival, started);
   }
 
   /**
@@ -277,6 +279,7 @@ export class Processing {
    * a repeat finds it processing and waits for it; the work runs after the delay, whatever the caller does.
    */
   private async delayed(
+    request: FastifyRequest,
     arrival: Ppsr,
     operation: TransactionalOperation,
     delayMs: number,
@@ -286,7 +289,9 @@ export class Processing {
     const keys = this.context.serverKeys;
     const received = await receiveTransaction(pool, keys, arrival);
     const row = received.row;
-    if (!received.created) return this.repeat(repeatOf(keptOf(row), arrival, REUSE), arrival, started);
+    if (!received.created) {
+      return this.repeat(request, repeatOf(keptOf(row), arrival, REUSE), arrival, started);
+    }
     const work = (async (): Promise<KeptOutcome> => {
       await sleep(delayMs);
       try {
@@ -364,7 +369,14 @@ export class Processing {
   }
 
   /** A repeat of a request id (the same request): the first one's outcome, once it has one. */
-  private async repeat(kept: KeptRequest<KeptOutcome>, arrival: Ppsr, started: number): Promise<KeptOutcome> {
+  private async repeat(
+    request: FastifyRequest,
+    kept: KeptRequest<KeptOutcome>,
+    arrival: Ppsr,
+    started: number,
+  ): Promise<KeptOutcome> {
+    // A write's preconditions were checked by the request whose outcome a repeat answers.
+    operationContext(request).preconditionsChecked = true;
     if (kept.outcome) return kept.outcome;
     const here = this.running.get(runningKey(arrival));
     if (here) return here;
