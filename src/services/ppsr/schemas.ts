@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { pagingProperties } from '../../platform/http/pagination.ts';
 import { Problem } from '../../platform/http/problem-schema.ts';
 import { COLLATERAL_TYPE_CODES, MAX_DESCRIPTION } from './domain/collateral.ts';
 import { ORGANISATION_TYPES } from './domain/parties.ts';
@@ -290,11 +291,16 @@ export const CustomerOrganisationUpdate = Type.Object(
   { examples: [{ email: 'accounts@example.test' }] },
 );
 
+/** The paging of the register's lists: `page` from 1, `page-size` with each list's default and maximum. */
+export const STATEMENT_PAGING = { defaultSize: 20, maxSize: MAX_PAGE_SIZE, firstPage: 1 } as const;
+/** Published: PPSR_38 pages hold at most 100. */
+export const DISCHARGED_PAGING = { defaultSize: 100, maxSize: 100, firstPage: 1 } as const;
+export const FEE_PAGING = { defaultSize: 50, maxSize: 500, firstPage: 1 } as const;
+
 export const StatementListQuery = Type.Object({
   'search-id': optional(text('The searchId of an earlier search')),
   'secured-party-group-id': optional(text('A secured party group of the caller’s organisation')),
-  page: optional(Type.String({ description: '1-based, default 1' })),
-  'page-size': optional(Type.String({ description: '1–100, default 20' })),
+  ...pagingProperties(STATEMENT_PAGING),
 });
 
 export const DischargedQuery = Type.Object({
@@ -303,8 +309,7 @@ export const DischargedQuery = Type.Object({
     description: 'Last day, YYYY-MM-DD (New Zealand), inclusive',
     examples: ['2026-06-07'],
   }),
-  page: optional(Type.String({ description: '1-based, default 1' })),
-  'page-size': optional(Type.String({ description: '1–100, default 100' })),
+  ...pagingProperties(DISCHARGED_PAGING),
 });
 
 export const StatementList = Type.Object({
@@ -325,8 +330,7 @@ export const FeeQuery = Type.Object({
   'fee-status': optional(Type.String({ enum: ['Unbilled', 'Invoiced'] })),
   'request-id': optional(Type.String()),
   'billing-reference': optional(Type.String()),
-  page: optional(Type.String({ description: '1-based, default 1' })),
-  'page-size': optional(Type.String({ description: '1–500, default 50' })),
+  ...pagingProperties(FEE_PAGING),
 });
 
 export const FeeRecord = Type.Object({
@@ -362,10 +366,14 @@ const problem = (description: string) => ({
   content: { 'application/problem+json': { schema: Problem } },
 });
 
-/** The answers of an operation: its successes (JSON) and the errors it meets. */
+/**
+ * The answers of an operation: its successes (JSON) and the errors it meets. Every operation produces
+ * JSON only (published): any other `Accept` is 406. `conditional` is a read with validators (304),
+ * `update` a write of an existing item (412).
+ */
 export function responses(
   ok: Record<number, TSchema>,
-  options: { transaction?: boolean; conditional?: boolean } = {},
+  options: { transaction?: boolean; conditional?: boolean; update?: boolean } = {},
 ) {
   const answers: Record<number, unknown> = {};
   for (const [status, schema] of Object.entries(ok)) {
@@ -374,15 +382,23 @@ export function responses(
   return {
     ...answers,
     ...(options.conditional
-      ? { 304: { description: 'Not modified: If-None-Match names the current ETag' } }
+      ? {
+          304: {
+            description:
+              'Not modified: If-None-Match names the current ETag, or If-Modified-Since is not before its Last-Modified',
+          },
+        }
       : {}),
     400: problem('A field breaks a register rule: `errors` names the field and the rule'),
     403: problem('The organisation may not do this (no authority, another organisation’s object)'),
     404: problem('No such item'),
+    406: problem('Accept admits no JSON: this register answers application/json only'),
+    ...(options.update
+      ? { 412: problem('If-Match or If-Unmodified-Since does not hold: the item has changed') }
+      : {}),
     ...(options.transaction
       ? {
           409: problem('The request id was used for a different request, or the statement is not in force'),
-          412: problem('If-Match does not hold: the statement has changed'),
           504: {
             description:
               'The platform’s timeout (180 s) passed; the transaction may still complete: look it up with SEC_56',

@@ -139,6 +139,50 @@ describe('financing statements', () => {
   });
 });
 
+describe('the published contract: JSON only, dates as preconditions', () => {
+  it('answers an Accept without JSON 406 in problem+json, before anything is written', async () => {
+    const count = async () =>
+      Number(
+        (
+          await test.gateway.runtime.environments.sandbox.pool.query<{ n: string }>(
+            'SELECT count(*) AS n FROM ppsr_financing_statements',
+          )
+        ).rows[0]!.n,
+      );
+    const before = await count();
+    const registered = await test.call('POST', '/financing-statements', {
+      body: registration(),
+      headers: { accept: 'application/xml' },
+    });
+    expect(registered.statusCode).toBe(406);
+    expect(registered.headers['content-type']).toContain('application/problem+json');
+    expect(registered.json().type).toBe('about:blank#not-acceptable');
+    expect(await count()).toBe(before);
+    const read = await test.call('GET', '/customer-organisation', { headers: { accept: 'application/xml' } });
+    expect(read.statusCode).toBe(406);
+  });
+
+  it('refuses an amendment with a past If-Unmodified-Since (412), keeping the version', async () => {
+    const created = await test.call('POST', '/financing-statements', { body: registration() });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.headers['last-modified']).toBeDefined();
+    const path = `/financing-statements/${created.json().registrationNumber}`;
+    const amendment = { ...registration(), collaterals: [{ collateralType: 'AAPP' }] };
+    const stale = await test.call('PUT', path, {
+      body: amendment,
+      headers: { 'if-unmodified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' },
+    });
+    expect(stale.statusCode, stale.body).toBe(412);
+    expect((await test.call('GET', path)).json().version).toBe(1);
+    const current = await test.call('PUT', path, {
+      body: amendment,
+      headers: { 'if-unmodified-since': created.headers['last-modified'] as string },
+    });
+    expect(current.statusCode, current.body).toBe(200);
+    expect(current.json().version).toBe(2);
+  });
+});
+
 describe('search', () => {
   it('finds by plate, VIN, person, organisation and registration number, with a certificate and free pages', async () => {
     const vin = '1FTFW1E54AFA12345';

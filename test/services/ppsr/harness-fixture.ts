@@ -75,7 +75,7 @@ export const ppsrFixture: ServiceFixture = {
     };
   },
   operations: {
-    'POST /financing-statements': { body: registration() },
+    'POST /financing-statements': { body: registration(), write: 'create' },
     'GET /financing-statements': {
       query: ['secured-party-group-id=SPG00000001', 'page=1&page-size=5&secured-party-group-id=SPG00000001'],
     },
@@ -93,6 +93,7 @@ export const ppsrFixture: ServiceFixture = {
       ],
     },
     'POST /financing-statements-search': {
+      write: 'action',
       body: {
         searchBy: 'motorVehicle',
         legitimateSearchReason: 'yes',
@@ -102,6 +103,7 @@ export const ppsrFixture: ServiceFixture = {
     'GET /customer-organisation': {},
     'PUT /customer-organisation': { body: { email: 'org@example.test' } },
     'POST /secured-party-groups': {
+      write: 'create',
       body: {
         name: 'Group',
         email: 'g@example.test',

@@ -97,8 +97,9 @@ export function checkPaging(request: Pick<SearchRequest, 'page' | 'pageSize'>): 
 }
 
 /** A later page of an earlier search: only the search id and paging are read. */
-export function checkSearchId(searchId: string): string {
-  if (!UUID.test(searchId)) throw new RuleError('searchId', 'must be the searchId of an earlier search');
+/** A search id as given (`field`: the body's `searchId` or PPSR_40's `search-id`), lower-cased. */
+export function checkSearchId(searchId: string, field = 'searchId'): string {
+  if (!UUID.test(searchId)) throw new RuleError(field, 'must be the searchId of an earlier search');
   return searchId.toLowerCase();
 }
 

@@ -6,15 +6,22 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import { answeredConditionally, evaluatePreconditions } from '../../../platform/http/conditional.ts';
 import { PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
+import {
+  conditionalRead,
+  conditionalWrite,
+  declareOperation,
+  type ResourceValidators,
+  typed,
+} from '../../../platform/http/operation.ts';
 import { parsePage } from '../../../platform/http/pagination.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import { checkSecuredParties, EMAIL } from '../domain/parties.ts';
 import {
   CustomerOrganisation,
   CustomerOrganisationUpdate,
+  FEE_PAGING,
   FeeList,
   FeeQuery,
   GroupList,
@@ -32,12 +39,13 @@ import {
   getGroup,
   insertGroup,
   listGroups,
+  lockCustomerOrganisation,
   updateCustomerOrganisation,
   updateGroup,
 } from '../store/account.ts';
 import { findEndedTransactions, type TransactionRow } from '../store/transactions.ts';
 import type { Processing } from './processing.ts';
-import { organisationOf } from './support.ts';
+import { JSON_ONLY, organisationOf } from './support.ts';
 
 type GroupInput = Static<typeof SecuredPartyGroupRequest>;
 
@@ -48,6 +56,18 @@ const presentOrganisation = (row: CustomerOrganisationRow) => ({
   name: row.name,
   email: row.email,
   version: row.version,
+});
+
+/** An organisation's or a group's validators: its version, and when it was last changed. */
+const validatorsOf = (row: { version: number; updatedAt: Date }): ResourceValidators => ({
+  etag: `"${row.version}"`,
+  lastModified: row.updatedAt,
+});
+
+/** Validators as headers of a write's answer (kept with it for repeats). */
+const validatorHeaders = (row: { version: number; updatedAt: Date }): Record<string, string> => ({
+  ETag: `"${row.version}"`,
+  'Last-Modified': row.updatedAt.toUTCString(),
 });
 
 const presentGroup = (row: GroupRow) => ({
@@ -74,6 +94,12 @@ function presentTransaction(row: TransactionRow) {
   };
 }
 
+const stale = (holds: string) =>
+  new HttpError(
+    PLATFORM_ERRORS.preconditionFailed,
+    `Precondition Failed: If-Match or If-Unmodified-Since does not hold; ${holds}.`,
+  );
+
 function checkGroup(body: GroupInput) {
   const name = body.name.trim();
   if (name === '' || name.length > 200) throw new RuleError('name', 'must be 1 to 200 characters');
@@ -82,7 +108,12 @@ function checkGroup(body: GroupInput) {
   return { name, email, securedParties: checkSecuredParties(body.securedParties) };
 }
 
-export function accountRoutes(app: FastifyInstance, context: ServiceContext, processing: Processing): void {
+export function accountRoutes(
+  plugin: FastifyInstance,
+  context: ServiceContext,
+  processing: Processing,
+): void {
+  const app = typed(plugin);
   const pool = context.database.pool;
 
   async function organisationRow(request: FastifyRequest): Promise<CustomerOrganisationRow> {
@@ -98,92 +129,93 @@ export function accountRoutes(app: FastifyInstance, context: ServiceContext, pro
 
   app.get(
     '/customer-organisation',
-    {
-      schema: {
-        operationId: 'PPSR_44',
-        summary: 'The customer organisation the caller acts for',
-        response: responses({ 200: CustomerOrganisation }, { conditional: true }),
+    declareOperation(
+      {
+        schema: {
+          operationId: 'PPSR_44',
+          summary: 'The customer organisation the caller acts for',
+          response: responses({ 200: CustomerOrganisation }, { conditional: true }),
+        },
       },
-    },
+      { produces: JSON_ONLY, conditional: 'read' },
+    ),
     async (request, reply) => {
       const row = await organisationRow(request);
-      if (answeredConditionally(request, reply, { etag: `"${row.version}"`, lastModified: row.updatedAt })) {
-        return reply;
-      }
+      if (conditionalRead(request, reply, validatorsOf(row))) return reply;
       return reply.type(JSON_TYPE).send(JSON.stringify(presentOrganisation(row)));
     },
   );
 
-  app.put<{ Body: { email: string | null } }>(
+  app.put(
     '/customer-organisation',
-    {
-      schema: {
-        operationId: 'PPSR_45',
-        summary: 'Update the customer organisation’s email address (If-Match: its ETag)',
-        body: CustomerOrganisationUpdate,
-        response: responses({ 200: CustomerOrganisation }, { transaction: true }),
+    declareOperation(
+      {
+        schema: {
+          operationId: 'PPSR_45',
+          summary: 'Update the customer organisation’s email address (If-Match: its ETag)',
+          body: CustomerOrganisationUpdate,
+          response: responses({ 200: CustomerOrganisation }, { transaction: true, update: true }),
+        },
       },
-    },
+      { produces: JSON_ONLY, conditional: {} },
+    ),
     async (request, reply) => {
       const current = await organisationRow(request);
       const email = request.body.email === null ? null : request.body.email.trim();
       if (email !== null && !EMAIL.test(email))
         throw new RuleError('email', 'must be an email address or null');
-      const ifMatch = request.headers['if-match'];
-      const expectedVersion =
-        typeof ifMatch === 'string' && /^"\d+"$/.test(ifMatch.trim())
-          ? Number(ifMatch.trim().slice(1, -1))
-          : undefined;
-      if (typeof ifMatch === 'string' && ifMatch.trim() !== '*' && expectedVersion === undefined) {
-        throw new HttpError(
-          PLATFORM_ERRORS.preconditionFailed,
-          'If-Match does not name a version of the organisation.',
-        );
-      }
       return processing.run(request, reply, {
         operation: 'PPSR_45',
         organisationId: current.organisationId,
-        headers: (answer) => ({ ETag: `"${(answer.body as { version: number }).version}"` }),
         async work(client) {
+          // If-Match and If-Unmodified-Since against the organisation as it stands, under its lock.
+          const locked = await lockCustomerOrganisation(client, current.organisationId);
+          conditionalWrite(request, locked && validatorsOf(locked), () =>
+            stale(`the organisation is at version ${locked?.version}`),
+          );
           const row = await updateCustomerOrganisation(
             client,
             current.organisationId,
-            { email, expectedVersion },
+            { email, expectedVersion: locked?.version },
             context.clock.now(),
           );
-          if (!row)
-            throw new HttpError(
-              PLATFORM_ERRORS.preconditionFailed,
-              'If-Match does not hold: the organisation has changed.',
-            );
-          return { httpStatus: 200, body: presentOrganisation(row) };
+          if (!row) throw stale('the organisation has changed');
+          return { httpStatus: 200, body: presentOrganisation(row), headers: validatorHeaders(row) };
         },
       });
     },
   );
 
-  app.post<{ Body: GroupInput }>(
+  app.post(
     '/secured-party-groups',
-    {
-      schema: {
-        operationId: 'PPSR_34',
-        summary: 'Create a secured party group',
-        body: SecuredPartyGroupRequest,
-        response: responses({ 201: SecuredPartyGroup }, { transaction: true }),
+    declareOperation(
+      {
+        schema: {
+          operationId: 'PPSR_34',
+          summary: 'Create a secured party group',
+          body: SecuredPartyGroupRequest,
+          response: responses({ 201: SecuredPartyGroup }, { transaction: true }),
+        },
       },
-    },
+      { produces: JSON_ONLY },
+    ),
     async (request, reply) => {
       const organisationId = await organisationOf(context, request);
       const group = checkGroup(request.body);
       return processing.run(request, reply, {
         operation: 'PPSR_34',
         organisationId,
-        headers: (answer) => ({
-          Location: `secured-party-groups/${(answer.body as { securedPartyGroupId: string }).securedPartyGroupId}`,
-        }),
         async work(client) {
           const row = await insertGroup(client, { organisationId, ...group }, context.clock.now());
-          return { httpStatus: 201, body: presentGroup(row), spgId: row.securedPartyGroupId };
+          return {
+            httpStatus: 201,
+            body: presentGroup(row),
+            headers: {
+              ...validatorHeaders(row),
+              Location: `secured-party-groups/${row.securedPartyGroupId}`,
+            },
+            spgId: row.securedPartyGroupId,
+          };
         },
       });
     },
@@ -191,13 +223,16 @@ export function accountRoutes(app: FastifyInstance, context: ServiceContext, pro
 
   app.get(
     '/secured-party-groups',
-    {
-      schema: {
-        operationId: 'PPSR_34_LIST',
-        summary: 'The secured party groups of the caller’s organisation',
-        response: responses({ 200: GroupList }),
+    declareOperation(
+      {
+        schema: {
+          operationId: 'PPSR_34_LIST',
+          summary: 'The secured party groups of the caller’s organisation',
+          response: responses({ 200: GroupList }),
+        },
       },
-    },
+      { produces: JSON_ONLY },
+    ),
     async (request, reply) => {
       const organisationId = await organisationOf(context, request);
       const groups = await listGroups(pool, organisationId);
@@ -208,37 +243,43 @@ export function accountRoutes(app: FastifyInstance, context: ServiceContext, pro
   const groupNotFound = (id: string) =>
     new HttpError(PLATFORM_ERRORS.notFound, `Your organisation has no secured party group ${id}.`);
 
-  app.get<{ Params: { securedPartyGroupId: string } }>(
+  app.get(
     '/secured-party-groups/:securedPartyGroupId',
-    {
-      schema: {
-        operationId: 'PPSR_34_GET',
-        summary: 'A secured party group of the caller’s organisation',
-        params: GroupParams,
-        response: responses({ 200: SecuredPartyGroup }, { conditional: true }),
+    declareOperation(
+      {
+        schema: {
+          operationId: 'PPSR_34_GET',
+          summary: 'A secured party group of the caller’s organisation',
+          params: GroupParams,
+          response: responses({ 200: SecuredPartyGroup }, { conditional: true }),
+        },
       },
-    },
+      { produces: JSON_ONLY, conditional: 'read' },
+    ),
     async (request, reply) => {
       const organisationId = await organisationOf(context, request);
       const id = request.params.securedPartyGroupId;
       const row = await getGroup(pool, id);
       if (!row || row.organisationId !== organisationId) throw groupNotFound(id);
-      if (answeredConditionally(request, reply, { etag: `"${row.version}"` })) return reply;
+      if (conditionalRead(request, reply, validatorsOf(row))) return reply;
       return reply.type(JSON_TYPE).send(JSON.stringify(presentGroup(row)));
     },
   );
 
-  app.put<{ Params: { securedPartyGroupId: string }; Body: GroupInput }>(
+  app.put(
     '/secured-party-groups/:securedPartyGroupId',
-    {
-      schema: {
-        operationId: 'PPSR_34_UPDATE',
-        summary: 'Replace a secured party group (If-Match: its ETag)',
-        params: GroupParams,
-        body: SecuredPartyGroupRequest,
-        response: responses({ 200: SecuredPartyGroup }, { transaction: true }),
+    declareOperation(
+      {
+        schema: {
+          operationId: 'PPSR_34_UPDATE',
+          summary: 'Replace a secured party group (If-Match: its ETag)',
+          params: GroupParams,
+          body: SecuredPartyGroupRequest,
+          response: responses({ 200: SecuredPartyGroup }, { transaction: true, update: true }),
+        },
       },
-    },
+      { produces: JSON_ONLY, conditional: {} },
+    ),
     async (request, reply) => {
       const organisationId = await organisationOf(context, request);
       const id = request.params.securedPartyGroupId;
@@ -249,47 +290,43 @@ export function accountRoutes(app: FastifyInstance, context: ServiceContext, pro
       return processing.run(request, reply, {
         operation: 'PPSR_34_UPDATE',
         organisationId,
-        headers: (answer) => ({ ETag: `"${(answer.body as { version: number }).version}"` }),
         async work(client) {
           const row = await getGroup(client, id, { forUpdate: true });
           if (!row || row.organisationId !== organisationId) throw groupNotFound(id);
-          evaluatePreconditions(
-            request,
-            { etag: `"${row.version}"` },
-            () =>
-              new HttpError(
-                PLATFORM_ERRORS.preconditionFailed,
-                `If-Match does not hold: the group is at version ${row.version}.`,
-              ),
-          );
+          conditionalWrite(request, validatorsOf(row), () => stale(`the group is at version ${row.version}`));
           const updated = await updateGroup(client, id, group, context.clock.now());
-          return { httpStatus: 200, body: presentGroup(updated), spgId: id };
+          return {
+            httpStatus: 200,
+            body: presentGroup(updated),
+            headers: validatorHeaders(updated),
+            spgId: id,
+          };
         },
       });
     },
   );
 
-  app.get<{ Querystring: Record<string, string | undefined> }>(
+  app.get(
     '/customer-organisation-fees',
-    {
-      schema: {
-        operationId: 'SEC_43',
-        summary: 'The customer organisation’s fees for this register, newest first',
-        querystring: FeeQuery,
-        response: responses({ 200: FeeList }),
+    declareOperation(
+      {
+        schema: {
+          operationId: 'SEC_43',
+          summary: 'The customer organisation’s fees for this register, newest first',
+          querystring: FeeQuery,
+          response: responses({ 200: FeeList }),
+        },
       },
-    },
+      { produces: JSON_ONLY },
+    ),
     async (request, reply) => {
       const query = request.query;
-      const { page, pageSize } = parsePage(query, { defaultSize: 50, maxSize: 500, firstPage: 1 });
+      const { page, pageSize } = parsePage(query, FEE_PAGING);
       const status = query['fee-status'];
-      if (status !== undefined && status !== 'Unbilled' && status !== 'Invoiced') {
-        throw new RuleError('fee-status', 'must be Unbilled or Invoiced');
-      }
       const result = await context.fees.list(request.caller, {
         page,
         pageSize,
-        ...(status ? { feeStatus: status } : {}),
+        ...(status ? { feeStatus: status as 'Unbilled' | 'Invoiced' } : {}),
         ...(query['request-id'] ? { requestId: query['request-id'] } : {}),
         ...(query['billing-reference'] ? { billingReference: query['billing-reference'] } : {}),
       });
@@ -314,17 +351,20 @@ export function accountRoutes(app: FastifyInstance, context: ServiceContext, pro
     },
   );
 
-  app.get<{ Querystring: Record<string, string | undefined> }>(
+  app.get(
     '/customer-organisation-transactions',
-    {
-      schema: {
-        operationId: 'SEC_56',
-        summary:
-          'Transactions by request id or billing reference, once completed or failed (never while processing)',
-        querystring: TransactionQuery,
-        response: responses({ 200: TransactionList }),
+    declareOperation(
+      {
+        schema: {
+          operationId: 'SEC_56',
+          summary:
+            'Transactions by request id or billing reference, once completed or failed (never while processing)',
+          querystring: TransactionQuery,
+          response: responses({ 200: TransactionList }),
+        },
       },
-    },
+      { produces: JSON_ONLY },
+    ),
     async (request, reply) => {
       const requestId = request.query['request-id'];
       const billingReference = request.query['billing-reference'];

@@ -7,7 +7,10 @@
  * record's unique index and then answers the first outcome (no second registration, no second fee); the
  * same id with another operation or body is refused (409). A process that ends mid-way leaves no record
  * (published: no record means not received — resend). A broken rule rolls the work back and is recorded
- * as the transaction's outcome, statusCode 400 (an unexpected fault 500).
+ * as the transaction's outcome, statusCode 400 (an unexpected fault 500); a refusal before the register
+ * starts (no payer, no direct debit authority) is not recorded, so the same id runs once it is fixed. The
+ * generic part (the key, the request hash, repeat and reuse, what is recorded) is the platform's
+ * `idempotency.ts`; the transaction record is this register's store.
  *
  * The HTTP call waits for the outcome up to the platform's timeout (published: 180 s; the setting
  * `RSG_PPSR_PLATFORM_TIMEOUT_MS`), then answers 504 in API Management's shape while the work goes on. In
@@ -17,7 +20,7 @@
  * without holding a database connection for the delay); one whose process then ends is failed with 500
  * by the service's job.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
@@ -25,10 +28,23 @@ import { withTransaction } from '../../../platform/db/pool.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { GATEWAY_TIMEOUT, PPSR_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError, render, sendError, toHttpError } from '../../../platform/http/errors.ts';
-import { callerRequestId } from '../../../platform/http/request-id.ts';
+import {
+  type Arrival,
+  awaitOutcome,
+  callerIdempotencyKey,
+  type IdempotencyStore,
+  type KeptRequest,
+  refusedBeforeStart,
+  repeatOf,
+  requestHash,
+  runOnce,
+} from '../../../platform/http/idempotency.ts';
+import { operationContext } from '../../../platform/http/operation.ts';
 import {
   completeTransaction,
+  forgetTransaction,
   getKeyedTransaction,
+  type Outcome as KeptOutcome,
   type NewTransaction,
   receiveTransaction,
   recordFailedTransaction,
@@ -42,13 +58,15 @@ export const BILLING_REFERENCE = 'billing-reference';
 /** Ours, sandbox only: seconds to hold the work before it runs (0 to 900, decimals allowed). */
 export const SANDBOX_DELAY = 'sandbox-processing-delay';
 export const MAX_SANDBOX_DELAY_SECONDS = 900;
-const SAFE_ID = /^[A-Za-z0-9._:-]{1,100}$/;
-const POLL_MS = 50;
+const REQUEST_ID_ALIAS = { header: NZRIS_REQUEST_ID, name: 'NZRIS-org-nz-Request-Id', maxLength: 100 };
+const REUSE = { code: PPSR_ERRORS.requestIdReused, field: 'api-business-govt-nz-Request-Id' };
 
-/** What a transaction's work answers: the HTTP status and body, and what SEC_56 shows beside them. */
+/** What a transaction's work answers: the HTTP status, body and headers, and what SEC_56 shows beside. */
 export interface Answer {
   httpStatus: number;
   body: unknown;
+  /** Headers of the answer (ETag, Last-Modified, Location): kept with it, so a repeat answers them too. */
+  headers?: Record<string, string>;
   registrationNumber?: string | null;
   spgId?: string | null;
   paymentSessionId?: string | null;
@@ -68,15 +86,13 @@ export interface TransactionalOperation {
   organisationId: string;
   /** The work, in one database transaction that also completes the transaction record. */
   work(client: pg.PoolClient, transaction: TransactionInfo): Promise<Answer>;
-  /** Headers of an answer (ETag, Location), for the first answer and every replay. */
-  headers?(answer: { httpStatus: number; body: unknown }): Record<string, string>;
 }
 
-interface Outcome {
-  httpStatus: number;
+/** What the kept answer holds: the body, an error's rendered type, a success's headers. */
+interface KeptResponse {
   body: unknown;
-  /** Set for an error answer: its rendered content type. */
   contentType?: string;
+  headers?: Record<string, string>;
 }
 
 export interface ProcessingSettings {
@@ -90,21 +106,8 @@ export interface ProcessingSettings {
  * undefined when the caller sent none (the transaction is then kept under the gateway's id, which is no
  * idempotency key).
  */
-export function callerRequestIdOf(request: FastifyRequest): string | undefined {
-  const own = callerRequestId(request);
-  if (own !== undefined) return own;
-  const alias = request.headers[NZRIS_REQUEST_ID];
-  if (typeof alias === 'string' && alias !== '') {
-    if (!SAFE_ID.test(alias)) {
-      throw new RuleError(
-        'NZRIS-org-nz-Request-Id',
-        'must be 1 to 100 letters, digits, ".", "_", ":" or "-"',
-      );
-    }
-    return alias;
-  }
-  return undefined;
-}
+export const callerRequestIdOf = (request: FastifyRequest): string | undefined =>
+  callerIdempotencyKey(request, REQUEST_ID_ALIAS);
 
 function billingReferenceOf(request: FastifyRequest): string | null {
   const value = request.headers[BILLING_REFERENCE];
@@ -131,43 +134,62 @@ function delayOf(request: FastifyRequest, context: ServiceContext, settings: Pro
   return Math.round(seconds * 1000);
 }
 
-/** Deeper than any body of the API: refused rather than walked (and never a stack overflow). */
-const MAX_DEPTH = 32;
-
-/** JSON with sorted keys: the same body always hashes the same. */
-function canonical(value: unknown, depth = 0): string {
-  if (depth > MAX_DEPTH) throw new RuleError('body', `must not nest deeper than ${MAX_DEPTH} levels`);
-  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, depth + 1)).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v, depth + 1)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
-/** The outcome a transaction row holds (an ended one). */
-function outcomeOf(row: TransactionRow): Outcome {
-  const stored = row.response as { body?: unknown; contentType?: string } | null;
+/** A transaction row as the platform's idempotency sees it: its outcome once it has ended. */
+function keptOf(row: TransactionRow): KeptRequest<KeptOutcome> {
   return {
-    httpStatus: row.httpStatus ?? 500,
-    body: stored?.body,
-    ...(stored?.contentType ? { contentType: stored.contentType } : {}),
+    operation: row.operation,
+    requestHash: row.requestHash,
+    outcome:
+      row.statusCode === null
+        ? null
+        : {
+            statusCode: row.statusCode,
+            httpStatus: row.httpStatus ?? 500,
+            response: row.response,
+            completedAt: row.completedAt ?? row.receivedAt,
+          },
   };
 }
 
+type Ppsr = NewTransaction & Arrival;
+
+const runningKey = (arrival: Ppsr) => `${arrival.organisationId}\u0000${arrival.requestId}`;
+
 /** Runs transactions for one mounted environment of the service. */
 export class Processing {
-  /** Work running in this process, by transaction id (a repeat here waits on it instead of polling). */
-  private readonly running = new Map<number, Promise<Outcome>>();
+  /** Work running in this process, by organisation and request id (a repeat here waits on it, not polling). */
+  private readonly running = new Map<string, Promise<KeptOutcome>>();
+  private readonly store: IdempotencyStore<pg.PoolClient, TransactionRow, KeptOutcome>;
 
   constructor(
     private readonly context: ServiceContext,
     private readonly settings: ProcessingSettings,
-  ) {}
+  ) {
+    const { pool } = context.database;
+    const keys = context.serverKeys;
+    this.store = {
+      transaction: (fn) => withTransaction(pool, fn),
+      async claim(client, arrival) {
+        const received = await receiveTransaction(client, keys, arrival as Ppsr);
+        return received.created
+          ? { created: true, claim: received.row }
+          : { created: false, kept: keptOf(received.row) };
+      },
+      complete: (client, row, outcome) => completeTransaction(client, keys, row, outcome),
+      recordFailure: (arrival, outcome) => recordFailedTransaction(pool, keys, arrival as Ppsr, outcome),
+      async find(arrival) {
+        const row = await getKeyedTransaction(
+          pool,
+          keys,
+          (arrival as Ppsr).organisationId,
+          arrival.requestId,
+        );
+        return row && keptOf(row);
+      },
+    };
+  }
 
   async run(
     request: FastifyRequest,
@@ -175,23 +197,25 @@ export class Processing {
     operation: TransactionalOperation,
   ): Promise<FastifyReply> {
     const started = Date.now();
-    const suppliedRequestId = callerRequestIdOf(request);
-    const requestId = suppliedRequestId ?? request.id;
+    const key = callerRequestIdOf(request);
+    const requestId = key ?? request.id;
     const billingReference = billingReferenceOf(request);
     const delayMs = delayOf(request, this.context, this.settings);
     const alias = request.headers[NZRIS_REQUEST_ID];
     if (typeof alias === 'string' && alias !== '') reply.header('NZRIS-org-nz-Request-Id', requestId);
-    const requestHash = createHash('sha256')
-      .update(`${operation.operation}\u0000${request.method}\u0000${request.url.split('?')[0]}\u0000`)
-      .update(canonical(request.body ?? null))
-      .digest();
-    const arrival: NewTransaction = {
+    const arrival: Ppsr = {
+      key,
       organisationId: operation.organisationId,
       requestId,
-      requestIdSupplied: suppliedRequestId !== undefined,
+      requestIdSupplied: key !== undefined,
       billingReference,
       operation: operation.operation,
-      requestHash,
+      requestHash: requestHash({
+        operation: operation.operation,
+        method: request.method,
+        path: request.url.split('?')[0]!,
+        body: request.body ?? null,
+      }),
       channel: 'API',
       correlationId: randomUUID(),
       receivedAt: this.context.clock.now(),
@@ -199,8 +223,8 @@ export class Processing {
     reply.header('Cache-Control', 'no-cache');
     const pending =
       delayMs > 0
-        ? this.delayed(arrival, operation, delayMs, started)
-        : this.direct(arrival, operation, started);
+        ? this.delayed(request, arrival, operation, delayMs, started)
+        : this.direct(request, arrival, operation, started);
     const remaining = this.settings.platformTimeoutMs - (Date.now() - started);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
@@ -218,14 +242,15 @@ export class Processing {
         'apim',
       );
     }
-    if (outcome.contentType) {
-      return reply.code(outcome.httpStatus).type(outcome.contentType).send(JSON.stringify(outcome.body));
+    const kept = (outcome.response ?? {}) as KeptResponse;
+    if (kept.contentType) {
+      return reply.code(outcome.httpStatus).type(kept.contentType).send(JSON.stringify(kept.body));
     }
-    for (const [name, value] of Object.entries(operation.headers?.(outcome) ?? {})) reply.header(name, value);
+    for (const [name, value] of Object.entries(kept.headers ?? {})) reply.header(name, value);
     return reply
       .code(outcome.httpStatus)
       .type('application/json; charset=utf-8')
-      .send(JSON.stringify(outcome.body));
+      .send(JSON.stringify(kept.body));
   }
 
   /**
@@ -235,27 +260,18 @@ export class Processing {
    * a process that ends mid-way leaves nothing behind (published: "no record: resubmit").
    */
   private async direct(
-    arrival: NewTransaction,
+    request: FastifyRequest,
+    arrival: Ppsr,
     operation: TransactionalOperation,
     started: number,
-  ): Promise<Outcome> {
-    let existing: TransactionRow | undefined;
-    let outcome: Outcome | undefined;
-    try {
-      outcome = await withTransaction(this.context.database.pool, async (client) => {
-        const received = await receiveTransaction(client, this.context.serverKeys, arrival);
-        if (!received.created) {
-          existing = received.row;
-          return undefined;
-        }
-        return this.perform(client, received.row, operation);
-      });
-    } catch (error) {
-      return this.failed(error, (failure) =>
-        recordFailedTransaction(this.context.database.pool, this.context.serverKeys, arrival, failure),
-      );
-    }
-    return outcome ?? this.repeat(existing!, arrival, started);
+  ): Promise<KeptOutcome> {
+    const done = await runOnce(this.store, arrival, {
+      work: (client, row) => this.perform(client, row, operation),
+      failure: (error) => this.failure(error),
+      reuse: REUSE,
+    });
+    if ('outcome' in done) return done.outcome;
+    return this.repeat(request, done.repeat, arrival, started);
   }
 
   /**
@@ -263,111 +279,112 @@ export class Processing {
    * a repeat finds it processing and waits for it; the work runs after the delay, whatever the caller does.
    */
   private async delayed(
-    arrival: NewTransaction,
+    request: FastifyRequest,
+    arrival: Ppsr,
     operation: TransactionalOperation,
     delayMs: number,
     started: number,
-  ): Promise<Outcome> {
+  ): Promise<KeptOutcome> {
     const pool = this.context.database.pool;
-    const received = await receiveTransaction(pool, this.context.serverKeys, arrival);
+    const keys = this.context.serverKeys;
+    const received = await receiveTransaction(pool, keys, arrival);
     const row = received.row;
-    if (!received.created) return this.repeat(row, arrival, started);
-    const work = (async (): Promise<Outcome> => {
+    if (!received.created) {
+      return this.repeat(request, repeatOf(keptOf(row), arrival, REUSE), arrival, started);
+    }
+    const work = (async (): Promise<KeptOutcome> => {
       await sleep(delayMs);
       try {
-        return await withTransaction(pool, (client) => this.perform(client, row, operation));
-      } catch (error) {
-        return this.failed(error, async (failure) => {
-          await completeTransaction(pool, this.context.serverKeys, row, failure);
+        return await withTransaction(pool, async (client) => {
+          const outcome = await this.perform(client, row, operation);
+          if (!(await completeTransaction(client, keys, row, outcome))) {
+            throw new Error(`transaction ${row.id} was ended by another process`);
+          }
+          return outcome;
         });
+      } catch (error) {
+        // Refused before the register started: the arrival is given up, so the id may run again.
+        if (refusedBeforeStart(error)) {
+          await forgetTransaction(pool, row);
+          throw error;
+        }
+        const failure = this.failure(error);
+        await completeTransaction(pool, keys, row, failure);
+        return failure;
       }
     })();
-    this.running.set(row.id, work);
+    const running = runningKey(arrival);
+    this.running.set(running, work);
     void work.then(
-      () => this.running.delete(row.id),
-      () => this.running.delete(row.id),
+      () => this.running.delete(running),
+      () => this.running.delete(running),
     );
     return work;
   }
 
-  /** The work and the transaction's completion, in the caller's database transaction. */
+  /** The work, in the caller's database transaction; its answer as the transaction keeps it. */
   private async perform(
     client: pg.PoolClient,
     row: TransactionRow,
     operation: TransactionalOperation,
-  ): Promise<Outcome> {
-    const info: TransactionInfo = {
+  ): Promise<KeptOutcome> {
+    const answer = await operation.work(client, {
       id: row.id,
       organisationId: row.organisationId,
       requestId: row.requestId,
       billingReference: row.billingReference,
       receivedAt: row.receivedAt,
+    });
+    const response: KeptResponse = {
+      body: answer.body,
+      ...(answer.headers ? { headers: answer.headers } : {}),
     };
-    const answer = await operation.work(client, info);
-    const completed = await completeTransaction(client, this.context.serverKeys, row, {
+    return {
       statusCode: 200,
       httpStatus: answer.httpStatus,
-      response: { body: answer.body },
+      response,
       completedAt: this.context.clock.now(),
       registrationNumber: answer.registrationNumber ?? null,
       spgId: answer.spgId ?? null,
       paymentSessionId: answer.paymentSessionId ?? null,
-    });
-    if (!completed) throw new Error(`transaction ${row.id} was ended by another process`);
-    return { httpStatus: answer.httpStatus, body: answer.body };
+    };
   }
 
   /**
    * The work failed and rolled back: the failure is the transaction's outcome (published: 400 fix and
-   * resubmit, 500 resubmit), recorded by `record`. A database that is away is answered 503 and records
-   * nothing (a delayed transaction stays processing for the job to fail).
+   * resubmit, 500 resubmit). A database that is away is answered 503 and records nothing (a delayed
+   * transaction stays processing for the job to fail).
    */
-  private async failed(
-    error: unknown,
-    record: (
-      failure: Outcome & { statusCode: 400 | 500; completedAt: Date; response: unknown },
-    ) => Promise<void>,
-  ): Promise<Outcome> {
+  private failure(error: unknown): KeptOutcome {
     const failure = toHttpError(error);
     if (failure.status === 503) throw failure;
     const rendered = render(this.context.service.dialect, failure);
-    const body: unknown = JSON.parse(rendered.body);
-    await record({
+    const response: KeptResponse = { body: JSON.parse(rendered.body), contentType: rendered.contentType };
+    return {
       statusCode: failure.status >= 500 ? 500 : 400,
       httpStatus: failure.status,
-      body,
-      response: { body, contentType: rendered.contentType },
-      contentType: rendered.contentType,
+      response,
       completedAt: this.context.clock.now(),
-    });
-    return { httpStatus: failure.status, body, contentType: rendered.contentType };
+    };
   }
 
-  /** A repeat of a request id: refused if it is another request, else the first one's outcome. */
-  private repeat(row: TransactionRow, arrival: NewTransaction, started: number): Promise<Outcome> {
-    if (!row.requestHash.equals(arrival.requestHash)) {
-      throw new HttpError(
-        PPSR_ERRORS.requestIdReused,
-        `The request id ${arrival.requestId} was used before for another request (${row.operation}); send a new request id.`,
-        [{ field: 'api-business-govt-nz-Request-Id', message: 'was used before for a different request' }],
-      );
-    }
-    if (row.statusCode !== null) return Promise.resolve(outcomeOf(row));
-    return this.running.get(row.id) ?? this.await(row, started);
-  }
-
-  /** A repeat of a transaction another process is working on: its outcome once it has one. */
-  private async await(row: TransactionRow, started: number): Promise<Outcome> {
-    while (Date.now() - started < this.settings.platformTimeoutMs) {
-      await sleep(POLL_MS);
-      const now = await getKeyedTransaction(
-        this.context.database.pool,
-        this.context.serverKeys,
-        row.organisationId,
-        row.requestId,
-      );
-      if (now && now.statusCode !== null) return outcomeOf(now);
-    }
-    return new Promise<Outcome>(() => {});
+  /** A repeat of a request id (the same request): the first one's outcome, once it has one. */
+  private async repeat(
+    request: FastifyRequest,
+    kept: KeptRequest<KeptOutcome>,
+    arrival: Ppsr,
+    started: number,
+  ): Promise<KeptOutcome> {
+    // A write's preconditions were checked by the request whose outcome a repeat answers.
+    operationContext(request).preconditionsChecked = true;
+    if (kept.outcome) return kept.outcome;
+    const here = this.running.get(runningKey(arrival));
+    if (here) return here;
+    const outcome = await awaitOutcome(
+      () => this.store.find(arrival),
+      started + this.settings.platformTimeoutMs,
+    );
+    // Past the timeout the caller has been answered 504; nothing is left to wait for.
+    return outcome ?? new Promise<KeptOutcome>(() => {});
   }
 }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { RuleError } from '../../../platform/errors.ts';
+import { declareOperation, typed } from '../../../platform/http/operation.ts';
 import {
   checkPaging,
   checkSearch,
@@ -19,7 +20,7 @@ import { responses, SearchAnswer, SearchRequest as SearchBody } from '../schemas
 import { getSearch, insertSearch, type SearchRow } from '../store/searches.ts';
 import { findInForce, getStatements } from '../store/statements.ts';
 import type { Processing } from './processing.ts';
-import { chargeFee, organisationOf, present, today } from './support.ts';
+import { chargeFee, JSON_ONLY, organisationOf, payingOrganisationOf, present, today } from './support.ts';
 
 const SEARCH_FEES: Record<SearchKind, string> = {
   debtorOrganisation: 'PPSR_SEARCH_DEBTOR_ORGANISATION',
@@ -29,7 +30,8 @@ const SEARCH_FEES: Record<SearchKind, string> = {
   registrationNumber: 'PPSR_SEARCH_REGISTRATION_NUMBER',
 };
 
-export function searchRoutes(app: FastifyInstance, context: ServiceContext, processing: Processing): void {
+export function searchRoutes(plugin: FastifyInstance, context: ServiceContext, processing: Processing): void {
+  const app = typed(plugin);
   const pool = context.database.pool;
 
   async function answer(search: SearchRow, page: number, pageSize: number) {
@@ -46,21 +48,24 @@ export function searchRoutes(app: FastifyInstance, context: ServiceContext, proc
     };
   }
 
-  app.post<{ Body: SearchRequest }>(
+  app.post(
     '/financing-statements-search',
-    {
-      schema: {
-        operationId: 'PPSR_02',
-        summary:
-          'Search by debtor organisation, debtor person, motor vehicle, aircraft or registration number (fee-bearing; later pages of a searchId are free)',
-        body: SearchBody,
-        response: responses({ 200: SearchAnswer }, { transaction: true }),
+    declareOperation(
+      {
+        schema: {
+          operationId: 'PPSR_02',
+          summary:
+            'Search by debtor organisation, debtor person, motor vehicle, aircraft or registration number (fee-bearing; later pages of a searchId are free)',
+          body: SearchBody,
+          response: responses({ 200: SearchAnswer }, { transaction: true }),
+        },
       },
-    },
+      { produces: JSON_ONLY },
+    ),
     async (request, reply) => {
-      const organisationId = await organisationOf(context, request);
-      const body = request.body;
+      const body: SearchRequest = request.body;
       if (body.searchId !== undefined) {
+        const organisationId = await organisationOf(context, request);
         const { page, pageSize } = checkPaging(body);
         const search = await getSearch(pool, organisationId, checkSearchId(body.searchId));
         if (!search) throw new RuleError('searchId', 'is not a search of your organisation');
@@ -70,6 +75,9 @@ export function searchRoutes(app: FastifyInstance, context: ServiceContext, proc
           .send(JSON.stringify(await answer(search, page, pageSize)));
       }
       const checked = checkSearch(body);
+      // Who pays and their direct debit authority, before the transaction is received: a refusal is
+      // not kept under the request id and takes no certificate number.
+      const organisationId = await payingOrganisationOf(context, request);
       return processing.run(request, reply, {
         operation: 'PPSR_02',
         organisationId,

@@ -3,14 +3,19 @@
  * (PPSR_55), the statements of a search or group (PPSR_40), discharged in a date range (PPSR_38).
  */
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { addDays, parseDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import { answeredConditionally, evaluatePreconditions } from '../../../platform/http/conditional.ts';
 import { PLATFORM_ERRORS, PPSR_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
+import {
+  conditionalRead,
+  conditionalWrite,
+  declareOperation,
+  typed,
+} from '../../../platform/http/operation.ts';
 import { parsePage } from '../../../platform/http/pagination.ts';
 import { nzLocalToEpoch } from '../../../platform/nz-time.ts';
 import { type Collateral, checkCollaterals } from '../domain/collateral.ts';
@@ -24,9 +29,10 @@ import {
 } from '../domain/parties.ts';
 import { pinVerifier } from '../domain/pin-verifiers.ts';
 import { pinFrom, registrationNumberFrom } from '../domain/registration-number.ts';
-import { checkSearchId, MAX_PAGE_SIZE } from '../domain/search.ts';
+import { checkSearchId } from '../domain/search.ts';
 import {
   AmendmentRequest,
+  DISCHARGED_PAGING,
   DischargedQuery,
   FinancingStatement,
   RegistrationAnswer,
@@ -34,6 +40,7 @@ import {
   RegistrationRequest,
   RenewalRequest,
   responses,
+  STATEMENT_PAGING,
   StatementList,
   StatementListQuery,
   VersionList,
@@ -57,20 +64,19 @@ import { queueVerificationStatements } from '../store/verification.ts';
 import type { Processing } from './processing.ts';
 import {
   chargeFee,
+  JSON_ONLY,
   organisationOf,
+  payingOrganisationOf,
   present,
   registrationNumberParam,
   requireRightToChange,
-  statementEtag,
   statementNotFound,
+  statementValidators,
   today,
 } from './support.ts';
 
-/** Published: PPSR_38 pages hold at most 100 and a range at most 50,000 results. */
-const DISCHARGED_PAGE_SIZE = 100;
+/** Published: PPSR_38 answers at most 50,000 results in all. */
 const DISCHARGED_CAP = 50_000;
-
-type Params = { registrationNumber: string };
 
 /** Business numbers of organisation debtors must be in the business number register of this environment. */
 async function checkBusinessNumbers(context: ServiceContext, debtors: readonly Debtor[]): Promise<void> {
@@ -138,38 +144,42 @@ async function verify(client: pg.PoolClient, row: StatementRow, change: Change, 
   await queueVerificationStatements(client, verificationOf(row, change), now);
 }
 
-export function statementRoutes(app: FastifyInstance, context: ServiceContext, processing: Processing): void {
+/** A statement's ETag and Last-Modified, as headers of a write's answer (kept with it for repeats). */
+function validatorHeaders(row: StatementRow): Record<string, string> {
+  const validators = statementValidators(row);
+  return { ETag: validators.etag, 'Last-Modified': validators.lastModified.toUTCString() };
+}
+
+export function statementRoutes(
+  plugin: FastifyInstance,
+  context: ServiceContext,
+  processing: Processing,
+): void {
+  const app = typed(plugin);
   const pool = context.database.pool;
   const year = () => Number(today(context).slice(0, 4));
-  const statementHeaders = (answer: { httpStatus: number; body: unknown }): Record<string, string> => {
-    const body = answer.body as { registrationNumber?: string; version?: number };
-    return answer.httpStatus < 300 && body.registrationNumber && body.version
-      ? { ETag: statementEtag(body.registrationNumber, body.version) }
-      : {};
-  };
 
-  app.post<{ Body: RegistrationRequest }>(
+  app.post(
     '/financing-statements',
-    {
-      schema: {
-        operationId: 'PPSR_17',
-        summary: 'Register a financing statement (fee-bearing)',
-        body: RegistrationRequest,
-        response: responses({ 201: RegistrationAnswer }, { transaction: true }),
+    declareOperation(
+      {
+        schema: {
+          operationId: 'PPSR_17',
+          summary: 'Register a financing statement (fee-bearing)',
+          body: RegistrationRequest,
+          response: responses({ 201: RegistrationAnswer }, { transaction: true }),
+        },
       },
-    },
+      { produces: JSON_ONLY },
+    ),
     async (request, reply) => {
-      const organisationId = await organisationOf(context, request);
+      // Who pays and their direct debit authority, before the transaction is received: a refusal is
+      // not kept under the request id and consumes nothing.
+      const organisationId = await payingOrganisationOf(context, request);
       const body = request.body;
       return processing.run(request, reply, {
         operation: 'PPSR_17',
         organisationId,
-        headers: (answer) => {
-          const headers = statementHeaders(answer);
-          const number = (answer.body as { registrationNumber?: string }).registrationNumber;
-          if (answer.httpStatus === 201 && number) headers.Location = `financing-statements/${number}`;
-          return headers;
-        },
         async work(client, transaction) {
           const now = context.clock.now();
           const day = today(context);
@@ -226,6 +236,7 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
           return {
             httpStatus: 201,
             body: { ...present(row, day), financingStatementPin: pin, debtorPin },
+            headers: { ...validatorHeaders(row), Location: `financing-statements/${registrationNumber}` },
             registrationNumber,
             paymentSessionId: fee,
           };
@@ -234,32 +245,39 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
     },
   );
 
-  app.get<{ Params: Params }>(
+  app.get(
     '/financing-statements/:registrationNumber',
-    {
-      schema: {
-        operationId: 'PPSR_01',
-        summary: 'Get a financing statement by its registration number',
-        params: RegistrationNumberParams,
-        response: responses({ 200: FinancingStatement }, { conditional: true }),
+    declareOperation(
+      {
+        schema: {
+          operationId: 'PPSR_01',
+          summary: 'Get a financing statement by its registration number',
+          params: RegistrationNumberParams,
+          response: responses({ 200: FinancingStatement }, { conditional: true }),
+        },
       },
-    },
+      { produces: JSON_ONLY, conditional: 'read' },
+    ),
     async (request, reply) => {
       const registrationNumber = registrationNumberParam(request.params.registrationNumber);
       const row = await getStatement(pool, registrationNumber);
       if (!row) throw statementNotFound(registrationNumber);
-      const etag = statementEtag(row.registrationNumber, row.version);
-      if (answeredConditionally(request, reply, { etag, lastModified: row.changedAt })) return reply;
+      if (conditionalRead(request, reply, statementValidators(row))) return reply;
       return reply.type('application/json; charset=utf-8').send(JSON.stringify(present(row, today(context))));
     },
   );
 
-  /** A change to a statement in force: locked, checked (If-Match, the right to change), the next version. */
+  /**
+   * A change to a statement in force: locked, checked (If-Match and If-Unmodified-Since, the right to
+   * change), the next version.
+   */
   function change(
     path: string,
     operation: string,
     summary: string,
     body: typeof AmendmentRequest | typeof RenewalRequest | undefined,
+    /** The operation's fee code, if it bears one. */
+    fee: string | undefined,
     next: (
       current: StatementRow,
       input: Record<string, unknown>,
@@ -268,23 +286,27 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
       change: Exclude<Change, 'Registered'>;
       expiryDate: string;
       document: StatementDocument;
-      fee?: string;
     },
   ): void {
-    app.put<{ Params: Params; Body: Record<string, unknown> }>(
+    plugin.put<{ Params: { registrationNumber: string }; Body: Record<string, unknown> }>(
       path,
-      {
-        schema: {
-          operationId: operation,
-          summary,
-          params: RegistrationNumberParams,
-          ...(body ? { body } : {}),
-          response: responses({ 200: FinancingStatement }, { transaction: true }),
+      declareOperation(
+        {
+          schema: {
+            operationId: operation,
+            summary,
+            params: RegistrationNumberParams,
+            ...(body ? { body } : {}),
+            response: responses({ 200: FinancingStatement }, { transaction: true, update: true }),
+          },
         },
-      },
+        { produces: JSON_ONLY, conditional: {} },
+      ),
       async (request, reply) => {
         const registrationNumber = registrationNumberParam(request.params.registrationNumber);
-        const organisationId = await organisationOf(context, request);
+        const organisationId = fee
+          ? await payingOrganisationOf(context, request)
+          : await organisationOf(context, request);
         // A statement that does not exist, or that this organisation may not change, is refused before
         // the transaction is recorded (the work checks again under the row's lock).
         const existing = await getStatement(pool, registrationNumber);
@@ -295,23 +317,12 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
         return processing.run(request, reply, {
           operation,
           organisationId,
-          headers: statementHeaders,
           async work(client, transaction) {
             const now = context.clock.now();
             const day = today(context);
             const current = await getStatement(client, registrationNumber, { forUpdate: true });
             if (!current) throw statementNotFound(registrationNumber);
-            // If-Match on a change: 412 unless it names the current version (absent: no condition).
-            const etag = statementEtag(current.registrationNumber, current.version);
-            evaluatePreconditions(
-              request,
-              { etag },
-              () =>
-                new HttpError(
-                  PLATFORM_ERRORS.preconditionFailed,
-                  `If-Match does not hold: financing statement ${registrationNumber} is now at version ${current.version} (ETag ${etag}).`,
-                ),
-            );
+            checkStatementPreconditions(request, current);
             requireRightToChange(context, request, current, organisationId);
             if (current.dischargedAt || current.expiryDate < day) {
               throw new HttpError(
@@ -325,16 +336,22 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
               at: now,
               transactionId: transaction.id,
             });
-            const fee = planned.fee
+            const paymentSessionId = fee
               ? await chargeFee(context, client, transaction, {
                   operation,
-                  feeCode: planned.fee,
+                  feeCode: fee,
                   caller: request.caller,
                   object: { kind: 'financing-statement', id: registrationNumber },
                 })
               : null;
             await verify(client, row, planned.change, now);
-            return { httpStatus: 200, body: present(row, day), registrationNumber, paymentSessionId: fee };
+            return {
+              httpStatus: 200,
+              body: present(row, day),
+              headers: validatorHeaders(row),
+              registrationNumber,
+              paymentSessionId,
+            };
           },
         });
       },
@@ -346,6 +363,7 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
     'PPSR_03',
     'Amend a financing statement (If-Match: its ETag)',
     AmendmentRequest,
+    undefined,
     (current, input, day) => {
       const body = input as AmendmentRequest;
       const debtors = checkDebtors(body.debtors as Debtor[], day);
@@ -370,11 +388,11 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
     'PPSR_RENEW',
     'Renew a financing statement (fee-bearing): at most five years from today',
     RenewalRequest,
+    'PPSR_RENEWAL',
     (current, input, day) => ({
       change: 'Renewed',
       expiryDate: renewedExpiryDate(day, current.expiryDate, (input as { expiryDate?: string }).expiryDate),
       document: current.document,
-      fee: 'PPSR_RENEWAL',
     }),
   );
   change(
@@ -382,19 +400,23 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
     'PPSR_DISCHARGE',
     'Discharge a financing statement (final)',
     undefined,
+    undefined,
     (current) => ({ change: 'Discharged', expiryDate: current.expiryDate, document: current.document }),
   );
 
-  app.get<{ Params: Params }>(
+  app.get(
     '/financing-statements/:registrationNumber/versions',
-    {
-      schema: {
-        operationId: 'PPSR_55',
-        summary: 'Every version of a financing statement, oldest first',
-        params: RegistrationNumberParams,
-        response: responses({ 200: VersionList }),
+    declareOperation(
+      {
+        schema: {
+          operationId: 'PPSR_55',
+          summary: 'Every version of a financing statement, oldest first',
+          params: RegistrationNumberParams,
+          response: responses({ 200: VersionList }),
+        },
       },
-    },
+      { produces: JSON_ONLY },
+    ),
     async (request, reply) => {
       const registrationNumber = registrationNumberParam(request.params.registrationNumber);
       const row = await getStatement(pool, registrationNumber);
@@ -421,24 +443,23 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
     },
   );
 
-  app.get<{ Querystring: Record<string, string | undefined> }>(
+  app.get(
     '/financing-statements',
-    {
-      schema: {
-        operationId: 'PPSR_40',
-        summary: 'The financing statements of an earlier search (search-id) or of a secured party group',
-        querystring: StatementListQuery,
-        response: responses({ 200: StatementList }),
+    declareOperation(
+      {
+        schema: {
+          operationId: 'PPSR_40',
+          summary: 'The financing statements of an earlier search (search-id) or of a secured party group',
+          querystring: StatementListQuery,
+          response: responses({ 200: StatementList }),
+        },
       },
-    },
+      { produces: JSON_ONLY },
+    ),
     async (request, reply) => {
       const query = request.query;
       const organisationId = await organisationOf(context, request);
-      const { page, pageSize, offset } = parsePage(query, {
-        defaultSize: 20,
-        maxSize: MAX_PAGE_SIZE,
-        firstPage: 1,
-      });
+      const { page, pageSize, offset } = parsePage(query, STATEMENT_PAGING);
       const searchId = query['search-id'];
       const groupId = query['secured-party-group-id'];
       if ((searchId === undefined) === (groupId === undefined)) {
@@ -447,7 +468,7 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
       let total: number;
       let rows: StatementRow[];
       if (searchId !== undefined) {
-        const search = await getSearch(pool, organisationId, checkSearchId(searchId));
+        const search = await getSearch(pool, organisationId, checkSearchId(searchId, 'search-id'));
         if (!search) throw new RuleError('search-id', 'is not a search of your organisation');
         total = search.results.length;
         rows = await getStatements(pool, search.results.slice(offset, offset + pageSize));
@@ -465,39 +486,38 @@ export function statementRoutes(app: FastifyInstance, context: ServiceContext, p
     },
   );
 
-  app.get<{ Querystring: Record<string, string | undefined> }>(
+  app.get(
     '/discharged-financing-statements',
-    {
-      schema: {
-        operationId: 'PPSR_38',
-        summary:
-          'Financing statements discharged in a date range (pages of at most 100, at most 50,000 results)',
-        querystring: DischargedQuery,
-        response: responses({ 200: StatementList }),
+    declareOperation(
+      {
+        schema: {
+          operationId: 'PPSR_38',
+          summary:
+            'Financing statements discharged in a date range (pages of at most 100, at most 50,000 results)',
+          querystring: DischargedQuery,
+          response: responses({ 200: StatementList }),
+        },
       },
-    },
+      { produces: JSON_ONLY },
+    ),
     async (request, reply) => {
       const query = request.query;
-      const dayOf = (value: string | undefined, field: string) => {
-        const parsed = value === undefined ? null : parseDate(value);
+      const dayOf = (value: string, field: string) => {
+        const parsed = parseDate(value);
         if (!parsed) throw new RuleError(field, 'must be a date, YYYY-MM-DD');
         return parsed;
       };
       const start = dayOf(query['start-date'], 'start-date');
       dayOf(query['end-date'], 'end-date');
-      if (query['end-date']! < query['start-date']!)
+      if (query['end-date'] < query['start-date'])
         throw new RuleError('end-date', 'must not be before start-date');
-      const { page, pageSize, offset } = parsePage(query, {
-        defaultSize: DISCHARGED_PAGE_SIZE,
-        maxSize: DISCHARGED_PAGE_SIZE,
-        firstPage: 1,
-      });
+      const { page, pageSize, offset } = parsePage(query, DISCHARGED_PAGING);
       if (offset >= DISCHARGED_CAP) {
         throw new RuleError('page', `must start within the first ${DISCHARGED_CAP} results`);
       }
       // From the first day's New Zealand midnight to the midnight after the last day.
       const from = new Date(nzLocalToEpoch(start.year, start.month, start.day));
-      const after = parseDate(addDays(query['end-date']!, 1))!;
+      const after = parseDate(addDays(query['end-date'], 1))!;
       const to = new Date(nzLocalToEpoch(after.year, after.month, after.day));
       const { total, rows } = await dischargedBetween(pool, from, to, {
         offset,
@@ -522,5 +542,22 @@ function sendStatementPage(
       pageSize: list.pageSize,
       financingStatements: list.rows.map((row) => present(row, day)),
     }),
+  );
+}
+
+/**
+ * A change's preconditions against the statement as it stands, under its lock: If-Match and
+ * If-Unmodified-Since (412 naming the version it is at, nothing written).
+ */
+function checkStatementPreconditions(request: FastifyRequest, current: StatementRow): void {
+  const validators = statementValidators(current);
+  conditionalWrite(
+    request,
+    validators,
+    () =>
+      new HttpError(
+        PLATFORM_ERRORS.preconditionFailed,
+        `Precondition Failed: financing statement ${current.registrationNumber} has changed; it is at version ${current.version} (ETag ${validators.etag}, Last-Modified ${validators.lastModified.toUTCString()}).`,
+      ),
   );
 }

@@ -1,7 +1,8 @@
 /**
- * What every operation of the register shares: the organisation the caller acts for, a statement as
- * the API shows it, the statement's ETag, the organisation's right to change it and the fee charge.
- * (Paging is the platform's `parsePage`, conditions its `evaluatePreconditions`.)
+ * What every operation of the register shares: the organisation the caller acts for (and, for a
+ * fee-bearing operation, pays), a statement as the API shows it, the statement's validators, the
+ * organisation's right to change it and the fee charge. (Paging is the platform's `parsePage`,
+ * conditions its operation kit's `conditionalRead`/`conditionalWrite`.)
  */
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
@@ -11,6 +12,7 @@ import { nzDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { PLATFORM_ERRORS, PPSR_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
+import type { ResourceValidators } from '../../../platform/http/operation.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import { statusOn } from '../domain/dates.ts';
 import { checkPin, type PinVerifier } from '../domain/pin-verifiers.ts';
@@ -23,9 +25,24 @@ export const PIN_HEADER = 'financing-statement-pin';
 
 export const today = (context: ServiceContext): string => nzDate(context.clock.now().getTime());
 
+/** Published: the register answers JSON only; any other `Accept` is 406. */
+export const JSON_ONLY = ['application/json'] as const;
+
 /** The customer organisation the caller acts for (its user's organisation in this environment). */
 export async function organisationOf(context: ServiceContext, request: FastifyRequest): Promise<string> {
   return (await context.fees.payer(request.caller)).organisationId;
+}
+
+/**
+ * The organisation of a fee-bearing operation, once it may pay: in production its approved direct debit
+ * authority (403 otherwise). Checked before the transaction is received, so a refusal keeps nothing under
+ * the request id and consumes no number.
+ */
+export async function payingOrganisationOf(
+  context: ServiceContext,
+  request: FastifyRequest,
+): Promise<string> {
+  return (await context.fees.requireAuthority(request.caller)).organisationId;
 }
 
 export function registrationNumberParam(value: string): string {
@@ -61,6 +78,12 @@ export function present(row: StatementRow, day: string) {
 /** The statement's ETag: its registration number and version (every change makes a new version). */
 export const statementEtag = (registrationNumber: string, version: number): string =>
   `"${registrationNumber}.${version}"`;
+
+/** The statement's validators: its ETag, and the time of its current version. */
+export const statementValidators = (row: StatementRow): ResourceValidators => ({
+  etag: statementEtag(row.registrationNumber, row.version),
+  lastModified: row.changedAt,
+});
 
 /**
  * May this organisation change the statement? The organisation that registered it may; another needs

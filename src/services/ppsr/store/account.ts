@@ -34,6 +34,18 @@ export async function ensureCustomerOrganisation(
   return result.rows[0]!;
 }
 
+/** The organisation's record, locked for a change in `client`'s transaction. */
+export async function lockCustomerOrganisation(
+  client: Client,
+  organisationId: string,
+): Promise<CustomerOrganisationRow | undefined> {
+  const result = await client.query<CustomerOrganisationRow>(
+    `SELECT ${ORGANISATION_COLUMNS} FROM ppsr_customer_organisations WHERE organisation_id = $1 FOR UPDATE`,
+    [organisationId],
+  );
+  return result.rows[0];
+}
+
 /** Sets the email (PPSR_45) when `version` is still the current one; undefined when it is not. */
 export async function updateCustomerOrganisation(
   client: Client,
@@ -57,10 +69,11 @@ export interface GroupRow {
   email: string;
   securedParties: SecuredParty[];
   version: number;
+  updatedAt: Date;
 }
 
 const GROUP_COLUMNS = `id AS "securedPartyGroupId", organisation_id AS "organisationId", name, email,
-  secured_parties AS "securedParties", version`;
+  secured_parties AS "securedParties", version, updated_at AS "updatedAt"`;
 
 export async function insertGroup(
   client: Client,

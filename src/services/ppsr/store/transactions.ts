@@ -203,6 +203,17 @@ export async function completeTransaction(
 }
 
 /**
+ * Gives up a transaction still processing whose work was refused before the register started it (no
+ * direct debit authority any more): its request id is free again, as if it had never arrived.
+ */
+export async function forgetTransaction(
+  client: Client,
+  transaction: Pick<TransactionRow, 'id'>,
+): Promise<void> {
+  await client.query('DELETE FROM ppsr_transactions WHERE id = $1 AND status_code IS NULL', [transaction.id]);
+}
+
+/**
  * Ended transactions of an organisation by request id or billing reference, newest first (SEC_56).
  * Published: a transaction still processing is not found.
  */

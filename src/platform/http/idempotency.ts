@@ -1,0 +1,205 @@
+/**
+ * Idempotency by a caller's request id, once for every register that runs requests as transactions (the
+ * secured interests register's; the IP office's renewals and filings to follow):
+ *
+ * - **The key** is only an id the caller sent (`callerRequestId`, or a published alias header): an id the
+ *   gateway made names the request and nothing more, so no later request can repeat or collide with it.
+ * - **A repeat** (the same key, operation and canonical body) answers the first request's outcome, waiting
+ *   for it while it runs; the same key with another operation or body is refused, 409 `request-id-reused`.
+ * - **The arrival, the work and the outcome commit together** (`runOnce`): a concurrent repeat waits on the
+ *   store's claim of the key until the first commits (then replays it) or rolls back (then runs itself).
+ * - **Refusals before the register starts are not recorded** (authentication, authority, direct debit,
+ *   schema validation: `refusedBeforeStart`): the work rolls back and nothing is kept under the key, so
+ *   the same id runs once the cause is fixed. A failure of the register's own rules is kept as the
+ *   request's outcome (the register decides how: `failure`), and a repeat answers it again.
+ *
+ * The store (`IdempotencyStore`) is the register's: its table, what else it keeps beside the outcome.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { RuleError } from '../errors.ts';
+import { BILLING_ERRORS, type ErrorCode } from './error-codes.ts';
+import { HttpError } from './errors.ts';
+import { callerRequestId, SAFE_REQUEST_ID } from './request-id.ts';
+
+/** A published second name of the request id header (the secured interests register's version 1). */
+export interface RequestIdAlias {
+  /** Lower-case header name. */
+  header: string;
+  /** The header as the register's documents spell it, for the 400 naming it. */
+  name: string;
+  maxLength: number;
+}
+
+/**
+ * The request id the caller sent: the gateway's header (the request's id), else the alias; undefined when
+ * the caller sent neither. An alias that is not a safe id is a 400 naming it.
+ */
+export function callerIdempotencyKey(
+  request: Pick<FastifyRequest, 'id' | 'headers'>,
+  alias?: RequestIdAlias,
+): string | undefined {
+  const own = callerRequestId(request);
+  if (own !== undefined || !alias) return own;
+  const value = request.headers[alias.header];
+  if (typeof value !== 'string' || value === '') return undefined;
+  if (value.length > alias.maxLength || !SAFE_REQUEST_ID.test(value)) {
+    throw new RuleError(alias.name, `must be 1 to ${alias.maxLength} letters, digits, ".", "_", ":" or "-"`);
+  }
+  return value;
+}
+
+/** Deeper than any body of the registers: refused rather than walked (and never a stack overflow). */
+const MAX_DEPTH = 32;
+
+/** JSON with sorted keys and no undefined members: the same body always writes the same text. */
+export function canonicalJson(value: unknown, depth = 0): string {
+  if (depth > MAX_DEPTH) throw new RuleError('body', `must not nest deeper than ${MAX_DEPTH} levels`);
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v, depth + 1)).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v, depth + 1)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What tells a repeat from a reuse: the operation, the method, the path and the canonical body. */
+export function requestHash(request: {
+  operation: string;
+  method: string;
+  path: string;
+  body: unknown;
+}): Buffer {
+  return createHash('sha256')
+    .update(`${request.operation}\u0000${request.method}\u0000${request.path}\u0000`)
+    .update(canonicalJson(request.body ?? null))
+    .digest();
+}
+
+/** A request as it arrives: `key` undefined when the caller sent no id (then nothing repeats it). */
+export interface Arrival {
+  key: string | undefined;
+  /** The id the request is kept under: the key, or the gateway's id for it. */
+  requestId: string;
+  operation: string;
+  requestHash: Buffer;
+}
+
+/** What a store keeps under a key. */
+export interface KeptRequest<Outcome> {
+  operation: string;
+  requestHash: Buffer;
+  /** Null while the request runs. */
+  outcome: Outcome | null;
+}
+
+export interface IdempotencyStore<Tx, Claim, Outcome> {
+  /** One unit of work (a database transaction): it commits when `fn` resolves and rolls back when it throws. */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Records the arrival in `tx`. With a key, a claim of a key another unit of work holds waits until that
+   * one commits (then `created: false` and what it kept) or rolls back (then this one claims it).
+   */
+  claim(
+    tx: Tx,
+    arrival: Arrival,
+  ): Promise<{ created: true; claim: Claim } | { created: false; kept: KeptRequest<Outcome> }>;
+  /** Ends the claimed request with its outcome in `tx`; false when it had ended already. */
+  complete(tx: Tx, claim: Claim, outcome: Outcome): Promise<boolean>;
+  /** Keeps a failure as the request's outcome after its work rolled back (nothing if the key is taken). */
+  recordFailure(arrival: Arrival, outcome: Outcome): Promise<void>;
+  /** What is kept under the arrival's key now (a repeat polling a request another process runs). */
+  find(arrival: Arrival): Promise<KeptRequest<Outcome> | undefined>;
+}
+
+/** Codes that refuse a request before the register starts it, whoever raises them. */
+const BEFORE_START: ReadonlySet<string> = new Set(
+  [BILLING_ERRORS.billingOrganisationRequired, BILLING_ERRORS.directDebitAuthorityRequired].map(
+    (code: ErrorCode) => code.code,
+  ),
+);
+
+/**
+ * A refusal before the register starts: authentication (401), the caller's authority or payment (the
+ * billing codes, 403), schema validation (Fastify's `validation`). Such a refusal is not kept under the
+ * request id.
+ */
+export function refusedBeforeStart(error: unknown): boolean {
+  if (error instanceof HttpError) return error.status === 401 || BEFORE_START.has(error.code);
+  if (error instanceof RuleError) return BEFORE_START.has(error.code.code);
+  return typeof error === 'object' && error !== null && 'validation' in error;
+}
+
+/** The kept request of a repeat: refused (409, naming `field`) when it is another request. */
+export function repeatOf<Outcome>(
+  kept: KeptRequest<Outcome>,
+  arrival: Arrival,
+  refusal: { code: ErrorCode; field: string },
+): KeptRequest<Outcome> {
+  if (!kept.requestHash.equals(arrival.requestHash)) {
+    throw new HttpError(
+      refusal.code,
+      `The request id ${arrival.requestId} was used before for another request (${kept.operation}); send a new request id.`,
+      [{ field: refusal.field, message: 'was used before for a different request' }],
+    );
+  }
+  return kept;
+}
+
+export interface OnceOptions<Tx, Claim, Outcome> {
+  /** The request's work, in the unit of work that claimed its key. */
+  work(tx: Tx, claim: Claim): Promise<Outcome>;
+  /** The outcome a failure of the work is kept as; throw to keep nothing (a database away). */
+  failure(error: unknown): Outcome | Promise<Outcome>;
+  /** How a reuse of the key is refused. */
+  reuse: { code: ErrorCode; field: string };
+}
+
+/**
+ * Runs a request once under its key: its claim, work and outcome in one unit of work. Answers its outcome,
+ * or what is kept under the key (a repeat: the outcome, or null while another process runs it).
+ */
+export async function runOnce<Tx, Claim, Outcome>(
+  store: IdempotencyStore<Tx, Claim, Outcome>,
+  arrival: Arrival,
+  options: OnceOptions<Tx, Claim, Outcome>,
+): Promise<{ outcome: Outcome } | { repeat: KeptRequest<Outcome> }> {
+  let done: { outcome: Outcome } | { repeat: KeptRequest<Outcome> };
+  try {
+    done = await store.transaction(async (tx) => {
+      const claimed = await store.claim(tx, arrival);
+      if (!claimed.created) return { repeat: claimed.kept };
+      const outcome = await options.work(tx, claimed.claim);
+      if (!(await store.complete(tx, claimed.claim, outcome))) {
+        throw new Error(`the request ${arrival.requestId} was ended by another process`);
+      }
+      return { outcome };
+    });
+  } catch (error) {
+    if (refusedBeforeStart(error)) throw error;
+    const outcome = await options.failure(error);
+    await store.recordFailure(arrival, outcome);
+    return { outcome };
+  }
+  if ('repeat' in done) return { repeat: repeatOf(done.repeat, arrival, options.reuse) };
+  return done;
+}
+
+/**
+ * The outcome of a request another process runs, polled until `deadline` (epoch ms); undefined when it
+ * has none by then.
+ */
+export async function awaitOutcome<Outcome>(
+  find: () => Promise<KeptRequest<Outcome> | undefined>,
+  deadline: number,
+  intervalMs = 50,
+): Promise<Outcome | undefined> {
+  while (Date.now() < deadline) {
+    await new Promise<void>((resolve) => setTimeout(resolve, intervalMs).unref());
+    const kept = await find();
+    if (kept?.outcome) return kept.outcome;
+  }
+  return undefined;
+}
