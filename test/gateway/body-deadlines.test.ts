@@ -13,9 +13,13 @@ let port: number;
 let nzbnKey: string;
 let iponzKey: string;
 let operatorKey: string;
+const lines: string[] = [];
 
 beforeAll(async () => {
-  t = await testGateway({ env: { RSG_BODY_TIMEOUT_MS: String(BOUND) } });
+  t = await testGateway({
+    env: { RSG_BODY_TIMEOUT_MS: String(BOUND), LOG_LEVEL: 'info' },
+    app: { logger: true, logStream: { write: (line: string) => void lines.push(line) } },
+  });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const address = t.app.server.address();
   port = typeof address === 'object' && address ? address.port : 0;
@@ -118,5 +122,14 @@ describe('a body that does not arrive in time', () => {
     });
     expect(answer.status).toBe(401);
     expect(answer.sent).toBeLessThan(10_000);
+  });
+});
+
+describe('what a timed-out body leaves in the log', () => {
+  it('no warning or error: the 408 is the answer, and the parser failing after it is no news', async () => {
+    const serious = lines
+      .map((line) => JSON.parse(line) as { level: number; msg: string; err?: { code?: string } })
+      .filter((line) => line.level >= 40);
+    expect(serious).toEqual([]);
   });
 });

@@ -1,5 +1,11 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preParsingHookHandler,
+} from 'fastify';
 import { LINGER_BYTES, LINGER_MS } from './body-limit.ts';
 import { PLATFORM_ERRORS } from './error-codes.ts';
 import { HttpError } from './errors.ts';
@@ -133,6 +139,23 @@ class BodyWatch {
 
 const watches = new WeakMap<IncomingMessage, BodyWatch>();
 
+/**
+ * The logger of a request answered 408 by its deadline. The route's body parser still reads the body and
+ * fails a moment later (its stream ends with the same error, so it can clean up); Fastify then tries to
+ * answer that failure too and warns "Reply was already sent", with a stack, for a request that was
+ * answered as it should be. That one warning is dropped; everything else is logged as before.
+ */
+function quietOnLateParser(log: FastifyBaseLogger): FastifyBaseLogger {
+  const warn = log.warn.bind(log);
+  return Object.assign(Object.create(log) as FastifyBaseLogger, {
+    warn: (first: unknown, ...rest: unknown[]) => {
+      if ((first as { err?: { code?: unknown } } | undefined)?.err?.code === 'FST_ERR_REP_ALREADY_SENT')
+        return;
+      (warn as (...args: unknown[]) => void)(first, ...rest);
+    },
+  });
+}
+
 /** Whether the request announces a body: a length other than 0, or a transfer coding. */
 const announcesBody = (req: IncomingMessage): boolean => {
   const length = req.headers['content-length'];
@@ -158,6 +181,7 @@ export function installBodyDeadlines(app: FastifyInstance, server: Server, limit
           if (reply.sent) return false;
           reply.header('connection', 'close');
           reply.send(error);
+          reply.log = quietOnLateParser(reply.log);
           return true;
         };
       }
