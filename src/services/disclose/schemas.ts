@@ -3,9 +3,10 @@ import { Problem } from '../../platform/http/problem-schema.ts';
 import { ASSET_TYPES } from './domain/holdings.ts';
 
 /**
- * The contract of the offers register API (ours where the reference says so; the README's "Answers").
- * Parameters are documented here; their rules live in the routes and domain/, which name the parameter
- * and the rule in every 400, so Ajv neither rejects nor coerces first.
+ * The contract of the offers register API (ours where the reference says so; the README's "Answers"):
+ * the answers, the filings' bodies (documented here, checked by the register's checkers:
+ * routes/filing-validators.ts) and the path parameters, validated before a route runs (the query
+ * parameters are in parameters.ts).
  */
 const problem = (description: string) => ({
   description,
@@ -327,8 +328,14 @@ export const pathParameters = (url: string) => {
 
 /** A filing's headers beside `x-organisation` (which every operation's description names instead). */
 export const FilingHeaders = Type.Object({
+  // Optional here: its absence is the kit's 428 (declared `required`), before validation.
   'if-match': Type.Optional(
     Type.String({ description: 'The fund’s ETag as last read (required: 428 when absent, 412 when stale)' }),
+  ),
+  'if-unmodified-since': Type.Optional(
+    Type.String({
+      description: 'An HTTP date: 412 when the fund changed after it (ignored beside If-Match, RFC 9110)',
+    }),
   ),
 });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, findOrganisation } from '../../../src/identity/organisations.ts';
 import { setClock } from '../../../src/platform/clock-store.ts';
 import { withIsinCheckDigit } from '../../../src/services/disclose/domain/isin.ts';
+import { fingerprint } from '../../support/fingerprint.ts';
 import { signedInUser } from '../../support/oauth.ts';
 import { OpenApi } from '../../support/openapi.ts';
 import { BASE, type DiscloseGateway, discloseGateway } from './support.ts';
@@ -141,6 +142,9 @@ describe('filing full portfolio holdings', () => {
     expect(filed.statusCode, filed.body).toBe(200);
     expect(filed.json()).toMatchObject({ late: false, periodEndDate: '2026-03-31', filedDate: '2026-05-20' });
     expect(filed.headers.etag).not.toBe(etag);
+    // Every answer with an ETag carries Last-Modified: the receipt's is the fund's change, the filing.
+    expect(filed.headers['last-modified']).toBeDefined();
+    expect((await call('GET', FUND)).headers['last-modified']).toBe(filed.headers['last-modified']);
     expect(await etagOf()).toBe(filed.headers.etag);
     const fund = (await call('GET', FUND)).json();
     expect(fund.versionId).toBe(filed.json().versionId);
@@ -185,6 +189,34 @@ describe('filing full portfolio holdings', () => {
     const history = (await call('GET', '/scheme/SCH10000/filing-history')).json();
     expect(history.items[0].description).toContain('filed late');
   });
+});
+
+describe('the filings’ preconditions (instead of the conformance matrix’s write cases)', () => {
+  const LONG_AGO = 'Sat, 01 Jan 2000 00:00:00 GMT';
+  const written = () =>
+    fingerprint({ pool: d.gateway.runtime.environments.sandbox.pool, prefixes: ['disclose_'] });
+  const bodies = {
+    'submit-fph-compliance': { periodEndDate: '2026-03-31', holdings: holdings(4) },
+    'submit-fund-compliance': { periodEndDate: '2026-03-31' },
+  };
+
+  it.each(Object.entries(bodies))(
+    '%s: a stale If-Match is 412 with or without a past If-Unmodified-Since, which cannot stand in for it (428); nothing written',
+    async (suffix, body) => {
+      const cases: [Record<string, string>, number][] = [
+        [{ 'if-match': '"stale"' }, 412],
+        [{ 'if-match': '"stale"', 'if-unmodified-since': LONG_AGO }, 412],
+        [{ 'if-unmodified-since': LONG_AGO }, 428],
+      ];
+      for (const [headers, status] of cases) {
+        const before = await written();
+        const response = await call('PUT', `${FUND}/${suffix}`, { body, headers });
+        expect(response.statusCode, JSON.stringify(headers)).toBe(status);
+        expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(await written(), JSON.stringify(headers)).toBe(before);
+      }
+    },
+  );
 });
 
 describe('filing a fund update', () => {

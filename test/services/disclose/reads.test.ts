@@ -74,6 +74,9 @@ describe('offers', () => {
     const one = (await get('/offers?name-or-number=ofr10002')).json();
     expect(one.items.map((i: { number: string }) => i.number)).toEqual(['OFR10002']);
     expect((await get('/offers?colour=red')).statusCode).toBe(400);
+    const badPage = await get('/offers?page=first');
+    expect(badPage.statusCode).toBe(400);
+    expect(badPage.json().errors[0].field).toBe('page');
     const schemes = (await get('/schemes?scheme-type=KiwiSaver%20scheme')).json();
     expect(schemes.items.every((s: { type: string }) => s.type === 'KiwiSaver scheme')).toBe(true);
   });
@@ -177,6 +180,19 @@ describe('the OpenAPI document', () => {
         'signature-refused',
       ]),
     );
+    // The query parameters are typed, as they are validated: paging under the register's names and bounds.
+    const parameter = (path: string, name: string) =>
+      document.paths[path].get.parameters.find((p: { name: string }) => p.name === name)?.schema;
+    expect(parameter('/offers', 'page')).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(parameter('/offer/{offerNumber}/documents', 'page-size')).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+    });
+    expect(parameter('/new-or-changed-offers', 'start-date')).toMatchObject({
+      type: 'string',
+      pattern: expect.any(String),
+    });
     // Every operation documents its answers (the answers themselves are checked against them in every
     // test of this folder, through the harness's conformsUrl).
     for (const operation of api.operations()) {

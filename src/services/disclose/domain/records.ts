@@ -4,10 +4,18 @@
  * of them, the paginated lists, and the fund updates' limits. Pure: the caller passes what it read.
  */
 import { RuleError } from '../../../platform/errors.ts';
+import type { PageRules } from '../../../platform/http/pagination.ts';
 
 /** Arrays of objects in a main answer hold this many items; a link leads to all of them. */
 export const MAIN_ARRAY_ITEMS = 10;
-export const PAGE_SIZE = { default: 20, max: 100 } as const;
+/** Paging (ours): `page` from 1, `page-size` 1 to 100, 20 by default. */
+export const PAGE_RULES: PageRules = {
+  pageParam: 'page',
+  sizeParam: 'page-size',
+  defaultSize: 20,
+  maxSize: 100,
+  firstPage: 1,
+};
 
 export type SubjectKind = 'offer' | 'scheme' | 'fund';
 

@@ -2,9 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { nzDate } from '../../../platform/calendar.ts';
 import { LARGE_UPLOAD } from '../../../platform/http/body-deadline.ts';
-import { strongEtag } from '../../../platform/http/conditional.ts';
+import { setValidators, strongEtag } from '../../../platform/http/conditional.ts';
 import { DISCLOSE_ERRORS, PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
+import { conditionalWrite, typed } from '../../../platform/http/operation.ts';
 import { type ActivityKind, activitiesOfFund, filingOf } from '../domain/activities.ts';
 import { isPeriodEnd } from '../domain/compliance.ts';
 import { fundUpdateProblems } from '../domain/fund-update.ts';
@@ -24,8 +25,10 @@ import type { AnswerCache } from '../store/answer-cache.ts';
 import { complianceFunds, fileCompliance } from '../store/compliance.ts';
 import { MAX_DOCUMENT_BYTES } from '../store/document-files.ts';
 import { fundAt } from '../store/register.ts';
+import { declareOffersOperation, JSON_ANSWER } from './declared.ts';
+import { type BodyChecker, checkedWhileStreamed, filingValidators } from './filing-validators.ts';
 import { holdingsOf, installStreamedHoldingsParser } from './holdings-parser.ts';
-import { apiBase, notFound, numberParam, registerUrl, requireOrganisation, sendJson } from './support.ts';
+import { apiBase, notFound, numberParam, registerUrl, requireOrganisation, sendJsonBody } from './support.ts';
 
 /**
  * Compliance: `GET /activities`, and the two filings. The filings' JSON is read by a stream parser
@@ -40,16 +43,21 @@ export async function complianceRoutes(
   const pool = context.database.pool;
   const base = apiBase(context);
 
-  app.get(
+  // Computed from the clock (what is due or overdue today) and the organisation's authorities, of which
+  // the register keeps no modification time: answered without validators, as a computation.
+  typed(app).get(
     '/activities',
-    {
-      schema: {
-        summary:
-          'Last filed, upcoming and overdue compliance activities of the funds the organisation has authority over',
-        description: ORGANISATION_NOTE,
-        response: readResponses(Activities),
+    declareOffersOperation(
+      {
+        schema: {
+          summary:
+            'Last filed, upcoming and overdue compliance activities of the funds the organisation has authority over',
+          description: ORGANISATION_NOTE,
+          response: readResponses(Activities),
+        },
       },
-    },
+      { produces: JSON_ANSWER },
+    ),
     async (request, reply) => {
       const organisation = requireOrganisation(request);
       const funds = await context.identity.objectsCallerMayActOn(organisationOnly(request), 'fund');
@@ -77,18 +85,15 @@ export async function complianceRoutes(
           href: `${base}/offer/${fund.offerNumber}/fund/${fund.fundNumber}/${a.kind === 'FUND_UPDATE' ? 'submit-fund-compliance' : 'submit-fph-compliance'}`,
         })),
       );
-      return sendJson(request, reply, {
-        organisation,
-        activities,
-        registerUrl: registerUrl(context, '/funds'),
-      });
+      return sendJsonBody(reply, { organisation, activities, registerUrl: registerUrl(context, '/funds') });
     },
   );
 
   /**
-   * Who may file, checked before any byte of the body is read (a `preParsing` hook): the organisation,
-   * the fund, its authority over the fund, and `If-Match` naming the fund's current version. A refused
-   * filing's body is never parsed; the answers are those the handler gave when it checked them itself.
+   * Who may file, checked before any byte of the body is read (a `preParsing` hook): the fund, the
+   * organisation's authority over it, and the preconditions against the fund as it stands (`If-Match`,
+   * required by the declaration: 428 before this). A refused filing's body is never parsed. The
+   * preconditions are checked again inside the filing's transaction, against the locked fund.
    */
   const authorise = async (request: FastifyRequest): Promise<void> => {
     const organisation = requireOrganisation(request);
@@ -105,15 +110,7 @@ export async function complianceRoutes(
         [{ field: 'x-organisation', message: 'must name an organisation with authority over the fund' }],
       );
     }
-    const ifMatch = request.headers['if-match'];
-    if (ifMatch === undefined) {
-      throw new HttpError(
-        PLATFORM_ERRORS.preconditionRequired,
-        'If-Match is required: send the ETag of the fund as you last read it.',
-        [{ field: 'If-Match', message: 'is required' }],
-      );
-    }
-    if (!etagMatches(ifMatch, fundEtag(fundNumber, fund.version))) throw stale();
+    conditionalWrite(request, fundValidators(fundNumber, fund.version, fund.lastChanged), stale);
     authorised.set(request, { organisation, offerNumber, fundNumber, fund });
   };
 
@@ -143,10 +140,11 @@ export async function complianceRoutes(
         holdings = streamed.checker.columns;
       }
     } else {
-      problems = fundUpdateProblems(body);
+      // The body's own rules were checked as it was validated (filing-validators.ts).
+      problems = [];
       const b = body as Record<string, unknown> | null;
       periodEnd = b?.periodEndDate;
-      if (problems.length === 0 && b) {
+      if (b) {
         changes = {
           unitPrice: b.unitPrice,
           returns: b.returns,
@@ -191,6 +189,9 @@ export async function complianceRoutes(
       organisation,
       documentChanges: changes,
       ...(holdings ? { holdings } : {}),
+      // Inside the transaction, against the locked fund: 412 and nothing written when one fails.
+      preconditions: (current) =>
+        conditionalWrite(request, fundValidators(fundNumber, current.version, current.lastChanged), stale),
     });
     if (outcome.outcome === 'filed') {
       // Committed: no kept detail answer of this process outlives it, and its notice has gone out.
@@ -208,7 +209,7 @@ export async function complianceRoutes(
       );
     }
     return {
-      etag: fundEtag(fundNumber, outcome.version),
+      validators: fundValidators(fundNumber, outcome.version, now),
       body: {
         fundNumber,
         offerNumber,
@@ -229,44 +230,42 @@ export async function complianceRoutes(
     suffix: string,
     kind: ActivityKind,
     summary: string,
-    body: object,
+    body: { schema: object; check: BodyChecker },
   ) =>
-    scope.put(
+    typed(scope).put(
       `/offer/:offerNumber/fund/:fundNumber/${suffix}`,
-      {
-        bodyLimit: MAX_DOCUMENT_BYTES,
-        // Twenty megabytes may take longer than an ordinary body, at the minimum rate.
-        config: LARGE_UPLOAD,
-        preParsing: async (request, _reply, payload) => {
-          await authorise(request);
-          return payload;
+      declareOffersOperation(
+        {
+          bodyLimit: MAX_DOCUMENT_BYTES,
+          // Twenty megabytes may take longer than an ordinary body, at the minimum rate.
+          config: LARGE_UPLOAD as object,
+          preParsing: async (request, _reply, payload) => {
+            await authorise(request);
+            return payload;
+          },
+          schema: {
+            summary,
+            description: ORGANISATION_NOTE,
+            params: pathParameters('/offer/:offerNumber/fund/:fundNumber'),
+            headers: FilingHeaders,
+            body: body.schema,
+            response: filingResponses,
+          },
+          validatorCompiler: filingValidators(body.check),
         },
-        schema: {
-          summary,
-          description: ORGANISATION_NOTE,
-          // Documented with the fixed fund's numbers (the handler checks them: the validator is off).
-          params: pathParameters('/offer/:offerNumber/fund/:fundNumber'),
-          headers: FilingHeaders,
-          body,
-          response: filingResponses,
-        },
-        validatorCompiler: () => () => true,
-      },
+        // If-Match is mandatory on a filing (428), as the register has always published.
+        { produces: JSON_ANSWER, conditional: { required: 'If-Match' } },
+      ),
       async (request, reply) => {
         const result = await filing(kind)(request);
-        return reply
-          .header('ETag', result.etag)
-          .type('application/json; charset=utf-8')
-          .send(JSON.stringify(result.body));
+        setValidators(reply, result.validators);
+        return sendJsonBody(reply, result.body);
       },
     );
-  putRoute(
-    app,
-    'submit-fund-compliance',
-    'FUND_UPDATE',
-    'File a fund update (If-Match: the fund’s ETag)',
-    FundUpdateBody,
-  );
+  putRoute(app, 'submit-fund-compliance', 'FUND_UPDATE', 'File a fund update (If-Match: the fund’s ETag)', {
+    schema: FundUpdateBody,
+    check: fundUpdateProblems,
+  });
   // The holdings filing in a scope of its own: its JSON is stream-parsed; every other operation keeps
   // the platform's parser.
   await app.register(async (scope) => {
@@ -276,7 +275,7 @@ export async function complianceRoutes(
       'submit-fph-compliance',
       'FULL_PORTFOLIO_HOLDINGS',
       'File full portfolio holdings (If-Match: the fund’s ETag)',
-      HoldingsBody,
+      { schema: HoldingsBody, check: checkedWhileStreamed },
     );
   });
 }
@@ -298,18 +297,18 @@ const authorised = new WeakMap<FastifyRequest, Authorised>();
 export const fundEtag = (fundNumber: string, version: number): string =>
   strongEtag(`fund|${fundNumber}|${version}`);
 
+/** The fund's validators: its compliance ETag and its last change. */
+const fundValidators = (fundNumber: string, version: number, lastModified: Date) => ({
+  etag: fundEtag(fundNumber, version),
+  lastModified,
+});
+
 const stale = () =>
   new HttpError(
     PLATFORM_ERRORS.preconditionFailed,
     'Precondition Failed: the fund has changed since the version you supplied',
     [{ field: 'If-Match', message: 'does not name the fund’s current version' }],
   );
-
-function etagMatches(header: string | string[], etag: string): boolean {
-  const text = Array.isArray(header) ? header.join(',') : header;
-  if (text.trim() === '*') return true;
-  return (text.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => tag === etag);
-}
 
 /** The organisation decides the call's permissions: authority held by the organisation itself. */
 const organisationOnly = (request: FastifyRequest) =>

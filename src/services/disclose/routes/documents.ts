@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { DISCLOSE_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
+import { typed } from '../../../platform/http/operation.ts';
 import { checkSignature, derivedSigningKey, signedQuery } from '../../../platform/signed-url.ts';
 import {
   DOCUMENT_REC_ID,
@@ -13,7 +14,8 @@ import {
 import { downloadResponses, ORGANISATION_NOTE, pathParameters } from '../schemas.ts';
 import { type DocumentFiles, documentFolder, folderDocumentFiles } from '../store/document-files.ts';
 import { type DocumentRow, documentById, documents } from '../store/register.ts';
-import { apiBase, notFound, numberParam, requireOrganisation } from './support.ts';
+import { DOCUMENT, declareOffersOperation } from './declared.ts';
+import { apiBase, notFound, numberParam } from './support.ts';
 
 /** The key of this environment's document URLs: derived from the server's secret, never stored. */
 export function signingKey(context: ServiceContext): Buffer {
@@ -28,7 +30,8 @@ export const downloadPath = (context: ServiceContext, recId: string): string =>
  * The three document operations: 302 to a signed URL of our document store, valid for
  * SIGNED_URL_SECONDS, bound to the calling subscription.
  */
-export function documentRoutes(app: FastifyInstance, context: ServiceContext): void {
+export function documentRoutes(plugin: FastifyInstance, context: ServiceContext): void {
+  const app = typed(plugin);
   const pool = context.database.pool;
   const key = signingKey(context);
   const redirect = (request: FastifyRequest, row: DocumentRow) => {
@@ -38,17 +41,20 @@ export function documentRoutes(app: FastifyInstance, context: ServiceContext): v
       `${path}?${signedQuery(key, path, caller, context.clock.now().getTime(), SIGNED_URL_SECONDS)}`,
     );
   };
-  const schema = (summary: string, url: string) => ({
-    schema: {
-      summary,
-      params: pathParameters(url),
-      description: `${ORGANISATION_NOTE} The signed URL lives ${SIGNED_URL_SECONDS} seconds.`,
-      response: downloadResponses,
-    },
-  });
-  const subjectDocument = (kind: 'offer' | 'scheme') => async (request: FastifyRequest) => {
-    requireOrganisation(request);
-    const params = request.params as Record<string, string>;
+  // The document is what the redirect leads to; any Accept is answered with the redirect (declared.ts).
+  const schema = (summary: string, url: string) =>
+    declareOffersOperation(
+      {
+        schema: {
+          summary,
+          params: pathParameters(url),
+          description: `${ORGANISATION_NOTE} The signed URL lives ${SIGNED_URL_SECONDS} seconds.`,
+          response: downloadResponses,
+        },
+      },
+      { produces: DOCUMENT },
+    );
+  const subjectDocument = async (kind: 'offer' | 'scheme', params: Readonly<Record<string, string>>) => {
     const param = kind === 'offer' ? 'offerNumber' : 'schemeNumber';
     const number = numberParam(
       params[param]!,
@@ -72,7 +78,7 @@ export function documentRoutes(app: FastifyInstance, context: ServiceContext): v
     const param = kind === 'offer' ? 'offerNumber' : 'schemeNumber';
     const url = `/${kind}/:${param}/:documentType/:documentRecId`;
     app.get(url, schema(`A document of the ${kind}: 302 to a signed URL`, url), async (request, reply) => {
-      const row = await subjectDocument(kind)(request);
+      const row = await subjectDocument(kind, request.params);
       return reply.redirect(redirect(request, row), 302);
     });
   }
@@ -83,13 +89,7 @@ export function documentRoutes(app: FastifyInstance, context: ServiceContext): v
       '/fund/:fundNumber/fund-update-document',
     ),
     async (request, reply) => {
-      requireOrganisation(request);
-      const fundNumber = numberParam(
-        (request.params as Record<string, string>).fundNumber!,
-        FUND_NUMBER,
-        'fundNumber',
-        'Fund',
-      );
+      const fundNumber = numberParam(request.params.fundNumber!, FUND_NUMBER, 'fundNumber', 'Fund');
       const found = await documents(
         pool,
         { kind: 'fund', number: fundNumber, type: 'fund-update-document' },

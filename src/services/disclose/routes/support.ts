@@ -1,14 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import { answeredConditionally, strongEtag } from '../../../platform/http/conditional.ts';
+import { strongEtag } from '../../../platform/http/conditional.ts';
 import { DISCLOSE_ERRORS, PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
+import { conditionalRead } from '../../../platform/http/operation.ts';
 import { parsePage } from '../../../platform/http/pagination.ts';
 import { ENVIRONMENT_PREFIX } from '../../contract.ts';
-import { PAGE_SIZE } from '../domain/records.ts';
+import { PAGE_RULES } from '../domain/records.ts';
 
-export type Query = Record<string, unknown>;
+/** A query string as Fastify parses it (a repeated parameter arrives as an array). */
+type Query = Readonly<Record<string, unknown>>;
 
 /** Where the service's operations are, from the gateway root (`/sandbox/disclose-register/v1`). */
 export const apiBase = (context: ServiceContext): string =>
@@ -43,9 +45,8 @@ export function requireOrganisation(request: FastifyRequest): string {
   return value;
 }
 
-/** `page` (from 1) and `page-size` (1 to 100, default 20). */
-export const pageFrom = (query: Query) =>
-  parsePage(query, { defaultSize: PAGE_SIZE.default, maxSize: PAGE_SIZE.max, firstPage: 1 });
+/** `page` (from 1) and `page-size` (1 to 100, default 20), validated by the operation's query schema. */
+export const pageFrom = (query: Query) => parsePage(query, PAGE_RULES);
 
 /** A path parameter that must match a record's number pattern; otherwise the record is not there (404). */
 export function numberParam(value: string, pattern: RegExp, name: string, what: string): string {
@@ -54,28 +55,38 @@ export function numberParam(value: string, pattern: RegExp, name: string, what: 
   return value;
 }
 
+/** What a read answers with: its Last-Modified always, its ETag when not the bytes' own. */
+export interface ReadValidators {
+  lastModified: Date;
+  etag?: string | undefined;
+}
+
 /** A JSON answer with a strong ETag over its bytes and Last-Modified; 304 / 412 as the table says. */
 export function sendJson(
   request: FastifyRequest,
   reply: FastifyReply,
   body: unknown,
-  lastModified?: Date,
-  etag?: string,
+  validators: ReadValidators,
 ): FastifyReply {
   const text = JSON.stringify(body);
-  return sendJsonText(request, reply, text, etag ?? strongEtag(text), lastModified);
+  return sendJsonText(request, reply, text, {
+    etag: validators.etag ?? strongEtag(text),
+    lastModified: validators.lastModified,
+  });
 }
+
+/** A JSON answer without validators (a computation, a filing's receipt). */
+export const sendJsonBody = (reply: FastifyReply, body: unknown): FastifyReply =>
+  reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
 
 /** JSON already rendered (a kept answer): the same headers and conditional table as `sendJson`. */
 export function sendJsonText(
   request: FastifyRequest,
   reply: FastifyReply,
   text: string,
-  etag: string,
-  lastModified?: Date,
+  validators: { etag: string; lastModified: Date },
 ): FastifyReply {
-  const validators = lastModified ? { etag, lastModified } : { etag };
-  if (answeredConditionally(request, reply, validators)) return reply;
+  if (conditionalRead(request, reply, validators)) return reply;
   return reply.type('application/json; charset=utf-8').send(text);
 }
 

@@ -57,6 +57,11 @@ export interface FilingInput {
     percentageOfFund: number[];
     currency: string[];
   };
+  /**
+   * The request's preconditions against the fund as it stands, locked: throws (412) to write nothing.
+   * Called before anything changes.
+   */
+  preconditions(current: { version: number; lastChanged: Date }): void;
 }
 
 export type FilingOutcome =
@@ -65,17 +70,23 @@ export type FilingOutcome =
   | { outcome: 'missing' }
   | { outcome: 'duplicate'; filedAt: Date };
 
-/** Writes a filing whole, or nothing (stale If-Match, a period already filed). */
+/** Writes a filing whole, or nothing (a failed precondition, a fund changed meanwhile, a period already filed). */
 export function fileCompliance(pool: Pool, input: FilingInput): Promise<FilingOutcome> {
   return withTransaction(pool, async (client) => {
-    const fund = await client.query<{ version: number; offerVersion: number; scheme: string | null }>(
-      `SELECT f.version, o.version AS "offerVersion", o.scheme_number AS scheme
+    const fund = await client.query<{
+      version: number;
+      lastChanged: Date;
+      offerVersion: number;
+      scheme: string | null;
+    }>(
+      `SELECT f.version, f.last_changed AS "lastChanged", o.version AS "offerVersion", o.scheme_number AS scheme
          FROM disclose_funds f JOIN disclose_offers o ON o.offer_number = f.offer_number
         WHERE f.fund_number = $1 AND f.offer_number = $2 FOR UPDATE OF f`,
       [input.fundNumber, input.offerNumber],
     );
     const row = fund.rows[0];
     if (!row) return { outcome: 'missing' };
+    input.preconditions(row);
     if (row.version !== input.expectedVersion) return { outcome: 'stale' };
     const already = await client.query<{ filedAt: Date }>(
       `SELECT filed_at AS "filedAt" FROM disclose_compliance_activities

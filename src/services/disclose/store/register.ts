@@ -106,6 +106,17 @@ export async function newOrChanged(
   return { total: Number(count.rows[0]?.n ?? 0), rows: rows.rows };
 }
 
+/**
+ * When any offer (or scheme) last changed: the searches' Last-Modified. A change that takes a record out
+ * of a search's results changes this too, so a search is never "not modified" after it.
+ */
+export async function latestChange(pool: Pool, subject: 'offer' | 'scheme'): Promise<Date> {
+  const result = await pool.query<{ at: Date }>(
+    `SELECT coalesce(max(last_changed), 'epoch') AS at FROM ${TABLES[subject].table}`,
+  );
+  return result.rows[0]!.at;
+}
+
 export interface VersionRow {
   number: string;
   version: number;

@@ -1,0 +1,63 @@
+import { Type } from '@sinclair/typebox';
+import { pagingProperties } from '../../platform/http/pagination.ts';
+import { PAGE_RULES } from './domain/records.ts';
+import { PARAMETER_EXAMPLES } from './schemas.ts';
+
+/**
+ * The query parameters of the register's operations, validated before a route runs (the operation kit):
+ * their types and shapes. The rules that need the record or the calendar (a version of this record, a
+ * real date, start before end) are the routes', which name the parameter and the rule in every 400.
+ * Unknown parameters are left for the routes: the searches refuse them, the other reads ignore them.
+ */
+const text = (description: string, rules: { minLength?: number; maxLength?: number } = {}) =>
+  Type.Optional(Type.String({ description, ...rules }));
+
+const date = (name: string, description: string) =>
+  Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+      description,
+      ...(PARAMETER_EXAMPLES[name] ? { examples: [PARAMETER_EXAMPLES[name]] } : {}),
+    }),
+  );
+
+const paging = pagingProperties(PAGE_RULES);
+
+export const PagingQuery = Type.Object({ ...paging });
+
+const version = text('A version identifier (e.g. OFR10001-v2); absent: the current version');
+const offerVersion = text(
+  'A version identifier of the parent offer (e.g. OFR10001-v2): the fund as it was then',
+);
+
+export const VersionQuery = Type.Object({ version });
+export const VersionPagingQuery = Type.Object({ version, ...paging });
+export const FundVersionQuery = Type.Object({ version: offerVersion });
+export const FundVersionPagingQuery = Type.Object({ version: offerVersion, ...paging });
+
+const NAME_OR_NUMBER = 'Name or number contains (case ignored), 1 to 100 characters';
+
+/** A search's criteria: the kind is `product-type` (offers) or `scheme-type` (schemes). */
+export const searchQuery = <Kind extends 'product-type' | 'scheme-type'>(kind: Kind) =>
+  Type.Object({
+    'name-or-number': text(NAME_OR_NUMBER, { minLength: 1, maxLength: 100 }),
+    status: text('Status, exactly (case ignored), e.g. Open'),
+    ...({
+      [kind]: text(
+        kind === 'product-type' ? 'Product type, e.g. Debt securities' : 'Scheme type, e.g. KiwiSaver scheme',
+      ),
+    } as Record<Kind, ReturnType<typeof text>>),
+    issuer: text(kind === 'product-type' ? 'Offeror’s name contains' : 'Manager’s name contains'),
+    ...paging,
+  });
+
+export const ChangedQuery = Type.Object({
+  'start-date': date('start-date', 'First day, YYYY-MM-DD (published name)'),
+  'end-date': date('end-date', 'Last day, YYYY-MM-DD (published name)'),
+  startDate: date(
+    'startDate',
+    'The same as start-date (the spec’s name); 400 when both are given and differ',
+  ),
+  endDate: date('endDate', 'The same as end-date; 400 when both are given and differ'),
+  ...paging,
+});

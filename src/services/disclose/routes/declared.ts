@@ -1,0 +1,95 @@
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import { HttpError } from '../../../platform/http/errors.ts';
+import { negotiate } from '../../../platform/http/negotiate.ts';
+import { declareOperation, type OperationDeclaration, typed } from '../../../platform/http/operation.ts';
+import { ORGANISATION_NOTE, pathParameters, readResponses } from '../schemas.ts';
+import type { RenderedAnswer } from '../store/answer-cache.ts';
+import { type ReadValidators, requireOrganisation, sendJson, sendJsonText } from './support.ts';
+
+/** What the register's operations produce: JSON answers, and the documents its redirects lead to. */
+export const JSON_ANSWER = ['application/json'] as const;
+export const DOCUMENT = ['application/pdf'] as const;
+
+type Done = (error?: Error) => void;
+
+/** `x-organisation` on every operation, first: 400 before anything else of the request is looked at. */
+const organisationFirst = (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
+  try {
+    requireOrganisation(request);
+    done();
+  } catch (error) {
+    done(error as Error);
+  }
+};
+
+/**
+ * The register answers whatever the `Accept` (its behaviour since it was built, written in its README):
+ * an `Accept` none of the operation's media types fits is read as asking for the first of them, so the
+ * kit's negotiation, which would answer 406, picks that one.
+ */
+const acceptAnything =
+  (produces: OperationDeclaration['produces']) =>
+  (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
+    try {
+      negotiate(request, produces);
+    } catch (error) {
+      if (!(error instanceof HttpError)) return done(error as Error);
+      request.headers.accept = produces[0];
+    }
+    done();
+  };
+
+const asList = (hooks: unknown): unknown[] =>
+  hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+
+/**
+ * An operation of the offers register, declared through the platform's kit (`declareOperation`: schemas
+ * validated, conditional requests, preconditions), with the register's two rules in front of the kit's:
+ * `x-organisation` first, and no 406.
+ */
+export function declareOffersOperation<Options extends RouteShorthandOptions>(
+  options: Options,
+  declaration: OperationDeclaration,
+): Options {
+  const declared = declareOperation(options, declaration);
+  return {
+    ...declared,
+    onRequest: [organisationFirst, acceptAnything(declaration.produces), ...asList(declared.onRequest)],
+  } as Options;
+}
+
+/** A read's answer: a body with its validators, or one already rendered (a kept detail answer). */
+export type ReadAnswer = ({ body: unknown } & ReadValidators) | RenderedAnswer;
+
+/**
+ * A JSON read of the register: its path and query validated against their schemas, JSON whatever the
+ * `Accept`, and the answer through the kit's conditional read (ETag, Last-Modified, 304).
+ */
+export function readRoute<Query extends TObject>(
+  app: FastifyInstance,
+  url: string,
+  spec: { summary: string; response: TSchema; query: Query },
+  handler: (input: { query: Static<Query>; params: Readonly<Record<string, string>> }) => Promise<ReadAnswer>,
+): void {
+  typed(app).get(
+    url,
+    declareOffersOperation(
+      {
+        schema: {
+          summary: spec.summary,
+          description: ORGANISATION_NOTE,
+          params: pathParameters(url),
+          querystring: spec.query,
+          response: readResponses(spec.response),
+        },
+      },
+      { produces: JSON_ANSWER, conditional: 'read' },
+    ),
+    async (request, reply) => {
+      const answer = await handler({ query: request.query as Static<Query>, params: request.params });
+      if ('text' in answer) return sendJsonText(request, reply, answer.text, answer);
+      return sendJson(request, reply, answer.body, answer);
+    },
+  );
+}
