@@ -79,6 +79,11 @@ beforeAll(async () => {
       return { ok: true };
     },
   );
+  api.get(
+    '/lenient',
+    declareOperation({}, { produces: ['application/json', 'text/csv'], unacceptable: 'first' }),
+    async (request) => ({ chosen: operationContext(request).mediaType }),
+  );
   api.put(
     '/forgetful',
     declareOperation({}, { produces: ['application/json'], conditional: {} }),
@@ -115,6 +120,14 @@ describe('declared operations', () => {
     // A write refused by its Accept before its (invalid) body was looked at.
     const write = await put('/notes/1', { nonsense: true }, { accept: 'text/csv' });
     expect(write.statusCode).toBe(406);
+  });
+
+  it('an operation declared lenient answers an Accept it cannot serve with its first type', async () => {
+    const answer = await app.inject({ url: '/lenient', headers: { accept: 'application/xml' } });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({ chosen: 'application/json' });
+    const csv = await app.inject({ url: '/lenient', headers: { accept: 'text/csv' } });
+    expect(csv.json()).toEqual({ chosen: 'text/csv' });
   });
 
   it('reads carry ETag and Last-Modified and answer 304 with an empty body', async () => {

@@ -20,7 +20,8 @@ import { negotiate } from './negotiate.ts';
  *   before the handler runs (a 400 naming each field and rule, in the register's dialect), and the
  *   handler's input is typed from them (`TypeBoxProvider`). No declared operation switches validation off.
  * - **Negotiation.** An `Accept` that none of `produces` fits is 406 in the dialect, before the body is
- *   read; the handler finds the chosen type in `operationContext(request).mediaType`.
+ *   read (or, declared `unacceptable: 'first'`, answered as the first type); the handler finds the chosen
+ *   type in `operationContext(request).mediaType`.
  * - **Conditional requests** (RFC 9110 §13, the specification's table). A read answers through
  *   `conditionalRead`: ETag and Last-Modified on every answer (validators without a modification time
  *   do not type-check), 304 with an empty body for a matching `If-None-Match` or an unchanged
@@ -53,6 +54,12 @@ export interface WriteConditions {
 export interface OperationDeclaration {
   /** The media types the operation produces, the preferred first. */
   produces: readonly [string, ...string[]];
+  /**
+   * An `Accept` none of `produces` fits: `refuse` (406 in the dialect, the default, and what a published
+   * rule such as the secured interests register's asks) or `first` (answered as the first of `produces`,
+   * for a register that has always answered whatever the `Accept`; its README says so).
+   */
+  unacceptable?: 'refuse' | 'first';
   /** `read` for a GET of a resource with validators; a write's conditions for a write of one. */
   conditional?: 'read' | WriteConditions;
 }
@@ -83,6 +90,15 @@ const HEADER_OF: Record<WritePrecondition, string> = {
   'If-Modified-Since': 'if-modified-since',
 };
 
+function negotiateOrFirst(request: FastifyRequest, produces: OperationDeclaration['produces']): string {
+  try {
+    return negotiate(request, produces);
+  } catch (error) {
+    if (error instanceof HttpError) return produces[0];
+    throw error;
+  }
+}
+
 function writeConditions(declaration: OperationDeclaration): WriteConditions | undefined {
   return typeof declaration.conditional === 'object' ? declaration.conditional : undefined;
 }
@@ -100,7 +116,10 @@ export function declareOperation<Options extends RouteShorthandOptions>(
   const onRequest = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     try {
       // Before the body is read: a client that cannot take the answer need not send it.
-      const mediaType = negotiate(request, declaration.produces);
+      const mediaType =
+        declaration.unacceptable === 'first'
+          ? negotiateOrFirst(request, declaration.produces)
+          : negotiate(request, declaration.produces);
       if (write?.required && request.headers[HEADER_OF[write.required]] === undefined) {
         throw new HttpError(
           PLATFORM_ERRORS.preconditionRequired,

@@ -1,7 +1,5 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import { HttpError } from '../../../platform/http/errors.ts';
-import { negotiate } from '../../../platform/http/negotiate.ts';
 import { declareOperation, type OperationDeclaration, typed } from '../../../platform/http/operation.ts';
 import { ORGANISATION_NOTE, pathParameters, readResponses } from '../schemas.ts';
 import type { RenderedAnswer } from '../store/answer-cache.ts';
@@ -23,40 +21,21 @@ const organisationFirst = (request: FastifyRequest, _reply: FastifyReply, done: 
   }
 };
 
-/**
- * The register answers whatever the `Accept` (its behaviour since it was built, written in its README):
- * an `Accept` none of the operation's media types fits is read as asking for the first of them, so the
- * kit's negotiation, which would answer 406, picks that one.
- */
-const acceptAnything =
-  (produces: OperationDeclaration['produces']) =>
-  (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
-    try {
-      negotiate(request, produces);
-    } catch (error) {
-      if (!(error instanceof HttpError)) return done(error as Error);
-      request.headers.accept = produces[0];
-    }
-    done();
-  };
-
 const asList = (hooks: unknown): unknown[] =>
   hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 
 /**
  * An operation of the offers register, declared through the platform's kit (`declareOperation`: schemas
  * validated, conditional requests, preconditions), with the register's two rules in front of the kit's:
- * `x-organisation` first, and no 406.
+ * `x-organisation` first, and an `Accept` it cannot serve answered with its first type (no 406).
  */
 export function declareOffersOperation<Options extends RouteShorthandOptions>(
   options: Options,
   declaration: OperationDeclaration,
 ): Options {
-  const declared = declareOperation(options, declaration);
-  return {
-    ...declared,
-    onRequest: [organisationFirst, acceptAnything(declaration.produces), ...asList(declared.onRequest)],
-  } as Options;
+  // The register answers whatever the `Accept` (its behaviour since it was built, written in its README).
+  const declared = declareOperation(options, { unacceptable: 'first', ...declaration });
+  return { ...declared, onRequest: [organisationFirst, ...asList(declared.onRequest)] } as Options;
 }
 
 /** A read's answer: a body with its validators, or one already rendered (a kept detail answer). */
