@@ -132,6 +132,26 @@ describe('paying', () => {
     expect(ok.headers.etag).not.toBe(etag);
   });
 
+  it('If-Match may name any ETag of the case as it stands; a weak or an older one is 412', async () => {
+    // Paid in the test before: its renewal is not payable now, so a precondition that holds meets the
+    // domain's 400 and one that fails is 412, neither writing anything.
+    const before = await fingerprint(sandbox());
+    const read = await t.call('GET', '/trademarks/1000050');
+    const xmlEtag = String(read.headers.etag);
+    const held = await renew('/trademarks/1000050', 'renew-mark-xml-etag', { 'if-match': xmlEtag });
+    expect(held.statusCode, held.body).toBe(400);
+    expect(held.json().errors[0].field).toBe('trademark-number');
+    for (const headers of [
+      { 'if-match': `W/${xmlEtag}` },
+      { 'if-match': xmlEtag.replace(/-v([0-9]+)-/, (_, v) => `-v${Number(v) - 1}-`) },
+      { 'if-unmodified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' },
+    ]) {
+      const refused = await renew('/trademarks/1000050', 'renew-mark-refused', headers);
+      expect(refused.statusCode, JSON.stringify(headers)).toBe(412);
+    }
+    expect(await fingerprint(sandbox())).toBe(before);
+  });
+
   it('refuses an unregistered user, writing nothing', async () => {
     const before = await fingerprint(sandbox());
     const response = await renew('/patents/500050', 'renew-stranger', {}, t.stranger.token);

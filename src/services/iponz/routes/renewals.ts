@@ -5,20 +5,26 @@
  * transaction; If-Match honoured against the case's ETag).
  */
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type pg from 'pg';
+import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { nzDate } from '../../../platform/calendar.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import { evaluatePreconditions } from '../../../platform/http/conditional.ts';
 import { IPONZ_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
-import { negotiate } from '../../../platform/http/negotiate.ts';
+import {
+  conditionalRead,
+  conditionalWrite,
+  declareOperation,
+  operationContext,
+  typed,
+} from '../../../platform/http/operation.ts';
 import { callerRequestId } from '../../../platform/http/request-id.ts';
+import { nzStartOfDay } from '../../../platform/nz-time.ts';
 import { CASE_NUMBER_PARAMETERS, parseCaseNumber } from '../domain/identifiers.ts';
 import { type CaseRecord, caseEtag, renewalCaseOf } from '../domain/model.ts';
 import { REGISTERED_USER } from '../domain/registration.ts';
+import { renewalCheckEtag, renewalEtagHeld } from '../domain/renewal-etags.ts';
 import { renewalFeeLines, statusAfterRenewal } from '../domain/renewal-fees.ts';
 import { type CaseKind, checkRenewal, payRenewal } from '../domain/renewals.ts';
 import { REQUEST_ID_HEADER_NAME } from '../domain/request-id.ts';
@@ -33,9 +39,8 @@ import { type CaseCache, caseKey } from '../store/case-cache.ts';
 import { findCase, findRenewal, insertRenewal, lockRequestId, recordRenewal } from '../store/cases.ts';
 import { CASE_PATHS, PARAM_NAME } from './bibliographic.ts';
 import { readCase } from './case-reader.ts';
-import { documentedOnly, notFound } from './support.ts';
+import { JSON_ONLY, notFound } from './support.ts';
 
-const JSON_ONLY = ['application/json'] as const;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const KINDS: readonly CaseKind[] = ['patent', 'trademark', 'design'];
 const NAMES: Record<CaseKind, string> = { patent: 'patent', trademark: 'trade mark', design: 'design' };
@@ -47,25 +52,13 @@ const OPERATION: Record<CaseKind, string> = {
 };
 
 export async function renewalRoutes(
-  app: FastifyInstance,
+  plugin: FastifyInstance,
   context: ServiceContext,
   cases: CaseCache,
 ): Promise<void> {
+  const app = typed(plugin);
   const pool = context.database.pool;
   const today = () => nzDate(context.clock.now().getTime());
-
-  const caseOf = async (
-    kind: CaseKind,
-    request: FastifyRequest,
-    db: pg.Pool | pg.PoolClient = pool,
-    lock = false,
-  ) => {
-    const text = (request.params as Record<string, string>)[PARAM_NAME[kind]] ?? '';
-    const number = parseCaseNumber(kind, text, CASE_NUMBER_PARAMETERS[kind]);
-    const record = await findCase(db, kind, number, lock);
-    if (!record) throw notFound(`${NAMES[kind]} with number ${number}`);
-    return record;
-  };
 
   const checkOf = (record: CaseRecord, on: string) => {
     const input = renewalCaseOf(record);
@@ -123,56 +116,64 @@ export async function renewalRoutes(
   for (const kind of KINDS) {
     const param = PARAM_NAME[kind];
     const base = CASE_PATHS[kind][0]!;
-    const params = Type.Object({
-      [param]: Type.String({ description: `The ${NAMES[kind]} number`, examples: [RENEWAL_EXAMPLE[kind]] }),
-    });
+    // The number's rule is the domain's (`parseCaseNumber`): its 400 names `patent-number` …
+    const params = Type.Record(
+      Type.Literal(param),
+      Type.String({ description: `The ${NAMES[kind]} number`, examples: [RENEWAL_EXAMPLE[kind]] }),
+    );
+    const numberOf = (path: Record<string, string>) =>
+      parseCaseNumber(kind, path[param] ?? '', CASE_NUMBER_PARAMETERS[kind]);
 
     app.get(
       `${base}/:${param}/renewal`,
-      {
-        schema: {
-          summary: `Whether a renewal or maintenance fee is due for a ${NAMES[kind]}, when, and how much`,
-          params,
-          response: jsonResponses({ 200: RenewalCheck }, [400, 404, 406]),
+      declareOperation(
+        {
+          schema: {
+            summary: `Whether a renewal or maintenance fee is due for a ${NAMES[kind]}, when, and how much`,
+            params,
+            response: jsonResponses({ 200: RenewalCheck }, [304, 400, 404, 406]),
+          },
         },
-        validatorCompiler: documentedOnly,
-      },
+        { produces: JSON_ONLY, conditional: 'read' },
+      ),
       async (request, reply) => {
-        negotiate(request, JSON_ONLY);
-        const text = (request.params as Record<string, string>)[param] ?? '';
-        const number = parseCaseNumber(kind, text, CASE_NUMBER_PARAMETERS[kind]);
+        const number = numberOf(request.params);
         const cached = await readCase(pool, cases, kind, number);
         if (!cached) throw notFound(`${NAMES[kind]} with number ${number}`);
         const record = cached.record;
-        return reply
-          .header('ETag', caseEtag(record))
-          .type(JSON_TYPE)
-          .send(JSON.stringify(checkOf(record, today())));
+        const now = context.clock.now().getTime();
+        const on = nzDate(now);
+        // The check is the case as it stands on the day: it changes with the case and at each midnight.
+        const lastModified = new Date(Math.max(record.updatedAt.getTime(), nzStartOfDay(now)));
+        if (conditionalRead(request, reply, { etag: renewalCheckEtag(record, on), lastModified }))
+          return reply;
+        return reply.type(JSON_TYPE).send(JSON.stringify(checkOf(record, on)));
       },
     );
 
     app.post(
       `${base}/:${param}/renew`,
-      {
-        config: { threeLegged: true },
-        schema: {
-          summary: `Pay the ${NAMES[kind]}'s renewal or maintenance fee (registered users; fee)`,
-          description: `Idempotent per request id (the ${REQUEST_ID_HEADER_NAME} header): a repeat answers the first payment again and charges nothing. If-Match: the case's ETag (from the bibliographic read or the renewal check).`,
-          params,
-          body: RenewBody,
-          response: jsonResponses({ 200: RenewalPaid }, [400, 403, 404, 406, 412]),
+      declareOperation(
+        {
+          config: { threeLegged: true },
+          schema: {
+            summary: `Pay the ${NAMES[kind]}'s renewal or maintenance fee (registered users; fee)`,
+            description: `Idempotent per request id (the ${REQUEST_ID_HEADER_NAME} header): a repeat answers the first payment again and charges nothing. If-Match: an ETag of the case as it stands (from the bibliographic read or the renewal check); If-Unmodified-Since: its Last-Modified.`,
+            params,
+            body: RenewBody,
+            response: jsonResponses({ 200: RenewalPaid }, [400, 403, 404, 406, 412]),
+          },
         },
-        validatorCompiler: documentedOnly,
-      },
+        { produces: JSON_ONLY, conditional: {} },
+      ),
       async (request, reply) => {
-        negotiate(request, JSON_ONLY);
         const caller = request.caller;
         if (!(await context.identity.mayAct(caller, REGISTERED_USER.kind, REGISTERED_USER.objectId)))
           throw new HttpError(
             IPONZ_ERRORS.notRegisteredUser,
             'Renewals are paid by users registered with the office; this user is not registered',
           );
-        const billingReference = billingReferenceOf(request.body);
+        const billingReference = request.body?.billingReference;
         const subscriptionId = caller!.subscriptionId;
         const requestId = request.id;
         // Only an id the caller sent is an idempotency key; a renewal sent without one is not kept under
@@ -184,14 +185,22 @@ export async function renewalRoutes(
         const answer = await withTransaction(pool, async (tx) => {
           if (key !== undefined) await lockRequestId(tx, subscriptionId, key);
           const earlier = key === undefined ? null : await findRenewal(tx, subscriptionId, key);
-          const record = await caseOf(kind, request, tx, true);
+          const number = numberOf(request.params);
+          const record = await findCase(tx, kind, number, true);
+          if (!record) throw notFound(`${NAMES[kind]} with number ${number}`);
           if (earlier) {
             if (earlier.kind !== kind || earlier.caseNumber !== record.caseNumber)
               throw new RuleError(REQUEST_ID_HEADER_NAME, 'was used for the renewal of another case');
+            // A repeat answers the first payment: its preconditions held when it ran.
+            operationContext(request).preconditionsChecked = true;
             return { body: earlier.answer, etag: caseEtag(record), key: caseKey(kind, record.caseNumber) };
           }
-          evaluatePreconditions(request, { etag: caseEtag(record), lastModified: record.updatedAt });
           const on = today();
+          // Checked on the case as locked, before anything is charged or written (412: nothing written).
+          conditionalWrite(request, {
+            etag: renewalEtagHeld(record, request.headers['if-match']),
+            lastModified: record.updatedAt,
+          });
           const input = renewalCaseOf(record);
           const paid = payRenewal(input, on, CASE_NUMBER_PARAMETERS[kind]);
           const check = checkRenewal(input, on);
@@ -256,18 +265,4 @@ export async function renewalRoutes(
       },
     );
   }
-}
-
-function billingReferenceOf(body: unknown): string | undefined {
-  if (body === undefined || body === null) return undefined;
-  if (typeof body !== 'object' || Array.isArray(body))
-    throw new RuleError('body', 'must be a JSON object or empty');
-  const fields = body as Record<string, unknown>;
-  for (const key of Object.keys(fields))
-    if (key !== 'billingReference') throw new RuleError(key, 'is not a field of this operation');
-  const reference = fields.billingReference;
-  if (reference === undefined || reference === null) return undefined;
-  if (typeof reference !== 'string' || reference.length > 100)
-    throw new RuleError('billingReference', 'must be text of at most 100 characters');
-  return reference;
 }

@@ -26,7 +26,7 @@ import { deleteOrphanDocuments } from '../documents/orphans.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import { parseDocumentIdentifier } from '../domain/identifiers.ts';
 import { base64Into, base64Pieces } from '../soap/base64.ts';
-import { type AnswerSink, soapEndpoint } from '../soap/endpoint.ts';
+import { type AnswerSink, jsonForm, soapEndpoint } from '../soap/endpoint.ts';
 import { xmlElement } from '../soap/writer.ts';
 import { findDocument } from '../store/documents.ts';
 import { SERVICES_NS } from './soap-search.ts';
@@ -184,38 +184,29 @@ export async function soapDownloadRoutes(
         404: 'No document has this identifier (problem+json)',
       },
     },
-    async json(request: FastifyRequest, reply: FastifyReply) {
-      const body = request.body as Record<string, unknown> | null;
-      if (typeof body !== 'object' || body === null || Array.isArray(body))
-        throw new RuleError('body', 'must be a JSON object with ObjectIdentifier');
-      for (const key of Object.keys(body))
-        if (key !== 'ObjectIdentifier' && key !== 'TransactionIdentifier')
-          throw new RuleError(key, 'is not a known field');
-      if (typeof body.ObjectIdentifier !== 'string')
-        throw new RuleError('ObjectIdentifier', 'is required: 16 hexadecimal digits');
-      const transaction = body.TransactionIdentifier;
-      if (transaction !== undefined && (typeof transaction !== 'string' || [...transaction].length > 255))
-        throw new RuleError('TransactionIdentifier', 'must be a string of at most 255 characters');
-      const id = parseDocumentIdentifier(body.ObjectIdentifier);
-      const timing = guard(request, timeoutMs);
-      const opened = await openDocument(id);
-      if (!opened) throw notFound(`document ${id}`);
-      const head = `${JSON.stringify({
-        ...(transaction === undefined ? {} : { TransactionIdentifier: transaction }),
-        TransactionCode: 'Get Object',
-        ObjectIdentifier: id,
-        ObjectFormat: opened.record.objectFormat,
-        ObjectName: opened.record.documentName,
-        ObjectSize: opened.size,
-      }).slice(0, -1)},"ObjectData":"`;
-      const answer = Readable.from(
-        timing.around(downloadPieces(head, opened.source(), '"}', timing.deadline)),
-      );
-      // A client gone before the bytes were read: the pieces' generator never reaches the document's
-      // stream, so the answer's end closes it (else the file stays open until a collection).
-      answer.once('close', () => void opened.close().catch(() => {}));
-      return reply.type('application/json; charset=utf-8').send(answer);
-    },
+    json: jsonForm({
+      validate: downloadJsonCheck,
+      async handle(request: FastifyRequest, reply: FastifyReply, { id, transaction }: DownloadJsonInput) {
+        const timing = guard(request, timeoutMs);
+        const opened = await openDocument(id);
+        if (!opened) throw notFound(`document ${id}`);
+        const head = `${JSON.stringify({
+          ...(transaction === undefined ? {} : { TransactionIdentifier: transaction }),
+          TransactionCode: 'Get Object',
+          ObjectIdentifier: id,
+          ObjectFormat: opened.record.objectFormat,
+          ObjectName: opened.record.documentName,
+          ObjectSize: opened.size,
+        }).slice(0, -1)},"ObjectData":"`;
+        const answer = Readable.from(
+          timing.around(downloadPieces(head, opened.source(), '"}', timing.deadline)),
+        );
+        // A client gone before the bytes were read: the pieces' generator never reaches the document's
+        // stream, so the answer's end closes it (else the file stays open until a collection).
+        answer.once('close', () => void opened.close().catch(() => {}));
+        return reply.type('application/json; charset=utf-8').send(answer);
+      },
+    }),
     operations: [
       {
         name: 'GetObject',
@@ -270,4 +261,25 @@ export async function soapDownloadRoutes(
       },
     ],
   });
+}
+
+interface DownloadJsonInput {
+  id: string;
+  transaction: string | undefined;
+}
+
+/** The JSON form's declared body validator: DownloadJsonBody's shape, a RuleError naming the field. */
+function downloadJsonCheck(input: unknown): DownloadJsonInput {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new RuleError('body', 'must be a JSON object with ObjectIdentifier');
+  const body = input as Record<string, unknown>;
+  for (const key of Object.keys(body))
+    if (key !== 'ObjectIdentifier' && key !== 'TransactionIdentifier')
+      throw new RuleError(key, 'is not a known field');
+  if (typeof body.ObjectIdentifier !== 'string')
+    throw new RuleError('ObjectIdentifier', 'is required: 16 hexadecimal digits');
+  const transaction = body.TransactionIdentifier;
+  if (transaction !== undefined && (typeof transaction !== 'string' || [...transaction].length > 255))
+    throw new RuleError('TransactionIdentifier', 'must be a string of at most 255 characters');
+  return { id: parseDocumentIdentifier(body.ObjectIdentifier), transaction };
 }

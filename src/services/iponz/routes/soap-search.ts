@@ -6,7 +6,7 @@
  * our own failure with `faultErrorEncountered` true. In JSON they are 400 problem+json naming the field,
  * and 500.
  */
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { isDate } from '../../../platform/calendar.ts';
@@ -20,7 +20,7 @@ import {
   SEARCH_CAP,
   type TradeMarkCriteria,
 } from '../domain/trademark-search.ts';
-import { soapEndpoint } from '../soap/endpoint.ts';
+import { jsonForm, soapEndpoint } from '../soap/endpoint.ts';
 import type { Tree } from '../soap/validator.ts';
 import { xmlElement } from '../soap/writer.ts';
 import { searchTrademarks } from '../store/trademark-search.ts';
@@ -135,30 +135,32 @@ export async function soapSearchRoutes(app: FastifyInstance, context: ServiceCon
       body: SearchJsonBody,
       response: { 200: SearchJsonAnswer, 400: 'A criterion breaks a rule; errors[] names it (problem+json)' },
     },
-    async json(request: FastifyRequest, reply: FastifyReply) {
-      const body = (request.body ?? {}) as Static<typeof SearchJsonBody>;
-      const checked = jsonCheck(body);
-      let criteria: TradeMarkCriteria;
-      try {
-        criteria = parseCriteria(checked);
-      } catch (error) {
-        // No criterion at all: the JSON body is what is wrong.
-        if (error instanceof RuleError && error.field === 'TradeMarkSearchCriteria')
-          throw new RuleError('body', error.rule);
-        throw error;
-      }
-      const { hits, more } = await searchTrademarks(pool, criteria, SEARCH_CAP);
-      return reply.type('application/json; charset=utf-8').send({
-        ...(body.ClientRef !== undefined ? { ClientRef: body.ClientRef } : {}),
-        ResultCount: hits.length,
-        MoreResultsAvailable: more,
-        TradeMarks: hits.map(hitTree),
-      });
-    },
+    json: jsonForm({
+      // Fastify hands an absent body over as null: no criteria, which parseCriteria names.
+      validate: (body) => jsonCheck(body ?? {}),
+      async handle(_request: FastifyRequest, reply: FastifyReply, body: CriteriaInput) {
+        let criteria: TradeMarkCriteria;
+        try {
+          criteria = parseCriteria(body);
+        } catch (error) {
+          // No criterion at all: the JSON body is what is wrong.
+          if (error instanceof RuleError && error.field === 'TradeMarkSearchCriteria')
+            throw new RuleError('body', error.rule);
+          throw error;
+        }
+        const { hits, more } = await searchTrademarks(pool, criteria, SEARCH_CAP);
+        return reply.type('application/json; charset=utf-8').send({
+          ...(body.ClientRef !== undefined ? { ClientRef: body.ClientRef } : {}),
+          ResultCount: hits.length,
+          MoreResultsAvailable: more,
+          TradeMarks: hits.map(hitTree),
+        });
+      },
+    }),
   });
 }
 
-/** The JSON body's shape (the route takes any body type, so it is checked here): RuleError naming the field. */
+/** The JSON form's declared body validator: the shape of SearchJsonBody, a RuleError naming the field. */
 function jsonCheck(body: unknown): CriteriaInput {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new RuleError('body', 'must be a JSON object of search criteria');

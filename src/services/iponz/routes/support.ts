@@ -1,30 +1,52 @@
-/** What the IP office's routes share: the not-found error, paging, the documented-only validator. */
-import { RuleError } from '../../../platform/errors.ts';
+/**
+ * What the IP office's routes share: the not-found error, paging (the platform's, under the register's
+ * names), and operations that answer their default media type whatever the `Accept`.
+ */
+import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
-
-/** The domain's rules speak for themselves: Ajv neither rejects nor coerces these parameters first. */
-export const documentedOnly = () => () => true;
+import { negotiate } from '../../../platform/http/negotiate.ts';
+import { declareOperation, type OperationDeclaration } from '../../../platform/http/operation.ts';
+import type { PageRequest } from '../../../platform/http/pagination.ts';
 
 export const notFound = (what: string): HttpError => new HttpError(PLATFORM_ERRORS.notFound, `No ${what}`);
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+/** The JSON operations: any other `Accept` is 406. */
+export const JSON_ONLY = ['application/json'] as const;
 
-function wholeNumber(field: string, value: unknown, fallback: number, min: number, max: number): number {
-  if (value === undefined || value === '') return fallback;
-  if (typeof value !== 'string' || !/^[0-9]{1,6}$/.test(value))
-    throw new RuleError(field, `must be a whole number from ${min} to ${max}`);
-  const number = Number(value);
-  if (number < min || number > max)
-    throw new RuleError(field, `must be a whole number from ${min} to ${max}`);
-  return number;
+/** The register's one paged envelope: `totalResults`, `page`, `pageSize`, then the page's items. */
+export function pagedAnswer<Key extends string, Item>(
+  paging: PageRequest,
+  totalResults: number,
+  key: Key,
+  items: Item[],
+) {
+  return { totalResults, page: paging.page, pageSize: paging.pageSize, [key]: items } as {
+    totalResults: number;
+    page: number;
+    pageSize: number;
+  } & Record<Key, Item[]>;
 }
 
-/** `page` (from 1) and `page-size` (1–100) checked. */
-export function parsePaging(query: Record<string, unknown>): { page: number; pageSize: number } {
-  return {
-    page: wholeNumber('page', query.page, 1, 1, 100_000),
-    pageSize: wholeNumber('page-size', query['page-size'], DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
+/**
+ * A declared operation that answers its first media type to an `Accept` none of `produces` fits, as these
+ * operations always have (the XSDs, the WSDLs, the SOAP endpoints: their clients send what their tools
+ * send), rather than 406 — RFC 9110 §12.5.1 lets a server disregard `Accept`. The kit's negotiation
+ * 406es; this hook, run before it, drops an `Accept` that nothing fits so the kit chooses the default.
+ */
+export function declareAnyAccept<Options extends RouteShorthandOptions>(
+  options: Options,
+  declaration: OperationDeclaration,
+): Options {
+  const declared = declareOperation(options, declaration);
+  const disregard = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+    try {
+      negotiate(request, declaration.produces);
+    } catch {
+      delete request.headers.accept;
+    }
+    done();
   };
+  const hooks = declared.onRequest;
+  return { ...declared, onRequest: [disregard, ...(Array.isArray(hooks) ? hooks : [hooks])] } as Options;
 }

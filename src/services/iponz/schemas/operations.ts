@@ -1,5 +1,6 @@
 /** The TypeBox schemas of the IP office's REST operations (JSON bodies; the XML ones are in xsd/). */
 import { Type } from '@sinclair/typebox';
+import { type PageRules, pagingProperties } from '../../../platform/http/pagination.ts';
 import { Problem } from '../../../platform/http/problem-schema.ts';
 
 /** The platform's problem+json schema, under the name this file always exported. */
@@ -92,6 +93,15 @@ export const ClientList = Type.Object(
   { additionalProperties: false },
 );
 
+/** Ours: `page` from 1 and `page-size` 1–100, 20 by default (the client search). */
+export const PAGING: PageRules = {
+  pageParam: 'page',
+  sizeParam: 'page-size',
+  defaultSize: 20,
+  maxSize: 100,
+  firstPage: 1,
+};
+
 export const ClientQuery = Type.Object({
   name: Type.String({
     description: 'Required, at least 2 characters besides %; % matches any run of characters',
@@ -100,10 +110,10 @@ export const ClientQuery = Type.Object({
   address: Type.Optional(
     Type.String({ description: 'Narrows: matched against the three lines and city of every address type' }),
   ),
-  page: Type.Optional(Type.String({ description: 'Page number, from 1 (default 1)' })),
-  'page-size': Type.Optional(Type.String({ description: 'Clients per page, 1–100 (default 20)' })),
+  ...pagingProperties(PAGING),
 });
 
+/** The id's rule is the domain's (`parseClientId`), so its 400 names the published `client-id`. */
 export const ClientParams = Type.Object({
   clientId: Type.String({ description: 'The client id', examples: ['100000'] }),
 });
@@ -169,11 +179,12 @@ export const RenewalPaid = Type.Object(
   { additionalProperties: false },
 );
 
+/** Empty, or an object of known fields: an unknown field is refused (not silently dropped) by its name. */
 export const RenewBody = Type.Union(
   [
     Type.Object(
       { billingReference: Type.Optional(Type.String({ maxLength: 100 })) },
-      { additionalProperties: false },
+      { additionalProperties: Type.Never() },
     ),
     Type.Null(),
   ],

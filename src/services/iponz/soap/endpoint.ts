@@ -23,15 +23,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { drained } from '../../../platform/drained.ts';
 import { LARGE_UPLOAD } from '../../../platform/http/body-deadline.ts';
 import { logClientWentAway } from '../../../platform/http/client-gone.ts';
 import { frameworkError, PLATFORM_ERRORS, SOAP_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError, render, toHttpError } from '../../../platform/http/errors.ts';
+import { typed } from '../../../platform/http/operation.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import { REQUEST_ID_HEADER_NAME } from '../domain/request-id.ts';
+import { declareAnyAccept } from '../routes/support.ts';
 import { EnvelopeTooLarge, MalformedEnvelope, readEnvelope } from './envelope.ts';
+import { SOAP_BODY_TYPES, soapActionOf, soapRequestValidators } from './request-validators.ts';
 import type { BinarySink, BinaryValue, Tree } from './validator.ts';
 import { XsdViolation } from './validator.ts';
 import { ENVELOPE_HEAD, ENVELOPE_TAIL, envelope, SOAP_CONTENT_TYPE } from './writer.ts';
@@ -107,26 +111,31 @@ export interface SoapEndpointOptions {
   /** Where base64 elements' bytes go; needed when a request XSD has xs:base64Binary. */
   documents?: DocumentStore;
   /** The same endpoint with a JSON body (ours, e.g. the trade mark search as REST JSON). */
-  json?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  json?: JsonForm<never>;
   /** OpenAPI schema of the JSON body and answer, when `json` is given. */
   jsonSchema?: { body: object; response: { 200: unknown } & Record<number, unknown> };
   /** Other statuses its operations answer with a SOAP Fault (a refusal of the caller: 401, 403), described. */
   faults?: Record<number, string>;
 }
 
-const XML_TYPES = /^(text\/xml|application\/xml)\s*(;|$)/i;
+/**
+ * The JSON form of an endpoint: `validate` is its declared body validator (run before the handler: its
+ * result is the handler's input; a RuleError names the field), `handle` answers.
+ */
+export interface JsonForm<Input> {
+  validate(body: unknown): Input;
+  handle(request: FastifyRequest, reply: FastifyReply, input: Input): Promise<unknown>;
+}
+
+/** A JSON form, its handler's input typed by its validator. */
+export const jsonForm = <Input>(form: JsonForm<Input>): JsonForm<never> => form as JsonForm<never>;
+
 const SOAP_TYPES = /^(text\/xml|application\/xml|application\/soap\+xml)\s*(;|$)/i;
 
 export function fault(reply: FastifyReply, error: HttpError): FastifyReply {
   const rendered = render('soap', error);
   return reply.code(error.status).type(SOAP_CONTENT_TYPE).send(rendered.body);
 }
-
-const soapActionOf = (request: FastifyRequest): string | undefined => {
-  const header = request.headers.soapaction;
-  const value = Array.isArray(header) ? header[0] : header;
-  return value === undefined ? undefined : value.trim().replace(/^"(.*)"$/, '$1');
-};
 
 const FAULT_SCHEMA = { description: 'A SOAP 1.1 envelope whose body is a soap:Fault' };
 /** What a fault looks like, for the reference (the one a request the XSD refuses gets). */
@@ -169,7 +178,6 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
       return [operation.request, { operation, decl }];
     }),
   );
-  const single = options.operations.length === 1;
 
   await app.register(async (scope) => {
     // The body is read by the operation as it streams, not by Fastify.
@@ -188,30 +196,30 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
         request.dialect = 'soap';
     });
 
-    scope.get(
+    typed(scope).get(
       options.path,
-      {
-        schema: {
-          summary: `${options.summary}: the WSDL (?wsdl) and its XSDs (?xsd=<file>)`,
-          querystring: {
-            type: 'object',
-            properties: {
+      declareAnyAccept(
+        {
+          schema: {
+            summary: `${options.summary}: the WSDL (?wsdl) and its XSDs (?xsd=<file>)`,
+            querystring: Type.Object({
               // Its presence asks for the WSDL (`?wsdl`); a value is allowed, so try-it can send one.
-              wsdl: { type: 'string', examples: ['true'] },
-              xsd: { type: 'string', enum: [...xsds.keys()] },
-            },
-          },
-          response: {
-            200: {
-              description: 'The WSDL or the XSD',
-              content: { 'text/xml': { schema: { type: 'string' } } },
+              wsdl: Type.Optional(Type.String({ examples: ['true'] })),
+              xsd: Type.Optional(Type.String({ enum: [...xsds.keys()] })),
+            }),
+            response: {
+              200: {
+                description: 'The WSDL or the XSD',
+                content: { 'text/xml': { schema: { type: 'string' } } },
+              },
             },
           },
         },
-        validatorCompiler: () => () => true,
-      },
+        // Whatever the Accept (SOAP toolkits send their own): the files are what they are.
+        { produces: ['text/xml'] },
+      ),
       async (request, reply) => {
-        const query = request.query as Record<string, string | undefined>;
+        const query = request.query;
         // The service's root: the prefix the endpoint is mounted under (`/sandbox/iponz/v5`).
         const base = options.absoluteUrl(scope.prefix);
         const text =
@@ -234,88 +242,111 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
 
     scope.post(
       options.path,
-      {
-        schema: {
-          summary: `${options.summary} (SOAP 1.1; operations: ${options.operations.map((o) => o.name).join(', ')})`,
-          description: `A SOAP 1.1 document/literal operation: the body is a SOAP envelope, see the WSDL (GET ${options.path}?wsdl)${options.json ? '; with Content-Type: application/json, the same operation as REST JSON' : ''}.`,
-          externalDocs: { description: 'The WSDL', url: `${options.path.slice(1)}?wsdl` },
-          // The operation to run; the portal's try-it sends the one of the sample chosen.
-          headers: {
-            type: 'object',
-            properties: {
-              SOAPAction: {
-                type: 'string',
-                enum: options.operations.map((o) => o.name),
-                description: `The operation (the WSDL's soapAction)${options.operations.length > 1 ? '; required' : ''}`,
-              },
-            },
-            ...(options.operations.length > 1 ? { required: ['SOAPAction'] } : {}),
-          },
-          body: {
-            content: {
-              'text/xml': {
-                // No `type`: Swagger UI then shows the chosen sample as it is (a typed schema without an
-                // XML root name makes it print "XML example cannot be generated" instead).
-                schema: {
-                  description:
-                    'A SOAP 1.1 envelope (a string of XML) whose body is a request element of the WSDL',
-                  'x-examples': samples,
+      declareAnyAccept(
+        {
+          schema: {
+            summary: `${options.summary} (SOAP 1.1; operations: ${options.operations.map((o) => o.name).join(', ')})`,
+            description: `A SOAP 1.1 document/literal operation: the body is a SOAP envelope, see the WSDL (GET ${options.path}?wsdl)${options.json ? '; with Content-Type: application/json, the same operation as REST JSON' : ''}.`,
+            externalDocs: { description: 'The WSDL', url: `${options.path.slice(1)}?wsdl` },
+            // The operation to run; the portal's try-it sends the one of the sample chosen.
+            headers: {
+              type: 'object',
+              properties: {
+                SOAPAction: {
+                  type: 'string',
+                  enum: options.operations.map((o) => o.name),
+                  description: `The operation (the WSDL's soapAction)${options.operations.length > 1 ? '; required' : ''}`,
                 },
               },
-              ...(options.jsonSchema ? { 'application/json': { schema: options.jsonSchema.body } } : {}),
+              ...(options.operations.length > 1 ? { required: ['SOAPAction'] } : {}),
             },
-          },
-          response: {
-            200: {
-              description:
-                'The answer envelope (see the WSDL); failures the register publishes as answers are here too',
+            body: {
               content: {
-                'text/xml': { schema: { description: 'A SOAP 1.1 envelope (see the WSDL)' } },
-                ...(options.jsonSchema
-                  ? { 'application/json': { schema: options.jsonSchema.response[200] ?? { type: 'object' } } }
-                  : {}),
+                'text/xml': {
+                  // No `type`: Swagger UI then shows the chosen sample as it is (a typed schema without an
+                  // XML root name makes it print "XML example cannot be generated" instead).
+                  schema: {
+                    description:
+                      'A SOAP 1.1 envelope (a string of XML) whose body is a request element of the WSDL',
+                    'x-examples': samples,
+                  },
+                },
+                'application/xml': { schema: { description: 'The same envelope as text/xml' } },
+                ...(options.jsonSchema ? { 'application/json': { schema: options.jsonSchema.body } } : {}),
               },
             },
-            ...Object.fromEntries(
-              Object.entries(options.jsonSchema?.response ?? {})
-                .filter(([status]) => status !== '200')
-                .map(([status, description]) => [
+            response: {
+              200: {
+                description:
+                  'The answer envelope (see the WSDL); failures the register publishes as answers are here too',
+                content: {
+                  'text/xml': { schema: { description: 'A SOAP 1.1 envelope (see the WSDL)' } },
+                  ...(options.jsonSchema
+                    ? {
+                        'application/json': {
+                          schema: options.jsonSchema.response[200] ?? { type: 'object' },
+                        },
+                      }
+                    : {}),
+                },
+              },
+              ...Object.fromEntries(
+                Object.entries(options.jsonSchema?.response ?? {})
+                  .filter(([status]) => status !== '200')
+                  .map(([status, description]) => [
+                    status,
+                    { description, content: { 'application/problem+json': { schema: { type: 'object' } } } },
+                  ]),
+              ),
+              415: {
+                description:
+                  'Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault',
+                content: {
+                  'application/problem+json': { schema: { type: 'object' } },
+                  'text/xml': { schema: FAULT_SCHEMA },
+                },
+              },
+              500: {
+                description: 'A SOAP 1.1 Fault',
+                content: { 'text/xml': { schema: FAULT_SCHEMA, example: FAULT_EXAMPLE } },
+              },
+              ...Object.fromEntries(
+                Object.entries(options.faults ?? {}).map(([status, description]) => [
                   status,
-                  { description, content: { 'application/problem+json': { schema: { type: 'object' } } } },
+                  {
+                    description,
+                    content: { 'text/xml': { schema: FAULT_SCHEMA } },
+                  },
                 ]),
-            ),
-            415: {
-              description:
-                'Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault',
-              content: {
-                'application/problem+json': { schema: { type: 'object' } },
-                'text/xml': { schema: FAULT_SCHEMA },
-              },
+              ),
             },
-            500: {
-              description: 'A SOAP 1.1 Fault',
-              content: { 'text/xml': { schema: FAULT_SCHEMA, example: FAULT_EXAMPLE } },
-            },
-            ...Object.fromEntries(
-              Object.entries(options.faults ?? {}).map(([status, description]) => [
-                status,
-                {
-                  description,
-                  content: { 'text/xml': { schema: FAULT_SCHEMA } },
-                },
-              ]),
-            ),
           },
+          // Every part declared (request-validators.ts): SOAPAction, the envelope validated against the XSDs
+          // as it streams, the JSON form's body.
+          // Its refusals are answered by the route (a fault, in any app), not left to the app's error handler.
+          attachValidation: true,
+          validatorCompiler: soapRequestValidators({
+            path: options.path,
+            actions: [...byAction.keys()],
+            ...(options.json ? { json: options.json.validate } : {}),
+          }),
+          // Attachments of many megabytes may take longer than an ordinary body, at the minimum rate.
+          ...(options.operations.some((o) => (o.maxBytes ?? DEFAULT_MAX_BYTES) > DEFAULT_MAX_BYTES)
+            ? { config: LARGE_UPLOAD as FastifyContextConfig }
+            : {}),
         },
-        validatorCompiler: () => () => true,
-        // Attachments of many megabytes may take longer than an ordinary body, at the minimum rate.
-        ...(options.operations.some((o) => (o.maxBytes ?? DEFAULT_MAX_BYTES) > DEFAULT_MAX_BYTES)
-          ? { config: LARGE_UPLOAD }
-          : {}),
-      },
+        // The answer's type follows the request's: an envelope for an envelope, JSON for the JSON form.
+        { produces: options.json ? ['text/xml', 'application/json'] : ['text/xml'] },
+      ),
       async (request, reply) => {
         const type = request.headers['content-type'] ?? '';
-        if (options.json && /^application\/json\s*(;|$)/i.test(type)) return options.json(request, reply);
+        const invalid = request.validationError;
+        if (invalid) {
+          if (invalid instanceof HttpError && SOAP_BODY_TYPES.test(type)) return fault(reply, invalid);
+          throw invalid;
+        }
+        if (options.json && /^application\/json\s*(;|$)/i.test(type))
+          return options.json.handle(request, reply, request.body as never);
         if (/^application\/soap\+xml/i.test(type))
           return fault(
             reply,
@@ -324,29 +355,14 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
               'application/soap+xml is SOAP 1.2; this endpoint speaks SOAP 1.1 (Content-Type: text/xml)',
             ),
           );
-        if (!XML_TYPES.test(type))
+        if (!SOAP_BODY_TYPES.test(type))
           throw new HttpError(
             frameworkError(415, 'FST_ERR_CTP_INVALID_MEDIA_TYPE'),
             `Content-Type ${type || '(none)'}: a SOAP 1.1 request is text/xml${options.json ? '; the JSON form is application/json' : ''}`,
           );
-        const action = soapActionOf(request);
+        // The SOAPAction names an operation, or is absent on an endpoint of one (its header validator).
+        const action = soapActionOf(request.headers);
         let chosen = action ? byAction.get(action) : undefined;
-        if (action && !chosen)
-          return fault(
-            reply,
-            new HttpError(
-              SOAP_ERRORS.unknownSoapAction,
-              `SOAPAction "${action}" is no operation of ${options.path}; its operations: ${[...byAction.keys()].join(', ')}`,
-            ),
-          );
-        if (!chosen && !single)
-          return fault(
-            reply,
-            new HttpError(
-              SOAP_ERRORS.unknownSoapAction,
-              `${options.path} has several operations: the SOAPAction header names one of ${[...byAction.keys()].join(', ')}`,
-            ),
-          );
         const staged: BinaryValue[] = [];
         const writes: Promise<void>[] = [];
         const kept = new Set<BinaryValue>();

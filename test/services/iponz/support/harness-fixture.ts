@@ -105,7 +105,7 @@ export const iponzFixture = (): ServiceFixture => ({
     // The SOAP endpoints: their WSDLs, and their JSON forms (the SOAP bodies have their own security
     // matrix and fuzzer in soap-framework.test.ts).
     'GET /trademarksearch': { query: ['wsdl', 'xsd=trademark-list-v1.xsd'] },
-    'POST /trademarksearch': { body: { ClientRef: 'r', Title: 'kiwi* OR "fern foods"' } },
+    'POST /trademarksearch': { body: { ClientRef: 'r', Title: 'kiwi* OR "fern foods"' }, write: 'action' },
     'GET /download-document': { query: 'wsdl' },
     // The applications and correspondence: SOAP only; their bodies have their own matrix and fuzzer.
     'GET /patent': { query: ['wsdl', 'xsd=patent-application.xsd'] },
@@ -118,6 +118,7 @@ export const iponzFixture = (): ServiceFixture => ({
     'POST /discussioncorrespondence': { coveredBy: 'soap-filing-security.test.ts' },
     'POST /download-document': {
       body: (ids: Record<string, string>) => ({ ObjectIdentifier: ids.documentId }),
+      write: 'action',
     },
   },
 });
