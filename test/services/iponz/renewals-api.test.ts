@@ -141,11 +141,12 @@ describe('paying', () => {
     const held = await renew('/trademarks/1000050', 'renew-mark-xml-etag', { 'if-match': xmlEtag });
     expect(held.statusCode, held.body).toBe(400);
     expect(held.json().errors[0].field).toBe('trademark-number');
-    for (const headers of [
+    const preconditions: Record<string, string>[] = [
       { 'if-match': `W/${xmlEtag}` },
       { 'if-match': xmlEtag.replace(/-v([0-9]+)-/, (_, v) => `-v${Number(v) - 1}-`) },
       { 'if-unmodified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' },
-    ]) {
+    ];
+    for (const headers of preconditions) {
       const refused = await renew('/trademarks/1000050', 'renew-mark-refused', headers);
       expect(refused.statusCode, JSON.stringify(headers)).toBe(412);
     }

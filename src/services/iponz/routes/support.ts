@@ -2,10 +2,9 @@
  * What the IP office's routes share: the not-found error, paging (the platform's, under the register's
  * names), and operations that answer their default media type whatever the `Accept`.
  */
-import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { RouteShorthandOptions } from 'fastify';
 import { PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
-import { negotiate } from '../../../platform/http/negotiate.ts';
 import { declareOperation, type OperationDeclaration } from '../../../platform/http/operation.ts';
 import type { PageRequest } from '../../../platform/http/pagination.ts';
 
@@ -31,22 +30,9 @@ export function pagedAnswer<Key extends string, Item>(
 /**
  * A declared operation that answers its first media type to an `Accept` none of `produces` fits, as these
  * operations always have (the XSDs, the WSDLs, the SOAP endpoints: their clients send what their tools
- * send), rather than 406 — RFC 9110 §12.5.1 lets a server disregard `Accept`. The kit's negotiation
- * 406es; this hook, run before it, drops an `Accept` that nothing fits so the kit chooses the default.
+ * send), rather than 406 — RFC 9110 §12.5.1 lets a server disregard `Accept`.
  */
-export function declareAnyAccept<Options extends RouteShorthandOptions>(
+export const declareAnyAccept = <Options extends RouteShorthandOptions>(
   options: Options,
   declaration: OperationDeclaration,
-): Options {
-  const declared = declareOperation(options, declaration);
-  const disregard = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-    try {
-      negotiate(request, declaration.produces);
-    } catch {
-      delete request.headers.accept;
-    }
-    done();
-  };
-  const hooks = declared.onRequest;
-  return { ...declared, onRequest: [disregard, ...(Array.isArray(hooks) ? hooks : [hooks])] } as Options;
-}
+): Options => declareOperation(options, { unacceptable: 'first', ...declaration });
