@@ -13,15 +13,17 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { HeldAuthority } from '../../../gateway/service-context.ts';
+import { strongEtag } from '../../../platform/http/conditional.ts';
 import { NZBN_ERRORS } from '../../../platform/http/error-codes.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
+import { conditionalWrite, typed } from '../../../platform/http/operation.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import { Authority, AuthorityGrant, NzbnParams, responses } from '../schemas/operations.ts';
+import { nzbnOperation } from './operation.ts';
 import { loadEntity, type NzbnContext, requireAuthority } from './support.ts';
 import { UPDATE_ERRORS } from './update-support.ts';
 
 const config = { threeLegged: true };
-type GrantBody = { userEmail?: string; organisationId?: string; role?: 'authority' | 'administrator' };
 
 const published = (nzbn: string, authority: HeldAuthority): Authority => ({
   authorityId: authority.id,
@@ -39,26 +41,27 @@ export async function authorityRoutes(app: FastifyInstance, context: NzbnContext
     await requireAuthority(context, request, stored.nzbn);
     return stored.nzbn;
   };
+  const api = typed(app);
 
-  app.get<{ Params: NzbnParams }>(
+  api.get(
     '/entities/:nzbn/authorities',
-    {
+    nzbnOperation({
       config,
       schema: {
         summary: 'List who holds business authority over the entity',
         params: NzbnParams,
         response: responses({ 200: Type.Array(Authority) }, [400, 401, 403, 404]),
       },
-    },
+    }),
     async (request) => {
       const nzbn = await entityActedFor(request, request.params.nzbn);
       return (await context.identity.listAuthorities('entity', nzbn)).map((a) => published(nzbn, a));
     },
   );
 
-  app.post<{ Params: NzbnParams; Body: GrantBody }>(
+  api.post(
     '/entities/:nzbn/authorities',
-    {
+    nzbnOperation({
       config,
       schema: {
         summary: 'Grant business authority over the entity to a user or an organisation',
@@ -66,7 +69,7 @@ export async function authorityRoutes(app: FastifyInstance, context: NzbnContext
         body: AuthorityGrant,
         response: responses({ 201: Authority }, UPDATE_ERRORS),
       },
-    },
+    }),
     async (request, reply) => {
       const nzbn = await entityActedFor(request, request.params.nzbn);
       const { userEmail, organisationId, role } = request.body;
@@ -87,21 +90,32 @@ export async function authorityRoutes(app: FastifyInstance, context: NzbnContext
     },
   );
 
-  app.delete<{ Params: NzbnParams & { authorityId: string } }>(
+  api.delete(
     '/entities/:nzbn/authorities/:authorityId',
-    {
-      config,
-      schema: {
-        summary: 'Revoke one business authority over the entity',
-        params: Type.Object({ ...NzbnParams.properties, authorityId: Type.String({ maxLength: 64 }) }),
-        response: responses({ 204: Type.Null() }, [400, 401, 403, 404]),
+    nzbnOperation(
+      {
+        config,
+        schema: {
+          summary: 'Revoke one business authority over the entity',
+          params: Type.Object({ ...NzbnParams.properties, authorityId: Type.String({ maxLength: 64 }) }),
+          response: responses({ 204: Type.Null() }, [400, 401, 403, 404, 412]),
+        },
       },
-    },
+      {},
+    ),
     async (request, reply) => {
       const nzbn = await entityActedFor(request, request.params.nzbn);
-      if (!(await context.identity.revokeAuthority('entity', nzbn, request.params.authorityId))) {
-        throw new HttpError(NZBN_ERRORS.notFound, 'Object Not Found: no such authority over this entity');
-      }
+      const { authorityId } = request.params;
+      const notFound = () =>
+        new HttpError(NZBN_ERRORS.notFound, 'Object Not Found: no such authority over this entity');
+      // The authority as listed (its bytes make the ETag; its grant is its last modification). The
+      // holders live in the gateway's database, outside this register's transactions: a revocation
+      // between this check and the revoke below is answered 404, as a second revoke is.
+      const held = (await context.identity.listAuthorities('entity', nzbn)).find((a) => a.id === authorityId);
+      if (!held) throw notFound();
+      const shown = published(nzbn, held);
+      conditionalWrite(request, { etag: strongEtag(shown), lastModified: held.grantedAt });
+      if (!(await context.identity.revokeAuthority('entity', nzbn, authorityId))) throw notFound();
       return reply.code(204).send();
     },
   );

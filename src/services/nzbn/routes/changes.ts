@@ -17,6 +17,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../../platform/http/errors.ts';
+import { typed } from '../../../platform/http/operation.ts';
 import { NZ_DATE_TIME_RULE, parseNzDateTime } from '../../../platform/nz-time.ts';
 import { changeItem } from '../domain/change-item.ts';
 import {
@@ -26,9 +27,11 @@ import {
   PUBLIC_SECTOR_TYPE_CODES,
 } from '../domain/codes.ts';
 import { Link, Nullable, Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
-import { envelope, PAGE_SIZE_DEFAULT, PageQuery, responses } from '../schemas/operations.ts';
+import { envelope, PagingQuery, responses } from '../schemas/operations.ts';
 import { type ChangeSortColumn, searchChanges } from '../store/change-search.ts';
-import { baseUrl, choice, type NzbnContext, pageLinks } from './support.ts';
+import { nzbnOperation } from './operation.ts';
+import { pagedEnvelope, pageOf } from './paging.ts';
+import { baseUrl, choice, type NzbnContext } from './support.ts';
 
 const ListParam = (description: string) =>
   Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 20, description }));
@@ -52,7 +55,7 @@ export const ChangeSearchQuery = Type.Object({
     Type.String({ maxLength: 40, description: 'changeDate (default), entityName or nzbn' }),
   ),
   'sort-order': Type.Optional(Type.String({ maxLength: 10, description: 'ASC (default) or DESC' })),
-  ...PageQuery,
+  ...PagingQuery,
 });
 export type ChangeSearchQuery = Static<typeof ChangeSearchQuery>;
 
@@ -69,6 +72,18 @@ export const ChangeItem = Type.Object(
   },
   Strict,
 );
+
+/** The parameters a page's links carry over. */
+const CARRIED = [
+  'change-event-type',
+  'entity-type',
+  'date-time-from',
+  'date-time-to',
+  'start-date',
+  'end-date',
+  'sort-by',
+  'sort-order',
+];
 
 const SORT_COLUMNS: readonly ChangeSortColumn[] = ['changeDate', 'entityName', 'nzbn'];
 
@@ -139,15 +154,15 @@ export function instant(
 }
 
 export async function changeRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
-  app.get<{ Querystring: ChangeSearchQuery }>(
+  typed(app).get(
     '/entities/changes',
-    {
+    nzbnOperation({
       schema: {
         summary: 'Search change events',
         querystring: ChangeSearchQuery,
         response: responses({ 200: envelope(ChangeItem) }, [400]),
       },
-    },
+    }),
     async (request) => {
       const query = request.query;
       const changeEventTypes = changeTypesFilter(query['change-event-type']);
@@ -161,8 +176,7 @@ export async function changeRoutes(app: FastifyInstance, context: NzbnContext): 
       if (!sortBy) throw badRequest('sort-by', `must be one of ${SORT_COLUMNS.join(', ')}`);
       const sortOrder = (query['sort-order'] ?? 'ASC').toUpperCase();
       if (sortOrder !== 'ASC' && sortOrder !== 'DESC') throw badRequest('sort-order', 'must be ASC or DESC');
-      const page = query.page ?? 0;
-      const pageSize = query['page-size'] ?? PAGE_SIZE_DEFAULT;
+      const page = pageOf(query);
       const found = await searchChanges(context.database.pool, {
         changeEventTypes,
         typeCodes,
@@ -171,27 +185,13 @@ export async function changeRoutes(app: FastifyInstance, context: NzbnContext): 
         to,
         sortBy,
         descending: sortOrder === 'DESC',
-        limit: pageSize,
-        offset: page * pageSize,
+        limit: page.pageSize,
+        offset: page.offset,
       });
       const base = baseUrl(context);
       const items = found.rows.map((row) => changeItem(row, base));
-      const names = [
-        'change-event-type',
-        'entity-type',
-        'date-time-from',
-        'date-time-to',
-        'start-date',
-        'end-date',
-        'sort-by',
-        'sort-order',
-      ];
-      const links = pageLinks(`${base}/entities/changes`, query, names, {
-        page,
-        pageSize,
-        total: found.total,
-      });
-      return { pageSize, page, totalItems: found.total, sortBy, sortOrder, items, links };
+      const listing = { path: '/entities/changes', query, carried: CARRIED };
+      return pagedEnvelope(context, listing, page, { total: found.total, items }, { sortBy, sortOrder });
     },
   );
 }

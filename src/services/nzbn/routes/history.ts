@@ -4,6 +4,7 @@
  */
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../../../platform/http/operation.ts';
 import { type EntityHistory, entityHistory, type HistoryKind } from '../domain/history.ts';
 import { Address, TradingArea, TradingName } from '../domain/schema.ts';
 import {
@@ -15,6 +16,7 @@ import {
   responses,
 } from '../schemas/operations.ts';
 import { historyItems, parseEntity } from '../store/entities.ts';
+import { nzbnOperation } from './operation.ts';
 import { sendPart } from './read.ts';
 import { actsFor, loadEntity, type NzbnContext } from './support.ts';
 
@@ -39,15 +41,19 @@ export async function historyRoutes(app: FastifyInstance, context: NzbnContext):
     return { stored, history: entityHistory(parseEntity(stored), records, authorised) };
   };
 
-  app.get<{ Params: NzbnParams }>(
+  const api = typed(app);
+  api.get(
     '/entities/:nzbn/history',
-    {
-      schema: {
-        summary: "An entity's history: every kind",
-        params: NzbnParams,
-        response: responses({ 200: WholeHistory, 304: NotModified }),
+    nzbnOperation(
+      {
+        schema: {
+          summary: "An entity's history: every kind",
+          params: NzbnParams,
+          response: responses({ 200: WholeHistory, 304: NotModified }),
+        },
       },
-    },
+      'read',
+    ),
     async (request, reply) => {
       const { stored, history } = await load(request.params.nzbn, request);
       return sendPart(request, reply, history, stored.lastUpdated);
@@ -55,15 +61,18 @@ export async function historyRoutes(app: FastifyInstance, context: NzbnContext):
   );
 
   for (const { kind, key, item } of KINDS) {
-    app.get<{ Params: NzbnParams }>(
+    api.get(
       `/entities/:nzbn/history/${kind}`,
-      {
-        schema: {
-          summary: `An entity's history: ${kind.replace('-', ' ')}`,
-          params: NzbnParams,
-          response: responses({ 200: Type.Array(item), 304: NotModified }),
+      nzbnOperation(
+        {
+          schema: {
+            summary: `An entity's history: ${kind.replace('-', ' ')}`,
+            params: NzbnParams,
+            response: responses({ 200: Type.Array(item), 304: NotModified }),
+          },
         },
-      },
+        'read',
+      ),
       async (request, reply) => {
         const { stored, history } = await load(request.params.nzbn, request, kind);
         return sendPart(request, reply, history[key], stored.lastUpdated);

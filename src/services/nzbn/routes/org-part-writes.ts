@@ -7,11 +7,12 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { evaluatePreconditions } from '../../../platform/http/conditional.ts';
+import { setValidators } from '../../../platform/http/conditional.ts';
 import { badRequest } from '../../../platform/http/errors.ts';
+import { conditionalWrite, typed } from '../../../platform/http/operation.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import { OrganisationPart } from '../domain/organisation-part.ts';
-import { buildPart, type PartLike, partIdentifiers } from '../domain/organisation-part-build.ts';
+import { buildPart, partIdentifiers } from '../domain/organisation-part-build.ts';
 import { Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
 import * as Input from '../schemas/inputs.ts';
 import { NzbnParams, responses } from '../schemas/operations.ts';
@@ -24,6 +25,7 @@ import {
   replacePart,
   withEntityLocked,
 } from '../store/org-parts.ts';
+import { nzbnOperation } from './operation.ts';
 import { PartParams } from './org-parts.ts';
 import {
   baseUrl,
@@ -67,6 +69,7 @@ const Allocation = Type.Object({ opn: Nzbn, nzbn: Nzbn, allocatedDate: NzDateTim
 
 export async function partWriteRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
   const pool = context.database.pool;
+  const api = typed(app);
   const event = (part: OrganisationPart, entityTypeCode: string, now: Date) => ({
     nzbn: part.parentNzbn,
     entityName: part.parentNzbnName,
@@ -77,16 +80,16 @@ export async function partWriteRoutes(app: FastifyInstance, context: NzbnContext
     isPrivate: part.privacy !== 'public',
   });
 
-  app.get<{ Params: NzbnParams }>(
+  api.get(
     '/entities/:nzbn/organisation-parts/allocation',
-    {
+    nzbnOperation({
       config,
       schema: {
         summary: 'Allocate a new organisation part number for the entity',
         params: NzbnParams,
         response: responses({ 200: Allocation }, [400, 401, 403, 404]),
       },
-    },
+    }),
     async (request) => {
       const nzbn = nzbnParam(request.params.nzbn);
       await requireAuthority(context, request, nzbn);
@@ -97,9 +100,9 @@ export async function partWriteRoutes(app: FastifyInstance, context: NzbnContext
     },
   );
 
-  app.post<{ Params: NzbnParams; Body: PartLike }>(
+  api.post(
     '/entities/:nzbn/organisation-parts',
-    {
+    nzbnOperation({
       config,
       schema: {
         summary: 'Create an organisation part (a fee applies beyond the second part of an entity)',
@@ -107,7 +110,7 @@ export async function partWriteRoutes(app: FastifyInstance, context: NzbnContext
         body: PartInput,
         response: responses({ 201: OrganisationPart }, UPDATE_ERRORS),
       },
-    },
+    }),
     async (request, reply) => {
       const nzbn = nzbnParam(request.params.nzbn);
       await requireAuthority(context, request, nzbn);
@@ -148,26 +151,29 @@ export async function partWriteRoutes(app: FastifyInstance, context: NzbnContext
       });
       if (!created) throw entityNotFound(nzbn);
       const body = JSON.stringify(created.part);
+      setValidators(reply, { etag: `"${created.etag}"`, lastModified: now });
       return reply
         .code(201)
         .header('Location', `${baseUrl(context)}/entities/${nzbn}/organisation-parts/${created.part.opn}`)
-        .header('ETag', `"${created.etag}"`)
         .type('application/json; charset=utf-8')
         .send(body);
     },
   );
 
-  app.put<{ Params: { nzbn: string; opn: string }; Body: PartLike }>(
+  api.put(
     '/entities/:nzbn/organisation-parts/:opn',
-    {
-      config,
-      schema: {
-        summary: 'Replace an organisation part',
-        params: PartParams,
-        body: PartInput,
-        response: responses({ 200: OrganisationPart }, UPDATE_ERRORS),
+    nzbnOperation(
+      {
+        config,
+        schema: {
+          summary: 'Replace an organisation part',
+          params: PartParams,
+          body: PartInput,
+          response: responses({ 200: OrganisationPart }, UPDATE_ERRORS),
+        },
       },
-    },
+      {},
+    ),
     async (request, reply) => {
       const nzbn = nzbnParam(request.params.nzbn);
       const opn = nzbnParam(request.params.opn, 'opn');
@@ -176,7 +182,7 @@ export async function partWriteRoutes(app: FastifyInstance, context: NzbnContext
       const updated = await withEntityLocked(pool, nzbn, async (client, parent) => {
         const found = await findPart(client, opn, true);
         if (!found || found.part.parentNzbn !== nzbn) throw partNotFound(opn);
-        evaluatePreconditions(request, { etag: `"${found.etag}"`, lastModified: found.lastUpdated });
+        conditionalWrite(request, { etag: `"${found.etag}"`, lastModified: found.lastUpdated });
         if (request.body.opn !== undefined && request.body.opn !== opn)
           throw badRequest('opn', 'cannot change');
         await checkParentGln(client, request.body.parentGln, nzbn, opn);
@@ -194,11 +200,8 @@ export async function partWriteRoutes(app: FastifyInstance, context: NzbnContext
         return saved;
       });
       if (!updated) throw entityNotFound(nzbn);
-      return reply
-        .header('ETag', `"${updated.etag}"`)
-        .header('Last-Modified', now.toUTCString())
-        .type('application/json; charset=utf-8')
-        .send(JSON.stringify(updated.part));
+      setValidators(reply, { etag: `"${updated.etag}"`, lastModified: now });
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(updated.part));
     },
   );
 }

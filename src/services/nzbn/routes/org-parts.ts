@@ -5,27 +5,15 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { answeredConditionally, strongEtag } from '../../../platform/http/conditional.ts';
+import { strongEtag } from '../../../platform/http/conditional.ts';
 import { badRequest } from '../../../platform/http/errors.ts';
+import { conditionalRead, typed } from '../../../platform/http/operation.ts';
 import { OrganisationPart, partViewFor, partVisibleTo, readStatus } from '../domain/organisation-part.ts';
-import {
-  envelope,
-  NotModified,
-  NzbnParams,
-  PAGE_SIZE_DEFAULT,
-  PageQuery,
-  responses,
-} from '../schemas/operations.ts';
+import { envelope, NotModified, NzbnParams, PagingQuery, responses } from '../schemas/operations.ts';
 import { findPart, partsOf, searchParts } from '../store/org-parts.ts';
-import {
-  baseUrl,
-  entitiesCallerActsFor,
-  loadEntity,
-  type NzbnContext,
-  nzbnParam,
-  pageLinks,
-  partNotFound,
-} from './support.ts';
+import { nzbnOperation } from './operation.ts';
+import { pagedEnvelope, pageOf } from './paging.ts';
+import { entitiesCallerActsFor, loadEntity, type NzbnContext, nzbnParam, partNotFound } from './support.ts';
 
 export const PartParams = Type.Object({
   // The fixed test case with organisation parts (its public part is the opn's example).
@@ -39,39 +27,32 @@ const PartSearchQuery = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   function: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   status: Type.Optional(Type.String({ maxLength: 20, description: 'Active or Inactive' })),
-  ...PageQuery,
+  ...PagingQuery,
 });
-type PartSearchQuery = {
-  nzbn?: string;
-  opn?: string;
-  name?: string;
-  function?: string;
-  status?: string;
-  page?: number;
-  'page-size'?: number;
-};
 
 const gln = (value: string | undefined, field: string) =>
   value === undefined ? undefined : nzbnParam(value, field);
 
+const BY_NAME = { sortBy: 'name', sortOrder: 'ASC' };
+
 export async function partReadRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
   const pool = context.database.pool;
+  const api = typed(app);
 
-  app.get<{ Querystring: PartSearchQuery }>(
+  api.get(
     '/entities/organisation-parts',
-    {
+    nzbnOperation({
       schema: {
         summary: 'Search organisation parts',
         querystring: PartSearchQuery,
         response: responses({ 200: envelope(OrganisationPart) }, [400]),
       },
-    },
+    }),
     async (request) => {
       const query = request.query;
       const status = query.status === undefined ? undefined : readStatus(query.status);
       if (query.status !== undefined && !status) throw badRequest('status', 'must be Active or Inactive');
-      const page = query.page ?? 0;
-      const pageSize = query['page-size'] ?? PAGE_SIZE_DEFAULT;
+      const page = pageOf(query);
       const mine = await entitiesCallerActsFor(context, request);
       const found = await searchParts(
         pool,
@@ -83,35 +64,27 @@ export async function partReadRoutes(app: FastifyInstance, context: NzbnContext)
           status,
         },
         [...mine],
-        { limit: pageSize, offset: page * pageSize },
+        { limit: page.pageSize, offset: page.offset },
       );
-      const links = pageLinks(
-        `${baseUrl(context)}/entities/organisation-parts`,
+      const listing = {
+        path: '/entities/organisation-parts',
         query,
-        ['nzbn', 'opn', 'name', 'function', 'status'],
-        { page, pageSize, total: found.total },
-      );
-      return {
-        pageSize,
-        page,
-        totalItems: found.total,
-        sortBy: 'name',
-        sortOrder: 'ASC',
-        items: found.parts.map((part) => partViewFor(part, mine)),
-        links,
+        carried: ['nzbn', 'opn', 'name', 'function', 'status'],
       };
+      const items = found.parts.map((part) => partViewFor(part, mine));
+      return pagedEnvelope(context, listing, page, { total: found.total, items }, BY_NAME);
     },
   );
 
-  app.get<{ Params: NzbnParams }>(
+  api.get(
     '/entities/:nzbn/organisation-parts',
-    {
+    nzbnOperation({
       schema: {
         summary: "An entity's organisation parts (those the caller may see)",
         params: NzbnParams,
         response: responses({ 200: Type.Array(OrganisationPart) }),
       },
-    },
+    }),
     async (request) => {
       const stored = await loadEntity(context, request.params.nzbn);
       const mine = await entitiesCallerActsFor(context, request);
@@ -121,15 +94,18 @@ export async function partReadRoutes(app: FastifyInstance, context: NzbnContext)
     },
   );
 
-  app.get<{ Params: { nzbn: string; opn: string } }>(
+  api.get(
     '/entities/:nzbn/organisation-parts/:opn',
-    {
-      schema: {
-        summary: 'One organisation part',
-        params: PartParams,
-        response: responses({ 200: OrganisationPart, 304: NotModified }, [400, 404, 412]),
+    nzbnOperation(
+      {
+        schema: {
+          summary: 'One organisation part',
+          params: PartParams,
+          response: responses({ 200: OrganisationPart, 304: NotModified }, [400, 404, 412]),
+        },
       },
-    },
+      'read',
+    ),
     async (request, reply) => {
       const nzbn = nzbnParam(request.params.nzbn);
       const opn = nzbnParam(request.params.opn, 'opn');
@@ -138,11 +114,8 @@ export async function partReadRoutes(app: FastifyInstance, context: NzbnContext)
       if (!found || found.part.parentNzbn !== nzbn || !partVisibleTo(found.part, mine))
         throw partNotFound(opn);
       const body = JSON.stringify(partViewFor(found.part, mine));
-      if (
-        answeredConditionally(request, reply, { etag: strongEtag(body), lastModified: found.lastUpdated })
-      ) {
+      if (conditionalRead(request, reply, { etag: strongEtag(body), lastModified: found.lastUpdated }))
         return reply;
-      }
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );

@@ -8,6 +8,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { RuleError } from '../../../platform/errors.ts';
+import { typed } from '../../../platform/http/operation.ts';
 import type { PrivacyFlag } from '../domain/codes.ts';
 import {
   addressItem,
@@ -39,6 +40,7 @@ import * as Input from '../schemas/inputs.ts';
 import { NzbnParams, responses } from '../schemas/operations.ts';
 import { addAddress } from '../store/edits.ts';
 import type { EndedItem } from '../store/update.ts';
+import { nzbnOperation } from './operation.ts';
 import type { NzbnContext } from './support.ts';
 import { UPDATE_ERRORS, updateFor, withValidators } from './update-support.ts';
 
@@ -195,19 +197,23 @@ const LISTS: ListPart[] = [
 
 export async function listRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
   for (const list of LISTS) {
-    app.post<{ Params: NzbnParams; Body: never }>(
+    typed(app).post(
       `/entities/:nzbn/${list.path}`,
-      {
-        config: { threeLegged: true },
-        schema: {
-          summary: `Add to an entity's ${list.path.replaceAll('-', ' ')} (three-legged token, business authority)`,
-          params: NzbnParams,
-          body: list.input,
-          response: responses({ 201: list.item }, UPDATE_ERRORS),
+      nzbnOperation(
+        {
+          config: { threeLegged: true },
+          schema: {
+            summary: `Add to an entity's ${list.path.replaceAll('-', ' ')} (three-legged token, business authority)`,
+            params: NzbnParams,
+            body: list.input,
+            response: responses({ 201: list.item }, UPDATE_ERRORS),
+          },
         },
-      },
+        // An addition changes the entity: it honours the entity's If-Match and If-Unmodified-Since.
+        {},
+      ),
       async (request, reply) => {
-        const updated = await updateFor(context, request, async (entity, tools) => {
+        const updated = await updateFor(context, request, request.params.nzbn, async (entity, tools) => {
           const added = list.add(entity, request.body as never, {
             id: await tools.nextItemId(),
             now: tools.stamp,

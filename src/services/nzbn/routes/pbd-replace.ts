@@ -9,6 +9,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { RuleError } from '../../../platform/errors.ts';
 import { badRequest } from '../../../platform/http/errors.ts';
+import { typed } from '../../../platform/http/operation.ts';
 import {
   abnProblem,
   REQUESTABLE_STATUS_RULE,
@@ -19,6 +20,7 @@ import { Nullable, PrivacySettings, Role } from '../domain/schema.ts';
 import * as Input from '../schemas/inputs.ts';
 import { NzbnParams, responses } from '../schemas/operations.ts';
 import { rolesChange, statusChange } from '../store/edits.ts';
+import { nzbnOperation } from './operation.ts';
 import type { NzbnContext } from './support.ts';
 import { UPDATE_ERRORS, updateFor, withValidators } from './update-support.ts';
 
@@ -32,19 +34,23 @@ const StatusBody = Type.Object({
 });
 
 export async function replaceRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
-  app.put<{ Params: NzbnParams; Body: Input.PrivacyInput }>(
+  const api = typed(app);
+  api.put(
     '/entities/:nzbn/privacy-settings',
-    {
-      config,
-      schema: {
-        summary: 'Change privacy settings (flags not given keep their value)',
-        params: NzbnParams,
-        body: Input.PrivacyInput,
-        response: responses({ 200: PrivacySettings }, UPDATE_ERRORS),
+    nzbnOperation(
+      {
+        config,
+        schema: {
+          summary: 'Change privacy settings (flags not given keep their value)',
+          params: NzbnParams,
+          body: Input.PrivacyInput,
+          response: responses({ 200: PrivacySettings }, UPDATE_ERRORS),
+        },
       },
-    },
+      {},
+    ),
     async (request, reply) => {
-      const updated = await updateFor(context, request, (entity) => {
+      const updated = await updateFor(context, request, request.params.nzbn, (entity) => {
         entity.privacySettings = { ...entity.privacySettings, ...request.body };
         const settings = entity.privacySettings;
         return {
@@ -56,45 +62,53 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
     },
   );
 
-  app.put<{ Params: NzbnParams; Body: Input.RoleInput[] }>(
+  api.put(
     '/entities/:nzbn/roles',
-    {
-      config,
-      schema: {
-        summary: 'Replace the roles (a role left out ends)',
-        params: NzbnParams,
-        body: Type.Array(Input.RoleInput, {
-          maxItems: 200,
-          examples: [[{ roleType: 'Sole Trader', rolePerson: { firstName: 'Aroha', lastName: 'Fixture' } }]],
-        }),
-        response: responses({ 200: Type.Array(Role) }, UPDATE_ERRORS),
+    nzbnOperation(
+      {
+        config,
+        schema: {
+          summary: 'Replace the roles (a role left out ends)',
+          params: NzbnParams,
+          body: Type.Array(Input.RoleInput, {
+            maxItems: 200,
+            examples: [
+              [{ roleType: 'Sole Trader', rolePerson: { firstName: 'Aroha', lastName: 'Fixture' } }],
+            ],
+          }),
+          response: responses({ 200: Type.Array(Role) }, UPDATE_ERRORS),
+        },
       },
-    },
+      {},
+    ),
     async (request, reply) => {
-      const updated = await updateFor(context, request, (entity, tools) =>
+      const updated = await updateFor(context, request, request.params.nzbn, (entity, tools) =>
         rolesChange(entity, request.body, tools),
       );
       return withValidators(reply, updated).send(updated.result);
     },
   );
 
-  app.put<{ Params: NzbnParams; Body: Input.AbnInput }>(
+  api.put(
     '/entities/:nzbn/australian-business-number',
-    {
-      config,
-      schema: {
-        summary: 'Set or clear the Australian Business Number',
-        params: NzbnParams,
-        body: Input.AbnInput,
-        response: responses({ 200: AbnBody }, UPDATE_ERRORS),
+    nzbnOperation(
+      {
+        config,
+        schema: {
+          summary: 'Set or clear the Australian Business Number',
+          params: NzbnParams,
+          body: Input.AbnInput,
+          response: responses({ 200: AbnBody }, UPDATE_ERRORS),
+        },
       },
-    },
+      {},
+    ),
     async (request, reply) => {
       const given = request.body.australianBusinessNumber;
       const abn = given === null || given.trim() === '' ? null : given.replace(/\s/g, '');
       const problem = abn === null ? null : abnProblem(abn);
       if (problem) throw badRequest('australianBusinessNumber', problem);
-      const updated = await updateFor(context, request, (entity) => {
+      const updated = await updateFor(context, request, request.params.nzbn, (entity) => {
         entity.australianBusinessNumber = abn;
         const value = { australianBusinessNumber: abn };
         const isPrivate = entity.privacySettings.abnPrivateInformation;
@@ -107,21 +121,24 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
     },
   );
 
-  app.post<{ Params: NzbnParams; Body: Input.StatusRequest }>(
+  api.post(
     '/entities/:nzbn/entity-statuses',
-    {
-      config,
-      schema: {
-        summary: 'Request a status change (entities the register keeps itself)',
-        params: NzbnParams,
-        body: Input.StatusRequest,
-        response: responses({ 201: StatusBody }, UPDATE_ERRORS),
+    nzbnOperation(
+      {
+        config,
+        schema: {
+          summary: 'Request a status change (entities the register keeps itself)',
+          params: NzbnParams,
+          body: Input.StatusRequest,
+          response: responses({ 201: StatusBody }, UPDATE_ERRORS),
+        },
       },
-    },
+      {},
+    ),
     async (request, reply) => {
       const target = readRequestedStatus(request.body.entityStatusCode);
       if (!target) throw badRequest('entityStatusCode', REQUESTABLE_STATUS_RULE);
-      const updated = await updateFor(context, request, (entity, tools) => {
+      const updated = await updateFor(context, request, request.params.nzbn, (entity, tools) => {
         const problem = statusChangeProblem(entity, target);
         if (problem) throw new RuleError('entityStatusCode', problem);
         return statusChange(entity, target, request.body.effectiveDate, tools);

@@ -6,8 +6,9 @@
  */
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { answeredConditionally, strongEtag } from '../../../platform/http/conditional.ts';
+import { strongEtag } from '../../../platform/http/conditional.ts';
 import { badRequest } from '../../../platform/http/errors.ts';
+import { conditionalRead, typed } from '../../../platform/http/operation.ts';
 import { ADDRESS_TYPES, isAddressType, isCompanyType } from '../domain/codes.ts';
 import { partVisibleTo } from '../domain/organisation-part.ts';
 import {
@@ -36,6 +37,7 @@ import {
   responses,
 } from '../schemas/operations.ts';
 import { partsOf } from '../store/org-parts.ts';
+import { nzbnOperation } from './operation.ts';
 import {
   actsFor,
   baseUrl,
@@ -80,16 +82,20 @@ const AddressQuery = Type.Object({
 });
 
 export async function readRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
-  app.get<{ Params: NzbnParams }>(
+  const api = typed(app);
+  api.get(
     '/entities/:nzbn',
-    {
-      schema: {
-        summary: 'Get an entity',
-        params: NzbnParams,
-        headers: ConditionalHeaders,
-        response: responses({ 200: Entity, 304: NotModified }, [400, 404, 412]),
+    nzbnOperation(
+      {
+        schema: {
+          summary: 'Get an entity',
+          params: NzbnParams,
+          headers: ConditionalHeaders,
+          response: responses({ 200: Entity, 304: NotModified }, [400, 404, 412]),
+        },
       },
-    },
+      'read',
+    ),
     async (request, reply) => {
       // The ETags and both views' bytes are made once per stored version (support.ts viewEtag and
       // entityView give the same).
@@ -97,52 +103,66 @@ export async function readRoutes(app: FastifyInstance, context: NzbnContext): Pr
       const stored = entry.stored;
       const authorised = stored.hidesItems ? await actsFor(context, request, stored.nzbn) : true;
       const etag = entry.viewEtag(authorised);
-      if (answeredConditionally(request, reply, { etag, lastModified: stored.lastUpdated })) return reply;
+      if (conditionalRead(request, reply, { etag, lastModified: stored.lastUpdated })) return reply;
       return reply.type('application/json; charset=utf-8').send(entry.body(authorised));
     },
   );
 
+  const partSchema = (part: (typeof ENTITY_PARTS)[number]) => ({
+    summary: `Get an entity's ${part.path.replaceAll('-', ' ')}`,
+    params: part.path === 'non-company-details' ? NonCompanyNzbnParams : NzbnParams,
+    headers: ConditionalHeaders,
+    response: responses({ 200: part.schema, 304: NotModified }, [400, 404, 412]),
+  });
+  /** The part as the caller may see it; addresses of one type when `address-type` is given. */
+  const answerPart = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    nzbn: string,
+    part: (typeof ENTITY_PARTS)[number],
+    addressType?: string,
+  ) => {
+    const stored = await loadEntity(context, nzbn);
+    const authorised = await actsFor(context, request, stored.nzbn);
+    const entity = entityView(stored, authorised);
+    let value: unknown = entity[part.key];
+    if (part.key === 'company-details' && !isCompanyType(entity.entityTypeCode)) {
+      throw badRequest(
+        'nzbn',
+        `the entity is a ${entity.entityTypeDescription}, not a company: it has no company details`,
+      );
+    }
+    if (part.key === 'non-company-details' && isCompanyType(entity.entityTypeCode)) {
+      throw badRequest('nzbn', 'the entity is a company: see company-details');
+    }
+    if (part.key === 'addresses') value = filterAddresses(entity, addressType);
+    return sendPart(request, reply, value, stored.lastUpdated);
+  };
   for (const part of ENTITY_PARTS) {
-    app.get<{ Params: NzbnParams; Querystring: { 'address-type'?: string } }>(
-      `/entities/:nzbn/${part.path}`,
-      {
-        schema: {
-          summary: `Get an entity's ${part.path.replaceAll('-', ' ')}`,
-          params: part.path === 'non-company-details' ? NonCompanyNzbnParams : NzbnParams,
-          ...(part.path === 'addresses' ? { querystring: AddressQuery } : {}),
-          headers: ConditionalHeaders,
-          response: responses({ 200: part.schema, 304: NotModified }, [400, 404, 412]),
-        },
-      },
-      async (request, reply) => {
-        const stored = await loadEntity(context, request.params.nzbn);
-        const authorised = await actsFor(context, request, stored.nzbn);
-        const entity = entityView(stored, authorised);
-        let value: unknown = entity[part.key];
-        if (part.key === 'company-details' && !isCompanyType(entity.entityTypeCode)) {
-          throw badRequest(
-            'nzbn',
-            `the entity is a ${entity.entityTypeDescription}, not a company: it has no company details`,
-          );
-        }
-        if (part.key === 'non-company-details' && isCompanyType(entity.entityTypeCode)) {
-          throw badRequest('nzbn', 'the entity is a company: see company-details');
-        }
-        if (part.key === 'addresses') value = filterAddresses(entity, request.query['address-type']);
-        return sendPart(request, reply, value, stored.lastUpdated);
-      },
-    );
+    const url = `/entities/:nzbn/${part.path}`;
+    if (part.path === 'addresses') {
+      api.get(
+        url,
+        nzbnOperation({ schema: { ...partSchema(part), querystring: AddressQuery } }, 'read'),
+        (request, reply) =>
+          answerPart(request, reply, request.params.nzbn, part, request.query['address-type']),
+      );
+    } else {
+      api.get(url, nzbnOperation({ schema: partSchema(part) }, 'read'), (request, reply) =>
+        answerPart(request, reply, request.params.nzbn, part),
+      );
+    }
   }
 
-  app.get<{ Params: NzbnParams }>(
+  api.get(
     '/entities/:nzbn/discoverable',
-    {
+    nzbnOperation({
       schema: {
         summary: 'Which parts of an entity exist, as links',
         params: NzbnParams,
         response: responses({ 200: Discoverable }),
       },
-    },
+    }),
     async (request) => {
       const stored = await loadEntity(context, request.params.nzbn);
       const authorised = await actsFor(context, request, stored.nzbn);
@@ -190,6 +210,6 @@ function filterAddresses(entity: Entity, addressType: string | undefined): Entit
 /** A part with an ETag of its own (its bytes) and the entity's Last-Modified. */
 export function sendPart(request: FastifyRequest, reply: FastifyReply, value: unknown, lastModified: Date) {
   const body = JSON.stringify(value);
-  if (answeredConditionally(request, reply, { etag: strongEtag(body), lastModified })) return reply;
+  if (conditionalRead(request, reply, { etag: strongEtag(body), lastModified })) return reply;
   return reply.type('application/json; charset=utf-8').send(body);
 }

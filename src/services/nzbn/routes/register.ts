@@ -5,17 +5,15 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { setValidators } from '../../../platform/http/conditional.ts';
+import { typed } from '../../../platform/http/operation.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
-import {
-  newEntity,
-  type RegistrationLike,
-  registrableType,
-  registrationIdentifiers,
-} from '../domain/registration.ts';
+import { newEntity, registrableType, registrationIdentifiers } from '../domain/registration.ts';
 import { Entity, Strict } from '../domain/schema.ts';
 import * as Input from '../schemas/inputs.ts';
 import { responses } from '../schemas/operations.ts';
 import { registerEntity } from '../store/register.ts';
+import { nzbnOperation } from './operation.ts';
 import { baseUrl, type NzbnContext, viewEtag } from './support.ts';
 
 const List = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
@@ -42,16 +40,16 @@ export const RegistrationInput = Type.Object(
 );
 
 export async function registerRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
-  app.post<{ Body: RegistrationLike }>(
+  typed(app).post(
     '/entities',
-    {
+    nzbnOperation({
       config: { threeLegged: true },
       schema: {
         summary: 'Register a sole trader, partnership or trust (three-legged token)',
         body: RegistrationInput,
         response: responses({ 201: Entity }, [400, 401, 403]),
       },
-    },
+    }),
     async (request, reply) => {
       registrableType(request.body.entityTypeCode);
       const now = context.clock.now();
@@ -64,10 +62,10 @@ export async function registerRoutes(app: FastifyInstance, context: NzbnContext)
           await context.identity.grantAuthority('entity', entity.nzbn, { userId: request.caller!.userId! });
         },
       );
+      setValidators(reply, { etag: viewEtag(stored, true), lastModified: stored.lastUpdated });
       return reply
         .code(201)
         .header('Location', `${baseUrl(context)}/entities/${stored.nzbn}`)
-        .header('ETag', viewEtag(stored, true))
         .type('application/json; charset=utf-8')
         .send(stored.document);
     },

@@ -4,14 +4,17 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../../platform/http/errors.ts';
+import { typed } from '../../../platform/http/operation.ts';
 import { hasBicFormat } from '../domain/bic.ts';
 import { entityTypesForFilter, parseEntityStatusFilter } from '../domain/codes.ts';
 import { publicView } from '../domain/privacy.ts';
 import { MAX_SEARCH_WORDS, searchWords } from '../domain/search-text.ts';
-import { envelope, PAGE_SIZE_DEFAULT, responses, SearchItem, SearchQuery } from '../schemas/operations.ts';
+import { envelope, responses, SearchItem, SearchQuery } from '../schemas/operations.ts';
 import { findEntities, parseEntity } from '../store/entities.ts';
 import { searchEntities } from '../store/search.ts';
-import { baseUrl, link, type NzbnContext, pageLinks } from './support.ts';
+import { nzbnOperation } from './operation.ts';
+import { pagedEnvelope, pageOf } from './paging.ts';
+import { baseUrl, link, type NzbnContext } from './support.ts';
 
 const split = (values: readonly string[] | undefined): string[] | undefined => {
   const list = values
@@ -55,31 +58,33 @@ function industryCodes(values: readonly string[] | undefined): string[] | undefi
   return codes;
 }
 
+/** Items come in name order (the published envelope says so). */
+const SORTED = { sortBy: 'entityName', sortOrder: 'ASC' };
+
 export async function searchRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
-  app.get<{ Querystring: SearchQuery }>(
+  typed(app).get(
     '/entities',
-    {
+    nzbnOperation({
       schema: {
         summary: 'Search entities',
         querystring: SearchQuery,
         response: responses({ 200: envelope(SearchItem) }, [400]),
       },
-    },
+    }),
     async (request) => {
       const query = request.query;
       const words = searchWords(query['search-term']);
       if (words.length === 0) throw badRequest('search-term', 'must contain a letter or a digit');
       if (words.length > MAX_SEARCH_WORDS)
         throw badRequest('search-term', `at most ${MAX_SEARCH_WORDS} words`);
-      const page = query.page ?? 0;
-      const pageSize = query['page-size'] ?? PAGE_SIZE_DEFAULT;
+      const page = pageOf(query);
       const found = await searchEntities(context.database.pool, {
         words,
         statusCodes: statusCodes(query['entity-status']),
         typeCodes: typeCodes(query['entity-type']),
         industryCodes: industryCodes(query['industry-code']),
-        limit: pageSize,
-        offset: page * pageSize,
+        limit: page.pageSize,
+        offset: page.offset,
       });
       const stored = new Map(
         (await findEntities(context.database.pool, found.nzbns)).map((entity) => [entity.nzbn, entity]),
@@ -106,21 +111,12 @@ export async function searchRoutes(app: FastifyInstance, context: NzbnContext): 
           },
         ];
       });
-      const links = pageLinks(
-        `${base}/entities`,
+      const listing = {
+        path: '/entities',
         query,
-        ['search-term', 'entity-status', 'entity-type', 'industry-code'],
-        { page, pageSize, total: found.total },
-      );
-      return {
-        pageSize,
-        page,
-        totalItems: found.total,
-        sortBy: 'entityName',
-        sortOrder: 'ASC',
-        items,
-        links,
+        carried: ['search-term', 'entity-status', 'entity-type', 'industry-code'],
       };
+      return pagedEnvelope(context, listing, page, { total: found.total, items }, SORTED);
     },
   );
 }

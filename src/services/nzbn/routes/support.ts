@@ -6,7 +6,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { glnProblem } from '../../../platform/gs1.ts';
-import { evaluatePreconditions } from '../../../platform/http/conditional.ts';
 import { NZBN_ERRORS } from '../../../platform/http/error-codes.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
 import { ENVIRONMENT_PREFIX } from '../../contract.ts';
@@ -97,18 +96,6 @@ export function entityView(stored: Readonly<StoredEntity>, authorised: boolean):
   return authorised ? entity : publicView(entity);
 }
 
-/**
- * Preconditions of a write (If-Match, If-Unmodified-Since, If-None-Match: *). An ETag of either view
- * of the current version matches: a client may have read the entity before it signed in.
- */
-export function checkWritePreconditions(request: FastifyRequest, stored: StoredEntity): void {
-  const ifMatch = request.headers['if-match'];
-  const publicTag = viewEtag(stored, false);
-  const etag =
-    typeof ifMatch === 'string' && ifMatch.includes(publicTag) ? publicTag : viewEtag(stored, true);
-  evaluatePreconditions(request, { etag, lastModified: stored.lastUpdated });
-}
-
 /** `https://host/sandbox/nzbn/v5`: the base of links in responses (the public base URL, never the Host). */
 export function baseUrl(context: NzbnContext): string {
   return context.absoluteUrl(`${ENVIRONMENT_PREFIX[context.environment]}${context.service.path}`);
@@ -121,32 +108,3 @@ export function choice<T extends string>(value: string, allowed: readonly T[]): 
 }
 
 export const link = (rel: string, href: string, methods: string[] = ['GET']) => ({ rel, href, methods });
-
-/**
- * `self`, `next` and `prev` links of a paged listing. Only the listing's own parameters are carried
- * over — never a subscription key given in the query.
- */
-export function pageLinks(
-  listing: string,
-  query: Record<string, unknown>,
-  names: readonly string[],
-  paging: { page: number; pageSize: number; total: number },
-) {
-  const self = new URL(listing);
-  for (const name of names) {
-    const value = query[name];
-    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
-      self.searchParams.append(name, String(one));
-    }
-  }
-  const at = (n: number) => {
-    const url = new URL(self);
-    url.searchParams.set('page', String(n));
-    url.searchParams.set('page-size', String(paging.pageSize));
-    return url.href;
-  };
-  const links = [link('self', at(paging.page))];
-  if ((paging.page + 1) * paging.pageSize < paging.total) links.push(link('next', at(paging.page + 1)));
-  if (paging.page > 0) links.push(link('prev', at(paging.page - 1)));
-  return links;
-}

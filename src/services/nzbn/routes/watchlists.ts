@@ -15,15 +15,18 @@
  * `toDate` (the end date) and `suspended: true`, and cannot be resumed (400).
  */
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { glnProblem } from '../../../platform/gs1.ts';
-import { NZBN_ERRORS } from '../../../platform/http/error-codes.ts';
-import { badRequest, HttpError } from '../../../platform/http/errors.ts';
-import { formatNzDateTime } from '../../../platform/nz-time.ts';
-import { PUBLIC_SECTOR_TYPE_CODES } from '../domain/codes.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { setValidators } from '../../../platform/http/conditional.ts';
+import { badRequest } from '../../../platform/http/errors.ts';
+import {
+  conditionalRead,
+  conditionalWrite,
+  type ResourceValidators,
+  typed,
+} from '../../../platform/http/operation.ts';
 import { changeTypes, mergeWatchlist } from '../domain/watchlist.ts';
 import { newWebhookSecret } from '../domain/webhook-signing.ts';
-import { envelope, PAGE_SIZE_DEFAULT, responses } from '../schemas/operations.ts';
+import { envelope, NotModified, responses } from '../schemas/operations.ts';
 import {
   CreatedWatchlist,
   IdParams,
@@ -35,104 +38,51 @@ import {
   WatchlistUpdate,
 } from '../schemas/watchlists.ts';
 import {
-  addNzbns,
+  changeNzbns,
   createWatchlist,
   deleteWatchlist,
-  entityTypesOf,
   findWatchlist,
   listWatchlists,
-  removeNzbns,
   type StoredWatchlist,
   updateWatchlist,
 } from '../store/watchlists.ts';
-import { baseUrl, choice, link, type NzbnContext, pageLinks } from './support.ts';
+import { nzbnOperation } from './operation.ts';
+import { pagedEnvelope, pageOf } from './paging.ts';
+import { baseUrl, choice, type NzbnContext } from './support.ts';
+import { checkedNzbns, notFound, ownerOf, represented, sendJson, view } from './watchlist-support.ts';
 
 const WATCHLIST_SORT = ['name', 'fromDate', 'watchlistId'] as const;
 
-interface Owner {
-  key: string;
-  userId: string | null;
-  organisationId: string | null;
-}
-
-function ownerOf(request: FastifyRequest): Owner {
-  const caller = request.caller;
-  if (!caller) throw new HttpError(NZBN_ERRORS.unauthorized, 'Unauthorized: no subscription');
-  const organisationId = caller.organisationId ?? null;
-  return {
-    key: organisationId ? `org:${organisationId}` : `sub:${caller.subscriptionId}`,
-    userId: caller.userId ?? caller.subscriberId,
-    organisationId,
-  };
-}
-
-const notFound = (id: string): HttpError =>
-  new HttpError(NZBN_ERRORS.notFound, `Object Not Found: no watchlist has the id ${id}`);
-
-/** Checks business numbers' form and that the register holds them; 400 naming the others. */
-async function checkedNzbns(context: NzbnContext, values: readonly string[]): Promise<string[]> {
-  const nzbns = [...new Set(values.map((value) => value.trim()))];
-  for (const nzbn of nzbns) {
-    const problem = glnProblem(nzbn);
-    if (problem) throw badRequest('nzbns', `"${nzbn}": ${problem.message}`);
-  }
-  const types = await entityTypesOf(context.database.pool, nzbns);
-  const unknown = nzbns.filter((nzbn) => !types.has(nzbn)).sort();
-  if (unknown.length > 0) throw badRequest('nzbns', `unknown business number "${unknown.join('", "')}"`);
-  const publicSector = nzbns.filter((nzbn) => PUBLIC_SECTOR_TYPE_CODES.has(types.get(nzbn)!)).sort();
-  if (publicSector.length > 0) {
-    throw badRequest(
-      'nzbns',
-      `"${publicSector.join('", "')}": public sector entities cannot be watched (they have no source register, so no change feed)`,
-    );
-  }
-  return nzbns;
-}
-
-function view(context: NzbnContext, watchlist: StoredWatchlist) {
-  const self = `${baseUrl(context)}/watchlists/${watchlist.id}`;
-  return {
-    watchlistId: watchlist.id,
-    name: watchlist.name,
-    userId: watchlist.userId,
-    fromDate: formatNzDateTime(watchlist.fromDate.getTime()),
-    toDate: watchlist.toDate ? formatNzDateTime(watchlist.toDate.getTime()) : null,
-    organisationId: watchlist.organisationId,
-    channel: watchlist.channel,
-    frequency: watchlist.frequency,
-    wildcard: watchlist.wildcard,
-    changeEventTypes: watchlist.changeEventTypes,
-    pushEndpoint: watchlist.pushEndpoint,
-    authorizationToken: watchlist.authorizationToken,
-    adminEmailAddress: watchlist.adminEmailAddress,
-    watchlistEmailAddresses: watchlist.watchlistEmailAddresses,
-    lastSuccessfulChangeNoticeId: watchlist.lastSuccessfulChangeNoticeId,
-    suspended: watchlist.suspended,
-    links: [
-      link('self', self, ['GET', 'PUT', 'DELETE']),
-      link('nzbns', `${self}/nzbns`, ['GET', 'POST', 'DELETE']),
-    ],
-    nzbns: watchlist.nzbns,
-  };
-}
-
 export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
   const pool = context.database.pool;
+  const api = typed(app);
   const load = async (request: FastifyRequest, id: string) => {
     const found = await findWatchlist(pool, ownerOf(request).key, id);
     if (!found) throw notFound(id);
     return found;
   };
+  const whole = (watchlist: StoredWatchlist) => represented(view(context, watchlist), watchlist);
+  const numbers = (watchlist: StoredWatchlist) => represented({ nzbns: watchlist.nzbns }, watchlist);
+  /** A write's preconditions against one representation of the locked watchlist. */
+  const against =
+    (request: FastifyRequest, of: (watchlist: StoredWatchlist) => { validators: ResourceValidators }) =>
+    (current: StoredWatchlist) =>
+      conditionalWrite(request, of(current).validators);
+  /** A write's answer: the representation as it now stands, with its validators. */
+  const answer = (reply: FastifyReply, shown: { text: string; validators: ResourceValidators }) => {
+    setValidators(reply, shown.validators);
+    return sendJson(reply, shown.text);
+  };
 
-  app.get<{ Querystring: ListQuery }>(
+  api.get(
     '/watchlists',
-    {
+    nzbnOperation({
       schema: {
         summary: 'List the caller’s watchlists',
         querystring: ListQuery,
         response: responses({ 200: envelope(Watchlist) }, [400]),
       },
-    },
+    }),
     async (request) => {
       const query = request.query;
       const owner = ownerOf(request);
@@ -141,8 +91,7 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
       const sortOrder = (query.sortorder ?? 'ASC').toUpperCase();
       if (sortOrder !== 'ASC' && sortOrder !== 'DESC') throw badRequest('sortorder', 'must be ASC or DESC');
       const types = query['change-event-types']?.flatMap((value) => value.split(','));
-      const page = query.page ?? 0;
-      const pageSize = query['page-size'] ?? PAGE_SIZE_DEFAULT;
+      const page = pageOf(query);
       // Only the caller's own organisation has watchlists the caller may see.
       const other =
         query['organisation-id'] !== undefined && query['organisation-id'] !== owner.organisationId;
@@ -153,36 +102,28 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
             changeEventTypes: types ? changeTypes(types, 'change-event-types') : undefined,
             sortBy,
             descending: sortOrder === 'DESC',
-            limit: pageSize,
-            offset: page * pageSize,
+            limit: page.pageSize,
+            offset: page.offset,
           });
-      const links = pageLinks(
-        `${baseUrl(context)}/watchlists`,
+      const listing = {
+        path: '/watchlists',
         query,
-        ['name', 'organisation-id', 'change-event-types', 'sort-by', 'sortorder'],
-        { page, pageSize, total: found.total },
-      );
-      return {
-        pageSize,
-        page,
-        totalItems: found.total,
-        sortBy,
-        sortOrder,
-        items: found.watchlists.map((watchlist) => view(context, watchlist)),
-        links,
+        carried: ['name', 'organisation-id', 'change-event-types', 'sort-by', 'sortorder'],
       };
+      const items = found.watchlists.map((watchlist) => view(context, watchlist));
+      return pagedEnvelope(context, listing, page, { total: found.total, items }, { sortBy, sortOrder });
     },
   );
 
-  app.post<{ Body: WatchlistCreate }>(
+  api.post(
     '/watchlists',
-    {
+    nzbnOperation({
       schema: {
         summary: 'Create a watchlist (the answer shows its webhook secret, once)',
         body: WatchlistCreate,
         response: responses({ 201: CreatedWatchlist }, [400]),
       },
-    },
+    }),
     async (request, reply) => {
       const owner = ownerOf(request);
       const now = context.clock.now();
@@ -194,95 +135,150 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
       const secret = newWebhookSecret();
       const id = await createWatchlist(pool, owner, fields, nzbns, secret, now);
       const created = await load(request, id);
+      // The watchlist's validators (without the secret, which only this answer shows).
+      setValidators(reply, whole(created).validators);
       reply.code(201).header('location', `${baseUrl(context)}/watchlists/${id}`);
       return { ...view(context, created), webhookSecret: secret };
     },
   );
 
-  app.get<{ Params: IdParams }>(
+  api.get(
     '/watchlists/:watchlistId',
-    { schema: { summary: 'View a watchlist', params: IdParams, response: responses({ 200: Watchlist }) } },
-    async (request) => view(context, await load(request, request.params.watchlistId)),
-  );
-
-  app.put<{ Params: IdParams; Body: WatchlistUpdate }>(
-    '/watchlists/:watchlistId',
-    {
-      schema: {
-        summary: 'Update a watchlist (suspended: false resumes delivery)',
-        params: IdParams,
-        body: WatchlistUpdate,
-        response: responses({ 200: Watchlist }),
+    nzbnOperation(
+      {
+        schema: {
+          summary: 'View a watchlist',
+          params: IdParams,
+          response: responses({ 200: Watchlist, 304: NotModified }, [400, 404, 412]),
+        },
       },
-    },
-    async (request) => {
-      const { watchlistId } = request.params;
-      const current = await load(request, watchlistId);
-      const now = context.clock.now();
-      const fields = mergeWatchlist(request.body, current, now);
-      if (!(await updateWatchlist(pool, ownerOf(request).key, watchlistId, fields, now)))
-        throw notFound(watchlistId);
-      return view(context, await load(request, watchlistId));
+      'read',
+    ),
+    async (request, reply) => {
+      const shown = whole(await load(request, request.params.watchlistId));
+      if (conditionalRead(request, reply, shown.validators)) return reply;
+      return sendJson(reply, shown.text);
     },
   );
 
-  app.delete<{ Params: IdParams }>(
+  api.put(
     '/watchlists/:watchlistId',
-    {
-      schema: { summary: 'Delete a watchlist', params: IdParams, response: responses({ 204: Type.Null() }) },
-    },
+    nzbnOperation(
+      {
+        schema: {
+          summary: 'Update a watchlist (suspended: false resumes delivery)',
+          params: IdParams,
+          body: WatchlistUpdate,
+          response: responses({ 200: Watchlist }, [400, 404, 412]),
+        },
+      },
+      {},
+    ),
     async (request, reply) => {
       const { watchlistId } = request.params;
-      if (!(await deleteWatchlist(pool, ownerOf(request).key, watchlistId))) throw notFound(watchlistId);
+      const now = context.clock.now();
+      const check = against(request, whole);
+      const saved = await updateWatchlist(pool, ownerOf(request).key, watchlistId, now, (current) => {
+        check(current);
+        return mergeWatchlist(request.body, current, now);
+      });
+      if (!saved) throw notFound(watchlistId);
+      return answer(reply, whole(await load(request, watchlistId)));
+    },
+  );
+
+  api.delete(
+    '/watchlists/:watchlistId',
+    nzbnOperation(
+      {
+        schema: {
+          summary: 'Delete a watchlist',
+          params: IdParams,
+          response: responses({ 204: Type.Null() }, [400, 404, 412]),
+        },
+      },
+      {},
+    ),
+    async (request, reply) => {
+      const { watchlistId } = request.params;
+      const owner = ownerOf(request).key;
+      if (!(await deleteWatchlist(pool, owner, watchlistId, against(request, whole))))
+        throw notFound(watchlistId);
       return reply.code(204).send();
     },
   );
 
-  app.get<{ Params: IdParams }>(
+  api.get(
     '/watchlists/:watchlistId/nzbns',
-    {
-      schema: {
-        summary: 'The watchlist’s business numbers',
-        params: IdParams,
-        response: responses({ 200: NzbnList }),
+    nzbnOperation(
+      {
+        schema: {
+          summary: 'The watchlist’s business numbers',
+          params: IdParams,
+          response: responses({ 200: NzbnList, 304: NotModified }, [400, 404, 412]),
+        },
       },
-    },
-    async (request) => ({ nzbns: (await load(request, request.params.watchlistId)).nzbns }),
-  );
-
-  app.post<{ Params: IdParams; Body: NzbnsBody }>(
-    '/watchlists/:watchlistId/nzbns',
-    {
-      schema: {
-        summary: 'Add business numbers to a watchlist',
-        params: IdParams,
-        body: NzbnsBody,
-        response: responses({ 200: NzbnList }),
-      },
-    },
-    async (request) => {
-      const { watchlistId } = request.params;
-      await load(request, watchlistId);
-      await addNzbns(pool, watchlistId, await checkedNzbns(context, request.body.nzbns), context.clock.now());
-      return { nzbns: (await load(request, watchlistId)).nzbns };
+      'read',
+    ),
+    async (request, reply) => {
+      const shown = numbers(await load(request, request.params.watchlistId));
+      if (conditionalRead(request, reply, shown.validators)) return reply;
+      return sendJson(reply, shown.text);
     },
   );
 
-  app.delete<{ Params: IdParams; Body: NzbnsBody }>(
+  /** Adds or removes business numbers once the list's preconditions hold; answers the list as it is. */
+  const changeList = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    watchlistId: string,
+    change: { add?: string[]; remove?: string[] },
+  ) => {
+    const owner = ownerOf(request).key;
+    const now = context.clock.now();
+    if (!(await changeNzbns(pool, owner, watchlistId, now, against(request, numbers), change)))
+      throw notFound(watchlistId);
+    return answer(reply, numbers(await load(request, watchlistId)));
+  };
+
+  api.post(
     '/watchlists/:watchlistId/nzbns',
-    {
-      schema: {
-        summary: 'Remove business numbers from a watchlist',
-        params: IdParams,
-        body: NzbnsBody,
-        response: responses({ 200: NzbnList }),
+    nzbnOperation(
+      {
+        schema: {
+          summary: 'Add business numbers to a watchlist',
+          params: IdParams,
+          body: NzbnsBody,
+          response: responses({ 200: NzbnList }, [400, 404, 412]),
+        },
       },
-    },
-    async (request) => {
+      {},
+    ),
+    async (request, reply) => {
       const { watchlistId } = request.params;
+      // Someone else's watchlist is a 404 before its numbers are looked at.
       await load(request, watchlistId);
-      await removeNzbns(pool, watchlistId, [...new Set(request.body.nzbns.map((nzbn) => nzbn.trim()))]);
-      return { nzbns: (await load(request, watchlistId)).nzbns };
+      const add = await checkedNzbns(context, request.body.nzbns);
+      return changeList(request, reply, watchlistId, { add });
+    },
+  );
+
+  api.delete(
+    '/watchlists/:watchlistId/nzbns',
+    nzbnOperation(
+      {
+        schema: {
+          summary: 'Remove business numbers from a watchlist',
+          params: IdParams,
+          body: NzbnsBody,
+          response: responses({ 200: NzbnList }, [400, 404, 412]),
+        },
+      },
+      {},
+    ),
+    async (request, reply) => {
+      const remove = [...new Set(request.body.nzbns.map((nzbn) => nzbn.trim()))];
+      return changeList(request, reply, request.params.watchlistId, { remove });
     },
   );
 }

@@ -3,7 +3,8 @@
  * parameters, the error body, the search envelope and its items, discoverable links, history items and
  * business authorities. The OpenAPI document is generated from these.
  */
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TInteger, type TOptional, type TSchema, Type } from '@sinclair/typebox';
+import { type PageRules, pagingProperties } from '../../../platform/http/pagination.ts';
 import {
   IndustryClassification,
   Link,
@@ -53,14 +54,13 @@ export const ConditionalHeaders = Type.Object({
   'if-unmodified-since': Type.Optional(Type.String()),
 });
 
-export const PAGE_SIZE_DEFAULT = 10;
-export const PAGE_SIZE_MAX = 50;
+/** The published paging of every listing: `page` from 0, `page-size` 10 by default and at most 50. */
+export const PAGE_RULES: PageRules = { defaultSize: 10, maxSize: 50 };
 
-export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0, description: '0-based' })),
-  'page-size': Type.Optional(
-    Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT }),
-  ),
+/** The paging parameters of a listing's query schema (spread into it: validated and documented). */
+export const PagingQuery = pagingProperties(PAGE_RULES) as {
+  page: TOptional<TInteger>;
+  'page-size': TOptional<TInteger>;
 };
 
 /** Repeatable, and each value may be comma-joined. */
@@ -77,7 +77,7 @@ export const SearchQuery = Type.Object({
   'entity-status': ListParam('Registered, VoluntaryAdministration, InReceivership, InLiquidation, …'),
   'entity-type': ListParam('NZCompany, SoleTrader, LTD, …'),
   'industry-code': ListParam('BIC code, e.g. I490008'),
-  ...PageQuery,
+  ...PagingQuery,
 });
 export type SearchQuery = Static<typeof SearchQuery>;
 

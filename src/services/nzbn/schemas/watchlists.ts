@@ -4,7 +4,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Link, Nullable, Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
-import { PageQuery } from './operations.ts';
+import { PagingQuery } from './operations.ts';
 
 export const MAX_NZBNS_PER_REQUEST = 1_000;
 
@@ -105,6 +105,6 @@ export const ListQuery = Type.Object({
   sortorder: Type.Optional(
     Type.String({ maxLength: 10, description: 'ASC (default) or DESC (sic: no hyphen)' }),
   ),
-  ...PageQuery,
+  ...PagingQuery,
 });
 export type ListQuery = Static<typeof ListQuery>;

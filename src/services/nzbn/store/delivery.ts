@@ -89,7 +89,8 @@ WITH input AS (
                        $6::bigint[], $7::uuid[])
          AS t(id, at, attempts, original, status, change_event_id, watchlist_id)
 ), w AS (
-  UPDATE nzbn_watchlists wl SET last_successful_change_notice_id = i.change_event_id
+  UPDATE nzbn_watchlists wl
+     SET last_successful_change_notice_id = i.change_event_id, updated_at = greatest(wl.updated_at, i.at)
     FROM input i WHERE wl.id = i.watchlist_id AND wl.lease_worker = $8 RETURNING wl.id
 )
 UPDATE nzbn_notifications n

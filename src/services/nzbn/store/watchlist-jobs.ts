@@ -132,7 +132,8 @@ export async function recordDigest(
        UPDATE nzbn_notifications SET delivered_at = $2, attempts = attempts + 1,
               first_attempt_at = coalesce(first_attempt_at, $2), last_attempt_at = $2
         WHERE id = ANY ($1::bigint[]) RETURNING id)
-     UPDATE nzbn_watchlists SET last_digest_at = $2, last_successful_change_notice_id = $3 WHERE id = $4`,
+     UPDATE nzbn_watchlists SET last_digest_at = $2, last_successful_change_notice_id = $3,
+            updated_at = greatest(updated_at, $2) WHERE id = $4`,
     [notificationIds, now, lastChangeEventId, watchlistId],
   );
 }

@@ -16,6 +16,8 @@ export interface StoredWatchlist extends WatchlistFields {
   lastSuccessfulChangeNoticeId: string | null;
   suspendedAt: Date | null;
   endDatedAt: Date | null;
+  /** When the watchlist or its business numbers last changed: its Last-Modified. */
+  updatedAt: Date;
   nzbns: string[];
 }
 
@@ -38,13 +40,14 @@ interface Row {
   suspended: boolean;
   suspended_at: Date | null;
   end_dated_at: Date | null;
+  updated_at: Date;
   nzbns: string[];
 }
 
 const SELECT = `SELECT w.id::text AS id, user_id, organisation_id, name, channel, frequency, wildcard,
     change_event_types, push_endpoint, authorization_token, admin_email_address,
     watchlist_email_addresses, from_date, to_date, last_successful_change_notice_id::text AS
-    last_successful_change_notice_id, suspended, suspended_at, end_dated_at,
+    last_successful_change_notice_id, suspended, suspended_at, end_dated_at, updated_at,
     ARRAY(SELECT nzbn FROM nzbn_watchlist_nzbns n WHERE n.watchlist_id = w.id ORDER BY nzbn) AS nzbns
   FROM nzbn_watchlists w`;
 
@@ -67,6 +70,7 @@ const toStored = (row: Row): StoredWatchlist => ({
   suspended: row.suspended,
   suspendedAt: row.suspended_at,
   endDatedAt: row.end_dated_at,
+  updatedAt: row.updated_at,
   nzbns: row.nzbns,
 });
 
@@ -172,24 +176,46 @@ export async function createWatchlist(
 }
 
 /**
- * Saves the fields. Resuming (suspended true → false) restarts delivery from the point of suspension:
- * the notification that failed is sent again first, on a fresh schedule (its original attempt is the
- * next one), then those created while suspended, in order.
+ * The watchlist as it stands, locked for the rest of the transaction, for `check` (a write's
+ * preconditions) to see before anything changes; null when the owner has no such watchlist.
+ */
+async function locked(
+  client: pg.PoolClient,
+  owner: string,
+  id: string,
+  check: (current: StoredWatchlist) => void,
+): Promise<StoredWatchlist | null> {
+  if (!isWatchlistId(id)) return null;
+  const result = await client.query<Row>(`${SELECT} WHERE w.id = $1 AND w.owner_key = $2 FOR UPDATE OF w`, [
+    id,
+    owner,
+  ]);
+  if (!result.rows[0]) return null;
+  const current = toStored(result.rows[0]);
+  check(current);
+  return current;
+}
+
+/**
+ * Saves the fields `change` makes from the watchlist as it stands (after its preconditions, checked by
+ * `change` on the locked row). Resuming (suspended true → false) restarts delivery from the point of
+ * suspension: the notification that failed is sent again first, on a fresh schedule (its original
+ * attempt is the next one), then those created while suspended, in order.
  */
 export async function updateWatchlist(
   pool: pg.Pool,
   owner: string,
   id: string,
-  fields: WatchlistFields,
   now: Date,
+  change: (current: StoredWatchlist) => WatchlistFields,
 ): Promise<boolean> {
   return withTransaction(pool, async (client) => {
-    const current = await client.query<{ suspended: boolean }>(
-      'SELECT suspended FROM nzbn_watchlists WHERE id = $1 AND owner_key = $2 FOR UPDATE',
-      [id, owner],
-    );
-    if (!current.rows[0]) return false;
-    const resuming = current.rows[0].suspended && !fields.suspended;
+    let fields: WatchlistFields | undefined;
+    const current = await locked(client, owner, id, (found) => {
+      fields = change(found);
+    });
+    if (!current || !fields) return false;
+    const resuming = current.suspended && !fields.suspended;
     await client.query(
       `UPDATE nzbn_watchlists SET name = $1, channel = $2, frequency = $3, wildcard = $4,
          change_event_types = $5, push_endpoint = $6, authorization_token = $7, admin_email_address = $8,
@@ -216,39 +242,54 @@ export async function updateWatchlist(
   });
 }
 
-export async function deleteWatchlist(pool: pg.Pool, owner: string, id: string): Promise<boolean> {
-  if (!isWatchlistId(id)) return false;
+/** Deletes the watchlist once `check` (its preconditions) passed on the locked row. */
+export async function deleteWatchlist(
+  pool: pg.Pool,
+  owner: string,
+  id: string,
+  check: (current: StoredWatchlist) => void,
+): Promise<boolean> {
   return withTransaction(pool, async (client) => {
-    const result = await client.query('DELETE FROM nzbn_watchlists WHERE id = $1 AND owner_key = $2', [
-      id,
-      owner,
-    ]);
-    if ((result.rowCount ?? 0) === 0) return false;
+    if (!(await locked(client, owner, id, check))) return false;
+    await client.query('DELETE FROM nzbn_watchlists WHERE id = $1', [id]);
     // No foreign key (the fan-out writes too fast for one): its records go with it here.
     await client.query('DELETE FROM nzbn_notifications WHERE watchlist_id = $1', [id]);
     return true;
   });
 }
 
-/** Adds business numbers (already present ones are kept as they are). The caller checked ownership. */
-export async function addNzbns(
-  db: pg.Pool | pg.PoolClient,
+/**
+ * Adds and removes business numbers (already present ones are kept as they are, absent ones ignored)
+ * once `check` (the preconditions) passed on the locked row; the watchlist's Last-Modified moves.
+ */
+export async function changeNzbns(
+  pool: pg.Pool,
+  owner: string,
   id: string,
-  nzbns: readonly string[],
   now: Date,
-): Promise<void> {
+  check: (current: StoredWatchlist) => void,
+  change: { add?: readonly string[]; remove?: readonly string[] },
+): Promise<boolean> {
+  return withTransaction(pool, async (client) => {
+    if (!(await locked(client, owner, id, check))) return false;
+    if (change.add) await addNzbns(client, id, change.add, now);
+    if (change.remove && change.remove.length > 0) {
+      await client.query(
+        'DELETE FROM nzbn_watchlist_nzbns WHERE watchlist_id = $1 AND nzbn = ANY($2::text[])',
+        [id, change.remove],
+      );
+    }
+    await client.query('UPDATE nzbn_watchlists SET updated_at = $2 WHERE id = $1', [id, now]);
+    return true;
+  });
+}
+
+/** Adds business numbers (already present ones are kept as they are). The caller checked ownership. */
+async function addNzbns(db: pg.PoolClient, id: string, nzbns: readonly string[], now: Date): Promise<void> {
   if (nzbns.length === 0) return;
   await db.query(
     `INSERT INTO nzbn_watchlist_nzbns (watchlist_id, nzbn, added_at)
      SELECT $1, nzbn, $3 FROM unnest($2::text[]) AS nzbn ON CONFLICT DO NOTHING`,
     [id, nzbns, now],
   );
-}
-
-/** Removes business numbers; numbers not on the list are ignored. The caller checked ownership. */
-export async function removeNzbns(pool: pg.Pool, id: string, nzbns: readonly string[]): Promise<void> {
-  await pool.query('DELETE FROM nzbn_watchlist_nzbns WHERE watchlist_id = $1 AND nzbn = ANY($2::text[])', [
-    id,
-    nzbns,
-  ]);
 }

@@ -21,7 +21,12 @@ const author = (body?: unknown, path?: Record<string, string>): OperationAccess 
   body,
   ...(path ? { path } : {}),
 });
-const watchlist = (body?: unknown, owned = true): OperationAccess => ({ owned, organisation: true, body });
+const watchlist = (body?: unknown, owned = true, write?: OperationAccess['write']): OperationAccess => ({
+  owned,
+  organisation: true,
+  body,
+  ...(write ? { write } : {}),
+});
 const watchlistBody = {
   name: 'Matrix',
   channel: 'EMAIL',
@@ -100,7 +105,11 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
   },
   operations: {
     'GET /entities': { query: 'search-term=sandbox' },
-    'POST /entities': { user: 'any', body: { entityTypeCode: 'Sole_Trader', entityName: 'Matrix Trader' } },
+    'POST /entities': {
+      user: 'any',
+      body: { entityTypeCode: 'Sole_Trader', entityName: 'Matrix Trader' },
+      write: 'create',
+    },
     'GET /entities/changes': {
       query: ['change-event-type=ALL', 'change-event-type=NEW&start-date=2024-01-01'],
     },
@@ -127,18 +136,19 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
     'PUT /entities/{nzbn}/australian-business-number': author({ australianBusinessNumber: null }),
     'POST /entities/{nzbn}/entity-statuses': author({ entityStatusCode: '90' }, { nzbn: FIXTURE.soleTrader }),
     'GET /entities/{nzbn}/authorities': author(),
-    'POST /entities/{nzbn}/authorities': author((ids: Record<string, string>) => ({
-      userEmail: ids.userEmail,
-    })),
+    'POST /entities/{nzbn}/authorities': {
+      ...author((ids: Record<string, string>) => ({ userEmail: ids.userEmail })),
+      write: 'create',
+    },
     'DELETE /entities/{nzbn}/authorities/{authorityId}': author(),
-    'POST /entities/{nzbn}/organisation-parts': author({ name: 'Matrix Depot' }),
+    'POST /entities/{nzbn}/organisation-parts': { ...author({ name: 'Matrix Depot' }), write: 'create' },
     'PUT /entities/{nzbn}/organisation-parts/{opn}': author(
       { name: 'Taken Over' },
       { nzbn: FIXTURE.orgParts },
     ),
     'GET /entities/{nzbn}/organisation-parts/allocation': author(),
     'GET /watchlists': watchlist(undefined, false),
-    'POST /watchlists': watchlist(watchlistBody, false),
+    'POST /watchlists': watchlist(watchlistBody, false, 'create'),
     'GET /watchlists/{watchlistId}': watchlist(),
     'PUT /watchlists/{watchlistId}': watchlist({ name: 'Renamed' }),
     'GET /watchlists/{watchlistId}/nzbns': watchlist(),
