@@ -100,6 +100,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   // Set by the guard on every keyed call; declared up front so every request has one shape (a property
   // added to some requests only would move them to another hidden class on the hot path).
   app.decorateRequest('caller', undefined);
+  // The operation kit's context of a declared operation's request (platform/http/operation.ts).
+  app.decorateRequest('operation', undefined);
   installInputTextCheck(app);
   // Every request body arrives within a bound, or is answered 408 in its API's dialect and its connection
   // closed; the rest of a body answered early is read for a short while only (body-deadline.ts).

@@ -72,10 +72,15 @@ export interface OperationContext {
   declaration: OperationDeclaration;
 }
 
-const contexts = new WeakMap<FastifyRequest, OperationContext>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The kit's context of a declared operation's request (decorated by the app: one shape for all). */
+    operation?: OperationContext | undefined;
+  }
+}
 
 export function operationContext(request: FastifyRequest): OperationContext {
-  const context = contexts.get(request);
+  const context = request.operation;
   if (!context) throw new Error(`${request.method} ${request.routeOptions.url} is not a declared operation`);
   return context;
 }
@@ -127,7 +132,7 @@ export function declareOperation<Options extends RouteShorthandOptions>(
           [{ field: write.required, message: 'is required' }],
         );
       }
-      contexts.set(request, { mediaType, preconditionsChecked: false, declaration });
+      request.operation = { mediaType, preconditionsChecked: false, declaration };
       done();
     } catch (error) {
       done(error as Error);
@@ -139,7 +144,7 @@ export function declareOperation<Options extends RouteShorthandOptions>(
     payload: unknown,
     done: (e: null, p: unknown) => void,
   ) => {
-    const context = contexts.get(request);
+    const context = request.operation;
     if (
       write &&
       context &&
