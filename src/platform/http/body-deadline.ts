@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
@@ -59,16 +60,24 @@ class BodyWatch {
   private lingered = 0;
   private timedOut: HttpError | undefined;
 
+  /**
+   * The connection, held from the start: `req.socket` is null once Node has let go of it (after an
+   * answer, in some paths), and a timer firing then must not throw — it would end the process.
+   */
+  private readonly socket: Socket;
+
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly limits: BodyTimeouts,
+    socket: Socket,
   ) {
-    this.startBytes = req.socket.bytesRead;
+    this.socket = socket;
+    this.startBytes = socket.bytesRead;
     this.timer = setTimeout(this.check, limits.baseMs);
     this.timer.unref();
     req.once('end', this.stop);
-    req.socket.once('close', this.closed);
+    socket.once('close', this.closed);
     res.once('finish', this.answered);
   }
 
@@ -77,7 +86,7 @@ class BodyWatch {
     watches.delete(this.req);
     this.req.removeListener('end', this.stop);
     this.req.removeListener('data', this.count);
-    this.req.socket?.removeListener('close', this.closed);
+    this.socket.removeListener('close', this.closed);
     this.res.removeListener('finish', this.answered);
   };
 
@@ -108,7 +117,7 @@ class BodyWatch {
   };
 
   private allowedMs(): number {
-    const received = this.req.socket.bytesRead - this.startBytes;
+    const received = this.socket.bytesRead - this.startBytes;
     return this.limits.baseMs + (this.rate > 0 ? (received / this.rate) * 1000 : 0);
   }
 
@@ -127,13 +136,13 @@ class BodyWatch {
     clearTimeout(this.timer);
     if (this.res.headersSent || !this.answer) {
       this.stop();
-      this.req.socket.destroy();
+      this.socket.destroy();
       return;
     }
     this.timedOut = bodyTimedOut(Math.round(this.allowedMs()));
     if (this.answer(this.timedOut)) return;
     this.stop();
-    this.req.socket.destroy();
+    this.socket.destroy();
   };
 }
 
@@ -169,7 +178,9 @@ const announcesBody = (req: IncomingMessage): boolean => {
 export function installBodyDeadlines(app: FastifyInstance, server: Server, limits: BodyTimeouts): void {
   // Before Fastify's own listener: a route without an async onRequest hook reaches preParsing inside it.
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (!req.complete && announcesBody(req)) watches.set(req, new BodyWatch(req, res, limits));
+    const socket = req.socket as Socket | null;
+    if (socket && !req.complete && announcesBody(req))
+      watches.set(req, new BodyWatch(req, res, limits, socket));
   });
   const route = (rate: number): preParsingHookHandler =>
     function bodyDeadline(request: FastifyRequest, reply: FastifyReply, payload, done) {
