@@ -6,7 +6,7 @@ import type {
   FastifyTypeProvider,
   RouteShorthandOptions,
 } from 'fastify';
-import { evaluatePreconditions, setValidators, type Validators } from './conditional.ts';
+import { answeredConditionally, evaluatePreconditions, type Validators } from './conditional.ts';
 import { PLATFORM_ERRORS } from './error-codes.ts';
 import { HttpError } from './errors.ts';
 import { negotiate } from './negotiate.ts';
@@ -177,13 +177,7 @@ export function conditionalRead(
   reply: FastifyReply,
   validators: ResourceValidators,
 ): boolean {
-  const outcome = evaluatePreconditions(request, validators);
-  setValidators(reply, validators);
-  if (outcome === 'not-modified') {
-    reply.code(304).send();
-    return true;
-  }
-  return false;
+  return answeredConditionally(request, reply, validators);
 }
 
 /**
