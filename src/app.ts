@@ -55,13 +55,13 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       disableRequestLogging: runtime.config.logLevel !== 'debug' && runtime.config.logLevel !== 'trace',
     }),
     // Every route reads at most this much (the largest real body, a watchlist of 1,000 numbers, is about
-    // 30 kB); a route that takes more sets its own `bodyLimit`. See the README's "Request input".
+    // 30 kB); a route that takes more sets its own `bodyLimit`. See docs/operations.md, "Request input".
     bodyLimit: DEFAULT_BODY_LIMIT,
     // X-Forwarded-For and -Proto are believed only from the configured proxies (RSG_TRUSTED_PROXIES), so
     // request.ip (sign-in throttles) is not whatever a client writes there. Absolute URLs never come from
     // the request at all: runtime.publicUrl.
     trustProxy: runtime.config.trustedProxies.length ? runtime.config.trustedProxies : false,
-    // Graceful shutdown (README, Operations): once closing, a request that still arrives on an open
+    // Graceful shutdown (docs/operations.md): once closing, a request that still arrives on an open
     // connection is served as usual with `Connection: close` rather than refused with 503; idle
     // keep-alive connections are closed at once (Fastify's default `forceCloseConnections: 'idle'`).
     return503OnClosing: false,

@@ -126,7 +126,7 @@ export interface UserRateLimit {
   perMinute: number;
   /**
    * The variable that overrides `perMinute` (a whole number from 0 to 1,000,000; 0 turns the limit
-   * off), e.g. `RSG_PPSR_USER_RATE_LIMIT`. It belongs in the root README's configuration table.
+   * off), e.g. `RSG_PPSR_USER_RATE_LIMIT`. It belongs in the configuration table in docs/operations.md.
    */
   variable?: string;
 }

@@ -5,7 +5,7 @@ import pg from 'pg';
  * client's bad input), and a per-database breaker that answers at once while the server is unreachable
  * and closes again as soon as a probe connects.
  *
- * Policy (README, "Operations"): a request that meets such a fault gets 503 with `Retry-After` in its
+ * Policy (docs/operations.md): a request that meets such a fault gets 503 with `Retry-After` in its
  * API's dialect; nothing half-written stays behind (PostgreSQL rolls back a transaction whose connection
  * ends); background jobs log the outage once, pause and resume where they stopped.
  */

@@ -9,7 +9,7 @@ export const REQUEST_ID_HEADER = 'api-business-govt-nz-request-id';
 
 /**
  * What every answer carries beyond its own headers: the request id, and, once the gateway is shutting
- * down, `Connection: close`, so the client opens its next connection elsewhere (README, Operations).
+ * down, `Connection: close`, so the client opens its next connection elsewhere (docs/operations.md).
  *
  * Where it is set: a guarded service route does it in the guard's `onRequest` hook (`mark`), which it
  * runs anyway, so its hot path runs no `onSend` hook phase (each costs every call a turn of Fastify's
