@@ -1,6 +1,6 @@
 /**
  * Idempotency by a caller's request id, once for every register that runs requests as transactions (the
- * secured interests register's; the IP office's renewals and filings to follow):
+ * secured interests register's transactions; the IP office's renewals and SOAP filings):
  *
  * - **The key** is only an id the caller sent (`callerRequestId`, or a published alias header): an id the
  *   gateway made names the request and nothing more, so no later request can repeat or collide with it.
@@ -13,7 +13,9 @@
  *   the same id runs once the cause is fixed. A failure of the register's own rules is kept as the
  *   request's outcome (the register decides how: `failure`), and a repeat answers it again.
  *
- * The store (`IdempotencyStore`) is the register's: its table, what else it keeps beside the outcome.
+ * The store (`IdempotencyStore`) is the register's: its table, what else it keeps beside the outcome. A
+ * register that keeps only successes (the IP office's) builds it with `successOnlyStore`: a claim is a
+ * transaction-scoped lock on the key, and the outcome is written when the work commits.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
@@ -132,29 +134,44 @@ export function refusedBeforeStart(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'validation' in error;
 }
 
-/** The kept request of a repeat: refused (409, naming `field`) when it is another request. */
+/**
+ * How a reuse of a key for another request is refused: an error code and the field it names (the message
+ * is the platform's), or the register's own error.
+ */
+export type Reuse<Outcome> =
+  | { code: ErrorCode; field: string }
+  | ((kept: KeptRequest<Outcome>, arrival: Arrival) => Error);
+
+/** The kept request of a repeat: refused (as `refusal` says) when it is another request. */
 export function repeatOf<Outcome>(
   kept: KeptRequest<Outcome>,
   arrival: Arrival,
-  refusal: { code: ErrorCode; field: string },
+  refusal: Reuse<Outcome>,
 ): KeptRequest<Outcome> {
-  if (!kept.requestHash.equals(arrival.requestHash)) {
-    throw new HttpError(
-      refusal.code,
-      `The request id ${arrival.requestId} was used before for another request (${kept.operation}); send a new request id.`,
-      [{ field: refusal.field, message: 'was used before for a different request' }],
-    );
-  }
-  return kept;
+  if (kept.requestHash.equals(arrival.requestHash)) return kept;
+  if (typeof refusal === 'function') throw refusal(kept, arrival);
+  throw new HttpError(
+    refusal.code,
+    `The request id ${arrival.requestId} was used before for another request (${kept.operation}); send a new request id.`,
+    [{ field: refusal.field, message: 'was used before for a different request' }],
+  );
 }
 
 export interface OnceOptions<Tx, Claim, Outcome> {
   /** The request's work, in the unit of work that claimed its key. */
   work(tx: Tx, claim: Claim): Promise<Outcome>;
-  /** The outcome a failure of the work is kept as; throw to keep nothing (a database away). */
+  /**
+   * The outcome a failure of the work is kept as; throw to keep nothing (a database away, or a register
+   * that keeps only successes: `keepNoFailure`).
+   */
   failure(error: unknown): Outcome | Promise<Outcome>;
   /** How a reuse of the key is refused. */
-  reuse: { code: ErrorCode; field: string };
+  reuse: Reuse<Outcome>;
+}
+
+/** `failure` of a register that keeps only successes: the error is answered and nothing is kept. */
+export function keepNoFailure(error: unknown): never {
+  throw error;
 }
 
 /**
@@ -202,4 +219,45 @@ export async function awaitOutcome<Outcome>(
     if (kept?.outcome) return kept.outcome;
   }
   return undefined;
+}
+
+/** Where a register that keeps only successes keeps them (`successOnlyStore`). */
+export interface SuccessTable<Tx, Outcome, A extends Arrival = Arrival> {
+  /** One unit of work (a database transaction): it commits when `fn` resolves and rolls back when it throws. */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Holds the arrival's key until `tx` ends (a transaction-scoped lock): a second holder waits. */
+  lock(tx: Tx, arrival: A): Promise<void>;
+  /** What is kept under the arrival's key (in `tx`, or outside any unit of work when undefined). */
+  find(arrival: A, tx?: Tx): Promise<KeptRequest<Outcome> | undefined>;
+  /** Keeps the outcome under the arrival's key, in the work's unit of work. */
+  keep(tx: Tx, arrival: A, outcome: Outcome): Promise<void>;
+}
+
+/**
+ * The store of a register that keeps only its successes: a claim locks the key for the unit of work and
+ * looks for what it keeps (a repeat arriving while the first runs waits for it to commit, then answers
+ * it; if the first rolled back, the repeat runs itself); the outcome is kept when the work commits, and a
+ * failure keeps nothing (use `keepNoFailure`). A request without a key is run and not kept.
+ */
+export function successOnlyStore<Tx, Outcome, A extends Arrival = Arrival>(
+  table: SuccessTable<Tx, Outcome, A>,
+): IdempotencyStore<Tx, A, Outcome> {
+  return {
+    transaction: (fn) => table.transaction(fn),
+    async claim(tx, arrival) {
+      const own = arrival as A;
+      if (own.key === undefined) return { created: true, claim: own };
+      await table.lock(tx, own);
+      const kept = await table.find(own, tx);
+      return kept ? { created: false, kept } : { created: true, claim: own };
+    },
+    async complete(tx, claim, outcome) {
+      if (claim.key !== undefined) await table.keep(tx, claim, outcome);
+      return true;
+    },
+    async recordFailure() {
+      // Failures are not kept: the same key runs again once the request is put right.
+    },
+    find: (arrival) => table.find(arrival as A),
+  };
 }

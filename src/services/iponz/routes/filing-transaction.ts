@@ -16,10 +16,10 @@
 import type pg from 'pg';
 import type { Caller, ServiceContext } from '../../../gateway/service-context.ts';
 import { nzDate } from '../../../platform/calendar.ts';
-import { withTransaction } from '../../../platform/db/pool.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { APIM_ERRORS, IPONZ_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
+import { keepNoFailure, requestHash, runOnce, successOnlyStore } from '../../../platform/http/idempotency.ts';
 import {
   type ApplicantDetails,
   checkPatentApplication,
@@ -38,12 +38,9 @@ import {
   allocateNumber,
   existingClients,
   type FiledDocument,
-  findFiling,
   findInternationalApplication,
   insertApplication,
   insertCase,
-  insertFiling,
-  lockFiling,
   lockInternationalApplication,
   type NewCase,
   nationalPhaseEntered,
@@ -51,6 +48,7 @@ import {
 import { type CaseCache, caseKey } from '../store/case-cache.ts';
 import { insertClients } from '../store/clients.ts';
 import { insertDiscussion } from '../store/correspondence.ts';
+import { type FilingArrival, filingTable, type KeptFiling } from '../store/kept-requests.ts';
 
 /** The operation names fee records carry. */
 const OPERATION: Record<FiledKind, string> = {
@@ -119,22 +117,44 @@ export async function fileApplication(
   const pool = context.database.pool;
   await context.fees.requireAuthority(caller);
   let echoed: Promise<void> | undefined;
-  const result = await withTransaction(pool, async (tx) => {
-    const transactionIdentifier = filing.input.transactionIdentifier?.trim();
-    if (transactionIdentifier) {
-      await lockFiling(tx, requestor.userId, transactionIdentifier);
-      const earlier = await findFiling(tx, requestor.userId, transactionIdentifier);
-      if (earlier) {
-        if (earlier.kind !== filing.kind)
-          throw new RuleError('TransactionIdentifier', 'was used for another kind of application');
-        return {
-          answer: earlier.answer as Record<string, unknown>,
-          kind: earlier.kind,
-          caseNumber: earlier.caseNumber,
-          created: false,
-        };
-      }
-    }
+  const transactionIdentifier = filing.input.transactionIdentifier?.trim() || undefined;
+  // The TransactionIdentifier names the filing: a repeat answers the first answer whatever else its
+  // envelope says; only another kind of application under it is refused.
+  const arrival: FilingArrival = {
+    key: transactionIdentifier,
+    requestId: transactionIdentifier ?? requestId,
+    operation: OPERATION[filing.kind],
+    requestHash: requestHash({
+      operation: OPERATION[filing.kind],
+      method: 'POST',
+      path: `/${filing.kind}`,
+      body: null,
+    }),
+    requestorId: requestor.userId,
+    kind: filing.kind,
+    at: context.clock.now(),
+  };
+  const done = await runOnce(successOnlyStore(filingTable(pool)), arrival, {
+    failure: keepNoFailure,
+    reuse: () => new RuleError('TransactionIdentifier', 'was used for another kind of application'),
+    work: (tx) => file(tx),
+  });
+  if ('repeat' in done) {
+    const kept = done.repeat.outcome!;
+    return {
+      answer: kept.answer as Record<string, unknown>,
+      kind: kept.kind,
+      caseNumber: kept.caseNumber,
+      created: false,
+    };
+  }
+  if (echoed) {
+    cases.drop(caseKey(filing.kind, done.outcome.caseNumber));
+    await echoed;
+  }
+  return { ...done.outcome, answer: done.outcome.answer as Record<string, unknown>, created: true };
+
+  async function file(tx: pg.PoolClient): Promise<KeptFiling> {
     const now = context.clock.now();
     const today = nzDate(now.getTime());
     const created = await createCase(tx, filing, today, now);
@@ -207,26 +227,10 @@ export async function fileApplication(
       now,
     );
     const answer = describe({ ...created, fees: charged, filedOn: today });
-    if (transactionIdentifier)
-      await insertFiling(
-        tx,
-        {
-          requestorId: requestor.userId,
-          transactionIdentifier,
-          kind: filing.kind,
-          caseNumber: created.record.caseNumber,
-          answer,
-        },
-        now,
-      );
+    // Listened for before the commit sends the notice (store/case-cache.ts).
     echoed = cases.echo(caseKey(filing.kind, created.record.caseNumber));
-    return { answer, kind: filing.kind, caseNumber: created.record.caseNumber, created: true };
-  });
-  if (echoed) {
-    cases.drop(caseKey(result.kind, result.caseNumber));
-    await echoed;
+    return { answer, kind: filing.kind, caseNumber: created.record.caseNumber };
   }
-  return result;
 }
 
 export interface ChargedLine extends FeeLine {

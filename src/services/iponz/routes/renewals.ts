@@ -8,10 +8,10 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { nzDate } from '../../../platform/calendar.ts';
-import { withTransaction } from '../../../platform/db/pool.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { IPONZ_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
+import { keepNoFailure, requestHash, runOnce, successOnlyStore } from '../../../platform/http/idempotency.ts';
 import {
   conditionalRead,
   conditionalWrite,
@@ -36,7 +36,8 @@ import {
   RenewBody,
 } from '../schemas/operations.ts';
 import { type CaseCache, caseKey } from '../store/case-cache.ts';
-import { findCase, findRenewal, insertRenewal, lockRequestId, recordRenewal } from '../store/cases.ts';
+import { findCase, recordRenewal } from '../store/cases.ts';
+import { type RenewalArrival, renewalTable } from '../store/kept-requests.ts';
 import { CASE_PATHS, PARAM_NAME } from './bibliographic.ts';
 import { readCase } from './case-reader.ts';
 import { JSON_ONLY, notFound } from './support.ts';
@@ -58,6 +59,7 @@ export async function renewalRoutes(
 ): Promise<void> {
   const app = typed(plugin);
   const pool = context.database.pool;
+  const renewals = successOnlyStore(renewalTable(pool));
   const today = () => nzDate(context.clock.now().getTime());
 
   const checkOf = (record: CaseRecord, on: string) => {
@@ -174,94 +176,109 @@ export async function renewalRoutes(
             'Renewals are paid by users registered with the office; this user is not registered',
           );
         const billingReference = request.body?.billingReference;
-        const subscriptionId = caller!.subscriptionId;
         const requestId = request.id;
+        const number = numberOf(request.params);
         // Only an id the caller sent is an idempotency key; a renewal sent without one is not kept under
         // the id the gateway made for it (platform/http/request-id.ts).
         const key = callerRequestId(request);
-        // Refused before any work without a paying organisation (and, in production, its authority).
+        const arrival: RenewalArrival = {
+          key,
+          requestId: key ?? requestId,
+          operation: OPERATION[kind],
+          requestHash: requestHash({
+            operation: OPERATION[kind],
+            method: 'POST',
+            path: `/${kind}/${number}`,
+            body: { billingReference },
+          }),
+          subscriptionId: caller!.subscriptionId,
+          kind,
+          caseNumber: number,
+          at: context.clock.now(),
+        };
+        // Refused before any work without a paying organisation (and, in production, its authority):
+        // nothing is kept under the id, so it pays once the cause is put right.
         await context.fees.requireAuthority(caller);
         let echoed: Promise<void> | undefined;
-        const answer = await withTransaction(pool, async (tx) => {
-          if (key !== undefined) await lockRequestId(tx, subscriptionId, key);
-          const earlier = key === undefined ? null : await findRenewal(tx, subscriptionId, key);
-          const number = numberOf(request.params);
-          const record = await findCase(tx, kind, number, true);
-          if (!record) throw notFound(`${NAMES[kind]} with number ${number}`);
-          if (earlier) {
-            if (earlier.kind !== kind || earlier.caseNumber !== record.caseNumber)
-              throw new RuleError(REQUEST_ID_HEADER_NAME, 'was used for the renewal of another case');
-            // A repeat answers the first payment: its preconditions held when it ran.
-            operationContext(request).preconditionsChecked = true;
-            return { body: earlier.answer, etag: caseEtag(record), key: caseKey(kind, record.caseNumber) };
-          }
-          const on = today();
-          // Checked on the case as locked, before anything is charged or written (412: nothing written).
-          conditionalWrite(request, {
-            etag: renewalEtagHeld(record, request.headers['if-match']),
-            lastModified: record.updatedAt,
-          });
-          const input = renewalCaseOf(record);
-          const paid = payRenewal(input, on, CASE_NUMBER_PARAMETERS[kind]);
-          const check = checkRenewal(input, on);
-          if (check.state === 'none') throw new Error('a payable renewal has a check');
-          const feeRecordIds: number[] = [];
-          for (const line of renewalFeeLines(kind, check, input.classes ?? 1)) {
-            const charged = await context.fees.charge(tx, {
-              operation: OPERATION[kind],
-              feeCode: line.feeCode,
-              quantity: line.quantity,
-              caller,
-              requestId,
-              billingReference,
-              object: { kind, id: String(record.caseNumber) },
+        let etag: string | undefined;
+        const done = await runOnce(renewals, arrival, {
+          failure: keepNoFailure,
+          reuse: () =>
+            new RuleError(
+              REQUEST_ID_HEADER_NAME,
+              'was used before for another request (another case or billing reference)',
+            ),
+          async work(tx) {
+            const record = await findCase(tx, kind, number, true);
+            if (!record) throw notFound(`${NAMES[kind]} with number ${number}`);
+            const on = today();
+            // Checked on the case as locked, before anything is charged or written (412: nothing written).
+            conditionalWrite(request, {
+              etag: renewalEtagHeld(record, request.headers['if-match']),
+              lastModified: record.updatedAt,
             });
-            if (charged) feeRecordIds.push(charged.id);
-          }
-          const status = statusAfterRenewal(record.status);
-          const now = context.clock.now();
-          await recordRenewal(tx, record, {
-            renewedDueDate: paid.renewedDueDate,
-            status,
-            statusDate: on,
-            at: now,
-          });
-          const body = {
-            caseNumber: String(record.caseNumber),
-            caseType: kind,
-            status,
-            renewedDueDate: paid.renewedDueDate,
-            expiryDate: paid.expiryDate,
-            fee: paid.fee,
-            late: paid.late,
-            amountCents: paid.amountCents,
-            feeRecordIds,
-            requestId,
-          };
-          if (key !== undefined) {
-            await insertRenewal(tx, {
-              subscriptionId,
-              requestId: key,
+            const input = renewalCaseOf(record);
+            const paid = payRenewal(input, on, CASE_NUMBER_PARAMETERS[kind]);
+            const check = checkRenewal(input, on);
+            if (check.state === 'none') throw new Error('a payable renewal has a check');
+            const feeRecordIds: number[] = [];
+            for (const line of renewalFeeLines(kind, check, input.classes ?? 1)) {
+              const charged = await context.fees.charge(tx, {
+                operation: OPERATION[kind],
+                feeCode: line.feeCode,
+                quantity: line.quantity,
+                caller,
+                requestId,
+                billingReference,
+                object: { kind, id: String(record.caseNumber) },
+              });
+              if (charged) feeRecordIds.push(charged.id);
+            }
+            const status = statusAfterRenewal(record.status);
+            await recordRenewal(tx, record, {
+              renewedDueDate: paid.renewedDueDate,
+              status,
+              statusDate: on,
+              at: context.clock.now(),
+            });
+            // Listened for before the commit sends the notice (store/case-cache.ts).
+            echoed = cases.echo(caseKey(kind, record.caseNumber));
+            etag = caseEtag({ ...record, version: record.version + 1 });
+            return {
               kind,
               caseNumber: record.caseNumber,
               renewedDueDate: paid.renewedDueDate,
-              answer: body,
-              at: now,
-            });
-          }
-          // Listened for before the commit sends the notice (store/case-cache.ts).
-          echoed = cases.echo(caseKey(kind, record.caseNumber));
-          return {
-            body,
-            etag: caseEtag({ ...record, version: record.version + 1 }),
-            key: caseKey(kind, record.caseNumber),
-          };
+              answer: {
+                caseNumber: String(record.caseNumber),
+                caseType: kind,
+                status,
+                renewedDueDate: paid.renewedDueDate,
+                expiryDate: paid.expiryDate,
+                fee: paid.fee,
+                late: paid.late,
+                amountCents: paid.amountCents,
+                feeRecordIds,
+                requestId,
+              },
+            };
+          },
         });
         if (echoed) {
-          cases.drop(answer.key);
+          cases.drop(caseKey(kind, number));
           await echoed;
         }
-        return reply.header('ETag', answer.etag).type(JSON_TYPE).send(JSON.stringify(answer.body));
+        let body: unknown;
+        if ('outcome' in done) body = done.outcome.answer;
+        else {
+          // A repeat answers the first payment (its preconditions held when it ran) with the case's ETag
+          // as it stands now.
+          operationContext(request).preconditionsChecked = true;
+          body = done.repeat.outcome?.answer;
+          const record = await findCase(pool, kind, number);
+          if (record) etag = caseEtag(record);
+        }
+        if (etag) reply.header('ETag', etag);
+        return reply.type(JSON_TYPE).send(JSON.stringify(body));
       },
     );
   }

@@ -1,8 +1,8 @@
 /**
  * Applications filed through the API: application numbers, the published international applications a
  * national phase names, the new case's rows (case, status history, parties, goods and services,
- * documents), the filer and the examination simulator's stage, the filings kept per TransactionIdentifier,
- * and the simulator's status changes. The filing's statements run in the caller's one transaction.
+ * documents), the filer and the examination simulator's stage, and the simulator's status changes (the
+ * filings kept per TransactionIdentifier: kept-requests.ts). The filing's statements run in the caller's one transaction.
  */
 import type pg from 'pg';
 import { nzDate } from '../../../platform/calendar.ts';
@@ -321,56 +321,4 @@ export async function changeStatus(
     [kind, caseNumber, change.status, change.statusDate, at],
   );
   await noticeCaseChange(tx, kind, caseNumber);
-}
-
-/** Serialises filings with one requestor's TransactionIdentifier (in the caller's transaction). */
-export async function lockFiling(
-  tx: pg.PoolClient,
-  requestorId: string,
-  transactionIdentifier: string,
-): Promise<void> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 16))', [
-    `iponz-filing|${requestorId}|${transactionIdentifier}`,
-  ]);
-}
-
-/** The answer of an earlier filing under this requestor and TransactionIdentifier, or undefined. */
-export async function findFiling(
-  db: Queryable,
-  requestorId: string,
-  transactionIdentifier: string,
-): Promise<{ kind: FiledKind; caseNumber: number; answer: unknown } | undefined> {
-  const { rows } = await db.query<{ kind: FiledKind; case_number: number; answer: unknown }>(
-    'SELECT kind, case_number, answer FROM iponz_filings WHERE requestor_id = $1 AND transaction_identifier = $2',
-    [requestorId, transactionIdentifier],
-  );
-  return rows[0]
-    ? { kind: rows[0].kind, caseNumber: rows[0].case_number, answer: rows[0].answer }
-    : undefined;
-}
-
-/** Keeps a filing's answer under its TransactionIdentifier (in the filing's transaction). */
-export async function insertFiling(
-  tx: pg.PoolClient,
-  filing: {
-    requestorId: string;
-    transactionIdentifier: string;
-    kind: FiledKind;
-    caseNumber: number;
-    answer: unknown;
-  },
-  at: Date,
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO iponz_filings (requestor_id, transaction_identifier, kind, case_number, answer, filed_at)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [
-      filing.requestorId,
-      filing.transactionIdentifier,
-      filing.kind,
-      filing.caseNumber,
-      JSON.stringify(filing.answer),
-      at,
-    ],
-  );
 }
