@@ -7,6 +7,7 @@ import type {
   RouteShorthandOptions,
 } from 'fastify';
 import { answeredConditionally, evaluatePreconditions, type Validators } from './conditional.ts';
+import { type DeclaredParts, declaredValidators } from './declared-validators.ts';
 import { PLATFORM_ERRORS } from './error-codes.ts';
 import { HttpError } from './errors.ts';
 import { negotiate } from './negotiate.ts';
@@ -18,7 +19,9 @@ import { negotiate } from './negotiate.ts';
  *
  * - **Validation.** Path, query, headers and body are validated against the declared TypeBox schemas
  *   before the handler runs (a 400 naming each field and rule, in the register's dialect), and the
- *   handler's input is typed from them (`TypeBoxProvider`). No declared operation switches validation off.
+ *   handler's input is typed from them (`TypeBoxProvider`). No declared operation switches validation off:
+ *   a body streamed to the operation, or checked by the register's own rules, is declared as such
+ *   (`validators`, declared-validators.ts), and a body with no validator fails the route at start-up.
  * - **Negotiation.** An `Accept` that none of `produces` fits is 406 in the dialect, before the body is
  *   read (or, declared `unacceptable: 'first'`, answered as the first type); the handler finds the chosen
  *   type in `operationContext(request).mediaType`.
@@ -62,6 +65,11 @@ export interface OperationDeclaration {
   unacceptable?: 'refuse' | 'first';
   /** `read` for a GET of a resource with validators; a write's conditions for a write of one. */
   conditional?: 'read' | WriteConditions;
+  /**
+   * Parts not checked by their schema alone: a streamed body, a body the register checks itself, headers
+   * with rules of their own (declared-validators.ts). The other parts keep their schemas.
+   */
+  validators?: DeclaredParts;
 }
 
 /** What the kit knows of the request in flight, for its handler. */
@@ -117,6 +125,8 @@ export function declareOperation<Options extends RouteShorthandOptions>(
   options: Options,
   declaration: OperationDeclaration,
 ): Options {
+  if ('validatorCompiler' in options)
+    throw new Error('a declared operation declares its validators (`validators`), not a validatorCompiler');
   const write = writeConditions(declaration);
   const onRequest = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     try {
@@ -163,6 +173,7 @@ export function declareOperation<Options extends RouteShorthandOptions>(
     existing === undefined ? [hook] : Array.isArray(existing) ? [hook, ...existing] : [hook, existing];
   return {
     ...options,
+    ...(declaration.validators ? { validatorCompiler: declaredValidators(declaration.validators) } : {}),
     onRequest: hooks(options.onRequest, onRequest),
     ...(write ? { onSend: hooks(options.onSend, onSend) } : {}),
   } as Options;

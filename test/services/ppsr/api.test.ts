@@ -68,6 +68,10 @@ describe('financing statements', () => {
     expect(renewed.statusCode, renewed.body).toBe(400);
     expect(renewed.json().errors[0].field).toBe('expiryDate');
 
+    // The discharge takes no body: one with members is refused, naming it, and changes nothing.
+    const withBody = await test.call('PUT', `${path}/discharge`, { body: { reason: 'sold' } });
+    expect(withBody.statusCode).toBe(400);
+    expect(JSON.stringify(withBody.json().errors)).toContain('reason');
     const discharged = await test.call('PUT', `${path}/discharge`);
     expect(discharged.statusCode, discharged.body).toBe(200);
     expect(discharged.json().status).toBe('Discharged');

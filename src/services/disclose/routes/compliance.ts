@@ -3,6 +3,7 @@ import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { nzDate } from '../../../platform/calendar.ts';
 import { LARGE_UPLOAD } from '../../../platform/http/body-deadline.ts';
 import { setValidators, strongEtag } from '../../../platform/http/conditional.ts';
+import { checkedWhileParsed, type PartCheck } from '../../../platform/http/declared-validators.ts';
 import { DISCLOSE_ERRORS, PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 import { conditionalWrite, typed } from '../../../platform/http/operation.ts';
@@ -26,7 +27,7 @@ import { complianceFunds, fileCompliance } from '../store/compliance.ts';
 import { MAX_DOCUMENT_BYTES } from '../store/document-files.ts';
 import { fundAt } from '../store/register.ts';
 import { declareOffersOperation, JSON_ANSWER } from './declared.ts';
-import { type BodyChecker, checkedWhileStreamed, filingValidators } from './filing-validators.ts';
+import { everyProblem, filingValidators } from './filing-validators.ts';
 import { holdingsOf, installStreamedHoldingsParser } from './holdings-parser.ts';
 import { apiBase, notFound, numberParam, registerUrl, requireOrganisation, sendJsonBody } from './support.ts';
 
@@ -230,7 +231,7 @@ export async function complianceRoutes(
     suffix: string,
     kind: ActivityKind,
     summary: string,
-    body: { schema: object; check: BodyChecker },
+    body: { schema: object; check: PartCheck },
   ) =>
     typed(scope).put(
       `/offer/:offerNumber/fund/:fundNumber/${suffix}`,
@@ -251,10 +252,13 @@ export async function complianceRoutes(
             body: body.schema,
             response: filingResponses,
           },
-          validatorCompiler: filingValidators(body.check),
         },
         // If-Match is mandatory on a filing (428), as the register has always published.
-        { produces: JSON_ANSWER, conditional: { required: 'If-Match' } },
+        {
+          produces: JSON_ANSWER,
+          conditional: { required: 'If-Match' },
+          validators: filingValidators(body.check),
+        },
       ),
       async (request, reply) => {
         const result = await filing(kind)(request);
@@ -264,7 +268,7 @@ export async function complianceRoutes(
     );
   putRoute(app, 'submit-fund-compliance', 'FUND_UPDATE', 'File a fund update (If-Match: the fund’s ETag)', {
     schema: FundUpdateBody,
-    check: fundUpdateProblems,
+    check: everyProblem(fundUpdateProblems),
   });
   // The holdings filing in a scope of its own: its JSON is stream-parsed; every other operation keeps
   // the platform's parser.
@@ -275,7 +279,7 @@ export async function complianceRoutes(
       'submit-fph-compliance',
       'FULL_PORTFOLIO_HOLDINGS',
       'File full portfolio holdings (If-Match: the fund’s ETag)',
-      { schema: HoldingsBody, check: checkedWhileStreamed },
+      { schema: HoldingsBody, check: checkedWhileParsed },
     );
   });
 }

@@ -321,22 +321,24 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
               ),
             },
           },
-          // Every part declared (request-validators.ts): SOAPAction, the envelope validated against the XSDs
-          // as it streams, the JSON form's body.
           // Its refusals are answered by the route (a fault, in any app), not left to the app's error handler.
           attachValidation: true,
-          validatorCompiler: soapRequestValidators({
-            path: options.path,
-            actions: [...byAction.keys()],
-            ...(options.json ? { json: options.json.validate } : {}),
-          }),
           // Attachments of many megabytes may take longer than an ordinary body, at the minimum rate.
           ...(options.operations.some((o) => (o.maxBytes ?? DEFAULT_MAX_BYTES) > DEFAULT_MAX_BYTES)
             ? { config: LARGE_UPLOAD as FastifyContextConfig }
             : {}),
         },
         // The answer's type follows the request's: an envelope for an envelope, JSON for the JSON form.
-        { produces: options.json ? ['text/xml', 'application/json'] : ['text/xml'] },
+        {
+          produces: options.json ? ['text/xml', 'application/json'] : ['text/xml'],
+          // Every part declared (request-validators.ts): SOAPAction, the envelope validated against the XSDs
+          // as it streams, the JSON form's body.
+          validators: soapRequestValidators({
+            path: options.path,
+            actions: [...byAction.keys()],
+            ...(options.json ? { json: options.json.validate } : {}),
+          }),
+        },
       ),
       async (request, reply) => {
         const type = request.headers['content-type'] ?? '';

@@ -1,19 +1,24 @@
 /**
- * The declared validators of a SOAP endpoint's POST (its route's `validatorCompiler`): every part of the
- * request has one, each checked where it can be.
+ * The declared validators of a SOAP endpoint's POST (the operation kit's `validators`,
+ * platform/http/declared-validators.ts): every part of the request has one, each checked where it can be.
  *
  * - **Headers.** `SOAPAction` (quotes stripped) names one of the endpoint's operations; for a SOAP 1.1
  *   body (`text/xml`, `application/xml`) an unknown one — or none where the endpoint has several
  *   operations — is the `unknown-soap-action` fault (HTTP 500, as SOAP 1.1 answers a fault), not a 400:
  *   the clients are SOAP stacks, and the fault is what they read. Other bodies ignore it.
  * - **Body, SOAP.** The envelope is validated against the endpoint's XSDs while it streams
- *   (`envelope.ts`, `validator.ts`: in the handler, so a 50 MB attachment is never in memory). Fastify does
- *   not read it: its declared validator here is that streaming one, and only checks Fastify left it alone.
+ *   (`envelope.ts`, `validator.ts`: in the handler, so a 50 MB attachment is never in memory): declared
+ *   `streamed`, Fastify leaves it unread.
  * - **Body, JSON form** (the search and the download): the form's own check (`JsonForm.validate`), whose
  *   result is the handler's typed input; a RuleError names the field (400 problem+json).
  */
-import type { FastifySchemaCompiler } from 'fastify';
-import { SOAP_ERRORS } from '../../../platform/http/error-codes.ts';
+import {
+  checked,
+  type DeclaredParts,
+  type PartCheck,
+  streamed,
+} from '../../../platform/http/declared-validators.ts';
+import { PLATFORM_ERRORS, SOAP_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 
 /** SOAP 1.1 bodies, read by the operation as they stream. */
@@ -35,13 +40,9 @@ export interface SoapRequestRules {
   json?: (body: unknown) => unknown;
 }
 
-type Validator = ReturnType<FastifySchemaCompiler<unknown>>;
-
-/** The streaming XSD validator, declared: the body is left unread for the operation to validate as it streams. */
-const streamedEnvelope: Validator = (body: unknown) => body === undefined || body === null;
-
-function soapActionValidator(rules: SoapRequestRules): Validator {
-  return (headers: Record<string, unknown>) => {
+function soapActionValidator(rules: SoapRequestRules): PartCheck {
+  return (data: unknown) => {
+    const headers = data as Record<string, unknown>;
     if (!SOAP_BODY_TYPES.test(String(headers['content-type'] ?? ''))) return true;
     const action = soapActionOf(headers);
     if (action !== undefined && !rules.actions.includes(action))
@@ -64,25 +65,17 @@ function soapActionValidator(rules: SoapRequestRules): Validator {
   };
 }
 
-function jsonFormValidator(check: (body: unknown) => unknown): Validator {
-  return (body: unknown) => {
-    try {
-      // Fastify hands an absent body over as null; `value` replaces the body (the handler's input).
-      return { value: check(body) };
-    } catch (error) {
-      return { error: error as Error };
-    }
-  };
-}
-
-/** The route's validatorCompiler: the validator each part of a SOAP endpoint's POST declares. */
-export function soapRequestValidators(rules: SoapRequestRules): FastifySchemaCompiler<unknown> {
-  return ({ httpPart, contentType }) => {
-    if (httpPart === 'headers') return soapActionValidator(rules);
-    if (httpPart === 'body' && contentType === 'application/json' && rules.json)
-      return jsonFormValidator(rules.json);
-    if (httpPart === 'body' && contentType !== undefined && SOAP_BODY_TYPES.test(contentType))
-      return streamedEnvelope;
-    throw new Error(`${rules.path}: no validator is declared for the ${httpPart} (${contentType ?? 'any'})`);
+/** The validators a SOAP endpoint's POST declares. */
+export function soapRequestValidators(rules: SoapRequestRules): DeclaredParts {
+  return {
+    headers: soapActionValidator(rules),
+    body: {
+      'text/xml': streamed,
+      'application/xml': streamed,
+      ...(rules.json ? { 'application/json': checked({ parse: rules.json }) } : {}),
+    },
+    // The endpoint's other parts have none to check: it takes no path parameters nor query.
+    refuse: (problems, part) =>
+      new HttpError(PLATFORM_ERRORS.invalidParameter, `The ${part} is not valid.`, [...problems]),
   };
 }

@@ -2,7 +2,9 @@
  * Financing statements: register (PPSR_17), get (PPSR_01), amend (PPSR_03), renew, discharge, versions
  * (PPSR_55), the statements of a search or group (PPSR_40), discharged in a date range (PPSR_38).
  */
+
 import { randomBytes } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
@@ -77,6 +79,10 @@ import {
 
 /** Published: PPSR_38 answers at most 50,000 results in all. */
 const DISCHARGED_CAP = 50_000;
+/** The body of a change that takes none (the discharge): nothing, or an empty object. */
+const NO_BODY = Type.Union([Type.Object({}, { additionalProperties: Type.Never() }), Type.Null()], {
+  description: 'No body: the change takes none (an empty object is accepted)',
+});
 
 /** Business numbers of organisation debtors must be in the business number register of this environment. */
 async function checkBusinessNumbers(context: ServiceContext, debtors: readonly Debtor[]): Promise<void> {
@@ -296,7 +302,7 @@ export function statementRoutes(
             operationId: operation,
             summary,
             params: RegistrationNumberParams,
-            ...(body ? { body } : {}),
+            body: body ?? NO_BODY,
             response: responses({ 200: FinancingStatement }, { transaction: true, update: true }),
           },
         },
