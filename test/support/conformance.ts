@@ -18,6 +18,8 @@ import { accessOf, queriesOf, type ServiceFixture, type ServiceSubject } from '.
  *   a pattern): a value of the wrong type is a 400 in the dialect naming that parameter.
  * - **Conditional reads.** A GET answered with an ETag carries Last-Modified too, and answers
  *   `If-None-Match` with its ETag and `If-Modified-Since` with its Last-Modified with 304 and an empty body.
+ *   A GET whose fixture entry declares `etag` must answer its valid example 200 with an ETag, so an
+ *   operation that loses its validators fails here instead of passing unchecked.
  * - **Conditional writes.** A write of an existing resource (`write: 'update'`, the default) with a
  *   stale `If-Match`, and with an `If-Unmodified-Since` long past (and no `If-Match`: RFC 9110 §13.1.4
  *   has a server ignore it beside one), is 412 in the dialect and writes nothing (the fixture's tables
@@ -116,6 +118,11 @@ export function conformanceMatrix(fixture: ServiceFixture): void {
     it.each(reads)('$id', async (entry) => {
       const first = await send(entry);
       const etag = first.headers.etag;
+      if (entry.access.etag) {
+        const label = where(entry, 'the fixture declares an ETag', first);
+        expect(first.statusCode, label).toBe(200);
+        expect(etag, label).toBeDefined();
+      }
       if (first.statusCode !== 200 || etag === undefined) return;
       const lastModified = first.headers['last-modified'];
       expect(lastModified, where(entry, 'an answer with an ETag carries Last-Modified', first)).toBeDefined();

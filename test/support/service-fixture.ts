@@ -32,6 +32,11 @@ export interface OperationAccess {
    */
   coveredBy?: string;
   /**
+   * For the conformance matrix (conformance.ts): the read answers with an ETag (and so Last-Modified
+   * and 304s). Declared, a valid example answered without one fails the matrix.
+   */
+  etag?: boolean;
+  /**
    * For the conformance matrix (conformance.ts), what a write is: `update` (the default: a change or a
    * deletion of an existing resource, which honours If-Match and If-Unmodified-Since), `create` (a new
    * resource: no current representation to hold a precondition against) or `action` (a POST that reads

@@ -205,3 +205,137 @@ describe('create, allocate, update', () => {
     ).toBe(404);
   });
 });
+
+describe('conditional reads of an entity’s parts and of discoverable', () => {
+  const urls = (nzbn: string) => [`/entities/${nzbn}/organisation-parts`, `/entities/${nzbn}/discoverable`];
+  const read = (url: string, token?: string, headers: Record<string, string> = {}) =>
+    t.call('GET', url, { ...(token ? { token } : {}), headers });
+  const hour = 3_600_000;
+
+  it('answer with an ETag and Last-Modified, and 304 with an empty body to either', async () => {
+    for (const url of urls(P)) {
+      for (const token of [undefined, partner.token, t.owner.token]) {
+        const first = await read(url, token);
+        expect(first.statusCode, url).toBe(200);
+        const { etag, 'last-modified': lastModified } = first.headers;
+        expect(etag, url).toMatch(/^"[^"]+"$/);
+        expect(lastModified, url).toBeDefined();
+        const conditions: Record<string, string>[] = [
+          { 'if-none-match': String(etag) },
+          { 'if-modified-since': String(lastModified) },
+        ];
+        for (const headers of conditions) {
+          const again = await read(url, token, headers);
+          expect(again.statusCode, `${url} ${JSON.stringify(headers)}`).toBe(304);
+          expect(again.body).toBe('');
+          expect(again.headers.etag).toBe(etag);
+        }
+      }
+    }
+  });
+
+  it('the ETag is of what the caller sees; Last-Modified the latest of the entity and its visible parts', async () => {
+    const entityModified = Date.parse(String((await read(`/entities/${P}`)).headers['last-modified']));
+    // Each part changed after the entity, the hidden ones last: no caller's Last-Modified may show them.
+    for (const [opn, after] of [
+      [PUBLIC, 1],
+      [SHARED, 2],
+      [PRIVATE, 3],
+    ] as const) {
+      await sql('UPDATE nzbn_organisation_parts SET last_updated = $2 WHERE opn = $1', [
+        opn,
+        new Date(entityModified + after * hour),
+      ]);
+    }
+    const [list, discoverable] = urls(P);
+    for (const url of [list!, discoverable!]) {
+      const seen = async (token?: string) => {
+        const response = await read(url, token);
+        return {
+          etag: String(response.headers.etag),
+          modified: Date.parse(String(response.headers['last-modified'])),
+        };
+      };
+      const anyone = await seen();
+      const partnerSees = await seen(partner.token);
+      const ownerSees = await seen(t.owner.token);
+      expect(anyone.modified, url).toBe(entityModified + hour);
+      expect(partnerSees.modified, url).toBe(entityModified + 2 * hour);
+      expect(ownerSees.modified, url).toBe(entityModified + 3 * hour);
+      if (url === list) {
+        // Three views of the list: none answers 304 for another's ETag.
+        expect(new Set([anyone.etag, partnerSees.etag, ownerSees.etag]).size).toBe(3);
+        const crossed = await read(url, undefined, { 'if-none-match': ownerSees.etag });
+        expect(crossed.statusCode).toBe(200);
+        expect(opns(crossed.json())).toEqual([PUBLIC]);
+      }
+    }
+  });
+
+  it('a change makes a new ETag for those who see it, and none for those who do not', async () => {
+    const E = FIXTURE.privateData;
+    const views = async () => {
+      const out: Record<string, { etag: string; lastModified: string; body: unknown }> = {};
+      for (const url of urls(E)) {
+        for (const [who, token] of [
+          ['anyone', undefined],
+          ['owner', t.owner.token],
+        ] as const) {
+          const response = await read(url, token);
+          expect(response.statusCode, response.body).toBe(200);
+          out[`${who} ${url}`] = {
+            etag: String(response.headers.etag),
+            lastModified: String(response.headers['last-modified']),
+            body: response.json(),
+          };
+        }
+      }
+      return out;
+    };
+    const before = await views();
+    const created = await t.call('POST', `/entities/${E}/organisation-parts`, {
+      token: t.owner.token,
+      payload: { name: 'Hidden Depot', function: 'Warehouse', privacy: 'private' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const opn = created.json().opn as string;
+    const hidden = await views();
+    for (const url of urls(E)) {
+      // The private part changes nothing the public sees: same ETag, same Last-Modified, still 304.
+      expect(hidden[`anyone ${url}`]).toEqual(before[`anyone ${url}`]);
+      const cached = await read(url, undefined, { 'if-none-match': before[`anyone ${url}`]!.etag });
+      expect(cached.statusCode, url).toBe(304);
+      // The owner sees it: a new ETag, and the old one no longer answers 304.
+      expect(hidden[`owner ${url}`]!.etag, url).not.toBe(before[`owner ${url}`]!.etag);
+      const stale = await read(url, t.owner.token, { 'if-none-match': before[`owner ${url}`]!.etag });
+      expect(stale.statusCode, url).toBe(200);
+    }
+    expect(opns(hidden[`owner /entities/${E}/organisation-parts`]!.body as { opn: string }[])).toEqual([opn]);
+
+    // Made public, the part reaches everyone: new ETags, a later Last-Modified, If-Modified-Since 200.
+    const published = await t.call('PUT', `/entities/${E}/organisation-parts/${opn}`, {
+      token: t.owner.token,
+      payload: { name: 'Hidden Depot', function: 'Warehouse', privacy: 'public' },
+    });
+    expect(published.statusCode, published.body).toBe(200);
+    const shown = await views();
+    for (const url of urls(E)) {
+      const was = before[`anyone ${url}`]!;
+      const now = shown[`anyone ${url}`]!;
+      expect(now.etag, url).not.toBe(was.etag);
+      expect(Date.parse(now.lastModified), url).toBeGreaterThan(Date.parse(was.lastModified));
+      const conditions: Record<string, string>[] = [
+        { 'if-none-match': was.etag },
+        { 'if-modified-since': was.lastModified },
+      ];
+      for (const headers of conditions) {
+        const response = await read(url, undefined, headers);
+        expect(response.statusCode, `${url} ${JSON.stringify(headers)}`).toBe(200);
+        expect(response.headers.etag).toBe(now.etag);
+      }
+    }
+    expect(opns(shown[`anyone /entities/${E}/organisation-parts`]!.body as { opn: string }[])).toEqual([opn]);
+    const links = (shown[`anyone /entities/${E}/discoverable`]!.body as { links: { rel: string }[] }).links;
+    expect(links.map((l) => l.rel)).toContain('organisation-parts');
+  });
+});

@@ -79,13 +79,13 @@ export const ppsrFixture: ServiceFixture = {
     'GET /financing-statements': {
       query: ['secured-party-group-id=SPG00000001', 'page=1&page-size=5&secured-party-group-id=SPG00000001'],
     },
-    'GET /financing-statements/{registrationNumber}': {},
+    'GET /financing-statements/{registrationNumber}': { etag: true },
     'PUT /financing-statements/{registrationNumber}': {
       body: { ...registration(), collaterals: [{ collateralType: 'AAPP' }] },
     },
     'PUT /financing-statements/{registrationNumber}/renew': { body: {} },
     'PUT /financing-statements/{registrationNumber}/discharge': {},
-    'GET /financing-statements/{registrationNumber}/versions': {},
+    'GET /financing-statements/{registrationNumber}/versions': { etag: true },
     'GET /discharged-financing-statements': {
       query: [
         'start-date=2020-01-01&end-date=2030-01-01',
@@ -100,7 +100,7 @@ export const ppsrFixture: ServiceFixture = {
         searchByMotorVehicle: { registrationPlate: 'ABC123' },
       },
     },
-    'GET /customer-organisation': {},
+    'GET /customer-organisation': { etag: true },
     'PUT /customer-organisation': { body: { email: 'org@example.test' } },
     'POST /secured-party-groups': {
       write: 'create',
@@ -111,7 +111,7 @@ export const ppsrFixture: ServiceFixture = {
       },
     },
     'GET /secured-party-groups': {},
-    'GET /secured-party-groups/{securedPartyGroupId}': { owned: true },
+    'GET /secured-party-groups/{securedPartyGroupId}': { owned: true, etag: true },
     'PUT /secured-party-groups/{securedPartyGroupId}': {
       owned: true,
       body: {

@@ -1,7 +1,8 @@
 /**
- * Organisation parts, reads: search across the register, an entity's parts, one part (with ETag and
- * conditional requests). The visibility rule (domain/organisation-part.ts) is applied in every read and
- * inside the search query; a part the caller may not see is answered exactly as a missing one.
+ * Organisation parts, reads: search across the register, an entity's parts and one part (both with ETag,
+ * Last-Modified and conditional requests). The visibility rule (domain/organisation-part.ts) is applied
+ * in every read and inside the search query; a part the caller may not see is answered exactly as a
+ * missing one.
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
@@ -9,11 +10,25 @@ import { strongEtag } from '../../../platform/http/conditional.ts';
 import { badRequest } from '../../../platform/http/errors.ts';
 import { conditionalRead, typed } from '../../../platform/http/operation.ts';
 import { OrganisationPart, partViewFor, partVisibleTo, readStatus } from '../domain/organisation-part.ts';
-import { envelope, NotModified, NzbnParams, PagingQuery, responses } from '../schemas/operations.ts';
+import {
+  ConditionalHeaders,
+  envelope,
+  NotModified,
+  NzbnParams,
+  PagingQuery,
+  responses,
+} from '../schemas/operations.ts';
 import { findPart, partsOf, searchParts } from '../store/org-parts.ts';
 import { nzbnOperation } from './operation.ts';
 import { pagedEnvelope, pageOf } from './paging.ts';
-import { entitiesCallerActsFor, loadEntity, type NzbnContext, nzbnParam, partNotFound } from './support.ts';
+import {
+  entitiesCallerActsFor,
+  latestOf,
+  loadEntity,
+  type NzbnContext,
+  nzbnParam,
+  partNotFound,
+} from './support.ts';
 
 export const PartParams = Type.Object({
   // The fixed test case with organisation parts (its public part is the opn's example).
@@ -78,19 +93,26 @@ export async function partReadRoutes(app: FastifyInstance, context: NzbnContext)
 
   api.get(
     '/entities/:nzbn/organisation-parts',
-    nzbnOperation({
-      schema: {
-        summary: "An entity's organisation parts (those the caller may see)",
-        params: NzbnParams,
-        response: responses({ 200: Type.Array(OrganisationPart) }),
+    nzbnOperation(
+      {
+        schema: {
+          summary: "An entity's organisation parts (those the caller may see)",
+          params: NzbnParams,
+          headers: ConditionalHeaders,
+          response: responses({ 200: Type.Array(OrganisationPart), 304: NotModified }, [400, 404, 412]),
+        },
       },
-    }),
-    async (request) => {
+      'read',
+    ),
+    async (request, reply) => {
       const stored = await loadEntity(context, request.params.nzbn);
       const mine = await entitiesCallerActsFor(context, request);
-      return (await partsOf(pool, stored.nzbn))
-        .filter(({ part }) => partVisibleTo(part, mine))
-        .map(({ part }) => partViewFor(part, mine));
+      const visible = (await partsOf(pool, stored.nzbn)).filter(({ part }) => partVisibleTo(part, mine));
+      // The ETag is of the list as this caller sees it (the parts it may see, share lists of its own).
+      const body = JSON.stringify(visible.map(({ part }) => partViewFor(part, mine)));
+      const lastModified = latestOf(stored.lastUpdated, visible);
+      if (conditionalRead(request, reply, { etag: strongEtag(body), lastModified })) return reply;
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 

@@ -1,8 +1,8 @@
 /**
- * Reads of one entity: the whole entity (ETag, conditional requests, 304), each of its parts, and
- * `discoverable`. Private items are left out unless the caller is a signed-in user with business
- * authority over the entity. The stored document is sent as stored when the caller may see all of it
- * or nothing in it is private; otherwise the public view is made from it.
+ * Reads of one entity: the whole entity, each of its parts and `discoverable`, each with ETag,
+ * Last-Modified and conditional requests (304). Private items are left out unless the caller is a
+ * signed-in user with business authority over the entity. The stored document is sent as stored when the
+ * caller may see all of it or nothing in it is private; otherwise the public view is made from it.
  */
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -43,6 +43,7 @@ import {
   baseUrl,
   entitiesCallerActsFor,
   entityView,
+  latestOf,
   link,
   loadCachedEntity,
   loadEntity,
@@ -156,14 +157,18 @@ export async function readRoutes(app: FastifyInstance, context: NzbnContext): Pr
 
   api.get(
     '/entities/:nzbn/discoverable',
-    nzbnOperation({
-      schema: {
-        summary: 'Which parts of an entity exist, as links',
-        params: NzbnParams,
-        response: responses({ 200: Discoverable }),
+    nzbnOperation(
+      {
+        schema: {
+          summary: 'Which parts of an entity exist, as links',
+          params: NzbnParams,
+          headers: ConditionalHeaders,
+          response: responses({ 200: Discoverable, 304: NotModified }, [400, 404, 412]),
+        },
       },
-    }),
-    async (request) => {
+      'read',
+    ),
+    async (request, reply) => {
       const stored = await loadEntity(context, request.params.nzbn);
       const authorised = await actsFor(context, request, stored.nzbn);
       const entity = entityView(stored, authorised);
@@ -178,13 +183,17 @@ export async function readRoutes(app: FastifyInstance, context: NzbnContext): Pr
       }
       if (parts.length > 0) links.push(link('organisation-parts', `${base}/organisation-parts`));
       links.push(link('history', `${base}/history`));
-      return {
+      const body = JSON.stringify({
         nzbn: entity.nzbn,
         entityName: entity.entityName,
         entityTypeCode: entity.entityTypeCode,
         entityStatusCode: entity.entityStatusCode,
         links,
-      };
+      });
+      // The ETag is of this caller's view; Last-Modified the latest change of what it is made from.
+      const lastModified = latestOf(stored.lastUpdated, parts);
+      if (conditionalRead(request, reply, { etag: strongEtag(body), lastModified })) return reply;
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 }

@@ -96,6 +96,16 @@ export function entityView(stored: Readonly<StoredEntity>, authorised: boolean):
   return authorised ? entity : publicView(entity);
 }
 
+/**
+ * The latest of an entity's last update and its organisation parts' (those the caller sees: a hidden
+ * part's time would tell that it exists): the Last-Modified of an answer made from them.
+ */
+export function latestOf(entityUpdated: Date, parts: readonly { lastUpdated: Date }[]): Date {
+  let latest = entityUpdated;
+  for (const part of parts) if (part.lastUpdated > latest) latest = part.lastUpdated;
+  return latest;
+}
+
 /** `https://host/sandbox/nzbn/v5`: the base of links in responses (the public base URL, never the Host). */
 export function baseUrl(context: NzbnContext): string {
   return context.absoluteUrl(`${ENVIRONMENT_PREFIX[context.environment]}${context.service.path}`);

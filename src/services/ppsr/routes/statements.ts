@@ -75,6 +75,7 @@ import {
   statementNotFound,
   statementValidators,
   today,
+  versionListValidators,
 } from './support.ts';
 
 /** Published: PPSR_38 answers at most 50,000 results in all. */
@@ -418,16 +419,17 @@ export function statementRoutes(
           operationId: 'PPSR_55',
           summary: 'Every version of a financing statement, oldest first',
           params: RegistrationNumberParams,
-          response: responses({ 200: VersionList }),
+          response: responses({ 200: VersionList }, { conditional: true }),
         },
       },
-      { produces: JSON_ONLY },
+      { produces: JSON_ONLY, conditional: 'read' },
     ),
     async (request, reply) => {
       const registrationNumber = registrationNumberParam(request.params.registrationNumber);
       const row = await getStatement(pool, registrationNumber);
       if (!row) throw statementNotFound(registrationNumber);
       const day = today(context);
+      if (conditionalRead(request, reply, versionListValidators(row, day))) return reply;
       const versions = (await listVersions(pool, registrationNumber)).map((v) => ({
         ...present(
           {

@@ -1,19 +1,19 @@
 /**
  * What every operation of the register shares: the organisation the caller acts for (and, for a
- * fee-bearing operation, pays), a statement as the API shows it, the statement's validators, the
- * organisation's right to change it and the fee charge. (Paging is the platform's `parsePage`,
- * conditions its operation kit's `conditionalRead`/`conditionalWrite`.)
+ * fee-bearing operation, pays), a statement as the API shows it, the validators of the statement and of
+ * its version list, the organisation's right to change it and the fee charge. (Paging is the
+ * platform's `parsePage`, conditions its operation kit's `conditionalRead`/`conditionalWrite`.)
  */
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { FeeCharge } from '../../../billing/fees.ts';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
-import { nzDate } from '../../../platform/calendar.ts';
+import { addDays, nzDate, parseDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { PLATFORM_ERRORS, PPSR_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 import type { ResourceValidators } from '../../../platform/http/operation.ts';
-import { formatNzDateTime } from '../../../platform/nz-time.ts';
+import { formatNzDateTime, nzMidnight } from '../../../platform/nz-time.ts';
 import { statusOn } from '../domain/dates.ts';
 import { checkPin, type PinVerifier } from '../domain/pin-verifiers.ts';
 import { isRegistrationNumber } from '../domain/registration-number.ts';
@@ -84,6 +84,26 @@ export const statementValidators = (row: StatementRow): ResourceValidators => ({
   etag: statementEtag(row.registrationNumber, row.version),
   lastModified: row.changedAt,
 });
+
+/**
+ * The validators of a statement's version list (PPSR_55) on `day`. The list changes with every new
+ * version and, with none, when the day makes the current version `Expired`: the ETag is the statement's
+ * version and that status, Last-Modified the later of its current version's time and the New Zealand
+ * midnight it expired at.
+ */
+export function versionListValidators(row: StatementRow, day: string): ResourceValidators {
+  const status = statusOn(day, row.expiryDate, row.dischargedAt !== null);
+  let lastModified = row.changedAt;
+  if (status === 'Expired') {
+    const expired = parseDate(addDays(row.expiryDate, 1))!;
+    const since = new Date(nzMidnight(expired.year, expired.month, expired.day));
+    if (since > lastModified) lastModified = since;
+  }
+  return {
+    etag: `"${row.registrationNumber}.${row.version}.${status.toLowerCase()}"`,
+    lastModified,
+  };
+}
 
 /**
  * May this organisation change the statement? The organisation that registered it may; another needs
