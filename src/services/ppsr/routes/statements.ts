@@ -43,6 +43,7 @@ import {
   STATEMENT_PAGING,
   StatementList,
   StatementListQuery,
+  transactionHeaders,
   VersionList,
 } from '../schemas.ts';
 import { getGroup } from '../store/account.ts';
@@ -166,6 +167,7 @@ export function statementRoutes(
         schema: {
           operationId: 'PPSR_17',
           summary: 'Register a financing statement (fee-bearing)',
+          headers: transactionHeaders(context.environment),
           body: RegistrationRequest,
           response: responses({ 201: RegistrationAnswer }, { transaction: true }),
         },
@@ -296,6 +298,7 @@ export function statementRoutes(
             operationId: operation,
             summary,
             params: RegistrationNumberParams,
+            headers: transactionHeaders(context.environment, { change: true }),
             ...(body ? { body } : {}),
             response: responses({ 200: FinancingStatement }, { transaction: true, update: true }),
           },
