@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strongEtag } from '../../src/platform/http/conditional.ts';
+import { declaredHeader } from '../../src/platform/http/declared-headers.ts';
 import { installErrorHandling } from '../../src/platform/http/errors.ts';
 import {
   conditionalRead,
@@ -84,6 +85,24 @@ beforeAll(async () => {
     declareOperation({}, { produces: ['application/json', 'text/csv'], unacceptable: 'first' }),
     async (request) => ({ chosen: operationContext(request).mediaType }),
   );
+  api.get(
+    '/headed',
+    declareOperation(
+      {
+        schema: {
+          headers: Type.Object({
+            'Caller-Reference': Type.Optional(
+              declaredHeader(Type.String({ pattern: '^[A-Z]{3}$' }), 'must be three capital letters'),
+            ),
+            'x-plain': Type.Optional(Type.String({ maxLength: 2 })),
+            'Must-Send': Type.String(),
+          }),
+        },
+      },
+      { produces: ['application/json'] },
+    ),
+    async (request) => ({ reference: request.headers['caller-reference'] ?? null }),
+  );
   api.put(
     '/forgetful',
     declareOperation({}, { produces: ['application/json'], conditional: {} }),
@@ -108,6 +127,27 @@ describe('declared operations', () => {
     const badBody = await put('/notes/1', { text: '', extra: 1 });
     expect(badBody.statusCode).toBe(400);
     expect((await app.inject({ url: '/notes/1?upper=true' })).json()).toMatchObject({ id: 1 });
+  });
+
+  it('name a declared header as declared, with its declared rule (not Node’s lower case)', async () => {
+    const headed = (headers: Record<string, string>) =>
+      app.inject({ url: '/headed', headers: { 'must-send': 'yes', ...headers } });
+    const bad = await headed({ 'caller-reference': 'abcd' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(bad.json().errors).toEqual([
+      { field: 'Caller-Reference', message: 'must be three capital letters' },
+    ]);
+    expect(bad.json().detail).toBe('Caller-Reference must be three capital letters');
+    // Without a declared rule, the schema's own message; a header declared lower-case stays so.
+    const plain = await headed({ 'x-plain': 'abc' });
+    expect(plain.json().errors).toEqual([
+      { field: 'x-plain', message: 'must NOT have more than 2 characters' },
+    ]);
+    // A required header that is absent is named as declared, and "is required".
+    const absent = await app.inject({ url: '/headed' });
+    expect(absent.json().errors).toEqual([{ field: 'Must-Send', message: 'is required' }]);
+    expect((await headed({ 'CALLER-REFERENCE': 'ABC' })).json()).toEqual({ reference: 'ABC' });
   });
 
   it('negotiate before the body is read: 406 in the dialect naming what is served', async () => {

@@ -3,6 +3,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/fault
 import { RuleError } from '../errors.ts';
 import { lingerAfterTooLarge } from './body-limit.ts';
 import { clientWentAway, logClientWentAway } from './client-gone.ts';
+import { headerAsDeclared } from './declared-headers.ts';
 import {
   type Dialect,
   type ErrorCode,
@@ -168,8 +169,11 @@ export function sendError(
   return reply.type(rendered.contentType).send(rendered.body);
 }
 
-/** Fastify's schema errors name the field by JSON pointer or by the missing property. */
-function validationFields(error: FastifyError): FieldError[] {
+/**
+ * Fastify's schema errors name the field by JSON pointer or by the missing property; a header the route
+ * declares is named as declared (its published spelling, not Node's lower case), with its declared rule.
+ */
+function validationFields(error: FastifyError, request?: FastifyRequest): FieldError[] {
   const where = error.validationContext ?? 'request';
   return (error.validation ?? []).map((issue) => {
     const params = issue.params as Record<string, unknown>;
@@ -184,6 +188,9 @@ function validationFields(error: FastifyError): FieldError[] {
         : params.allowedValues
           ? `must be one of ${(params.allowedValues as unknown[]).join(', ')}`
           : (issue.message ?? 'is invalid');
+    const header =
+      where === 'headers' ? headerAsDeclared(request?.routeOptions.schema?.headers, name) : undefined;
+    if (header) return { field: header.name, message: missing ? rule : (header.rule ?? rule) };
     return { field: name, message: rule };
   });
 }
@@ -197,7 +204,7 @@ export function toHttpError(error: unknown, request?: FastifyRequest): HttpError
     return bodyTooLarge(request.routeOptions.bodyLimit);
   }
   if (fastifyError?.validation) {
-    const fields = validationFields(fastifyError);
+    const fields = validationFields(fastifyError, request);
     const summary = fields.map((f) => `${f.field} ${f.message}`).join('; ');
     return new HttpError(PLATFORM_ERRORS.invalidParameter, summary || 'the request is invalid', fields);
   }

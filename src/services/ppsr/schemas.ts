@@ -1,6 +1,8 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { declaredHeader } from '../../platform/http/declared-headers.ts';
 import { pagingProperties } from '../../platform/http/pagination.ts';
 import { Problem } from '../../platform/http/problem-schema.ts';
+import type { Environment } from '../contract.ts';
 import { COLLATERAL_TYPE_CODES, MAX_DESCRIPTION } from './domain/collateral.ts';
 import { ORGANISATION_TYPES } from './domain/parties.ts';
 import { MAX_PAGE_SIZE, SEARCH_KINDS } from './domain/search.ts';
@@ -11,7 +13,8 @@ import { MAX_PAGE_SIZE, SEARCH_KINDS } from './domain/search.ts';
  * `searchByMotorVehicle` `{ registrationPlate | vin }`, `page`, `pageSize`, `searchId`,
  * `searchCertificateNumber`, the transaction record's fields and `statusCode`. The schemas check types and
  * shapes; the register's rules (lengths, formats, combinations, dates) live in domain/, which names the
- * field and the rule in every 400.
+ * field and the rule in every 400. The request headers are the exception: their schemas hold their
+ * whole rule (`HEADERS`, `transactionHeaders`).
  */
 
 const text = (description: string, options: Record<string, unknown> = {}) =>
@@ -311,6 +314,93 @@ export const DischargedQuery = Type.Object({
   }),
   ...pagingProperties(DISCHARGED_PAGING),
 });
+
+/**
+ * The register's request headers beside the gateway's own, keyed by their spelling in the register's
+ * documents (Fastify validates them lower-cased: read them so). An empty value is no value.
+ */
+export const HEADERS = {
+  /** Published (version 1): the request id's alias. */
+  requestIdAlias: 'NZRIS-org-nz-Request-Id',
+  /** Ours: the caller's billing reference of a transaction. */
+  billingReference: 'Billing-Reference',
+  /** Ours, sandbox only: seconds to hold a transaction's work. */
+  sandboxDelay: 'Sandbox-Processing-Delay',
+  /** Ours: the statement's PIN, for a change by another organisation. */
+  pin: 'Financing-Statement-PIN',
+} as const;
+
+export const MAX_REQUEST_ID_ALIAS = 100;
+export const MAX_BILLING_REFERENCE = 100;
+export const MAX_SANDBOX_DELAY_SECONDS = 900;
+
+/**
+ * 0 to 900 seconds, at most three decimals, written as digits (leading zeros allowed): the range in the
+ * pattern, since a header declared a number would also take `1e2`, `0x10` or `.5` (Ajv coerces them).
+ */
+const SANDBOX_DELAY_PATTERN = '^0*(?:(?:[0-9]{1,2}|[1-8][0-9]{2})(?:\\.[0-9]{1,3})?|900(?:\\.0{1,3})?)$';
+
+const TRANSACTION_HEADERS = {
+  [HEADERS.requestIdAlias]: optional(
+    declaredHeader(
+      Type.String({
+        maxLength: MAX_REQUEST_ID_ALIAS,
+        pattern: '^[A-Za-z0-9._:-]*$',
+        description:
+          'Published (version 1): the caller’s request id, when api-business-govt-nz-Request-Id is not sent (that one wins); echoed back. A repeat with the same body answers the first outcome; another body is 409. 1 to 100 letters, digits, ".", "_", ":" or "-".',
+      }),
+      `must be 1 to ${MAX_REQUEST_ID_ALIAS} letters, digits, ".", "_", ":" or "-"`,
+    ),
+  ),
+  [HEADERS.billingReference]: optional(
+    declaredHeader(
+      Type.String({
+        maxLength: MAX_BILLING_REFERENCE,
+        pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F]*$',
+        description:
+          'A reference your own accounts know the transaction by, kept with it and its fee (SEC_56 and SEC_43 find them by it): at most 100 characters, no control characters.',
+      }),
+      `must be at most ${MAX_BILLING_REFERENCE} characters, without control characters`,
+    ),
+  ),
+};
+
+const SANDBOX_HEADERS = {
+  [HEADERS.sandboxDelay]: optional(
+    declaredHeader(
+      Type.String({
+        pattern: SANDBOX_DELAY_PATTERN,
+        description: `Sandbox only: seconds (0 to ${MAX_SANDBOX_DELAY_SECONDS}, at most three decimals) to hold the work before it runs, to rehearse the platform’s timeout.`,
+      }),
+      `must be a number of seconds from 0 to ${MAX_SANDBOX_DELAY_SECONDS}, with at most three decimals`,
+    ),
+  ),
+};
+
+const CHANGE_HEADERS = {
+  [HEADERS.pin]: optional(
+    declaredHeader(
+      Type.String({
+        pattern: '^(?:[0-9]{8})?$',
+        description:
+          'The statement’s financing statement PIN (8 digits), needed when another organisation registered it: without it, or with another, 403 pin-required.',
+      }),
+      'must be 8 digits, the financing statement PIN',
+    ),
+  ),
+};
+
+/**
+ * The headers of an operation that is a transaction (every write, a new search): the request id's
+ * alias and the billing reference, in the sandbox the processing delay, and for a change of a statement
+ * its PIN.
+ */
+export const transactionHeaders = (environment: Environment, options: { change?: boolean } = {}) =>
+  Type.Object({
+    ...TRANSACTION_HEADERS,
+    ...(environment === 'sandbox' ? SANDBOX_HEADERS : {}),
+    ...(options.change ? CHANGE_HEADERS : {}),
+  });
 
 export const StatementList = Type.Object({
   totalResults: Type.Integer(),

@@ -31,6 +31,7 @@ import {
   SecuredPartyGroupRequest,
   TransactionList,
   TransactionQuery,
+  transactionHeaders,
 } from '../schemas.ts';
 import {
   type CustomerOrganisationRow,
@@ -153,6 +154,7 @@ export function accountRoutes(
         schema: {
           operationId: 'PPSR_45',
           summary: 'Update the customer organisation’s email address (If-Match: its ETag)',
+          headers: transactionHeaders(context.environment),
           body: CustomerOrganisationUpdate,
           response: responses({ 200: CustomerOrganisation }, { transaction: true, update: true }),
         },
@@ -193,6 +195,7 @@ export function accountRoutes(
         schema: {
           operationId: 'PPSR_34',
           summary: 'Create a secured party group',
+          headers: transactionHeaders(context.environment),
           body: SecuredPartyGroupRequest,
           response: responses({ 201: SecuredPartyGroup }, { transaction: true }),
         },
@@ -274,6 +277,7 @@ export function accountRoutes(
           operationId: 'PPSR_34_UPDATE',
           summary: 'Replace a secured party group (If-Match: its ETag)',
           params: GroupParams,
+          headers: transactionHeaders(context.environment),
           body: SecuredPartyGroupRequest,
           response: responses({ 200: SecuredPartyGroup }, { transaction: true, update: true }),
         },

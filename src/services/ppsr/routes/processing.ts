@@ -40,6 +40,7 @@ import {
   runOnce,
 } from '../../../platform/http/idempotency.ts';
 import { operationContext } from '../../../platform/http/operation.ts';
+import { HEADERS, MAX_REQUEST_ID_ALIAS } from '../schemas.ts';
 import {
   completeTransaction,
   forgetTransaction,
@@ -51,14 +52,20 @@ import {
   type TransactionRow,
 } from '../store/transactions.ts';
 
+// The headers a transaction reads, lower-cased as Node.js gives them. Every transactional operation
+// declares them in its schema (`transactionHeaders`), so their values are checked before it runs.
+
 /** Published alias of the request id header (version 1). */
-export const NZRIS_REQUEST_ID = 'nzris-org-nz-request-id';
+const NZRIS_REQUEST_ID = HEADERS.requestIdAlias.toLowerCase();
 /** Ours: a billing reference the caller's own accounts know the transaction by (SEC_56 finds it). */
-export const BILLING_REFERENCE = 'billing-reference';
-/** Ours, sandbox only: seconds to hold the work before it runs (0 to 900, decimals allowed). */
-export const SANDBOX_DELAY = 'sandbox-processing-delay';
-export const MAX_SANDBOX_DELAY_SECONDS = 900;
-const REQUEST_ID_ALIAS = { header: NZRIS_REQUEST_ID, name: 'NZRIS-org-nz-Request-Id', maxLength: 100 };
+const BILLING_REFERENCE = HEADERS.billingReference.toLowerCase();
+/** Ours, sandbox only: seconds to hold the work before it runs (0 to 900, at most three decimals). */
+const SANDBOX_DELAY = HEADERS.sandboxDelay.toLowerCase();
+const REQUEST_ID_ALIAS = {
+  header: NZRIS_REQUEST_ID,
+  name: HEADERS.requestIdAlias,
+  maxLength: MAX_REQUEST_ID_ALIAS,
+};
 const REUSE = { code: PPSR_ERRORS.requestIdReused, field: 'api-business-govt-nz-Request-Id' };
 
 /** What a transaction's work answers: the HTTP status, body and headers, and what SEC_56 shows beside. */
@@ -109,29 +116,23 @@ export interface ProcessingSettings {
 export const callerRequestIdOf = (request: FastifyRequest): string | undefined =>
   callerIdempotencyKey(request, REQUEST_ID_ALIAS);
 
+/** The billing reference (its length and characters checked by the operation's schema); empty is none. */
 function billingReferenceOf(request: FastifyRequest): string | null {
   const value = request.headers[BILLING_REFERENCE];
-  if (value === undefined || value === '') return null;
-  if (typeof value !== 'string' || value.length > 100 || /\p{Cc}/u.test(value)) {
-    throw new RuleError('Billing-Reference', 'must be at most 100 characters, without control characters');
-  }
-  return value;
+  return typeof value === 'string' && value !== '' ? value : null;
 }
 
+/**
+ * The delay before the work: the header's (its range checked by the sandbox operations' schemas), else
+ * the sandbox's setting. Production does not declare the header and refuses it here, whatever its value.
+ */
 function delayOf(request: FastifyRequest, context: ServiceContext, settings: ProcessingSettings): number {
   const value = request.headers[SANDBOX_DELAY];
   if (value === undefined) return context.environment === 'sandbox' ? settings.sandboxDelayMs : 0;
   if (context.environment !== 'sandbox') {
-    throw new RuleError('Sandbox-Processing-Delay', 'is only honoured in the sandbox');
+    throw new RuleError(HEADERS.sandboxDelay, 'is only honoured in the sandbox');
   }
-  const seconds = typeof value === 'string' && /^\d+(\.\d{1,3})?$/.test(value) ? Number(value) : Number.NaN;
-  if (!(seconds >= 0 && seconds <= MAX_SANDBOX_DELAY_SECONDS)) {
-    throw new RuleError(
-      'Sandbox-Processing-Delay',
-      `must be a number of seconds from 0 to ${MAX_SANDBOX_DELAY_SECONDS}`,
-    );
-  }
-  return Math.round(seconds * 1000);
+  return Math.round(Number(value) * 1000);
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
@@ -202,7 +203,7 @@ export class Processing {
     const billingReference = billingReferenceOf(request);
     const delayMs = delayOf(request, this.context, this.settings);
     const alias = request.headers[NZRIS_REQUEST_ID];
-    if (typeof alias === 'string' && alias !== '') reply.header('NZRIS-org-nz-Request-Id', requestId);
+    if (typeof alias === 'string' && alias !== '') reply.header(HEADERS.requestIdAlias, requestId);
     const arrival: Ppsr = {
       key,
       organisationId: operation.organisationId,

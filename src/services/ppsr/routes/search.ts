@@ -16,7 +16,7 @@ import {
   type SearchRequest,
 } from '../domain/search.ts';
 import { lookupOf } from '../domain/search-keys.ts';
-import { responses, SearchAnswer, SearchRequest as SearchBody } from '../schemas.ts';
+import { responses, SearchAnswer, SearchRequest as SearchBody, transactionHeaders } from '../schemas.ts';
 import { getSearch, insertSearch, type SearchRow } from '../store/searches.ts';
 import { findInForce, getStatements } from '../store/statements.ts';
 import type { Processing } from './processing.ts';
@@ -56,6 +56,7 @@ export function searchRoutes(plugin: FastifyInstance, context: ServiceContext, p
           operationId: 'PPSR_02',
           summary:
             'Search by debtor organisation, debtor person, motor vehicle, aircraft or registration number (fee-bearing; later pages of a searchId are free)',
+          headers: transactionHeaders(context.environment),
           body: SearchBody,
           response: responses({ 200: SearchAnswer }, { transaction: true }),
         },

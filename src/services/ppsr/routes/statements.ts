@@ -45,6 +45,7 @@ import {
   STATEMENT_PAGING,
   StatementList,
   StatementListQuery,
+  transactionHeaders,
   VersionList,
 } from '../schemas.ts';
 import { getGroup } from '../store/account.ts';
@@ -173,6 +174,7 @@ export function statementRoutes(
         schema: {
           operationId: 'PPSR_17',
           summary: 'Register a financing statement (fee-bearing)',
+          headers: transactionHeaders(context.environment),
           body: RegistrationRequest,
           response: responses({ 201: RegistrationAnswer }, { transaction: true }),
         },
@@ -303,6 +305,7 @@ export function statementRoutes(
             operationId: operation,
             summary,
             params: RegistrationNumberParams,
+            headers: transactionHeaders(context.environment, { change: true }),
             body: body ?? NO_BODY,
             response: responses({ 200: FinancingStatement }, { transaction: true, update: true }),
           },

@@ -17,11 +17,15 @@ import { formatNzDateTime, nzMidnight } from '../../../platform/nz-time.ts';
 import { statusOn } from '../domain/dates.ts';
 import { checkPin, type PinVerifier } from '../domain/pin-verifiers.ts';
 import { isRegistrationNumber } from '../domain/registration-number.ts';
+import { HEADERS } from '../schemas.ts';
 import type { StatementRow } from '../store/statements.ts';
 import type { TransactionInfo } from './processing.ts';
 
-/** Ours: the financing statement PIN lets another organisation change a statement (as on the website). */
-export const PIN_HEADER = 'financing-statement-pin';
+/**
+ * Ours: the financing statement PIN lets another organisation change a statement (as on the website).
+ * Declared by the changes' schemas (`transactionHeaders`, 8 digits); read lower-cased, as Node.js gives it.
+ */
+export const PIN_HEADER = HEADERS.pin.toLowerCase();
 
 export const today = (context: ServiceContext): string => nzDate(context.clock.now().getTime());
 
@@ -124,8 +128,8 @@ export function requireRightToChange(
   }
   throw new HttpError(
     PPSR_ERRORS.pinRequired,
-    `Financing statement ${row.registrationNumber} was registered by another organisation: send its financing statement PIN in the Financing-Statement-PIN header.`,
-    [{ field: 'Financing-Statement-PIN', message: 'is required and must be the statement’s PIN' }],
+    `Financing statement ${row.registrationNumber} was registered by another organisation: send its financing statement PIN in the ${HEADERS.pin} header.`,
+    [{ field: HEADERS.pin, message: 'is required and must be the statement’s PIN' }],
   );
 }
 
