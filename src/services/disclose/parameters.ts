@@ -8,6 +8,7 @@ import { PARAMETER_EXAMPLES } from './schemas.ts';
  * their types and shapes. The rules that need the record or the calendar (a version of this record, a
  * real date, start before end) are the routes', which name the parameter and the rule in every 400.
  * Unknown parameters are left for the routes: the searches refuse them, the other reads ignore them.
+ * At the end, the input of the public routes: the online register's pages and the signed file URLs.
  */
 const text = (description: string, rules: { minLength?: number; maxLength?: number } = {}) =>
   Type.Optional(Type.String({ description, ...rules }));
@@ -25,9 +26,17 @@ const paging = pagingProperties(PAGE_RULES);
 
 export const PagingQuery = Type.Object({ ...paging });
 
-const version = text('A version identifier (e.g. OFR10001-v2); absent: the current version');
+/** An offer, scheme or fund number: three letters and 5 to 9 digits (`OFFER_NUMBER` and its kin). */
+const NUMBER_LENGTH = 12;
+/** A version identifier: a number, `-v` and an ordinal of up to 6 digits (`parseVersion`). */
+const VERSION_LENGTH = NUMBER_LENGTH + 8;
+
+const version = text('A version identifier (e.g. OFR10001-v2); absent: the current version', {
+  maxLength: VERSION_LENGTH,
+});
 const offerVersion = text(
   'A version identifier of the parent offer (e.g. OFR10001-v2): the fund as it was then',
+  { maxLength: VERSION_LENGTH },
 );
 
 export const VersionQuery = Type.Object({ version });
@@ -60,4 +69,35 @@ export const ChangedQuery = Type.Object({
   ),
   endDate: date('endDate', 'The same as end-date; 400 when both are given and differ'),
   ...paging,
+});
+
+/**
+ * The online register's pages (public, for people): an offer's, scheme's or fund's number and the
+ * version shown, as text within their bounds. A page answers what these refuse as a page (a number that
+ * cannot be one: its 404 page; a version it cannot read: its 400 page), then checks the rest itself (the
+ * number's pattern, a version of this record). Other query parameters are ignored, as by the reads.
+ */
+export const PageParams = Type.Object({
+  number: Type.String({ maxLength: NUMBER_LENGTH, description: 'An offer, scheme or fund number' }),
+});
+export const PageQuery = Type.Object({
+  version: text('A version identifier of the record (of the parent offer on a fund’s page)', {
+    maxLength: VERSION_LENGTH,
+  }),
+});
+
+/**
+ * The document store's signed URL (`signedQuery`, platform/signed-url.ts): each part at most once and
+ * of its type (400 naming it). A part that is absent, or that does not match the signature, is the
+ * signature's refusal (403). Other query parameters are ignored.
+ */
+export const FileParams = Type.Object({
+  documentRecId: Type.String({ description: 'The document’s id' }),
+});
+export const SignedQuery = Type.Object({
+  expires: Type.Optional(
+    Type.String({ pattern: '^[0-9]{1,12}$', description: 'When the URL expires, in Unix seconds' }),
+  ),
+  caller: Type.Optional(Type.String({ maxLength: 100, description: 'Who the URL was made for' })),
+  signature: Type.Optional(Type.String({ maxLength: 100, description: 'The URL’s signature' })),
 });

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type TObject, type TSchema, type TString, Type } from '@sinclair/typebox';
 import { Problem } from '../../platform/http/problem-schema.ts';
 import { ASSET_TYPES } from './domain/holdings.ts';
 
@@ -302,8 +302,20 @@ const NOTICE_EXAMPLES: Readonly<Record<string, Readonly<Record<string, string>>>
   offer: { offerNumber: 'OFR10004', noticeRecId: 'DOC100065' },
 };
 
+/** The parameter names of a route's URL: `/offer/:offerNumber/fund/:fundNumber` has `offerNumber | fundNumber`. */
+type PathParameterNames<Url extends string> = Url extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParameterNames<`/${Rest}`>
+  : Url extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/** A URL's path parameters, every one text: by name for a literal URL, any name for a computed one. */
+export type PathParameters<Url extends string> = TObject<
+  string extends Url ? Record<string, TString> : { [Name in PathParameterNames<Url>]: TString }
+>;
+
 /** The path parameters of a route's URL (`/offer/:offerNumber/…`), documented with their examples. */
-export const pathParameters = (url: string) => {
+export const pathParameters = <Url extends string>(url: Url): PathParameters<Url> => {
   const names = [...url.matchAll(/:(\w+)/g)].map((match) => match[1]!);
   const kind = url.split('/')[1] ?? '';
   const subject = {
@@ -323,7 +335,8 @@ export const pathParameters = (url: string) => {
         ];
       }),
     ),
-  );
+    // The names read from the URL above are the names its type reads (PathParameterNames).
+  ) as PathParameters<Url>;
 };
 
 /** A filing's headers beside `x-organisation` (which every operation's description names instead). */

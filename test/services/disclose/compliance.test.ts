@@ -219,6 +219,36 @@ describe('the filings’ preconditions (instead of the conformance matrix’s wr
   );
 });
 
+describe('a filing’s path', () => {
+  const written = () =>
+    fingerprint({ pool: d.gateway.runtime.environments.sandbox.pool, prefixes: ['disclose_'] });
+
+  it.each(['submit-fph-compliance', 'submit-fund-compliance'])(
+    '%s: an offer or fund that is not there is 404 naming it, before the body is read; nothing written',
+    async (suffix) => {
+      const etag = await etagOf();
+      const cases: [string, string][] = [
+        ['/offer/OFR1/fund/FND10001', 'offerNumber'],
+        [`/offer/OFR${'1'.repeat(40)}/fund/FND10001`, 'offerNumber'],
+        ['/offer/OFR10001/fund/FUND-1', 'fundNumber'],
+        ['/offer/OFR10002/fund/FND10001', 'fundNumber'],
+        ['/offer/OFR10001/fund/FND99999', 'fundNumber'],
+      ];
+      for (const [path, field] of cases) {
+        const before = await written();
+        // The body is not JSON: a 404 rather than a 400 shows it was never parsed.
+        const response = await call('PUT', `${path}/${suffix}`, {
+          body: 'not JSON',
+          headers: { 'if-match': etag },
+        });
+        expect(response.statusCode, path).toBe(404);
+        expect(response.json().errors, path).toEqual([{ field, message: expect.any(String) }]);
+        expect(await written(), path).toBe(before);
+      }
+    },
+  );
+});
+
 describe('filing a fund update', () => {
   const update = {
     periodEndDate: '2026-06-30',

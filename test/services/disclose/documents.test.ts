@@ -74,6 +74,36 @@ describe('document downloads', () => {
     }
   });
 
+  it('the URL’s parts are typed: one of the wrong type or given twice is 400 naming it', async () => {
+    const document = await firstGoverningDocument();
+    const url = location(await d.get(document.href.slice(BASE.length)));
+    const changed = (change: (u: URL) => void, headers: Record<string, string> = {}) => {
+      const copy = new URL(url);
+      change(copy);
+      return d.gateway.app.inject({ method: 'GET', url: `${copy.pathname}${copy.search}`, headers });
+    };
+    const cases: [string, (u: URL) => void][] = [
+      ['expires', (u) => u.searchParams.set('expires', 'tomorrow')],
+      ['expires', (u) => u.searchParams.append('expires', u.searchParams.get('expires')!)],
+      ['caller', (u) => u.searchParams.append('caller', 'someone-else')],
+      ['signature', (u) => u.searchParams.append('signature', u.searchParams.get('signature')!)],
+      ['signature', (u) => u.searchParams.set('signature', 'A'.repeat(101))],
+    ];
+    for (const [field, change] of cases) {
+      const response = await changed(change);
+      expect(response.statusCode, field).toBe(400);
+      expect(response.headers['content-type'], field).toMatch(/^application\/problem\+json/);
+      expect(response.json().type, field).toBe('about:blank#invalid-parameter');
+      expect(response.json().errors, field).toEqual([{ field, message: expect.any(String) }]);
+    }
+    // A parameter the URL does not hold is ignored; the bytes are answered whatever the Accept.
+    const extra = await changed((u) => u.searchParams.set('utm_source', 'mail'), {
+      accept: 'application/json',
+    });
+    expect(extra.statusCode).toBe(200);
+    expect(extra.headers['content-type']).toBe('application/pdf');
+  });
+
   it('an expired URL → 403', async () => {
     const document = await firstGoverningDocument();
     const url = location(await d.get(document.href.slice(BASE.length)));

@@ -65,6 +65,14 @@ describe('offers', () => {
     const wrong = await get('/offer/OFR10001?version=OFR10002-v1');
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().errors[0].field).toBe('version');
+    // Longer than any version identifier, or given twice: refused by the schema, naming version.
+    for (const query of [`version=OFR10001-v${'1'.repeat(30)}`, 'version=OFR10001-v1&version=OFR10001-v2']) {
+      for (const path of [`/offer/OFR10001?${query}`, `/fund/FND10001?${query}`]) {
+        const refused = await get(path);
+        expect(refused.statusCode, path).toBe(400);
+        expect(refused.json().errors[0].field, path).toBe('version');
+      }
+    }
   });
 
   it('searches by criteria and pages', async () => {

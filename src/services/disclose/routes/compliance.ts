@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { nzDate } from '../../../platform/calendar.ts';
@@ -96,9 +97,8 @@ export async function complianceRoutes(
    * required by the declaration: 428 before this). A refused filing's body is never parsed. The
    * preconditions are checked again inside the filing's transaction, against the locked fund.
    */
-  const authorise = async (request: FastifyRequest): Promise<void> => {
+  const authorise = async (request: FastifyRequest, params: Static<typeof FilingParams>): Promise<void> => {
     const organisation = requireOrganisation(request);
-    const params = request.params as { offerNumber: string; fundNumber: string };
     const offerNumber = numberParam(params.offerNumber, OFFER_NUMBER, 'offerNumber', 'Offer');
     const fundNumber = numberParam(params.fundNumber, FUND_NUMBER, 'fundNumber', 'Fund');
     const fund = await fundAt(pool, fundNumber, undefined);
@@ -235,31 +235,35 @@ export async function complianceRoutes(
   ) =>
     typed(scope).put(
       `/offer/:offerNumber/fund/:fundNumber/${suffix}`,
-      declareOffersOperation(
-        {
-          bodyLimit: MAX_DOCUMENT_BYTES,
-          // Twenty megabytes may take longer than an ordinary body, at the minimum rate.
-          config: LARGE_UPLOAD as object,
-          preParsing: async (request, _reply, payload) => {
-            await authorise(request);
-            return payload;
+      {
+        ...declareOffersOperation(
+          {
+            bodyLimit: MAX_DOCUMENT_BYTES,
+            // Twenty megabytes may take longer than an ordinary body, at the minimum rate.
+            config: LARGE_UPLOAD as object,
+            schema: {
+              summary,
+              description: ORGANISATION_NOTE,
+              params: FilingParams,
+              headers: FilingHeaders,
+              body: body.schema,
+              response: filingResponses,
+            },
           },
-          schema: {
-            summary,
-            description: ORGANISATION_NOTE,
-            params: pathParameters('/offer/:offerNumber/fund/:fundNumber'),
-            headers: FilingHeaders,
-            body: body.schema,
-            response: filingResponses,
+          // If-Match is mandatory on a filing (428), as the register has always published.
+          {
+            produces: JSON_ANSWER,
+            conditional: { required: 'If-Match' },
+            validators: filingValidators(body.check),
           },
+        ),
+        // Typed by the declared path schema beside it. The router gives every path parameter as text,
+        // which is all the schema asks, so the path is as declared before the body is read.
+        preParsing: async (request, _reply, payload) => {
+          await authorise(request, request.params);
+          return payload;
         },
-        // If-Match is mandatory on a filing (428), as the register has always published.
-        {
-          produces: JSON_ANSWER,
-          conditional: { required: 'If-Match' },
-          validators: filingValidators(body.check),
-        },
-      ),
+      },
       async (request, reply) => {
         const result = await filing(kind)(request);
         setValidators(reply, result.validators);
@@ -283,6 +287,9 @@ export async function complianceRoutes(
     );
   });
 }
+
+/** A filing's path: the offer and the fund (their patterns are checked as the record's, a 404). */
+const FilingParams = pathParameters('/offer/:offerNumber/fund/:fundNumber');
 
 /** What the preParsing check found, for the handler. */
 interface Authorised {

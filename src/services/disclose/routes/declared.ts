@@ -1,6 +1,19 @@
-import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import { declareOperation, type OperationDeclaration, typed } from '../../../platform/http/operation.ts';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteShorthandOptions,
+} from 'fastify';
+import {
+  declareOperation,
+  type OperationDeclaration,
+  type TypeBoxProvider,
+  typed,
+} from '../../../platform/http/operation.ts';
 import { ORGANISATION_NOTE, pathParameters, readResponses } from '../schemas.ts';
 import type { RenderedAnswer } from '../store/answer-cache.ts';
 import { type ReadValidators, requireOrganisation, sendJson, sendJsonText } from './support.ts';
@@ -41,6 +54,15 @@ export function declareOffersOperation<Options extends RouteShorthandOptions>(
 /** A read's answer: a body with its validators, or one already rendered (a kept detail answer). */
 export type ReadAnswer = ({ body: unknown } & ReadValidators) | RenderedAnswer;
 
+/** A query as the kit's type provider gives it to a handler, from the operation's query schema. */
+export type DeclaredQuery<Query extends TSchema> = FastifyRequest<
+  RouteGenericInterface,
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  { querystring: Query },
+  TypeBoxProvider
+>['query'];
+
 /**
  * A JSON read of the register: its path and query validated against their schemas, JSON whatever the
  * `Accept`, and the answer through the kit's conditional read (ETag, Last-Modified, 304).
@@ -49,7 +71,10 @@ export function readRoute<Query extends TObject>(
   app: FastifyInstance,
   url: string,
   spec: { summary: string; response: TSchema; query: Query },
-  handler: (input: { query: Static<Query>; params: Readonly<Record<string, string>> }) => Promise<ReadAnswer>,
+  handler: (input: {
+    query: NoInfer<DeclaredQuery<Query>>;
+    params: Readonly<Record<string, string>>;
+  }) => Promise<ReadAnswer>,
 ): void {
   typed(app).get(
     url,
@@ -66,7 +91,7 @@ export function readRoute<Query extends TObject>(
       { produces: JSON_ANSWER, conditional: 'read' },
     ),
     async (request, reply) => {
-      const answer = await handler({ query: request.query as Static<Query>, params: request.params });
+      const answer = await handler({ query: request.query, params: request.params });
       if ('text' in answer) return sendJsonText(request, reply, answer.text, answer);
       return sendJson(request, reply, answer.body, answer);
     },

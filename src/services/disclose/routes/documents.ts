@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { DISCLOSE_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
-import { typed } from '../../../platform/http/operation.ts';
+import { declareOperation, typed } from '../../../platform/http/operation.ts';
 import { checkSignature, derivedSigningKey, signedQuery } from '../../../platform/signed-url.ts';
 import {
   DOCUMENT_REC_ID,
@@ -11,6 +11,7 @@ import {
   SCHEME_NUMBER,
   SIGNED_URL_SECONDS,
 } from '../domain/records.ts';
+import { FileParams, SignedQuery } from '../parameters.ts';
 import { downloadResponses, ORGANISATION_NOTE, pathParameters } from '../schemas.ts';
 import { type DocumentFiles, documentFolder, folderDocumentFiles } from '../store/document-files.ts';
 import { type DocumentRow, documentById, documents } from '../store/register.ts';
@@ -102,20 +103,24 @@ export function documentRoutes(plugin: FastifyInstance, context: ServiceContext)
   );
 }
 
-/** The document store's public route: the bytes, for a valid signature only. */
-export function fileRoutes(app: FastifyInstance, context: ServiceContext, files?: DocumentFiles): void {
+/**
+ * The document store's public route: the bytes, for a valid signature only. Declared through the kit:
+ * the URL's parts are validated against their schemas (`SignedQuery`: a part given twice or of the wrong
+ * type is 400 naming it), and the bytes are answered whatever the `Accept`, as a download always was.
+ */
+export function fileRoutes(plugin: FastifyInstance, context: ServiceContext, files?: DocumentFiles): void {
+  const app = typed(plugin);
   const pool = context.database.pool;
   const key = signingKey(context);
   const store = files ?? folderDocumentFiles(documentFolder(context.environment));
-  app.get('/files/:documentRecId', { schema: { hide: true } }, async (request, reply) => {
-    const recId = (request.params as Record<string, string>).documentRecId!;
+  const declared = declareOperation(
+    { schema: { hide: true, params: FileParams, querystring: SignedQuery } },
+    { produces: DOCUMENT, unacceptable: 'first' },
+  );
+  app.get('/files/:documentRecId', declared, async (request, reply) => {
+    const recId = request.params.documentRecId;
     const path = downloadPath(context, recId);
-    const check = checkSignature(
-      key,
-      path,
-      request.query as Record<string, unknown>,
-      context.clock.now().getTime(),
-    );
+    const check = checkSignature(key, path, request.query, context.clock.now().getTime());
     if (check !== 'valid') {
       throw new HttpError(
         DISCLOSE_ERRORS.signatureRefused,

@@ -1,9 +1,17 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+} from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
-import { HttpError } from '../../../platform/http/errors.ts';
+import { HttpError, toHttpError } from '../../../platform/http/errors.ts';
 import { html, page, type SafeHtml } from '../../../platform/http/html.ts';
+import { declareOperation, type TypeBoxProvider, typed } from '../../../platform/http/operation.ts';
 import { signedQuery } from '../../../platform/signed-url.ts';
 import {
   FUND_NUMBER,
@@ -13,9 +21,10 @@ import {
   SIGNED_URL_SECONDS,
   versionId,
 } from '../domain/records.ts';
+import { PageParams, PageQuery } from '../parameters.ts';
 import * as store from '../store/register.ts';
 import { downloadPath, signingKey } from './documents.ts';
-import { registerBase, single } from './support.ts';
+import { registerBase } from './support.ts';
 
 const SECURITY_HEADERS = {
   'Cache-Control': 'no-cache',
@@ -26,6 +35,39 @@ const SECURITY_HEADERS = {
   'Referrer-Policy': 'same-origin',
 };
 
+/**
+ * A page, declared through the kit: HTML whatever the `Accept` (a page for people, as it always was),
+ * hidden from the OpenAPI document. Its path and query are validated against their schemas, and what
+ * they refuse is given to the page (`attachValidation`), which answers it as a page (`guarded`), never
+ * with the API's JSON error.
+ */
+const pageRoute = <Schema extends { params?: typeof PageParams; querystring?: typeof PageQuery }>(
+  schema: Schema,
+) =>
+  declareOperation(
+    { schema: { hide: true, ...schema }, attachValidation: true },
+    { produces: ['text/html'], unacceptable: 'first' },
+  );
+
+/** An offer's, scheme's or fund's page: its number and the version shown. */
+const recordPageInput = { params: PageParams, querystring: PageQuery };
+
+/** The request of a record's page, typed by the kit from `recordPageInput`. */
+type RecordPageRequest = FastifyRequest<
+  RouteGenericInterface,
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  typeof recordPageInput,
+  TypeBoxProvider
+>;
+
+/** A query a page cannot read: the 400 page, naming each parameter and its rule. */
+function pageInputRefusal(invalid: Error): RuleError {
+  const fields = toHttpError(invalid).fields;
+  const first = fields[0] ?? { field: 'query', message: 'is not valid' };
+  return RuleError.stated(first.field, fields.map((f) => `${f.field}: ${f.message}`).join('; '));
+}
+
 const day = (date: Date | string | null) =>
   date === null ? '—' : typeof date === 'string' ? date : date.toISOString().slice(0, 10);
 
@@ -34,7 +76,8 @@ const day = (date: Date | string | null) =>
  * each answer's `registerUrl` names, with their versions, participants, documents (signed links) and,
  * for funds, unit price, returns, fees, allocation and holdings.
  */
-export function onlineRegisterRoutes(app: FastifyInstance, context: ServiceContext): void {
+export function onlineRegisterRoutes(plugin: FastifyInstance, context: ServiceContext): void {
+  const app = typed(plugin);
   const pool = context.database.pool;
   const key = signingKey(context);
   const base = registerBase(context);
@@ -53,10 +96,23 @@ export function onlineRegisterRoutes(app: FastifyInstance, context: ServiceConte
           },
         ),
       );
+  /**
+   * A page's answer, or the page of its refusal: 404 for a record that is not there (`refusedPath` for
+   * a path its schema refused: the page's own 404), 400 for a query it cannot read, naming the parameter.
+   */
   const guarded =
-    (render: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) =>
-    async (request: FastifyRequest, reply: FastifyReply) => {
+    <Request extends FastifyRequest>(
+      render: (request: Request, reply: FastifyReply) => Promise<FastifyReply>,
+      refusedPath?: (request: Request) => HttpError,
+    ) =>
+    async (request: Request, reply: FastifyReply) => {
       try {
+        const invalid = request.validationError;
+        if (invalid) {
+          throw invalid.validationContext === 'params' && refusedPath
+            ? refusedPath(request)
+            : pageInputRefusal(invalid);
+        }
         return await render(request, reply);
       } catch (error) {
         if (error instanceof RuleError || (error instanceof HttpError && error.status < 500)) {
@@ -99,14 +155,21 @@ export function onlineRegisterRoutes(app: FastifyInstance, context: ServiceConte
   const fields = (rows: [string, unknown][]) =>
     html`<table class="fields"><tbody>${rows.map(([name, value]) => html`<tr><th scope="row">${name}</th><td>${value}</td></tr>`)}</tbody></table>`;
   const all = { limit: 500, offset: 0 };
+  /** A record's page: `notOne` is its 404 for a number that cannot be one of its records. */
+  const recordGuarded = (
+    notOne: (number: string) => HttpError,
+    render: (request: RecordPageRequest, reply: FastifyReply) => Promise<FastifyReply>,
+  ) => guarded(render, (request) => notOne(request.params.number));
 
+  const notANumber = (subject: 'offer' | 'scheme') => (number: string) =>
+    new HttpError(PLATFORM_ERRORS.notFound, `${number.slice(0, 40)} is not a ${subject} number.`);
   const recordPage = (subject: 'offer' | 'scheme') =>
-    guarded(async (request, reply) => {
-      const number = (request.params as Record<string, string>).number!;
+    recordGuarded(notANumber(subject), async (request, reply) => {
+      const number = request.params.number;
       if (!(subject === 'offer' ? OFFER_NUMBER : SCHEME_NUMBER).test(number)) {
-        throw new HttpError(PLATFORM_ERRORS.notFound, `${number.slice(0, 40)} is not a ${subject} number.`);
+        throw notANumber(subject)(number);
       }
-      const version = parseVersion(single(request.query as Record<string, unknown>, 'version'), number);
+      const version = parseVersion(request.query.version, number);
       const row = await store.recordAt(pool, subject, number, version);
       if (!row)
         throw new HttpError(
@@ -173,21 +236,19 @@ ${extra}
       );
     });
 
-  app.get(`${prefix}/offer/:number`, { schema: { hide: true } }, recordPage('offer'));
-  app.get(`${prefix}/scheme/:number`, { schema: { hide: true } }, recordPage('scheme'));
+  app.get(`${prefix}/offer/:number`, pageRoute(recordPageInput), recordPage('offer'));
+  app.get(`${prefix}/scheme/:number`, pageRoute(recordPageInput), recordPage('scheme'));
 
+  const notAFund = (number: string) =>
+    new HttpError(PLATFORM_ERRORS.notFound, `${number.slice(0, 40)} is not on the register.`);
   app.get(
     `${prefix}/fund/:number`,
-    { schema: { hide: true } },
-    guarded(async (request, reply) => {
-      const number = (request.params as Record<string, string>).number!;
+    pageRoute(recordPageInput),
+    recordGuarded(notAFund, async (request, reply) => {
+      const number = request.params.number;
       const current = FUND_NUMBER.test(number) ? await store.fundAt(pool, number, undefined) : undefined;
-      if (!current)
-        throw new HttpError(PLATFORM_ERRORS.notFound, `${number.slice(0, 40)} is not on the register.`);
-      const version = parseVersion(
-        single(request.query as Record<string, unknown>, 'version'),
-        current.offerNumber,
-      );
+      if (!current) throw notAFund(number);
+      const version = parseVersion(request.query.version, current.offerNumber);
       const fund = version ? await store.fundAt(pool, number, version) : current;
       if (!fund)
         throw new HttpError(
@@ -266,11 +327,12 @@ ${fields([
         )}</tbody></table>${found.total > 200 ? html`<p class="muted">The first 200.</p>` : ''}</div>`,
       );
     });
-  app.get(`${prefix}/offers`, { schema: { hide: true } }, listPage('offer'));
-  app.get(`${prefix}/schemes`, { schema: { hide: true } }, listPage('scheme'));
+  // The lists and the funds' address take no input: a query parameter is ignored.
+  app.get(`${prefix}/offers`, pageRoute({}), listPage('offer'));
+  app.get(`${prefix}/schemes`, pageRoute({}), listPage('scheme'));
   app.get(
     `${prefix}/funds`,
-    { schema: { hide: true } },
+    pageRoute({}),
     guarded(async (_request, reply) => reply.redirect(`${base}/offers`, 302)),
   );
 }

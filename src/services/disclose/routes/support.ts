@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
-import { RuleError } from '../../../platform/errors.ts';
 import { strongEtag } from '../../../platform/http/conditional.ts';
 import { DISCLOSE_ERRORS, PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
@@ -88,14 +87,6 @@ export function sendJsonText(
 ): FastifyReply {
   if (conditionalRead(request, reply, validators)) return reply;
   return reply.type('application/json; charset=utf-8').send(text);
-}
-
-/** A query parameter given once at most, as text. */
-export function single(query: Query, name: string): string | undefined {
-  const value = query[name];
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) throw new RuleError(name, 'must be given once');
-  return String(value);
 }
 
 export const iso = (date: Date | string): string => (typeof date === 'string' ? date : date.toISOString());
