@@ -4,6 +4,7 @@ import { serviceFees } from '../billing/fees.ts';
 import { readSettings, readUserRateLimit } from '../config.ts';
 import { serviceIdentity } from '../identity/service-identity.ts';
 import type { AnswerMarks } from '../platform/http/answer-marks.ts';
+import { auditDeclaredInput } from '../platform/http/declared-validators.ts';
 import { APIM_ERRORS, PLATFORM_ERRORS, serviceErrorCodes } from '../platform/http/error-codes.ts';
 import { type Dialect, HttpError, sendError } from '../platform/http/errors.ts';
 import { URL_TEXT_CHECKED_ON_REQUEST, urlTextRefusal } from '../platform/http/input-text.ts';
@@ -122,6 +123,7 @@ export async function mountService(
         open.options('/', { schema: { hide: true } }, preflight);
         open.options('/*', { schema: { hide: true } }, preflight);
         // A service's public routes (no key): outside the guarded scope and its hooks.
+        open.addHook('onRoute', auditDeclaredInput);
         if (service.publicRoutes) await open.register(service.publicRoutes, context);
         // API Management answers an unknown operation with its own 404 body. Set in this scope (the same
         // prefix), so a 404 gets the dialect and CORS headers as the other routes do.
@@ -144,6 +146,8 @@ export async function mountService(
         if (environment === 'sandbox' && runtime.config.sandboxMaintenance) {
           guarded.addHook('onRequest', maintenanceHook(context.clock));
         }
+        // Every input of every operation has a validator: a route that would take one unchecked fails here.
+        guarded.addHook('onRoute', auditDeclaredInput);
         if (service.routes) await guarded.register(service.routes, context);
         else {
           // A register not built yet: its keys work, and every call says so in its dialect (501).

@@ -1,10 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checked, streamed } from '../../src/platform/http/declared-validators.ts';
+import { auditDeclaredInput, checked, streamed } from '../../src/platform/http/declared-validators.ts';
 import { PLATFORM_ERRORS } from '../../src/platform/http/error-codes.ts';
 import { HttpError, installErrorHandling } from '../../src/platform/http/errors.ts';
 import { declareOperation, typed } from '../../src/platform/http/operation.ts';
+import { SERVICES } from '../../src/services/registry.ts';
+import { testGateway } from '../support/runtime.ts';
 
 /**
  * Declared validators (`declareOperation`'s `validators`): a body streamed to the operation, a body the
@@ -156,4 +158,46 @@ describe('a route without a validator for a part', () => {
       declareOperation({ validatorCompiler: () => () => true }, { produces: ['application/json'] }),
     ).toThrow(/declares its validators/);
   });
+});
+
+describe('the audit of a register route’s input (installed on every register’s scope)', () => {
+  it('refuses a path parameter without a schema and a body without a validator', () => {
+    expect(() => auditDeclaredInput({ method: 'GET', url: '/things/:id' })).toThrow(
+      /path parameter id has no declared schema/,
+    );
+    expect(() =>
+      auditDeclaredInput({
+        method: 'GET',
+        url: '/things/:id/:part',
+        schema: { params: Type.Object({ id: Type.String() }) },
+      }),
+    ).toThrow(/path parameter part/);
+    expect(() => auditDeclaredInput({ method: 'POST', url: '/things' })).toThrow(/the body has neither/);
+    expect(() =>
+      auditDeclaredInput({
+        method: ['GET', 'HEAD'],
+        url: '/things/:id',
+        schema: { params: Type.Object({ id: Type.String() }) },
+      }),
+    ).not.toThrow();
+    expect(() =>
+      auditDeclaredInput({ method: 'PUT', url: '/things', schema: { body: Type.Object({}) } }),
+    ).not.toThrow();
+  });
+
+  it('stops the gateway from starting with a register route that takes input unchecked', async () => {
+    const unchecked = SERVICES.map((service) =>
+      service.id === 'market-rent'
+        ? {
+            ...service,
+            routes: async (app: FastifyInstance) => {
+              app.post('/unchecked', async () => ({}));
+            },
+          }
+        : service,
+    );
+    await expect(testGateway({ app: { services: unchecked } })).rejects.toThrow(
+      /POST \S*\/unchecked: the body has neither a declared schema nor declared validators/,
+    );
+  }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServiceContext } from '../../src/gateway/service-context.ts';
 import { badRequest } from '../../src/platform/http/errors.ts';
@@ -15,7 +16,11 @@ export const echoRoutes: FastifyPluginAsync<ServiceContext> = async (app, contex
     userId: request.caller?.userId,
     mayActOnFixture: await context.identity.mayAct(request.caller, 'entity', '9429041925676'),
   }));
-  app.post('/write', async (request) => ({ ok: true, userId: request.caller?.userId ?? null }));
+  // Any body or none: what a register's write declares (the gateway audits every route's input).
+  app.post('/write', { schema: { body: Type.Union([Type.Object({}), Type.Null()]) } }, async (request) => ({
+    ok: true,
+    userId: request.caller?.userId ?? null,
+  }));
   app.get('/bad', async () => {
     throw badRequest('thing', 'must be a thing');
   });
