@@ -146,10 +146,11 @@ export async function mountService(
         if (environment === 'sandbox' && runtime.config.sandboxMaintenance) {
           guarded.addHook('onRequest', maintenanceHook(context.clock));
         }
-        // Every input of every operation has a validator: a route that would take one unchecked fails here.
-        guarded.addHook('onRoute', auditDeclaredInput);
-        if (service.routes) await guarded.register(service.routes, context);
-        else {
+        if (service.routes) {
+          // Every input of every operation has a validator: a route that would take one unchecked fails here.
+          guarded.addHook('onRoute', auditDeclaredInput);
+          await guarded.register(service.routes, context);
+        } else {
           // A register not built yet: its keys work, and every call says so in its dialect (501).
           const notBuilt = (request: FastifyRequest, reply: FastifyReply) =>
             sendError(

@@ -177,13 +177,20 @@ function validationFields(error: FastifyError, request?: FastifyRequest): FieldE
   const where = error.validationContext ?? 'request';
   return (error.validation ?? []).map((issue) => {
     const params = issue.params as Record<string, unknown>;
-    const pointer = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    // JSON pointer segments (RFC 6901): `~1` is a `/` and `~0` a `~` of the field's own name.
+    const pointer = issue.instancePath
+      .replace(/^\//, '')
+      .split('/')
+      .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
+      .join('.');
     const missing = typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
     const extra = typeof params.additionalProperty === 'string' ? params.additionalProperty : undefined;
     const name = [pointer, missing ?? extra].filter(Boolean).join('.') || where;
+    // A member refused by `additionalProperties: Type.Never()` (kept, so that it is refused, not dropped).
+    const unknown = issue.keyword === 'not' && issue.schemaPath.endsWith('/additionalProperties/not');
     const rule = missing
       ? 'is required'
-      : extra
+      : extra || unknown
         ? 'is not a known field'
         : params.allowedValues
           ? `must be one of ${(params.allowedValues as unknown[]).join(', ')}`

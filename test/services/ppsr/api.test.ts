@@ -71,7 +71,10 @@ describe('financing statements', () => {
     // The discharge takes no body: one with members is refused, naming it, and changes nothing.
     const withBody = await test.call('PUT', `${path}/discharge`, { body: { reason: 'sold' } });
     expect(withBody.statusCode).toBe(400);
-    expect(JSON.stringify(withBody.json().errors)).toContain('reason');
+    expect(withBody.json().errors).toEqual([{ field: 'reason', message: 'is not a known field' }]);
+    // A member named as sent (a JSON pointer's `~1` and `~0` decoded).
+    const oddName = await test.call('PUT', `${path}/discharge`, { body: { 'a/b~c': 1 } });
+    expect(oddName.json().errors).toEqual([{ field: 'a/b~c', message: 'is not a known field' }]);
     const discharged = await test.call('PUT', `${path}/discharge`);
     expect(discharged.statusCode, discharged.body).toBe(200);
     expect(discharged.json().status).toBe('Discharged');

@@ -82,8 +82,11 @@ import {
 /** Published: PPSR_38 answers at most 50,000 results in all. */
 const DISCHARGED_CAP = 50_000;
 /** The body of a change that takes none (the discharge): nothing, or an empty object. */
-const NO_BODY = Type.Union([Type.Object({}, { additionalProperties: Type.Never() }), Type.Null()], {
+const NO_BODY = Type.Unsafe<Record<string, never> | null>({
+  type: ['object', 'null'],
+  additionalProperties: Type.Never(),
   description: 'No body: the change takes none (an empty object is accepted)',
+  examples: [{}],
 });
 
 /** Business numbers of organisation debtors must be in the business number register of this environment. */
