@@ -1,4 +1,4 @@
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { LazyRequestLogger, makeChildrenLazy } from '../../src/platform/http/lazy-logger.ts';
@@ -30,7 +30,10 @@ describe('the per-request logger made on first use', () => {
 
   it('is what a Fastify app hands its requests: request lines carry the request id', async () => {
     const { lines, stream } = capture();
-    const app = Fastify({ logger: loggerOptions('info', stream), disableRequestLogging: true });
+    const app = Fastify({
+      logger: loggerOptions('info', stream),
+      logController: new LogController({ disableRequestLogging: true }),
+    });
     makeChildrenLazy(app.log);
     let made = 0;
     app.get('/quiet', async (request) => {
