@@ -8,7 +8,7 @@ import { benchDatabases, median, root, serverStarter } from './support.ts';
 /**
  * The gateway's figure round by round over a long run, against bare node:http in the same rounds: for
  * finding what changes in the gateway process as a `bench:gateway` run goes on (the decay after the
- * first rounds, docs/benchmarks.md, issue 10), and for showing that a change removes it.
+ * first rounds, docs/decisions/0003-gateway-decay-after-idle-spells.md), and for showing that a change removes it.
  *
  * Each round loads bare node:http and the gateway (and, with `BENCH_BASELINE=<folder>` holding another
  * copy of the project, that copy's gateway) in turn under wrk for `BENCH_SECONDS` (5) each, the order

@@ -11,8 +11,9 @@ import { benchDatabases, median, root } from './support.ts';
  * (all threads of the contender's process: JavaScript, V8's compiler and collector, libuv, the
  * kernel-call wrappers; not the kernel itself). The hope was a figure that does not depend on what else
  * the machine is doing; it depends on it less than CPU time but still does (how many requests wait when
- * the server wakes, timers, connection time-outs under valgrind's slowness: docs/benchmarks.md, issue
- * 10), so it serves to see where instructions go (`BENCH_KEEP=1`, `callgrind_annotate`) more than to
+ * the server wakes, timers, connection time-outs under valgrind's slowness: see
+ * docs/decisions/0002-gateway-per-request-costs.md), so it serves to see where instructions go
+ * (`BENCH_KEEP=1`, `callgrind_annotate`) more than to
  * tell a few per cent apart:
  *
  *   node --import tsx bench/gateway-instructions.ts [requests=20000] [contender ...]
@@ -50,7 +51,7 @@ function start(name: string) {
       `--callgrind-out-file=${out}`,
       process.execPath,
       // BENCH_SINGLE_THREADED=1: V8 compiles and collects on this thread. Tried for steadier counts; it
-      // made them less steady (docs/benchmarks.md, issue 10), so it is off by default.
+      // made them less steady (docs/decisions/0002-gateway-per-request-costs.md), so it is off by default.
       ...(process.env.BENCH_SINGLE_THREADED === '1' ? ['--single-threaded'] : []),
       '--import',
       'tsx',

@@ -66,7 +66,7 @@ export function timedGet(
  * The node flags the gateway runs with under `npm start` (package.json) and `rsg` (bin/rsg.js): a floor
  * under V8's young generation, which V8's memory reducer otherwise shrinks to 1 MB whenever the process
  * idles for a moment; under load afterwards it then collected ten times as often and did not grow back
- * (docs/benchmarks.md, "Issue 10: the gateway's decay after idle spells"). Benchmarks start the servers
+ * (docs/decisions/0003-gateway-decay-after-idle-spells.md). Benchmarks start the servers
  * they compare with the same flags; `BENCH_SERVER_NODE_ARGS` replaces them (empty: none, as before).
  */
 export const SERVER_NODE_ARGS =

@@ -13,7 +13,7 @@ export const REQUEST_ID_HEADER = 'api-business-govt-nz-request-id';
  *
  * Where it is set: a guarded service route does it in the guard's `onRequest` hook (`mark`), which it
  * runs anyway, so its hot path runs no `onSend` hook phase (each costs every call a turn of Fastify's
- * hook runner: docs/benchmarks.md, issue 10); every other route through the `onSend` hook of its scope
+ * hook runner: docs/decisions/0002-gateway-per-request-costs.md); every other route through the `onSend` hook of its scope
  * (`onSend`), and the router's own refusals in `frameworkErrors` (app.ts).
  *
  * A shutdown that begins while answers are in flight: `close()` gives every connection's answer whose

@@ -324,7 +324,8 @@ const checkBody: preValidationHookHandler = (request, _reply, done) => done(body
  * The JSON parser, and a `preValidation` check on every route for what no parser has checked: the URL
  * (unless its scope's `onRequest` hook did: `URL_TEXT_CHECKED_ON_REQUEST`) and the body. Added route by
  * route, first among the route's own, so that a route whose scope checked its URL and which takes no
- * body (GET, HEAD) runs no hook phase for it: one fewer on the hot path (docs/benchmarks.md, issue 10).
+ * body (GET, HEAD) runs no hook phase for it: one fewer on the hot path
+ * (docs/decisions/0002-gateway-per-request-costs.md).
  */
 export function installInputTextCheck(app: FastifyInstance): void {
   installJsonParser(app);

@@ -11,9 +11,10 @@ import { executionAsyncResource } from 'node:async_hooks';
  * spell, when no tick is pending; ordinary full collections keep unused maps for a couple of cycles,
  * these do not) frees them; the next tick builds new ones, and the literal's inline caches, having seen
  * the old maps, go megamorphic for good: from then on every key of every tick object is defined through
- * V8's runtime, about ten times the cost (docs/benchmarks.md, issue 10: the gateway's fall after its
- * first rounds). A tick object kept alive keeps its map and, through each map's back pointer, the whole
- * chain, so later ticks find the same maps and the caches stay monomorphic. Bare `node:http` escapes
+ * V8's runtime, about ten times the cost (docs/decisions/0003-gateway-decay-after-idle-spells.md:
+ * the gateway's fall after its first rounds). A tick object kept alive keeps its map and, through
+ * each map's back pointer, the whole chain, so later ticks find the same maps and the caches stay
+ * monomorphic. Bare `node:http` escapes
  * this only because its old generation is so small that it rarely makes a full collection at all.
  *
  * The object is taken from inside a tick callback (the resource that tick runs under), once at start

@@ -74,7 +74,7 @@ export class LazyRequestLogger {
  *
  * Why here and not Fastify's `childLoggerFactory` option: with a factory of one's own Fastify checks
  * the logger it returns on every request (`validateLogger`: an array of method names and a filter over
- * it), which costs more than the lazy child saves (docs/benchmarks.md, issue 10).
+ * it), which costs more than the lazy child saves (docs/decisions/0002-gateway-per-request-costs.md).
  */
 export function makeChildrenLazy(logger: FastifyBaseLogger): void {
   const makeChild = logger.child as MakeChild;

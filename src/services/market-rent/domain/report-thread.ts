@@ -11,7 +11,7 @@
  * and when it is done through shared control words (report-thread-protocol.ts): the request's thread is
  * computing, not taking messages.
  *
- * Why this split (issue 18, docs/benchmarks.md): publishing a row (figures, keyed rounding, its bytes)
+ * Why this split (docs/decisions/0004-computed-rental-statistics.md): publishing a row (figures, keyed rounding, its bytes)
  * is about two thirds of an answer, the histograms one third. A report thread that only published
  * rows left the request's thread alone with a sort of every entry first (about 10 ms on two cores'
  * clock); each area's entries are now found through the months' index by SA2 (blocks.ts), so each

@@ -35,7 +35,7 @@ import { FIGURE_NAMES, type PublishedStatistics, publishedStatisticsInto } from 
  * Steps 1 (the sums of each row cell) and 2 are done area by area, each area's just before its rows are
  * published, and the ALL area's (over every area) last, so an area's histograms are still in the cache
  * when its rows are published (an answer streamed that way was tried and was slower on two cores:
- * docs/benchmarks.md, issue 18). The same merges of the same histograms in the same order as level by
+ * docs/decisions/0004-computed-rental-statistics.md). The same merges of the same histograms in the same order as level by
  * level, so the same bytes. Areas are independent until the ALL area: a report thread makes the
  * first areas' histograms and rows while this thread makes the others' (report-thread.ts).
  */

@@ -20,7 +20,7 @@ import { deriveSipKey, type SipKey, sipRowUniforms } from './siphash.ts';
  * rounding key is a throwaway, and nothing of it is kept: answers are pure functions of their inputs,
  * so warming cannot change a byte of a real one (a test checks).
  *
- * What it buys and costs (issue 18, docs/benchmarks.md): about 0.2 s of CPU once a process, at start.
+ * What it buys and costs (docs/decisions/0004-computed-rental-statistics.md): about 0.2 s of CPU once a process, at start.
  * The national answer computed first in a process took 195–245 ms after it against 205–280 ms without
  * (the second one 125–165 ms either way); through the whole gateway, the first national query of a
  * fresh server took 443 ms (median of 5) after it against 556 ms without. The rest of a first answer's
