@@ -7,7 +7,7 @@ import type { Runtime } from '../src/runtime.ts';
 import { median, productionPayer, recordResults } from './support.ts';
 
 /**
- * What charging a fee adds to a fee-bearing call (issue 12: ≤ 1 ms at p99). The call: creating a
+ * What charging a fee adds to a fee-bearing call (≤ 1 ms at p99). The call: creating a
  * business number register organisation part beyond the entity's second in production
  * (`POST /gateway/nzbn/v5/entities/{nzbn}/organisation-parts`, key and three-legged token, inside the
  * server with `inject`), whose fee `NZBN_ORGANISATION_PART` is charged through `context.fees` in the

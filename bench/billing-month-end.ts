@@ -2,7 +2,7 @@
  * `npm run bench:billing-month-end`: the month end for 10,000 organisations × 100 fee records
  * (1,000,000 records) against a baseline in the same run: a plain aggregate SELECT over the same records
  * (the sums an invoice needs, grouped as the invoice lines are, without numbering or writing).
- * Goal (issue 12): the month end ≤ 10 s.
+ * Goal: the month end ≤ 10 s.
  *
  * Every round loads its own month of records (generate_series; not timed) into an emptied ledger, then
  * runs the baseline and the month end on them, the order alternating round by round; medians, and the

@@ -18,7 +18,7 @@ import { benchDatabases, median, recordResults, root, serverStarter, stopServer 
  * constant-rate client (paced-client.ts, its own process) with an HDR histogram in microseconds.
  * Setups: sharing both cores with the load, and (with wrk, `taskset` and 2+ cores; `BENCH_PIN=0` skips
  * it) the load on core 0 and the contenders on the others, re-pinned in place with `taskset -p`.
- * Goals (issue 10): throughput ≥ 75% of the ceiling; p99 at 2,000 req/s at most 0.5 ms above the
+ * Goals (docs/decisions/0002-gateway-per-request-costs.md): throughput ≥ 75% of the ceiling; p99 at 2,000 req/s at most 0.5 ms above the
  * ceiling's.
  */
 const run = promisify(execFile);

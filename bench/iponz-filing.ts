@@ -16,7 +16,7 @@ import { seedIponz } from '../src/services/iponz/sandbox/seed.ts';
 import { benchDatabases, median, recordResults } from './support.ts';
 
 /**
- * The IP office's SOAP applications (issue 15), over a real socket through the whole gateway in this
+ * The IP office's SOAP applications, over a real socket through the whole gateway in this
  * process, with a registered user's three-legged token and the sandbox key:
  *
  * 1. A trade mark application carrying a 50 MB mark image as base64, then one of 120 MB

@@ -18,7 +18,7 @@ import {
 import { benchDatabases, median, recordResults, startServer, stopServer } from './support.ts';
 
 /**
- * The IP office's SOAP operations (issue 15), side by side in one run:
+ * The IP office's SOAP operations, side by side in one run:
  *
  * 1. Trade mark search for a one-word title with a wildcard (`kau*`, `tas*` …: the generator's title
  *    words), in the database client: the register's query (a one-word term answered from the words table

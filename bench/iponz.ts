@@ -11,7 +11,7 @@ import { measureLoad } from './load.ts';
 import { benchDatabases, median, recordResults, startServer, stopServer } from './support.ts';
 
 /**
- * The IP office at national scale (issue 14), side by side in one run:
+ * The IP office at national scale, side by side in one run:
  *
  * 1. Client search with `%` wildcards (name, and address on every other query), in the database client:
  *    the register's query (ILIKE served by trigram GIN indexes, the total counted, one page of 20) against

@@ -19,7 +19,7 @@ import { modelBlocks } from '../test/services/market-rent/model-blocks.ts';
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/market-rent-profile.ts
  *   node --import tsx bench/cpuprofile-top.ts /tmp/prof/CPU.….cpuprofile 40
  *
- * PROFILE_COMPARE=1 runs the frozen copy of the path before issue 18 (test/services/market-rent/reference)
+ * PROFILE_COMPARE=1 runs the frozen copy of the path before the computed answer's performance work (test/services/market-rent/reference)
  * in turn with the current one, same input, and compares CPU time and bytes.
  *
  * PROFILE_BASELINE=DIR runs, in the same way, the `encodeReport` of another copy of the source tree (for

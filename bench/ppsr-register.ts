@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { median, productionPayer, recordResults } from './support.ts';
 
 /**
- * Secured interests register registrations end to end (issue 13: ≥ 1,000 a second): `POST
+ * Secured interests register registrations end to end (≥ 1,000 a second): `POST
  * /gateway/ppsr/v2/financing-statements` in production with a key of an organisation holding an approved
  * direct debit authority, inside the server (`inject`: the whole gateway and service, no sockets):
  * validation, the transaction's arrival, the statement with its version and search keys, the fee, the

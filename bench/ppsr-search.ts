@@ -12,7 +12,7 @@ import { findInForce } from '../src/services/ppsr/store/statements.ts';
 import { benchDatabases, median, recordResults, root } from './support.ts';
 
 /**
- * Secured interests register searches at national scale (issue 13): the register's search (an index-only
+ * Secured interests register searches at national scale: the register's search (an index-only
  * range of `ppsr_search_keys`, stopping at 300) against the straightforward query on the same data (a
  * scan of every statement's document with ILIKE), by VIN, by plate and by debtor organisation
  * starts-with, inside the database client (no HTTP). Goals: VIN or plate p95 ≤ 10 ms, organisation

@@ -7,7 +7,7 @@ import { FANOUT_BATCH, fanOutAll } from '../src/services/nzbn/store/fanout.ts';
 import { benchDatabases, median, recordResults, startServer, stopServer } from './support.ts';
 
 /**
- * The business number register's watchlist delivery (issue 5, item 8), each contender against a
+ * The business number register's watchlist delivery, each contender against a
  * baseline measured in the same run, interleaved round by round (the order alternates), medians:
  *
  * 1. Fan-out: 100,000 waiting change events over 10,000 watchlists turned into notification records by

@@ -8,7 +8,7 @@ import { terminateBackends } from '../support/database-faults.ts';
 import { subscriber } from '../support/runtime.ts';
 
 /**
- * The registers built after the first fault run (issue 10) survive their database too: the secured
+ * The registers built after the first fault run survive their database too: the secured
  * interests register's registrations (one transaction of record, work and outcome, idempotent by request
  * id) and searches, and reads of the IP office (a client search, a streamed XML list) and rental statistics, while every
  * backend is ended again and again. Every answer is a success, a 4xx of the register's own rules, or a 503

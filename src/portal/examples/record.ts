@@ -1,5 +1,5 @@
 /**
- * Response examples taken from real sandbox answers (issue 17, item 1): every operation of every built
+ * Response examples taken from real sandbox answers: every operation of every built
  * service's sandbox document is called in-process with the document's own example values (the fixed test
  * cases) and a subscription key, and each successful JSON answer is kept as that operation's example;
  * an operation that could not be answered so is listed with the reason. The result is committed as

@@ -12,7 +12,7 @@ import * as reference from './reference/render.ts';
 import { writeReport as referenceReport } from './reference/report.ts';
 
 /**
- * Old versus new: the statistics path as it was before issue 18's performance work (a frozen copy in
+ * Old versus new: the statistics path as it was before the computed answer's performance work (a frozen copy in
  * ./reference) and the service's current one answer 1,000 random queries (fixed seed) over the small
  * sandbox register, and must give the same bytes, JSON and CSV. The queries cover every area
  * definition, user-defined areas, area-codes and area-labels, factor filters, aggregates, periods of

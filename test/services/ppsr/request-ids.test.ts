@@ -6,7 +6,7 @@ import { addUser } from '../../../src/identity/users.ts';
 import { type PpsrTest, PRODUCTION, ppsrTest, requestId } from './support.ts';
 
 /**
- * Request ids in production, where fees need an approved direct debit authority (issue 32): a search
+ * Request ids in production, where fees need an approved direct debit authority: a search
  * refused before the register starts keeps nothing under its id, so the id runs once the authority is
  * approved, with one fee and the next certificate number; a concurrent burst of one id runs once. The
  * platform timeout is the default: a slow machine answers late, never 504.

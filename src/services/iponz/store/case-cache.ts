@@ -16,7 +16,7 @@
  *   may predate the change (`mark()` / `keep()`).
  * - At most `size` cases are kept; the least recently read is dropped first.
  *
- * The SOAP operations (issue 15) that change cases send the same notice.
+ * The SOAP operations that change cases send the same notice.
  */
 import type pg from 'pg';
 import { ListenedEntries, NoticeListener } from '../../../platform/db/notice-listener.ts';

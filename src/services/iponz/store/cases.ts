@@ -1,7 +1,7 @@
 /**
  * Cases: one case whole (status history, parties with their clients' names, documents, goods and
  * services), batches of cases for the date-range lists (keyset pages, so a long list streams in flat
- * memory), the renewal's writes, and the seed's inserts. The SOAP operations (issue 15) read and write
+ * memory), the renewal's writes, and the seed's inserts. The SOAP operations read and write
  * through these same functions.
  */
 import type pg from 'pg';

@@ -178,7 +178,7 @@ let reservedEntries = 0;
 /**
  * Makes the working memory of an answer over `entries` histogram entries ready (the arenas, the
  * answer's buffer), its pages touched: the first national answer of a process then
- * neither grows arrays by doubling nor meets tens of megabytes of new memory (issue 18: the first
+ * neither grows arrays by doubling nor meets tens of megabytes of new memory (docs/decisions/0004-computed-rental-statistics.md: the first
  * answer's computation took 190–270 ms against 125–170 for the next ones; with the memory ready,
  * 150–200). The arrays are those every later answer keeps anyway; answers' bytes are unchanged.
  */

@@ -1,6 +1,6 @@
 /**
  * Change events: one row per change, written by the transaction that makes the change, so a change
- * and its event commit or roll back together. The change event search and watchlists (issue 5) read
+ * and its event commit or roll back together. The change event search and watchlists read
  * them. Field names of a change item are open in the reference; ours are listed in the README.
  */
 import type pg from 'pg';
