@@ -8,7 +8,10 @@ import {
   conditionalRead,
   conditionalWrite,
   declareOperation,
+  noPreconditions,
   operationContext,
+  type Preconditions,
+  preconditionsOf,
   typed,
 } from '../../src/platform/http/operation.ts';
 
@@ -61,14 +64,16 @@ beforeAll(async () => {
       },
       { produces: ['application/json'], conditional: {} },
     ),
-    async (request) => {
-      conditionalWrite(request, validators());
-      note.text = request.body.text;
-      note.version++;
-      note.modified = new Date(note.modified.getTime() + 60_000);
-      return { text: note.text };
-    },
+    // The write as an operation without HTTP would make it, its preconditions handed to it.
+    async (request) => replaceNote(request.body.text, preconditionsOf(request)),
   );
+  const replaceNote = (text: string, preconditions: Preconditions) => {
+    preconditions(validators());
+    note.text = text;
+    note.version++;
+    note.modified = new Date(note.modified.getTime() + 60_000);
+    return { text: note.text };
+  };
   api.put(
     '/strict/:id',
     declareOperation(
@@ -225,5 +230,12 @@ describe('declared operations', () => {
     errors.length = 0;
     expect((await put('/forgetful', {})).statusCode).toBe(200);
     expect(errors.join('')).toContain('without checking its preconditions');
+  });
+});
+
+describe('preconditions an operation takes without HTTP', () => {
+  it('noPreconditions lets a write of the register’s own tools through, whatever it stands at', async () => {
+    expect(() => noPreconditions(validators())).not.toThrow();
+    expect(() => noPreconditions(undefined)).not.toThrow();
   });
 });

@@ -229,5 +229,22 @@ export function conditionalWrite(
   context.preconditionsChecked = true;
 }
 
+/**
+ * A write's preconditions as an operation (`services/<id>/operations/`) takes them, without HTTP: checked
+ * against the resource as it stands (undefined: it does not exist), inside the operation's transaction
+ * before anything changes; throws the 412 (the platform's, or `failed`'s). A route passes
+ * `preconditionsOf(request)`; the CLI, an import or a job passes `noPreconditions`.
+ */
+export type Preconditions = (current: ResourceValidators | undefined, failed?: () => HttpError) => void;
+
+/** The request's declared preconditions (`conditionalWrite`), for an operation to check. */
+export const preconditionsOf =
+  (request: FastifyRequest): Preconditions =>
+  (current, failed) =>
+    conditionalWrite(request, current, failed);
+
+/** No preconditions: a write made by the register's own tools (the CLI, an import, a job). */
+export const noPreconditions: Preconditions = () => {};
+
 /** The app with the kit's type provider: handlers' input typed from the declared schemas. */
 export const typed = (app: FastifyInstance) => app.withTypeProvider<TypeBoxProvider>();
