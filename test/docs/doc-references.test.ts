@@ -175,8 +175,9 @@ describe('the user documentation', () => {
       const commands = pieces.filter((p) => p.kind === 'code' && /(?:^|[\s`(|;&$])curl\s/.test(p.text));
       expect(commands.length).toBeGreaterThan(0);
       for (const piece of commands) {
-        // Each curl of the line, with the URLs that follow it.
-        for (const command of piece.text.split(/(?=\bcurl\s)/).filter((part) => part.startsWith('curl'))) {
+        // Each curl of the line up to a shell operator, with the URLs that follow it.
+        for (const part of piece.text.split(/(?=\bcurl\s)/).filter((text) => text.startsWith('curl'))) {
+          const command = part.split(/\s(?:\|\|?|&&)\s|;(?:\s|$)/)[0]!;
           const method = methodOf(command);
           for (const match of command.matchAll(/https?:\/\/[^\s"'<>`]+/g)) {
             const url = new URL(match[0]);
