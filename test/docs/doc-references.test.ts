@@ -10,7 +10,8 @@ import { type TestGateway, testGateway } from '../support/runtime.ts';
 /**
  * Every command and path the user documentation names is real: README.md, docs/*.md and docs/guide/*.md.
  *
- * - a relative Markdown link (`[text](path)`, images too) resolves to an existing file or folder;
+ * - a relative Markdown link (`[text](path)`, images and `[label]: path` definitions too) resolves to an
+ *   existing file or folder;
  * - `npm run <script>` names a script of package.json (anywhere in the text);
  * - `rsg <command> [<subcommand>]` at the start of a command in code (inline or a fenced block) names a
  *   command of the CLI's table (src/cli/commands.ts), and a lower-case word after it appears in that
@@ -86,7 +87,9 @@ describe('the user documentation', () => {
   it('links only to files that exist', () => {
     const broken: string[] = [];
     for (const piece of pieces.filter((p) => p.kind === 'prose')) {
-      for (const match of piece.text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+      const inline = piece.text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g);
+      const definitions = piece.text.matchAll(/^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?/g);
+      for (const match of [...inline, ...definitions]) {
         const target = match[1]!;
         if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) continue;
         const path = decodeURIComponent(target.split('#')[0]!.split('?')[0]!);
@@ -180,7 +183,12 @@ describe('the user documentation', () => {
           const command = part.split(/\s(?:\|\|?|&&)\s|;(?:\s|$)/)[0]!;
           const method = methodOf(command);
           for (const match of command.matchAll(/https?:\/\/[^\s"'<>`]+/g)) {
-            const url = new URL(match[0]);
+            let url: URL;
+            try {
+              url = new URL(match[0]);
+            } catch {
+              continue; // a placeholder such as http://<host>/…, not an address
+            }
             const found = /^\/(sandbox|gateway)(\/.*)$/.exec(url.pathname);
             if (!found) continue;
             const service = SERVICES.find((s) => found[2] === s.path || found[2]!.startsWith(`${s.path}/`));
