@@ -17,10 +17,10 @@ import type pg from 'pg';
 import { personalSandboxOrganisation } from '../identity/organisations.ts';
 import type { Clock } from '../platform/clock.ts';
 import { RuleError } from '../platform/errors.ts';
-import { BILLING_ERRORS } from '../platform/http/error-codes.ts';
 import type { Environment } from '../services/contract.ts';
 import { type Channel, type FeeSchedule, type Quote, quote } from './domain/fee-schedule.ts';
 import { periodOf } from './domain/invoice-month.ts';
+import { BILLING_ERRORS } from './errors.ts';
 import {
   type FeeRecordPage,
   type FeeRecordQuery,

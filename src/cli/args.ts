@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Pool } from 'pg';
 import type { Config } from '../config.ts';
+import { SUBSCRIPTION_ERRORS } from '../gateway/errors.ts';
 import { SubscriptionError } from '../gateway/subscriptions.ts';
 import { findUserByEmail } from '../identity/users.ts';
 import { type Database, openDatabase } from '../platform/db/pool.ts';
@@ -106,6 +107,9 @@ export async function userId(pool: Pool, email: string): Promise<string> {
   const user = await findUserByEmail(pool, email);
   if (!user)
     throw new SubscriptionError(
+      SUBSCRIPTION_ERRORS.unknownUser,
+      'user',
+      'is no user',
       `no user with the email ${email}; add one with "rsg users add --email ${email}"`,
     );
   return user.id;

@@ -1,7 +1,10 @@
 import type { Pool, PoolClient } from 'pg';
 import { publish } from '../platform/db/notify.ts';
 import { withTransaction } from '../platform/db/pool.ts';
+import { RuleError } from '../platform/errors.ts';
+import type { ErrorCode } from '../platform/http/error-codes.ts';
 import { type Environment, productId as makeProductId, type ServiceId } from '../services/contract.ts';
+import { SUBSCRIPTION_ERRORS } from './errors.ts';
 import { generateKey, hashKey, keyHint } from './keys.ts';
 
 export type SubscriptionState = 'requested' | 'active' | 'suspended' | 'cancelled';
@@ -41,7 +44,20 @@ const TRANSITIONS: Record<SubscriptionState, SubscriptionState[]> = {
   cancelled: [],
 };
 
-export class SubscriptionError extends Error {}
+const unknownSubscription = (id: string) =>
+  new SubscriptionError(
+    SUBSCRIPTION_ERRORS.unknownSubscription,
+    'subscription',
+    'is no subscription',
+    `no subscription "${id}"`,
+  );
+
+/** A product or subscription rule broken: its code (`SUBSCRIPTION_ERRORS`) tells which. */
+export class SubscriptionError extends RuleError {
+  constructor(code: ErrorCode, field: string, rule: string, message: string) {
+    super(field, rule, { code, message });
+  }
+}
 
 async function storeKey(client: PoolClient, subscriptionId: string, slot: KeySlot): Promise<string> {
   const key = generateKey();
@@ -69,7 +85,13 @@ export async function createSubscription(
 ): Promise<CreatedSubscription> {
   return withTransaction(pool, async (client) => {
     const product = await client.query('SELECT id FROM products WHERE id = $1', [input.productId]);
-    if (product.rowCount === 0) throw new SubscriptionError(`no product "${input.productId}"`);
+    if (product.rowCount === 0)
+      throw new SubscriptionError(
+        SUBSCRIPTION_ERRORS.unknownProduct,
+        'product',
+        'is no product',
+        `no product "${input.productId}"`,
+      );
     const inserted = await client.query<{ id: string }>(
       'INSERT INTO subscriptions (user_id, product_id, name, state) VALUES ($1, $2, $3, $4) RETURNING id',
       [input.userId, input.productId, input.name ?? input.productId, input.state],
@@ -89,9 +111,14 @@ export async function regenerateKey(pool: Pool, subscriptionId: string, slot: Ke
       [subscriptionId],
     );
     const state = found.rows[0]?.state;
-    if (!state) throw new SubscriptionError(`no subscription "${subscriptionId}"`);
+    if (!state) throw unknownSubscription(subscriptionId);
     if (state === 'cancelled')
-      throw new SubscriptionError('a cancelled subscription has no keys to regenerate');
+      throw new SubscriptionError(
+        SUBSCRIPTION_ERRORS.subscriptionState,
+        'subscription',
+        'is cancelled',
+        'a cancelled subscription has no keys to regenerate',
+      );
     const fresh = await storeKey(client, subscriptionId, slot);
     await publish(client, { kind: 'subscription', id: subscriptionId });
     return fresh;
@@ -110,9 +137,14 @@ export async function changeState(
       [subscriptionId],
     );
     const state = found.rows[0]?.state;
-    if (!state) throw new SubscriptionError(`no subscription "${subscriptionId}"`);
+    if (!state) throw unknownSubscription(subscriptionId);
     if (!TRANSITIONS[state].includes(next)) {
-      throw new SubscriptionError(`a ${state} subscription cannot become ${next}`);
+      throw new SubscriptionError(
+        SUBSCRIPTION_ERRORS.subscriptionState,
+        'state',
+        `cannot become ${next} from ${state}`,
+        `a ${state} subscription cannot become ${next}`,
+      );
     }
     await client.query('UPDATE subscriptions SET state = $2, state_changed_at = now() WHERE id = $1', [
       subscriptionId,

@@ -1,5 +1,8 @@
 import type { Pool } from 'pg';
+import { RuleError } from '../platform/errors.ts';
+import type { ErrorCode } from '../platform/http/error-codes.ts';
 import type { Environment } from '../services/contract.ts';
+import { IDENTITY_ERRORS } from './errors.ts';
 
 /**
  * Who may act on a register object. Services ask here — never the tables — "may this caller act on
@@ -34,7 +37,12 @@ export interface Authority {
   grantedAt: Date;
 }
 
-export class AuthorityError extends Error {}
+/** An authority rule broken: its code (`IDENTITY_ERRORS`) tells which. */
+export class AuthorityError extends RuleError {
+  constructor(code: ErrorCode, field: string, rule: string, message: string) {
+    super(field, rule, { code, message });
+  }
+}
 
 const COLUMNS = `a.id, a.environment, a.service, a.object_kind AS "objectKind", a.object_id AS "objectId",
   a.user_id AS "userId", a.organisation_id AS "organisationId", COALESCE(u.email, o.identifier) AS "holderName",
@@ -56,7 +64,13 @@ export async function grantAuthority(
       [organisationId],
     );
     if (org.rows[0]?.environment !== object.environment) {
-      throw new AuthorityError(`the organisation does not belong to the ${object.environment} environment`);
+      const rule = `does not belong to the ${object.environment} environment`;
+      throw new AuthorityError(
+        IDENTITY_ERRORS.organisationEnvironment,
+        'organisation',
+        rule,
+        `the organisation ${rule}`,
+      );
     }
   }
   const inserted = await pool.query<{ id: string }>(

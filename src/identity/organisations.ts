@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
+import { RuleError } from '../platform/errors.ts';
+import type { ErrorCode } from '../platform/http/error-codes.ts';
 import type { Environment } from '../services/contract.ts';
+import { IDENTITY_ERRORS } from './errors.ts';
 
 export type MembershipRole = 'owner' | 'admin' | 'member';
 
@@ -11,7 +14,12 @@ export interface Organisation {
   name: string;
 }
 
-export class OrganisationError extends Error {}
+/** An organisation rule broken: its code (`IDENTITY_ERRORS`) tells which. */
+export class OrganisationError extends RuleError {
+  constructor(code: ErrorCode, field: string, rule: string, message: string) {
+    super(field, rule, { code, message });
+  }
+}
 
 const COLUMNS = 'id, environment, identifier, name';
 
@@ -21,8 +29,12 @@ export async function addOrganisation(
 ): Promise<Organisation> {
   const identifier = input.identifier.trim();
   if (!/^[\w.-]{1,64}$/.test(identifier)) {
+    const rule = 'is 1 to 64 letters, digits, dots, dashes or underscores';
     throw new OrganisationError(
-      'an organisation identifier is 1 to 64 letters, digits, dots, dashes or underscores',
+      IDENTITY_ERRORS.invalidOrganisationIdentifier,
+      'identifier',
+      rule,
+      `an organisation identifier ${rule}`,
     );
   }
   const result = await pool.query<Organisation>(
@@ -32,7 +44,12 @@ export async function addOrganisation(
   );
   const organisation = result.rows[0];
   if (!organisation)
-    throw new OrganisationError(`the ${input.environment} organisation ${identifier} exists already`);
+    throw new OrganisationError(
+      IDENTITY_ERRORS.organisationExists,
+      'identifier',
+      'is taken by another organisation',
+      `the ${input.environment} organisation ${identifier} exists already`,
+    );
   return organisation;
 }
 

@@ -1,4 +1,7 @@
 import type { Pool } from 'pg';
+import { RuleError } from '../platform/errors.ts';
+import type { ErrorCode } from '../platform/http/error-codes.ts';
+import { IDENTITY_ERRORS } from './errors.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
 
 export interface User {
@@ -11,7 +14,12 @@ export interface User {
 
 const COLUMNS = 'id, email, name, is_operator AS "isOperator", created_at AS "createdAt"';
 
-export class UserError extends Error {}
+/** A user rule broken: its code (`IDENTITY_ERRORS`) tells which. */
+export class UserError extends RuleError {
+  constructor(code: ErrorCode, field: string, rule: string, message: string) {
+    super(field, rule, { code, message });
+  }
+}
 
 export function validEmail(email: string): boolean {
   return /^[^\s@]+@[^\s@]+$/.test(email) && email.length <= 254;
@@ -26,11 +34,18 @@ export async function addUser(
   input: { email: string; name?: string; isOperator?: boolean; password?: string },
 ): Promise<User> {
   const email = input.email.trim().toLowerCase();
-  if (!validEmail(email)) throw new UserError(`"${input.email}" is not an email address`);
+  if (!validEmail(email))
+    throw new UserError(
+      IDENTITY_ERRORS.invalidEmail,
+      'email',
+      'is not an email address',
+      `"${input.email}" is not an email address`,
+    );
   let passwordHash: string | null = null;
   if (input.password !== undefined) {
     const problem = passwordProblem(input.password);
-    if (problem) throw new UserError(`the password ${problem}`);
+    if (problem)
+      throw new UserError(IDENTITY_ERRORS.weakPassword, 'password', problem, `the password ${problem}`);
     passwordHash = await hashPassword(input.password);
   }
   const result = await pool.query<User>(
@@ -39,7 +54,13 @@ export async function addUser(
     [email, input.name?.trim() || email.split('@')[0], input.isOperator ?? false, passwordHash],
   );
   const user = result.rows[0];
-  if (!user) throw new UserError(`a user with the email ${email} already exists`);
+  if (!user)
+    throw new UserError(
+      IDENTITY_ERRORS.userExists,
+      'email',
+      'is taken by another user',
+      `a user with the email ${email} already exists`,
+    );
   return user;
 }
 
@@ -55,7 +76,8 @@ export async function listUsers(pool: Pool): Promise<User[]> {
 
 export async function setPassword(pool: Pool, userId: string, password: string): Promise<void> {
   const problem = passwordProblem(password);
-  if (problem) throw new UserError(`the password ${problem}`);
+  if (problem)
+    throw new UserError(IDENTITY_ERRORS.weakPassword, 'password', problem, `the password ${problem}`);
   await pool.query('UPDATE users SET password_hash = $2 WHERE id = $1', [
     userId,
     await hashPassword(password),

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { IDENTITY_ERRORS } from '../identity/errors.ts';
 import { passwordProblem, verifyPassword } from '../identity/passwords.ts';
 import { addUser, findUserByEmail, setPassword, UserError, validEmail } from '../identity/users.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
@@ -119,7 +120,7 @@ export function authRoutes(scope: FastifyInstance, deps: PortalDeps): void {
       // The password goes in with the user: one statement, so no account is left without it.
       user = await addUser(pool, { email, name, password });
     } catch (error) {
-      if (error instanceof UserError)
+      if (error instanceof UserError && error.code === IDENTITY_ERRORS.userExists)
         return fail(409, 'An account with this email exists already. Sign in instead.');
       throw error;
     }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { grantAuthority, listAuthorities } from '../identity/authorities.ts';
+import { IDENTITY_ERRORS } from '../identity/errors.ts';
 import {
   addMember,
   addOrganisation,
@@ -201,7 +202,7 @@ ${
       created = await addOrganisation(pool, { environment: 'sandbox', identifier, name: name || identifier });
     } catch (error) {
       if (error instanceof OrganisationError) {
-        const exists = /exists already/.test(error.message);
+        const exists = error.code === IDENTITY_ERRORS.organisationExists;
         throw new HttpError(
           exists ? PROBLEM_ERRORS.conflict : PLATFORM_ERRORS.invalidParameter,
           exists ? `identifier: ${error.message}` : `identifier: ${error.message}`,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { BILLING_ERRORS } from '../../src/billing/errors.ts';
 import { RuleError } from '../../src/platform/errors.ts';
-import { BILLING_ERRORS, PPSR_ERRORS } from '../../src/platform/http/error-codes.ts';
+import { PPSR_ERRORS } from '../../src/platform/http/error-codes.ts';
 import { HttpError } from '../../src/platform/http/errors.ts';
 import {
   type Arrival,

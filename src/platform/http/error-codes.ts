@@ -29,10 +29,21 @@ export interface ErrorCode {
   readonly fault?: SoapFaultCode;
   /** Answered in this dialect whatever the service's own (a gateway refusal a service lists). */
   readonly dialect?: Dialect;
+  /**
+   * A refusal before a register starts the request (the caller's payment or authority): never kept as
+   * the outcome of a request id (`http/idempotency.ts`), so the same id runs once the cause is put right.
+   */
+  readonly beforeStart?: true;
 }
 
-const entry = (code: string, status: number, meaning: string, fault?: SoapFaultCode): ErrorCode =>
+/**
+ * A catalogue entry. Each module keeps its own codes beside it (`services/<id>/errors.ts`,
+ * `billing/errors.ts`, `identity/errors.ts`, `gateway/errors.ts`); this file keeps the mechanism and
+ * the codes every API shares.
+ */
+export const errorCode = (code: string, status: number, meaning: string, fault?: SoapFaultCode): ErrorCode =>
   fault ? { code, status, meaning, fault } : { code, status, meaning };
+const entry = errorCode;
 
 /**
  * Codes any API answers in its own dialect (`nzbn`, `problem`, `soap`): bad input, content negotiation,
@@ -189,23 +200,6 @@ export const DISCLOSE_ERRORS = {
     'signature-refused',
     403,
     'A document URL whose signature does not match, or that has expired',
-  ),
-} as const satisfies Record<string, ErrorCode>;
-
-/**
- * Refusals of a fee-bearing operation (billing/), answered in the charging service's dialect, before the
- * operation runs and with nothing written. A service that charges fees lists them with its own codes.
- */
-export const BILLING_ERRORS = {
-  billingOrganisationRequired: entry(
-    'billing-organisation-required',
-    403,
-    'A fee-bearing operation is charged to an organisation account: the acting user belongs to no organisation in this environment',
-  ),
-  directDebitAuthorityRequired: entry(
-    'direct-debit-authority-required',
-    403,
-    'A fee-bearing operation in production needs an approved direct debit authority for the organisation that pays',
   ),
 } as const satisfies Record<string, ErrorCode>;
 

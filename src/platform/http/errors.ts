@@ -32,6 +32,8 @@ export class HttpError extends Error {
   readonly code: string;
   /** The SOAP fault code this error is answered with in the `soap` dialect. */
   readonly fault: SoapFaultCode;
+  /** A refusal before a register starts the request (its code's `beforeStart`): kept under no request id. */
+  readonly beforeStart: boolean;
 
   constructor(
     error: ErrorCode,
@@ -44,6 +46,7 @@ export class HttpError extends Error {
     this.status = error.status;
     this.code = error.code;
     this.fault = soapFaultCode(error);
+    this.beforeStart = error.beforeStart === true;
   }
 }
 

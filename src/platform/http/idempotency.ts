@@ -20,7 +20,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { RuleError } from '../errors.ts';
-import { BILLING_ERRORS, type ErrorCode } from './error-codes.ts';
+import type { ErrorCode } from './error-codes.ts';
 import { HttpError } from './errors.ts';
 import { callerRequestId, SAFE_REQUEST_ID } from './request-id.ts';
 
@@ -116,21 +116,14 @@ export interface IdempotencyStore<Tx, Claim, Outcome> {
   find(arrival: Arrival): Promise<KeptRequest<Outcome> | undefined>;
 }
 
-/** Codes that refuse a request before the register starts it, whoever raises them. */
-const BEFORE_START: ReadonlySet<string> = new Set(
-  [BILLING_ERRORS.billingOrganisationRequired, BILLING_ERRORS.directDebitAuthorityRequired].map(
-    (code: ErrorCode) => code.code,
-  ),
-);
-
 /**
- * A refusal before the register starts: authentication (401), the caller's authority or payment (the
- * billing codes, 403), schema validation (Fastify's `validation`). Such a refusal is not kept under the
+ * A refusal before the register starts: authentication (401), the caller's authority or payment (codes
+ * marked `beforeStart`: billing's, 403), schema validation (Fastify's `validation`). Such a refusal is not kept under the
  * request id.
  */
 export function refusedBeforeStart(error: unknown): boolean {
-  if (error instanceof HttpError) return error.status === 401 || BEFORE_START.has(error.code);
-  if (error instanceof RuleError) return BEFORE_START.has(error.code.code);
+  if (error instanceof HttpError) return error.status === 401 || error.beforeStart;
+  if (error instanceof RuleError) return error.code.beforeStart === true;
   return typeof error === 'object' && error !== null && 'validation' in error;
 }
 

@@ -1,11 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  BILLING_ERRORS,
-  IPONZ_ERRORS,
-  SOAP_BODY_ERRORS,
-  SOAP_ERRORS,
-} from '../../platform/http/error-codes.ts';
+import { BILLING_ERRORS } from '../../billing/errors.ts';
+import { IPONZ_ERRORS, SOAP_BODY_ERRORS, SOAP_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
 import { startIponzJobs } from './jobs/index.ts';
 import { iponzRoutes } from './routes/index.ts';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BILLING_ERRORS, GATEWAY_TIMEOUT, PPSR_ERRORS } from '../../platform/http/error-codes.ts';
+import { BILLING_ERRORS } from '../../billing/errors.ts';
+import { GATEWAY_TIMEOUT, PPSR_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
 import { serverKeysCommand } from './commands/server-keys.ts';
 import { startPpsrJobs } from './jobs/index.ts';

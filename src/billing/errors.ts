@@ -1,0 +1,26 @@
+/**
+ * Billing's error codes: refusals of a fee-bearing operation, answered in the charging service's dialect
+ * before the operation runs and with nothing written. A service that charges fees lists them with its
+ * own codes (its definition's `errorCodes`). Both are refusals before the register starts: a request id
+ * they refuse keeps nothing (`beforeStart`).
+ */
+import { type ErrorCode, errorCode } from '../platform/http/error-codes.ts';
+
+const beforeStart = (code: ErrorCode): ErrorCode => ({ ...code, beforeStart: true });
+
+export const BILLING_ERRORS = {
+  billingOrganisationRequired: beforeStart(
+    errorCode(
+      'billing-organisation-required',
+      403,
+      'A fee-bearing operation is charged to an organisation account: the acting user belongs to no organisation in this environment',
+    ),
+  ),
+  directDebitAuthorityRequired: beforeStart(
+    errorCode(
+      'direct-debit-authority-required',
+      403,
+      'A fee-bearing operation in production needs an approved direct debit authority for the organisation that pays',
+    ),
+  ),
+} as const satisfies Record<string, ErrorCode>;
