@@ -85,6 +85,13 @@ describe('rsg start', { timeout: 120_000 }, () => {
     expect(key?.[1]).toBe(`${first.base}/sandbox/nzbn/v5`);
     // The banner is for a person: no JSON log line of the listener mixed into it.
     expect(first.output()).not.toMatch(/Server listening/);
+    // It says where the sandbox's test cases are and how to move the sandbox clock.
+    expect(first.output()).toContain(
+      '  Sandbox test cases (fixed records for every register): docs/guide/README.md\n',
+    );
+    expect(first.output()).toContain(
+      '  Sandbox clock: real time; start with "rsg start --clock virtual", then "rsg clock advance 31d"',
+    );
     const clock = await fetch(`${first.base}/sandbox/admin/clock`, {
       headers: { 'Ocp-Apim-Subscription-Key': key![2]! },
     });
@@ -99,8 +106,13 @@ describe('rsg start', { timeout: 120_000 }, () => {
     expect((await stat(path.join(dataDir, 'server-secret'))).mode & 0o777).toBe(0o600);
 
     // Info lines too: shutting down must log nothing about the database going away.
-    const second = await start([], { ...env, LOG_LEVEL: 'info' }, /OpenAPI documents/, { detached: true });
+    const second = await start(['--clock', 'virtual'], { ...env, LOG_LEVEL: 'info' }, /OpenAPI documents/, {
+      detached: true,
+    });
     expect(second.output()).not.toMatch(/First start/);
+    expect(second.output()).toContain(
+      '  Sandbox clock: virtual; "rsg clock show", "rsg clock advance 31d" and "rsg clock set <time>" move it.\n',
+    );
     const again = await fetch(`${second.base}/sandbox/admin/clock`, {
       headers: { 'Ocp-Apim-Subscription-Key': key![2]! },
     });
