@@ -5,7 +5,14 @@
 // memory reducer shrinks the young generation to 1 MB when the process idles for a moment, and under
 // load afterwards the gateway collected ten times as often, for good (README, "Operations").
 // NODE_OPTIONS cannot carry this flag.
-import { register } from 'tsx/esm/api';
+// The Node version is checked first; everything else is imported only once it is known to be supported.
+import { unsupportedNode } from './node-version.js';
 
+const problem = unsupportedNode(process.versions.node);
+if (problem) {
+  process.stderr.write(`${problem}\n`);
+  process.exit(1);
+}
+const { register } = await import('tsx/esm/api');
 register();
 await import('../src/cli.ts');

@@ -66,6 +66,18 @@ export function printBootstrap(result: BootstrapResult, config: Config, port = c
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** Where the sandbox's fixed test cases are described. */
+export const SANDBOX_GUIDE = 'docs/guide/README.md';
+
+/** The sandbox's test cases and its clock: how to see what happens at a month end or a due date. */
+function sandboxLines(config: Config): string[] {
+  const clock =
+    config.sandboxClock === 'virtual'
+      ? 'Sandbox clock: virtual; "rsg clock show", "rsg clock advance 31d" and "rsg clock set <time>" move it.'
+      : 'Sandbox clock: real time; start with "rsg start --clock virtual", then "rsg clock advance 31d" to reach a month end (invoices) or a due date.';
+  return [`  Sandbox test cases (fixed records for every register): ${SANDBOX_GUIDE}`, `  ${clock}`];
+}
+
 function printReady(config: Config, port: number, metrics: MetricsServer | undefined): void {
   const base = baseUrl(config, port);
   const scrape = metrics
@@ -81,6 +93,7 @@ function printReady(config: Config, port: number, metrics: MetricsServer | undef
     ),
     `  Developer portal: ${base}/portal    OAuth 2.0 / OpenID Connect: ${base}/oauth2 (discovery: ${base}/oauth2/.well-known/openid-configuration)`,
     `  OpenAPI documents: <service URL>/openapi.json    health: ${base}/healthz    metrics: ${scrape}`,
+    ...sandboxLines(config),
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

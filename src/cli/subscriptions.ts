@@ -7,6 +7,8 @@ import {
   regenerateKey,
 } from '../gateway/subscriptions.ts';
 import { usageOf } from '../gateway/usage.ts';
+import { ENVIRONMENT_PREFIX, ENVIRONMENTS, productId } from '../services/contract.ts';
+import { SERVICES } from '../services/registry.ts';
 import {
   optional,
   parse,
@@ -20,6 +22,19 @@ import {
 } from './args.ts';
 
 /** `rsg subscriptions` and `rsg keys`: subscriptions, their states, usage and keys. */
+
+/** Where a product's keys are accepted: one environment's paths of one API (others answer 401). */
+export function keyScope(product: string): string[] {
+  for (const environment of ENVIRONMENTS) {
+    const service = SERVICES.find((s) => productId(environment, s.id) === product);
+    if (service) {
+      return [
+        `the keys work on ${ENVIRONMENT_PREFIX[environment]}${service.path}/... only (the ${environment} environment)`,
+      ];
+    }
+  }
+  return [];
+}
 
 export async function subscriptionsCommand(config: Config, args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
@@ -50,6 +65,7 @@ export async function subscriptionsCommand(config: Config, args: string[]): Prom
         `subscription ${subscriptionId} (active)`,
         `primary key:   ${primaryKey}`,
         `secondary key: ${secondaryKey}`,
+        ...keyScope(product),
       ].join('\n'),
     );
     return 0;

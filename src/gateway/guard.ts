@@ -3,7 +3,7 @@ import { scopeAllows } from '../identity/oauth/scopes.ts';
 import { APIM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError, sendError } from '../platform/http/errors.ts';
 import type { LimitOutcome, LimitRequest, LimitStore } from '../platform/limits/index.ts';
-import type { Environment, ServiceId } from '../services/contract.ts';
+import { ENVIRONMENT_PREFIX, type Environment, type ServiceId } from '../services/contract.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { OrganisationResolver } from './organisation-resolver.ts';
 import type { Caller } from './service-context.ts';
@@ -35,6 +35,35 @@ export function timeSpan(ms: number): string {
 }
 
 const retryAfterSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+/** The response header that says why a key of another environment or API was refused. */
+export const HINT_HEADER = 'x-rsg-hint';
+
+/**
+ * The refusal of a key that is not for this API in this environment: API Management's published body,
+ * and, for an active key of another environment or API, a hint in `x-rsg-hint` (the body stays as
+ * published). Built only on a refusal: a valid key never gets here.
+ */
+export function invalidKeyError(
+  request: FastifyRequest,
+  owner: KeyOwner | undefined,
+  environment: Environment,
+  service: ServiceId,
+): HttpError {
+  if (owner?.state !== 'active') return new HttpError(APIM_ERRORS.invalidKey, INVALID_KEY);
+  let hint: string;
+  if (owner.service === service) {
+    // The same path under the other environment's prefix (the query, which may carry the key, left out).
+    const prefix = ENVIRONMENT_PREFIX[environment];
+    const url = request.url.split('?')[0]!;
+    const path = url.startsWith(`${prefix}/`) ? url.slice(prefix.length) : '';
+    const shown = /^[\x21-\x7e]{1,200}$/.test(path) ? path : '/...';
+    hint = `this key belongs to the ${owner.environment} environment; use ${ENVIRONMENT_PREFIX[owner.environment]}${shown}`;
+  } else {
+    hint = `this key is a subscription to the ${owner.productId} product, not to this API`;
+  }
+  return new HttpError(APIM_ERRORS.invalidKey, INVALID_KEY, [], { [HINT_HEADER]: hint });
+}
 
 export function presentedKey(request: FastifyRequest): string | undefined {
   const header = request.headers[KEY_HEADER];
@@ -161,7 +190,7 @@ export function subscriptionGuard(
     if (!key) return refused(request, reply, new HttpError(APIM_ERRORS.missingKey, MISSING_KEY));
     const owner = key.length <= 256 ? await deps.keys.lookup(key) : undefined;
     if (owner?.state !== 'active' || owner.environment !== environment || owner.service !== service) {
-      return refused(request, reply, new HttpError(APIM_ERRORS.invalidKey, INVALID_KEY));
+      return refused(request, reply, invalidKeyError(request, owner, environment, service));
     }
     request.caller = {
       environment,
@@ -238,7 +267,7 @@ export function subscriptionGuard(
     if (!cached) return UNDECIDED;
     const owner = cached.owner;
     if (owner?.state !== 'active' || owner.environment !== environment || owner.service !== service) {
-      refuse(request, reply, new HttpError(APIM_ERRORS.invalidKey, INVALID_KEY));
+      refuse(request, reply, invalidKeyError(request, owner, environment, service));
       return REFUSED;
     }
     request.caller = {

@@ -80,6 +80,18 @@ describe('rsg (operator commands)', () => {
     ]);
   });
 
+  it('subscriptions create says which paths its keys work on', async () => {
+    await rsg(['users', 'add', '--email', 'scope@example.test'], { urls: gateway.urls });
+    const created = await rsg(
+      ['subscriptions', 'create', '--user', 'scope@example.test', '--product', 'production-nzbn'],
+      { urls: gateway.urls },
+    );
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(
+      /^subscription \S+ \(active\)\nprimary key: {3}[0-9a-f]{64}\nsecondary key: [0-9a-f]{64}\nthe keys work on \/gateway\/nzbn\/v5\/\.\.\. only \(the production environment\)\n$/,
+    );
+  });
+
   it('clear errors: unknown product, unknown user, bad flags, bad configuration', async () => {
     await rsg(['users', 'add', '--email', 'other@example.test'], { urls: gateway.urls });
     const product = await rsg(

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmod, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,11 +17,18 @@ interface Started {
 }
 
 /** Starts `rsg start` and waits until it has printed its addresses (and, on a first start, its keys). */
-function start(args: string[], env: Record<string, string | undefined>, waitFor: RegExp): Promise<Started> {
+function start(
+  args: string[],
+  env: Record<string, string | undefined>,
+  waitFor: RegExp,
+  options: { detached?: boolean } = {},
+): Promise<Started> {
   const child = spawn(process.execPath, [bin, 'start', ...args], {
     // Port 0 for the metrics port too: tests (and other gateways on this host) never compete for 9464.
     env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', RSG_METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // In a process group of its own, as a terminal runs `npm start`: Ctrl-C is SIGINT to the whole group.
+    detached: options.detached === true,
   });
   let output = '';
   return new Promise((resolve, reject) => {
@@ -48,6 +55,15 @@ function stop(child: ChildProcess): Promise<number | null> {
   });
 }
 
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const dirs: string[] = [];
 afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
@@ -56,7 +72,7 @@ afterAll(async () => {
 // Real processes: a cold start initialises an embedded PostgreSQL and migrates it, and --workers forks
 // more processes, each loading the sources afresh — on a busy 2-core machine that can take a minute.
 describe('rsg start', { timeout: 120_000 }, () => {
-  it('on an empty data folder: embedded PostgreSQL, migrations, operator, sandbox keys; a later start reuses the data', async () => {
+  it('on an empty data folder: embedded PostgreSQL, migrations, operator, sandbox keys; a later start reuses the data; Ctrl-C stops it cleanly', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'rsg-start-'));
     dirs.push(dataDir);
     const env = {
@@ -69,6 +85,13 @@ describe('rsg start', { timeout: 120_000 }, () => {
     expect(key?.[1]).toBe(`${first.base}/sandbox/nzbn/v5`);
     // The banner is for a person: no JSON log line of the listener mixed into it.
     expect(first.output()).not.toMatch(/Server listening/);
+    // It says where the sandbox's test cases are and how to move the sandbox clock.
+    expect(first.output()).toContain(
+      '  Sandbox test cases (fixed records for every register): docs/guide/README.md\n',
+    );
+    expect(first.output()).toContain(
+      '  Sandbox clock: real time; start with "rsg start --clock virtual", then "rsg clock advance 31d"',
+    );
     const clock = await fetch(`${first.base}/sandbox/admin/clock`, {
       headers: { 'Ocp-Apim-Subscription-Key': key![2]! },
     });
@@ -82,13 +105,34 @@ describe('rsg start', { timeout: 120_000 }, () => {
     // The server secret's key file, made on the first start: the owner's alone.
     expect((await stat(path.join(dataDir, 'server-secret'))).mode & 0o777).toBe(0o600);
 
-    const second = await start([], env, /OpenAPI documents/);
+    // Info lines too: shutting down must log nothing about the database going away.
+    const second = await start(['--clock', 'virtual'], { ...env, LOG_LEVEL: 'info' }, /OpenAPI documents/, {
+      detached: true,
+    });
     expect(second.output()).not.toMatch(/First start/);
+    expect(second.output()).toContain(
+      '  Sandbox clock: virtual; "rsg clock show", "rsg clock advance 31d" and "rsg clock set <time>" move it.\n',
+    );
     const again = await fetch(`${second.base}/sandbox/admin/clock`, {
       headers: { 'Ocp-Apim-Subscription-Key': key![2]! },
     });
     expect(again.status).toBe(200);
-    expect(await stop(second.child)).toBe(0);
+
+    // Ctrl-C in a terminal: SIGINT to the whole process group. The gateway drains and then stops the
+    // embedded PostgreSQL, which the terminal's signal does not reach: no "database unreachable" while
+    // shutting down, exit 0, and the PostgreSQL server is gone.
+    const postmaster = Number(
+      (await readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0],
+    );
+    expect(isRunning(postmaster)).toBe(true);
+    const before = second.output().length;
+    const exited = new Promise<number | null>((resolve) => second.child.once('exit', resolve));
+    process.kill(-second.child.pid!, 'SIGINT');
+    expect(await exited).toBe(0);
+    const after = second.output().slice(before);
+    expect(after).not.toMatch(/unreachable|unavailable|paused|terminating|error|failed/i);
+    expect(after).toMatch(/shutting down: finishing requests in flight/);
+    expect(isRunning(postmaster)).toBe(false);
   });
 
   // The two tests below share one set of databases: the first start migrates and seeds them (and prints

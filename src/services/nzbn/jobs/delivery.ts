@@ -70,6 +70,8 @@ export class DeliveryWorker {
   private claiming = false;
   private again = false;
   private stopping = false;
+  /** The claim in flight, if any (`wake`). */
+  private claimRun: Promise<void> | undefined;
   private readonly serving = new Set<Promise<void>>();
   private readonly concurrency: number;
   /** Aborts attempts in flight when the worker stops (they are made again by another worker). */
@@ -139,13 +141,14 @@ export class DeliveryWorker {
       return;
     }
     this.claiming = true;
-    this.claim()
+    this.claimRun = this.claim()
       .then(
         () => this.options.onRecovered?.(),
         (error) => this.options.onError?.(error),
       )
       .finally(() => {
         this.claiming = false;
+        this.claimRun = undefined;
         if (this.again) {
           this.again = false;
           this.wake();
@@ -164,6 +167,9 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopping = true;
     this.stopSignal.abort();
+    // A claim in flight finishes on the open pool (the watchlists it takes are served and given back
+    // below) rather than failing on a closed one.
+    await this.claimRun;
     await Promise.allSettled([...this.serving]);
     await this.lockClient?.end().catch(() => {});
     await this.own?.close().catch(() => {});
