@@ -14,6 +14,14 @@ import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import { OrganisationPart } from '../domain/organisation-part.ts';
 import { buildPart, partIdentifiers } from '../domain/organisation-part-build.ts';
 import { Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
+import {
+  baseUrl,
+  entityNotFound,
+  type NzbnContext,
+  nzbnParam,
+  partNotFound,
+  requireAuthority,
+} from '../operations/support.ts';
 import * as Input from '../schemas/inputs.ts';
 import { NzbnParams, responses } from '../schemas/operations.ts';
 import { nextItemId, recordChange } from '../store/changes.ts';
@@ -27,14 +35,6 @@ import {
 } from '../store/org-parts.ts';
 import { nzbnOperation } from './operation.ts';
 import { PartParams } from './org-parts.ts';
-import {
-  baseUrl,
-  entityNotFound,
-  type NzbnContext,
-  nzbnParam,
-  partNotFound,
-  requireAuthority,
-} from './support.ts';
 import { UPDATE_ERRORS } from './update-support.ts';
 
 const config = { threeLegged: true };
@@ -92,7 +92,7 @@ export async function partWriteRoutes(app: FastifyInstance, context: NzbnContext
     }),
     async (request) => {
       const nzbn = nzbnParam(request.params.nzbn);
-      await requireAuthority(context, request, nzbn);
+      await requireAuthority(context, request.caller, nzbn);
       const now = context.clock.now();
       const opn = await withEntityLocked(pool, nzbn, (client) => allocateOpn(client, nzbn, now));
       if (!opn) throw entityNotFound(nzbn);
@@ -113,7 +113,7 @@ export async function partWriteRoutes(app: FastifyInstance, context: NzbnContext
     }),
     async (request, reply) => {
       const nzbn = nzbnParam(request.params.nzbn);
-      await requireAuthority(context, request, nzbn);
+      await requireAuthority(context, request.caller, nzbn);
       const now = context.clock.now();
       const created = await withEntityLocked(pool, nzbn, async (client, parent) => {
         const given = request.body.opn;
@@ -177,7 +177,7 @@ export async function partWriteRoutes(app: FastifyInstance, context: NzbnContext
     async (request, reply) => {
       const nzbn = nzbnParam(request.params.nzbn);
       const opn = nzbnParam(request.params.opn, 'opn');
-      await requireAuthority(context, request, nzbn);
+      await requireAuthority(context, request.caller, nzbn);
       const now = context.clock.now();
       const updated = await withEntityLocked(pool, nzbn, async (client, parent) => {
         const found = await findPart(client, opn, true);

@@ -11,6 +11,14 @@ import { badRequest } from '../../../platform/http/errors.ts';
 import { conditionalRead, typed } from '../../../platform/http/operation.ts';
 import { OrganisationPart, partViewFor, partVisibleTo, readStatus } from '../domain/organisation-part.ts';
 import {
+  entitiesCallerActsFor,
+  latestOf,
+  loadEntity,
+  type NzbnContext,
+  nzbnParam,
+  partNotFound,
+} from '../operations/support.ts';
+import {
   ConditionalHeaders,
   envelope,
   NotModified,
@@ -21,14 +29,6 @@ import {
 import { findPart, partsOf, searchParts } from '../store/org-parts.ts';
 import { nzbnOperation } from './operation.ts';
 import { pagedEnvelope, pageOf } from './paging.ts';
-import {
-  entitiesCallerActsFor,
-  latestOf,
-  loadEntity,
-  type NzbnContext,
-  nzbnParam,
-  partNotFound,
-} from './support.ts';
 
 export const PartParams = Type.Object({
   // The fixed test case with organisation parts (its public part is the opn's example).
@@ -68,7 +68,7 @@ export async function partReadRoutes(app: FastifyInstance, context: NzbnContext)
       const status = query.status === undefined ? undefined : readStatus(query.status);
       if (query.status !== undefined && !status) throw badRequest('status', 'must be Active or Inactive');
       const page = pageOf(query);
-      const mine = await entitiesCallerActsFor(context, request);
+      const mine = await entitiesCallerActsFor(context, request.caller);
       const found = await searchParts(
         pool,
         {
@@ -106,7 +106,7 @@ export async function partReadRoutes(app: FastifyInstance, context: NzbnContext)
     ),
     async (request, reply) => {
       const stored = await loadEntity(context, request.params.nzbn);
-      const mine = await entitiesCallerActsFor(context, request);
+      const mine = await entitiesCallerActsFor(context, request.caller);
       const visible = (await partsOf(pool, stored.nzbn)).filter(({ part }) => partVisibleTo(part, mine));
       // The ETag is of the list as this caller sees it (the parts it may see, share lists of its own).
       const body = JSON.stringify(visible.map(({ part }) => partViewFor(part, mine)));
@@ -132,7 +132,7 @@ export async function partReadRoutes(app: FastifyInstance, context: NzbnContext)
       const nzbn = nzbnParam(request.params.nzbn);
       const opn = nzbnParam(request.params.opn, 'opn');
       const found = await findPart(pool, opn);
-      const mine = await entitiesCallerActsFor(context, request);
+      const mine = await entitiesCallerActsFor(context, request.caller);
       if (!found || found.part.parentNzbn !== nzbn || !partVisibleTo(found.part, mine))
         throw partNotFound(opn);
       const body = JSON.stringify(partViewFor(found.part, mine));

@@ -10,8 +10,8 @@ import { NZBN_ERRORS } from '../../../platform/http/error-codes.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import { PUBLIC_SECTOR_TYPE_CODES } from '../domain/codes.ts';
+import { baseUrl, link, type NzbnContext } from '../operations/support.ts';
 import { entityTypesOf, type StoredWatchlist } from '../store/watchlists.ts';
-import { baseUrl, link, type NzbnContext } from './support.ts';
 
 interface Owner {
   key: string;

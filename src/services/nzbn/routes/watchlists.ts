@@ -26,6 +26,7 @@ import {
 } from '../../../platform/http/operation.ts';
 import { changeTypes, mergeWatchlist } from '../domain/watchlist.ts';
 import { newWebhookSecret } from '../domain/webhook-signing.ts';
+import { baseUrl, choice, type NzbnContext } from '../operations/support.ts';
 import { envelope, NotModified, responses } from '../schemas/operations.ts';
 import {
   CreatedWatchlist,
@@ -48,7 +49,6 @@ import {
 } from '../store/watchlists.ts';
 import { nzbnOperation } from './operation.ts';
 import { pagedEnvelope, pageOf } from './paging.ts';
-import { baseUrl, choice, type NzbnContext } from './support.ts';
 import { checkedNzbns, notFound, ownerOf, represented, sendJson, view } from './watchlist-support.ts';
 
 const WATCHLIST_SORT = ['name', 'fromDate', 'watchlistId'] as const;
