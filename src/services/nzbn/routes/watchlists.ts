@@ -168,6 +168,12 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
       return reply.code(204).send();
     },
   );
+  await watchlistNzbnRoutes(app, context);
+}
+
+/** GET, POST and DELETE /watchlists/{watchlistId}/nzbns: a watchlist's business numbers. */
+async function watchlistNzbnRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
+  const api = typed(app);
 
   api.get(
     '/watchlists/:watchlistId/nzbns',
