@@ -27,11 +27,11 @@ import {
   PUBLIC_SECTOR_TYPE_CODES,
 } from '../domain/codes.ts';
 import { Link, Nullable, Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
+import { baseUrl, choice, type NzbnContext } from '../operations/support.ts';
 import { envelope, PagingQuery, responses } from '../schemas/operations.ts';
 import { type ChangeSortColumn, searchChanges } from '../store/change-search.ts';
 import { nzbnOperation } from './operation.ts';
 import { pagedEnvelope, pageOf } from './paging.ts';
-import { baseUrl, choice, type NzbnContext } from './support.ts';
 
 const ListParam = (description: string) =>
   Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 20, description }));

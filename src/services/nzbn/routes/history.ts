@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { typed } from '../../../platform/http/operation.ts';
 import { type EntityHistory, entityHistory, type HistoryKind } from '../domain/history.ts';
 import { Address, TradingArea, TradingName } from '../domain/schema.ts';
+import { actsFor, loadEntity, type NzbnContext } from '../operations/support.ts';
 import {
   EntityNameHistoryItem,
   EntityStatusHistoryItem,
@@ -18,7 +19,6 @@ import {
 import { historyItems, parseEntity } from '../store/entities.ts';
 import { nzbnOperation } from './operation.ts';
 import { sendPart } from './read.ts';
-import { actsFor, loadEntity, type NzbnContext } from './support.ts';
 
 const KINDS: readonly { kind: HistoryKind; key: keyof EntityHistory; item: TSchema }[] = [
   { kind: 'addresses', key: 'addresses', item: Address },
@@ -55,7 +55,7 @@ export async function historyRoutes(app: FastifyInstance, context: NzbnContext):
       'read',
     ),
     async (request, reply) => {
-      const { stored, history } = await load(request.params.nzbn, request);
+      const { stored, history } = await load(request.params.nzbn, request.caller);
       return sendPart(request, reply, history, stored.lastUpdated);
     },
   );
@@ -74,7 +74,7 @@ export async function historyRoutes(app: FastifyInstance, context: NzbnContext):
         'read',
       ),
       async (request, reply) => {
-        const { stored, history } = await load(request.params.nzbn, request, kind);
+        const { stored, history } = await load(request.params.nzbn, request.caller, kind);
         return sendPart(request, reply, history[key], stored.lastUpdated);
       },
     );

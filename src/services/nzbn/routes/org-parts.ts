@@ -1,15 +1,13 @@
 /**
  * Organisation parts, reads: search across the register, an entity's parts and one part (both with ETag,
- * Last-Modified and conditional requests). The visibility rule (domain/organisation-part.ts) is applied
- * in every read and inside the search query; a part the caller may not see is answered exactly as a
- * missing one.
+ * Last-Modified and conditional requests). The operations are operations/organisation-parts.ts.
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { strongEtag } from '../../../platform/http/conditional.ts';
-import { badRequest } from '../../../platform/http/errors.ts';
 import { conditionalRead, typed } from '../../../platform/http/operation.ts';
-import { OrganisationPart, partViewFor, partVisibleTo, readStatus } from '../domain/organisation-part.ts';
+import { OrganisationPart } from '../domain/organisation-part.ts';
+import { entityParts, organisationPart, searchOrganisationParts } from '../operations/organisation-parts.ts';
+import type { NzbnContext } from '../operations/support.ts';
 import {
   ConditionalHeaders,
   envelope,
@@ -18,17 +16,8 @@ import {
   PagingQuery,
   responses,
 } from '../schemas/operations.ts';
-import { findPart, partsOf, searchParts } from '../store/org-parts.ts';
 import { nzbnOperation } from './operation.ts';
 import { pagedEnvelope, pageOf } from './paging.ts';
-import {
-  entitiesCallerActsFor,
-  latestOf,
-  loadEntity,
-  type NzbnContext,
-  nzbnParam,
-  partNotFound,
-} from './support.ts';
 
 export const PartParams = Type.Object({
   // The fixed test case with organisation parts (its public part is the opn's example).
@@ -45,13 +34,9 @@ const PartSearchQuery = Type.Object({
   ...PagingQuery,
 });
 
-const gln = (value: string | undefined, field: string) =>
-  value === undefined ? undefined : nzbnParam(value, field);
-
 const BY_NAME = { sortBy: 'name', sortOrder: 'ASC' };
 
 export async function partReadRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
-  const pool = context.database.pool;
   const api = typed(app);
 
   api.get(
@@ -65,29 +50,14 @@ export async function partReadRoutes(app: FastifyInstance, context: NzbnContext)
     }),
     async (request) => {
       const query = request.query;
-      const status = query.status === undefined ? undefined : readStatus(query.status);
-      if (query.status !== undefined && !status) throw badRequest('status', 'must be Active or Inactive');
       const page = pageOf(query);
-      const mine = await entitiesCallerActsFor(context, request);
-      const found = await searchParts(
-        pool,
-        {
-          nzbn: gln(query.nzbn, 'nzbn'),
-          opn: gln(query.opn, 'opn'),
-          name: query.name,
-          function: query.function,
-          status,
-        },
-        [...mine],
-        { limit: page.pageSize, offset: page.offset },
-      );
+      const found = await searchOrganisationParts(context, { caller: request.caller, search: query, page });
       const listing = {
         path: '/entities/organisation-parts',
         query,
         carried: ['nzbn', 'opn', 'name', 'function', 'status'],
       };
-      const items = found.parts.map((part) => partViewFor(part, mine));
-      return pagedEnvelope(context, listing, page, { total: found.total, items }, BY_NAME);
+      return pagedEnvelope(context, listing, page, found, BY_NAME);
     },
   );
 
@@ -105,14 +75,9 @@ export async function partReadRoutes(app: FastifyInstance, context: NzbnContext)
       'read',
     ),
     async (request, reply) => {
-      const stored = await loadEntity(context, request.params.nzbn);
-      const mine = await entitiesCallerActsFor(context, request);
-      const visible = (await partsOf(pool, stored.nzbn)).filter(({ part }) => partVisibleTo(part, mine));
-      // The ETag is of the list as this caller sees it (the parts it may see, share lists of its own).
-      const body = JSON.stringify(visible.map(({ part }) => partViewFor(part, mine)));
-      const lastModified = latestOf(stored.lastUpdated, visible);
-      if (conditionalRead(request, reply, { etag: strongEtag(body), lastModified })) return reply;
-      return reply.type('application/json; charset=utf-8').send(body);
+      const parts = await entityParts(context, { caller: request.caller, nzbn: request.params.nzbn });
+      if (conditionalRead(request, reply, parts.validators)) return reply;
+      return reply.type('application/json; charset=utf-8').send(parts.body);
     },
   );
 
@@ -129,16 +94,10 @@ export async function partReadRoutes(app: FastifyInstance, context: NzbnContext)
       'read',
     ),
     async (request, reply) => {
-      const nzbn = nzbnParam(request.params.nzbn);
-      const opn = nzbnParam(request.params.opn, 'opn');
-      const found = await findPart(pool, opn);
-      const mine = await entitiesCallerActsFor(context, request);
-      if (!found || found.part.parentNzbn !== nzbn || !partVisibleTo(found.part, mine))
-        throw partNotFound(opn);
-      const body = JSON.stringify(partViewFor(found.part, mine));
-      if (conditionalRead(request, reply, { etag: strongEtag(body), lastModified: found.lastUpdated }))
-        return reply;
-      return reply.type('application/json; charset=utf-8').send(body);
+      const { nzbn, opn } = request.params;
+      const part = await organisationPart(context, { caller: request.caller, nzbn, opn });
+      if (conditionalRead(request, reply, part.validators)) return reply;
+      return reply.type('application/json; charset=utf-8').send(part.body);
     },
   );
 }

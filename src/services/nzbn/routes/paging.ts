@@ -5,8 +5,8 @@
  * sortOrder, items, links}` made in one place.
  */
 import { type PageRequest, parsePage } from '../../../platform/http/pagination.ts';
+import { baseUrl, link, type NzbnContext } from '../operations/support.ts';
 import { PAGE_RULES } from '../schemas/operations.ts';
-import { baseUrl, link, type NzbnContext } from './support.ts';
 
 /** The page a listing's validated query asks for. */
 export const pageOf = (query: { page?: number; 'page-size'?: number }): PageRequest =>

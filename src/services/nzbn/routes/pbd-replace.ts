@@ -2,29 +2,35 @@
  * The replace operations and the status request (three-legged token and business authority):
  * PUT privacy-settings (flags not given keep their value), PUT roles (the whole list; see
  * domain/roles.ts), PUT australian-business-number, POST entity-statuses. Each records its change
- * event; a role change records one per changed role with the whole role as the new value.
+ * event; a role change records one per changed role with the whole role as the new value. The
+ * operations are operations/entity-updates.ts.
  */
 
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { RuleError } from '../../../platform/errors.ts';
-import { badRequest } from '../../../platform/http/errors.ts';
-import { typed } from '../../../platform/http/operation.ts';
-import {
-  abnProblem,
-  REQUESTABLE_STATUS_RULE,
-  readRequestedStatus,
-  statusChangeProblem,
-} from '../domain/changes.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { preconditionsOf, typed } from '../../../platform/http/operation.ts';
 import { Nullable, PrivacySettings, Role } from '../domain/schema.ts';
+import {
+  changePrivacySettings,
+  type EntityWrite,
+  replaceRoles,
+  requestStatus,
+  setAustralianBusinessNumber,
+} from '../operations/entity-updates.ts';
+import type { NzbnContext } from '../operations/support.ts';
 import * as Input from '../schemas/inputs.ts';
 import { NzbnParams, responses } from '../schemas/operations.ts';
-import { rolesChange, statusChange } from '../store/edits.ts';
 import { nzbnOperation } from './operation.ts';
-import type { NzbnContext } from './support.ts';
-import { UPDATE_ERRORS, updateFor, withValidators } from './update-support.ts';
+import { UPDATE_ERRORS, withValidators } from './update-support.ts';
 
 const config = { threeLegged: true };
+
+/** The write a request makes: its caller, the entity of its path and its preconditions. */
+const writeOf = (request: FastifyRequest, nzbn: string): EntityWrite => ({
+  caller: request.caller,
+  nzbn,
+  preconditions: preconditionsOf(request),
+});
 const AbnBody = Type.Object({ australianBusinessNumber: Nullable(Type.String()) });
 const StatusBody = Type.Object({
   nzbn: Type.String(),
@@ -50,13 +56,9 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
       {},
     ),
     async (request, reply) => {
-      const updated = await updateFor(context, request, request.params.nzbn, (entity) => {
-        entity.privacySettings = { ...entity.privacySettings, ...request.body };
-        const settings = entity.privacySettings;
-        return {
-          result: settings,
-          events: [{ changeEventType: 'PRIVACYSETTINGS', newValue: settings, isPrivate: false }],
-        };
+      const updated = await changePrivacySettings(context, {
+        ...writeOf(request, request.params.nzbn),
+        settings: request.body,
       });
       return withValidators(reply, updated).send(updated.result);
     },
@@ -82,9 +84,10 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
       {},
     ),
     async (request, reply) => {
-      const updated = await updateFor(context, request, request.params.nzbn, (entity, tools) =>
-        rolesChange(entity, request.body, tools),
-      );
+      const updated = await replaceRoles(context, {
+        ...writeOf(request, request.params.nzbn),
+        roles: request.body,
+      });
       return withValidators(reply, updated).send(updated.result);
     },
   );
@@ -104,18 +107,9 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
       {},
     ),
     async (request, reply) => {
-      const given = request.body.australianBusinessNumber;
-      const abn = given === null || given.trim() === '' ? null : given.replace(/\s/g, '');
-      const problem = abn === null ? null : abnProblem(abn);
-      if (problem) throw badRequest('australianBusinessNumber', problem);
-      const updated = await updateFor(context, request, request.params.nzbn, (entity) => {
-        entity.australianBusinessNumber = abn;
-        const value = { australianBusinessNumber: abn };
-        const isPrivate = entity.privacySettings.abnPrivateInformation;
-        return {
-          result: value,
-          events: [{ changeEventType: 'AUSTRALIANBUSINESSNUMBER', newValue: value, isPrivate }],
-        };
+      const updated = await setAustralianBusinessNumber(context, {
+        ...writeOf(request, request.params.nzbn),
+        australianBusinessNumber: request.body.australianBusinessNumber,
       });
       return withValidators(reply, updated).send(updated.result);
     },
@@ -136,12 +130,9 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
       {},
     ),
     async (request, reply) => {
-      const target = readRequestedStatus(request.body.entityStatusCode);
-      if (!target) throw badRequest('entityStatusCode', REQUESTABLE_STATUS_RULE);
-      const updated = await updateFor(context, request, request.params.nzbn, (entity, tools) => {
-        const problem = statusChangeProblem(entity, target);
-        if (problem) throw new RuleError('entityStatusCode', problem);
-        return statusChange(entity, target, request.body.effectiveDate, tools);
+      const updated = await requestStatus(context, {
+        ...writeOf(request, request.params.nzbn),
+        ...request.body,
       });
       return withValidators(reply, updated).code(201).send(updated.result);
     },

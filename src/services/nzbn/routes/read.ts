@@ -29,16 +29,6 @@ import {
   Website,
 } from '../domain/schema.ts';
 import {
-  ConditionalHeaders,
-  Discoverable,
-  NonCompanyNzbnParams,
-  NotModified,
-  NzbnParams,
-  responses,
-} from '../schemas/operations.ts';
-import { partsOf } from '../store/org-parts.ts';
-import { nzbnOperation } from './operation.ts';
-import {
   actsFor,
   baseUrl,
   entitiesCallerActsFor,
@@ -48,7 +38,17 @@ import {
   loadCachedEntity,
   loadEntity,
   type NzbnContext,
-} from './support.ts';
+} from '../operations/support.ts';
+import {
+  ConditionalHeaders,
+  Discoverable,
+  NonCompanyNzbnParams,
+  NotModified,
+  NzbnParams,
+  responses,
+} from '../schemas/operations.ts';
+import { partsOf } from '../store/org-parts.ts';
+import { nzbnOperation } from './operation.ts';
 
 type Part = keyof Entity;
 
@@ -102,7 +102,7 @@ export async function readRoutes(app: FastifyInstance, context: NzbnContext): Pr
       // entityView give the same).
       const entry = await loadCachedEntity(context, request.params.nzbn);
       const stored = entry.stored;
-      const authorised = stored.hidesItems ? await actsFor(context, request, stored.nzbn) : true;
+      const authorised = stored.hidesItems ? await actsFor(context, request.caller, stored.nzbn) : true;
       const etag = entry.viewEtag(authorised);
       if (conditionalRead(request, reply, { etag, lastModified: stored.lastUpdated })) return reply;
       return reply.type('application/json; charset=utf-8').send(entry.body(authorised));
@@ -124,7 +124,7 @@ export async function readRoutes(app: FastifyInstance, context: NzbnContext): Pr
     addressType?: string,
   ) => {
     const stored = await loadEntity(context, nzbn);
-    const authorised = await actsFor(context, request, stored.nzbn);
+    const authorised = await actsFor(context, request.caller, stored.nzbn);
     const entity = entityView(stored, authorised);
     let value: unknown = entity[part.key];
     if (part.key === 'company-details' && !isCompanyType(entity.entityTypeCode)) {
@@ -170,9 +170,9 @@ export async function readRoutes(app: FastifyInstance, context: NzbnContext): Pr
     ),
     async (request, reply) => {
       const stored = await loadEntity(context, request.params.nzbn);
-      const authorised = await actsFor(context, request, stored.nzbn);
+      const authorised = await actsFor(context, request.caller, stored.nzbn);
       const entity = entityView(stored, authorised);
-      const mine = await entitiesCallerActsFor(context, request);
+      const mine = await entitiesCallerActsFor(context, request.caller);
       const parts = (await partsOf(context.database.pool, stored.nzbn)).filter((p) =>
         partVisibleTo(p.part, mine),
       );

@@ -1,20 +1,19 @@
 /**
  * POST /entities: registers a sole trader, partnership or trust (the types that opt in), allocating a
  * new business number. Needs a three-legged token; the signed-in user is granted business authority
- * over the new entity in the same transaction. Answers 201 with the entity, its ETag and Location.
+ * over the new entity in the same transaction (operations/registration.ts). Answers 201 with the
+ * entity, its ETag and Location.
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { setValidators } from '../../../platform/http/conditional.ts';
 import { typed } from '../../../platform/http/operation.ts';
-import { formatNzDateTime } from '../../../platform/nz-time.ts';
-import { newEntity, registrableType, registrationIdentifiers } from '../domain/registration.ts';
 import { Entity, Strict } from '../domain/schema.ts';
+import { registerNewEntity } from '../operations/registration.ts';
+import type { NzbnContext } from '../operations/support.ts';
 import * as Input from '../schemas/inputs.ts';
 import { responses } from '../schemas/operations.ts';
-import { registerEntity } from '../store/register.ts';
 import { nzbnOperation } from './operation.ts';
-import { baseUrl, type NzbnContext, viewEtag } from './support.ts';
 
 const List = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
   Type.Optional(Type.Array(item, { maxItems: 20 }));
@@ -51,23 +50,16 @@ export async function registerRoutes(app: FastifyInstance, context: NzbnContext)
       },
     }),
     async (request, reply) => {
-      registrableType(request.body.entityTypeCode);
-      const now = context.clock.now();
-      const { stored } = await registerEntity(
-        context.database.pool,
-        now,
-        registrationIdentifiers(request.body),
-        (nzbn, newId) => newEntity(request.body, nzbn, formatNzDateTime(now.getTime()), newId),
-        async (entity) => {
-          await context.identity.grantAuthority('entity', entity.nzbn, { userId: request.caller!.userId! });
-        },
-      );
-      setValidators(reply, { etag: viewEtag(stored, true), lastModified: stored.lastUpdated });
+      const registered = await registerNewEntity(context, {
+        caller: request.caller,
+        application: request.body,
+      });
+      setValidators(reply, registered.validators);
       return reply
         .code(201)
-        .header('Location', `${baseUrl(context)}/entities/${stored.nzbn}`)
+        .header('Location', registered.location)
         .type('application/json; charset=utf-8')
-        .send(stored.document);
+        .send(registered.document);
     },
   );
 }

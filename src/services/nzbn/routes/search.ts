@@ -9,12 +9,12 @@ import { hasBicFormat } from '../domain/bic.ts';
 import { entityTypesForFilter, parseEntityStatusFilter } from '../domain/codes.ts';
 import { publicView } from '../domain/privacy.ts';
 import { MAX_SEARCH_WORDS, searchWords } from '../domain/search-text.ts';
+import { baseUrl, link, type NzbnContext } from '../operations/support.ts';
 import { envelope, responses, SearchItem, SearchQuery } from '../schemas/operations.ts';
 import { findEntities, parseEntity } from '../store/entities.ts';
 import { searchEntities } from '../store/search.ts';
 import { nzbnOperation } from './operation.ts';
 import { pagedEnvelope, pageOf } from './paging.ts';
-import { baseUrl, link, type NzbnContext } from './support.ts';
 
 const split = (values: readonly string[] | undefined): string[] | undefined => {
   const list = values

@@ -15,17 +15,22 @@
  * `toDate` (the end date) and `suspended: true`, and cannot be resumed (400).
  */
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { setValidators } from '../../../platform/http/conditional.ts';
-import { badRequest } from '../../../platform/http/errors.ts';
+import { conditionalRead, preconditionsOf, typed } from '../../../platform/http/operation.ts';
+import type { NzbnContext } from '../operations/support.ts';
 import {
-  conditionalRead,
-  conditionalWrite,
-  type ResourceValidators,
-  typed,
-} from '../../../platform/http/operation.ts';
-import { changeTypes, mergeWatchlist } from '../domain/watchlist.ts';
-import { newWebhookSecret } from '../domain/webhook-signing.ts';
+  addWatchlistNzbns,
+  changeWatchlist,
+  createWatchlistFor,
+  listWatchlistsOf,
+  numbersShown,
+  removeWatchlist,
+  removeWatchlistNzbns,
+  type Shown,
+  showWatchlist,
+  watchlistShown,
+} from '../operations/watchlists.ts';
 import { envelope, NotModified, responses } from '../schemas/operations.ts';
 import {
   CreatedWatchlist,
@@ -37,42 +42,20 @@ import {
   WatchlistCreate,
   WatchlistUpdate,
 } from '../schemas/watchlists.ts';
-import {
-  changeNzbns,
-  createWatchlist,
-  deleteWatchlist,
-  findWatchlist,
-  listWatchlists,
-  type StoredWatchlist,
-  updateWatchlist,
-} from '../store/watchlists.ts';
 import { nzbnOperation } from './operation.ts';
 import { pagedEnvelope, pageOf } from './paging.ts';
-import { baseUrl, choice, type NzbnContext } from './support.ts';
-import { checkedNzbns, notFound, ownerOf, represented, sendJson, view } from './watchlist-support.ts';
 
-const WATCHLIST_SORT = ['name', 'fromDate', 'watchlistId'] as const;
+const sendJson = (reply: FastifyReply, text: string) =>
+  reply.type('application/json; charset=utf-8').send(text);
+
+/** A write's answer: the representation as it now stands, with its validators. */
+const answer = (reply: FastifyReply, shown: Shown) => {
+  setValidators(reply, shown.validators);
+  return sendJson(reply, shown.text);
+};
 
 export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
-  const pool = context.database.pool;
   const api = typed(app);
-  const load = async (request: FastifyRequest, id: string) => {
-    const found = await findWatchlist(pool, ownerOf(request).key, id);
-    if (!found) throw notFound(id);
-    return found;
-  };
-  const whole = (watchlist: StoredWatchlist) => represented(view(context, watchlist), watchlist);
-  const numbers = (watchlist: StoredWatchlist) => represented({ nzbns: watchlist.nzbns }, watchlist);
-  /** A write's preconditions against one representation of the locked watchlist. */
-  const against =
-    (request: FastifyRequest, of: (watchlist: StoredWatchlist) => { validators: ResourceValidators }) =>
-    (current: StoredWatchlist) =>
-      conditionalWrite(request, of(current).validators);
-  /** A write's answer: the representation as it now stands, with its validators. */
-  const answer = (reply: FastifyReply, shown: { text: string; validators: ResourceValidators }) => {
-    setValidators(reply, shown.validators);
-    return sendJson(reply, shown.text);
-  };
 
   api.get(
     '/watchlists',
@@ -85,33 +68,21 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
     }),
     async (request) => {
       const query = request.query;
-      const owner = ownerOf(request);
-      const sortBy = choice(query['sort-by'] ?? 'name', WATCHLIST_SORT);
-      if (!sortBy) throw badRequest('sort-by', `must be one of ${WATCHLIST_SORT.join(', ')}`);
-      const sortOrder = (query.sortorder ?? 'ASC').toUpperCase();
-      if (sortOrder !== 'ASC' && sortOrder !== 'DESC') throw badRequest('sortorder', 'must be ASC or DESC');
-      const types = query['change-event-types']?.flatMap((value) => value.split(','));
       const page = pageOf(query);
-      // Only the caller's own organisation has watchlists the caller may see.
-      const other =
-        query['organisation-id'] !== undefined && query['organisation-id'] !== owner.organisationId;
-      const found = other
-        ? { total: 0, watchlists: [] }
-        : await listWatchlists(pool, owner.key, {
-            name: query.name,
-            changeEventTypes: types ? changeTypes(types, 'change-event-types') : undefined,
-            sortBy,
-            descending: sortOrder === 'DESC',
-            limit: page.pageSize,
-            offset: page.offset,
-          });
+      const search = {
+        name: query.name,
+        organisationId: query['organisation-id'],
+        changeEventTypes: query['change-event-types'],
+        sortBy: query['sort-by'],
+        sortOrder: query.sortorder,
+      };
+      const found = await listWatchlistsOf(context, { caller: request.caller, search, page });
       const listing = {
         path: '/watchlists',
         query,
         carried: ['name', 'organisation-id', 'change-event-types', 'sort-by', 'sortorder'],
       };
-      const items = found.watchlists.map((watchlist) => view(context, watchlist));
-      return pagedEnvelope(context, listing, page, { total: found.total, items }, { sortBy, sortOrder });
+      return pagedEnvelope(context, listing, page, found, found.sort);
     },
   );
 
@@ -125,20 +96,10 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
       },
     }),
     async (request, reply) => {
-      const owner = ownerOf(request);
-      const now = context.clock.now();
-      const fields = mergeWatchlist(request.body, null, now);
-      const nzbns = await checkedNzbns(context, request.body.nzbns ?? []);
-      if (nzbns.length === 0 && fields.wildcard === null) {
-        throw badRequest('nzbns', 'list at least one business number, or set a wildcard (ALL or NEW)');
-      }
-      const secret = newWebhookSecret();
-      const id = await createWatchlist(pool, owner, fields, nzbns, secret, now);
-      const created = await load(request, id);
-      // The watchlist's validators (without the secret, which only this answer shows).
-      setValidators(reply, whole(created).validators);
-      reply.code(201).header('location', `${baseUrl(context)}/watchlists/${id}`);
-      return { ...view(context, created), webhookSecret: secret };
+      const created = await createWatchlistFor(context, { caller: request.caller, watchlist: request.body });
+      setValidators(reply, created.validators);
+      reply.code(201).header('location', created.location);
+      return created.body;
     },
   );
 
@@ -155,7 +116,8 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
       'read',
     ),
     async (request, reply) => {
-      const shown = whole(await load(request, request.params.watchlistId));
+      const { watchlistId } = request.params;
+      const shown = await showWatchlist(context, { caller: request.caller, watchlistId, of: watchlistShown });
       if (conditionalRead(request, reply, shown.validators)) return reply;
       return sendJson(reply, shown.text);
     },
@@ -175,15 +137,13 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
       {},
     ),
     async (request, reply) => {
-      const { watchlistId } = request.params;
-      const now = context.clock.now();
-      const check = against(request, whole);
-      const saved = await updateWatchlist(pool, ownerOf(request).key, watchlistId, now, (current) => {
-        check(current);
-        return mergeWatchlist(request.body, current, now);
+      const shown = await changeWatchlist(context, {
+        caller: request.caller,
+        watchlistId: request.params.watchlistId,
+        update: request.body,
+        preconditions: preconditionsOf(request),
       });
-      if (!saved) throw notFound(watchlistId);
-      return answer(reply, whole(await load(request, watchlistId)));
+      return answer(reply, shown);
     },
   );
 
@@ -200,13 +160,20 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
       {},
     ),
     async (request, reply) => {
-      const { watchlistId } = request.params;
-      const owner = ownerOf(request).key;
-      if (!(await deleteWatchlist(pool, owner, watchlistId, against(request, whole))))
-        throw notFound(watchlistId);
+      await removeWatchlist(context, {
+        caller: request.caller,
+        watchlistId: request.params.watchlistId,
+        preconditions: preconditionsOf(request),
+      });
       return reply.code(204).send();
     },
   );
+  await watchlistNzbnRoutes(app, context);
+}
+
+/** GET, POST and DELETE /watchlists/{watchlistId}/nzbns: a watchlist's business numbers. */
+async function watchlistNzbnRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
+  const api = typed(app);
 
   api.get(
     '/watchlists/:watchlistId/nzbns',
@@ -221,25 +188,12 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
       'read',
     ),
     async (request, reply) => {
-      const shown = numbers(await load(request, request.params.watchlistId));
+      const { watchlistId } = request.params;
+      const shown = await showWatchlist(context, { caller: request.caller, watchlistId, of: numbersShown });
       if (conditionalRead(request, reply, shown.validators)) return reply;
       return sendJson(reply, shown.text);
     },
   );
-
-  /** Adds or removes business numbers once the list's preconditions hold; answers the list as it is. */
-  const changeList = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    watchlistId: string,
-    change: { add?: string[]; remove?: string[] },
-  ) => {
-    const owner = ownerOf(request).key;
-    const now = context.clock.now();
-    if (!(await changeNzbns(pool, owner, watchlistId, now, against(request, numbers), change)))
-      throw notFound(watchlistId);
-    return answer(reply, numbers(await load(request, watchlistId)));
-  };
 
   api.post(
     '/watchlists/:watchlistId/nzbns',
@@ -255,11 +209,13 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
       {},
     ),
     async (request, reply) => {
-      const { watchlistId } = request.params;
-      // Someone else's watchlist is a 404 before its numbers are looked at.
-      await load(request, watchlistId);
-      const add = await checkedNzbns(context, request.body.nzbns);
-      return changeList(request, reply, watchlistId, { add });
+      const shown = await addWatchlistNzbns(context, {
+        caller: request.caller,
+        watchlistId: request.params.watchlistId,
+        nzbns: request.body.nzbns,
+        preconditions: preconditionsOf(request),
+      });
+      return answer(reply, shown);
     },
   );
 
@@ -277,8 +233,13 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
       {},
     ),
     async (request, reply) => {
-      const remove = [...new Set(request.body.nzbns.map((nzbn) => nzbn.trim()))];
-      return changeList(request, reply, request.params.watchlistId, { remove });
+      const shown = await removeWatchlistNzbns(context, {
+        caller: request.caller,
+        watchlistId: request.params.watchlistId,
+        nzbns: request.body.nzbns,
+        preconditions: preconditionsOf(request),
+      });
+      return answer(reply, shown);
     },
   );
 }

@@ -170,3 +170,4 @@ export const AuthorityGrant = Type.Object(
   // The sandbox operators' organisation, present in every sandbox.
   { ...Strict, examples: [{ organisationId: 'sandbox-operators' }] },
 );
+export type AuthorityGrant = Static<typeof AuthorityGrant>;

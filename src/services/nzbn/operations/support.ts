@@ -1,10 +1,9 @@
 /**
- * What every route of the business number API shares: reading the business number from the path (400
- * naming the broken rule), the published "Object Not Found" answer, who the caller acts for, the two
- * views of an entity and their ETags, and the base address for links.
+ * What every operation of the business number API shares: reading a business number (400 naming the
+ * broken rule), the published "Object Not Found" answer, who the caller acts for, the two views of an
+ * entity and their ETags, and the base address for links.
  */
-import type { FastifyRequest } from 'fastify';
-import type { ServiceContext } from '../../../gateway/service-context.ts';
+import type { Caller, ServiceContext } from '../../../gateway/service-context.ts';
 import { glnProblem } from '../../../platform/gs1.ts';
 import { NZBN_ERRORS } from '../../../platform/http/error-codes.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
@@ -16,7 +15,7 @@ import { CachedEntity, entityCacheOf } from '../store/entity-cache.ts';
 
 export type NzbnContext = ServiceContext;
 
-/** The path's business number, or 400 naming the rule it breaks (13 digits, GS1 check digit). */
+/** A business number (the path's), or 400 naming the rule it breaks (13 digits, GS1 check digit). */
 export function nzbnParam(value: string, field = 'nzbn'): string {
   const problem = glnProblem(value);
   if (problem) throw badRequest(field, problem.message);
@@ -57,26 +56,30 @@ export async function loadCachedEntity(context: NzbnContext, nzbn: string): Prom
 }
 
 /** Whether the caller is a signed-in user (three-legged token) with business authority over the entity. */
-export async function actsFor(context: NzbnContext, request: FastifyRequest, nzbn: string): Promise<boolean> {
-  return request.caller?.userId ? context.identity.mayAct(request.caller, 'entity', nzbn) : false;
+export async function actsFor(
+  context: NzbnContext,
+  caller: Caller | undefined,
+  nzbn: string,
+): Promise<boolean> {
+  return caller?.userId ? context.identity.mayAct(caller, 'entity', nzbn) : false;
 }
 
 /** The business numbers the caller acts for (empty without a user's token). */
 export async function entitiesCallerActsFor(
   context: NzbnContext,
-  request: FastifyRequest,
+  caller: Caller | undefined,
 ): Promise<Set<string>> {
-  if (!request.caller?.userId) return new Set();
-  return new Set(await context.identity.objectsCallerMayActOn(request.caller, 'entity'));
+  if (!caller?.userId) return new Set();
+  return new Set(await context.identity.objectsCallerMayActOn(caller, 'entity'));
 }
 
 /** 403 unless the signed-in user holds business authority over the entity. */
 export async function requireAuthority(
   context: NzbnContext,
-  request: FastifyRequest,
+  caller: Caller | undefined,
   nzbn: string,
 ): Promise<void> {
-  if (!(await actsFor(context, request, nzbn))) {
+  if (!(await actsFor(context, caller, nzbn))) {
     throw new HttpError(
       NZBN_ERRORS.forbidden,
       `Forbidden: the signed-in user has no business authority over the entity ${nzbn}`,
