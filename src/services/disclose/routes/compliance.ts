@@ -26,7 +26,7 @@ import {
 import type { AnswerCache } from '../store/answer-cache.ts';
 import { complianceFunds, fileCompliance } from '../store/compliance.ts';
 import { MAX_DOCUMENT_BYTES } from '../store/document-files.ts';
-import { fundAt } from '../store/register.ts';
+import { fundAt } from '../store/funds.ts';
 import { declareOffersOperation, JSON_ANSWER } from './declared.ts';
 import { everyProblem, filingValidators } from './filing-validators.ts';
 import { holdingsOf, installStreamedHoldingsParser } from './holdings-parser.ts';

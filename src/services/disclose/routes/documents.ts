@@ -14,7 +14,7 @@ import {
 import { FileParams, SignedQuery } from '../parameters.ts';
 import { downloadResponses, ORGANISATION_NOTE, pathParameters } from '../schemas.ts';
 import { type DocumentFiles, documentFolder, folderDocumentFiles } from '../store/document-files.ts';
-import { type DocumentRow, documentById, documents } from '../store/register.ts';
+import { type DocumentRow, documentById, documents } from '../store/documents.ts';
 import { DOCUMENT, declareOffersOperation } from './declared.ts';
 import { apiBase, notFound, numberParam } from './support.ts';
 

@@ -3,6 +3,8 @@ import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { cut, FUND_NUMBER, OFFER_NUMBER, pageOf, parseVersion, versionId } from '../domain/records.ts';
 import { FundVersionPagingQuery, FundVersionQuery } from '../parameters.ts';
 import { Fund, HoldingPage } from '../schemas.ts';
+import type * as documentStore from '../store/documents.ts';
+import * as fundStore from '../store/funds.ts';
 import * as store from '../store/register.ts';
 import { fundEtag } from './compliance.ts';
 import { readRoute } from './declared.ts';
@@ -10,8 +12,8 @@ import { apiBase, iso, notFound, numberParam, pageFrom, registerUrl } from './su
 
 /** What the record reads take from here: a fund's answer, and a document's list item. */
 export interface FundBodies {
-  fundBody: (fund: store.FundRow, offerVersion: number | undefined) => Promise<unknown>;
-  documentItem: (row: store.DocumentRow) => unknown;
+  fundBody: (fund: fundStore.FundRow, offerVersion: number | undefined) => Promise<unknown>;
+  documentItem: (row: documentStore.DocumentRow) => unknown;
 }
 
 /**
@@ -22,7 +24,7 @@ export function fundRoutes(app: FastifyInstance, context: ServiceContext): FundB
   const pool = context.database.pool;
   const base = apiBase(context);
 
-  const documentItem = (row: store.DocumentRow) => ({
+  const documentItem = (row: documentStore.DocumentRow) => ({
     documentRecId: row.documentRecId,
     documentType: row.documentType,
     title: row.title,
@@ -37,10 +39,10 @@ export function fundRoutes(app: FastifyInstance, context: ServiceContext): FundB
         : `${base}/${row.subjectKind}/${row.subjectNumber}/${row.documentType}/${row.documentRecId}`,
   });
 
-  const fundBody = async (fund: store.FundRow, offerVersion: number | undefined) => {
+  const fundBody = async (fund: fundStore.FundRow, offerVersion: number | undefined) => {
     const path = `${base}/offer/${fund.offerNumber}/fund/${fund.fundNumber}`;
     const holdings = fund.holdingsVersion
-      ? await store.holdings(pool, fund.fundNumber, fund.holdingsVersion, { limit: 10, offset: 0 })
+      ? await fundStore.holdings(pool, fund.fundNumber, fund.holdingsVersion, { limit: 10, offset: 0 })
       : { total: 0, rows: [] };
     const d = fund.document as Record<string, unknown>;
     const at = offerVersion ? `?version=${versionId(fund.offerNumber, offerVersion)}` : '';
@@ -83,7 +85,7 @@ export function fundRoutes(app: FastifyInstance, context: ServiceContext): FundB
   ) => {
     const fundNumber = numberParam(params.fundNumber!, FUND_NUMBER, 'fundNumber', 'Fund');
     if (offerInPath !== undefined) numberParam(offerInPath, OFFER_NUMBER, 'offerNumber', 'Offer');
-    const current = await store.fundAt(pool, fundNumber, undefined);
+    const current = await fundStore.fundAt(pool, fundNumber, undefined);
     if (!current || (offerInPath !== undefined && current.offerNumber !== offerInPath)) {
       throw notFound(`Fund ${fundNumber}${offerInPath ? ` of offer ${offerInPath}` : ''}`, 'fundNumber');
     }
@@ -95,7 +97,7 @@ export function fundRoutes(app: FastifyInstance, context: ServiceContext): FundB
         `Version ${versionId(current.offerNumber, version)} of ${current.offerNumber}`,
         'version',
       );
-    const fund = await store.fundAt(pool, fundNumber, version);
+    const fund = await fundStore.fundAt(pool, fundNumber, version);
     if (!fund)
       throw notFound(
         `Fund ${fundNumber} at offer version ${versionId(current.offerNumber, version)}`,
@@ -141,7 +143,7 @@ export function fundRoutes(app: FastifyInstance, context: ServiceContext): FundB
       const { fund, version } = await loadFund(params, query.version, undefined);
       const page = pageFrom(query);
       const found = fund.holdingsVersion
-        ? await store.holdings(pool, fund.fundNumber, fund.holdingsVersion, {
+        ? await fundStore.holdings(pool, fund.fundNumber, fund.holdingsVersion, {
             limit: page.pageSize,
             offset: page.offset,
           })

@@ -23,6 +23,8 @@ import {
   VersionPage,
 } from '../schemas.ts';
 import type { AnswerCache } from '../store/answer-cache.ts';
+import * as documentStore from '../store/documents.ts';
+import * as fundStore from '../store/funds.ts';
 import * as store from '../store/register.ts';
 import { readRoute } from './declared.ts';
 import { type FundBodies, fundRoutes } from './funds.ts';
@@ -215,7 +217,7 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext, answer
         const notice = params.noticeRecId;
         if (notice !== undefined && !DOCUMENT_REC_ID.test(notice))
           throw notFound(`Notice ${notice.slice(0, 40)}`, 'noticeRecId');
-        const found = await store.documents(
+        const found = await documentStore.documents(
           pool,
           { kind: subject, number, ...(type ? { type } : {}), ...(notice ? { notice } : {}) },
           slice,
@@ -251,7 +253,7 @@ export function readRoutes(app: FastifyInstance, context: ServiceContext, answer
           if (version !== undefined && !(await store.recordAt(pool, 'offer', number, version))) {
             throw notFound(`Version ${versionId(number, version)} of ${number}`, 'version');
           }
-          const found = await store.fundsOfOffer(pool, number, version, slice);
+          const found = await fundStore.fundsOfOffer(pool, number, version, slice);
           return {
             total: found.total,
             rows: await Promise.all(found.rows.map((f) => funds.fundBody(f, version))),

@@ -6,7 +6,7 @@ import { RuleError } from '../../../platform/errors.ts';
 import { pageOf, versionId } from '../domain/records.ts';
 import { ChangedQuery, searchQuery } from '../parameters.ts';
 import { SummaryPage } from '../schemas.ts';
-import * as store from '../store/register.ts';
+import * as searchStore from '../store/searches.ts';
 import { readRoute } from './declared.ts';
 import { apiBase, iso, pageFrom, registerUrl } from './support.ts';
 
@@ -14,13 +14,13 @@ type Subject = 'offer' | 'scheme';
 
 /**
  * The searches and new-or-changed. Their answers change whenever any record of their kind changes, so
- * their Last-Modified is the kind's latest change (store/register.ts, `latestChange`).
+ * their Last-Modified is the kind's latest change (store/searches.ts, `latestChange`).
  */
 export function searchRoutes(app: FastifyInstance, context: ServiceContext): void {
   const pool = context.database.pool;
   const base = apiBase(context);
 
-  const summary = (subject: Subject, row: store.SummaryRow) => ({
+  const summary = (subject: Subject, row: searchStore.SummaryRow) => ({
     number: row.number,
     name: row.name,
     status: row.status,
@@ -59,13 +59,13 @@ export function searchRoutes(app: FastifyInstance, context: ServiceContext): voi
         const kind = query[kindParam];
         const page = pageFrom(query);
         const [found, lastModified] = await Promise.all([
-          store.search(
+          searchStore.search(
             pool,
             subject,
             { text: text?.trim(), status: query.status, productType: kind, issuer: query.issuer },
             { limit: page.pageSize, offset: page.offset },
           ),
-          store.latestChange(pool, subject),
+          searchStore.latestChange(pool, subject),
         ]);
         const extra = criteria
           .filter((n) => query[n] !== undefined)
@@ -105,8 +105,8 @@ export function searchRoutes(app: FastifyInstance, context: ServiceContext): voi
         if (from > to) throw new RuleError('end-date', 'must not be before start-date');
         const page = pageFrom(query);
         const [found, lastModified] = await Promise.all([
-          store.newOrChanged(pool, subject, from, to, { limit: page.pageSize, offset: page.offset }),
-          store.latestChange(pool, subject),
+          searchStore.newOrChanged(pool, subject, from, to, { limit: page.pageSize, offset: page.offset }),
+          searchStore.latestChange(pool, subject),
         ]);
         return {
           body: {
