@@ -13,6 +13,7 @@ import { isPeriodEnd } from '../domain/compliance.ts';
 import { fundUpdateProblems } from '../domain/fund-update.ts';
 import type { HoldingsChecker, Problem } from '../domain/holdings.ts';
 import { FUND_NUMBER, OFFER_NUMBER, versionId } from '../domain/records.ts';
+import { apiBase, notFound, numberParam, registerUrl } from '../operations/common.ts';
 import {
   Activities,
   FilingHeaders,
@@ -30,7 +31,7 @@ import { fundAt } from '../store/funds.ts';
 import { declareOffersOperation, JSON_ANSWER } from './declared.ts';
 import { everyProblem, filingValidators } from './filing-validators.ts';
 import { holdingsOf, installStreamedHoldingsParser } from './holdings-parser.ts';
-import { apiBase, notFound, numberParam, registerUrl, requireOrganisation, sendJsonBody } from './support.ts';
+import { requireOrganisation, sendJsonBody } from './support.ts';
 
 /**
  * Compliance: `GET /activities`, and the two filings. The filings' JSON is read by a stream parser

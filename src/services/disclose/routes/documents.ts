@@ -11,12 +11,12 @@ import {
   SCHEME_NUMBER,
   SIGNED_URL_SECONDS,
 } from '../domain/records.ts';
+import { apiBase, notFound, numberParam } from '../operations/common.ts';
 import { FileParams, SignedQuery } from '../parameters.ts';
 import { downloadResponses, ORGANISATION_NOTE, pathParameters } from '../schemas.ts';
 import { type DocumentFiles, documentFolder, folderDocumentFiles } from '../store/document-files.ts';
 import { type DocumentRow, documentById, documents } from '../store/documents.ts';
 import { DOCUMENT, declareOffersOperation } from './declared.ts';
-import { apiBase, notFound, numberParam } from './support.ts';
 
 /** The key of this environment's document URLs: derived from the server's secret, never stored. */
 export function signingKey(context: ServiceContext): Buffer {

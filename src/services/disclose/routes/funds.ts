@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { cut, FUND_NUMBER, OFFER_NUMBER, pageOf, parseVersion, versionId } from '../domain/records.ts';
+import { apiBase, iso, notFound, numberParam, registerUrl } from '../operations/common.ts';
 import { FundVersionPagingQuery, FundVersionQuery } from '../parameters.ts';
 import { Fund, HoldingPage } from '../schemas.ts';
 import type * as documentStore from '../store/documents.ts';
@@ -8,7 +9,7 @@ import * as fundStore from '../store/funds.ts';
 import * as store from '../store/register.ts';
 import { fundEtag } from './compliance.ts';
 import { readRoute } from './declared.ts';
-import { apiBase, iso, notFound, numberParam, pageFrom, registerUrl } from './support.ts';
+import { pageFrom } from './support.ts';
 
 /** What the record reads take from here: a fund's answer, and a document's list item. */
 export interface FundBodies {

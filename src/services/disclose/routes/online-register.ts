@@ -21,13 +21,13 @@ import {
   SIGNED_URL_SECONDS,
   versionId,
 } from '../domain/records.ts';
+import { registerBase } from '../operations/common.ts';
 import { PageParams, PageQuery } from '../parameters.ts';
 import * as documentStore from '../store/documents.ts';
 import * as fundStore from '../store/funds.ts';
 import * as store from '../store/register.ts';
 import * as searchStore from '../store/searches.ts';
 import { downloadPath, signingKey } from './documents.ts';
-import { registerBase } from './support.ts';
 
 const SECURITY_HEADERS = {
   'Cache-Control': 'no-cache',

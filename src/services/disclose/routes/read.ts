@@ -12,6 +12,7 @@ import {
   SCHEME_NUMBER,
   versionId,
 } from '../domain/records.ts';
+import { apiBase, iso, notFound, numberParam, registerUrl } from '../operations/common.ts';
 import { PagingQuery, VersionPagingQuery, VersionQuery } from '../parameters.ts';
 import {
   DocumentPage,
@@ -29,7 +30,7 @@ import * as store from '../store/register.ts';
 import { readRoute } from './declared.ts';
 import { type FundBodies, fundRoutes } from './funds.ts';
 import { searchRoutes } from './searches.ts';
-import { apiBase, iso, notFound, numberParam, pageFrom, registerUrl } from './support.ts';
+import { pageFrom } from './support.ts';
 
 type Subject = 'offer' | 'scheme';
 const SUBJECT = {
