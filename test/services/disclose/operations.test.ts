@@ -2,6 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../../src/gateway/service-context.ts';
+import { recordDocumentLocation } from '../../../src/services/disclose/operations/documents.ts';
+import { listHoldings, readFund } from '../../../src/services/disclose/operations/funds.ts';
+import {
+  listDocuments,
+  listFundsOfOffer,
+  readRecord,
+} from '../../../src/services/disclose/operations/records.ts';
 import { listNewOrChanged, searchRecords } from '../../../src/services/disclose/operations/searches.ts';
 import { type DiscloseGateway, discloseGateway, sandboxContext } from './support.ts';
 
@@ -59,5 +66,70 @@ describe('operations called without HTTP (as the CLI or an import does)', () => 
     await expect(
       searchRecords(context, { subject: 'offer', nameOrNumber: '  ', page: FIRST_PAGE }),
     ).rejects.toMatchObject({ field: 'name-or-number' });
+  });
+
+  it('an offer: the same bytes, ETag and Last-Modified as the API, current and at a version', async () => {
+    const current = await readRecord(context, { subject: 'offer', number: 'OFR10001' });
+    const answer = await d.get('/offer/OFR10001');
+    expect(current.text).toBe(answer.body);
+    expect(current.etag).toBe(answer.headers.etag);
+    expect(current.lastModified.toUTCString()).toBe(answer.headers['last-modified']);
+    const old = await readRecord(context, { subject: 'offer', number: 'OFR10001', version: 'OFR10001-v1' });
+    expect(old.text).toBe((await d.get('/offer/OFR10001?version=OFR10001-v1')).body);
+    await expect(
+      readRecord(context, { subject: 'scheme', number: 'SCH10000', version: 'SCH10000-v99' }),
+    ).rejects.toMatchObject({ status: 404, fields: [{ field: 'version' }] });
+  });
+
+  it("a record's sub-resources and funds, as the API pages them", async () => {
+    const page = { page: 2, pageSize: 5, offset: 5 };
+    const funds = await listFundsOfOffer(context, { number: 'OFR10001', page });
+    expect(asSent(funds.body)).toEqual((await d.get('/offer/OFR10001/funds?page=2&page-size=5')).json());
+    const docs = await listDocuments(context, {
+      subject: 'scheme',
+      number: 'SCH10000',
+      list: 'documents',
+      page,
+    });
+    expect(asSent(docs.body)).toEqual((await d.get('/scheme/SCH10000/documents?page=2&page-size=5')).json());
+    await expect(
+      listDocuments(context, {
+        subject: 'offer',
+        number: 'OFR10001',
+        list: 'financial-markets-authority-notice-documents',
+        notice: 'nonsense',
+        page,
+      }),
+    ).rejects.toMatchObject({ status: 404, fields: [{ field: 'noticeRecId' }] });
+  });
+
+  it('a fund and its holdings: the answer and the compliance ETag a filing is compared with', async () => {
+    const fund = await readFund(context, { fundNumber: 'FND10002', offerNumber: 'OFR10001' });
+    const answer = await d.get('/offer/OFR10001/fund/FND10002');
+    expect(asSent(fund.body)).toEqual(answer.json());
+    expect(fund.etag).toBe(answer.headers.etag);
+    const held = await listHoldings(context, { fundNumber: 'FND10002', page: FIRST_PAGE });
+    expect(asSent(held.body)).toEqual((await d.get('/fund/FND10002/holdings')).json());
+    await expect(
+      readFund(context, { fundNumber: 'FND10002', offerNumber: 'OFR10002' }),
+    ).rejects.toMatchObject({
+      status: 404,
+    });
+  });
+
+  it("a document's signed URL, for the caller named, that the document store serves", async () => {
+    const listed = (await d.get('/offer/OFR10001/documents?page-size=1')).json().items[0];
+    const { location } = await recordDocumentLocation(context, {
+      subject: 'offer',
+      number: 'OFR10001',
+      documentType: listed.documentType,
+      documentRecId: listed.documentRecId,
+      caller: { subscriptionId: 'a-tool' },
+    });
+    const url = new URL(location);
+    expect(url.searchParams.get('caller')).toBe('a-tool');
+    const file = await d.gateway.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe(listed.contentType);
   });
 });

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { nzDate } from '../../../platform/calendar.ts';
 import { LARGE_UPLOAD } from '../../../platform/http/body-deadline.ts';
-import { setValidators, strongEtag } from '../../../platform/http/conditional.ts';
+import { setValidators } from '../../../platform/http/conditional.ts';
 import { checkedWhileParsed, type PartCheck } from '../../../platform/http/declared-validators.ts';
 import { DISCLOSE_ERRORS, PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
@@ -14,6 +14,7 @@ import { fundUpdateProblems } from '../domain/fund-update.ts';
 import type { HoldingsChecker, Problem } from '../domain/holdings.ts';
 import { FUND_NUMBER, OFFER_NUMBER, versionId } from '../domain/records.ts';
 import { apiBase, notFound, numberParam, registerUrl } from '../operations/common.ts';
+import { fundValidators } from '../operations/funds.ts';
 import {
   Activities,
   FilingHeaders,
@@ -301,19 +302,6 @@ interface Authorised {
 }
 
 const authorised = new WeakMap<FastifyRequest, Authorised>();
-
-/**
- * The fund's compliance ETag: its current version. The fund reads answer it too (ETag of
- * `/offer/{offer}/fund/{fund}` without `version`), so a client sends what it read.
- */
-export const fundEtag = (fundNumber: string, version: number): string =>
-  strongEtag(`fund|${fundNumber}|${version}`);
-
-/** The fund's validators: its compliance ETag and its last change. */
-const fundValidators = (fundNumber: string, version: number, lastModified: Date) => ({
-  etag: fundEtag(fundNumber, version),
-  lastModified,
-});
 
 const stale = () =>
   new HttpError(

@@ -22,12 +22,12 @@ import {
   versionId,
 } from '../domain/records.ts';
 import { registerBase } from '../operations/common.ts';
+import { downloadPath, signingKey } from '../operations/documents.ts';
 import { PageParams, PageQuery } from '../parameters.ts';
 import * as documentStore from '../store/documents.ts';
 import * as fundStore from '../store/funds.ts';
 import * as store from '../store/register.ts';
 import * as searchStore from '../store/searches.ts';
-import { downloadPath, signingKey } from './documents.ts';
 
 const SECURITY_HEADERS = {
   'Cache-Control': 'no-cache',
