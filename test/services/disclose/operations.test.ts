@@ -1,8 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceContext } from '../../../src/gateway/service-context.ts';
+import type { Caller, ServiceContext } from '../../../src/gateway/service-context.ts';
+import { noPreconditions } from '../../../src/platform/http/operation.ts';
+import { listActivities } from '../../../src/services/disclose/operations/activities.ts';
 import { recordDocumentLocation } from '../../../src/services/disclose/operations/documents.ts';
+import { authoriseFiling, fileActivity } from '../../../src/services/disclose/operations/filings.ts';
 import { listHoldings, readFund } from '../../../src/services/disclose/operations/funds.ts';
 import {
   listDocuments,
@@ -131,5 +134,100 @@ describe('operations called without HTTP (as the CLI or an import does)', () => 
     const file = await d.gateway.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe(listed.contentType);
+  });
+
+  /** A tool acting for the test's organisation (its authority over the fixed funds decides). */
+  const tool = (): Caller => ({
+    environment: 'sandbox',
+    subscriptionId: 'tool',
+    productId: 'disclose',
+    subscriberId: d.userId,
+    userId: d.userId,
+    organisationId: d.organisationId,
+  });
+  const FUND_UPDATE = {
+    periodEndDate: '2026-03-31',
+    unitPrice: { price: 2.5, currency: 'NZD' },
+    returns: [{ period: '1y', percentage: 4 }],
+    fees: [{ feeType: 'TOTAL_ANNUAL', percentage: 1 }],
+    assetAllocation: [
+      { assetType: 'CASH_AND_CASH_EQUIVALENTS', actualPercentage: 100, targetPercentage: 100 },
+    ],
+  };
+  const target = { offerNumber: 'OFR10001', fundNumber: 'FND10001' };
+
+  it("lists the organisation's activities as the API does", async () => {
+    const listed = await listActivities(context, { organisation: d.organisation, caller: tool() });
+    expect(asSent(listed)).toEqual((await d.get('/activities')).json());
+    expect(listed.activities.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a filing without authority, before any content, as the API does', async () => {
+    await expect(
+      authoriseFiling(context, {
+        ...target,
+        organisation: d.otherOrganisation,
+        caller: { ...tool(), organisationId: undefined },
+        preconditions: noPreconditions,
+      }),
+    ).rejects.toMatchObject({ status: 403 });
+  });
+
+  it('holds the preconditions it is given inside its transaction: a failing one writes nothing', async () => {
+    const before = await d.get('/fund/FND10001');
+    const filing = await authoriseFiling(context, {
+      ...target,
+      organisation: d.organisation,
+      caller: tool(),
+      preconditions: noPreconditions,
+    });
+    const refuse = () => {
+      throw Object.assign(new Error('changed meanwhile'), { status: 412 });
+    };
+    await expect(
+      fileActivity(context, filing, { kind: 'FUND_UPDATE', body: FUND_UPDATE }, { preconditions: refuse }),
+    ).rejects.toThrow('changed meanwhile');
+    expect((await d.get('/fund/FND10001')).headers.etag).toBe(before.headers.etag);
+  });
+
+  it('files a fund update without HTTP: the fund the API reads has it; the period cannot be filed twice', async () => {
+    const filing = await authoriseFiling(context, {
+      ...target,
+      organisation: d.organisation,
+      caller: tool(),
+      preconditions: noPreconditions,
+    });
+    await expect(
+      fileActivity(
+        context,
+        filing,
+        { kind: 'FUND_UPDATE', body: { ...FUND_UPDATE, unitPrice: { price: -1, currency: 'NZD' } } },
+        { preconditions: noPreconditions },
+      ),
+    ).rejects.toMatchObject({ status: 400, fields: [{ field: 'unitPrice.price' }] });
+    const receipt = await fileActivity(
+      context,
+      filing,
+      { kind: 'FUND_UPDATE', body: FUND_UPDATE },
+      { preconditions: noPreconditions },
+    );
+    expect(receipt.body).toMatchObject({ fundNumber: 'FND10001', periodEndDate: '2026-03-31' });
+    const fund = await d.get('/fund/FND10001');
+    expect(fund.json().unitPrice).toEqual(FUND_UPDATE.unitPrice);
+    expect(fund.headers.etag).toBe(receipt.validators.etag);
+    const again = await authoriseFiling(context, {
+      ...target,
+      organisation: d.organisation,
+      caller: tool(),
+      preconditions: noPreconditions,
+    });
+    await expect(
+      fileActivity(
+        context,
+        again,
+        { kind: 'FUND_UPDATE', body: FUND_UPDATE },
+        { preconditions: noPreconditions },
+      ),
+    ).rejects.toMatchObject({ status: 409 });
   });
 });

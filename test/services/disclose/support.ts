@@ -47,6 +47,8 @@ export interface DiscloseGateway {
   userId: string;
   /** The organisation the subscriber acts for: authority over the funds of OFR10001 and OFR10002. */
   organisation: string;
+  /** That organisation's id (what the gateway resolves `x-organisation` to, for a `Caller`). */
+  organisationId: string;
   /** Another organisation the subscriber belongs to, with no authority over any fund. */
   otherOrganisation: string;
   call(
@@ -134,6 +136,7 @@ export async function discloseGateway(
     key: primaryKey,
     userId: user.id,
     organisation: organisation.identifier,
+    organisationId: organisation.id,
     otherOrganisation: other.identifier,
     call,
     get: (url, headers = {}) => call('GET', url, { headers }),
