@@ -1,47 +1,19 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
-import { DISCLOSE_ERRORS } from '../../../platform/http/error-codes.ts';
-import { HttpError } from '../../../platform/http/errors.ts';
 import { declareOperation, typed } from '../../../platform/http/operation.ts';
-import { checkSignature, derivedSigningKey, signedQuery } from '../../../platform/signed-url.ts';
-import {
-  DOCUMENT_REC_ID,
-  FUND_NUMBER,
-  OFFER_NUMBER,
-  SCHEME_NUMBER,
-  SIGNED_URL_SECONDS,
-} from '../domain/records.ts';
+import { SIGNED_URL_SECONDS } from '../domain/records.ts';
+import { documentFile, fundUpdateDocumentLocation, recordDocumentLocation } from '../operations/documents.ts';
 import { FileParams, SignedQuery } from '../parameters.ts';
 import { downloadResponses, ORGANISATION_NOTE, pathParameters } from '../schemas.ts';
 import { type DocumentFiles, documentFolder, folderDocumentFiles } from '../store/document-files.ts';
-import { type DocumentRow, documentById, documents } from '../store/register.ts';
 import { DOCUMENT, declareOffersOperation } from './declared.ts';
-import { apiBase, notFound, numberParam } from './support.ts';
-
-/** The key of this environment's document URLs: derived from the server's secret, never stored. */
-export function signingKey(context: ServiceContext): Buffer {
-  return derivedSigningKey(context.keyedUniform, `disclose|document-url|${context.environment}`);
-}
-
-/** Where a document's bytes are served (public: the signature is the permission). */
-export const downloadPath = (context: ServiceContext, recId: string): string =>
-  `${apiBase(context)}/files/${recId}`;
 
 /**
- * The three document operations: 302 to a signed URL of our document store, valid for
- * SIGNED_URL_SECONDS, bound to the calling subscription.
+ * The three document operations (operations/documents.ts): 302 to a signed URL of our document store,
+ * valid for SIGNED_URL_SECONDS, bound to the calling subscription.
  */
 export function documentRoutes(plugin: FastifyInstance, context: ServiceContext): void {
   const app = typed(plugin);
-  const pool = context.database.pool;
-  const key = signingKey(context);
-  const redirect = (request: FastifyRequest, row: DocumentRow) => {
-    const path = downloadPath(context, row.documentRecId);
-    const caller = request.caller?.subscriptionId ?? 'unknown';
-    return context.absoluteUrl(
-      `${path}?${signedQuery(key, path, caller, context.clock.now().getTime(), SIGNED_URL_SECONDS)}`,
-    );
-  };
   // The document is what the redirect leads to; any Accept is answered with the redirect (declared.ts).
   const schema = (summary: string, url: string) =>
     declareOffersOperation(
@@ -55,32 +27,18 @@ export function documentRoutes(plugin: FastifyInstance, context: ServiceContext)
       },
       { produces: DOCUMENT },
     );
-  const subjectDocument = async (kind: 'offer' | 'scheme', params: Readonly<Record<string, string>>) => {
-    const param = kind === 'offer' ? 'offerNumber' : 'schemeNumber';
-    const number = numberParam(
-      params[param]!,
-      kind === 'offer' ? OFFER_NUMBER : SCHEME_NUMBER,
-      param,
-      kind === 'offer' ? 'Offer' : 'Scheme',
-    );
-    const recId = params.documentRecId!;
-    const row = DOCUMENT_REC_ID.test(recId) ? await documentById(pool, recId) : undefined;
-    if (
-      !row ||
-      row.subjectKind !== kind ||
-      row.subjectNumber !== number ||
-      row.documentType !== params.documentType
-    ) {
-      throw notFound(`Document ${recId.slice(0, 40)} of ${number}`, 'documentRecId');
-    }
-    return row;
-  };
-  for (const kind of ['offer', 'scheme'] as const) {
-    const param = kind === 'offer' ? 'offerNumber' : 'schemeNumber';
-    const url = `/${kind}/:${param}/:documentType/:documentRecId`;
-    app.get(url, schema(`A document of the ${kind}: 302 to a signed URL`, url), async (request, reply) => {
-      const row = await subjectDocument(kind, request.params);
-      return reply.redirect(redirect(request, row), 302);
+  for (const subject of ['offer', 'scheme'] as const) {
+    const param = subject === 'offer' ? 'offerNumber' : 'schemeNumber';
+    const url = `/${subject}/:${param}/:documentType/:documentRecId`;
+    app.get(url, schema(`A document of the ${subject}: 302 to a signed URL`, url), async (request, reply) => {
+      const { location } = await recordDocumentLocation(context, {
+        subject,
+        number: request.params[param]!,
+        documentType: request.params.documentType!,
+        documentRecId: request.params.documentRecId!,
+        caller: { subscriptionId: request.caller?.subscriptionId },
+      });
+      return reply.redirect(location, 302);
     });
   }
   app.get(
@@ -90,15 +48,11 @@ export function documentRoutes(plugin: FastifyInstance, context: ServiceContext)
       '/fund/:fundNumber/fund-update-document',
     ),
     async (request, reply) => {
-      const fundNumber = numberParam(request.params.fundNumber!, FUND_NUMBER, 'fundNumber', 'Fund');
-      const found = await documents(
-        pool,
-        { kind: 'fund', number: fundNumber, type: 'fund-update-document' },
-        { limit: 1, offset: 0 },
-      );
-      const row = found.rows[0];
-      if (!row) throw notFound(`The fund update document of ${fundNumber}`, 'fundNumber');
-      return reply.redirect(redirect(request, row), 302);
+      const { location } = await fundUpdateDocumentLocation(context, {
+        fundNumber: request.params.fundNumber!,
+        caller: { subscriptionId: request.caller?.subscriptionId },
+      });
+      return reply.redirect(location, 302);
     },
   );
 }
@@ -110,33 +64,21 @@ export function documentRoutes(plugin: FastifyInstance, context: ServiceContext)
  */
 export function fileRoutes(plugin: FastifyInstance, context: ServiceContext, files?: DocumentFiles): void {
   const app = typed(plugin);
-  const pool = context.database.pool;
-  const key = signingKey(context);
   const store = files ?? folderDocumentFiles(documentFolder(context.environment));
   const declared = declareOperation(
     { schema: { hide: true, params: FileParams, querystring: SignedQuery } },
     { produces: DOCUMENT, unacceptable: 'first' },
   );
   app.get('/files/:documentRecId', declared, async (request, reply) => {
-    const recId = request.params.documentRecId;
-    const path = downloadPath(context, recId);
-    const check = checkSignature(key, path, request.query, context.clock.now().getTime());
-    if (check !== 'valid') {
-      throw new HttpError(
-        DISCLOSE_ERRORS.signatureRefused,
-        check === 'expired'
-          ? 'The document URL has expired: ask the API for a new one.'
-          : 'The document URL’s signature does not match.',
-        [{ field: 'signature', message: check === 'expired' ? 'has expired' : 'does not match' }],
-      );
-    }
-    const row = DOCUMENT_REC_ID.test(recId) ? await documentById(pool, recId) : undefined;
-    const bytes = row ? await store.read(row.storageKey) : undefined;
-    if (!row || !bytes) throw notFound(`Document ${recId.slice(0, 40)}`, 'documentRecId');
+    const file = await documentFile(
+      context,
+      { documentRecId: request.params.documentRecId, signed: request.query },
+      store,
+    );
     return reply
       .header('Cache-Control', 'private, max-age=60')
-      .header('Content-Disposition', `attachment; filename="${row.fileName}"`)
-      .type(row.contentType)
-      .send(bytes);
+      .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
+      .type(file.contentType)
+      .send(file.bytes);
   });
 }

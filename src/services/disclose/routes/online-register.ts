@@ -21,10 +21,13 @@ import {
   SIGNED_URL_SECONDS,
   versionId,
 } from '../domain/records.ts';
+import { registerBase } from '../operations/common.ts';
+import { downloadPath, signingKey } from '../operations/documents.ts';
 import { PageParams, PageQuery } from '../parameters.ts';
+import * as documentStore from '../store/documents.ts';
+import * as fundStore from '../store/funds.ts';
 import * as store from '../store/register.ts';
-import { downloadPath, signingKey } from './documents.ts';
-import { registerBase } from './support.ts';
+import * as searchStore from '../store/searches.ts';
 
 const SECURITY_HEADERS = {
   'Cache-Control': 'no-cache',
@@ -131,7 +134,7 @@ export function onlineRegisterRoutes(plugin: FastifyInstance, context: ServiceCo
     const path = downloadPath(context, recId);
     return `${path}?${signedQuery(key, path, 'online-register', context.clock.now().getTime(), SIGNED_URL_SECONDS)}`;
   };
-  const documentTable = (rows: store.DocumentRow[]) =>
+  const documentTable = (rows: documentStore.DocumentRow[]) =>
     rows.length === 0
       ? html`<p class="muted">No documents.</p>`
       : html`<table><thead><tr><th>Document</th><th>Type</th><th>Lodged</th><th>Size</th></tr></thead><tbody>${rows.map(
@@ -180,7 +183,7 @@ export function onlineRegisterRoutes(plugin: FastifyInstance, context: ServiceCo
       const [versions, participants, documents] = await Promise.all([
         store.versionsOf(pool, subject, number),
         store.participants(pool, subject, number, all),
-        store.documents(pool, { kind: subject, number }, all),
+        documentStore.documents(pool, { kind: subject, number }, all),
       ]);
       const path = `${base}/${subject}/${number}`;
       const company = (c: unknown) => {
@@ -189,7 +192,7 @@ export function onlineRegisterRoutes(plugin: FastifyInstance, context: ServiceCo
       };
       let extra = html``;
       if (subject === 'offer') {
-        const funds = await store.fundsOfOffer(pool, number, row.version, all);
+        const funds = await fundStore.fundsOfOffer(pool, number, row.version, all);
         extra = html`<section class="card"><h2>Funds (${funds.total})</h2>${
           funds.total === 0
             ? html`<p class="muted">No funds.</p>`
@@ -246,10 +249,10 @@ ${extra}
     pageRoute(recordPageInput),
     recordGuarded(notAFund, async (request, reply) => {
       const number = request.params.number;
-      const current = FUND_NUMBER.test(number) ? await store.fundAt(pool, number, undefined) : undefined;
+      const current = FUND_NUMBER.test(number) ? await fundStore.fundAt(pool, number, undefined) : undefined;
       if (!current) throw notAFund(number);
       const version = parseVersion(request.query.version, current.offerNumber);
-      const fund = version ? await store.fundAt(pool, number, version) : current;
+      const fund = version ? await fundStore.fundAt(pool, number, version) : current;
       if (!fund)
         throw new HttpError(
           PLATFORM_ERRORS.notFound,
@@ -258,10 +261,10 @@ ${extra}
       const d = fund.document as Record<string, unknown>;
       const [holdings, documents, versions] = await Promise.all([
         fund.holdingsVersion
-          ? store.holdings(pool, number, fund.holdingsVersion, { limit: 50, offset: 0 })
+          ? fundStore.holdings(pool, number, fund.holdingsVersion, { limit: 50, offset: 0 })
           : Promise.resolve({ total: 0, rows: [] }),
-        store.documents(pool, { kind: 'fund', number }, all),
-        store.fundVersions(pool, number),
+        documentStore.documents(pool, { kind: 'fund', number }, all),
+        fundStore.fundVersions(pool, number),
       ]);
       const unitPrice = d.unitPrice as { price: number; currency: string } | undefined;
       const list = <T>(items: unknown, render: (item: T) => SafeHtml) =>
@@ -317,7 +320,7 @@ ${fields([
 
   const listPage = (subject: 'offer' | 'scheme') =>
     guarded(async (_request, reply) => {
-      const found = await store.search(pool, subject, {}, { limit: 200, offset: 0 });
+      const found = await searchStore.search(pool, subject, {}, { limit: 200, offset: 0 });
       return send(
         reply,
         subject === 'offer' ? 'Offers' : 'Schemes',

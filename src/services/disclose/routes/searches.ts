@@ -3,40 +3,19 @@ import { KEY_QUERY } from '../../../gateway/guard.ts';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { isDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import { pageOf, versionId } from '../domain/records.ts';
+import type { Subject } from '../operations/common.ts';
+import { kindParameter, listNewOrChanged, searchCriteria, searchRecords } from '../operations/searches.ts';
 import { ChangedQuery, searchQuery } from '../parameters.ts';
 import { SummaryPage } from '../schemas.ts';
-import * as store from '../store/register.ts';
 import { readRoute } from './declared.ts';
-import { apiBase, iso, pageFrom, registerUrl } from './support.ts';
+import { pageFrom } from './support.ts';
 
-type Subject = 'offer' | 'scheme';
-
-/**
- * The searches and new-or-changed. Their answers change whenever any record of their kind changes, so
- * their Last-Modified is the kind's latest change (store/register.ts, `latestChange`).
- */
+/** The searches and new-or-changed (operations/searches.ts). */
 export function searchRoutes(app: FastifyInstance, context: ServiceContext): void {
-  const pool = context.database.pool;
-  const base = apiBase(context);
-
-  const summary = (subject: Subject, row: store.SummaryRow) => ({
-    number: row.number,
-    name: row.name,
-    status: row.status,
-    type: row.kind,
-    issuer: row.issuer,
-    versionId: versionId(row.number, row.version),
-    lastChanged: iso(row.lastChanged),
-    href: `${base}/${subject}/${row.number}`,
-    registerUrl: registerUrl(context, `/${subject}/${row.number}`),
-  });
-
   const searchRoute = (subject: Subject) => {
-    const kindParam = subject === 'offer' ? 'product-type' : 'scheme-type';
-    const criteria = ['name-or-number', 'status', kindParam, 'issuer'] as const;
+    const kindParam = kindParameter(subject);
     // The subscription key may come in the query (API Management's `subscription-key`): not a criterion.
-    const known = new Set<string>([...criteria, 'page', 'page-size', KEY_QUERY]);
+    const known = new Set<string>([...searchCriteria(subject), 'page', 'page-size', KEY_QUERY]);
     readRoute(
       app,
       `/${subject}s`,
@@ -52,38 +31,14 @@ export function searchRoutes(app: FastifyInstance, context: ServiceContext): voi
             throw new RuleError(name, `is not a search criterion; use ${named}`);
           }
         }
-        const text = query['name-or-number'];
-        if (text !== undefined && text.trim() === '') {
-          throw new RuleError('name-or-number', 'must be 1 to 100 characters');
-        }
-        const kind = query[kindParam];
-        const page = pageFrom(query);
-        const [found, lastModified] = await Promise.all([
-          store.search(
-            pool,
-            subject,
-            { text: text?.trim(), status: query.status, productType: kind, issuer: query.issuer },
-            { limit: page.pageSize, offset: page.offset },
-          ),
-          store.latestChange(pool, subject),
-        ]);
-        const extra = criteria
-          .filter((n) => query[n] !== undefined)
-          .map((n) => `${n}=${encodeURIComponent(String(query[n]))}`)
-          .join('&');
-        return {
-          body: {
-            ...pageOf(
-              found.rows.map((row) => summary(subject, row)),
-              found.total,
-              page,
-              `${base}/${subject}s`,
-              extra,
-            ),
-            registerUrl: registerUrl(context, `/${subject}s`),
-          },
-          lastModified,
-        };
+        return searchRecords(context, {
+          subject,
+          nameOrNumber: query['name-or-number'],
+          status: query.status,
+          kind: query[kindParam],
+          issuer: query.issuer,
+          page: pageFrom(query),
+        });
       },
     );
   };
@@ -102,25 +57,7 @@ export function searchRoutes(app: FastifyInstance, context: ServiceContext): voi
       async ({ query }) => {
         const from = dateParam(query['start-date'], query.startDate, 'start-date', 'startDate');
         const to = dateParam(query['end-date'], query.endDate, 'end-date', 'endDate');
-        if (from > to) throw new RuleError('end-date', 'must not be before start-date');
-        const page = pageFrom(query);
-        const [found, lastModified] = await Promise.all([
-          store.newOrChanged(pool, subject, from, to, { limit: page.pageSize, offset: page.offset }),
-          store.latestChange(pool, subject),
-        ]);
-        return {
-          body: {
-            ...pageOf(
-              found.rows.map((row) => summary(subject, row)),
-              found.total,
-              page,
-              `${base}/new-or-changed-${subject}s`,
-              `start-date=${from}&end-date=${to}`,
-            ),
-            registerUrl: registerUrl(context, `/${subject}s`),
-          },
-          lastModified,
-        };
+        return listNewOrChanged(context, { subject, from, to, page: pageFrom(query) });
       },
     );
   changedRoute('offer');

@@ -1,34 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { strongEtag } from '../../../platform/http/conditional.ts';
-import { DISCLOSE_ERRORS, PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
+import { DISCLOSE_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 import { conditionalRead } from '../../../platform/http/operation.ts';
 import { parsePage } from '../../../platform/http/pagination.ts';
-import { ENVIRONMENT_PREFIX } from '../../contract.ts';
 import { PAGE_RULES } from '../domain/records.ts';
 
 /** A query string as Fastify parses it (a repeated parameter arrives as an array). */
 type Query = Readonly<Record<string, unknown>>;
-
-/** Where the service's operations are, from the gateway root (`/sandbox/disclose-register/v1`). */
-export const apiBase = (context: ServiceContext): string =>
-  `${ENVIRONMENT_PREFIX[context.environment]}${context.service.path}`;
-
-/** The online register's public pages of this environment, from the gateway root. */
-export const registerBase = (context: ServiceContext): string => `${apiBase(context)}/online-register`;
-
-/** An absolute URL of the online register for a path under it (`/offer/OFR10001`). */
-export function registerUrl(context: ServiceContext, path: string): string {
-  return context.absoluteUrl(`${registerBase(context)}${path}`);
-}
-
-export const notFound = (what: string, field?: string, message?: string): HttpError =>
-  new HttpError(
-    PLATFORM_ERRORS.notFound,
-    `${what} is not on the register.`,
-    field ? [{ field, message: message ?? 'not found' }] : [],
-  );
 
 /** `x-organisation` is required on every call (the gateway refused one the caller is not a member of). */
 export function requireOrganisation(request: FastifyRequest): string {
@@ -46,13 +25,6 @@ export function requireOrganisation(request: FastifyRequest): string {
 
 /** `page` (from 1) and `page-size` (1 to 100, default 20), validated by the operation's query schema. */
 export const pageFrom = (query: Query) => parsePage(query, PAGE_RULES);
-
-/** A path parameter that must match a record's number pattern; otherwise the record is not there (404). */
-export function numberParam(value: string, pattern: RegExp, name: string, what: string): string {
-  if (!pattern.test(value))
-    throw notFound(`${what} ${JSON.stringify(value.slice(0, 40))}`, name, 'is not a number of this register');
-  return value;
-}
 
 /** What a read answers with: its Last-Modified always, its ETag when not the bytes' own. */
 export interface ReadValidators {
@@ -88,5 +60,3 @@ export function sendJsonText(
   if (conditionalRead(request, reply, validators)) return reply;
   return reply.type('application/json; charset=utf-8').send(text);
 }
-
-export const iso = (date: Date | string): string => (typeof date === 'string' ? date : date.toISOString());
