@@ -4,13 +4,13 @@ import {
   APIM_ERRORS,
   type Dialect,
   type ErrorCode,
-  NZBN_ERRORS,
   PLATFORM_ERRORS,
   PROBLEM_ERRORS,
   SOAP_ERRORS,
   serviceErrorCodes,
 } from '../../src/platform/http/error-codes.ts';
 import { HttpError, render, toHttpError } from '../../src/platform/http/errors.ts';
+import { NZBN_ERRORS } from '../../src/services/nzbn/errors.ts';
 
 const rendered = (dialect: Dialect, error: unknown) => {
   const { body } = render(dialect, toHttpError(error), '/x');

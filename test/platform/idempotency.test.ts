@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BILLING_ERRORS } from '../../src/billing/errors.ts';
 import { RuleError } from '../../src/platform/errors.ts';
-import { PPSR_ERRORS } from '../../src/platform/http/error-codes.ts';
 import { HttpError } from '../../src/platform/http/errors.ts';
 import {
   type Arrival,
@@ -14,6 +13,7 @@ import {
   requestHash,
   runOnce,
 } from '../../src/platform/http/idempotency.ts';
+import { PPSR_ERRORS } from '../../src/services/ppsr/errors.ts';
 
 /**
  * Idempotency by a caller's request id on a store held in memory, whose units of work commit or roll back

@@ -1,7 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NZBN_ERRORS, PLATFORM_ERRORS } from '../../src/platform/http/error-codes.ts';
+import { PLATFORM_ERRORS } from '../../src/platform/http/error-codes.ts';
+import { NZBN_ERRORS } from '../../src/services/nzbn/errors.ts';
 import { dialectError, expectRefusal } from './error-codes.ts';
 import { fingerprint } from './fingerprint.ts';
 import { freshDatabases } from './runtime.ts';

@@ -149,69 +149,6 @@ export const GATEWAY_TIMEOUT: ErrorCode = {
   dialect: 'apim',
 };
 
-/** The secured interests register's own codes (problem+json `type` fragments), beside the platform's. */
-export const PPSR_ERRORS = {
-  requestIdReused: entry(
-    'request-id-reused',
-    409,
-    'The request id was used before for a different request (another operation or body): a repeat must be identical',
-  ),
-  statementNotInForce: entry(
-    'financing-statement-not-in-force',
-    409,
-    'The financing statement is discharged or expired: it can no longer be amended, renewed or discharged',
-  ),
-  pinRequired: entry(
-    'pin-required',
-    403,
-    'The financing statement was registered by another organisation: its financing statement PIN is needed',
-  ),
-} as const satisfies Record<string, ErrorCode>;
-
-/** The business number register's own codes (its dialect's `errorCode`), beside the platform's. */
-export const NZBN_ERRORS = {
-  notFound: entry(
-    'NOT_FOUND',
-    404,
-    'No entity, organisation part, watchlist or authority has this identifier ("Object Not Found")',
-  ),
-  unauthorized: entry('UNAUTHORIZED', 401, 'The operation needs a subscription and there is none'),
-  forbidden: entry('FORBIDDEN', 403, 'The caller holds no authority over this entity'),
-} as const satisfies Record<string, ErrorCode>;
-
-/** The offers register's own codes (problem+json `type` fragments), beside the platform's. */
-export const DISCLOSE_ERRORS = {
-  organisationRequired: entry(
-    'organisation-required',
-    400,
-    'The `x-organisation` header is absent: every call names the register organisation it is made for',
-  ),
-  noFundAuthority: entry(
-    'no-fund-authority',
-    403,
-    'The organisation named in `x-organisation` has no authority over the fund',
-  ),
-  periodAlreadyFiled: entry(
-    'period-already-filed',
-    409,
-    'A filing for this fund, activity and period exists',
-  ),
-  signatureRefused: entry(
-    'signature-refused',
-    403,
-    'A document URL whose signature does not match, or that has expired',
-  ),
-} as const satisfies Record<string, ErrorCode>;
-
-/** The IP office's own refusals (problem+json), beside the platform's and billing's. */
-export const IPONZ_ERRORS = {
-  notRegisteredUser: entry(
-    'not-registered-user',
-    403,
-    'A fee-bearing operation of the IP office needs a user registered with the office (a three-legged token of that user)',
-  ),
-} as const satisfies Record<string, ErrorCode>;
-
 /**
  * problem+json outside the registers: the operator's admin routes, the portal, the sign-in pages. (The
  * registers that speak problem+json use `PLATFORM_ERRORS`.)

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DISCLOSE_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
+import { DISCLOSE_ERRORS } from './errors.ts';
 import { disclosePublicRoutes, discloseRoutes } from './routes/index.ts';
 import { seedDisclose } from './sandbox/seed.ts';
 

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BILLING_ERRORS } from '../../billing/errors.ts';
-import { IPONZ_ERRORS, SOAP_BODY_ERRORS, SOAP_ERRORS } from '../../platform/http/error-codes.ts';
+import { SOAP_BODY_ERRORS, SOAP_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
+import { IPONZ_ERRORS } from './errors.ts';
 import { startIponzJobs } from './jobs/index.ts';
 import { iponzRoutes } from './routes/index.ts';
 import { seedIponz } from './sandbox/seed.ts';

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BILLING_ERRORS } from '../../billing/errors.ts';
-import { NZBN_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
 import { BULK_COLUMNS, BULK_DATASET } from './domain/bulk-record.ts';
+import { NZBN_ERRORS } from './errors.ts';
 import { BulkExportJob, DEFAULT_BULK_DATA_MONTHS, exportBusinessNumbers } from './jobs/bulk-export.ts';
 import { NzbnJobs } from './jobs/index.ts';
 import { nzbnRoutes } from './routes/index.ts';

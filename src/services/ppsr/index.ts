@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BILLING_ERRORS } from '../../billing/errors.ts';
-import { GATEWAY_TIMEOUT, PPSR_ERRORS } from '../../platform/http/error-codes.ts';
+import { GATEWAY_TIMEOUT } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
 import { serverKeysCommand } from './commands/server-keys.ts';
+import { PPSR_ERRORS } from './errors.ts';
 import { startPpsrJobs } from './jobs/index.ts';
 import { ppsrRoutes } from './routes/index.ts';
 import { seedPpsr } from './sandbox/seed.ts';

@@ -1,5 +1,5 @@
-import { DISCLOSE_ERRORS } from '../../../src/platform/http/error-codes.ts';
 import { withIsinCheckDigit } from '../../../src/services/disclose/domain/isin.ts';
+import { DISCLOSE_ERRORS } from '../../../src/services/disclose/errors.ts';
 import { FIXTURES } from '../../../src/services/disclose/sandbox/fixtures.ts';
 import { generateRegister } from '../../../src/services/disclose/sandbox/generator.ts';
 import type { ServiceFixture } from '../../support/service-fixture.ts';

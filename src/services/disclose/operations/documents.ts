@@ -1,5 +1,4 @@
 import type { ServiceContext } from '../../../gateway/service-context.ts';
-import { DISCLOSE_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 import { checkSignature, derivedSigningKey, signedQuery } from '../../../platform/signed-url.ts';
 import {
@@ -9,6 +8,7 @@ import {
   SCHEME_NUMBER,
   SIGNED_URL_SECONDS,
 } from '../domain/records.ts';
+import { DISCLOSE_ERRORS } from '../errors.ts';
 import type { DocumentFiles } from '../store/document-files.ts';
 import { type DocumentRow, documentById, documents } from '../store/documents.ts';
 import { apiBase, iso, notFound, numberParam, type Subject } from './common.ts';

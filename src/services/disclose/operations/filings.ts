@@ -1,6 +1,6 @@
 import type { Caller, ServiceContext } from '../../../gateway/service-context.ts';
 import { nzDate } from '../../../platform/calendar.ts';
-import { DISCLOSE_ERRORS, PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
+import { PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 import type { Preconditions, ResourceValidators } from '../../../platform/http/operation.ts';
 import { type ActivityKind, filingOf } from '../domain/activities.ts';
@@ -8,6 +8,7 @@ import { isPeriodEnd } from '../domain/compliance.ts';
 import { fundUpdateProblems } from '../domain/fund-update.ts';
 import type { HoldingsChecker, Problem } from '../domain/holdings.ts';
 import { FUND_NUMBER, OFFER_NUMBER, versionId } from '../domain/records.ts';
+import { DISCLOSE_ERRORS } from '../errors.ts';
 import type { AnswerCache } from '../store/answer-cache.ts';
 import { fileCompliance } from '../store/compliance.ts';
 import { type FundRow, fundAt } from '../store/funds.ts';

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { strongEtag } from '../../../platform/http/conditional.ts';
-import { DISCLOSE_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 import { conditionalRead } from '../../../platform/http/operation.ts';
 import { parsePage } from '../../../platform/http/pagination.ts';
 import { PAGE_RULES } from '../domain/records.ts';
+import { DISCLOSE_ERRORS } from '../errors.ts';
 
 /** A query string as Fastify parses it (a repeated parameter arrives as an array). */
 type Query = Readonly<Record<string, unknown>>;

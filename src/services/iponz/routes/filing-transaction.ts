@@ -17,7 +17,7 @@ import type pg from 'pg';
 import type { Caller, ServiceContext } from '../../../gateway/service-context.ts';
 import { nzDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import { APIM_ERRORS, IPONZ_ERRORS } from '../../../platform/http/error-codes.ts';
+import { APIM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 import { keepNoFailure, requestHash, runOnce, successOnlyStore } from '../../../platform/http/idempotency.ts';
 import {
@@ -34,6 +34,7 @@ import { filedDiscussion } from '../domain/correspondence.ts';
 import { type FiledKind, filedState } from '../domain/examination.ts';
 import type { PartyRole } from '../domain/model.ts';
 import { REGISTERED_USER } from '../domain/registration.ts';
+import { IPONZ_ERRORS } from '../errors.ts';
 import {
   allocateNumber,
   existingClients,

@@ -9,7 +9,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { nzDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import { IPONZ_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 import { keepNoFailure, requestHash, runOnce, successOnlyStore } from '../../../platform/http/idempotency.ts';
 import {
@@ -28,6 +27,7 @@ import { renewalCheckEtag, renewalEtagHeld } from '../domain/renewal-etags.ts';
 import { renewalFeeLines, statusAfterRenewal } from '../domain/renewal-fees.ts';
 import { type CaseKind, checkRenewal, payRenewal } from '../domain/renewals.ts';
 import { REQUEST_ID_HEADER_NAME } from '../domain/request-id.ts';
+import { IPONZ_ERRORS } from '../errors.ts';
 import {
   jsonResponses,
   RENEWAL_EXAMPLE,

@@ -7,10 +7,10 @@
  */
 import type { Caller, HeldAuthority } from '../../../gateway/service-context.ts';
 import { strongEtag } from '../../../platform/http/conditional.ts';
-import { NZBN_ERRORS } from '../../../platform/http/error-codes.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
 import type { Preconditions } from '../../../platform/http/operation.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
+import { NZBN_ERRORS } from '../errors.ts';
 import type { Authority, AuthorityGrant } from '../schemas/operations.ts';
 import { loadEntity, type NzbnContext, requireAuthority } from './support.ts';
 

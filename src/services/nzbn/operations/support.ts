@@ -5,11 +5,11 @@
  */
 import type { Caller, ServiceContext } from '../../../gateway/service-context.ts';
 import { glnProblem } from '../../../platform/gs1.ts';
-import { NZBN_ERRORS } from '../../../platform/http/error-codes.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
 import { ENVIRONMENT_PREFIX } from '../../contract.ts';
 import { publicView } from '../domain/privacy.ts';
 import type { Entity } from '../domain/schema.ts';
+import { NZBN_ERRORS } from '../errors.ts';
 import { findEntity, parseEntity, type StoredEntity, unchangedGeneratedEntity } from '../store/entities.ts';
 import { CachedEntity, entityCacheOf } from '../store/entity-cache.ts';
 

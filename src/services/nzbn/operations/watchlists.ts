@@ -8,13 +8,13 @@
 import type { Caller } from '../../../gateway/service-context.ts';
 import { glnProblem } from '../../../platform/gs1.ts';
 import { strongEtag } from '../../../platform/http/conditional.ts';
-import { NZBN_ERRORS } from '../../../platform/http/error-codes.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
 import type { Preconditions, ResourceValidators } from '../../../platform/http/operation.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import { PUBLIC_SECTOR_TYPE_CODES } from '../domain/codes.ts';
 import { changeTypes, mergeWatchlist } from '../domain/watchlist.ts';
 import { newWebhookSecret } from '../domain/webhook-signing.ts';
+import { NZBN_ERRORS } from '../errors.ts';
 import type { WatchlistCreate, WatchlistUpdate } from '../schemas/watchlists.ts';
 import {
   changeNzbns,

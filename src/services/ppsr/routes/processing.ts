@@ -26,7 +26,7 @@ import type pg from 'pg';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import { GATEWAY_TIMEOUT, PPSR_ERRORS } from '../../../platform/http/error-codes.ts';
+import { GATEWAY_TIMEOUT } from '../../../platform/http/error-codes.ts';
 import { HttpError, render, sendError, toHttpError } from '../../../platform/http/errors.ts';
 import {
   type Arrival,
@@ -40,6 +40,7 @@ import {
   runOnce,
 } from '../../../platform/http/idempotency.ts';
 import { operationContext } from '../../../platform/http/operation.ts';
+import { PPSR_ERRORS } from '../errors.ts';
 import { HEADERS, MAX_REQUEST_ID_ALIAS } from '../schemas.ts';
 import {
   completeTransaction,

@@ -10,7 +10,7 @@ import type pg from 'pg';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { addDays, parseDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import { PLATFORM_ERRORS, PPSR_ERRORS } from '../../../platform/http/error-codes.ts';
+import { PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 import {
   conditionalRead,
@@ -32,6 +32,7 @@ import {
 import { pinVerifier } from '../domain/pin-verifiers.ts';
 import { pinFrom, registrationNumberFrom } from '../domain/registration-number.ts';
 import { checkSearchId } from '../domain/search.ts';
+import { PPSR_ERRORS } from '../errors.ts';
 import {
   AmendmentRequest,
   DISCHARGED_PAGING,

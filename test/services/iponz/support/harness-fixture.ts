@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { IPONZ_ERRORS } from '../../../../src/platform/http/error-codes.ts';
+import { IPONZ_ERRORS } from '../../../../src/services/iponz/errors.ts';
 import type { OperationAccess, ServiceFixture, Values } from '../../../support/service-fixture.ts';
 import { iponzTest, TODAY } from './api.ts';
 
