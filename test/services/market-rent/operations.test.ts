@@ -4,13 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RuleError } from '../../../src/platform/errors.ts';
 import { HttpError } from '../../../src/platform/http/errors.ts';
 import { listAreaDefinitions, listAreas } from '../../../src/services/market-rent/operations/areas.ts';
+import { ImportError, importBonds } from '../../../src/services/market-rent/operations/bonds.ts';
 import {
   type MarketRentContext,
   openMarketRent,
 } from '../../../src/services/market-rent/operations/context.ts';
 import { answerStatistics } from '../../../src/services/market-rent/operations/statistics.ts';
 import type { TestGateway } from '../../support/runtime.ts';
-import { type Bond, importInto, marketRentGateway } from './api-support.ts';
+import { type Bond, bondsCsv, csvFile, HEADER, importInto, marketRentGateway } from './api-support.ts';
 
 /**
  * The operations of the rental statistics (operations/) run without HTTP: what a tool, an import or a
@@ -95,5 +96,28 @@ describe('market-rent operations', () => {
     expect(() => listAreas(marketRent, { areaDefinition: 'NOPE2019' })).toThrow(
       expect.objectContaining({ status: 404 }),
     );
+  });
+
+  it('import a bond file as the CLI does, whole or not at all', async () => {
+    const database = gateway.runtime.environments.sandbox;
+    const lodged = async () =>
+      (await database.pool.query('SELECT count(*)::int AS n FROM market_rent_bonds')).rows[0].n as number;
+    const before = await lodged();
+    const broken = await csvFile(`${HEADER}\nX1,2026-01-05,2026-01-05,,${KAIKOURA},House,2,-5,1800\n`);
+    await expect(importBonds({ database }, { file: broken })).rejects.toBeInstanceOf(ImportError);
+    expect(await lodged()).toBe(before);
+
+    const progress: number[] = [];
+    const file = await csvFile(
+      bondsCsv([{ id: 'OPX', start: '2026-01-20', sa2: KAIKOURA, bedrooms: 4, rent: 610 }]),
+    );
+    const result = await importBonds(
+      { database },
+      { file },
+      { progress: (_bytes, _size, rows) => progress.push(rows) },
+    );
+    expect(result).toMatchObject({ rows: 1, inserted: 1, updated: 0, unchanged: 0 });
+    expect(progress.at(-1)).toBe(1);
+    expect(await lodged()).toBe(before + 1);
   });
 });
