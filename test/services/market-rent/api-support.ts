@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setClock } from '../../../src/platform/clock-store.ts';
-import { type ImportResult, importBonds } from '../../../src/services/market-rent/commands/importer.ts';
+import { type ImportResult, importBonds } from '../../../src/services/market-rent/operations/bonds.ts';
 import { subscriber, type TestGateway, testGateway } from '../../support/runtime.ts';
 
 /** The sandbox clock of the integration tests: mid-March 2026, so 2026-01 is the latest period-ending. */
@@ -57,7 +57,7 @@ export async function importInto(
   environment: 'sandbox' | 'production' = 'sandbox',
 ): Promise<ImportResult> {
   const file = await csvFile(typeof bonds === 'string' ? bonds : bondsCsv(bonds));
-  return importBonds(gateway.runtime.environments[environment].pool, file);
+  return importBonds({ database: gateway.runtime.environments[environment] }, { file });
 }
 
 /** A gateway on a virtual sandbox clock at NOW, and a sandbox key for the rental statistics product. */

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImportError } from '../../../src/services/market-rent/commands/importer.ts';
 import { workingDaysBetween } from '../../../src/services/market-rent/domain/bond-rows.ts';
+import { ImportError } from '../../../src/services/market-rent/operations/bonds.ts';
 import { addWorkingDays, generateBonds } from '../../../src/services/market-rent/sandbox/seed.ts';
 import { rebuildAggregates } from '../../../src/services/market-rent/store/aggregates.ts';
 import { rsg } from '../../support/cli.ts';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { openDatabase } from '../../../platform/db/pool.ts';
 import type { ServiceCommand } from '../../contract.ts';
-import { ImportError, importBonds } from './importer.ts';
+import { ImportError, importBonds } from '../operations/bonds.ts';
 import { progressBar } from './progress.ts';
 
 const USAGE = 'import bonds FILE.csv [--environment sandbox|production]';
@@ -31,7 +31,7 @@ export async function importBondsCommand(url: string, file: string, environment:
   const database = openDatabase(url, 2);
   const bar = progressBar(`importing bonds into ${environment}`);
   try {
-    const result = await importBonds(database.pool, file, { progress: bar.update });
+    const result = await importBonds({ database }, { file }, { progress: bar.update });
     bar.finish();
     process.stdout.write(
       `${result.rows.toLocaleString('en-NZ')} rows: ${result.inserted.toLocaleString('en-NZ')} new, ${result.updated.toLocaleString('en-NZ')} updated, ${result.unchanged.toLocaleString('en-NZ')} unchanged (monthly cells ${result.aggregates})\n`,

@@ -4,7 +4,7 @@ import { applyChanges, createChangesTable, INCREMENTAL_LIMIT, rebuildAggregates 
 import { copyFrom } from './copy.ts';
 
 /**
- * The SQL of `rsg import bonds` (commands/importer.ts reads and checks the file): the checked rows are
+ * The SQL of `rsg import bonds` (operations/bonds.ts reads and checks the file): the checked rows are
  * staged in a temporary table, bond ids given twice are found, and the staged rows are merged into the
  * bonds with the monthly cells, all in one transaction, so the file goes in whole or not at all.
  */

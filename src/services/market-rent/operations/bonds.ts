@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import type pg from 'pg';
+import type { ServiceContext } from '../../../gateway/service-context.ts';
 import type { Geography } from '../domain/areas.ts';
 import { type ImportColumn, readHeader, splitCsvLine, validateRow } from '../domain/bond-rows.ts';
 import { marketRentGeography } from '../domain/geography.ts';
@@ -47,11 +47,21 @@ export interface ImportOptions {
   maxErrors?: number;
 }
 
+/** What an import names: the CSV file of bonds. */
+export interface ImportInput {
+  file: string;
+}
+
+/**
+ * `rsg import bonds`: the file's bonds into the environment's register, with the monthly cells, in one
+ * transaction (store/import.ts); any problem of the file is an ImportError and nothing is written.
+ */
 export async function importBonds(
-  pool: pg.Pool,
-  file: string,
+  context: Pick<ServiceContext, 'database'>,
+  input: ImportInput,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
+  const { file } = input;
   const geography = options.geography ?? marketRentGeography();
   const maxErrors = options.maxErrors ?? 50;
   const size = (await stat(file)).size;
@@ -124,7 +134,7 @@ export async function importBonds(
     options.progress?.(size, size, rows);
   }
 
-  const merged = await importStagedBonds(pool, stagedRows(), maxErrors, (duplicates) => {
+  const merged = await importStagedBonds(context.database.pool, stagedRows(), maxErrors, (duplicates) => {
     for (const d of duplicates) {
       for (const line of d.lines.slice(1)) {
         problem(line, `bond_id "${d.bondId}" is also on line ${d.lines[0]}; a bond may appear once`);
