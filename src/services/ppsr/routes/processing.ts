@@ -40,6 +40,7 @@ import {
   runOnce,
 } from '../../../platform/http/idempotency.ts';
 import { operationContext } from '../../../platform/http/operation.ts';
+import type { Answer, TransactionInfo } from '../operations/transaction.ts';
 import { HEADERS, MAX_REQUEST_ID_ALIAS } from '../schemas.ts';
 import {
   completeTransaction,
@@ -67,25 +68,6 @@ const REQUEST_ID_ALIAS = {
   maxLength: MAX_REQUEST_ID_ALIAS,
 };
 const REUSE = { code: PPSR_ERRORS.requestIdReused, field: 'api-business-govt-nz-Request-Id' };
-
-/** What a transaction's work answers: the HTTP status, body and headers, and what SEC_56 shows beside. */
-export interface Answer {
-  httpStatus: number;
-  body: unknown;
-  /** Headers of the answer (ETag, Last-Modified, Location): kept with it, so a repeat answers them too. */
-  headers?: Record<string, string>;
-  registrationNumber?: string | null;
-  spgId?: string | null;
-  paymentSessionId?: string | null;
-}
-
-export interface TransactionInfo {
-  id: number;
-  organisationId: string;
-  requestId: string;
-  billingReference: string | null;
-  receivedAt: Date;
-}
 
 export interface TransactionalOperation {
   /** The published operation id, e.g. `PPSR_17`. */
