@@ -8,10 +8,9 @@ import { withTransaction } from '../../../src/platform/db/pool.ts';
 import { HttpError } from '../../../src/platform/http/errors.ts';
 import { noPreconditions, type Preconditions } from '../../../src/platform/http/operation.ts';
 import { ppsrService } from '../../../src/services/ppsr/index.ts';
+import { admitChange, changeStatement } from '../../../src/services/ppsr/operations/statement-changes.ts';
 import { statementsOf } from '../../../src/services/ppsr/operations/statement-lists.ts';
 import {
-  admitChange,
-  changeStatement,
   readStatement,
   readVersions,
   registerStatement,

@@ -1,17 +1,15 @@
 /**
- * Financing statements: register (PPSR_17), read (PPSR_01), the changes (amend PPSR_03, renew,
- * discharge) and the version list (PPSR_55). A registration or change runs in its transaction's database
- * transaction (`InTransaction`) and answers what the transaction keeps.
+ * Financing statements: register (PPSR_17), read (PPSR_01) and the version list (PPSR_55); the changes
+ * are `statement-changes.ts`. A registration runs in its transaction's database transaction
+ * (`InTransaction`) and answers what the transaction keeps.
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { Caller, ServiceContext } from '../../../gateway/service-context.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import { PLATFORM_ERRORS, PPSR_ERRORS } from '../../../platform/http/error-codes.ts';
-import { HttpError } from '../../../platform/http/errors.ts';
-import type { Preconditions, ResourceValidators } from '../../../platform/http/operation.ts';
+import type { ResourceValidators } from '../../../platform/http/operation.ts';
 import { type Collateral, checkCollaterals } from '../domain/collateral.ts';
-import { expiryDate, renewedExpiryDate } from '../domain/dates.ts';
+import { expiryDate } from '../domain/dates.ts';
 import {
   businessNumbersOf,
   checkDebtors,
@@ -21,27 +19,23 @@ import {
 } from '../domain/parties.ts';
 import { pinVerifier } from '../domain/pin-verifiers.ts';
 import { pinFrom, registrationNumberFrom } from '../domain/registration-number.ts';
-import type { AmendmentRequest, RegistrationRequest } from '../schemas.ts';
+import type { RegistrationRequest } from '../schemas.ts';
 import { getGroup } from '../store/account.ts';
 import {
-  type Change,
   getStatement,
   insertStatement,
   listVersions,
-  rehashPin,
   type StatementDocument,
   type StatementRow,
-  writeVersion,
 } from '../store/statements.ts';
-import { queueVerificationStatements } from '../store/verification.ts';
 import {
   chargeFee,
   present,
-  requireRightToChange,
   statementNotFound,
   statementValidators,
   today,
   validatorHeaders,
+  verificationOf,
   versionListValidators,
 } from './support.ts';
 import type { Answer, InTransaction } from './transaction.ts';
@@ -78,34 +72,6 @@ async function securedPartiesOf(
     return { parties: group.securedParties, groupId: group.securedPartyGroupId };
   }
   return { parties: checkSecuredParties(body.securedParties ?? []), groupId: null };
-}
-
-const VERB: Record<Change, string> = {
-  Registered: 'registered',
-  Amended: 'amended',
-  Renewed: 'renewed',
-  Discharged: 'discharged',
-};
-
-/** The verification statements of a change: one to each secured party of the new version. */
-function verificationOf(row: StatementRow, change: Change) {
-  return row.document.securedParties.map((party) => ({
-    registrationNumber: row.registrationNumber,
-    version: row.version,
-    change,
-    to: party.email,
-    subject: `Verification statement: financing statement ${row.registrationNumber} ${VERB[change]}`,
-    text: [
-      `Dear ${party.name},`,
-      '',
-      `Financing statement ${row.registrationNumber} was ${VERB[change]} on the secured interests register; this is version ${row.version}.`,
-      `Expiry date: ${row.expiryDate}.`,
-      `Debtors: ${row.document.debtors.map((d) => (d.debtorType === 'organisation' ? d.organisationName : `${d.firstName} ${d.lastName}`)).join('; ')}.`,
-      `Collateral: ${row.document.collaterals.map((c) => c.collateralType).join(', ')}.`,
-      '',
-      'If you did not expect this change, contact the registering organisation at once.',
-    ].join('\n'),
-  }));
 }
 
 export interface RegistrationInput {
@@ -232,140 +198,4 @@ export async function readVersions(
       return { registrationNumber, versions };
     },
   };
-}
-
-/** A change to a statement in force, with what it takes. */
-export type StatementChange =
-  | { kind: 'amend'; amendment: AmendmentRequest }
-  | { kind: 'renew'; expiryDate?: string | undefined }
-  | { kind: 'discharge' };
-
-/** Each change's published operation id and its fee code, if it bears one. */
-export const CHANGES: Record<StatementChange['kind'], { operation: string; feeCode?: string }> = {
-  amend: { operation: 'PPSR_03' },
-  renew: { operation: 'PPSR_RENEW', feeCode: 'PPSR_RENEWAL' },
-  discharge: { operation: 'PPSR_DISCHARGE' },
-};
-
-/** The next version a change makes of the statement as it stands on `day`. */
-function planned(
-  current: StatementRow,
-  change: StatementChange,
-  day: string,
-): { change: Exclude<Change, 'Registered'>; expiryDate: string; document: StatementDocument } {
-  switch (change.kind) {
-    case 'amend': {
-      const body = change.amendment;
-      const debtors = checkDebtors(body.debtors as Debtor[], day);
-      const collaterals = checkCollaterals(
-        body.collaterals as Collateral[],
-        Number(day.slice(0, 4)),
-        current.document.collaterals,
-      );
-      const securedParties =
-        body.securedParties === undefined
-          ? current.document.securedParties
-          : checkSecuredParties(body.securedParties);
-      return {
-        change: 'Amended',
-        expiryDate: current.expiryDate,
-        document: { debtors, securedParties, collaterals },
-      };
-    }
-    case 'renew':
-      return {
-        change: 'Renewed',
-        expiryDate: renewedExpiryDate(day, current.expiryDate, change.expiryDate),
-        document: current.document,
-      };
-    case 'discharge':
-      return { change: 'Discharged', expiryDate: current.expiryDate, document: current.document };
-  }
-}
-
-export interface ChangeInput {
-  registrationNumber: string;
-  /** The organisation that changes (and, for a fee-bearing change, pays). */
-  organisationId: string;
-  /** The statement's PIN, when the organisation did not register it. */
-  pin: string | undefined;
-  caller: Caller | undefined;
-  change: StatementChange;
-  /** If-Match and If-Unmodified-Since, checked under the statement's lock. */
-  preconditions: Preconditions;
-}
-
-/**
- * Before a change's transaction is recorded: a statement that does not exist, or that this organisation
- * may not change, is refused (the change checks again under the row's lock). A PIN that matched a
- * verifier of an old form or key has its verifier made with the current key.
- */
-export async function admitChange(
-  context: ServiceContext,
-  input: Pick<ChangeInput, 'registrationNumber' | 'organisationId' | 'pin'>,
-): Promise<void> {
-  const pool = context.database.pool;
-  const existing = await getStatement(pool, input.registrationNumber);
-  if (!existing) throw statementNotFound(input.registrationNumber);
-  const rehash = requireRightToChange(context, input.pin, existing, input.organisationId);
-  if (rehash) await rehashPin(pool, input.registrationNumber, existing.pinKeyIds, rehash);
-}
-
-/**
- * A change to a statement in force (amend, renew, discharge): locked, checked (preconditions, the right
- * to change, in force), the next version, its fee and its verification statements.
- */
-export async function changeStatement(
-  context: ServiceContext,
-  input: ChangeInput,
-  { client, transaction }: InTransaction,
-): Promise<Answer> {
-  const { registrationNumber, organisationId } = input;
-  const now = context.clock.now();
-  const day = today(context);
-  const current = await getStatement(client, registrationNumber, { forUpdate: true });
-  if (!current) throw statementNotFound(registrationNumber);
-  checkStatementPreconditions(input.preconditions, current);
-  requireRightToChange(context, input.pin, current, organisationId);
-  if (current.dischargedAt || current.expiryDate < day) {
-    throw new HttpError(
-      PPSR_ERRORS.statementNotInForce,
-      `Financing statement ${registrationNumber} is ${current.dischargedAt ? 'discharged' : 'expired'}: it can no longer be changed.`,
-    );
-  }
-  const next = planned(current, input.change, day);
-  const row = await writeVersion(client, current, { ...next, at: now, transactionId: transaction.id });
-  const { operation, feeCode } = CHANGES[input.change.kind];
-  const paymentSessionId = feeCode
-    ? await chargeFee(context, client, transaction, {
-        operation,
-        feeCode,
-        caller: input.caller,
-        object: { kind: 'financing-statement', id: registrationNumber },
-      })
-    : null;
-  await queueVerificationStatements(client, verificationOf(row, next.change), now);
-  return {
-    httpStatus: 200,
-    body: present(row, day),
-    headers: validatorHeaders(row),
-    registrationNumber,
-    paymentSessionId,
-  };
-}
-
-/**
- * A change's preconditions against the statement as it stands, under its lock: If-Match and
- * If-Unmodified-Since (412 naming the version it is at, nothing written).
- */
-function checkStatementPreconditions(preconditions: Preconditions, current: StatementRow): void {
-  const validators = statementValidators(current);
-  preconditions(
-    validators,
-    () =>
-      new HttpError(
-        PLATFORM_ERRORS.preconditionFailed,
-        `Precondition Failed: financing statement ${current.registrationNumber} has changed; it is at version ${current.version} (ETag ${validators.etag}, Last-Modified ${validators.lastModified.toUTCString()}).`,
-      ),
-  );
 }

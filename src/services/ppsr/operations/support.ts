@@ -1,7 +1,8 @@
 /**
  * What every operation of the register shares: the organisation the caller acts for (and, for a
  * fee-bearing operation, pays), a statement as the API shows it, the validators of the statement and of
- * its version list, the organisation's right to change it and the fee charge.
+ * its version list, the organisation's right to change it, the fee charge and the verification
+ * statements of a change.
  */
 import type pg from 'pg';
 import type { FeeCharge } from '../../../billing/fees.ts';
@@ -16,7 +17,7 @@ import { statusOn } from '../domain/dates.ts';
 import { checkPin, type PinVerifier } from '../domain/pin-verifiers.ts';
 import { isRegistrationNumber } from '../domain/registration-number.ts';
 import { HEADERS } from '../schemas.ts';
-import type { StatementRow } from '../store/statements.ts';
+import type { Change, StatementRow } from '../store/statements.ts';
 import type { TransactionInfo } from './transaction.ts';
 
 export const today = (context: ServiceContext): string => nzDate(context.clock.now().getTime());
@@ -144,4 +145,32 @@ export async function chargeFee(
     ...(transaction.billingReference ? { billingReference: transaction.billingReference } : {}),
   });
   return fee ? String(fee.id) : null;
+}
+
+const VERB: Record<Change, string> = {
+  Registered: 'registered',
+  Amended: 'amended',
+  Renewed: 'renewed',
+  Discharged: 'discharged',
+};
+
+/** The verification statements of a change: one to each secured party of the new version. */
+export function verificationOf(row: StatementRow, change: Change) {
+  return row.document.securedParties.map((party) => ({
+    registrationNumber: row.registrationNumber,
+    version: row.version,
+    change,
+    to: party.email,
+    subject: `Verification statement: financing statement ${row.registrationNumber} ${VERB[change]}`,
+    text: [
+      `Dear ${party.name},`,
+      '',
+      `Financing statement ${row.registrationNumber} was ${VERB[change]} on the secured interests register; this is version ${row.version}.`,
+      `Expiry date: ${row.expiryDate}.`,
+      `Debtors: ${row.document.debtors.map((d) => (d.debtorType === 'organisation' ? d.organisationName : `${d.firstName} ${d.lastName}`)).join('; ')}.`,
+      `Collateral: ${row.document.collaterals.map((c) => c.collateralType).join(', ')}.`,
+      '',
+      'If you did not expect this change, contact the registering organisation at once.',
+    ].join('\n'),
+  }));
 }

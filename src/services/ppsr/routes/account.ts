@@ -48,6 +48,13 @@ export function accountRoutes(
   context: ServiceContext,
   processing: Processing,
 ): void {
+  organisationRoutes(plugin, context, processing);
+  groupRoutes(plugin, context, processing);
+  recordRoutes(plugin, context);
+}
+
+/** PPSR_44, PPSR_45: the customer organisation. */
+function organisationRoutes(plugin: FastifyInstance, context: ServiceContext, processing: Processing): void {
   const app = typed(plugin);
 
   app.get(
@@ -96,6 +103,11 @@ export function accountRoutes(
       });
     },
   );
+}
+
+/** PPSR_34: the secured party groups. */
+function groupRoutes(plugin: FastifyInstance, context: ServiceContext, processing: Processing): void {
+  const app = typed(plugin);
 
   app.post(
     '/secured-party-groups',
@@ -190,6 +202,11 @@ export function accountRoutes(
       });
     },
   );
+}
+
+/** SEC_43, SEC_56: the fees and the transactions. */
+function recordRoutes(plugin: FastifyInstance, context: ServiceContext): void {
+  const app = typed(plugin);
 
   app.get(
     '/customer-organisation-fees',

@@ -14,16 +14,14 @@ import {
   typed,
 } from '../../../platform/http/operation.ts';
 import { parsePage } from '../../../platform/http/pagination.ts';
-import { dischargedStatements, statementsOf } from '../operations/statement-lists.ts';
 import {
   admitChange,
   CHANGES,
   changeStatement,
-  readStatement,
-  readVersions,
-  registerStatement,
   type StatementChange,
-} from '../operations/statements.ts';
+} from '../operations/statement-changes.ts';
+import { dischargedStatements, statementsOf } from '../operations/statement-lists.ts';
+import { readStatement, readVersions, registerStatement } from '../operations/statements.ts';
 import { organisationOf, payingOrganisationOf, registrationNumberParam } from '../operations/support.ts';
 import {
   AmendmentRequest,
@@ -57,6 +55,13 @@ export function statementRoutes(
   context: ServiceContext,
   processing: Processing,
 ): void {
+  registrationRoutes(plugin, context, processing);
+  changeRoutes(plugin, context, processing);
+  listRoutes(plugin, context);
+}
+
+/** PPSR_17, PPSR_01: register a statement, read one. */
+function registrationRoutes(plugin: FastifyInstance, context: ServiceContext, processing: Processing): void {
   const app = typed(plugin);
 
   app.post(
@@ -108,6 +113,10 @@ export function statementRoutes(
   );
 
   /** A change to a statement in force (operations/statements.ts `changeStatement`). */
+}
+
+/** PPSR_03, renew, discharge: the changes to a statement in force. */
+function changeRoutes(plugin: FastifyInstance, context: ServiceContext, processing: Processing): void {
   function change(
     kind: StatementChange['kind'],
     path: string,
@@ -180,6 +189,11 @@ export function statementRoutes(
     undefined,
     () => ({ kind: 'discharge' }),
   );
+}
+
+/** PPSR_55, PPSR_40, PPSR_38: a statement's versions, lists of statements. */
+function listRoutes(plugin: FastifyInstance, context: ServiceContext): void {
+  const app = typed(plugin);
 
   app.get(
     '/financing-statements/:registrationNumber/versions',
