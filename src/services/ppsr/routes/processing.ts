@@ -29,7 +29,6 @@ import { RuleError } from '../../../platform/errors.ts';
 import { GATEWAY_TIMEOUT } from '../../../platform/http/error-codes.ts';
 import { HttpError, render, sendError, toHttpError } from '../../../platform/http/errors.ts';
 import {
-  type Arrival,
   awaitOutcome,
   callerIdempotencyKey,
   type IdempotencyStore,
@@ -41,17 +40,16 @@ import {
 } from '../../../platform/http/idempotency.ts';
 import { operationContext } from '../../../platform/http/operation.ts';
 import { PPSR_ERRORS } from '../errors.ts';
+import type { Answer, TransactionInfo } from '../operations/transaction.ts';
 import { HEADERS, MAX_REQUEST_ID_ALIAS } from '../schemas.ts';
 import {
   completeTransaction,
   forgetTransaction,
-  getKeyedTransaction,
   type Outcome as KeptOutcome,
-  type NewTransaction,
   receiveTransaction,
-  recordFailedTransaction,
   type TransactionRow,
 } from '../store/transactions.ts';
+import { keptOf, type Ppsr, transactionStore } from './transaction-store.ts';
 
 // The headers a transaction reads, lower-cased as Node.js gives them. Every transactional operation
 // declares them in its schema (`transactionHeaders`), so their values are checked before it runs.
@@ -68,25 +66,6 @@ const REQUEST_ID_ALIAS = {
   maxLength: MAX_REQUEST_ID_ALIAS,
 };
 const REUSE = { code: PPSR_ERRORS.requestIdReused, field: 'api-business-govt-nz-Request-Id' };
-
-/** What a transaction's work answers: the HTTP status, body and headers, and what SEC_56 shows beside. */
-export interface Answer {
-  httpStatus: number;
-  body: unknown;
-  /** Headers of the answer (ETag, Last-Modified, Location): kept with it, so a repeat answers them too. */
-  headers?: Record<string, string>;
-  registrationNumber?: string | null;
-  spgId?: string | null;
-  paymentSessionId?: string | null;
-}
-
-export interface TransactionInfo {
-  id: number;
-  organisationId: string;
-  requestId: string;
-  billingReference: string | null;
-  receivedAt: Date;
-}
 
 export interface TransactionalOperation {
   /** The published operation id, e.g. `PPSR_17`. */
@@ -138,25 +117,6 @@ function delayOf(request: FastifyRequest, context: ServiceContext, settings: Pro
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
-/** A transaction row as the platform's idempotency sees it: its outcome once it has ended. */
-function keptOf(row: TransactionRow): KeptRequest<KeptOutcome> {
-  return {
-    operation: row.operation,
-    requestHash: row.requestHash,
-    outcome:
-      row.statusCode === null
-        ? null
-        : {
-            statusCode: row.statusCode,
-            httpStatus: row.httpStatus ?? 500,
-            response: row.response,
-            completedAt: row.completedAt ?? row.receivedAt,
-          },
-  };
-}
-
-type Ppsr = NewTransaction & Arrival;
-
 const runningKey = (arrival: Ppsr) => `${arrival.organisationId}\u0000${arrival.requestId}`;
 
 /** Runs transactions for one mounted environment of the service. */
@@ -169,28 +129,7 @@ export class Processing {
     private readonly context: ServiceContext,
     private readonly settings: ProcessingSettings,
   ) {
-    const { pool } = context.database;
-    const keys = context.serverKeys;
-    this.store = {
-      transaction: (fn) => withTransaction(pool, fn),
-      async claim(client, arrival) {
-        const received = await receiveTransaction(client, keys, arrival as Ppsr);
-        return received.created
-          ? { created: true, claim: received.row }
-          : { created: false, kept: keptOf(received.row) };
-      },
-      complete: (client, row, outcome) => completeTransaction(client, keys, row, outcome),
-      recordFailure: (arrival, outcome) => recordFailedTransaction(pool, keys, arrival as Ppsr, outcome),
-      async find(arrival) {
-        const row = await getKeyedTransaction(
-          pool,
-          keys,
-          (arrival as Ppsr).organisationId,
-          arrival.requestId,
-        );
-        return row && keptOf(row);
-      },
-    };
+    this.store = transactionStore(context);
   }
 
   async run(

@@ -1,0 +1,201 @@
+/**
+ * Financing statements: register (PPSR_17), read (PPSR_01) and the version list (PPSR_55); the changes
+ * are `statement-changes.ts`. A registration runs in its transaction's database transaction
+ * (`InTransaction`) and answers what the transaction keeps.
+ */
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import type { Caller, ServiceContext } from '../../../gateway/service-context.ts';
+import { RuleError } from '../../../platform/errors.ts';
+import type { ResourceValidators } from '../../../platform/http/operation.ts';
+import { type Collateral, checkCollaterals } from '../domain/collateral.ts';
+import { expiryDate } from '../domain/dates.ts';
+import {
+  businessNumbersOf,
+  checkDebtors,
+  checkSecuredParties,
+  type Debtor,
+  type SecuredParty,
+} from '../domain/parties.ts';
+import { pinVerifier } from '../domain/pin-verifiers.ts';
+import { pinFrom, registrationNumberFrom } from '../domain/registration-number.ts';
+import type { RegistrationRequest } from '../schemas.ts';
+import { getGroup } from '../store/account.ts';
+import {
+  getStatement,
+  insertStatement,
+  listVersions,
+  type StatementDocument,
+  type StatementRow,
+} from '../store/statements.ts';
+import {
+  chargeFee,
+  present,
+  statementNotFound,
+  statementValidators,
+  today,
+  validatorHeaders,
+  verificationOf,
+  versionListValidators,
+} from './support.ts';
+import type { Answer, InTransaction } from './transaction.ts';
+
+/** Business numbers of organisation debtors must be in the business number register of this environment. */
+async function checkBusinessNumbers(context: ServiceContext, debtors: readonly Debtor[]): Promise<void> {
+  const register = context.registers.businessNumbers;
+  if (!register) return;
+  const numbers = businessNumbersOf(debtors);
+  for (const [i, debtor] of debtors.entries()) {
+    if (debtor.debtorType !== 'organisation' || !debtor.nzbn) continue;
+    if (!numbers.includes(debtor.nzbn)) continue;
+    const entity = await register.find(debtor.nzbn);
+    if (!entity) {
+      throw new RuleError(`debtors.${i}.nzbn`, `is not in the business number register (${debtor.nzbn})`);
+    }
+  }
+}
+
+/** The secured parties of a registration: listed, or the group's (of the caller's organisation). */
+async function securedPartiesOf(
+  client: pg.PoolClient,
+  body: { securedParties?: SecuredParty[] | undefined; securedPartyGroupId?: string | undefined },
+  organisationId: string,
+): Promise<{ parties: SecuredParty[]; groupId: string | null }> {
+  if (body.securedPartyGroupId !== undefined) {
+    if (body.securedParties !== undefined) {
+      throw new RuleError('securedParties', 'must be left out when securedPartyGroupId is given');
+    }
+    const group = await getGroup(client, body.securedPartyGroupId);
+    if (!group || group.organisationId !== organisationId) {
+      throw new RuleError('securedPartyGroupId', 'is not a secured party group of your organisation');
+    }
+    return { parties: group.securedParties, groupId: group.securedPartyGroupId };
+  }
+  return { parties: checkSecuredParties(body.securedParties ?? []), groupId: null };
+}
+
+export interface RegistrationInput {
+  /** The organisation that registers and pays (its direct debit authority already checked). */
+  organisationId: string;
+  /** Who acts, for the fee record. */
+  caller: Caller | undefined;
+  registration: RegistrationRequest;
+}
+
+/**
+ * Registers a financing statement (PPSR_17): its first version, search keys and verification statements,
+ * its PIN and debtor PIN, and the fee. The answer holds both PINs (they are shown once, and kept with the
+ * transaction's answer).
+ */
+export async function registerStatement(
+  context: ServiceContext,
+  input: RegistrationInput,
+  { client, transaction }: InTransaction,
+): Promise<Answer> {
+  const { organisationId, registration: body } = input;
+  const now = context.clock.now();
+  const day = today(context);
+  const debtors = checkDebtors(body.debtors as Debtor[], day);
+  const collaterals = checkCollaterals(body.collaterals as Collateral[], Number(day.slice(0, 4)));
+  const expiry = expiryDate(day, body.expiryDate);
+  const { parties, groupId } = await securedPartiesOf(client, body, organisationId);
+  await checkBusinessNumbers(context, debtors);
+  const document: StatementDocument = { debtors, securedParties: parties, collaterals };
+  const pin = pinFrom(randomBytes(8));
+  const debtorPin = pinFrom(randomBytes(8));
+  const verifier = pinVerifier(context.serverKeys, pin);
+  const debtorVerifier = pinVerifier(context.serverKeys, debtorPin);
+  // The statement, its first version, its search keys and its verification statements in one
+  // statement; a registration number already taken (never seen in practice) draws another.
+  let row: StatementRow;
+  do {
+    row = {
+      registrationNumber: registrationNumberFrom(randomBytes(16)),
+      organisationId,
+      securedPartyGroupId: groupId,
+      registeredAt: now,
+      expiryDate: expiry,
+      dischargedAt: null,
+      version: 1,
+      changedAt: now,
+      document,
+      pinHash: verifier.hash,
+      pinKeyIds: verifier.keyIds,
+    };
+  } while (
+    !(await insertStatement(client, {
+      registrationNumber: row.registrationNumber,
+      organisationId,
+      securedPartyGroupId: groupId,
+      registeredAt: now,
+      expiryDate: expiry,
+      pinHash: verifier.hash,
+      pinKeyIds: verifier.keyIds,
+      debtorPinHash: debtorVerifier.hash,
+      debtorPinKeyIds: debtorVerifier.keyIds,
+      document,
+      transactionId: transaction.id,
+      verificationStatements: verificationOf(row, 'Registered'),
+    }))
+  );
+  const registrationNumber = row.registrationNumber;
+  const fee = await chargeFee(context, client, transaction, {
+    operation: 'PPSR_17',
+    feeCode: 'PPSR_REGISTRATION',
+    caller: input.caller,
+    object: { kind: 'financing-statement', id: registrationNumber },
+  });
+  return {
+    httpStatus: 201,
+    body: { ...present(row, day), financingStatementPin: pin, debtorPin },
+    headers: { ...validatorHeaders(row), Location: `financing-statements/${registrationNumber}` },
+    registrationNumber,
+    paymentSessionId: fee,
+  };
+}
+
+/** A statement as the API shows it today, with its validators (PPSR_01). */
+export async function readStatement(
+  context: ServiceContext,
+  input: { registrationNumber: string },
+): Promise<{ statement: ReturnType<typeof present>; validators: ResourceValidators }> {
+  const row = await getStatement(context.database.pool, input.registrationNumber);
+  if (!row) throw statementNotFound(input.registrationNumber);
+  return { statement: present(row, today(context)), validators: statementValidators(row) };
+}
+
+/**
+ * A statement's versions, oldest first (PPSR_55): the list's validators, and the list itself read only
+ * when it is wanted (`versions`; a conditional read that answers 304 never reads it).
+ */
+export async function readVersions(
+  context: ServiceContext,
+  input: { registrationNumber: string },
+): Promise<{ validators: ResourceValidators; versions(): Promise<unknown> }> {
+  const pool = context.database.pool;
+  const { registrationNumber } = input;
+  const row = await getStatement(pool, registrationNumber);
+  if (!row) throw statementNotFound(registrationNumber);
+  const day = today(context);
+  return {
+    validators: versionListValidators(row, day),
+    async versions() {
+      const versions = (await listVersions(pool, registrationNumber)).map((v) => ({
+        ...present(
+          {
+            ...row,
+            version: v.version,
+            expiryDate: v.expiryDate,
+            dischargedAt: v.change === 'Discharged' ? v.changedAt : null,
+            document: v.document,
+          },
+          day,
+        ),
+        // A version shows the status it had when it was current (superseded versions were registered).
+        ...(v.version < row.version ? { status: 'Registered' } : {}),
+        change: v.change,
+      }));
+      return { registrationNumber, versions };
+    },
+  };
+}
