@@ -6,6 +6,7 @@ import { html, type SafeHtml } from '../platform/http/html.ts';
 import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../services/contract.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, pathCode, sendPage } from './layout.ts';
+import { ORGANISATION_HEADER_SERVICES, organisationIn } from './organisation-header.ts';
 import {
   preparedDocument,
   REFERENCE_SCRIPT_URL,
@@ -101,6 +102,10 @@ export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
     if (!product) throw new HttpError(PLATFORM_ERRORS.notFound, 'There is no such product.');
     const base = baseUrl(deps.runtime.services, product);
     const live = await liveSubscriptions(deps, request);
+    const user = portalContext(request).user;
+    const organisation = ORGANISATION_HEADER_SERVICES.has(product.service)
+      ? { value: user ? await organisationIn(pool, user.id, product.environment) : undefined }
+      : undefined;
     return sendPage(
       request,
       reply,
@@ -116,7 +121,7 @@ ${built(deps.runtime.services, product) ? '' : html`<dt>State</dt><dd><strong>No
 <dt>Approval</dt><dd>${product.approvalRequired ? 'An operator approves each subscription; you are told by mail.' : 'None: the keys work at once.'}</dd>
 <dt>OpenAPI document</dt><dd><a href="${base}/openapi.json">${base}/openapi.json</a></dd>
 </dl>${subscribeForm(request, product, live.get(product.id))}</section>
-${referenceSection(request, product, base)}`,
+${referenceSection(request, product, base, organisation)}`,
       200,
       { styles: [SWAGGER_CSS], scripts: [SWAGGER_JS, REFERENCE_SCRIPT_URL], wide: true },
     );

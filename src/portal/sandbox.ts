@@ -5,6 +5,7 @@ import {
   addOrganisation,
   OrganisationError,
   organisationsOf,
+  personalSandboxOrganisation,
   userIdentifierProblem,
 } from '../identity/organisations.ts';
 import { listUsers } from '../identity/users.ts';
@@ -14,7 +15,7 @@ import { html, type SafeHtml } from '../platform/http/html.ts';
 import { sendMail } from '../platform/mail.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, field, formatDate, sendPage, UUID } from './layout.ts';
-import { requireOperator, requireUser } from './session.ts';
+import { requireOperator, requireUser, safeNext } from './session.ts';
 import { accessRequestsOf, decideAccessRequest, requestAccess, waitingAccessRequests } from './store.ts';
 
 /**
@@ -187,6 +188,14 @@ ${
         html`<p class="notice" role="status">You now hold business authority over ${CLAIMABLE.length} test business${CLAIMABLE.length === 1 ? '' : 'es'} in the sandbox.</p>`,
       ),
     );
+  });
+
+  // One click, from wherever a call needs x-organisation: the user's personal sandbox organisation (a
+  // random identifier, the user its only owner; the one the sandbox's fees go to), then back.
+  scope.post('/sandbox/personal-organisation', async (request, reply) => {
+    const user = requireUser(request);
+    await personalSandboxOrganisation(pool, user.id);
+    return reply.redirect(safeNext(field(request.body, 'next', 1000), '/portal/sandbox'), 303);
   });
 
   scope.post('/sandbox/organisations', async (request, reply) => {

@@ -3,6 +3,7 @@ import { html, type SafeHtml } from '../platform/http/html.ts';
 import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../services/contract.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, field, fields, sendPage } from './layout.ts';
+import { ORGANISATION_HEADER, ORGANISATION_HEADER_SERVICES, organisationIn } from './organisation-header.ts';
 import { requireUser } from './session.ts';
 
 /**
@@ -206,10 +207,16 @@ function showBody(payload: string, contentType: string): string {
 
 export function tryRoutes(scope: FastifyInstance, deps: PortalDeps): void {
   scope.get<{ Querystring: { service?: string; path?: string } }>('/try', async (request, reply) => {
-    requireUser(request);
-    const state = {
-      service: String(request.query?.service ?? ''),
+    const user = requireUser(request);
+    const service = String(request.query?.service ?? '');
+    const organisation = ORGANISATION_HEADER_SERVICES.has(service)
+      ? await organisationIn(deps.runtime.gateway.pool, user.id)
+      : undefined;
+    const state: TryState = {
+      service,
       path: String(request.query?.path ?? '/').slice(0, 2000),
+      // A register that needs x-organisation: the user's sandbox organisation in the first row.
+      ...(organisation ? { headers: [{ name: ORGANISATION_HEADER, value: organisation }] } : {}),
     };
     return sendPage(
       request,
