@@ -184,7 +184,8 @@ ${
       'Developer portal',
       html`<h1>Developer portal</h1>
 <section class="card"><p>Five public registers, each with a <strong>sandbox</strong> (generated data and fixed test cases,
-keys at once) and a <strong>production</strong> environment (an operator approves each subscription).</p>
+keys at once) and a <strong>production</strong> environment (an operator approves each subscription; it starts
+empty until an operator imports data: see a production product's page).</p>
 <ol>
   <li>${user ? html`<a href="/portal/subscriptions">Subscribe</a>` : html`<a href="/portal/signup">Create an account</a>`} to a sandbox product: its keys work at once.</li>
   <li>Open a register's reference: every operation has a <strong>Try it out</strong> with your key filled in.</li>

@@ -33,6 +33,21 @@ export const serviceOf = (services: Services, product: Product) =>
 /** Whether the product's register is built (has routes); one that is not answers 501. */
 const built = (services: Services, product: Product) => serviceOf(services, product)?.routes !== undefined;
 
+/** Where the import commands are documented (the operators' guide in the repository). */
+export const IMPORT_DOCS = 'docs/operations.md';
+
+/**
+ * What production is on a fresh install: empty. Nothing is loaded until an operator imports data; keys
+ * are per environment, so a sandbox key on a production path is refused as an invalid key (401).
+ */
+export function productionNote(): SafeHtml {
+  return html`<div class="notice production-note"><p><strong>Production starts empty.</strong> Nothing is loaded until an
+operator imports data (<code>rsg import bonds FILE.csv</code> for the rental statistics; the import commands are in
+<code>${IMPORT_DOCS}</code> and the command table of <code>README.md</code>); until then reads answer empty lists or 404.</p>
+<p>Keys belong to one environment: a sandbox key on a <code>/gateway/…</code> path is refused with 401
+<em>invalid subscription key</em>. Subscribe to the production product for a production key.</p></div>`;
+}
+
 export function baseUrl(services: Services, product: Product): string {
   return `${ENVIRONMENT_PREFIX[product.environment]}${serviceOf(services, product)?.path ?? ''}`;
 }
@@ -81,6 +96,7 @@ export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
 <p>Each register has a sandbox product (generated data, for building and testing) and a production product
 (real data; an operator approves each subscription). A subscription gives two keys for the
 <code>Ocp-Apim-Subscription-Key</code> header.</p>
+${productionNote()}
 <table class="stack"><caption class="muted">${products.length} products</caption>
 <thead><tr><th scope="col">Product</th><th scope="col">Environment</th><th scope="col">Service</th><th scope="col">Rate limit</th><th scope="col">Quota</th><th scope="col">Approval</th><th scope="col">Subscribe</th></tr></thead>
 <tbody>${products.map(
@@ -120,7 +136,7 @@ ${built(deps.runtime.services, product) ? '' : html`<dt>State</dt><dd><strong>No
 <dt>Quota</dt><dd>${quotaText(product)}</dd>
 <dt>Approval</dt><dd>${product.approvalRequired ? 'An operator approves each subscription; you are told by mail.' : 'None: the keys work at once.'}</dd>
 <dt>OpenAPI document</dt><dd><a href="${base}/openapi.json">${base}/openapi.json</a></dd>
-</dl>${subscribeForm(request, product, live.get(product.id))}</section>
+</dl>${product.environment === 'production' ? productionNote() : ''}${subscribeForm(request, product, live.get(product.id))}</section>
 ${referenceSection(request, product, base, organisation)}`,
       200,
       { styles: [SWAGGER_CSS], scripts: [SWAGGER_JS, REFERENCE_SCRIPT_URL], wide: true },
