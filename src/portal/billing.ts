@@ -36,6 +36,7 @@ import { sendMail } from '../platform/mail.ts';
 import { ENVIRONMENTS, type Environment } from '../services/contract.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, field, formatDate, sendPage, UUID } from './layout.ts';
+import { mailHint } from './my-mail.ts';
 import { makeOrganisationForm } from './organisation-header.ts';
 import { type PortalUser, requireOperator, requireUser } from './session.ts';
 import type { MySubscription } from './store.ts';
@@ -188,7 +189,7 @@ ${invoiceTable(environment, invoices, `Invoices and credit notes of ${organisati
       'Billing',
       html`<h1>Billing</h1>
 ${requested === 'approved' ? html`<p class="ok" role="status">The sandbox authority is approved (a dummy one, at once).</p>` : ''}
-${requested === 'requested' ? html`<p class="ok" role="status">The authority is requested; an operator will decide, and you will be told by mail.</p>` : ''}
+${requested === 'requested' ? html`<p class="ok" role="status">The authority is requested; an operator will decide, and you will be told by mail.${mailHint(deps)}</p>` : ''}
 <p>Fees of every register are invoiced monthly per organisation, after each month ends in New Zealand time, with GST at 15%.
 In production a fee-bearing call needs an approved direct debit authority for the organisation that pays.</p>
 ${sections.length === 0 ? html`<p class="notice" id="no-organisation">You belong to no organisation yet.</p>` : sections}

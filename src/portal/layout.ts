@@ -27,6 +27,7 @@ function navItems(request: FastifyRequest): NavItem[] {
       { href: '/portal/billing', label: 'Billing' },
       { href: '/portal/bulk-data', label: 'Bulk data' },
       { href: '/portal/data-requests', label: 'Data requests' },
+      { href: '/portal/mail', label: 'My mail' },
     );
     if (user.isOperator) {
       items.push(

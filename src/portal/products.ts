@@ -6,6 +6,7 @@ import { html, type SafeHtml } from '../platform/http/html.ts';
 import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../services/contract.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, pathCode, sendPage } from './layout.ts';
+import { mailHint } from './my-mail.ts';
 import { ORGANISATION_HEADER_SERVICES, organisationIn } from './organisation-header.ts';
 import {
   preparedDocument,
@@ -134,7 +135,7 @@ ${built(deps.runtime.services, product) ? '' : html`<dt>State</dt><dd><strong>No
 <dt>Environment</dt><dd>${product.environment}</dd>
 <dt>Rate limit</dt><dd>${product.rateLimitPerMinute.toLocaleString('en')} calls per minute (a sliding window)</dd>
 <dt>Quota</dt><dd>${quotaText(product)}</dd>
-<dt>Approval</dt><dd>${product.approvalRequired ? 'An operator approves each subscription; you are told by mail.' : 'None: the keys work at once.'}</dd>
+<dt>Approval</dt><dd>${product.approvalRequired ? html`An operator approves each subscription; you are told by mail.${mailHint(deps)}` : 'None: the keys work at once.'}</dd>
 <dt>OpenAPI document</dt><dd><a href="${base}/openapi.json">${base}/openapi.json</a></dd>
 </dl>${product.environment === 'production' ? productionNote() : ''}${subscribeForm(request, product, live.get(product.id))}</section>
 ${referenceSection(request, product, base, organisation)}`,

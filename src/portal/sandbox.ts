@@ -15,6 +15,7 @@ import { html, type SafeHtml } from '../platform/http/html.ts';
 import { sendMail } from '../platform/mail.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, field, formatDate, sendPage, UUID } from './layout.ts';
+import { mailHint } from './my-mail.ts';
 import { requireOperator, requireUser, safeNext } from './session.ts';
 import { accessRequestsOf, decideAccessRequest, requestAccess, waitingAccessRequests } from './store.ts';
 
@@ -102,7 +103,7 @@ ${await productionSection(request)}`;
     const user = requireUser(request);
     const mine = await accessRequestsOf(pool, user.id);
     return html`<section class="card" aria-labelledby="production"><h2 id="production">Production: ask an operator</h2>
-<p>In production the same things go to the operators' approval queue; you get a mail when one is decided.</p>
+<p>In production the same things go to the operators' approval queue; you get a mail when one is decided.${mailHint(deps)}</p>
 ${
   mine.length
     ? html`<table class="stack"><caption class="visually-hidden">Your production requests</caption>
