@@ -38,7 +38,7 @@ button.secondary,a.button.secondary{background:#fff;color:var(--accent)}button.d
 .notice{border-left:4px solid var(--accent);padding:.5rem .75rem;background:#eef5fc}
 .secret{border-left:4px solid #f5a623;background:#fff8e6;padding:.75rem}.secret button{margin:.25rem 0 0 .25rem;padding:.2rem .7rem}
 code,.key,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywhere;word-break:normal}
-.key{white-space:nowrap;font-size:.9rem;max-width:100%;overflow-x:auto;vertical-align:middle}code.path{white-space:normal;overflow-wrap:normal}
+.key{white-space:nowrap;font-size:.9rem;max-width:100%;overflow-x:auto;vertical-align:middle}code.path{white-space:normal;overflow-wrap:normal}code.path>span{white-space:nowrap}@media (min-width:40rem){td.path-cell code.path{white-space:nowrap}td.path-cell wbr{display:none}}
 pre{background:#f1f3f5;padding:.75rem;border-radius:6px;overflow-x:auto;white-space:pre-wrap;max-height:30rem}
 .key{display:inline-block;background:#f1f3f5;padding:.2rem .4rem;border-radius:4px}
 @media (max-width:40rem){.key{display:block}}

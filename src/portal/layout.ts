@@ -109,10 +109,13 @@ export function sendPage(
     .send(portalPage(request, title, body, options));
 }
 
-/** An address or path as code that may break only after a slash (never mid-word). */
+/**
+ * An address or path as code that may break only after a slash, never mid-word: each segment is a span
+ * that does not wrap (not even at its hyphens: `tenancy-services`), with a break opportunity between.
+ */
 export function pathCode(text: string): SafeHtml {
   const parts = text.split(/(?<=\/)/);
-  return html`<code class="path">${parts.map((part, i) => (i === 0 ? part : html`<wbr>${part}`))}</code>`;
+  return html`<code class="path">${parts.map((part, i) => (i === 0 ? html`<span>${part}</span>` : html`<wbr><span>${part}</span>`))}</code>`;
 }
 
 /** A form field as a string: the first value when repeated, '' when absent, at most `max` characters. */

@@ -104,12 +104,15 @@ ${productionNote()}
         (product) => html`<tr>
 <td data-label="Product"><a href="/portal/products/${product.id}">${product.name}</a>${built(deps.runtime.services, product) ? '' : html` <span class="muted">(not built yet: calls answer 501)</span>`}</td>
 <td data-label="Environment">${product.environment}</td>
-<td data-label="Service">${pathCode(baseUrl(deps.runtime.services, product))}</td>
+<td data-label="Service" class="path-cell">${pathCode(baseUrl(deps.runtime.services, product))}</td>
 <td data-label="Rate limit" class="num">${product.rateLimitPerMinute.toLocaleString('en')} calls per minute</td>
 <td data-label="Quota">${quotaText(product)}</td>
 <td data-label="Approval">${product.approvalRequired ? 'an operator approves' : 'none: keys at once'}</td>
 <td data-label="Subscribe">${subscribeForm(request, product, live.get(product.id))}</td></tr>`,
       )}</tbody></table>`,
+      200,
+      // Seven columns, paths among them: the wide column, so that no path wraps at a laptop's width.
+      { wide: true },
     );
   });
 
