@@ -149,7 +149,10 @@ describe.skipIf(!hasChromium)('the portal, page by page, for the guide', { timeo
       .poll(() => block.locator('.live-responses-table tbody .response-col_status').first().textContent())
       .toContain('200');
     // The call as sent (its curl, with x-organisation) and its answer, at the top of the screen.
-    await block.locator('.curl-command').first().evaluate((element) => element.scrollIntoView());
+    await block
+      .locator('.curl-command')
+      .first()
+      .evaluate((element) => element.scrollIntoView());
     await guideScreenshot(user, 'product-reference', { top: true });
 
     // Try it: the organisation in the first header row, sent with the call.
