@@ -63,6 +63,7 @@ table{width:100%;border-collapse:collapse;margin-bottom:1.5rem}th,td{text-align:
 .reference .swagger-ui .btn.authorize{color:#17744a;border-color:#17744a}.reference .swagger-ui .btn.authorize span{color:#17744a}.reference .swagger-ui .btn.authorize svg{fill:#17744a}
 .reference .swagger-ui .btn.cancel{color:#b3261e;border-color:#b3261e}.reference .swagger-ui .btn.execute{background:var(--accent);border-color:var(--accent)}
 .reference .swagger-ui .parameter__in,.reference .swagger-ui .parameter__type{color:#4a525b}.reference .swagger-ui .download-contents{background:#41454f}
+@media (max-width:40rem){.reference .swagger-ui .responses-table .response-col_links{display:none}.reference .swagger-ui .response-col_description{overflow-wrap:anywhere}}
 .reference .swagger-ui button{margin-top:0}.reference .swagger-ui .wrapper{padding:0}.reference .swagger-ui .scheme-container{box-shadow:none;padding:.5rem 0}
 @media (max-width:40rem){table.stack th,table.stack td{display:block;border:0;padding:.15rem .4rem;text-align:left}table.stack thead{display:none}
 table.stack tr{display:block;border-bottom:2px solid var(--line);padding:.5rem 0}
