@@ -21,6 +21,7 @@ import { answerPreflight, applyActual, CorsPolicies, isPreflight } from './cors.
 import { subscriptionGuard } from './guard.ts';
 import { maintenanceHook } from './maintenance.ts';
 import type { HttpMetrics } from './metrics.ts';
+import { documentGatewayRefusals } from './openapi-refusals.ts';
 import type { ServiceContext } from './service-context.ts';
 
 /**
@@ -108,6 +109,11 @@ export async function mountService(
           ...userLimitNote,
           ...service.openapi,
         },
+        // The guard's 401 and 429 on every operation (openapi-refusals.ts).
+        transformObject: (document) =>
+          'openapiObject' in document
+            ? documentGatewayRefusals(document.openapiObject)
+            : document.swaggerObject,
       });
       // The routes outside the guard, with the 404 of the service's paths: `prepare` as a hook of their own.
       await scope.register(async (open) => {

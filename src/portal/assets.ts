@@ -38,7 +38,7 @@ button.secondary,a.button.secondary{background:#fff;color:var(--accent)}button.d
 .notice{border-left:4px solid var(--accent);padding:.5rem .75rem;background:#eef5fc}
 .secret{border-left:4px solid #f5a623;background:#fff8e6;padding:.75rem}.secret button{margin:.25rem 0 0 .25rem;padding:.2rem .7rem}
 code,.key,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywhere;word-break:normal}
-.key{white-space:nowrap;font-size:.9rem;max-width:100%;overflow-x:auto;vertical-align:middle}code.path{white-space:normal;overflow-wrap:normal}
+.key{white-space:nowrap;font-size:.9rem;max-width:100%;overflow-x:auto;vertical-align:middle}code.path{white-space:normal;overflow-wrap:normal}code.path>span{white-space:nowrap}@media (min-width:40rem){td.path-cell code.path{white-space:nowrap}td.path-cell wbr{display:none}}
 pre{background:#f1f3f5;padding:.75rem;border-radius:6px;overflow-x:auto;white-space:pre-wrap;max-height:30rem}
 .key{display:inline-block;background:#f1f3f5;padding:.2rem .4rem;border-radius:4px}
 @media (max-width:40rem){.key{display:block}}
@@ -63,6 +63,7 @@ table{width:100%;border-collapse:collapse;margin-bottom:1.5rem}th,td{text-align:
 .reference .swagger-ui .btn.authorize{color:#17744a;border-color:#17744a}.reference .swagger-ui .btn.authorize span{color:#17744a}.reference .swagger-ui .btn.authorize svg{fill:#17744a}
 .reference .swagger-ui .btn.cancel{color:#b3261e;border-color:#b3261e}.reference .swagger-ui .btn.execute{background:var(--accent);border-color:var(--accent)}
 .reference .swagger-ui .parameter__in,.reference .swagger-ui .parameter__type{color:#4a525b}.reference .swagger-ui .download-contents{background:#41454f}
+@media (max-width:40rem){.reference .swagger-ui .responses-table .response-col_links{display:none}.reference .swagger-ui .response-col_description{overflow-wrap:anywhere}}
 .reference .swagger-ui button{margin-top:0}.reference .swagger-ui .wrapper{padding:0}.reference .swagger-ui .scheme-container{box-shadow:none;padding:.5rem 0}
 @media (max-width:40rem){table.stack th,table.stack td{display:block;border:0;padding:.15rem .4rem;text-align:left}table.stack thead{display:none}
 table.stack tr{display:block;border-bottom:2px solid var(--line);padding:.5rem 0}

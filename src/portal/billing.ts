@@ -36,6 +36,8 @@ import { sendMail } from '../platform/mail.ts';
 import { ENVIRONMENTS, type Environment } from '../services/contract.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, field, formatDate, sendPage, UUID } from './layout.ts';
+import { mailHint } from './my-mail.ts';
+import { makeOrganisationForm } from './organisation-header.ts';
 import { type PortalUser, requireOperator, requireUser } from './session.ts';
 import type { MySubscription } from './store.ts';
 import { userEmails } from './store.ts';
@@ -129,6 +131,28 @@ function download(reply: FastifyReply, name: string, type: string, body: string 
   return reply.type(type).header('Content-Disposition', `attachment; filename="${name}"`).send(body);
 }
 
+/**
+ * How an organisation is made, as the code allows it: in the sandbox the user makes one (Sandbox access,
+ * or the personal one in place); in production the user asks and an operator approves.
+ */
+function organisationsHelp(request: FastifyRequest, organisations: { environment: Environment }[]): SafeHtml {
+  const has = (environment: Environment) => organisations.some((o) => o.environment === environment);
+  if (has('sandbox') && has('production')) return html``;
+  return html`<section class="card" aria-labelledby="getting-organisations"><h2 id="getting-organisations">Getting an organisation</h2>
+<ul>${
+    has('sandbox')
+      ? ''
+      : html`<li><strong>Sandbox:</strong> make one yourself and you become its owner, under
+<a href="/portal/sandbox#organisations">Sandbox access</a> (your own identifier), or here (a generated one):
+${makeOrganisationForm(request, '/portal/billing')}</li>`
+  }${
+    has('production')
+      ? ''
+      : html`<li><strong>Production:</strong> ask for one under <a href="/portal/sandbox#production">Sandbox access</a>;
+an operator approves the request and you become its owner.</li>`
+  }</ul></section>`;
+}
+
 export function billingRoutes(scope: FastifyInstance, deps: PortalDeps): void {
   const gateway = deps.runtime.gateway.pool;
   const pools = (environment: Environment) => deps.runtime.environments[environment].pool;
@@ -165,10 +189,11 @@ ${invoiceTable(environment, invoices, `Invoices and credit notes of ${organisati
       'Billing',
       html`<h1>Billing</h1>
 ${requested === 'approved' ? html`<p class="ok" role="status">The sandbox authority is approved (a dummy one, at once).</p>` : ''}
-${requested === 'requested' ? html`<p class="ok" role="status">The authority is requested; an operator will decide, and you will be told by mail.</p>` : ''}
+${requested === 'requested' ? html`<p class="ok" role="status">The authority is requested; an operator will decide, and you will be told by mail.${mailHint(deps)}</p>` : ''}
 <p>Fees of every register are invoiced monthly per organisation, after each month ends in New Zealand time, with GST at 15%.
 In production a fee-bearing call needs an approved direct debit authority for the organisation that pays.</p>
-${sections.length === 0 ? html`<p class="notice">You belong to no organisation yet. An operator adds organisations and their members.</p>` : sections}`,
+${sections.length === 0 ? html`<p class="notice" id="no-organisation">You belong to no organisation yet.</p>` : sections}
+${organisationsHelp(request, organisations)}`,
     );
   });
 

@@ -11,6 +11,7 @@ import { checkSignature, derivedSigningKey, signedQuery } from '../platform/sign
 import { ENVIRONMENTS, type Environment, type ServiceDefinition } from '../services/contract.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, formatDate, sendPage, UUID } from './layout.ts';
+import { mailHint } from './my-mail.ts';
 import {
   approvedBulkAccess,
   bulkAccessOf,
@@ -142,7 +143,7 @@ clock${portalContext(request).user?.isOperator ? ', or when an operator runs the
       if (mine?.state === 'approved') {
         body = html`<p><span class="badge state-approved">approved</span> ${formatDate(mine.decidedAt)}</p>${await filesOf(request, environment, user.id)}`;
       } else if (mine?.state === 'requested') {
-        body = html`<p><span class="badge state-requested">waiting</span> You asked on ${formatDate(mine.createdAt)}; an operator decides and you get a mail.</p>`;
+        body = html`<p><span class="badge state-requested">waiting</span> You asked on ${formatDate(mine.createdAt)}; an operator decides and you get a mail.${mailHint(deps)}</p>`;
       } else {
         body = html`${
           mine?.state === 'declined' || mine?.state === 'revoked'

@@ -19,6 +19,7 @@ import {
 import type { PortalDeps } from './index.ts';
 import { csrfField, formatDate, sendPage, UUID } from './layout.ts';
 import { readMultipart, uploadedFile } from './multipart.ts';
+import { mailHint } from './my-mail.ts';
 import {
   addDataRequest,
   answerDataRequest,
@@ -70,7 +71,7 @@ export function dataRequestRoutes(scope: FastifyInstance, deps: PortalDeps): voi
     return html`<h1>Data requests</h1>
 ${message ?? ''}
 <p>One-off bulk data from the offers register that the API does not give is asked for here. An operator
-answers with a file or declines with a reason; you get a mail either way.</p>
+answers with a file or declines with a reason; you get a mail either way.${mailHint(deps)}</p>
 <section class="card" aria-labelledby="new-request"><h2 id="new-request">Ask for data</h2>
 <form method="post" action="/portal/data-requests">${csrfField(request)}
 <label for="data">What data</label><p class="hint" id="data-hint">Which records, fields and period, e.g. "every offer's name, issuer and status, 2020 to now".</p>

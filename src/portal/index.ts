@@ -15,6 +15,7 @@ import { clientRoutes } from './clients.ts';
 import { dataRequestRoutes } from './data-requests.ts';
 import { landingRoutes } from './landing.ts';
 import { sendPage } from './layout.ts';
+import { myMailRoutes } from './my-mail.ts';
 import { productRoutes } from './products.ts';
 import { referenceAssetRoutes } from './reference.ts';
 import { accessDecisionRoutes, sandboxRoutes } from './sandbox.ts';
@@ -109,6 +110,7 @@ export async function portalRoutes(app: FastifyInstance, runtime: Runtime): Prom
       accessDecisionRoutes(scope, deps);
       bulkDataRoutes(scope, deps);
       dataRequestRoutes(scope, deps);
+      myMailRoutes(scope, deps);
     },
     { prefix: PORTAL_PREFIX },
   );

@@ -5,6 +5,12 @@ import { html, type SafeHtml } from '../platform/http/html.ts';
 import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../services/contract.ts';
 import type { PortalDeps } from './index.ts';
 import { pathCode, sendPage } from './layout.ts';
+import {
+  ORGANISATION_HEADER,
+  ORGANISATION_HEADER_SERVICES,
+  organisationIn,
+  organisationNote,
+} from './organisation-header.ts';
 import { serviceDocument } from './reference.ts';
 import { type OperationEntry, operationsOf } from './reference-document.ts';
 import { portalContext } from './session.ts';
@@ -97,9 +103,18 @@ export function catalogue(deps: PortalDeps): Promise<Catalogue[]> {
   return found;
 }
 
-function quickStart(url: string): SafeHtml {
-  const curl = `curl -H "Ocp-Apim-Subscription-Key: $RSG_KEY" "${url}"`;
-  const typescript = `const answer = await fetch('${url}', { headers: { 'Ocp-Apim-Subscription-Key': process.env.RSG_KEY! } }); console.log(answer.status, await answer.json());`;
+/**
+ * One-line calls in curl and TypeScript. `organisation`: for a register that needs `x-organisation`, the
+ * value to send (the user's own identifier, or `null` for the `RSG_ORGANISATION` variable).
+ */
+export function quickStart(url: string, organisation?: string | null): SafeHtml {
+  const header = organisation === undefined ? undefined : (organisation ?? '$RSG_ORGANISATION');
+  const curl = `curl -H "Ocp-Apim-Subscription-Key: $RSG_KEY"${header ? ` -H "${ORGANISATION_HEADER}: ${header}"` : ''} "${url}"`;
+  const tsHeader =
+    organisation === undefined
+      ? ''
+      : `, '${ORGANISATION_HEADER}': ${organisation ? `'${organisation}'` : 'process.env.RSG_ORGANISATION!'}`;
+  const typescript = `const answer = await fetch('${url}', { headers: { 'Ocp-Apim-Subscription-Key': process.env.RSG_KEY!${tsHeader} } }); console.log(answer.status, await answer.json());`;
   return html`<p class="hint">Quick start (with your sandbox key in <code>RSG_KEY</code>):</p>
 <p class="label">curl</p><pre tabindex="0">${curl}</pre>
 <p class="label">TypeScript</p><pre tabindex="0">${typescript}</pre>`;
@@ -139,6 +154,7 @@ export function landingRoutes(scope: FastifyInstance, deps: PortalDeps): void {
     const user = portalContext(request).user;
     const [registers, products] = await Promise.all([catalogue(deps), listProducts(pool)]);
     const base = deps.runtime.publicUrl.base;
+    const organisation = user ? ((await organisationIn(pool, user.id)) ?? null) : null;
     const cards = registers.map(({ service, operations, sample }) => {
       const sandbox = productFor(products, service.id, 'sandbox');
       const production = productFor(products, service.id, 'production');
@@ -154,7 +170,13 @@ export function landingRoutes(scope: FastifyInstance, deps: PortalDeps): void {
           ? html` · <a href="/portal/products/${production.id}">Production<span class="visually-hidden"> of the ${service.title}</span></a>`
           : ''
       }</p>
-${built && sample ? quickStart(`${base}${sandboxBase}${sample}`) : ''}</article>`;
+${
+  built && sample
+    ? ORGANISATION_HEADER_SERVICES.has(service.id)
+      ? html`${quickStart(`${base}${sandboxBase}${sample}`, organisation)}${organisationNote(request, organisation ?? undefined, `/portal#register-${service.id}`)}`
+      : quickStart(`${base}${sandboxBase}${sample}`)
+    : ''
+}</article>`;
     });
     return sendPage(
       request,
@@ -162,7 +184,8 @@ ${built && sample ? quickStart(`${base}${sandboxBase}${sample}`) : ''}</article>
       'Developer portal',
       html`<h1>Developer portal</h1>
 <section class="card"><p>Five public registers, each with a <strong>sandbox</strong> (generated data and fixed test cases,
-keys at once) and a <strong>production</strong> environment (an operator approves each subscription).</p>
+keys at once) and a <strong>production</strong> environment (an operator approves each subscription; it starts
+empty until an operator imports data: see a production product's page).</p>
 <ol>
   <li>${user ? html`<a href="/portal/subscriptions">Subscribe</a>` : html`<a href="/portal/signup">Create an account</a>`} to a sandbox product: its keys work at once.</li>
   <li>Open a register's reference: every operation has a <strong>Try it out</strong> with your key filled in.</li>

@@ -27,6 +27,7 @@ function navItems(request: FastifyRequest): NavItem[] {
       { href: '/portal/billing', label: 'Billing' },
       { href: '/portal/bulk-data', label: 'Bulk data' },
       { href: '/portal/data-requests', label: 'Data requests' },
+      { href: '/portal/mail', label: 'My mail' },
     );
     if (user.isOperator) {
       items.push(
@@ -108,10 +109,13 @@ export function sendPage(
     .send(portalPage(request, title, body, options));
 }
 
-/** An address or path as code that may break only after a slash (never mid-word). */
+/**
+ * An address or path as code that may break only after a slash, never mid-word: each segment is a span
+ * that does not wrap (not even at its hyphens: `tenancy-services`), with a break opportunity between.
+ */
 export function pathCode(text: string): SafeHtml {
   const parts = text.split(/(?<=\/)/);
-  return html`<code class="path">${parts.map((part, i) => (i === 0 ? part : html`<wbr>${part}`))}</code>`;
+  return html`<code class="path">${parts.map((part, i) => (i === 0 ? html`<span>${part}</span>` : html`<wbr><span>${part}</span>`))}</code>`;
 }
 
 /** A form field as a string: the first value when repeated, '' when absent, at most `max` characters. */

@@ -6,6 +6,8 @@ import { html, type SafeHtml } from '../platform/http/html.ts';
 import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../services/contract.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, pathCode, sendPage } from './layout.ts';
+import { mailHint } from './my-mail.ts';
+import { ORGANISATION_HEADER_SERVICES, organisationIn } from './organisation-header.ts';
 import {
   preparedDocument,
   REFERENCE_SCRIPT_URL,
@@ -31,6 +33,21 @@ export const serviceOf = (services: Services, product: Product) =>
   services.find((service) => service.id === product.service);
 /** Whether the product's register is built (has routes); one that is not answers 501. */
 const built = (services: Services, product: Product) => serviceOf(services, product)?.routes !== undefined;
+
+/** Where the import commands are documented (the operators' guide in the repository). */
+export const IMPORT_DOCS = 'docs/operations.md';
+
+/**
+ * What production is on a fresh install: empty. Nothing is loaded until an operator imports data; keys
+ * are per environment, so a sandbox key on a production path is refused as an invalid key (401).
+ */
+export function productionNote(): SafeHtml {
+  return html`<div class="notice production-note"><p><strong>Production starts empty.</strong> Nothing is loaded until an
+operator imports data (<code>rsg import bonds FILE.csv</code> for the rental statistics; the import commands are in
+<code>${IMPORT_DOCS}</code> and the command table of <code>README.md</code>); until then reads answer empty lists or 404.</p>
+<p>Keys belong to one environment: a sandbox key on a <code>/gateway/…</code> path is refused with 401
+<em>invalid subscription key</em>. Subscribe to the production product for a production key.</p></div>`;
+}
 
 export function baseUrl(services: Services, product: Product): string {
   return `${ENVIRONMENT_PREFIX[product.environment]}${serviceOf(services, product)?.path ?? ''}`;
@@ -80,18 +97,22 @@ export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
 <p>Each register has a sandbox product (generated data, for building and testing) and a production product
 (real data; an operator approves each subscription). A subscription gives two keys for the
 <code>Ocp-Apim-Subscription-Key</code> header.</p>
+${productionNote()}
 <table class="stack"><caption class="muted">${products.length} products</caption>
 <thead><tr><th scope="col">Product</th><th scope="col">Environment</th><th scope="col">Service</th><th scope="col">Rate limit</th><th scope="col">Quota</th><th scope="col">Approval</th><th scope="col">Subscribe</th></tr></thead>
 <tbody>${products.map(
         (product) => html`<tr>
 <td data-label="Product"><a href="/portal/products/${product.id}">${product.name}</a>${built(deps.runtime.services, product) ? '' : html` <span class="muted">(not built yet: calls answer 501)</span>`}</td>
 <td data-label="Environment">${product.environment}</td>
-<td data-label="Service">${pathCode(baseUrl(deps.runtime.services, product))}</td>
+<td data-label="Service" class="path-cell">${pathCode(baseUrl(deps.runtime.services, product))}</td>
 <td data-label="Rate limit" class="num">${product.rateLimitPerMinute.toLocaleString('en')} calls per minute</td>
 <td data-label="Quota">${quotaText(product)}</td>
 <td data-label="Approval">${product.approvalRequired ? 'an operator approves' : 'none: keys at once'}</td>
 <td data-label="Subscribe">${subscribeForm(request, product, live.get(product.id))}</td></tr>`,
       )}</tbody></table>`,
+      200,
+      // Seven columns, paths among them: the wide column, so that no path wraps at a laptop's width.
+      { wide: true },
     );
   });
 
@@ -101,6 +122,10 @@ export function productRoutes(scope: FastifyInstance, deps: PortalDeps): void {
     if (!product) throw new HttpError(PLATFORM_ERRORS.notFound, 'There is no such product.');
     const base = baseUrl(deps.runtime.services, product);
     const live = await liveSubscriptions(deps, request);
+    const user = portalContext(request).user;
+    const organisation = ORGANISATION_HEADER_SERVICES.has(product.service)
+      ? { value: user ? await organisationIn(pool, user.id, product.environment) : undefined }
+      : undefined;
     return sendPage(
       request,
       reply,
@@ -113,10 +138,10 @@ ${built(deps.runtime.services, product) ? '' : html`<dt>State</dt><dd><strong>No
 <dt>Environment</dt><dd>${product.environment}</dd>
 <dt>Rate limit</dt><dd>${product.rateLimitPerMinute.toLocaleString('en')} calls per minute (a sliding window)</dd>
 <dt>Quota</dt><dd>${quotaText(product)}</dd>
-<dt>Approval</dt><dd>${product.approvalRequired ? 'An operator approves each subscription; you are told by mail.' : 'None: the keys work at once.'}</dd>
+<dt>Approval</dt><dd>${product.approvalRequired ? html`An operator approves each subscription; you are told by mail.${mailHint(deps)}` : 'None: the keys work at once.'}</dd>
 <dt>OpenAPI document</dt><dd><a href="${base}/openapi.json">${base}/openapi.json</a></dd>
-</dl>${subscribeForm(request, product, live.get(product.id))}</section>
-${referenceSection(request, product, base)}`,
+</dl>${product.environment === 'production' ? productionNote() : ''}${subscribeForm(request, product, live.get(product.id))}</section>
+${referenceSection(request, product, base, organisation)}`,
       200,
       { styles: [SWAGGER_CSS], scripts: [SWAGGER_JS, REFERENCE_SCRIPT_URL], wide: true },
     );

@@ -8,6 +8,7 @@ import { html, type SafeHtml } from '../platform/http/html.ts';
 import type { RecordedExamples } from './examples/record.ts';
 import type { PortalDeps } from './index.ts';
 import { pathCode } from './layout.ts';
+import { organisationNote } from './organisation-header.ts';
 import { referenceDocument } from './reference-document.ts';
 import { portalContext } from './session.ts';
 
@@ -59,6 +60,8 @@ const REFERENCE_SCRIPT = `
     var user = root.getAttribute('data-user');
     if (user) key = window.localStorage.getItem('rsg-portal-key:' + user + ':' + root.getAttribute('data-product'));
   } catch (e) {}
+  // The organisation a register's calls name in x-organisation (the signed-in user's), when it needs one.
+  var organisation = root.getAttribute('data-organisation');
   var status = document.getElementById('reference-key-status');
   if (status && root.getAttribute('data-user')) {
     status.textContent = key
@@ -84,6 +87,9 @@ const REFERENCE_SCRIPT = `
       var target = new URL(request.url, window.location.href);
       if (target.origin === window.location.origin && key && !request.headers['Ocp-Apim-Subscription-Key']) {
         request.headers['Ocp-Apim-Subscription-Key'] = key;
+      }
+      if (target.origin === window.location.origin && organisation && !request.headers['x-organisation']) {
+        request.headers['x-organisation'] = organisation;
       }
       return request;
     },
@@ -206,13 +212,26 @@ export function referenceSection(
   request: import('fastify').FastifyRequest,
   product: Product,
   base: string,
+  /** For a register that needs `x-organisation`: the user's organisation in the product's environment. */
+  organisation?: { value: string | undefined },
 ): SafeHtml {
   const user = portalContext(request).user;
+  const next = `/portal/products/${product.id}`;
+  const organisationPart = !organisation
+    ? ''
+    : product.environment === 'sandbox'
+      ? organisationNote(request, organisation.value, next)
+      : organisation.value
+        ? html`<p class="hint">This register also needs <code>x-organisation</code>: your production organisation
+<code class="organisation">${organisation.value}</code> is filled in.</p>`
+        : html`<p class="hint">This register also needs <code>x-organisation</code>: the identifier of a production
+organisation you belong to. ${user ? html`Ask an operator for one under <a href="/portal/sandbox#production">Sandbox access</a>.` : html`<a href="/portal/signin?next=${encodeURIComponent(next)}">Sign in</a>, then ask an operator for one under Sandbox access.`}</p>`;
   return html`<section class="card reference" aria-labelledby="reference"><h2 id="reference">API reference</h2>
 <p class="muted">Every operation, with its parameters, bodies, responses and examples, and a <strong>Try it out</strong>
 that calls this gateway at ${pathCode(base)}. Conditional requests, paging and error bodies are described once, at the top.</p>
 ${user ? html`<p id="reference-key-status" role="status" class="notice">Signed in: your key for this product is filled in when this browser kept it.</p>` : html`<p class="notice"><a href="/portal/signin?next=${encodeURIComponent(`/portal/products/${product.id}`)}">Sign in</a> to have your key filled in.</p>`}
 <noscript><p>The interactive reference needs JavaScript. The document itself: <a href="${base}/openapi.json">${base}/openapi.json</a>.</p></noscript>
-<div id="api-reference" data-spec="/portal/products/${product.id}/openapi.json" data-product="${product.id}" data-user="${user?.id ?? ''}"></div>
+${organisationPart}
+<div id="api-reference" data-spec="/portal/products/${product.id}/openapi.json" data-product="${product.id}" data-user="${user?.id ?? ''}"${organisation?.value ? html` data-organisation="${organisation.value}"` : ''}></div>
 </section>`;
 }

@@ -6,6 +6,7 @@ import {
   addOrganisation,
   OrganisationError,
   organisationsOf,
+  personalSandboxOrganisation,
   userIdentifierProblem,
 } from '../identity/organisations.ts';
 import { listUsers } from '../identity/users.ts';
@@ -15,7 +16,8 @@ import { html, type SafeHtml } from '../platform/http/html.ts';
 import { sendMail } from '../platform/mail.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, field, formatDate, sendPage, UUID } from './layout.ts';
-import { requireOperator, requireUser } from './session.ts';
+import { mailHint } from './my-mail.ts';
+import { requireOperator, requireUser, safeNext } from './session.ts';
 import { accessRequestsOf, decideAccessRequest, requestAccess, waitingAccessRequests } from './store.ts';
 
 /**
@@ -102,7 +104,7 @@ ${await productionSection(request)}`;
     const user = requireUser(request);
     const mine = await accessRequestsOf(pool, user.id);
     return html`<section class="card" aria-labelledby="production"><h2 id="production">Production: ask an operator</h2>
-<p>In production the same things go to the operators' approval queue; you get a mail when one is decided.</p>
+<p>In production the same things go to the operators' approval queue; you get a mail when one is decided.${mailHint(deps)}</p>
 ${
   mine.length
     ? html`<table class="stack"><caption class="visually-hidden">Your production requests</caption>
@@ -188,6 +190,14 @@ ${
         html`<p class="notice" role="status">You now hold business authority over ${CLAIMABLE.length} test business${CLAIMABLE.length === 1 ? '' : 'es'} in the sandbox.</p>`,
       ),
     );
+  });
+
+  // One click, from wherever a call needs x-organisation: the user's personal sandbox organisation (a
+  // random identifier, the user its only owner; the one the sandbox's fees go to), then back.
+  scope.post('/sandbox/personal-organisation', async (request, reply) => {
+    const user = requireUser(request);
+    await personalSandboxOrganisation(pool, user.id);
+    return reply.redirect(safeNext(field(request.body, 'next', 1000), '/portal/sandbox'), 303);
   });
 
   scope.post('/sandbox/organisations', async (request, reply) => {

@@ -8,6 +8,7 @@ import { html, type SafeHtml } from '../platform/http/html.ts';
 import { sendMail } from '../platform/mail.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, field, formatDate, pathCode, sendPage, UUID } from './layout.ts';
+import { mailHint } from './my-mail.ts';
 import { baseUrl } from './products.ts';
 import { type PortalUser, requireUser } from './session.ts';
 import { type MySubscription, markKeysShown, subscriptionOf, subscriptionsOf } from './store.ts';
@@ -119,7 +120,7 @@ ${
         'Subscription requested',
         html`<h1>Subscription requested</h1><section class="card"><p role="status">Your request for <strong>${product.name}</strong>
 is waiting for an operator. You will get a mail when it is decided; then open
-<a href="/portal/subscriptions">My subscriptions</a> to get your keys.</p></section>`,
+<a href="/portal/subscriptions">My subscriptions</a> to get your keys.${mailHint(deps)}</p></section>`,
         201,
       );
     }

@@ -32,6 +32,35 @@ beforeAll(async () => {
 afterAll(() => gateway?.close());
 
 describe('billing in the portal', () => {
+  it('says how an organisation is made in each environment, as Sandbox access does', async () => {
+    const { client } = await signedInUser(gateway);
+    const empty = await client.get('/portal/billing');
+    expect(empty.body).toContain('You belong to no organisation yet.');
+    expect(empty.body).not.toContain('An operator adds organisations');
+    expect(empty.body).toContain('href="/portal/sandbox#organisations"');
+    expect(empty.body).toContain('action="/portal/sandbox/personal-organisation"');
+    expect(empty.body).toContain('href="/portal/sandbox#production"');
+    expect(empty.body).toMatch(/Production:<\/strong> ask for one[\s\S]*an operator approves/);
+    // Both ways exist where the page points: the sandbox form and the production request.
+    const sandbox = await client.get('/portal/sandbox');
+    expect(sandbox.body).toContain('id="organisations"');
+    expect(sandbox.body).toContain('action="/portal/sandbox/organisations"');
+    expect(sandbox.body).toContain('id="production"');
+    expect(sandbox.body).toContain('action="/portal/access-requests"');
+    const made = await client.submit('/portal/billing', '/portal/sandbox/personal-organisation', {
+      next: '/portal/billing',
+    });
+    expect(made.headers.location).toBe('/portal/billing');
+    const after = await client.get('/portal/billing');
+    expect(after.body).not.toContain('You belong to no organisation yet.');
+    expect(after.body).not.toContain('action="/portal/sandbox/personal-organisation"');
+    expect(after.body).toContain('href="/portal/sandbox#production"');
+    // A member of a production organisation only is told how to get a sandbox one.
+    const production = (await member.client.get('/portal/billing')).body;
+    expect(production).toContain('action="/portal/sandbox/personal-organisation"');
+    expect(production).not.toContain('href="/portal/sandbox#production"');
+  });
+
   it('a member requests a direct debit authority; an operator approves it on the approvals page', async () => {
     const page = await member.client.get('/portal/billing');
     expect(page.statusCode).toBe(200);

@@ -120,3 +120,52 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   expect(sideways, `${name} scrolls sideways on a phone`).toBe(false);
   await page.setViewportSize({ width: 1280, height: 900 });
 }
+
+/** The guide's screenshots: docs/guide/portal/<name>.png, at a laptop's width (docs/guide/portal.md). */
+export const GUIDE_SHOTS = path.resolve('docs/guide/portal');
+export const GUIDE_WIDTH = 1366;
+
+/**
+ * A screenshot for the guide, at 1366 × 900: the whole page, or only the first screen (`top`) for the
+ * long ones (the API reference). Checked like every photographed page: axe-core, labelled controls, and
+ * no API path wrapped inside a segment.
+ */
+export async function guideScreenshot(
+  page: Page,
+  name: string,
+  options: { top?: boolean } = {},
+): Promise<void> {
+  await mkdir(GUIDE_SHOTS, { recursive: true });
+  await page.setViewportSize({ width: GUIDE_WIDTH, height: 900 });
+  await expectPathsUnbroken(page, name);
+  await page.screenshot({ path: path.join(GUIDE_SHOTS, `${name}.png`), fullPage: !options.top });
+  await expectAccessible(page, name);
+  // Swagger UI names some buttons by title only (axe accepts it); the portal's own pages use labels.
+  if ((await page.locator('#api-reference').count()) === 0) await expectLabelledControls(page);
+}
+
+/**
+ * Every API path (`pathCode`) breaks only between its segments: the text of no segment spans two lines
+ * (measured on the text itself, so a hyphen break inside `tenancy-services` counts), and the page does
+ * not scroll sideways.
+ */
+export async function expectPathsUnbroken(page: Page, name: string): Promise<void> {
+  const broken = await page.evaluate<
+    string[]
+  >(`[...document.querySelectorAll('code.path')].flatMap((code) => {
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    const wrapped = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (lines.size > 1) wrapped.push(code.textContent + ' at ' + node.textContent);
+    }
+    return wrapped;
+  })`);
+  expect(broken, `${name}: paths wrapped mid-word`).toEqual([]);
+  const sideways = await page.evaluate<boolean>(
+    'document.documentElement.scrollWidth > document.documentElement.clientWidth + 1',
+  );
+  expect(sideways, `${name} scrolls sideways`).toBe(false);
+}

@@ -2,7 +2,10 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { closeMailTransports, listOutbox, sendMail } from '../../src/platform/mail.ts';
+import type { PortalDeps } from '../../src/portal/index.ts';
+import { mailHint } from '../../src/portal/my-mail.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
+import { PortalClient, signedInUser } from './support.ts';
 
 /** A minimal SMTP server on 127.0.0.1 that accepts every message and keeps its DATA. */
 function fakeSmtp(): Promise<{ server: Server; port: number; messages: string[] }> {
@@ -109,5 +112,46 @@ describe('mail', () => {
     expect(loadConfig({}).smtpUrl).toBeUndefined();
     expect(() => loadConfig({ SMTP_URL: 'http://mail.example' })).toThrow(ConfigError);
     expect(() => loadConfig({ RSG_MAIL_FROM: 'nobody' })).toThrow(/RSG_MAIL_FROM/);
+  });
+
+  it('shows a user their own mail, and only theirs, when no SMTP server is configured', async () => {
+    const pool = gateway.runtime.gateway.pool;
+    const ada = await signedInUser(gateway);
+    const bob = await signedInUser(gateway);
+    const settings = { pool, from: 'no-reply@localhost' };
+    await sendMail(settings, {
+      to: ada.email.toUpperCase(),
+      subject: 'For Ada',
+      text: 'Line one\n<b>not markup</b>',
+    });
+    await sendMail(settings, { to: bob.email, subject: 'For Bob', text: 'Secret of Bob' });
+    const page = await ada.client.get('/portal/mail');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<summary>For Ada</summary>');
+    expect(page.body).toContain('&#60;b&#62;not markup&#60;/b&#62;');
+    expect(page.body).not.toContain('For Bob');
+    expect(page.body).not.toContain('Secret of Bob');
+    expect(page.body).toContain('<a href="/portal/mail" aria-current="page">My mail</a>');
+    const bobs = await bob.client.get('/portal/mail');
+    expect(bobs.body).toContain('For Bob');
+    expect(bobs.body).not.toContain('For Ada');
+    // Signed out: sign in first.
+    const anonymous = await new PortalClient(gateway.app).get('/portal/mail');
+    expect(anonymous.statusCode).toBe(303);
+    expect(anonymous.headers.location).toMatch(/^\/portal\/signin/);
+  });
+
+  it('the page that says "You will get a mail" says where to read it when SMTP is off', async () => {
+    const { client } = await signedInUser(gateway);
+    const requested = await client.submit('/portal/products', '/portal/subscriptions', {
+      productId: 'production-nzbn',
+    });
+    expect(requested.statusCode).toBe(201);
+    expect(requested.body).toContain('You will get a mail when it is decided');
+    expect(requested.body).toContain('read it under <a href="/portal/mail">My mail</a>');
+    expect((await client.get('/portal/data-requests')).body).toContain('href="/portal/mail"');
+    expect((await client.get('/portal/products/production-nzbn')).body).toContain('href="/portal/mail"');
+    // With an SMTP server the mail goes to the mailbox: no hint.
+    expect(mailHint({ mail: { smtpUrl: 'smtp://127.0.0.1:25' } } as PortalDeps).value).toBe('');
   });
 });

@@ -67,7 +67,7 @@ describe('products and API reference', () => {
     expect(landing.body).not.toContain('For operators');
     const found = await client.get('/portal/search?q=STATISTICS');
     expect(found.statusCode).toBe(200);
-    expect(found.body).toContain('market-rent/<wbr>v2/<wbr>statistics');
+    expect(found.body).toContain('market-rent/</span><wbr><span>v2/</span><wbr><span>statistics');
     const none = await client.get('/portal/search?q=no-such-operation-anywhere');
     expect(none.body).toContain('No operation matches.');
     const odd = await client.get(`/portal/search?q=${'x'.repeat(5000)}&q=y`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tryUrl } from '../../src/portal/try-it.ts';
+import { extraHeaders, tryUrl } from '../../src/portal/try-it.ts';
 import { SERVICES } from '../../src/services/registry.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
@@ -179,5 +179,83 @@ describe('try it', () => {
       key: 'a b',
     });
     expect(badKey.statusCode).toBe(400);
+  });
+
+  it('sends extra request headers with the call: x-organisation reaches the guard', async () => {
+    const { client } = await signedInUser(gateway);
+    const identifier = `try-${Math.random().toString(36).slice(2, 10)}`;
+    expect(
+      (await client.submit('/portal/sandbox', '/portal/sandbox/organisations', { identifier, name: 'Try' }))
+        .statusCode,
+    ).toBe(201);
+    const key = keyOn(
+      (await client.submit('/portal/products', '/portal/subscriptions', { productId: 'sandbox-nzbn' })).body,
+    )!;
+    const form = await client.get('/portal/try');
+    expect(form.body).toContain('id="header-name-1"');
+    expect(form.body).toContain('<label for="header-value-3">Header 3 value</label>');
+    const call = (headerName: string[], headerValue: string[]) =>
+      client.submit('/portal/try', '/portal/try', {
+        service: 'nzbn',
+        method: 'GET',
+        path: '/echo',
+        key,
+        headerName,
+        headerValue,
+      });
+    const mine = await call(['', 'x-organisation', ''], ['', identifier, '']);
+    expect(mine.statusCode).toBe(200);
+    expect(mine.body).toContain('<strong id="try-status">200</strong>');
+    expect(mine.body).toContain('&#34;organisationId&#34;');
+    expect(mine.body).toContain(`<code>x-organisation: ${identifier}</code>`);
+    // The sent row stays filled in the form below the answer.
+    expect(mine.body).toContain(`value="${identifier}"`);
+    const foreign = await call(['x-organisation'], ['sandbox-operators']);
+    expect(foreign.body).toContain('<strong id="try-status">403</strong>');
+  });
+
+  it('refuses extra headers that are not tokens, hop-by-hop, set by the call, or more than one line', async () => {
+    const { client } = await signedInUser(gateway);
+    const cases: [string, string, RegExp][] = [
+      ['x organisation', 'a', /Header 1 name: must be a token/],
+      ['x-org:', 'a', /Header 1 name: must be a token/],
+      ['Connection', 'close', /Header 1 name: Connection is a hop-by-hop header/],
+      ['transfer-encoding', 'chunked', /hop-by-hop/],
+      ['Host', 'evil.example', /Host is set by the call itself/],
+      ['content-length', '5', /set by the call itself/],
+      ['X-Forwarded-For', '10.0.0.1', /set by the call itself/],
+      ['Ocp-Apim-Subscription-Key', 'k', /is the key field above/],
+      ['authorization', 'Bearer x', /bearer token field/],
+      ['x-a', 'one\r\nx-b: two', /Header 1 value: must be one line/],
+      ['x-a', 'caf\u00e9', /Header 1 value: visible ASCII/],
+      ['', 'orphan', /Header 1 name: required when a value is given/],
+    ];
+    for (const [name, value, message] of cases) {
+      const response = await client.submit('/portal/try', '/portal/try', {
+        service: 'nzbn',
+        method: 'GET',
+        path: '/echo',
+        key: 'k',
+        headerName: [name],
+        headerValue: [value],
+      });
+      expect(response.statusCode, name).toBe(400);
+      const alert = /<p class="error" role="alert">([^<]*)<\/p>/.exec(response.body)?.[1] ?? '';
+      expect(alert.replaceAll('&#39;', "'"), name).toMatch(message);
+    }
+    expect(extraHeaders(['x-a', 'X-A'], ['1', '2'])).toEqual({ error: 'Header 2 name: X-A is given twice.' });
+    expect(extraHeaders(['x-a', '', 'x-b'], ['1', '', ' two '])).toEqual({
+      headers: [
+        { name: 'x-a', value: '1' },
+        { name: 'x-b', value: 'two' },
+      ],
+    });
+    expect(
+      'error' in
+        extraHeaders(
+          Array.from({ length: 11 }, (_, i) => `x-${i}`),
+          Array(11).fill('v'),
+        ),
+    ).toBe(true);
   });
 });
