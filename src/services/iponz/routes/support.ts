@@ -3,12 +3,10 @@
  * names), and operations that answer their default media type whatever the `Accept`.
  */
 import type { RouteShorthandOptions } from 'fastify';
-import { PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
-import { HttpError } from '../../../platform/http/errors.ts';
 import { declareOperation, type OperationDeclaration } from '../../../platform/http/operation.ts';
 import type { PageRequest } from '../../../platform/http/pagination.ts';
 
-export const notFound = (what: string): HttpError => new HttpError(PLATFORM_ERRORS.notFound, `No ${what}`);
+export { notFound } from '../operations/support.ts';
 
 /** The JSON operations: any other `Accept` is 406. */
 export const JSON_ONLY = ['application/json'] as const;

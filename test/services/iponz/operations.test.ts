@@ -1,0 +1,97 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServiceContext } from '../../../src/gateway/service-context.ts';
+import { HttpError } from '../../../src/platform/http/errors.ts';
+import { noPreconditions } from '../../../src/platform/http/operation.ts';
+import { checkCaseRenewal, payCaseRenewal } from '../../../src/services/iponz/operations/renewals.ts';
+import { type IponzTest, iponzTest, TODAY } from './support/api.ts';
+import { sandboxCaller, sandboxContext } from './support/context.ts';
+
+/**
+ * The IP office's operations (src/services/iponz/operations/) called as the CLI, an import or a job
+ * calls them: plain input and the service context, no HTTP, no case cache, no preconditions; and no
+ * operation imports Fastify.
+ */
+const OPERATIONS = path.join(import.meta.dirname, '../../../src/services/iponz/operations');
+
+describe('operations/', () => {
+  it('imports nothing of Fastify', () => {
+    const files = readdirSync(OPERATIONS).filter((file) => file.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files)
+      expect(readFileSync(path.join(OPERATIONS, file), 'utf8'), file).not.toMatch(/from 'fastify'|fastify\//);
+  });
+});
+
+let t: IponzTest;
+let context: ServiceContext;
+beforeAll(async () => {
+  t = await iponzTest();
+  context = sandboxContext(t.gateway);
+}, 120_000);
+afterAll(async () => t?.close());
+
+const feeCount = async (caseNumber: string) =>
+  Number(
+    (
+      await context.database.pool.query(
+        `SELECT count(*) FROM fee_records WHERE object_id = $1 AND service = 'iponz'`,
+        [caseNumber],
+      )
+    ).rows[0].count,
+  );
+
+describe('renewals', () => {
+  it('checks a renewal due now, with its validators', async () => {
+    const check = await checkCaseRenewal(context, { kind: 'patent', caseNumber: '500050' });
+    expect(check.validators.etag).toMatch(/^"/);
+    expect(check.answer()).toMatchObject({ caseType: 'patent', renewalDue: true, state: 'open' });
+  });
+
+  it('refuses a number by the published parameter, and an unknown case', async () => {
+    await expect(checkCaseRenewal(context, { kind: 'patent', caseNumber: '0' })).rejects.toMatchObject({
+      field: 'patent-number',
+    });
+    await expect(checkCaseRenewal(context, { kind: 'design', caseNumber: '499999' })).rejects.toBeInstanceOf(
+      HttpError,
+    );
+  });
+
+  it('pays once per idempotency key: a repeat answers the first payment and charges nothing', async () => {
+    const caller = await sandboxCaller(t.gateway, t.owner.userId);
+    const payment = {
+      kind: 'trademark' as const,
+      caseNumber: '1000050',
+      caller,
+      requestId: 'import-renewal-1',
+      idempotencyKey: 'import-renewal-1',
+      preconditions: noPreconditions,
+    };
+    const first = await payCaseRenewal(context, payment);
+    expect(first.repeat).toBe(false);
+    expect(first.etag).toMatch(/^"/);
+    expect(first.answer).toMatchObject({ caseNumber: '1000050', requestId: 'import-renewal-1' });
+    expect(await feeCount('1000050')).toBe(1);
+    const again = await payCaseRenewal(context, payment);
+    expect(again).toMatchObject({ repeat: true, answer: first.answer });
+    expect(await feeCount('1000050')).toBe(1);
+    const check = await checkCaseRenewal(context, { kind: 'trademark', caseNumber: '1000050' });
+    expect(check.answer().dueDate).not.toBe(TODAY);
+  });
+
+  it('refuses a user not registered with the office before any work', async () => {
+    const caller = await sandboxCaller(t.gateway, t.stranger.userId);
+    await expect(
+      payCaseRenewal(context, {
+        kind: 'design',
+        caseNumber: '400050',
+        caller,
+        requestId: 'import-renewal-2',
+        idempotencyKey: undefined,
+        preconditions: noPreconditions,
+      }),
+    ).rejects.toMatchObject({ code: 'not-registered-user' });
+    expect(await feeCount('400050')).toBe(0);
+  });
+});
