@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../../src/gateway/service-context.ts';
 import { HttpError } from '../../../src/platform/http/errors.ts';
 import { noPreconditions } from '../../../src/platform/http/operation.ts';
+import { fileApplication } from '../../../src/services/iponz/operations/filing.ts';
 import { checkCaseRenewal, payCaseRenewal } from '../../../src/services/iponz/operations/renewals.ts';
+import { registeredRequestor } from '../../../src/services/iponz/operations/requestor.ts';
+import { findCase } from '../../../src/services/iponz/store/cases.ts';
 import { type IponzTest, iponzTest, TODAY } from './support/api.ts';
 import { sandboxCaller, sandboxContext } from './support/context.ts';
 
@@ -93,5 +96,62 @@ describe('renewals', () => {
       }),
     ).rejects.toMatchObject({ code: 'not-registered-user' });
     expect(await feeCount('400050')).toBe(0);
+  });
+});
+
+describe('applications', () => {
+  const application = (transactionIdentifier: string) => ({
+    kind: 'trademark' as const,
+    input: {
+      transactionIdentifier,
+      transactionCode: 'Trade Mark E-Filing',
+      reference: 'IMPORT-1',
+      applicationContact: 'Applicant',
+      applicant: { clientId: 100000 },
+      registrationOfficeCode: 'NZ',
+      intendedUseCode: 'YAPP',
+      markTitle: 'KAURI IMPORT',
+      classes: [{ classNumber: 9, description: 'Computer software' }],
+    },
+  });
+
+  it('files a trade mark application once per TransactionIdentifier, readable at once', async () => {
+    const caller = await sandboxCaller(t.gateway, t.owner.userId);
+    const requestor = await registeredRequestor(context, caller);
+    const request = {
+      caller,
+      requestor,
+      application: application('import-tm-1'),
+      attachments: [],
+      requestId: 'import-filing-1',
+      describe: (created: { record: { caseNumber: number } }) => ({ number: created.record.caseNumber }),
+    };
+    const first = await fileApplication(context, request);
+    expect(first).toMatchObject({ kind: 'trademark', created: true, answer: { number: first.caseNumber } });
+    const record = await findCase(context.database.pool, 'trademark', first.caseNumber);
+    expect(record).toMatchObject({ title: 'KAURI IMPORT', status: expect.any(String) });
+    const again = await fileApplication(context, request);
+    expect(again).toMatchObject({ created: false, caseNumber: first.caseNumber, answer: first.answer });
+  });
+
+  it('a broken rule writes nothing', async () => {
+    const caller = await sandboxCaller(t.gateway, t.owner.userId);
+    const requestor = await registeredRequestor(context, caller);
+    const broken = application('import-tm-2');
+    broken.input.applicant = { clientId: 999_999_999 };
+    const cases = async () =>
+      Number((await context.database.pool.query('SELECT count(*) FROM iponz_cases')).rows[0].count);
+    const before = await cases();
+    await expect(
+      fileApplication(context, {
+        caller,
+        requestor,
+        application: broken,
+        attachments: [],
+        requestId: 'import-filing-2',
+        describe: () => ({}),
+      }),
+    ).rejects.toMatchObject({ field: 'Applicant.ClientIdentifier' });
+    expect(await cases()).toBe(before);
   });
 });

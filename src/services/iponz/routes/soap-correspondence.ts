@@ -19,6 +19,8 @@ import {
   parseDiscussionStatus,
 } from '../domain/correspondence.ts';
 import { answerTask } from '../jobs/examination.ts';
+import { type Attachment, adoptAttachments, discardDocuments } from '../operations/attachments.ts';
+import { registeredRequestor } from '../operations/requestor.ts';
 import { type SoapInput, soapEndpoint } from '../soap/endpoint.ts';
 import type { Tree } from '../soap/validator.ts';
 import { type XmlTree, xmlElement } from '../soap/writer.ts';
@@ -31,13 +33,9 @@ import {
   listTasks,
   type Task,
 } from '../store/correspondence.ts';
-import { registeredRequestor } from './filing-transaction.ts';
 import {
   ATTACHMENTS_MAX_BYTES,
-  type Attachment,
-  adoptAttachments,
   binaryOf,
-  discardDocuments,
   documentsTree,
   errorFields,
   NS,

@@ -1,28 +1,26 @@
 /**
  * The applications as SOAP operations: `POST /patent` (FilePatentApplication, a PCT national phase) and
  * `POST /trademark` (FileTradeMarkApplication), on the framework in soap/ (WSDLs and XSDs in wsdl/). The
- * request tree is mapped to the domain's input here; the filing itself (one transaction) is
- * filing-transaction.ts; attachments are streamed to the document store by the framework and copied to
- * their document identifiers before the transaction (deleted again when it fails).
+ * request tree is mapped to the domain's input here; the filing itself (its attachments adopted, one
+ * transaction) is operations/filing.ts; attachments are streamed to the document store by the framework
+ * and staged until the operation adopts them.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
-import { nzDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { documentStoreFor } from '../documents/location.ts';
 import type { Applicant, PatentApplicationInput, TradeMarkApplicationInput } from '../domain/applications.ts';
+import type { Attachment } from '../operations/attachments.ts';
+import { type Application, type CreatedCase, fileApplication } from '../operations/filing.ts';
+import { registeredRequestor } from '../operations/requestor.ts';
 import { type SoapInput, soapEndpoint } from '../soap/endpoint.ts';
 import type { Tree } from '../soap/validator.ts';
 import { type XmlTree, xmlElement } from '../soap/writer.ts';
 import type { CaseCache } from '../store/case-cache.ts';
-import { type CreatedCase, type Filing, fileApplication, registeredRequestor } from './filing-transaction.ts';
 import {
   ATTACHMENTS_MAX_BYTES,
-  type Attachment,
-  adoptAttachments,
   binaryOf,
   booleanOf,
-  discardDocuments,
   documentsTree,
   errorFields,
   NS,
@@ -87,35 +85,33 @@ export async function filingRoutes(
   cases: CaseCache,
 ): Promise<void> {
   const documents = documentStoreFor(context.database);
-  const deps = { context, cases };
-  const today = () => nzDate(context.clock.now().getTime());
 
   /** Files one application; the answer's echo fields first, then what was created or the error. */
   const file = async (
     input: SoapInput,
     answerElement: string,
     echo: XmlTree,
-    build: () => { filing: Omit<Filing, 'documents'>; attachments: Attachment[] },
+    build: () => { application: Application; attachments: Attachment[] },
     describe: (created: CreatedCase) => XmlTree,
   ): Promise<{ xml: string }> => {
     const caller = input.request.caller!;
     const requestor = await registeredRequestor(context, caller);
-    let adopted: Awaited<ReturnType<typeof adoptAttachments>> = [];
     try {
-      const { filing, attachments } = build();
-      adopted = await adoptAttachments(documents, attachments, today());
+      const { application, attachments } = build();
       const result = await fileApplication(
-        deps,
-        caller,
-        requestor,
-        { ...filing, documents: adopted } as Filing,
-        input.request.id,
-        (created) => ({ ...echo, ...describe(created) }),
+        context,
+        {
+          caller,
+          requestor,
+          application,
+          attachments,
+          requestId: input.request.id,
+          describe: (created) => ({ ...echo, ...describe(created) }),
+        },
+        { cases, documents },
       );
-      if (!result.created) await discardDocuments(documents, adopted);
       return { xml: xmlElement(answerElement, NS, result.answer as XmlTree) };
     } catch (error) {
-      await discardDocuments(documents, adopted);
       return { xml: xmlElement(answerElement, NS, { ...echo, ...errorFields(error, input.request) }) };
     }
   };
@@ -166,7 +162,7 @@ export async function filingRoutes(
                   name: a.name,
                 })),
               };
-              return { filing: { kind: 'patent', input: patent }, attachments };
+              return { application: { kind: 'patent', input: patent }, attachments };
             },
             (created) => {
               const r = created.record;
@@ -236,7 +232,7 @@ export async function filingRoutes(
                 })),
               };
               return {
-                filing: { kind: 'trademark', input: tradeMark },
+                application: { kind: 'trademark', input: tradeMark },
                 attachments: representation ? [representation] : [],
               };
             },
