@@ -4,6 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../../src/gateway/service-context.ts';
 import { HttpError } from '../../../src/platform/http/errors.ts';
 import { noPreconditions } from '../../../src/platform/http/operation.ts';
+import {
+  answerRequestorTask,
+  listRequestorDiscussions,
+  listRequestorTasks,
+  requestorShown,
+  requestorTask,
+} from '../../../src/services/iponz/operations/correspondence.ts';
 import { fileApplication } from '../../../src/services/iponz/operations/filing.ts';
 import { checkCaseRenewal, payCaseRenewal } from '../../../src/services/iponz/operations/renewals.ts';
 import { registeredRequestor } from '../../../src/services/iponz/operations/requestor.ts';
@@ -153,5 +160,34 @@ describe('applications', () => {
       }),
     ).rejects.toMatchObject({ field: 'Applicant.ClientIdentifier' });
     expect(await cases()).toBe(before);
+  });
+});
+
+describe('correspondence', () => {
+  it('shows the requestor their own discussions only: the filing acknowledged above', async () => {
+    const own = requestorShown(t.owner.userId, undefined);
+    expect(requestorShown(t.owner.userId, t.stranger.userId)).toBeUndefined();
+    const discussions = await listRequestorDiscussions(context, { requestor: own, filter: {} });
+    expect(discussions.some((d) => d.kind === 'trademark' && d.clientReference === 'IMPORT-1')).toBe(true);
+    expect(await listRequestorDiscussions(context, { requestor: undefined, filter: {} })).toEqual([]);
+  });
+
+  it('names the field of a broken rule', async () => {
+    await expect(
+      listRequestorTasks(context, { requestor: t.owner.userId, filter: { from: '2026-02-30' } }),
+    ).rejects.toMatchObject({ field: 'TaskDueDateFrom' });
+    await expect(
+      requestorTask(context, { requestor: t.owner.userId, taskId: 999_999 }),
+    ).rejects.toMatchObject({
+      field: 'TaskIdentifier',
+    });
+    await expect(
+      answerRequestorTask(context, {
+        requestor: t.owner.userId,
+        taskId: 1,
+        responseText: null,
+        attachments: [],
+      }),
+    ).rejects.toMatchObject({ field: 'ResponseDocument' });
   });
 });
