@@ -14,6 +14,7 @@ import {
 import { fileApplication } from '../../../src/services/iponz/operations/filing.ts';
 import { checkCaseRenewal, payCaseRenewal } from '../../../src/services/iponz/operations/renewals.ts';
 import { registeredRequestor } from '../../../src/services/iponz/operations/requestor.ts';
+import { searchTradeMarks } from '../../../src/services/iponz/operations/trademark-search.ts';
 import { findCase } from '../../../src/services/iponz/store/cases.ts';
 import { type IponzTest, iponzTest, TODAY } from './support/api.ts';
 import { sandboxCaller, sandboxContext } from './support/context.ts';
@@ -189,5 +190,17 @@ describe('correspondence', () => {
         attachments: [],
       }),
     ).rejects.toMatchObject({ field: 'ResponseDocument' });
+  });
+});
+
+describe('trade mark search', () => {
+  it('finds marks by title, in the answer’s form', async () => {
+    const found = await searchTradeMarks(context, { Title: 'KAURI IMPORT' });
+    expect(found.more).toBe(false);
+    expect(found.tradeMarks.map((mark) => mark.MarkTitle)).toContain('KAURI IMPORT');
+  });
+
+  it('names the criterion a query breaks', async () => {
+    await expect(searchTradeMarks(context, { Title: '((' })).rejects.toMatchObject({ field: 'Title' });
   });
 });
