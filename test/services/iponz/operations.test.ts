@@ -11,6 +11,7 @@ import {
   requestorShown,
   requestorTask,
 } from '../../../src/services/iponz/operations/correspondence.ts';
+import { openDocument } from '../../../src/services/iponz/operations/documents.ts';
 import { fileApplication } from '../../../src/services/iponz/operations/filing.ts';
 import { checkCaseRenewal, payCaseRenewal } from '../../../src/services/iponz/operations/renewals.ts';
 import { registeredRequestor } from '../../../src/services/iponz/operations/requestor.ts';
@@ -202,5 +203,20 @@ describe('trade mark search', () => {
 
   it('names the criterion a query breaks', async () => {
     await expect(searchTradeMarks(context, { Title: '((' })).rejects.toMatchObject({ field: 'Title' });
+  });
+});
+
+describe('documents', () => {
+  it('opens a seeded document, its bytes made on demand; an unknown one is none', async () => {
+    const { rows } = await context.database.pool.query(
+      'SELECT document_identifier FROM iponz_case_documents ORDER BY document_identifier LIMIT 1',
+    );
+    const opened = await openDocument(context, { documentIdentifier: rows[0].document_identifier });
+    expect(opened?.size).toBeGreaterThan(0);
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened!.source()) chunks.push(Buffer.from(chunk));
+    expect(Buffer.concat(chunks).length).toBe(opened!.size);
+    await opened!.close();
+    expect(await openDocument(context, { documentIdentifier: 'ffffffffffffffff' })).toBeUndefined();
   });
 });
