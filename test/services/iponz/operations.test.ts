@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../../src/gateway/service-context.ts';
 import { HttpError } from '../../../src/platform/http/errors.ts';
 import { noPreconditions } from '../../../src/platform/http/operation.ts';
+import { clientDetail, searchClientPage } from '../../../src/services/iponz/operations/clients.ts';
 import {
   answerRequestorTask,
   listRequestorDiscussions,
@@ -218,5 +219,19 @@ describe('documents', () => {
     expect(Buffer.concat(chunks).length).toBe(opened!.size);
     await opened!.close();
     expect(await openDocument(context, { documentIdentifier: 'ffffffffffffffff' })).toBeUndefined();
+  });
+});
+
+describe('clients', () => {
+  it('searches a page of clients and reads one, in their answer form', async () => {
+    const page = await searchClientPage(context, { name: 'kiwi', 'page-size': '2' });
+    expect(page).toMatchObject({ page: 1, pageSize: 2 });
+    expect(page.clients.length).toBeLessThanOrEqual(2);
+    const client = await clientDetail(context, { clientId: '100000' });
+    expect(client.clientId).toBe('100000');
+    await expect(clientDetail(context, { clientId: '0100000' })).rejects.toMatchObject({
+      field: 'client-id',
+    });
+    await expect(searchClientPage(context, {})).rejects.toMatchObject({ field: 'name' });
   });
 });

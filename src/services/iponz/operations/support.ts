@@ -1,16 +1,31 @@
 /**
- * What the IP office's operations share: the not-found error, the case cache an operation reads through
+ * What the IP office's operations share: the not-found error, the paged envelope, the case cache an operation reads through
  * and keeps in step when it has one (the routes' process has; a tool's need not), and a case read for
  * an answer.
  */
 import type pg from 'pg';
 import { PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
+import type { PageRequest } from '../../../platform/http/pagination.ts';
 import type { CaseKind } from '../domain/renewals.ts';
 import { type CachedCase, type CaseCache, caseKey } from '../store/case-cache.ts';
 import { findCase } from '../store/cases.ts';
 
 export const notFound = (what: string): HttpError => new HttpError(PLATFORM_ERRORS.notFound, `No ${what}`);
+
+/** The register's one paged envelope: `totalResults`, `page`, `pageSize`, then the page's items. */
+export function pagedAnswer<Key extends string, Item>(
+  paging: PageRequest,
+  totalResults: number,
+  key: Key,
+  items: Item[],
+) {
+  return { totalResults, page: paging.page, pageSize: paging.pageSize, [key]: items } as {
+    totalResults: number;
+    page: number;
+    pageSize: number;
+  } & Record<Key, Item[]>;
+}
 
 /**
  * The process's case cache (store/case-cache.ts), when it keeps one: reads go through it, and a write

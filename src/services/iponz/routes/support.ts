@@ -4,26 +4,11 @@
  */
 import type { RouteShorthandOptions } from 'fastify';
 import { declareOperation, type OperationDeclaration } from '../../../platform/http/operation.ts';
-import type { PageRequest } from '../../../platform/http/pagination.ts';
 
-export { notFound } from '../operations/support.ts';
+export { notFound, pagedAnswer } from '../operations/support.ts';
 
 /** The JSON operations: any other `Accept` is 406. */
 export const JSON_ONLY = ['application/json'] as const;
-
-/** The register's one paged envelope: `totalResults`, `page`, `pageSize`, then the page's items. */
-export function pagedAnswer<Key extends string, Item>(
-  paging: PageRequest,
-  totalResults: number,
-  key: Key,
-  items: Item[],
-) {
-  return { totalResults, page: paging.page, pageSize: paging.pageSize, [key]: items } as {
-    totalResults: number;
-    page: number;
-    pageSize: number;
-  } & Record<Key, Item[]>;
-}
 
 /**
  * A declared operation that answers its first media type to an `Accept` none of `produces` fits, as these
