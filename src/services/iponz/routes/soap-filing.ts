@@ -79,6 +79,96 @@ const feesTree = (created: CreatedCase): XmlTree => ({
   })),
 });
 
+/** A patent application's request tree as the domain's input, with its attachments. */
+function patentApplicationOf(body: Tree): { application: Application; attachments: Attachment[] } {
+  const attachments = [attachmentOf(body, 'AmendedSpecification'), attachmentOf(body, 'Translation')].filter(
+    (a): a is Attachment => a !== undefined,
+  );
+  const patent: PatentApplicationInput = {
+    transactionIdentifier: textOf(body, 'TransactionIdentifier'),
+    transactionCode: textOf(body, 'TransactionCode') ?? '',
+    reference: textOf(body, 'PatentApplicationReference') ?? '',
+    applicationContact: textOf(body, 'ApplicationContact') ?? '',
+    applicant: applicantOf(body),
+    agentClientId: optionalNumber(textOf(body, 'AgentClientIdentifier')),
+    internationalApplicationNumber: textOf(body, 'InternationalApplicationNumber') ?? '',
+    examinationRequested: booleanOf(textOf(body, 'ExaminationRequested')),
+    title: textOf(body, 'PatentTitle'),
+    attachments: attachments.map((a) => ({
+      role: a.field === 'Translation' ? 'translation' : 'amended-specification',
+      name: a.name,
+    })),
+  };
+  return { application: { kind: 'patent', input: patent }, attachments };
+}
+
+/** A filed patent's answer fields. */
+function patentAnswer(created: CreatedCase, body: Tree): XmlTree {
+  const r = created.record;
+  return {
+    PatentNumber: r.caseNumber,
+    PatentCurrentStatusCode: r.status,
+    ApplicationDate: r.applicationDate,
+    InternationalApplicationNumber: r.internationalApplicationNumber ?? undefined,
+    InternationalPublicationNumber: r.internationalPublicationNumber ?? undefined,
+    CompleteFiledDate: r.termDate,
+    PriorityCountryCode: r.priorityCountryCode ?? undefined,
+    PatentTitle: r.title,
+    ExaminationRequested: booleanOf(textOf(body, 'ExaminationRequested')),
+    Applicant: party(created.applicant),
+    Agent: party(created.agent),
+    Fees: feesTree(created),
+    Documents: documentsTree(r.documents),
+  };
+}
+
+/** A trade mark application's request tree as the domain's input, with its attachment. */
+function tradeMarkApplicationOf(body: Tree): { application: Application; attachments: Attachment[] } {
+  const representation = attachmentOf(body, 'MarkRepresentation');
+  const tradeMark: TradeMarkApplicationInput = {
+    transactionIdentifier: textOf(body, 'TransactionIdentifier'),
+    transactionCode: textOf(body, 'TransactionCode') ?? '',
+    reference: textOf(body, 'ApplicationReference') ?? '',
+    applicationContact: textOf(body, 'ApplicationContact') ?? '',
+    applicant: applicantOf(body),
+    agentClientId: optionalNumber(textOf(body, 'AgentClientIdentifier')),
+    registrationOfficeCode: textOf(body, 'RegistrationOfficeCode') ?? '',
+    intendedUseCode: textOf(body, 'IntendedUseCode') ?? '',
+    markTitle: textOf(body, 'MarkTitle') ?? '',
+    classes: treesOf(treeOf(body, 'GoodsAndServices') ?? {}, 'ClassDescription').map((c) => ({
+      classNumber: Number(textOf(c, 'ClassNumber')),
+      description: textOf(c, 'Description') ?? '',
+    })),
+  };
+  return {
+    application: { kind: 'trademark', input: tradeMark },
+    attachments: representation ? [representation] : [],
+  };
+}
+
+/** A filed trade mark's answer fields. */
+function tradeMarkAnswer(created: CreatedCase): XmlTree {
+  const r = created.record;
+  return {
+    ApplicationNumber: r.caseNumber,
+    RegistrationOfficeCode: 'NZ',
+    ApplicationDate: r.applicationDate,
+    MarkCurrentStatusCode: r.status,
+    MarkTitle: r.title,
+    MarkImageName: r.markImageName ?? undefined,
+    Owner: party(created.applicant),
+    Agent: party(created.agent),
+    GoodsAndServices: {
+      ClassDescription: r.goodsAndServices.map((g) => ({
+        ClassNumber: g.classNumber,
+        Description: g.description,
+      })),
+    },
+    Fees: feesTree(created),
+    Documents: documentsTree(r.documents),
+  };
+}
+
 export async function filingRoutes(
   app: FastifyInstance,
   context: ServiceContext,
@@ -142,46 +232,8 @@ export async function filingRoutes(
             input,
             'FilePatentApplicationResponse',
             echo,
-            () => {
-              const attachments = [
-                attachmentOf(body, 'AmendedSpecification'),
-                attachmentOf(body, 'Translation'),
-              ].filter((a): a is Attachment => a !== undefined);
-              const patent: PatentApplicationInput = {
-                transactionIdentifier: textOf(body, 'TransactionIdentifier'),
-                transactionCode: textOf(body, 'TransactionCode') ?? '',
-                reference: textOf(body, 'PatentApplicationReference') ?? '',
-                applicationContact: textOf(body, 'ApplicationContact') ?? '',
-                applicant: applicantOf(body),
-                agentClientId: optionalNumber(textOf(body, 'AgentClientIdentifier')),
-                internationalApplicationNumber: textOf(body, 'InternationalApplicationNumber') ?? '',
-                examinationRequested: booleanOf(textOf(body, 'ExaminationRequested')),
-                title: textOf(body, 'PatentTitle'),
-                attachments: attachments.map((a) => ({
-                  role: a.field === 'Translation' ? 'translation' : 'amended-specification',
-                  name: a.name,
-                })),
-              };
-              return { application: { kind: 'patent', input: patent }, attachments };
-            },
-            (created) => {
-              const r = created.record;
-              return {
-                PatentNumber: r.caseNumber,
-                PatentCurrentStatusCode: r.status,
-                ApplicationDate: r.applicationDate,
-                InternationalApplicationNumber: r.internationalApplicationNumber ?? undefined,
-                InternationalPublicationNumber: r.internationalPublicationNumber ?? undefined,
-                CompleteFiledDate: r.termDate,
-                PriorityCountryCode: r.priorityCountryCode ?? undefined,
-                PatentTitle: r.title,
-                ExaminationRequested: booleanOf(textOf(body, 'ExaminationRequested')),
-                Applicant: party(created.applicant),
-                Agent: party(created.agent),
-                Fees: feesTree(created),
-                Documents: documentsTree(r.documents),
-              };
-            },
+            () => patentApplicationOf(body),
+            (created) => patentAnswer(created, body),
           );
         },
       },
@@ -214,49 +266,8 @@ export async function filingRoutes(
             input,
             'FileTradeMarkApplicationResponse',
             echo,
-            () => {
-              const representation = attachmentOf(body, 'MarkRepresentation');
-              const tradeMark: TradeMarkApplicationInput = {
-                transactionIdentifier: textOf(body, 'TransactionIdentifier'),
-                transactionCode: textOf(body, 'TransactionCode') ?? '',
-                reference: textOf(body, 'ApplicationReference') ?? '',
-                applicationContact: textOf(body, 'ApplicationContact') ?? '',
-                applicant: applicantOf(body),
-                agentClientId: optionalNumber(textOf(body, 'AgentClientIdentifier')),
-                registrationOfficeCode: textOf(body, 'RegistrationOfficeCode') ?? '',
-                intendedUseCode: textOf(body, 'IntendedUseCode') ?? '',
-                markTitle: textOf(body, 'MarkTitle') ?? '',
-                classes: treesOf(treeOf(body, 'GoodsAndServices') ?? {}, 'ClassDescription').map((c) => ({
-                  classNumber: Number(textOf(c, 'ClassNumber')),
-                  description: textOf(c, 'Description') ?? '',
-                })),
-              };
-              return {
-                application: { kind: 'trademark', input: tradeMark },
-                attachments: representation ? [representation] : [],
-              };
-            },
-            (created) => {
-              const r = created.record;
-              return {
-                ApplicationNumber: r.caseNumber,
-                RegistrationOfficeCode: 'NZ',
-                ApplicationDate: r.applicationDate,
-                MarkCurrentStatusCode: r.status,
-                MarkTitle: r.title,
-                MarkImageName: r.markImageName ?? undefined,
-                Owner: party(created.applicant),
-                Agent: party(created.agent),
-                GoodsAndServices: {
-                  ClassDescription: r.goodsAndServices.map((g) => ({
-                    ClassNumber: g.classNumber,
-                    Description: g.description,
-                  })),
-                },
-                Fees: feesTree(created),
-                Documents: documentsTree(r.documents),
-              };
-            },
+            () => tradeMarkApplicationOf(body),
+            tradeMarkAnswer,
           );
         },
       },
