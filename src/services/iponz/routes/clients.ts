@@ -1,49 +1,16 @@
-/** GET /clients (the spec's five rules, domain/client-search.ts) and GET /clients/{client-id}. */
+/**
+ * GET /clients (the spec's five rules, domain/client-search.ts) and GET /clients/{client-id}, on the
+ * operations of operations/clients.ts.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { declareOperation, typed } from '../../../platform/http/operation.ts';
-import { parsePage } from '../../../platform/http/pagination.ts';
-import { ADDRESS_TYPES, parseClientQuery } from '../domain/client-search.ts';
-import { parseClientId } from '../domain/identifiers.ts';
-import type { Client } from '../domain/model.ts';
-import {
-  ClientList,
-  ClientParams,
-  ClientQuery,
-  ClientRecord,
-  jsonResponses,
-  PAGING,
-} from '../schemas/operations.ts';
-import { findClient, searchClients } from '../store/clients.ts';
-import { JSON_ONLY, notFound, pagedAnswer } from './support.ts';
-
-/** A client as answered. */
-export function clientJson(client: Client) {
-  return {
-    clientId: String(client.clientId),
-    name: client.name,
-    clientType: client.clientType,
-    nzbn: client.nzbn,
-    addresses: ADDRESS_TYPES.flatMap((type) => {
-      const a = client.addresses[type];
-      return a
-        ? [
-            {
-              addressType: type,
-              addressLine1: a.line1 ?? null,
-              addressLine2: a.line2 ?? null,
-              addressLine3: a.line3 ?? null,
-              city: a.city ?? null,
-            },
-          ]
-        : [];
-    }),
-  };
-}
+import { clientDetail, searchClientPage } from '../operations/clients.ts';
+import { ClientList, ClientParams, ClientQuery, ClientRecord, jsonResponses } from '../schemas/operations.ts';
+import { JSON_ONLY } from './support.ts';
 
 export async function clientRoutes(plugin: FastifyInstance, context: ServiceContext): Promise<void> {
   const app = typed(plugin);
-  const pool = context.database.pool;
 
   app.get(
     '/clients',
@@ -60,12 +27,8 @@ export async function clientRoutes(plugin: FastifyInstance, context: ServiceCont
       { produces: JSON_ONLY },
     ),
     async (request, reply) => {
-      const query = parseClientQuery(request.query);
-      const paging = parsePage(request.query, PAGING);
-      const found = await searchClients(pool, query, { offset: paging.offset, limit: paging.pageSize });
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(JSON.stringify(pagedAnswer(paging, found.total, 'clients', found.items.map(clientJson))));
+      const page = await searchClientPage(context, request.query);
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(page));
     },
   );
 
@@ -84,10 +47,8 @@ export async function clientRoutes(plugin: FastifyInstance, context: ServiceCont
       { produces: JSON_ONLY },
     ),
     async (request, reply) => {
-      const id = parseClientId(request.params.clientId);
-      const client = await findClient(pool, id);
-      if (!client) throw notFound(`client with id ${id}`);
-      return reply.type('application/json; charset=utf-8').send(JSON.stringify(clientJson(client)));
+      const client = await clientDetail(context, { clientId: request.params.clientId });
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(client));
     },
   );
 }

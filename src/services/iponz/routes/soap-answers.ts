@@ -1,8 +1,8 @@
 /**
  * What the filing and correspondence operations share: reading a validated request tree (soap/validator.ts
  * `Tree`), the App Error and Fault Error answers (HTTP 200, the published `TransactionErrorCode` with our
- * `TransactionErrorMessage` and `TransactionErrorField`), and attachments taken from their staged names
- * into the document store under new document identifiers.
+ * `TransactionErrorMessage` and `TransactionErrorField`), and the `Documents` element. Attachments are
+ * adopted by the operations (operations/attachments.ts).
  *
  * Ours: a broken rule (RuleError) is `App Error` naming the field; an unexpected failure of ours is
  * `Fault Error` (logged; nothing was written: the operation's transaction rolled back); refusals of the
@@ -13,12 +13,9 @@ import type { FastifyRequest } from 'fastify';
 import { RuleError } from '../../../platform/errors.ts';
 import { clientWentAway } from '../../../platform/http/client-gone.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
-import type { DocumentStore } from '../documents/store.ts';
 import type { CaseDocument } from '../domain/model.ts';
-import { newDocumentIdentifier } from '../jobs/examination.ts';
 import type { BinaryValue, Tree, TreeValue } from '../soap/validator.ts';
 import type { XmlTree } from '../soap/writer.ts';
-import type { FiledDocument } from '../store/applications.ts';
 
 export const NS = 'http://www.iponz.govt.nz/services';
 /** The refusals these operations answer as SOAP Faults, for the OpenAPI document. */
@@ -85,57 +82,6 @@ export function errorFields(error: unknown, request: FastifyRequest): XmlTree {
     TransactionErrorMessage:
       'The office could not complete the transaction; nothing was recorded. Try again later.',
   };
-}
-
-export interface Attachment {
-  /** Where it was in the request, for messages. */
-  field: string;
-  name: string;
-  format: CaseDocument['objectFormat'];
-  staged: BinaryValue;
-}
-
-/**
- * Each attachment copied from its staged name to a new document identifier (a stream: the bytes are
- * never all in memory), as a case document of `on`. RuleError for an empty one. On failure the copies
- * made are deleted; the staged bytes are the framework's to delete.
- */
-export async function adoptAttachments(
-  documents: DocumentStore,
-  attachments: readonly Attachment[],
-  on: string,
-): Promise<FiledDocument[]> {
-  const adopted: FiledDocument[] = [];
-  try {
-    for (const attachment of attachments) {
-      if (attachment.staged.size === 0)
-        throw new RuleError(`${attachment.field}.ObjectData`, 'must not be empty');
-      const stored = await documents.get(attachment.staged.documentId);
-      if (!stored) throw new Error(`the staged attachment ${attachment.field} is missing`);
-      const documentIdentifier = newDocumentIdentifier();
-      // put consumes the stream (and destroys it on a failure of its own); close is the backstop for
-      // a failure before it reads.
-      await documents.put(documentIdentifier, stored.stream).finally(() => stored.close?.());
-      adopted.push({
-        documentIdentifier,
-        documentName: attachment.name,
-        objectFormat: attachment.format,
-        createdOn: on,
-      });
-    }
-    return adopted;
-  } catch (error) {
-    await discardDocuments(documents, adopted);
-    throw error;
-  }
-}
-
-/** Deletes documents whose rows were never written (a failed operation). */
-export async function discardDocuments(
-  documents: DocumentStore,
-  adopted: readonly CaseDocument[],
-): Promise<void> {
-  for (const document of adopted) await documents.delete(document.documentIdentifier).catch(() => false);
 }
 
 /** The `Documents` element of an answer. */

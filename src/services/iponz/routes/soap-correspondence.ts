@@ -4,40 +4,30 @@
  * getDiscussionContent). Every operation acts for a registered user (a three-legged token); their user id
  * is the `RequestorIdentifier` (domain/correspondence.ts), and they see only their own tasks and
  * discussions. `updateTask` answers a task with response documents (streamed to the document store) in
- * one transaction; in the sandbox the examination simulator moves the case on (jobs/examination.ts).
+ * one transaction. The request trees are mapped here; the work is operations/correspondence.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
-import { nzDate } from '../../../platform/calendar.ts';
-import { withTransaction } from '../../../platform/db/pool.ts';
-import { RuleError } from '../../../platform/errors.ts';
 import { documentStoreFor } from '../documents/location.ts';
+import { type ListFilter, parseDiscussionStatus } from '../domain/correspondence.ts';
+import type { Attachment } from '../operations/attachments.ts';
 import {
-  checkDateRange,
-  LIST_MAX,
-  type ListFilter,
-  parseDiscussionStatus,
-} from '../domain/correspondence.ts';
-import { answerTask } from '../jobs/examination.ts';
+  answerRequestorTask,
+  listRequestorDiscussions,
+  listRequestorTasks,
+  requestorDiscussion,
+  requestorShown,
+  requestorTask,
+} from '../operations/correspondence.ts';
+import { registeredRequestor } from '../operations/requestor.ts';
 import { type SoapInput, soapEndpoint } from '../soap/endpoint.ts';
 import type { Tree } from '../soap/validator.ts';
 import { type XmlTree, xmlElement } from '../soap/writer.ts';
-import { type CaseCache, caseKey } from '../store/case-cache.ts';
-import {
-  type Discussion,
-  findDiscussion,
-  findTask,
-  listDiscussions,
-  listTasks,
-  type Task,
-} from '../store/correspondence.ts';
-import { registeredRequestor } from './filing-transaction.ts';
+import type { CaseCache } from '../store/case-cache.ts';
+import type { Discussion, Task } from '../store/correspondence.ts';
 import {
   ATTACHMENTS_MAX_BYTES,
-  type Attachment,
-  adoptAttachments,
   binaryOf,
-  discardDocuments,
   documentsTree,
   errorFields,
   NS,
@@ -92,7 +82,6 @@ export async function correspondenceRoutes(
   context: ServiceContext,
   cases: CaseCache,
 ): Promise<void> {
-  const pool = context.database.pool;
   const documents = documentStoreFor(context.database);
 
   /**
@@ -109,8 +98,7 @@ export async function correspondenceRoutes(
       const { userId } = await registeredRequestor(context, input.request.caller, { email: false });
       const echo = echoOf(input.body);
       try {
-        const named = textOf(input.body, 'RequestorIdentifier');
-        const requestor = named === undefined || named === userId ? userId : undefined;
+        const requestor = requestorShown(userId, textOf(input.body, 'RequestorIdentifier'));
         return { xml: xmlElement(answer, NS, { ...echo, ...(await work(input.body, requestor, input)) }) };
       } catch (error) {
         return { xml: xmlElement(answer, NS, { ...echo, ...errorFields(error, input.request) }) };
@@ -126,8 +114,6 @@ export async function correspondenceRoutes(
     TransactionIdentifier: textOf(body, 'TransactionIdentifier') ?? '',
     TransactionCode: textOf(body, 'TransactionCode') ?? '',
   });
-
-  const noTask = () => new RuleError('TaskIdentifier', 'names no task of this requestor');
 
   await soapEndpoint(app, {
     path: '/taskcorrespondence',
@@ -150,8 +136,7 @@ export async function correspondenceRoutes(
             from: textOf(body, 'TaskDueDateFrom'),
             to: textOf(body, 'TaskDueDateTo'),
           };
-          checkDateRange(filter.from, filter.to, ['TaskDueDateFrom', 'TaskDueDateTo']);
-          const tasks = requestor ? await listTasks(pool, requestor, filter, LIST_MAX) : [];
+          const tasks = await listRequestorTasks(context, { requestor, filter });
           return { Tasks: { Task: tasks.map(taskSummary) } };
         }),
       },
@@ -160,9 +145,8 @@ export async function correspondenceRoutes(
         soapAction: 'getTaskContent',
         request: 'GetTaskContent',
         handle: operation('GetTaskContentResponse', taskEcho, async (body, requestor) => {
-          const task = requestor && (await findTask(pool, requestor, Number(textOf(body, 'TaskIdentifier'))));
-          if (!task) throw noTask();
-          return { Task: taskContent(task) };
+          const taskId = Number(textOf(body, 'TaskIdentifier'));
+          return { Task: taskContent(await requestorTask(context, { requestor, taskId })) };
         }),
       },
       {
@@ -171,57 +155,23 @@ export async function correspondenceRoutes(
         request: 'UpdateTask',
         maxBytes: ATTACHMENTS_MAX_BYTES,
         handle: operation('UpdateTaskResponse', taskEcho, async (body, requestor) => {
-          if (!requestor) throw noTask();
           const taskId = Number(textOf(body, 'TaskIdentifier'));
           const attachments: Attachment[] = treesOf(body, 'ResponseDocument').flatMap((element, i) => {
             const staged = binaryOf(element, 'ObjectData');
-            return staged
-              ? [
-                  {
-                    field: `ResponseDocument.${i}`,
-                    name: textOf(element, 'ObjectName') ?? 'Response.pdf',
-                    format: 'pdf' as const,
-                    staged,
-                  },
-                ]
-              : [];
+            const name = textOf(element, 'ObjectName') ?? 'Response.pdf';
+            return staged ? [{ field: `ResponseDocument.${i}`, name, format: 'pdf' as const, staged }] : [];
           });
-          if (attachments.length === 0)
-            throw new RuleError('ResponseDocument', 'must hold at least one response document');
-          const now = context.clock.now();
-          const adopted = await adoptAttachments(documents, attachments, nzDate(now.getTime()));
-          let echoed: Promise<void> | undefined;
-          try {
-            const outcome = await withTransaction(pool, async (tx) => {
-              const task = await findTask(tx, requestor, taskId, true);
-              if (!task) throw noTask();
-              if (task.status !== 'open')
-                throw new RuleError('TaskIdentifier', `names a task that is ${task.status}`);
-              const change = await answerTask(
-                tx,
-                task,
-                { responseText: textOf(body, 'ResponseText')?.trim() || null, documents: adopted },
-                { simulate: context.environment === 'sandbox', now },
-              );
-              if (change) echoed = cases.echo(caseKey(task.kind, task.caseNumber));
-              return { task, change };
-            });
-            if (echoed) {
-              cases.drop(caseKey(outcome.task.kind, outcome.task.caseNumber));
-              await echoed;
-            }
-            const answered = await findTask(pool, requestor, taskId);
-            return { Task: taskContent(answered!), CaseStatusCode: outcome.change?.status };
-          } catch (error) {
-            await discardDocuments(documents, adopted);
-            throw error;
-          }
+          const responseText = textOf(body, 'ResponseText')?.trim() || null;
+          const answered = await answerRequestorTask(
+            context,
+            { requestor, taskId, responseText, attachments },
+            { cases, documents },
+          );
+          return { Task: taskContent(answered.task), CaseStatusCode: answered.caseStatus };
         }),
       },
     ],
   });
-
-  const noDiscussion = () => new RuleError('DiscussionIdentifier', 'names no discussion of this requestor');
 
   await soapEndpoint(app, {
     path: '/discussioncorrespondence',
@@ -244,8 +194,7 @@ export async function correspondenceRoutes(
             to: textOf(body, 'DiscussionCreationDateTo'),
             status: parseDiscussionStatus(textOf(body, 'Status')),
           };
-          checkDateRange(filter.from, filter.to, ['DiscussionCreationDateFrom', 'DiscussionCreationDateTo']);
-          const found = requestor ? await listDiscussions(pool, requestor, filter, LIST_MAX) : [];
+          const found = await listRequestorDiscussions(context, { requestor, filter });
           return { Discussions: { Discussion: found.map(discussionSummary) } };
         }),
       },
@@ -254,11 +203,10 @@ export async function correspondenceRoutes(
         soapAction: 'getDiscussionContent',
         request: 'GetDiscussionContent',
         handle: operation('GetDiscussionContentResponse', discussionEcho, async (body, requestor) => {
-          const found =
-            requestor &&
-            (await findDiscussion(pool, requestor, Number(textOf(body, 'DiscussionIdentifier'))));
-          if (!found) throw noDiscussion();
-          return { Discussion: discussionContent(found) };
+          const discussionId = Number(textOf(body, 'DiscussionIdentifier'));
+          return {
+            Discussion: discussionContent(await requestorDiscussion(context, { requestor, discussionId })),
+          };
         }),
       },
     ],

@@ -20,15 +20,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { READ_CHUNK } from '../documents/fs-store.ts';
-import { generatedDocument } from '../documents/generated.ts';
 import { documentStoreFor } from '../documents/location.ts';
 import { deleteOrphanDocuments } from '../documents/orphans.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import { parseDocumentIdentifier } from '../domain/identifiers.ts';
+import { openDocument as openStoredDocument } from '../operations/documents.ts';
 import { base64Into, base64Pieces } from '../soap/base64.ts';
 import { type AnswerSink, jsonForm, soapEndpoint } from '../soap/endpoint.ts';
 import { xmlElement } from '../soap/writer.ts';
-import { findDocument } from '../store/documents.ts';
 import { SERVICES_NS } from './soap-search.ts';
 import { notFound } from './support.ts';
 
@@ -145,29 +144,8 @@ export async function soapDownloadRoutes(
       (error) => app.log.warn({ err: error }, 'orphan documents not cleaned'),
     );
 
-  /** The document's record and bytes (stored, or generated for a seeded one); undefined: no such document. */
-  const openDocument = async (id: string) => {
-    const record = await findDocument(pool, id);
-    if (!record) return undefined;
-    const stored = await store.get(id);
-    const generated = stored ? undefined : generatedDocument(id, record.documentName, record.objectFormat);
-    return {
-      record,
-      size: stored ? stored.size : generated!.length,
-      /** The bytes as a stream (made on use: a reader of readInto never opens one). */
-      source: (): AsyncIterable<Buffer | Uint8Array> =>
-        stored
-          ? stored.stream
-          : (async function* () {
-              yield generated!;
-            })(),
-      readInto: stored?.readInto,
-      close: async () => {
-        if (stored?.close) await stored.close();
-        else stored?.stream.destroy();
-      },
-    };
-  };
+  const openDocument = (id: string) =>
+    openStoredDocument(context, { documentIdentifier: id }, { documents: store });
 
   await soapEndpoint(app, {
     path: '/download-document',

@@ -1,28 +1,26 @@
 /**
  * The applications as SOAP operations: `POST /patent` (FilePatentApplication, a PCT national phase) and
  * `POST /trademark` (FileTradeMarkApplication), on the framework in soap/ (WSDLs and XSDs in wsdl/). The
- * request tree is mapped to the domain's input here; the filing itself (one transaction) is
- * filing-transaction.ts; attachments are streamed to the document store by the framework and copied to
- * their document identifiers before the transaction (deleted again when it fails).
+ * request tree is mapped to the domain's input here; the filing itself (its attachments adopted, one
+ * transaction) is operations/filing.ts; attachments are streamed to the document store by the framework
+ * and staged until the operation adopts them.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
-import { nzDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { documentStoreFor } from '../documents/location.ts';
 import type { Applicant, PatentApplicationInput, TradeMarkApplicationInput } from '../domain/applications.ts';
+import type { Attachment } from '../operations/attachments.ts';
+import { type Application, type CreatedCase, fileApplication } from '../operations/filing.ts';
+import { registeredRequestor } from '../operations/requestor.ts';
 import { type SoapInput, soapEndpoint } from '../soap/endpoint.ts';
 import type { Tree } from '../soap/validator.ts';
 import { type XmlTree, xmlElement } from '../soap/writer.ts';
 import type { CaseCache } from '../store/case-cache.ts';
-import { type CreatedCase, type Filing, fileApplication, registeredRequestor } from './filing-transaction.ts';
 import {
   ATTACHMENTS_MAX_BYTES,
-  type Attachment,
-  adoptAttachments,
   binaryOf,
   booleanOf,
-  discardDocuments,
   documentsTree,
   errorFields,
   NS,
@@ -81,41 +79,129 @@ const feesTree = (created: CreatedCase): XmlTree => ({
   })),
 });
 
+/** A patent application's request tree as the domain's input, with its attachments. */
+function patentApplicationOf(body: Tree): { application: Application; attachments: Attachment[] } {
+  const attachments = [attachmentOf(body, 'AmendedSpecification'), attachmentOf(body, 'Translation')].filter(
+    (a): a is Attachment => a !== undefined,
+  );
+  const patent: PatentApplicationInput = {
+    transactionIdentifier: textOf(body, 'TransactionIdentifier'),
+    transactionCode: textOf(body, 'TransactionCode') ?? '',
+    reference: textOf(body, 'PatentApplicationReference') ?? '',
+    applicationContact: textOf(body, 'ApplicationContact') ?? '',
+    applicant: applicantOf(body),
+    agentClientId: optionalNumber(textOf(body, 'AgentClientIdentifier')),
+    internationalApplicationNumber: textOf(body, 'InternationalApplicationNumber') ?? '',
+    examinationRequested: booleanOf(textOf(body, 'ExaminationRequested')),
+    title: textOf(body, 'PatentTitle'),
+    attachments: attachments.map((a) => ({
+      role: a.field === 'Translation' ? 'translation' : 'amended-specification',
+      name: a.name,
+    })),
+  };
+  return { application: { kind: 'patent', input: patent }, attachments };
+}
+
+/** A filed patent's answer fields. */
+function patentAnswer(created: CreatedCase, body: Tree): XmlTree {
+  const r = created.record;
+  return {
+    PatentNumber: r.caseNumber,
+    PatentCurrentStatusCode: r.status,
+    ApplicationDate: r.applicationDate,
+    InternationalApplicationNumber: r.internationalApplicationNumber ?? undefined,
+    InternationalPublicationNumber: r.internationalPublicationNumber ?? undefined,
+    CompleteFiledDate: r.termDate,
+    PriorityCountryCode: r.priorityCountryCode ?? undefined,
+    PatentTitle: r.title,
+    ExaminationRequested: booleanOf(textOf(body, 'ExaminationRequested')),
+    Applicant: party(created.applicant),
+    Agent: party(created.agent),
+    Fees: feesTree(created),
+    Documents: documentsTree(r.documents),
+  };
+}
+
+/** A trade mark application's request tree as the domain's input, with its attachment. */
+function tradeMarkApplicationOf(body: Tree): { application: Application; attachments: Attachment[] } {
+  const representation = attachmentOf(body, 'MarkRepresentation');
+  const tradeMark: TradeMarkApplicationInput = {
+    transactionIdentifier: textOf(body, 'TransactionIdentifier'),
+    transactionCode: textOf(body, 'TransactionCode') ?? '',
+    reference: textOf(body, 'ApplicationReference') ?? '',
+    applicationContact: textOf(body, 'ApplicationContact') ?? '',
+    applicant: applicantOf(body),
+    agentClientId: optionalNumber(textOf(body, 'AgentClientIdentifier')),
+    registrationOfficeCode: textOf(body, 'RegistrationOfficeCode') ?? '',
+    intendedUseCode: textOf(body, 'IntendedUseCode') ?? '',
+    markTitle: textOf(body, 'MarkTitle') ?? '',
+    classes: treesOf(treeOf(body, 'GoodsAndServices') ?? {}, 'ClassDescription').map((c) => ({
+      classNumber: Number(textOf(c, 'ClassNumber')),
+      description: textOf(c, 'Description') ?? '',
+    })),
+  };
+  return {
+    application: { kind: 'trademark', input: tradeMark },
+    attachments: representation ? [representation] : [],
+  };
+}
+
+/** A filed trade mark's answer fields. */
+function tradeMarkAnswer(created: CreatedCase): XmlTree {
+  const r = created.record;
+  return {
+    ApplicationNumber: r.caseNumber,
+    RegistrationOfficeCode: 'NZ',
+    ApplicationDate: r.applicationDate,
+    MarkCurrentStatusCode: r.status,
+    MarkTitle: r.title,
+    MarkImageName: r.markImageName ?? undefined,
+    Owner: party(created.applicant),
+    Agent: party(created.agent),
+    GoodsAndServices: {
+      ClassDescription: r.goodsAndServices.map((g) => ({
+        ClassNumber: g.classNumber,
+        Description: g.description,
+      })),
+    },
+    Fees: feesTree(created),
+    Documents: documentsTree(r.documents),
+  };
+}
+
 export async function filingRoutes(
   app: FastifyInstance,
   context: ServiceContext,
   cases: CaseCache,
 ): Promise<void> {
   const documents = documentStoreFor(context.database);
-  const deps = { context, cases };
-  const today = () => nzDate(context.clock.now().getTime());
 
   /** Files one application; the answer's echo fields first, then what was created or the error. */
   const file = async (
     input: SoapInput,
     answerElement: string,
     echo: XmlTree,
-    build: () => { filing: Omit<Filing, 'documents'>; attachments: Attachment[] },
+    build: () => { application: Application; attachments: Attachment[] },
     describe: (created: CreatedCase) => XmlTree,
   ): Promise<{ xml: string }> => {
     const caller = input.request.caller!;
     const requestor = await registeredRequestor(context, caller);
-    let adopted: Awaited<ReturnType<typeof adoptAttachments>> = [];
     try {
-      const { filing, attachments } = build();
-      adopted = await adoptAttachments(documents, attachments, today());
+      const { application, attachments } = build();
       const result = await fileApplication(
-        deps,
-        caller,
-        requestor,
-        { ...filing, documents: adopted } as Filing,
-        input.request.id,
-        (created) => ({ ...echo, ...describe(created) }),
+        context,
+        {
+          caller,
+          requestor,
+          application,
+          attachments,
+          requestId: input.request.id,
+          describe: (created) => ({ ...echo, ...describe(created) }),
+        },
+        { cases, documents },
       );
-      if (!result.created) await discardDocuments(documents, adopted);
       return { xml: xmlElement(answerElement, NS, result.answer as XmlTree) };
     } catch (error) {
-      await discardDocuments(documents, adopted);
       return { xml: xmlElement(answerElement, NS, { ...echo, ...errorFields(error, input.request) }) };
     }
   };
@@ -146,46 +232,8 @@ export async function filingRoutes(
             input,
             'FilePatentApplicationResponse',
             echo,
-            () => {
-              const attachments = [
-                attachmentOf(body, 'AmendedSpecification'),
-                attachmentOf(body, 'Translation'),
-              ].filter((a): a is Attachment => a !== undefined);
-              const patent: PatentApplicationInput = {
-                transactionIdentifier: textOf(body, 'TransactionIdentifier'),
-                transactionCode: textOf(body, 'TransactionCode') ?? '',
-                reference: textOf(body, 'PatentApplicationReference') ?? '',
-                applicationContact: textOf(body, 'ApplicationContact') ?? '',
-                applicant: applicantOf(body),
-                agentClientId: optionalNumber(textOf(body, 'AgentClientIdentifier')),
-                internationalApplicationNumber: textOf(body, 'InternationalApplicationNumber') ?? '',
-                examinationRequested: booleanOf(textOf(body, 'ExaminationRequested')),
-                title: textOf(body, 'PatentTitle'),
-                attachments: attachments.map((a) => ({
-                  role: a.field === 'Translation' ? 'translation' : 'amended-specification',
-                  name: a.name,
-                })),
-              };
-              return { filing: { kind: 'patent', input: patent }, attachments };
-            },
-            (created) => {
-              const r = created.record;
-              return {
-                PatentNumber: r.caseNumber,
-                PatentCurrentStatusCode: r.status,
-                ApplicationDate: r.applicationDate,
-                InternationalApplicationNumber: r.internationalApplicationNumber ?? undefined,
-                InternationalPublicationNumber: r.internationalPublicationNumber ?? undefined,
-                CompleteFiledDate: r.termDate,
-                PriorityCountryCode: r.priorityCountryCode ?? undefined,
-                PatentTitle: r.title,
-                ExaminationRequested: booleanOf(textOf(body, 'ExaminationRequested')),
-                Applicant: party(created.applicant),
-                Agent: party(created.agent),
-                Fees: feesTree(created),
-                Documents: documentsTree(r.documents),
-              };
-            },
+            () => patentApplicationOf(body),
+            (created) => patentAnswer(created, body),
           );
         },
       },
@@ -218,49 +266,8 @@ export async function filingRoutes(
             input,
             'FileTradeMarkApplicationResponse',
             echo,
-            () => {
-              const representation = attachmentOf(body, 'MarkRepresentation');
-              const tradeMark: TradeMarkApplicationInput = {
-                transactionIdentifier: textOf(body, 'TransactionIdentifier'),
-                transactionCode: textOf(body, 'TransactionCode') ?? '',
-                reference: textOf(body, 'ApplicationReference') ?? '',
-                applicationContact: textOf(body, 'ApplicationContact') ?? '',
-                applicant: applicantOf(body),
-                agentClientId: optionalNumber(textOf(body, 'AgentClientIdentifier')),
-                registrationOfficeCode: textOf(body, 'RegistrationOfficeCode') ?? '',
-                intendedUseCode: textOf(body, 'IntendedUseCode') ?? '',
-                markTitle: textOf(body, 'MarkTitle') ?? '',
-                classes: treesOf(treeOf(body, 'GoodsAndServices') ?? {}, 'ClassDescription').map((c) => ({
-                  classNumber: Number(textOf(c, 'ClassNumber')),
-                  description: textOf(c, 'Description') ?? '',
-                })),
-              };
-              return {
-                filing: { kind: 'trademark', input: tradeMark },
-                attachments: representation ? [representation] : [],
-              };
-            },
-            (created) => {
-              const r = created.record;
-              return {
-                ApplicationNumber: r.caseNumber,
-                RegistrationOfficeCode: 'NZ',
-                ApplicationDate: r.applicationDate,
-                MarkCurrentStatusCode: r.status,
-                MarkTitle: r.title,
-                MarkImageName: r.markImageName ?? undefined,
-                Owner: party(created.applicant),
-                Agent: party(created.agent),
-                GoodsAndServices: {
-                  ClassDescription: r.goodsAndServices.map((g) => ({
-                    ClassNumber: g.classNumber,
-                    Description: g.description,
-                  })),
-                },
-                Fees: feesTree(created),
-                Documents: documentsTree(r.documents),
-              };
-            },
+            () => tradeMarkApplicationOf(body),
+            tradeMarkAnswer,
           );
         },
       },

@@ -13,17 +13,11 @@ import { isDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { clientWentAway } from '../../../platform/http/client-gone.ts';
 import { TRADE_MARK_STATUSES } from '../domain/renewals.ts';
-import {
-  type CriteriaInput,
-  hitTree,
-  parseCriteria,
-  SEARCH_CAP,
-  type TradeMarkCriteria,
-} from '../domain/trademark-search.ts';
+import type { CriteriaInput } from '../domain/trademark-search.ts';
+import { searchTradeMarks } from '../operations/trademark-search.ts';
 import { jsonForm, soapEndpoint } from '../soap/endpoint.ts';
 import type { Tree } from '../soap/validator.ts';
 import { xmlElement } from '../soap/writer.ts';
-import { searchTrademarks } from '../store/trademark-search.ts';
 
 export const SERVICES_NS = 'http://www.iponz.govt.nz/services';
 export const LIST_NS = 'http://www.iponz.govt.nz/XMLSchema/trademarks/listv1';
@@ -81,7 +75,6 @@ const criteriaOf = (body: Tree): CriteriaInput => {
 };
 
 export async function soapSearchRoutes(app: FastifyInstance, context: ServiceContext): Promise<void> {
-  const pool = context.database.pool;
   await soapEndpoint(app, {
     path: '/trademarksearch',
     absoluteUrl: context.absoluteUrl,
@@ -104,14 +97,13 @@ export async function soapSearchRoutes(app: FastifyInstance, context: ServiceCon
             } as never),
           });
           try {
-            const criteria = parseCriteria(input);
-            const { hits, more } = await searchTrademarks(pool, criteria, SEARCH_CAP);
+            const { tradeMarks, more } = await searchTradeMarks(context, input);
             return answer({
               appErrorEncountered: false,
               faultErrorEncountered: false,
-              ResultCount: hits.length,
+              ResultCount: tradeMarks.length,
               MoreResultsAvailable: more,
-              ListTradeMarksResponseData: { '@_xmlns': LIST_NS, TradeMark: hits.map(hitTree) },
+              ListTradeMarksResponseData: { '@_xmlns': LIST_NS, TradeMark: tradeMarks },
             });
           } catch (error) {
             if (error instanceof RuleError)
@@ -139,21 +131,17 @@ export async function soapSearchRoutes(app: FastifyInstance, context: ServiceCon
       // Fastify hands an absent body over as null: no criteria, which parseCriteria names.
       validate: (body) => jsonCheck(body ?? {}),
       async handle(_request: FastifyRequest, reply: FastifyReply, body: CriteriaInput) {
-        let criteria: TradeMarkCriteria;
-        try {
-          criteria = parseCriteria(body);
-        } catch (error) {
+        const found = await searchTradeMarks(context, body).catch((error) => {
           // No criterion at all: the JSON body is what is wrong.
           if (error instanceof RuleError && error.field === 'TradeMarkSearchCriteria')
             throw new RuleError('body', error.rule);
           throw error;
-        }
-        const { hits, more } = await searchTrademarks(pool, criteria, SEARCH_CAP);
+        });
         return reply.type('application/json; charset=utf-8').send({
           ...(body.ClientRef !== undefined ? { ClientRef: body.ClientRef } : {}),
-          ResultCount: hits.length,
-          MoreResultsAvailable: more,
-          TradeMarks: hits.map(hitTree),
+          ResultCount: found.tradeMarks.length,
+          MoreResultsAvailable: found.more,
+          TradeMarks: found.tradeMarks,
         });
       },
     }),

@@ -3,29 +3,12 @@
  * names), and operations that answer their default media type whatever the `Accept`.
  */
 import type { RouteShorthandOptions } from 'fastify';
-import { PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
-import { HttpError } from '../../../platform/http/errors.ts';
 import { declareOperation, type OperationDeclaration } from '../../../platform/http/operation.ts';
-import type { PageRequest } from '../../../platform/http/pagination.ts';
 
-export const notFound = (what: string): HttpError => new HttpError(PLATFORM_ERRORS.notFound, `No ${what}`);
+export { notFound, pagedAnswer } from '../operations/support.ts';
 
 /** The JSON operations: any other `Accept` is 406. */
 export const JSON_ONLY = ['application/json'] as const;
-
-/** The register's one paged envelope: `totalResults`, `page`, `pageSize`, then the page's items. */
-export function pagedAnswer<Key extends string, Item>(
-  paging: PageRequest,
-  totalResults: number,
-  key: Key,
-  items: Item[],
-) {
-  return { totalResults, page: paging.page, pageSize: paging.pageSize, [key]: items } as {
-    totalResults: number;
-    page: number;
-    pageSize: number;
-  } & Record<Key, Item[]>;
-}
 
 /**
  * A declared operation that answers its first media type to an `Accept` none of `produces` fits, as these

@@ -18,32 +18,26 @@
  * Attachments (base64 elements) are stored under staged names; the handler keeps those it records
  * (`input.keep`), and the others are deleted once it has answered or failed.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import { Type } from '@sinclair/typebox';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { drained } from '../../../platform/drained.ts';
 import { LARGE_UPLOAD } from '../../../platform/http/body-deadline.ts';
-import { logClientWentAway } from '../../../platform/http/client-gone.ts';
 import { frameworkError, PLATFORM_ERRORS, SOAP_ERRORS } from '../../../platform/http/error-codes.ts';
-import { HttpError, render, toHttpError } from '../../../platform/http/errors.ts';
+import { HttpError } from '../../../platform/http/errors.ts';
 import { typed } from '../../../platform/http/operation.ts';
 import type { DocumentStore } from '../documents/store.ts';
-import { REQUEST_ID_HEADER_NAME } from '../domain/request-id.ts';
 import { declareAnyAccept } from '../routes/support.ts';
-import { EnvelopeTooLarge, MalformedEnvelope, readEnvelope } from './envelope.ts';
+import { fault, faultOf, sendAnswer } from './answer.ts';
+import { postSchema, samplesOf, WSDL_FOLDER, wsdlSchema } from './endpoint-docs.ts';
+import { readEnvelope } from './envelope.ts';
 import { SOAP_BODY_TYPES, soapActionOf, soapRequestValidators } from './request-validators.ts';
-import type { BinarySink, BinaryValue, Tree } from './validator.ts';
-import { XsdViolation } from './validator.ts';
-import { ENVELOPE_HEAD, ENVELOPE_TAIL, envelope, SOAP_CONTENT_TYPE } from './writer.ts';
-import { qname, XsdModel } from './xsd-model.ts';
+import { stageAttachments } from './staging.ts';
+import type { BinaryValue, Tree } from './validator.ts';
+import { SOAP_CONTENT_TYPE } from './writer.ts';
+import { type ElementDecl, qname, XsdModel } from './xsd-model.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-/** Where the WSDL and XSD files are (`src/services/iponz/wsdl/`). */
-export const WSDL_FOLDER = path.join(here, '..', 'wsdl');
+export { fault } from './answer.ts';
+export { WSDL_FOLDER } from './endpoint-docs.ts';
 /** Ours: a request without attachments is at most 1 MiB unless the operation says otherwise. */
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 
@@ -132,35 +126,6 @@ export const jsonForm = <Input>(form: JsonForm<Input>): JsonForm<never> => form 
 
 const SOAP_TYPES = /^(text\/xml|application\/xml|application\/soap\+xml)\s*(;|$)/i;
 
-export function fault(reply: FastifyReply, error: HttpError): FastifyReply {
-  const rendered = render('soap', error);
-  return reply.code(error.status).type(SOAP_CONTENT_TYPE).send(rendered.body);
-}
-
-const FAULT_SCHEMA = { description: 'A SOAP 1.1 envelope whose body is a soap:Fault' };
-/** What a fault looks like, for the reference (the one a request the XSD refuses gets). */
-const FAULT_EXAMPLE = render(
-  'soap',
-  new HttpError(SOAP_ERRORS.invalidRequest, 'TradeMarkSearchCriteria/Title: at most 255 characters'),
-).body;
-
-/**
- * The sample envelope of each operation (`wsdl/samples/<endpoint>.<operation>.xml`, one per operation,
- * answered by the sandbox as it is: test/services/iponz/soap-samples.test.ts), for the OpenAPI document.
- */
-function samplesOf(options: SoapEndpointOptions): Record<string, { summary: string; value: string }> {
-  const samples: Record<string, { summary: string; value: string }> = {};
-  for (const operation of options.operations) {
-    const file = path.join(WSDL_FOLDER, 'samples', `${options.path.slice(1)}.${operation.name}.xml`);
-    if (!existsSync(file)) continue;
-    samples[operation.name] = {
-      summary: `${operation.name} (send SOAPAction: ${operation.name})`,
-      value: readFileSync(file, 'utf8'),
-    };
-  }
-  return samples;
-}
-
 export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOptions): Promise<void> {
   const samples = samplesOf(options);
   // Files by name in wsdl/ (or by absolute path: tests); each XSD served under its file name.
@@ -178,6 +143,8 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
       return [operation.request, { operation, decl }];
     }),
   );
+
+  const loaded: LoadedEndpoint = { options, model, byElement };
 
   await app.register(async (scope) => {
     // The body is read by the operation as it streams, not by Fastify.
@@ -200,20 +167,7 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
       options.path,
       declareAnyAccept(
         {
-          schema: {
-            summary: `${options.summary}: the WSDL (?wsdl) and its XSDs (?xsd=<file>)`,
-            querystring: Type.Object({
-              // Its presence asks for the WSDL (`?wsdl`); a value is allowed, so try-it can send one.
-              wsdl: Type.Optional(Type.String({ examples: ['true'] })),
-              xsd: Type.Optional(Type.String({ enum: [...xsds.keys()] })),
-            }),
-            response: {
-              200: {
-                description: 'The WSDL or the XSD',
-                content: { 'text/xml': { schema: { type: 'string' } } },
-              },
-            },
-          },
+          schema: wsdlSchema(options.summary, [...xsds.keys()]),
         },
         // Whatever the Accept (SOAP toolkits send their own): the files are what they are.
         { produces: ['text/xml'] },
@@ -244,83 +198,7 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
       options.path,
       declareAnyAccept(
         {
-          schema: {
-            summary: `${options.summary} (SOAP 1.1; operations: ${options.operations.map((o) => o.name).join(', ')})`,
-            description: `A SOAP 1.1 document/literal operation: the body is a SOAP envelope, see the WSDL (GET ${options.path}?wsdl)${options.json ? '; with Content-Type: application/json, the same operation as REST JSON' : ''}.`,
-            externalDocs: { description: 'The WSDL', url: `${options.path.slice(1)}?wsdl` },
-            // The operation to run; the portal's try-it sends the one of the sample chosen.
-            headers: {
-              type: 'object',
-              properties: {
-                SOAPAction: {
-                  type: 'string',
-                  enum: options.operations.map((o) => o.name),
-                  description: `The operation (the WSDL's soapAction)${options.operations.length > 1 ? '; required' : ''}`,
-                },
-              },
-              ...(options.operations.length > 1 ? { required: ['SOAPAction'] } : {}),
-            },
-            body: {
-              content: {
-                'text/xml': {
-                  // No `type`: Swagger UI then shows the chosen sample as it is (a typed schema without an
-                  // XML root name makes it print "XML example cannot be generated" instead).
-                  schema: {
-                    description:
-                      'A SOAP 1.1 envelope (a string of XML) whose body is a request element of the WSDL',
-                    'x-examples': samples,
-                  },
-                },
-                'application/xml': { schema: { description: 'The same envelope as text/xml' } },
-                ...(options.jsonSchema ? { 'application/json': { schema: options.jsonSchema.body } } : {}),
-              },
-            },
-            response: {
-              200: {
-                description:
-                  'The answer envelope (see the WSDL); failures the register publishes as answers are here too',
-                content: {
-                  'text/xml': { schema: { description: 'A SOAP 1.1 envelope (see the WSDL)' } },
-                  ...(options.jsonSchema
-                    ? {
-                        'application/json': {
-                          schema: options.jsonSchema.response[200] ?? { type: 'object' },
-                        },
-                      }
-                    : {}),
-                },
-              },
-              ...Object.fromEntries(
-                Object.entries(options.jsonSchema?.response ?? {})
-                  .filter(([status]) => status !== '200')
-                  .map(([status, description]) => [
-                    status,
-                    { description, content: { 'application/problem+json': { schema: { type: 'object' } } } },
-                  ]),
-              ),
-              415: {
-                description:
-                  'Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault',
-                content: {
-                  'application/problem+json': { schema: { type: 'object' } },
-                  'text/xml': { schema: FAULT_SCHEMA },
-                },
-              },
-              500: {
-                description: 'A SOAP 1.1 Fault',
-                content: { 'text/xml': { schema: FAULT_SCHEMA, example: FAULT_EXAMPLE } },
-              },
-              ...Object.fromEntries(
-                Object.entries(options.faults ?? {}).map(([status, description]) => [
-                  status,
-                  {
-                    description,
-                    content: { 'text/xml': { schema: FAULT_SCHEMA } },
-                  },
-                ]),
-              ),
-            },
-          },
+          schema: postSchema(options, samples),
           // Its refusals are answered by the route (a fault, in any app), not left to the app's error handler.
           attachValidation: true,
           // Attachments of many megabytes may take longer than an ordinary body, at the minimum rate.
@@ -364,157 +242,64 @@ export async function soapEndpoint(app: FastifyInstance, options: SoapEndpointOp
           );
         // The SOAPAction names an operation, or is absent on an endpoint of one (its header validator).
         const action = soapActionOf(request.headers);
-        let chosen = action ? byAction.get(action) : undefined;
-        const staged: BinaryValue[] = [];
-        const writes: Promise<void>[] = [];
-        const kept = new Set<BinaryValue>();
-        const documents = options.documents;
-        const openBinary = (where: string): BinarySink => {
-          if (!documents) throw new XsdViolation(where, 'this endpoint stores no documents');
-          const value: BinaryValue = {
-            kind: 'binary',
-            documentId: `staged-${randomBytes(16).toString('hex')}`,
-            size: 0,
-          };
-          staged.push(value);
-          const pass = new PassThrough({ highWaterMark: 256 * 1024 });
-          // The store may not listen yet when the request fails (abort): its error is the store's to see.
-          pass.on('error', () => {});
-          const stored = documents.put(value.documentId, pass).then((result) => {
-            value.size = result.size;
-          });
-          stored.catch(() => {});
-          writes.push(stored);
-          return {
-            value,
-            write: (bytes) => pass.write(bytes),
-            // Ends at `finish` too: a write refused just before the element's end would wait for ever.
-            drain: () => drained(pass, () => new Error('the document store stopped reading the attachment')),
-            end: async () => {
-              pass.end();
-              await stored;
-            },
-            abort: () => pass.destroy(new Error('the request failed')),
-          };
-        };
-        const cleanup = async () => {
-          if (!documents) return;
-          await Promise.allSettled(writes);
-          for (const value of staged)
-            if (!kept.has(value)) await documents.delete(value.documentId).catch(() => false);
-        };
-        try {
-          const read = await readEnvelope(
-            request.raw,
-            {
-              requestElement(namespace, local) {
-                const found = namespace === options.namespace ? byElement.get(local) : undefined;
-                if (!found || (chosen && found.operation !== chosen))
-                  throw new HttpError(
-                    chosen ? SOAP_ERRORS.invalidRequest : SOAP_ERRORS.malformedEnvelope,
-                    chosen
-                      ? `Element ${local}: the operation ${chosen.name} takes ${chosen.request} in namespace ${options.namespace}`
-                      : `Element ${local} (namespace ${namespace || 'none'}) is not a request of ${options.path}; expected ${[...byElement.keys()].join(' or ')} in namespace ${options.namespace}`,
-                    [{ field: local, message: 'is not the operation’s request element' }],
-                  );
-                chosen = found.operation;
-                return { decl: found.decl, model, maxBytes: found.operation.maxBytes ?? DEFAULT_MAX_BYTES };
-              },
-              openBinary,
-            },
-            chosen?.maxBytes ?? Math.max(...options.operations.map((o) => o.maxBytes ?? DEFAULT_MAX_BYTES)),
-          );
-          const operation = chosen!;
-          const answer = await operation.handle({
-            body: read.body,
-            request,
-            attachments: staged,
-            keep: (value) => kept.add(value),
-          });
-          await cleanup();
-          reply.type(SOAP_CONTENT_TYPE);
-          if ('xml' in answer) return reply.send(envelope(answer.xml));
-          if ('write' in answer) return await writeAnswer(reply, answer.write);
-          const pieces = answer.stream;
-          const body = Readable.from(
-            (async function* () {
-              yield ENVELOPE_HEAD;
-              yield* pieces;
-              yield ENVELOPE_TAIL;
-            })(),
-            { objectMode: false },
-          );
-          const close = answer.close;
-          if (close) body.once('close', () => void close().catch(() => {}));
-          return reply.send(body);
-        } catch (error) {
-          await cleanup();
-          // Answered already: the body did not arrive in time (408, platform/http/body-deadline.ts).
-          if (reply.sent) return reply;
-          // What is left of the body is not read: the connection closes after the answer.
-          if (!request.raw.readableEnded) reply.header('Connection', 'close');
-          return fault(reply, faultOf(error, request));
-        }
+        return answerEnvelope(loaded, request, reply, action ? byAction.get(action) : undefined);
       },
     );
   });
 }
 
-/** Writes an answer straight to the socket (the reply hijacked: its headers written here). */
-async function writeAnswer(
-  reply: FastifyReply,
-  body: (sink: AnswerSink) => Promise<void>,
-): Promise<FastifyReply> {
-  const raw = reply.raw;
-  // A hijacked reply skips the onSend hook that names the request (app.ts): named here.
-  reply.header(REQUEST_ID_HEADER_NAME, reply.request.id);
-  reply.hijack();
-  raw.writeHead(200, reply.getHeaders() as Record<string, string>);
-  const sink: AnswerSink = {
-    // Node never calls a write's callback when the connection closed under it (the bytes go nowhere):
-    // the answer's 'close' ends the wait, so a client gone mid-answer frees what the writer holds (an
-    // open document) at once, not never.
-    write: (piece) =>
-      new Promise((resolve, reject) => {
-        if (raw.destroyed) return reject(new Error('the connection is closed'));
-        const gone = () => reject(new Error('the connection is closed'));
-        raw.once('close', gone);
-        raw.write(piece, (error) => {
-          raw.off('close', gone);
-          if (error) reject(error);
-          else resolve();
-        });
-      }),
-  };
-  try {
-    await sink.write(ENVELOPE_HEAD);
-    await body(sink);
-    await sink.write(ENVELOPE_TAIL);
-    raw.end();
-  } catch (error) {
-    // The client gone mid-answer is no fault of ours; anything else that cut it short is.
-    if (raw.destroyed) logClientWentAway(reply.request, error);
-    else reply.log.warn({ err: error }, 'SOAP answer cut short');
-    raw.destroy();
-  }
-  return reply;
+/** An endpoint as loaded at start: its options, its XSDs' model, its operations by request element. */
+interface LoadedEndpoint {
+  options: SoapEndpointOptions;
+  model: XsdModel;
+  byElement: Map<string, { operation: SoapOperation; decl: ElementDecl }>;
 }
 
-/** The fault an error is answered with; our own failures are logged and leak nothing. */
-function faultOf(error: unknown, request: FastifyRequest): HttpError {
-  if (error instanceof XsdViolation)
-    return new HttpError(SOAP_ERRORS.invalidRequest, error.message, [
-      { field: error.element, message: error.rule },
-    ]);
-  if (error instanceof MalformedEnvelope)
-    return new HttpError(SOAP_ERRORS.malformedEnvelope, `Malformed SOAP 1.1 envelope: ${error.message}`);
-  if (error instanceof EnvelopeTooLarge)
-    return new HttpError(PLATFORM_ERRORS.bodyTooLarge, error.message, [
-      { field: 'body', message: `at most ${error.limit} bytes` },
-    ]);
-  if (error instanceof HttpError) return error;
-  const known = toHttpError(error, request);
-  if (known.code === PLATFORM_ERRORS.internalError.code)
-    request.log.error({ err: error }, 'SOAP operation failed');
-  return known;
+/** Reads the envelope as it streams, runs its operation and answers; a fault for what fails. */
+async function answerEnvelope(
+  { options, model, byElement }: LoadedEndpoint,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  byHeader: SoapOperation | undefined,
+): Promise<FastifyReply> {
+  const largest = Math.max(...options.operations.map((o) => o.maxBytes ?? DEFAULT_MAX_BYTES));
+  let chosen = byHeader;
+  const attachments = stageAttachments(options.documents);
+  try {
+    const read = await readEnvelope(
+      request.raw,
+      {
+        requestElement(namespace, local) {
+          const found = namespace === options.namespace ? byElement.get(local) : undefined;
+          if (!found || (chosen && found.operation !== chosen))
+            throw new HttpError(
+              chosen ? SOAP_ERRORS.invalidRequest : SOAP_ERRORS.malformedEnvelope,
+              chosen
+                ? `Element ${local}: the operation ${chosen.name} takes ${chosen.request} in namespace ${options.namespace}`
+                : `Element ${local} (namespace ${namespace || 'none'}) is not a request of ${options.path}; expected ${[...byElement.keys()].join(' or ')} in namespace ${options.namespace}`,
+              [{ field: local, message: 'is not the operation’s request element' }],
+            );
+          chosen = found.operation;
+          return { decl: found.decl, model, maxBytes: found.operation.maxBytes ?? DEFAULT_MAX_BYTES };
+        },
+        openBinary: attachments.openBinary,
+      },
+      chosen?.maxBytes ?? largest,
+    );
+    const answer = await chosen!.handle({
+      body: read.body,
+      request,
+      attachments: attachments.staged,
+      keep: attachments.keep,
+    });
+    await attachments.cleanup();
+    return await sendAnswer(reply, answer);
+  } catch (error) {
+    await attachments.cleanup();
+    // Answered already: the body did not arrive in time (408, platform/http/body-deadline.ts).
+    if (reply.sent) return reply;
+    // What is left of the body is not read: the connection closes after the answer.
+    if (!request.raw.readableEnded) reply.header('Connection', 'close');
+    return fault(reply, faultOf(error, request));
+  }
 }
