@@ -3,10 +3,27 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../../src/gateway/service-context.ts';
 import { noPreconditions } from '../../../src/platform/http/operation.ts';
+import {
+  discoverEntity,
+  ENTITY_PARTS,
+  readEntity,
+  readEntityPart,
+} from '../../../src/services/nzbn/operations/entities.ts';
 import { addListItem, ENTITY_LISTS } from '../../../src/services/nzbn/operations/entity-lists.ts';
 import { changePrivacySettings } from '../../../src/services/nzbn/operations/entity-updates.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
 import { sandboxContext, userCaller } from './support/context.ts';
+
+/** What a route answers from a read operation: the same bytes and validators. */
+function expectSameAnswer(
+  response: { statusCode: number; body: string; headers: Record<string, unknown> },
+  answer: { body: string | (() => string | Buffer); validators: { etag: string; lastModified: Date } },
+) {
+  expect(response.statusCode).toBe(200);
+  expect(response.body).toBe(String(typeof answer.body === 'function' ? answer.body() : answer.body));
+  expect(response.headers.etag).toBe(answer.validators.etag);
+  expect(response.headers['last-modified']).toBe(answer.validators.lastModified.toUTCString());
+}
 
 const OPERATIONS = path.resolve(import.meta.dirname, '../../../src/services/nzbn/operations');
 
@@ -74,5 +91,66 @@ describe('operations called without HTTP (as the CLI or an import does)', () => 
       }),
     ).rejects.toThrow('stale');
     expect((await read(E)).headers.etag).toBe(before.headers.etag);
+  });
+});
+
+describe('read operations answer what the API answers', () => {
+  let t: NzbnTest;
+  let context: ServiceContext;
+  beforeAll(async () => {
+    t = await nzbnTest();
+    context = sandboxContext(t.gateway);
+  });
+  afterAll(() => t?.close());
+
+  const P = FIXTURE.privateData;
+  const part = (path: string) => ENTITY_PARTS.find((p) => p.path === path)!;
+
+  it('reads the entity in the view of each caller', async () => {
+    const owner = userCaller(t.owner.userId);
+    expectSameAnswer(
+      await t.call('GET', `/entities/${P}`, { token: t.owner.token }),
+      await readEntity(context, { caller: owner, nzbn: P }),
+    );
+    const open = await readEntity(context, { caller: undefined, nzbn: P });
+    expectSameAnswer(await t.call('GET', `/entities/${P}`), open);
+    expect(open.validators.etag).toMatch(/-p"$/);
+  });
+
+  it('reads a part, addresses of one type, and refuses as the API does', async () => {
+    const owner = userCaller(t.owner.userId);
+    expectSameAnswer(
+      await t.call('GET', `/entities/${P}/phone-numbers`, { token: t.owner.token }),
+      await readEntityPart(context, { caller: owner, nzbn: P, part: part('phone-numbers') }),
+    );
+    const input = { caller: undefined, nzbn: FIXTURE.company, part: part('addresses') };
+    expectSameAnswer(
+      await t.call('GET', `/entities/${FIXTURE.company}/addresses?address-type=registered`),
+      await readEntityPart(context, { ...input, addressType: 'registered' }),
+    );
+    await expect(readEntityPart(context, { ...input, addressType: 'nowhere' })).rejects.toMatchObject({
+      status: 400,
+      fields: [{ field: 'address-type' }],
+    });
+    const details = { caller: undefined, nzbn: FIXTURE.soleTrader, part: part('company-details') };
+    const refused = await t.call('GET', `/entities/${FIXTURE.soleTrader}/company-details`);
+    expect(refused.statusCode).toBe(400);
+    await expect(readEntityPart(context, details)).rejects.toMatchObject({
+      status: 400,
+      message: refused.json().errorDescription,
+    });
+  });
+
+  it("answers discoverable with the links and validators of the caller's view", async () => {
+    const O = FIXTURE.orgParts;
+    expectSameAnswer(
+      await t.call('GET', `/entities/${O}/discoverable`),
+      await discoverEntity(context, { caller: undefined, nzbn: O }),
+    );
+    await expect(discoverEntity(context, { caller: undefined, nzbn: '9429000003026' })).rejects.toMatchObject(
+      {
+        status: 400,
+      },
+    );
   });
 });

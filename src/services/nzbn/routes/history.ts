@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { typed } from '../../../platform/http/operation.ts';
 import { type EntityHistory, entityHistory, type HistoryKind } from '../domain/history.ts';
 import { Address, TradingArea, TradingName } from '../domain/schema.ts';
+import { readAnswer } from '../operations/entities.ts';
 import { actsFor, loadEntity, type NzbnContext } from '../operations/support.ts';
 import {
   EntityNameHistoryItem,
@@ -17,8 +18,7 @@ import {
   responses,
 } from '../schemas/operations.ts';
 import { historyItems, parseEntity } from '../store/entities.ts';
-import { nzbnOperation } from './operation.ts';
-import { sendPart } from './read.ts';
+import { nzbnOperation, sendRead } from './operation.ts';
 
 const KINDS: readonly { kind: HistoryKind; key: keyof EntityHistory; item: TSchema }[] = [
   { kind: 'addresses', key: 'addresses', item: Address },
@@ -56,7 +56,7 @@ export async function historyRoutes(app: FastifyInstance, context: NzbnContext):
     ),
     async (request, reply) => {
       const { stored, history } = await load(request.params.nzbn, request.caller);
-      return sendPart(request, reply, history, stored.lastUpdated);
+      return sendRead(request, reply, readAnswer(history, stored.lastUpdated));
     },
   );
 
@@ -75,7 +75,7 @@ export async function historyRoutes(app: FastifyInstance, context: NzbnContext):
       ),
       async (request, reply) => {
         const { stored, history } = await load(request.params.nzbn, request.caller, kind);
-        return sendPart(request, reply, history[key], stored.lastUpdated);
+        return sendRead(request, reply, readAnswer(history[key], stored.lastUpdated));
       },
     );
   }
