@@ -11,6 +11,7 @@ import {
 } from '../../../src/services/nzbn/operations/entities.ts';
 import { addListItem, ENTITY_LISTS } from '../../../src/services/nzbn/operations/entity-lists.ts';
 import { changePrivacySettings } from '../../../src/services/nzbn/operations/entity-updates.ts';
+import { readHistory, readHistoryList } from '../../../src/services/nzbn/operations/history.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
 import { sandboxContext, userCaller } from './support/context.ts';
 
@@ -139,6 +140,25 @@ describe('read operations answer what the API answers', () => {
       status: 400,
       message: refused.json().errorDescription,
     });
+  });
+
+  it('reads the history, whole and one kind, in the view of each caller', async () => {
+    const owner = userCaller(t.owner.userId);
+    expectSameAnswer(
+      await t.call('GET', `/entities/${P}/history`, { token: t.owner.token }),
+      await readHistory(context, { caller: owner, nzbn: P }),
+    );
+    expectSameAnswer(
+      await t.call('GET', `/entities/${P}/history`),
+      await readHistory(context, { caller: undefined, nzbn: P }),
+    );
+    const names = await readHistoryList(context, {
+      caller: undefined,
+      nzbn: FIXTURE.company,
+      kind: 'entity-names',
+    });
+    expectSameAnswer(await t.call('GET', `/entities/${FIXTURE.company}/history/entity-names`), names);
+    expect(Array.isArray(JSON.parse(names.body))).toBe(true);
   });
 
   it("answers discoverable with the links and validators of the caller's view", async () => {
