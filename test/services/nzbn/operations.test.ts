@@ -12,6 +12,7 @@ import {
 import { addListItem, ENTITY_LISTS } from '../../../src/services/nzbn/operations/entity-lists.ts';
 import { changePrivacySettings } from '../../../src/services/nzbn/operations/entity-updates.ts';
 import { readHistory, readHistoryList } from '../../../src/services/nzbn/operations/history.ts';
+import { searchRegister } from '../../../src/services/nzbn/operations/search.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
 import { sandboxContext, userCaller } from './support/context.ts';
 
@@ -159,6 +160,25 @@ describe('read operations answer what the API answers', () => {
     });
     expectSameAnswer(await t.call('GET', `/entities/${FIXTURE.company}/history/entity-names`), names);
     expect(Array.isArray(JSON.parse(names.body))).toBe(true);
+  });
+
+  it('searches the register: the page the API answers, and its refusals', async () => {
+    const page = { pageSize: 5, offset: 5 };
+    const search = { 'search-term': 'sandbox', 'entity-status': ['Registered, Inactive'] };
+    const found = await searchRegister(context, { search, page });
+    const answered = await t.call(
+      'GET',
+      '/entities?search-term=sandbox&entity-status=Registered,Inactive&page=1&page-size=5',
+    );
+    expect(answered.statusCode).toBe(200);
+    expect(found.items.length).toBeGreaterThan(0);
+    expect(found.items).toEqual(answered.json().items);
+    expect(found.total).toBe(answered.json().totalItems);
+    const refused = await t.call('GET', '/entities?search-term=sandbox&entity-status=Sleeping');
+    expect(refused.statusCode).toBe(400);
+    await expect(
+      searchRegister(context, { search: { 'search-term': 'sandbox', 'entity-status': ['Sleeping'] }, page }),
+    ).rejects.toMatchObject({ status: 400, message: refused.json().errorDescription });
   });
 
   it("answers discoverable with the links and validators of the caller's view", async () => {
