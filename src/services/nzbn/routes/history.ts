@@ -1,13 +1,14 @@
 /**
- * GET /entities/{nzbn}/history (every kind) and /history/{kind} (one list). Private addresses and
- * trading names are left out as in the entity itself.
+ * GET /entities/{nzbn}/history (every kind) and /history/{kind} (one list). The operations are
+ * operations/history.ts.
  */
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../../../platform/http/operation.ts';
-import { type EntityHistory, entityHistory, type HistoryKind } from '../domain/history.ts';
+import type { HistoryKind } from '../domain/history.ts';
 import { Address, TradingArea, TradingName } from '../domain/schema.ts';
-import { actsFor, loadEntity, type NzbnContext } from '../operations/support.ts';
+import { HISTORY_KEYS, readHistory, readHistoryList } from '../operations/history.ts';
+import type { NzbnContext } from '../operations/support.ts';
 import {
   EntityNameHistoryItem,
   EntityStatusHistoryItem,
@@ -16,31 +17,24 @@ import {
   NzbnParams,
   responses,
 } from '../schemas/operations.ts';
-import { historyItems, parseEntity } from '../store/entities.ts';
-import { nzbnOperation } from './operation.ts';
-import { sendPart } from './read.ts';
+import { nzbnOperation, sendRead } from './operation.ts';
 
-const KINDS: readonly { kind: HistoryKind; key: keyof EntityHistory; item: TSchema }[] = [
-  { kind: 'addresses', key: 'addresses', item: Address },
-  { kind: 'entity-names', key: 'entityNames', item: EntityNameHistoryItem },
-  { kind: 'trading-names', key: 'tradingNames', item: TradingName },
-  { kind: 'trading-areas', key: 'tradingAreas', item: TradingArea },
-  { kind: 'entity-statuses', key: 'entityStatuses', item: EntityStatusHistoryItem },
-  { kind: 'hibernation-statuses', key: 'hibernationStatuses', item: HibernationHistoryItem },
+/** The schema of each kind's items. */
+const KINDS: readonly { kind: HistoryKind; item: TSchema }[] = [
+  { kind: 'addresses', item: Address },
+  { kind: 'entity-names', item: EntityNameHistoryItem },
+  { kind: 'trading-names', item: TradingName },
+  { kind: 'trading-areas', item: TradingArea },
+  { kind: 'entity-statuses', item: EntityStatusHistoryItem },
+  { kind: 'hibernation-statuses', item: HibernationHistoryItem },
 ];
 
-const WholeHistory = Type.Object(Object.fromEntries(KINDS.map(({ key, item }) => [key, Type.Array(item)])), {
-  additionalProperties: false,
-});
+const WholeHistory = Type.Object(
+  Object.fromEntries(KINDS.map(({ kind, item }) => [HISTORY_KEYS[kind], Type.Array(item)])),
+  { additionalProperties: false },
+);
 
 export async function historyRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
-  const load = async (nzbn: string, authorisedFor: Parameters<typeof actsFor>[1], kind?: HistoryKind) => {
-    const stored = await loadEntity(context, nzbn);
-    const authorised = await actsFor(context, authorisedFor, stored.nzbn);
-    const records = await historyItems(context.database.pool, stored.nzbn, kind);
-    return { stored, history: entityHistory(parseEntity(stored), records, authorised) };
-  };
-
   const api = typed(app);
   api.get(
     '/entities/:nzbn/history',
@@ -55,12 +49,12 @@ export async function historyRoutes(app: FastifyInstance, context: NzbnContext):
       'read',
     ),
     async (request, reply) => {
-      const { stored, history } = await load(request.params.nzbn, request.caller);
-      return sendPart(request, reply, history, stored.lastUpdated);
+      const history = await readHistory(context, { caller: request.caller, nzbn: request.params.nzbn });
+      return sendRead(request, reply, history);
     },
   );
 
-  for (const { kind, key, item } of KINDS) {
+  for (const { kind, item } of KINDS) {
     api.get(
       `/entities/:nzbn/history/${kind}`,
       nzbnOperation(
@@ -74,8 +68,8 @@ export async function historyRoutes(app: FastifyInstance, context: NzbnContext):
         'read',
       ),
       async (request, reply) => {
-        const { stored, history } = await load(request.params.nzbn, request.caller, kind);
-        return sendPart(request, reply, history[key], stored.lastUpdated);
+        const input = { caller: request.caller, nzbn: request.params.nzbn, kind };
+        return sendRead(request, reply, await readHistoryList(context, input));
       },
     );
   }

@@ -4,8 +4,13 @@
  * negotiation as it has always been: JSON whatever `Accept` says (RFC 9110 §12.5.1 lets a server
  * disregard it; the published definition lists no 406 for any operation of the register).
  */
-import type { RouteShorthandOptions } from 'fastify';
-import { declareOperation, type OperationDeclaration } from '../../../platform/http/operation.ts';
+import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import {
+  conditionalRead,
+  declareOperation,
+  type OperationDeclaration,
+  type ResourceValidators,
+} from '../../../platform/http/operation.ts';
 
 export const PRODUCES = ['application/json'] as const;
 
@@ -19,4 +24,18 @@ export function nzbnOperation<Options extends RouteShorthandOptions>(
     unacceptable: 'first',
     ...(conditional === undefined ? {} : { conditional }),
   });
+}
+
+/**
+ * A read's answer: 304 with an empty body when the request's conditions say the client has it (412 when
+ * they fail), otherwise the JSON as the operation made it, with its validators.
+ */
+export function sendRead(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: { validators: ResourceValidators; body: string | (() => string | Buffer) },
+): FastifyReply {
+  if (conditionalRead(request, reply, answer.validators)) return reply;
+  const body = typeof answer.body === 'function' ? answer.body() : answer.body;
+  return reply.type('application/json; charset=utf-8').send(body);
 }

@@ -1,0 +1,180 @@
+/**
+ * Reads of one entity: the whole entity, each of its parts and `discoverable`, each answered with its
+ * validators (ETag, Last-Modified). Private items are left out unless the caller is a signed-in user with
+ * business authority over the entity. The stored document is sent as stored when the caller may see all
+ * of it or nothing in it is private; otherwise the public view is made from it.
+ */
+import { type TSchema, Type } from '@sinclair/typebox';
+import type { Caller } from '../../../gateway/service-context.ts';
+import { strongEtag } from '../../../platform/http/conditional.ts';
+import { badRequest } from '../../../platform/http/errors.ts';
+import type { ResourceValidators } from '../../../platform/http/operation.ts';
+import { ADDRESS_TYPES, isAddressType, isCompanyType } from '../domain/codes.ts';
+import { partVisibleTo } from '../domain/organisation-part.ts';
+import {
+  Addresses,
+  BusinessEthnicityIdentifier,
+  CompanyDetails,
+  EmailAddress,
+  type Entity,
+  GstNumber,
+  IndustryClassification,
+  NonCompanyDetails,
+  PaymentBankAccount,
+  PhoneNumber,
+  PrivacySettings,
+  Role,
+  TradingArea,
+  TradingName,
+  Website,
+} from '../domain/schema.ts';
+import { partsOf } from '../store/org-parts.ts';
+import {
+  actsFor,
+  baseUrl,
+  entitiesCallerActsFor,
+  entityView,
+  latestOf,
+  link,
+  loadCachedEntity,
+  loadEntity,
+  type NzbnContext,
+} from './support.ts';
+
+/** A read's JSON as sent, with its validators. */
+export interface ReadAnswer {
+  body: string;
+  validators: ResourceValidators;
+}
+
+/** A value as sent: its bytes, an ETag of its own (a hash of them) and the given Last-Modified. */
+export function readAnswer(value: unknown, lastModified: Date): ReadAnswer {
+  const body = JSON.stringify(value);
+  return { body, validators: { etag: strongEtag(body), lastModified } };
+}
+
+export interface EntityPart {
+  /** The path segment under `/entities/{nzbn}/`. */
+  path: string;
+  key: keyof Entity;
+  schema: TSchema;
+}
+
+/** Sub-resources: path segment, entity key and the schema of the answer. */
+export const ENTITY_PARTS: readonly EntityPart[] = [
+  { path: 'addresses', key: 'addresses', schema: Addresses },
+  { path: 'roles', key: 'roles', schema: Type.Array(Role) },
+  { path: 'trading-names', key: 'tradingNames', schema: Type.Array(TradingName) },
+  { path: 'phone-numbers', key: 'phoneNumbers', schema: Type.Array(PhoneNumber) },
+  { path: 'email-addresses', key: 'emailAddresses', schema: Type.Array(EmailAddress) },
+  { path: 'websites', key: 'websites', schema: Type.Array(Website) },
+  {
+    path: 'industry-classifications',
+    key: 'industryClassifications',
+    schema: Type.Array(IndustryClassification),
+  },
+  { path: 'company-details', key: 'company-details', schema: CompanyDetails },
+  { path: 'non-company-details', key: 'non-company-details', schema: NonCompanyDetails },
+  { path: 'privacy-settings', key: 'privacySettings', schema: PrivacySettings },
+  {
+    path: 'business-ethnicity-identifiers',
+    key: 'businessEthnicityIdentifiers',
+    schema: Type.Array(BusinessEthnicityIdentifier),
+  },
+  { path: 'payment-bank-accounts', key: 'paymentBankAccounts', schema: Type.Array(PaymentBankAccount) },
+  { path: 'gst-numbers', key: 'gstNumbers', schema: Type.Array(GstNumber) },
+  { path: 'trading-areas', key: 'tradingAreas', schema: Type.Array(TradingArea) },
+];
+
+/** The entity as the caller may see it: its validators, and its bytes made only when they are sent. */
+export interface EntityAnswer {
+  validators: ResourceValidators;
+  body(): string | Buffer;
+}
+
+/** The entity; the ETags and both views' bytes are made once per stored version (store/entity-cache.ts). */
+export async function readEntity(
+  context: NzbnContext,
+  input: { caller: Caller | undefined; nzbn: string },
+): Promise<EntityAnswer> {
+  const entry = await loadCachedEntity(context, input.nzbn);
+  const stored = entry.stored;
+  const authorised = stored.hidesItems ? await actsFor(context, input.caller, stored.nzbn) : true;
+  return {
+    validators: { etag: entry.viewEtag(authorised), lastModified: stored.lastUpdated },
+    body: () => entry.body(authorised),
+  };
+}
+
+/** One part as the caller may see it; addresses of one type when `addressType` is given. */
+export async function readEntityPart(
+  context: NzbnContext,
+  input: { caller: Caller | undefined; nzbn: string; part: EntityPart; addressType?: string | undefined },
+): Promise<ReadAnswer> {
+  const { part } = input;
+  const stored = await loadEntity(context, input.nzbn);
+  const authorised = await actsFor(context, input.caller, stored.nzbn);
+  const entity = entityView(stored, authorised);
+  let value: unknown = entity[part.key];
+  if (part.key === 'company-details' && !isCompanyType(entity.entityTypeCode)) {
+    throw badRequest(
+      'nzbn',
+      `the entity is a ${entity.entityTypeDescription}, not a company: it has no company details`,
+    );
+  }
+  if (part.key === 'non-company-details' && isCompanyType(entity.entityTypeCode)) {
+    throw badRequest('nzbn', 'the entity is a company: see company-details');
+  }
+  if (part.key === 'addresses') value = filterAddresses(entity, input.addressType);
+  return readAnswer(value, stored.lastUpdated);
+}
+
+/**
+ * `discoverable`: a link per part that has data, `organisation-parts` when the caller sees one, and
+ * `history`. The ETag is of this caller's view; Last-Modified the latest change of what it is made from.
+ */
+export async function discoverEntity(
+  context: NzbnContext,
+  input: { caller: Caller | undefined; nzbn: string },
+): Promise<ReadAnswer> {
+  const stored = await loadEntity(context, input.nzbn);
+  const authorised = await actsFor(context, input.caller, stored.nzbn);
+  const entity = entityView(stored, authorised);
+  const mine = await entitiesCallerActsFor(context, input.caller);
+  const parts = (await partsOf(context.database.pool, stored.nzbn)).filter((p) =>
+    partVisibleTo(p.part, mine),
+  );
+  const base = `${baseUrl(context)}/entities/${entity.nzbn}`;
+  const links = [link('self', base)];
+  for (const part of ENTITY_PARTS) {
+    if (present(entity[part.key])) links.push(link(part.path, `${base}/${part.path}`));
+  }
+  if (parts.length > 0) links.push(link('organisation-parts', `${base}/organisation-parts`));
+  links.push(link('history', `${base}/history`));
+  const discoverable = {
+    nzbn: entity.nzbn,
+    entityName: entity.entityName,
+    entityTypeCode: entity.entityTypeCode,
+    entityStatusCode: entity.entityStatusCode,
+    links,
+  };
+  return readAnswer(discoverable, latestOf(stored.lastUpdated, parts));
+}
+
+function present(value: unknown): boolean {
+  if (value === null || value === undefined) return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object' && 'addressList' in value)
+    return (value as { addressList: unknown[] }).addressList.length > 0;
+  return true;
+}
+
+function filterAddresses(entity: Entity, addressType: string | undefined): Entity['addresses'] {
+  if (addressType === undefined || addressType === '') return entity.addresses;
+  const wanted = addressType.toUpperCase();
+  if (!isAddressType(wanted)) throw badRequest('address-type', `must be one of ${ADDRESS_TYPES.join(', ')}`);
+  return {
+    ...entity.addresses,
+    addressList: entity.addresses.addressList.filter((a) => a.addressType === wanted),
+  };
+}
