@@ -8,12 +8,23 @@ import { recordDocumentLocation } from '../../../src/services/disclose/operation
 import { authoriseFiling, fileActivity } from '../../../src/services/disclose/operations/filings.ts';
 import { listHoldings, readFund } from '../../../src/services/disclose/operations/funds.ts';
 import {
+  listRecordsPage,
+  readFundPage,
+  readRecordPage,
+} from '../../../src/services/disclose/operations/online-register.ts';
+import {
   listDocuments,
   listFundsOfOffer,
   readRecord,
 } from '../../../src/services/disclose/operations/records.ts';
 import { listNewOrChanged, searchRecords } from '../../../src/services/disclose/operations/searches.ts';
-import { type DiscloseGateway, discloseGateway, sandboxContext } from './support.ts';
+import {
+  fundView,
+  listView,
+  recordView,
+  registerPage,
+} from '../../../src/services/disclose/routes/online-register-views.ts';
+import { BASE, type DiscloseGateway, discloseGateway, sandboxContext } from './support.ts';
 
 const OPERATIONS = path.resolve(import.meta.dirname, '../../../src/services/disclose/operations');
 
@@ -134,6 +145,49 @@ describe('operations called without HTTP (as the CLI or an import does)', () => 
     const file = await d.gateway.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe(listed.contentType);
+  });
+
+  it("the online register's pages: what they show, read without HTTP, rendered as the pages are", async () => {
+    const pages = `${BASE}/online-register`;
+    // A document link's expiry and signature depend on the moment it is signed.
+    const unsigned = (text: string) =>
+      text.replace(/expires=\d+/g, 'expires=E').replace(/signature=[^&"]+/g, 'signature=S');
+    const served = async (path: string) =>
+      unsigned((await d.gateway.app.inject({ method: 'GET', url: `${pages}${path}` })).body);
+    const rendered = (view: Parameters<typeof registerPage>[2]) =>
+      unsigned(registerPage('sandbox', pages, view));
+
+    const offer = await readRecordPage(context, {
+      subject: 'offer',
+      number: 'OFR10001',
+      version: 'OFR10001-v1',
+    });
+    expect(offer.row.version).toBe(1);
+    expect(offer.funds?.total).toBe(11);
+    expect(offer.documents.rows[0]?.href).toMatch(/\/files\/DOC\d+\?.*caller=online-register/);
+    expect(rendered(recordView(pages, offer))).toBe(await served('/offer/OFR10001?version=OFR10001-v1'));
+    const scheme = await readRecordPage(context, { subject: 'scheme', number: 'SCH10000' });
+    expect(scheme.offers?.map((o) => o.offerNumber)).toEqual(['OFR10001']);
+    expect(rendered(recordView(pages, scheme))).toBe(await served('/scheme/SCH10000'));
+    const fund = await readFundPage(context, { fundNumber: 'FND10002' });
+    expect(rendered(fundView(pages, fund))).toBe(await served('/fund/FND10002'));
+    const schemes = await listRecordsPage(context, { subject: 'scheme' });
+    expect(rendered(listView(pages, 'scheme', schemes))).toBe(await served('/schemes'));
+
+    await expect(readRecordPage(context, { subject: 'offer', number: 'SCH10000' })).rejects.toMatchObject({
+      status: 404,
+      message: 'SCH10000 is not a offer number.',
+    });
+    await expect(
+      readRecordPage(context, { subject: 'offer', number: 'OFR10001', version: 'OFR10001-v99' }),
+    ).rejects.toMatchObject({ status: 404, message: 'OFR10001-v99 is not on the register.' });
+    await expect(
+      readFundPage(context, { fundNumber: 'FND10001', version: 'OFR10002-v1' }),
+    ).rejects.toMatchObject({ field: 'version' });
+    await expect(readFundPage(context, { fundNumber: 'FND1' })).rejects.toMatchObject({
+      status: 404,
+      message: 'FND1 is not on the register.',
+    });
   });
 
   /** A tool acting for the test's organisation (its authority over the fixed funds decides). */

@@ -35,6 +35,15 @@ export function signingKey(context: ServiceContext): Buffer {
 export const downloadPath = (context: ServiceContext, recId: string): string =>
   `${apiBase(context)}/files/${recId}`;
 
+/**
+ * A document's signed address on the online register's pages: from the gateway root, valid
+ * SIGNED_URL_SECONDS from now, for the caller `online-register` (the pages need no key).
+ */
+export function pageDownloadHref(context: ServiceContext, recId: string): string {
+  const path = downloadPath(context, recId);
+  return `${path}?${signedQuery(signingKey(context), path, 'online-register', context.clock.now().getTime(), SIGNED_URL_SECONDS)}`;
+}
+
 /** A document as a list item of an answer, with the operation that downloads it. */
 export function documentItem(context: ServiceContext, row: DocumentRow) {
   const base = apiBase(context);

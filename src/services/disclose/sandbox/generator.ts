@@ -5,11 +5,10 @@
  * histories and filed compliance activities, so that on the sandbox clock some activities are filed, some
  * upcoming and some overdue. The fixed test cases come first (fixtures.ts, the README's table).
  */
-import { addDays, nzDate } from '../../../platform/calendar.ts';
+import { nzDate } from '../../../platform/calendar.ts';
 import { type Random, seeded } from '../../../platform/random.ts';
-import { type ActivityKind, dueDateOf, periodEnds } from '../domain/activities.ts';
-import { ASSET_TYPES } from '../domain/holdings.ts';
-import { withIsinCheckDigit } from '../domain/isin.ts';
+import type { ActivityKind } from '../domain/activities.ts';
+import { FUND_KINDS, type FundMaking, makeFund } from './generator-funds.ts';
 
 /** Companies of the sandbox business number register, by index (the same names and numbers). */
 export interface OrganisationSource {
@@ -108,16 +107,6 @@ export const PRODUCT_TYPES = [
   'Derivatives',
 ] as const;
 export const OFFER_STATUSES = ['Open', 'Closed'] as const;
-const FUND_KINDS = [
-  'Conservative',
-  'Balanced',
-  'Growth',
-  'Aggressive',
-  'Cash',
-  'Global Equity',
-  'NZ Bond',
-  'Property',
-];
 const PEOPLE = [
   'Aroha Ngata',
   'James Wilson',
@@ -167,59 +156,6 @@ function documentsFor(
   return docs;
 }
 
-function holdingsFor(random: Random, lines: number): GeneratedFund['holdings'] {
-  const weights = Array.from({ length: lines }, () => 0.2 + random.next());
-  const total = weights.reduce((a, b) => a + b, 0);
-  const percentages = weights.map((w) => Math.round((w / total) * 100 * 10_000) / 10_000);
-  const drift = Math.round((100 - percentages.reduce((a, b) => a + b, 0)) * 10_000) / 10_000;
-  percentages[0] = Math.round((percentages[0]! + drift) * 10_000) / 10_000;
-  return percentages.map((percentageOfFund, i) => {
-    const assetType = ASSET_TYPES[random.int(0, ASSET_TYPES.length - 2)]!;
-    const cash = assetType === 'CASH_AND_CASH_EQUIVALENTS';
-    const country = random.pick(['NZ', 'AU', 'US', 'GB']);
-    return {
-      assetName: cash
-        ? `Call account ${i + 1}`
-        : `${random.pick(['Pacific', 'Southern', 'Harbour', 'Summit', 'Kauri'])} ${random.pick(['Holdings', 'Energy', 'Bond 2031', 'Property Trust', 'Industries'])} ${i + 1}`,
-      assetType,
-      isin: cash
-        ? null
-        : withIsinCheckDigit(`${country}${String(random.int(0, 999_999_999)).padStart(9, '0')}`),
-      value: Math.round(percentageOfFund * 1_000_000) / 100,
-      percentageOfFund,
-      currency: country === 'NZ' ? 'NZD' : country === 'AU' ? 'AUD' : country === 'US' ? 'USD' : 'GBP',
-    };
-  });
-}
-
-function fundDocument(
-  random: Random,
-  fundNumber: string,
-  name: string,
-  fundType: string,
-): Record<string, unknown> {
-  const allocation = ASSET_TYPES.slice(0, 5).map((assetType) => ({ assetType, weight: random.next() + 0.1 }));
-  const total = allocation.reduce((a, b) => a + b.weight, 0);
-  const actual = allocation.map((a) => Math.round((a.weight / total) * 10_000) / 100);
-  actual[0] = Math.round((actual[0]! + 100 - actual.reduce((a, b) => a + b, 0)) * 100) / 100;
-  return {
-    fundNumber,
-    name,
-    fundType,
-    unitPrice: { price: Math.round((0.8 + random.next() * 2) * 10_000) / 10_000, currency: 'NZD' },
-    returns: [
-      { period: '1y', percentage: Math.round((random.next() * 20 - 4) * 100) / 100 },
-      { period: '5y', percentage: Math.round(random.next() * 10 * 100) / 100 },
-    ],
-    fees: [{ feeType: 'TOTAL_ANNUAL', percentage: Math.round((0.2 + random.next() * 1.2) * 100) / 100 }],
-    assetAllocation: allocation.map((a, i) => ({
-      assetType: a.assetType,
-      actualPercentage: actual[i],
-      targetPercentage: actual[i],
-    })),
-  };
-}
-
 /** Times of the versions of a record between `from` and `now`, oldest first. */
 function versionTimes(random: Random, count: number, from: Date, now: Date): Date[] {
   const span = now.getTime() - from.getTime();
@@ -239,268 +175,304 @@ export interface FixtureShape {
   fphFiled?: 'all' | 'none' | 'all-but-last';
 }
 
+/** What the making of one register shares: the clock, the companies and the running numbers. */
+interface Generation extends FundMaking {
+  readonly source: OrganisationSource;
+  /** How many schemes are fixed test cases (the first ones). */
+  readonly fixtures: number;
+  /** The next document record identifier (`DOC100001`, …), in the order documents are made. */
+  nextDoc(): string;
+}
+
+function generation(source: OrganisationSource, now: Date, fixtures: number): Generation {
+  let documentNumber = 100_000;
+  let fundNumber = 10_000;
+  return {
+    source,
+    now,
+    today: nzDate(now.getTime()),
+    fixtures,
+    nextDoc: () => `DOC${++documentNumber}`,
+    nextFund: () => `FND${pad(++fundNumber)}`,
+  };
+}
+
+/** A company of the business number register, drawn. */
+const company = (g: Generation, random: Random) => g.source.organisation(random.int(0, g.source.count - 1));
+
+const OFFER_CHANGES = [
+  'Offer registered',
+  'Product disclosure statement replaced',
+  'Offer details amended',
+  'Register entry updated',
+];
+
+/** What every version of an offer states; the name, status and close date vary by version. */
+interface OfferFacts {
+  offerNumber: string;
+  name: string;
+  status: string;
+  productType: string;
+  schemeNumber: string | null;
+  issuer: { name: string; nzbn: string };
+  openDate: string;
+  closeDate: string | null;
+}
+
+/** An offer's 2–4 versions since its registration: the last one states its current facts. */
+function offerVersions(
+  g: Generation,
+  random: Random,
+  facts: OfferFacts,
+  registered: Date,
+): GeneratedVersion[] {
+  const { name, status, closeDate } = facts;
+  const count = random.int(2, 4);
+  const times = versionTimes(random, count, registered, g.now);
+  const versions = times.map((at, i) => ({
+    version: i + 1,
+    at,
+    change: OFFER_CHANGES[i % OFFER_CHANGES.length]!,
+    document: {
+      offerNumber: facts.offerNumber,
+      name: i === 0 || random.chance(0.7) ? name : `${name} (${i + 1})`,
+      status: i === times.length - 1 ? status : 'Open',
+      productType: facts.productType,
+      schemeNumber: facts.schemeNumber,
+      issuer: facts.issuer,
+      openDate: facts.openDate,
+      closeDate: i === times.length - 1 ? closeDate : null,
+    },
+  }));
+  versions.at(-1)!.document.name = name;
+  return versions;
+}
+
+/** An offer's participants: the offeror first, then directors and service providers. */
+function offerParticipants(
+  g: Generation,
+  random: Random,
+  issuer: { name: string; nzbn: string },
+  shape: FixtureShape | undefined,
+): GeneratedParticipant[] {
+  const participants: GeneratedParticipant[] = [{ role: 'Offeror', ...issuer }];
+  const wanted = shape?.participants ?? random.int(2, 6);
+  while (participants.length < wanted) {
+    participants.push(
+      participants.length % 3 === 1
+        ? { role: random.pick(['Auditor', 'Registrar', 'Custodian', 'Promoter']), ...company(g, random) }
+        : { role: 'Director', name: `${random.pick(PEOPLE)} ${participants.length}`, nzbn: null },
+    );
+  }
+  return participants;
+}
+
+/** An offer's documents: product disclosure statements (a fixture's count) and, for a few, a notice. */
+function offerDocuments(
+  g: Generation,
+  random: Random,
+  shape: FixtureShape | undefined,
+  registered: Date,
+): GeneratedDocument[] {
+  return documentsFor(
+    random,
+    g.nextDoc,
+    shape?.documents !== undefined
+      ? [['product-disclosure-statements', 'Product disclosure statement', shape.documents]]
+      : [
+          ['product-disclosure-statements', 'Product disclosure statement', random.int(1, 3)],
+          ...(random.chance(0.3)
+            ? ([['financial-markets-authority-notice-documents', 'Notice', 1]] as const)
+            : []),
+        ],
+    registered,
+    g.now,
+  );
+}
+
+/** An offer's funds: 1–4 in a scheme (a fixture's count), none outside one; each from a fork. */
+function offerFunds(
+  g: Generation,
+  random: Random,
+  offer: {
+    name: string;
+    scheme: GeneratedScheme | null;
+    shape: FixtureShape | undefined;
+    registered: Date;
+    versions: GeneratedVersion[];
+  },
+): GeneratedFund[] {
+  const { scheme, shape } = offer;
+  const fphRequired = !!scheme && scheme.schemeType !== 'Restricted scheme' && scheme.status !== 'Wound up';
+  const fundCount = shape?.funds ?? (scheme ? random.int(1, 4) : 0);
+  const firstKind = random.int(0, FUND_KINDS.length - 1);
+  return Array.from({ length: fundCount }, (_, i) =>
+    makeFund(g, random.fork(`fund-${i}`), {
+      offerName: offer.name,
+      fphRequired,
+      registered: new Date(offer.registered.getTime() + i * DAY),
+      offerVersions: offer.versions,
+      fphFiled: i === 0 ? shape?.fphFiled : undefined,
+      index: i,
+      firstKind,
+    }),
+  );
+}
+
+/** An offer: of a scheme (its manager the offeror), or outside one (debt or equity, a drawn offeror). */
+function makeOffer(
+  g: Generation,
+  random: Random,
+  offerNumber: string,
+  scheme: GeneratedScheme | null,
+  shape: FixtureShape | undefined,
+): GeneratedOffer {
+  const now = g.now;
+  const issuer = scheme ? scheme.manager : company(g, random);
+  const productType = scheme ? PRODUCT_TYPES[0] : random.pick(PRODUCT_TYPES.slice(1));
+  const name = scheme
+    ? scheme.name.replace(/Scheme$/, 'Offer')
+    : `${issuer.name} ${productType === 'Debt securities' ? 'Bond' : 'Share'} Offer`;
+  const registered = new Date(now.getTime() - random.int(400, 2500) * DAY);
+  const status = scheme ? (scheme.status === 'Open' ? 'Open' : 'Closed') : random.pick(OFFER_STATUSES);
+  const openDate = nzDate(registered.getTime());
+  const closeDate = status === 'Closed' ? nzDate(now.getTime() - random.int(10, 300) * DAY) : null;
+  const schemeNumber = scheme?.schemeNumber ?? null;
+  const facts = { offerNumber, name, status, productType, schemeNumber, issuer, openDate, closeDate };
+  const versions = offerVersions(g, random, facts, registered);
+  const participants = offerParticipants(g, random, issuer, shape);
+  const documents = offerDocuments(g, random, shape, registered);
+  const funds = offerFunds(g, random, { name, scheme, shape, registered, versions });
+  return {
+    offerNumber,
+    schemeNumber,
+    name,
+    status,
+    productType,
+    issuer,
+    openDate,
+    closeDate,
+    versions,
+    participants,
+    documents,
+    funds,
+  };
+}
+
+const SCHEME_CHANGES = [
+  'Scheme registered',
+  'Trust deed amended',
+  'Supervisor changed',
+  'Scheme details amended',
+];
+
+/** A scheme's 2–4 versions since its registration; the first with another supervisor. */
+function schemeVersions(
+  g: Generation,
+  random: Random,
+  facts: Omit<GeneratedScheme, 'versions' | 'participants' | 'documents'>,
+  registered: Date,
+): GeneratedVersion[] {
+  const { status, supervisor } = facts;
+  const times = versionTimes(random, random.int(2, 4), registered, g.now);
+  return times.map((at, i) => ({
+    version: i + 1,
+    at,
+    change: SCHEME_CHANGES[i % 4]!,
+    document: {
+      schemeNumber: facts.schemeNumber,
+      name: facts.name,
+      status: i === times.length - 1 ? status : 'Open',
+      schemeType: facts.schemeType,
+      manager: facts.manager,
+      supervisor: i === times.length - 1 || i > 0 ? supervisor : company(g, random.fork('first-supervisor')),
+    },
+  }));
+}
+
+/** A scheme's participants: its manager and supervisor first, then directors and service providers. */
+function schemeParticipants(
+  g: Generation,
+  random: Random,
+  manager: { name: string; nzbn: string },
+  supervisor: { name: string; nzbn: string },
+  shape: FixtureShape | undefined,
+): GeneratedParticipant[] {
+  const participants: GeneratedParticipant[] = [
+    { role: 'Manager', ...manager },
+    { role: 'Supervisor', ...supervisor },
+  ];
+  const wanted = shape?.participants ?? random.int(3, 7);
+  while (participants.length < wanted) {
+    participants.push(
+      participants.length % 2 === 0
+        ? {
+            role: random.pick(['Custodian', 'Administration manager', 'Investment manager', 'Auditor']),
+            ...company(g, random),
+          }
+        : {
+            role: 'Director of the manager',
+            name: `${random.pick(PEOPLE)} ${participants.length}`,
+            nzbn: null,
+          },
+    );
+  }
+  return participants;
+}
+
+/** Scheme `n`: a fixture's shape for the first ones (an open KiwiSaver scheme), else drawn. */
+function makeScheme(
+  g: Generation,
+  random: Random,
+  n: number,
+  shape: FixtureShape | undefined,
+): GeneratedScheme {
+  const schemeNumber = `SCH${pad(10_000 + n)}`;
+  const manager = company(g, random);
+  const supervisor = company(g, random.fork('supervisor'));
+  const fixed = n < g.fixtures;
+  const schemeType = fixed ? SCHEME_TYPES[0] : random.pick(SCHEME_TYPES);
+  const status = fixed
+    ? 'Open'
+    : random.weighted(SCHEME_STATUSES.map((s, i) => [s, [6, 2, 1, 1][i]!] as const));
+  const name = `${manager.name.replace(/ (Limited|Ltd)$/i, '')} ${schemeType === 'KiwiSaver scheme' ? 'KiwiSaver' : 'Investment'} Scheme`;
+  const registered = new Date(g.now.getTime() - random.int(800, 3000) * DAY);
+  const facts = { schemeNumber, name, status, schemeType, manager, supervisor };
+  const versions = schemeVersions(g, random, facts, registered);
+  const participants = schemeParticipants(g, random, manager, supervisor, shape);
+  const documents = documentsFor(
+    random,
+    g.nextDoc,
+    [
+      ['governing-documents', 'Governing document', shape?.documents ?? random.int(1, 3)],
+      ['manager-and-supervisor-consent-documents', 'Consent of the manager and supervisor', 1],
+      ['financial-markets-authority-notice-documents', 'Notice', shape ? 2 : random.chance(0.2) ? 1 : 0],
+    ],
+    registered,
+    g.now,
+  );
+  return { schemeNumber, name, status, schemeType, manager, supervisor, versions, participants, documents };
+}
+
 export function generateRegister(
   source: OrganisationSource,
   options: GeneratorOptions,
   fixtures: readonly FixtureShape[],
 ): GeneratedRegister {
-  const now = options.now;
-  const today = nzDate(now.getTime());
-  let documentNumber = 100_000;
-  const nextDoc = () => `DOC${++documentNumber}`;
-  let fundNumber = 10_000;
-  const company = (random: Random) => source.organisation(random.int(0, source.count - 1));
+  const g = generation(source, options.now, fixtures.length);
   const schemes: GeneratedScheme[] = [];
   const offers: GeneratedOffer[] = [];
-
-  const makeFund = (
-    random: Random,
-    offerName: string,
-    fphRequired: boolean,
-    registered: Date,
-    offerVersions: GeneratedVersion[],
-    fphFiled: FixtureShape['fphFiled'],
-    index: number,
-    first: number,
-  ): GeneratedFund => {
-    const number = `FND${pad(++fundNumber)}`;
-    // The offer's funds take the kinds in turn from a drawn start: no two alike until all are used.
-    const kind = FUND_KINDS[(first + index) % FUND_KINDS.length]!;
-    const round = Math.floor(index / FUND_KINDS.length);
-    const name = `${offerName.replace(/ (Scheme|Offer)$/, '')} ${kind}${round > 0 ? ` ${round + 1}` : ''} Fund`;
-    const registeredOn = nzDate(registered.getTime());
-    let document = fundDocument(random, number, name, kind);
-    const versions: GeneratedFund['versions'] = [];
-    const filings: GeneratedFund['filings'] = [];
-    const offerVersionAt = (at: Date) => offerVersions.filter((v) => v.at <= at).at(-1)?.version ?? 1;
-    versions.push({
-      version: 1,
-      at: registered,
-      change: 'Fund registered',
-      document,
-      offerVersion: offerVersionAt(registered),
-      holdingsPeriodEnd: null,
-    });
-    const kinds: ActivityKind[] = fphRequired ? ['FUND_UPDATE', 'FULL_PORTFOLIO_HOLDINGS'] : ['FUND_UPDATE'];
-    const events: { kind: ActivityKind; periodEnd: string; due: string }[] = [];
-    for (const kind of kinds) {
-      const ends = periodEnds(kind, addDays(registeredOn, 1), addDays(today, -1)).slice(-6);
-      ends.forEach((periodEnd, i) => {
-        const due = dueDateOf(kind, periodEnd);
-        const last = i === ends.length - 1;
-        if (kind === 'FULL_PORTFOLIO_HOLDINGS' && fphFiled === 'none') return;
-        if (fphFiled === 'all-but-last' && last) return;
-        // Generated funds: most periods filed; the last ended period of a few left unfiled.
-        if (!fphFiled && last && random.chance(0.3)) return;
-        events.push({ kind, periodEnd, due });
-      });
-    }
-    events.sort((a, b) => a.due.localeCompare(b.due) || a.kind.localeCompare(b.kind));
-    let holdingsPeriodEnd: string | null = null;
-    for (const event of events) {
-      const lateDays = random.chance(0.15) ? random.int(1, 20) : -random.int(1, 15);
-      let filedOn = addDays(event.due, lateDays);
-      if (filedOn >= today) filedOn = addDays(today, -1);
-      if (filedOn <= event.periodEnd) filedOn = addDays(event.periodEnd, 1);
-      const filedAt = new Date(Date.parse(`${filedOn}T03:00:00Z`));
-      if (filedAt >= now) continue;
-      const fph = event.kind === 'FULL_PORTFOLIO_HOLDINGS';
-      if (!fph) {
-        document = { ...fundDocument(random, number, name, kind) };
-      } else holdingsPeriodEnd = event.periodEnd;
-      versions.push({
-        version: versions.length + 1,
-        at: filedAt,
-        change: fph ? 'Full portfolio holdings filed' : 'Fund update filed',
-        document,
-        offerVersion: offerVersionAt(filedAt),
-        holdingsPeriodEnd,
-      });
-      filings.push({
-        kind: event.kind,
-        periodEnd: event.periodEnd,
-        dueDate: event.due,
-        filedAt,
-        late: filedOn > event.due,
-      });
-    }
-    const holdings = holdingsPeriodEnd ? holdingsFor(random, random.int(12, 40)) : [];
-    return {
-      fundNumber: number,
-      name,
-      fundType: kind,
-      registeredOn,
-      fphRequired,
-      versions,
-      holdings,
-      filings,
-    };
-  };
-
-  const makeOffer = (
-    random: Random,
-    offerNumber: string,
-    scheme: GeneratedScheme | null,
-    shape: FixtureShape | undefined,
-  ): GeneratedOffer => {
-    const issuer = scheme ? scheme.manager : company(random);
-    const productType = scheme ? PRODUCT_TYPES[0] : random.pick(PRODUCT_TYPES.slice(1));
-    const name = scheme
-      ? scheme.name.replace(/Scheme$/, 'Offer')
-      : `${issuer.name} ${productType === 'Debt securities' ? 'Bond' : 'Share'} Offer`;
-    const registered = new Date(now.getTime() - random.int(400, 2500) * DAY);
-    const status = scheme ? (scheme.status === 'Open' ? 'Open' : 'Closed') : random.pick(OFFER_STATUSES);
-    const openDate = nzDate(registered.getTime());
-    const closeDate = status === 'Closed' ? nzDate(now.getTime() - random.int(10, 300) * DAY) : null;
-    const count = random.int(2, 4);
-    const times = versionTimes(random, count, registered, now);
-    const changes = [
-      'Offer registered',
-      'Product disclosure statement replaced',
-      'Offer details amended',
-      'Register entry updated',
-    ];
-    const versions = times.map((at, i) => ({
-      version: i + 1,
-      at,
-      change: changes[i % changes.length]!,
-      document: {
-        offerNumber,
-        name: i === 0 || random.chance(0.7) ? name : `${name} (${i + 1})`,
-        status: i === times.length - 1 ? status : 'Open',
-        productType,
-        schemeNumber: scheme?.schemeNumber ?? null,
-        issuer,
-        openDate,
-        closeDate: i === times.length - 1 ? closeDate : null,
-      },
-    }));
-    versions.at(-1)!.document.name = name;
-    const participants: GeneratedParticipant[] = [{ role: 'Offeror', ...issuer }];
-    const wanted = shape?.participants ?? random.int(2, 6);
-    while (participants.length < wanted) {
-      participants.push(
-        participants.length % 3 === 1
-          ? { role: random.pick(['Auditor', 'Registrar', 'Custodian', 'Promoter']), ...company(random) }
-          : { role: 'Director', name: `${random.pick(PEOPLE)} ${participants.length}`, nzbn: null },
-      );
-    }
-    const documents = documentsFor(
-      random,
-      nextDoc,
-      shape?.documents !== undefined
-        ? [['product-disclosure-statements', 'Product disclosure statement', shape.documents]]
-        : [
-            ['product-disclosure-statements', 'Product disclosure statement', random.int(1, 3)],
-            ...(random.chance(0.3)
-              ? ([['financial-markets-authority-notice-documents', 'Notice', 1]] as const)
-              : []),
-          ],
-      registered,
-      now,
-    );
-    const fphRequired = !!scheme && scheme.schemeType !== 'Restricted scheme' && scheme.status !== 'Wound up';
-    const fundCount = shape?.funds ?? (scheme ? random.int(1, 4) : 0);
-    const firstKind = random.int(0, FUND_KINDS.length - 1);
-    const funds = Array.from({ length: fundCount }, (_, i) =>
-      makeFund(
-        random.fork(`fund-${i}`),
-        name,
-        fphRequired,
-        new Date(registered.getTime() + i * DAY),
-        versions,
-        i === 0 ? shape?.fphFiled : undefined,
-        i,
-        firstKind,
-      ),
-    );
-    return {
-      offerNumber,
-      schemeNumber: scheme?.schemeNumber ?? null,
-      name,
-      status,
-      productType,
-      issuer,
-      openDate,
-      closeDate,
-      versions,
-      participants,
-      documents,
-      funds,
-    };
-  };
-
-  const makeScheme = (random: Random, n: number, shape: FixtureShape | undefined): GeneratedScheme => {
-    const schemeNumber = `SCH${pad(10_000 + n)}`;
-    const manager = company(random);
-    const supervisor = company(random.fork('supervisor'));
-    const schemeType = n < fixtures.length ? SCHEME_TYPES[0] : random.pick(SCHEME_TYPES);
-    const status =
-      n < fixtures.length
-        ? 'Open'
-        : random.weighted(SCHEME_STATUSES.map((s, i) => [s, [6, 2, 1, 1][i]!] as const));
-    const name = `${manager.name.replace(/ (Limited|Ltd)$/i, '')} ${schemeType === 'KiwiSaver scheme' ? 'KiwiSaver' : 'Investment'} Scheme`;
-    const registered = new Date(now.getTime() - random.int(800, 3000) * DAY);
-    const times = versionTimes(random, random.int(2, 4), registered, now);
-    const versions = times.map((at, i) => ({
-      version: i + 1,
-      at,
-      change: ['Scheme registered', 'Trust deed amended', 'Supervisor changed', 'Scheme details amended'][
-        i % 4
-      ]!,
-      document: {
-        schemeNumber,
-        name,
-        status: i === times.length - 1 ? status : 'Open',
-        schemeType,
-        manager,
-        supervisor: i === times.length - 1 || i > 0 ? supervisor : company(random.fork('first-supervisor')),
-      },
-    }));
-    const participants: GeneratedParticipant[] = [
-      { role: 'Manager', ...manager },
-      { role: 'Supervisor', ...supervisor },
-    ];
-    const wanted = shape?.participants ?? random.int(3, 7);
-    while (participants.length < wanted) {
-      participants.push(
-        participants.length % 2 === 0
-          ? {
-              role: random.pick(['Custodian', 'Administration manager', 'Investment manager', 'Auditor']),
-              ...company(random),
-            }
-          : {
-              role: 'Director of the manager',
-              name: `${random.pick(PEOPLE)} ${participants.length}`,
-              nzbn: null,
-            },
-      );
-    }
-    const documents = documentsFor(
-      random,
-      nextDoc,
-      [
-        ['governing-documents', 'Governing document', shape?.documents ?? random.int(1, 3)],
-        ['manager-and-supervisor-consent-documents', 'Consent of the manager and supervisor', 1],
-        ['financial-markets-authority-notice-documents', 'Notice', shape ? 2 : random.chance(0.2) ? 1 : 0],
-      ],
-      registered,
-      now,
-    );
-    return { schemeNumber, name, status, schemeType, manager, supervisor, versions, participants, documents };
-  };
-
   let offerNumber = 10_000;
   for (let n = 0; n < options.schemes; n++) {
     const shape = fixtures[n];
     const random = seeded('disclose-sandbox-v1', 'scheme', n);
-    const scheme = makeScheme(random, n, shape);
+    const scheme = makeScheme(g, random, n, shape);
     schemes.push(scheme);
-    offers.push(makeOffer(random.fork('offer'), `OFR${pad(++offerNumber)}`, scheme, shape));
+    offers.push(makeOffer(g, random.fork('offer'), `OFR${pad(++offerNumber)}`, scheme, shape));
   }
   for (let n = 0; n < options.standaloneOffers; n++) {
     const random = seeded('disclose-sandbox-v1', 'offer', n);
-    offers.push(makeOffer(random, `OFR${pad(++offerNumber)}`, null, undefined));
+    offers.push(makeOffer(g, random, `OFR${pad(++offerNumber)}`, null, undefined));
   }
   return { schemes, offers };
 }
