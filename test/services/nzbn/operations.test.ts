@@ -20,10 +20,10 @@ import { sandboxContext, userCaller } from './support/context.ts';
 /** What a route answers from a read operation: the same bytes and validators. */
 function expectSameAnswer(
   response: { statusCode: number; body: string; headers: Record<string, unknown> },
-  answer: { body: string | (() => string | Buffer); validators: { etag: string; lastModified: Date } },
+  answer: { body: string | Buffer; validators: { etag: string; lastModified: Date } },
 ) {
   expect(response.statusCode).toBe(200);
-  expect(response.body).toBe(String(typeof answer.body === 'function' ? answer.body() : answer.body));
+  expect(response.body).toBe(String(answer.body));
   expect(response.headers.etag).toBe(answer.validators.etag);
   expect(response.headers['last-modified']).toBe(answer.validators.lastModified.toUTCString());
 }

@@ -33,9 +33,8 @@ export function nzbnOperation<Options extends RouteShorthandOptions>(
 export function sendRead(
   request: FastifyRequest,
   reply: FastifyReply,
-  answer: { validators: ResourceValidators; body: string | (() => string | Buffer) },
+  answer: { validators: ResourceValidators; body: string | Buffer },
 ): FastifyReply {
   if (conditionalRead(request, reply, answer.validators)) return reply;
-  const body = typeof answer.body === 'function' ? answer.body() : answer.body;
-  return reply.type('application/json; charset=utf-8').send(body);
+  return reply.type('application/json; charset=utf-8').send(answer.body);
 }
