@@ -1,8 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { serviceFees } from '../billing/fees.ts';
-import { readSettings, readUserRateLimit } from '../config.ts';
-import { serviceIdentity } from '../identity/service-identity.ts';
+import { readUserRateLimit } from '../config.ts';
 import type { AnswerMarks } from '../platform/http/answer-marks.ts';
 import { auditDeclaredInput } from '../platform/http/declared-validators.ts';
 import { APIM_ERRORS, PLATFORM_ERRORS, serviceErrorCodes } from '../platform/http/error-codes.ts';
@@ -14,7 +12,6 @@ import {
   ENVIRONMENT_PREFIX,
   ENVIRONMENTS,
   type Environment,
-  registersOf,
   type ServiceDefinition,
 } from '../services/contract.ts';
 import { answerPreflight, applyActual, CorsPolicies, isPreflight } from './cors.ts';
@@ -22,7 +19,7 @@ import { subscriptionGuard } from './guard.ts';
 import { maintenanceHook } from './maintenance.ts';
 import type { HttpMetrics } from './metrics.ts';
 import { documentGatewayRefusals } from './openapi-refusals.ts';
-import type { ServiceContext } from './service-context.ts';
+import { serviceContext } from './service-context.ts';
 
 /**
  * Mounts one service in one environment under `<prefix><service path>`: its error dialect, its own
@@ -39,28 +36,7 @@ export async function mountService(
   service: ServiceDefinition,
 ): Promise<void> {
   const prefix = `${ENVIRONMENT_PREFIX[environment]}${service.path}`;
-  const context: ServiceContext = {
-    environment,
-    service,
-    database: runtime.environments[environment],
-    clock: runtime.clocks.for(environment),
-    keyedUniform: runtime.keyedUniform,
-    serverKeys: runtime.serverKeys,
-    identity: serviceIdentity(runtime.gateway.pool, environment, service.id, runtime.clocks.for(environment)),
-    fees: serviceFees({
-      environment,
-      service: service.id,
-      database: runtime.environments[environment].pool,
-      gateway: runtime.gateway.pool,
-      clock: runtime.clocks.for(environment),
-      schedule: runtime.config.fees.schedule,
-      enabled: runtime.config.fees.enabled,
-      payers: runtime.payers,
-    }),
-    settings: readSettings(runtime.config.variables, service.settings),
-    registers: registersOf(runtime.services, runtime.environments[environment]),
-    absoluteUrl: (path) => runtime.publicUrl.absolute(path),
-  };
+  const context = serviceContext(runtime, environment, service);
   const observe = metrics.recorder(environment, service.id);
   const corsKey = CorsPolicies.key(environment, service.id);
   const notFound = (request: FastifyRequest, reply: FastifyReply) =>

@@ -1,8 +1,16 @@
-import type { ServiceFees } from '../billing/fees.ts';
+import { type ServiceFees, serviceFees } from '../billing/fees.ts';
+import { readSettings } from '../config.ts';
+import { serviceIdentity } from '../identity/service-identity.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/pool.ts';
 import type { ServerKeys } from '../platform/server-keys.ts';
-import type { Environment, Registers, ServiceDefinition } from '../services/contract.ts';
+import type { Runtime } from '../runtime.ts';
+import {
+  type Environment,
+  type Registers,
+  registersOf,
+  type ServiceDefinition,
+} from '../services/contract.ts';
 import type { VerifiedToken } from './tokens.ts';
 
 /** What the gateway hands a service when it mounts it in one environment. */
@@ -29,6 +37,42 @@ export interface ServiceContext {
    * listen address): links, redirects and WSDL addresses never take their host from the request.
    */
   absoluteUrl(path: string): string;
+}
+
+/**
+ * The context of one service in one environment, made from the runtime: what the gateway hands the
+ * service's routes when it mounts it (mount.ts), and what the CLI, an import, a job or a test hands its
+ * operations (`services/<id>/operations/`) to run them without HTTP.
+ */
+export function serviceContext(
+  runtime: Runtime,
+  environment: Environment,
+  service: ServiceDefinition,
+): ServiceContext {
+  const database = runtime.environments[environment];
+  const clock = runtime.clocks.for(environment);
+  return {
+    environment,
+    service,
+    database,
+    clock,
+    keyedUniform: runtime.keyedUniform,
+    serverKeys: runtime.serverKeys,
+    identity: serviceIdentity(runtime.gateway.pool, environment, service.id, clock),
+    fees: serviceFees({
+      environment,
+      service: service.id,
+      database: database.pool,
+      gateway: runtime.gateway.pool,
+      clock,
+      schedule: runtime.config.fees.schedule,
+      enabled: runtime.config.fees.enabled,
+      payers: runtime.payers,
+    }),
+    settings: readSettings(runtime.config.variables, service.settings),
+    registers: registersOf(runtime.services, database),
+    absoluteUrl: (path) => runtime.publicUrl.absolute(path),
+  };
 }
 
 export interface ServiceIdentity {

@@ -3,14 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import type { AppOptions } from '../../../src/app.ts';
-import { serviceFees } from '../../../src/billing/fees.ts';
-import { readSettings } from '../../../src/config.ts';
-import type { ServiceContext } from '../../../src/gateway/service-context.ts';
+import { type ServiceContext, serviceContext } from '../../../src/gateway/service-context.ts';
 import { grantAuthority } from '../../../src/identity/authorities.ts';
 import { addMember, addOrganisation } from '../../../src/identity/organisations.ts';
-import { serviceIdentity } from '../../../src/identity/service-identity.ts';
 import { setClock } from '../../../src/platform/clock-store.ts';
-import { registersOf } from '../../../src/services/contract.ts';
+import { discloseService } from '../../../src/services/disclose/index.ts';
 import { seedDisclose } from '../../../src/services/disclose/sandbox/seed.ts';
 import { documentFolder, folderDocumentFiles } from '../../../src/services/disclose/store/document-files.ts';
 import { subscriber, type TestGateway, testGateway } from '../../support/runtime.ts';
@@ -149,30 +146,5 @@ export async function discloseGateway(
  * (gateway/mount.ts): what the CLI, an import or a job hands an operation of services/disclose/operations/.
  */
 export function sandboxContext(gateway: TestGateway): ServiceContext {
-  const runtime = gateway.runtime;
-  const service = runtime.services.find((s) => s.id === 'disclose')!;
-  const clock = runtime.clocks.for('sandbox');
-  const database = runtime.environments.sandbox;
-  return {
-    environment: 'sandbox',
-    service,
-    database,
-    clock,
-    keyedUniform: runtime.keyedUniform,
-    serverKeys: runtime.serverKeys,
-    identity: serviceIdentity(runtime.gateway.pool, 'sandbox', 'disclose', clock),
-    fees: serviceFees({
-      environment: 'sandbox',
-      service: 'disclose',
-      database: database.pool,
-      gateway: runtime.gateway.pool,
-      clock,
-      schedule: runtime.config.fees.schedule,
-      enabled: runtime.config.fees.enabled,
-      payers: runtime.payers,
-    }),
-    settings: readSettings(runtime.config.variables, service.settings),
-    registers: registersOf(runtime.services, database),
-    absoluteUrl: (path) => runtime.publicUrl.absolute(path),
-  };
+  return serviceContext(gateway.runtime, 'sandbox', discloseService);
 }

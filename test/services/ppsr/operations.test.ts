@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceFees } from '../../../src/billing/fees.ts';
-import type { ServiceContext } from '../../../src/gateway/service-context.ts';
+import { type ServiceContext, serviceContext } from '../../../src/gateway/service-context.ts';
 import { withTransaction } from '../../../src/platform/db/pool.ts';
 import { HttpError } from '../../../src/platform/http/errors.ts';
 import { noPreconditions, type Preconditions } from '../../../src/platform/http/operation.ts';
@@ -43,20 +43,9 @@ let gateway: TestGateway;
 let context: ServiceContext;
 beforeAll(async () => {
   gateway = await testGateway();
-  const { runtime } = gateway;
-  // What a tool gives: the sandbox's database, clock and server keys; charging off (no fee records).
+  // The sandbox's context as the gateway makes it, with charging off (no fee records): what a tool gives.
   const fees = { enabled: false, charge: async () => undefined } as unknown as ServiceFees;
-  context = {
-    environment: 'sandbox',
-    service: ppsrService,
-    database: runtime.environments.sandbox,
-    clock: runtime.clocks.for('sandbox'),
-    keyedUniform: runtime.keyedUniform,
-    serverKeys: runtime.serverKeys,
-    fees,
-    settings: {},
-    registers: {},
-  } as unknown as ServiceContext;
+  context = { ...serviceContext(gateway.runtime, 'sandbox', ppsrService), fees };
 }, 120_000);
 afterAll(async () => gateway?.close());
 

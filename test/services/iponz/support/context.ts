@@ -1,40 +1,10 @@
-import { serviceFees } from '../../../../src/billing/fees.ts';
-import { readSettings } from '../../../../src/config.ts';
-import type { Caller, ServiceContext } from '../../../../src/gateway/service-context.ts';
-import { serviceIdentity } from '../../../../src/identity/service-identity.ts';
-import { registersOf } from '../../../../src/services/contract.ts';
+import { type Caller, type ServiceContext, serviceContext } from '../../../../src/gateway/service-context.ts';
 import { iponzService } from '../../../../src/services/iponz/index.ts';
 import type { TestGateway } from '../../../support/runtime.ts';
 
-/**
- * The IP office's service context in the sandbox, made as the gateway makes it when it mounts the
- * service (gateway/mount.ts): what the CLI, an import or a job hands the operations, without HTTP.
- */
+/** The IP office's service context in the sandbox, as the gateway makes it (gateway/mount.ts). */
 export function sandboxContext(gateway: TestGateway): ServiceContext {
-  const runtime = gateway.runtime;
-  const environment = 'sandbox';
-  return {
-    environment,
-    service: iponzService,
-    database: runtime.environments[environment],
-    clock: runtime.clocks.for(environment),
-    keyedUniform: runtime.keyedUniform,
-    serverKeys: runtime.serverKeys,
-    identity: serviceIdentity(runtime.gateway.pool, environment, 'iponz', runtime.clocks.for(environment)),
-    fees: serviceFees({
-      environment,
-      service: 'iponz',
-      database: runtime.environments[environment].pool,
-      gateway: runtime.gateway.pool,
-      clock: runtime.clocks.for(environment),
-      schedule: runtime.config.fees.schedule,
-      enabled: runtime.config.fees.enabled,
-      payers: runtime.payers,
-    }),
-    settings: readSettings(runtime.config.variables, iponzService.settings),
-    registers: registersOf(runtime.services, runtime.environments[environment]),
-    absoluteUrl: (path) => runtime.publicUrl.absolute(path),
-  };
+  return serviceContext(gateway.runtime, 'sandbox', iponzService);
 }
 
 /** A user acting through the test's sandbox subscription to the IP office, as the guard names them. */
