@@ -117,6 +117,19 @@ function delayOf(request: FastifyRequest, context: ServiceContext, settings: Pro
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
+/** A kept outcome as the caller gets it, first time or repeated: status, headers and body. */
+function sendKept(reply: FastifyReply, outcome: KeptOutcome): FastifyReply {
+  const kept = (outcome.response ?? {}) as KeptResponse;
+  if (kept.contentType) {
+    return reply.code(outcome.httpStatus).type(kept.contentType).send(JSON.stringify(kept.body));
+  }
+  for (const [name, value] of Object.entries(kept.headers ?? {})) reply.header(name, value);
+  return reply
+    .code(outcome.httpStatus)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify(kept.body));
+}
+
 const runningKey = (arrival: Ppsr) => `${arrival.organisationId}\u0000${arrival.requestId}`;
 
 /** Runs transactions for one mounted environment of the service. */
@@ -138,29 +151,10 @@ export class Processing {
     operation: TransactionalOperation,
   ): Promise<FastifyReply> {
     const started = Date.now();
-    const key = callerRequestIdOf(request);
-    const requestId = key ?? request.id;
-    const billingReference = billingReferenceOf(request);
+    const arrival = this.arrivalOf(request, operation);
     const delayMs = delayOf(request, this.context, this.settings);
     const alias = request.headers[NZRIS_REQUEST_ID];
-    if (typeof alias === 'string' && alias !== '') reply.header(HEADERS.requestIdAlias, requestId);
-    const arrival: Ppsr = {
-      key,
-      organisationId: operation.organisationId,
-      requestId,
-      requestIdSupplied: key !== undefined,
-      billingReference,
-      operation: operation.operation,
-      requestHash: requestHash({
-        operation: operation.operation,
-        method: request.method,
-        path: request.url.split('?')[0]!,
-        body: request.body ?? null,
-      }),
-      channel: 'API',
-      correlationId: randomUUID(),
-      receivedAt: this.context.clock.now(),
-    };
+    if (typeof alias === 'string' && alias !== '') reply.header(HEADERS.requestIdAlias, arrival.requestId);
     reply.header('Cache-Control', 'no-cache');
     const pending =
       delayMs > 0
@@ -172,26 +166,44 @@ export class Processing {
       timer = setTimeout(() => resolve('timeout'), Math.max(0, remaining));
     });
     const outcome = await Promise.race([pending, timedOut]).finally(() => clearTimeout(timer));
-    if (outcome === 'timeout') {
-      return sendError(
-        request,
-        reply,
-        new HttpError(
-          GATEWAY_TIMEOUT,
-          `The request did not complete within the platform's timeout of ${Math.round(this.settings.platformTimeoutMs / 1000)} seconds. The transaction may still complete: look it up by request id (GET /customer-organisation-transactions?request-id=${requestId}) before sending it again.`,
-        ),
-        'apim',
-      );
-    }
-    const kept = (outcome.response ?? {}) as KeptResponse;
-    if (kept.contentType) {
-      return reply.code(outcome.httpStatus).type(kept.contentType).send(JSON.stringify(kept.body));
-    }
-    for (const [name, value] of Object.entries(kept.headers ?? {})) reply.header(name, value);
-    return reply
-      .code(outcome.httpStatus)
-      .type('application/json; charset=utf-8')
-      .send(JSON.stringify(kept.body));
+    if (outcome === 'timeout') return this.timedOut(request, reply, arrival.requestId);
+    return sendKept(reply, outcome);
+  }
+
+  /** The arrival of a transaction as the request carries it: its request id, billing reference and hash. */
+  private arrivalOf(request: FastifyRequest, operation: TransactionalOperation): Ppsr {
+    const key = callerRequestIdOf(request);
+    return {
+      key,
+      organisationId: operation.organisationId,
+      requestId: key ?? request.id,
+      requestIdSupplied: key !== undefined,
+      billingReference: billingReferenceOf(request),
+      operation: operation.operation,
+      requestHash: requestHash({
+        operation: operation.operation,
+        method: request.method,
+        path: request.url.split('?')[0]!,
+        body: request.body ?? null,
+      }),
+      channel: 'API',
+      correlationId: randomUUID(),
+      receivedAt: this.context.clock.now(),
+    };
+  }
+
+  /** The platform's timeout: the transaction may still complete, so the caller is told how to look it up. */
+  private timedOut(request: FastifyRequest, reply: FastifyReply, requestId: string): FastifyReply {
+    const seconds = Math.round(this.settings.platformTimeoutMs / 1000);
+    return sendError(
+      request,
+      reply,
+      new HttpError(
+        GATEWAY_TIMEOUT,
+        `The request did not complete within the platform's timeout of ${seconds} seconds. The transaction may still complete: look it up by request id (GET /customer-organisation-transactions?request-id=${requestId}) before sending it again.`,
+      ),
+      'apim',
+    );
   }
 
   /**
