@@ -13,6 +13,7 @@ import { ensureDatabase, openDatabase } from '../src/platform/db/pool.ts';
 import { migrateAll, prepareDatabases } from '../src/runtime.ts';
 import { nzbnForIndex } from '../src/services/nzbn/sandbox/numbers.ts';
 import { seedNzbn } from '../src/services/nzbn/sandbox/seed.ts';
+import { searchMix } from './nzbn-search-mix.ts';
 import { median, recordResults, root, startServer, stopServer } from './support.ts';
 
 /**
@@ -31,6 +32,8 @@ import { median, recordResults, root, startServer, stopServer } from './support.
  * BENCH_DATA keeps the embedded database between runs (the seed is idempotent, so the second run
  * loads nothing; the first at national scale takes a minute or two); BENCH_HTTP=0 skips the HTTP part;
  * BENCH_INJECT=0 skips the inject part; BENCH_YIELD=0 calls inject back to back (see `timed`);
+ * BENCH_SEARCH=0 skips the search mix of `bench:nzbn` (nzbn-search-mix.ts), which otherwise runs inside
+ * the server beside the reads, its p95 per round compared the same way;
  * BENCH_RECORD=1 writes the tables into docs/benchmarks.md (section bench:nzbn-read).
  * BENCH_PROFILE=<prefix> writes CPU profiles of the first round of this tree's inject calls, to read
  * with bench/cpuprofile-top.ts.
@@ -77,6 +80,7 @@ if (BASELINE) trees.unshift({ name: 'baseline', folder: path.resolve(BASELINE) }
 const servers: Awaited<ReturnType<typeof startServer<{ port: number; key: string }>>>[] = [];
 try {
   const sandbox = openDatabase(setup.urls.sandbox, 4);
+  const SEARCH = process.env.BENCH_SEARCH !== '0';
   const seedStarted = performance.now();
   const summary = await seedNzbn(
     {
@@ -88,6 +92,7 @@ try {
     },
     { entities: ENTITIES },
   );
+  const mix = SEARCH ? await searchMix(sandbox.pool, ENTITIES) : undefined;
   await sandbox.close();
   process.stderr.write(`seed: ${summary} (${((performance.now() - seedStarted) / 1000).toFixed(1)} s)\n`);
 
@@ -138,6 +143,9 @@ try {
     type Percentiles = { p50: number; p99: number }[];
     const random: Record<string, Percentiles> = Object.fromEntries(apps.map((a) => [a.name, []]));
     const repeated: Record<string, Percentiles> = Object.fromEntries(apps.map((a) => [a.name, []]));
+    const searches: Record<string, number[]> = Object.fromEntries(apps.map((a) => [a.name, []]));
+    let searchIndex = 0;
+    if (mix) for (const app of apps) for (let i = 0; i < 200; i++) await timed(app, mix.path(BASE, i));
     // BENCH_PROFILE=<prefix>: CPU profiles of the current tree's first round only (<prefix>-random and
     // <prefix>-one .cpuprofile), without start-up and seed, for bench/cpuprofile-top.ts.
     const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
@@ -164,9 +172,17 @@ try {
         await profiled(profile, 'one', async () => {
           for (let i = 0; i < SAMPLES; i++) one.push(await timed(app, PROBE));
         });
+        if (mix) {
+          // Both trees get the same terms in a round: the index restarts for each of them.
+          const first = searchIndex;
+          const times: number[] = [];
+          for (let i = 0; i < SAMPLES / 3; i++) times.push(await timed(app, mix.path(BASE, first + i)));
+          searches[app.name]!.push(percentile(times, 95));
+        }
         random[app.name]!.push({ p50: percentile(byNumber, 50), p99: percentile(byNumber, 99) });
         repeated[app.name]!.push({ p50: percentile(one, 50), p99: percentile(one, 99) });
       }
+      searchIndex += Math.floor(SAMPLES / 3);
       process.stderr.write(
         `inject round ${round + 1}: ${apps.map((a) => `${a.name} random p99 ${random[a.name]!.at(-1)!.p99.toFixed(2)} ms`).join(', ')}\n`,
       );
@@ -193,6 +209,24 @@ try {
       out(
         `- Random entities, p99 before ÷ after per round: ${fmt(ratios)} (median ${median(ratios).toFixed(2)}×); one entity, p50 before ÷ after: median ${median(oneRatios).toFixed(2)}×.`,
       );
+    }
+    if (mix) {
+      out('');
+      out(
+        `The search mix of \`bench:nzbn\` (${Math.floor(SAMPLES / 3)} searches per contender and round, the same terms for each), inside the server; p95 per round and its median:`,
+      );
+      out('');
+      out('| contender | search p95 ms | p95 per round |');
+      out('|---|---|---|');
+      for (const app of apps)
+        out(
+          `| ${LABEL[app.name]} | ${median(searches[app.name]!).toFixed(2)} | ${fmt(searches[app.name]!)} |`,
+        );
+      if (apps.length === 2) {
+        const ratios = searches.current!.map((c, i) => searches.baseline![i]! / c);
+        out('');
+        out(`- Search p95 before ÷ after per round: ${fmt(ratios)} (median ${median(ratios).toFixed(2)}×).`);
+      }
     }
     for (const app of apps) {
       await app.app.close();
