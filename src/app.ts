@@ -4,7 +4,7 @@ import { adminRoutes } from './gateway/admin.ts';
 import { reportLimitHealth } from './gateway/limit-health.ts';
 import { HttpMetrics, operatorMetricsRoute } from './gateway/metrics.ts';
 import { dialectOfUrl, mountService } from './gateway/mount.ts';
-import { oauthRoutes } from './identity/oauth/routes.ts';
+import { oauthRoutes } from './identity/routes/oauth.ts';
 import { AnswerMarks, REQUEST_ID_HEADER } from './platform/http/answer-marks.ts';
 import { installBodyDeadlines } from './platform/http/body-deadline.ts';
 import { DEFAULT_BODY_LIMIT } from './platform/http/body-limit.ts';

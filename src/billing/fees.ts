@@ -14,7 +14,7 @@
  * random identifier, so nobody can make it first and be joined by the user).
  */
 import type pg from 'pg';
-import { personalSandboxOrganisation } from '../identity/organisations.ts';
+import { personalSandboxOrganisation } from '../identity/operations/organisations.ts';
 import type { Clock } from '../platform/clock.ts';
 import { RuleError } from '../platform/errors.ts';
 import type { Environment } from '../services/contract.ts';

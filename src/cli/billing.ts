@@ -11,7 +11,7 @@ import {
   requestAuthority,
 } from '../billing/store/authorities.ts';
 import type { Config } from '../config.ts';
-import { findOrganisation } from '../identity/organisations.ts';
+import { findOrganisation } from '../identity/store/organisations.ts';
 import { readClock } from '../platform/clock-store.ts';
 import { ENVIRONMENTS, type Environment } from '../services/contract.ts';
 import {

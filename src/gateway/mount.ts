@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serviceFees } from '../billing/fees.ts';
 import { readSettings, readUserRateLimit } from '../config.ts';
-import { serviceIdentity } from '../identity/service-identity.ts';
+import { serviceIdentity } from '../identity/operations/service-identity.ts';
 import type { AnswerMarks } from '../platform/http/answer-marks.ts';
 import { auditDeclaredInput } from '../platform/http/declared-validators.ts';
 import { APIM_ERRORS, PLATFORM_ERRORS, serviceErrorCodes } from '../platform/http/error-codes.ts';

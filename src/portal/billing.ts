@@ -27,7 +27,8 @@ import {
   parseReference,
   subscriptionFees,
 } from '../billing/store/invoices.ts';
-import { organisationBillingFacts, organisationsOf } from '../identity/organisations.ts';
+import { organisationsOf } from '../identity/store/memberships.ts';
+import { organisationBillingFacts } from '../identity/store/organisations.ts';
 import { RuleError } from '../platform/errors.ts';
 import { PLATFORM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';

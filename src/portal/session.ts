@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
-import { csrfMatches, csrfToken } from '../identity/oauth/routes.ts';
+import { csrfMatches, csrfToken } from '../identity/domain/csrf.ts';
 import { PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 

@@ -1,7 +1,7 @@
 import { serviceFees } from '../../../../src/billing/fees.ts';
 import { readSettings } from '../../../../src/config.ts';
 import type { Caller, ServiceContext } from '../../../../src/gateway/service-context.ts';
-import { serviceIdentity } from '../../../../src/identity/service-identity.ts';
+import { serviceIdentity } from '../../../../src/identity/operations/service-identity.ts';
 import { registersOf } from '../../../../src/services/contract.ts';
 import { iponzService } from '../../../../src/services/iponz/index.ts';
 import type { TestGateway } from '../../../support/runtime.ts';
