@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { importJWK, SignJWT } from 'jose';
 import type { Runtime } from '../src/runtime.ts';
-import { median, productionPayer, recordResults } from './support.ts';
+import { checkoutLoader, median, productionPayer, recordResults } from './support.ts';
 
 /**
  * What charging a fee adds to a fee-bearing call (≤ 1 ms at p99). The call: creating a
@@ -40,14 +40,23 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  * ready; `call` makes one organisation part beyond the entity's second.
  */
 async function gatewayOf(root: string, stem: string) {
-  const load = <T>(file: string): Promise<T> => import(path.join(root, file));
+  const load = checkoutLoader(root);
   const { buildApp } = await load<typeof import('../src/app.ts')>('src/app.ts');
   const { loadConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
-  const { grantAuthority } = await load<typeof import('../src/identity/authorities.ts')>(
+  const { grantAuthority } = await load<typeof import('../src/identity/operations/authorities.ts')>(
+    'src/identity/operations/authorities.ts',
     'src/identity/authorities.ts',
   );
-  const scopes = await load<typeof import('../src/identity/oauth/scopes.ts')>('src/identity/oauth/scopes.ts');
-  const signing = await load<typeof import('../src/identity/oauth/signing-keys.ts')>(
+  const scopes = await load<typeof import('../src/identity/domain/scopes.ts')>(
+    'src/identity/domain/scopes.ts',
+    'src/identity/oauth/scopes.ts',
+  );
+  const keys = await load<typeof import('../src/identity/operations/signing-keys.ts')>(
+    'src/identity/operations/signing-keys.ts',
+    'src/identity/oauth/signing-keys.ts',
+  );
+  const { SIGNING_ALG } = await load<typeof import('../src/identity/domain/signing-keys.ts')>(
+    'src/identity/domain/signing-keys.ts',
     'src/identity/oauth/signing-keys.ts',
   );
   const { openRuntime } = await load<typeof import('../src/runtime.ts')>('src/runtime.ts');
@@ -94,8 +103,8 @@ async function gatewayOf(root: string, stem: string) {
       { userId: user.id },
     );
   }
-  const { privateKeys } = await signing.loadSigningKeys(runtime.gateway.pool, 0);
-  const token = await mintToken(runtime, user.id, privateKeys[0]!, signing.SIGNING_ALG, scopes);
+  const { privateKeys } = await keys.loadSigningKeys(runtime.gateway.pool, 0);
+  const token = await mintToken(runtime, user.id, privateKeys[0]!, SIGNING_ALG, scopes);
   const headers = { 'Ocp-Apim-Subscription-Key': primaryKey, authorization: `Bearer ${token}` };
   let next = 0;
   const call = async (app: FastifyInstance): Promise<number> => {
@@ -252,10 +261,10 @@ async function mintToken(
   runtime: Runtime,
   userId: string,
   jwk: Awaited<
-    ReturnType<typeof import('../src/identity/oauth/signing-keys.ts').loadSigningKeys>
+    ReturnType<typeof import('../src/identity/operations/signing-keys.ts').loadSigningKeys>
   >['privateKeys'][number],
   alg: string,
-  scopes: typeof import('../src/identity/oauth/scopes.ts'),
+  scopes: typeof import('../src/identity/domain/scopes.ts'),
 ): Promise<string> {
   const key = await importJWK(jwk, alg);
   const base = runtime.config.oauth.resourceBase;

@@ -7,7 +7,7 @@ import autocannon from 'autocannon';
 import { loadConfig } from '../src/config.ts';
 import { updateProduct } from '../src/gateway/products.ts';
 import { createSubscription } from '../src/gateway/subscriptions.ts';
-import { addUser } from '../src/identity/users.ts';
+import { addUser } from '../src/identity/operations/users.ts';
 import { realClock } from '../src/platform/clock.ts';
 import { ensureDatabase, openDatabase } from '../src/platform/db/pool.ts';
 import { migrateAll, prepareDatabases } from '../src/runtime.ts';

@@ -3,7 +3,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { updateProduct } from '../src/gateway/products.ts';
 import { createSubscription } from '../src/gateway/subscriptions.ts';
-import { addUser } from '../src/identity/users.ts';
+import { addUser } from '../src/identity/operations/users.ts';
 import { realClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db/pool.ts';
 import { openRuntime } from '../src/runtime.ts';

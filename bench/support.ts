@@ -211,13 +211,22 @@ export async function benchDatabases(
  * `productId` (its rate limit lifted, no quota): who pays in the fee benchmarks. Made by the code of the
  * checkout at `checkout` (this one, or a `BENCH_BASELINE` copy), on its runtime's databases.
  */
+/**
+ * Loads a module of the checkout at `checkout` by its path there: the first of `files` it has, so a
+ * baseline taken before a file moved loads it from where it was.
+ */
+export function checkoutLoader(checkout: string) {
+  return <T>(...files: string[]): Promise<T> =>
+    import(path.join(checkout, files.find((file) => existsSync(path.join(checkout, file))) ?? files[0]!));
+}
+
 export async function productionPayer(
   checkout: string,
   runtime: { gateway: { pool: Pool }; environments: { production: { pool: Pool } } },
   productId: string,
   identifier: string,
 ): Promise<{ userId: string; organisationId: string; key: string }> {
-  const load = <T>(file: string): Promise<T> => import(path.join(checkout, file));
+  const load = checkoutLoader(checkout);
   const authorities = await load<typeof import('../src/billing/store/authorities.ts')>(
     'src/billing/store/authorities.ts',
   );
@@ -226,10 +235,18 @@ export async function productionPayer(
   const { createSubscription } = await load<typeof import('../src/gateway/subscriptions.ts')>(
     'src/gateway/subscriptions.ts',
   );
-  const { addMember, addOrganisation } = await load<typeof import('../src/identity/organisations.ts')>(
+  const { addMember } = await load<typeof import('../src/identity/store/memberships.ts')>(
+    'src/identity/store/memberships.ts',
     'src/identity/organisations.ts',
   );
-  const { addUser } = await load<typeof import('../src/identity/users.ts')>('src/identity/users.ts');
+  const { addOrganisation } = await load<typeof import('../src/identity/operations/organisations.ts')>(
+    'src/identity/operations/organisations.ts',
+    'src/identity/organisations.ts',
+  );
+  const { addUser } = await load<typeof import('../src/identity/operations/users.ts')>(
+    'src/identity/operations/users.ts',
+    'src/identity/users.ts',
+  );
   const gateway = runtime.gateway.pool;
   const production = runtime.environments.production.pool;
   const user = await addUser(gateway, { email: `bench-${randomBytes(4).toString('hex')}@example.test` });

@@ -4,7 +4,8 @@ import { adminRoutes } from './gateway/admin.ts';
 import { reportLimitHealth } from './gateway/limit-health.ts';
 import { HttpMetrics, operatorMetricsRoute } from './gateway/metrics.ts';
 import { dialectOfUrl, mountService } from './gateway/mount.ts';
-import { oauthRoutes } from './identity/oauth/routes.ts';
+import { oauthRoutes } from './identity/routes/oauth.ts';
+import { ping } from './platform/db/pool.ts';
 import { AnswerMarks, REQUEST_ID_HEADER } from './platform/http/answer-marks.ts';
 import { installBodyDeadlines } from './platform/http/body-deadline.ts';
 import { DEFAULT_BODY_LIMIT } from './platform/http/body-limit.ts';
@@ -143,9 +144,9 @@ async function siteRoutes(
     // Not ready once shutting down, so a load balancer that polls /readyz stops sending.
     if (marks.closing) return reply.code(503).send({ status: 'shutting down' });
     const checks = await Promise.allSettled([
-      runtime.gateway.pool.query('SELECT 1'),
-      runtime.environments.sandbox.pool.query('SELECT 1'),
-      runtime.environments.production.pool.query('SELECT 1'),
+      ping(runtime.gateway.pool),
+      ping(runtime.environments.sandbox.pool),
+      ping(runtime.environments.production.pool),
     ]);
     const names = ['gateway', 'sandbox', 'production'];
     const databases = Object.fromEntries(

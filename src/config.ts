@@ -6,7 +6,7 @@ import {
   type FeeSchedule,
   parseFeeScheduleOverrides,
 } from './billing/domain/fee-schedule.ts';
-import { DEFAULT_PASSWORD_COST } from './identity/passwords.ts';
+import { DEFAULT_PASSWORD_COST } from './identity/domain/passwords.ts';
 import type { ServiceSetting, UserRateLimit } from './services/contract.ts';
 
 /**

@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.ts';
 import { updateProduct } from '../../src/gateway/products.ts';
 import type { ServiceContext } from '../../src/gateway/service-context.ts';
 import { createSubscription } from '../../src/gateway/subscriptions.ts';
-import { addUser } from '../../src/identity/users.ts';
+import { addUser } from '../../src/identity/operations/users.ts';
 import { openRuntime } from '../../src/runtime.ts';
 import { SERVICES } from '../../src/services/registry.ts';
 import { FIXED_ANSWER } from '../fixed-answer.ts';

@@ -9,18 +9,21 @@
  * three-legged token's user, else the subscriber) in this environment. Of several: in production the
  * ones holding an approved direct debit authority come first; then by role (owner, admin, member), then
  * the oldest membership. None: in production 403 `billing-organisation-required`; in the sandbox (where
- * fees and authorities are dummies) the user's personal sandbox organisation, which identity makes on
- * first need with the user as its only owner (`personalSandboxOrganisation`: tied to the user, with a
- * random identifier, so nobody can make it first and be joined by the user).
+ * fees and authorities are dummies) the user's personal sandbox organisation, which identity finds or
+ * makes on first need with the user as its only owner (`personalSandboxOrganisation`: tied to the user,
+ * with a random identifier, so nobody can make it first and be joined by the user). Billing never names
+ * identity's tables: the memberships and organisations are read, and made, through identity's functions.
  */
 import type pg from 'pg';
-import { personalSandboxOrganisation } from '../identity/organisations.ts';
+import { personalSandboxOrganisation } from '../identity/operations/organisations.ts';
+import { organisationIdsByRole } from '../identity/store/memberships.ts';
 import type { Clock } from '../platform/clock.ts';
 import { RuleError } from '../platform/errors.ts';
 import type { Environment } from '../services/contract.ts';
 import { type Channel, type FeeSchedule, type Quote, quote } from './domain/fee-schedule.ts';
 import { periodOf } from './domain/invoice-month.ts';
 import { BILLING_ERRORS } from './errors.ts';
+import { approvedAuthorityHolders, holdsApprovedAuthority } from './store/authorities.ts';
 import {
   type FeeRecordPage,
   type FeeRecordQuery,
@@ -111,8 +114,6 @@ export interface FeesSettings {
   payers?: PayerCache | undefined;
 }
 
-const ROLE_ORDER = `CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END`;
-
 export function serviceFees(settings: FeesSettings): ServiceFees {
   const { environment, service, database, gateway, clock, schedule } = settings;
   // One resolution per request: requireAuthority and charge of the same call share it.
@@ -134,12 +135,8 @@ export function serviceFees(settings: FeesSettings): ServiceFees {
     const kept = settings.payers?.get(userId, environment);
     if (kept) return kept;
     const mark = settings.payers?.mark() ?? 0;
-    const result = await gateway.query<{ id: string }>(
-      `SELECT o.id FROM memberships m JOIN organisations o ON o.id = m.organisation_id
-        WHERE m.user_id = $1 AND o.environment = $2 ORDER BY ${ROLE_ORDER}, m.created_at, o.id`,
-      [userId, environment],
-    );
-    const organisations = result.rows.map((row) => row.id);
+    // Identity's tables, read through identity: by role (owner, admin, member), then the oldest membership.
+    const organisations = await organisationIdsByRole(gateway, userId, environment);
     // None is not kept: the sandbox makes the user's organisation next (its membership's notice follows).
     if (organisations.length > 0) settings.payers?.keep(userId, environment, organisations, mark);
     return organisations;
@@ -155,11 +152,7 @@ export function serviceFees(settings: FeesSettings): ServiceFees {
     }
     if (candidates.length === 0) throw noOrganisation();
     if (candidates.length > 1 && environment === 'production') {
-      const approved = await database.query<{ organisation_id: string }>(
-        `SELECT organisation_id FROM direct_debit_authorities WHERE organisation_id = ANY($1::uuid[]) AND state = 'approved'`,
-        [candidates],
-      );
-      const holders = new Set(approved.rows.map((row) => row.organisation_id));
+      const holders = await approvedAuthorityHolders(database, candidates);
       const first = candidates.find((id) => holders.has(id));
       if (first) return { organisationId: first, ...base };
     }
@@ -182,11 +175,8 @@ export function serviceFees(settings: FeesSettings): ServiceFees {
     async requireAuthority(caller) {
       const payer = await fees.payer(caller);
       if (!settings.enabled || environment !== 'production') return payer;
-      const result = await database.query(
-        `SELECT 1 FROM direct_debit_authorities WHERE organisation_id = $1 AND state = 'approved'`,
-        [payer.organisationId],
-      );
-      if (!result.rowCount) throw noAuthority(payer.organisationId);
+      if (!(await holdsApprovedAuthority(database, payer.organisationId)))
+        throw noAuthority(payer.organisationId);
       return payer;
     },
     async charge(tx, charge) {

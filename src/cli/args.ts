@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import type { Config } from '../config.ts';
 import { SUBSCRIPTION_ERRORS } from '../gateway/errors.ts';
 import { SubscriptionError } from '../gateway/subscriptions.ts';
-import { findUserByEmail } from '../identity/users.ts';
+import { findUserByEmail } from '../identity/store/users.ts';
 import { type Database, openDatabase } from '../platform/db/pool.ts';
 import type { DatabaseUrls } from '../platform/db/urls.ts';
 import { migrateAll, prepareDatabases } from '../runtime.ts';

@@ -11,7 +11,7 @@ import {
   requestAuthority,
 } from '../billing/store/authorities.ts';
 import type { Config } from '../config.ts';
-import { findOrganisation } from '../identity/organisations.ts';
+import { findOrganisation, organisationIdentifiers } from '../identity/store/organisations.ts';
 import { readClock } from '../platform/clock-store.ts';
 import { ENVIRONMENTS, type Environment } from '../services/contract.ts';
 import {
@@ -86,14 +86,6 @@ const line = (a: Row) =>
     .filter(Boolean)
     .join('\t');
 
-async function identifiers(gateway: Pool, ids: string[]): Promise<Map<string, string>> {
-  const result = await gateway.query<{ id: string; identifier: string }>(
-    'SELECT id, identifier FROM organisations WHERE id = ANY($1::uuid[])',
-    [ids],
-  );
-  return new Map(result.rows.map((row) => [row.id, row.identifier]));
-}
-
 export async function billingCommand(config: Config, args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     environment: { type: 'string' },
@@ -112,7 +104,9 @@ export async function billingCommand(config: Config, args: string[]): Promise<nu
   if (area !== 'authorities' || !action) throw new UsageError(USAGE.replaceAll('\n', ' | '));
   const rows = await withDatabases(config, async (databases): Promise<Row[]> => {
     const named = async (environment: Environment, list: DirectDebitAuthority[]) => {
-      const names = await identifiers(databases.gateway, [...new Set(list.map((a) => a.organisationId))]);
+      const names = await organisationIdentifiers(databases.gateway, [
+        ...new Set(list.map((a) => a.organisationId)),
+      ]);
       return list.map((a) => ({
         ...a,
         environment,

@@ -6,7 +6,7 @@
  * CLI has no import cycle.
  */
 import { type Config, loadConfig } from '../config.ts';
-import { setPasswordCost } from '../identity/passwords.ts';
+import { setPasswordCost } from '../identity/domain/passwords.ts';
 import { UsageError } from './args.ts';
 import { BILLING_USAGE, billingCommand } from './billing.ts';
 import { clockCommand } from './clock.ts';

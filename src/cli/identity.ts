@@ -1,20 +1,16 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config.ts';
-import {
-  grantAuthority,
-  listAuthorities,
-  type RegisterObject,
-  revokeAuthority,
-} from '../identity/authorities.ts';
-import { type GrantType, registerClient } from '../identity/oauth/clients.ts';
-import { rotateSigningKey } from '../identity/oauth/signing-keys.ts';
-import {
-  addMember,
-  addOrganisation,
-  findOrganisation,
-  type MembershipRole,
-} from '../identity/organisations.ts';
-import { setPassword } from '../identity/users.ts';
+import type { RegisterObject } from '../identity/domain/authorities.ts';
+import type { GrantType } from '../identity/domain/clients.ts';
+import type { MembershipRole } from '../identity/domain/organisations.ts';
+import { grantAuthority } from '../identity/operations/authorities.ts';
+import { registerClient } from '../identity/operations/clients.ts';
+import { addOrganisation } from '../identity/operations/organisations.ts';
+import { rotateSigningKey } from '../identity/operations/signing-keys.ts';
+import { setPassword } from '../identity/operations/users.ts';
+import { listAuthorities, revokeAuthority } from '../identity/store/authorities.ts';
+import { addMember } from '../identity/store/memberships.ts';
+import { findOrganisation } from '../identity/store/organisations.ts';
 import type { Environment } from '../services/contract.ts';
 import { optional, parse, print, required, UsageError, userId, withGateway } from './args.ts';
 

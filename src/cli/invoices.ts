@@ -14,7 +14,7 @@ import {
 } from '../billing/store/invoices.ts';
 import { closeDueMonths, type MonthEndResult, runMonthEnd } from '../billing/store/month-end.ts';
 import type { Config } from '../config.ts';
-import { findOrganisation } from '../identity/organisations.ts';
+import { findOrganisation } from '../identity/store/organisations.ts';
 import { readClock } from '../platform/clock-store.ts';
 import { RuleError } from '../platform/errors.ts';
 import { ENVIRONMENTS, type Environment } from '../services/contract.ts';

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
-import { addUser, listUsers } from '../identity/users.ts';
+import { addUser } from '../identity/operations/users.ts';
+import { listUsers } from '../identity/store/users.ts';
 import { optional, parse, print, required, UsageError, withGateway } from './args.ts';
 import { identityUsersCommand } from './identity.ts';
 

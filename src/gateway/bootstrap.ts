@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
-import { addUser, findUserByEmail } from '../identity/users.ts';
+import { addUser } from '../identity/operations/users.ts';
+import { findUserByEmail } from '../identity/store/users.ts';
 import { productId, type ServiceDefinition } from '../services/contract.ts';
 import { createSubscription } from './subscriptions.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { scopeAllows } from '../identity/oauth/scopes.ts';
+import { scopeAllows } from '../identity/domain/scopes.ts';
 import { APIM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError, sendError } from '../platform/http/errors.ts';
 import type { LimitOutcome, LimitRequest, LimitStore } from '../platform/limits/index.ts';

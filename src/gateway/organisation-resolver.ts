@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { memberOrganisationId } from '../identity/store/memberships.ts';
 import { APIM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import type { Environment } from '../services/contract.ts';
@@ -14,12 +15,7 @@ export class OrganisationResolver {
 
   async resolve(environment: Environment, identifier: string, caller: Caller): Promise<string> {
     const member = caller.userId ?? caller.subscriberId;
-    const result = await this.pool.query<{ id: string }>(
-      `SELECT o.id FROM organisations o JOIN memberships m ON m.organisation_id = o.id
-        WHERE o.environment = $1 AND o.identifier = $2 AND m.user_id = $3`,
-      [environment, identifier, member],
-    );
-    const id = result.rows[0]?.id;
+    const id = await memberOrganisationId(this.pool, environment, identifier, member);
     if (!id) {
       throw new HttpError(
         APIM_ERRORS.organisationRefused,

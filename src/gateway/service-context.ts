@@ -1,6 +1,6 @@
 import { type ServiceFees, serviceFees } from '../billing/fees.ts';
 import { readSettings } from '../config.ts';
-import { serviceIdentity } from '../identity/service-identity.ts';
+import { serviceIdentity } from '../identity/operations/service-identity.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/pool.ts';
 import type { ServerKeys } from '../platform/server-keys.ts';

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { findUserByEmail, findUserById, usersByIds } from '../identity/store/users.ts';
 import { publish } from '../platform/db/notify.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { RuleError } from '../platform/errors.ts';
@@ -155,39 +156,51 @@ export async function changeState(
 }
 
 export async function findKeyOwner(pool: Pool, key: string): Promise<KeyOwner | undefined> {
-  const result = await pool.query<KeyOwner>(
+  const result = await pool.query<Omit<KeyOwner, 'isOperator'>>(
     `SELECT s.id AS "subscriptionId", s.user_id AS "userId", s.product_id AS "productId",
-            p.environment, p.service, s.state, u.is_operator AS "isOperator",
+            p.environment, p.service, s.state,
             p.rate_limit_per_minute AS "rateLimitPerMinute", p.quota_calls AS "quotaCalls",
             p.quota_period_seconds AS "quotaPeriodSeconds"
        FROM subscription_keys k
        JOIN subscriptions s ON s.id = k.subscription_id
        JOIN products p ON p.id = s.product_id
-       JOIN users u ON u.id = s.user_id
       WHERE k.hash = $1`,
     [hashKey(key)],
   );
-  return result.rows[0];
+  const owner = result.rows[0];
+  if (!owner) return undefined;
+  // Whether the subscriber is an operator is identity's to say.
+  const user = await findUserById(pool, owner.userId);
+  return user && { ...owner, isOperator: user.isOperator };
 }
 
 export async function listSubscriptions(
   pool: Pool,
   filter: { userEmail?: string } = {},
 ): Promise<Subscription[]> {
-  const result = await pool.query<Subscription>(
-    `SELECT s.id, s.user_id AS "userId", u.email AS "userEmail", s.product_id AS "productId", s.name, s.state,
+  // The subscriber by email, and each subscriber's email, come from identity.
+  const only = filter.userEmail === undefined ? undefined : await findUserByEmail(pool, filter.userEmail);
+  if (filter.userEmail !== undefined && !only) return [];
+  const result = await pool.query<Omit<Subscription, 'userEmail'>>(
+    `SELECT s.id, s.user_id AS "userId", s.product_id AS "productId", s.name, s.state,
             s.created_at AS "createdAt", s.state_changed_at AS "stateChangedAt",
             COALESCE(MAX(k.hint) FILTER (WHERE k.slot = 'primary'), '') AS "primaryKeyHint",
             COALESCE(MAX(k.hint) FILTER (WHERE k.slot = 'secondary'), '') AS "secondaryKeyHint"
        FROM subscriptions s
-       JOIN users u ON u.id = s.user_id
        LEFT JOIN subscription_keys k ON k.subscription_id = s.id
-      WHERE ($1::text IS NULL OR lower(u.email) = lower($1))
-      GROUP BY s.id, u.email
+      WHERE ($1::uuid IS NULL OR s.user_id = $1)
+      GROUP BY s.id
       ORDER BY s.created_at, s.product_id`,
-    [filter.userEmail ?? null],
+    [only?.id ?? null],
   );
-  return result.rows;
+  const users = await usersByIds(
+    pool,
+    result.rows.map((row) => row.userId),
+  );
+  return result.rows.flatMap(({ id, userId, ...rest }) => {
+    const user = users.get(userId);
+    return user ? [{ id, userId, userEmail: user.email, ...rest }] : [];
+  });
 }
 
 export { makeProductId };

@@ -1,7 +1,8 @@
 import { createLocalJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
 import type { Pool } from 'pg';
-import { resourceFor } from '../identity/oauth/scopes.ts';
-import { loadSigningKeys, SIGNING_ALG } from '../identity/oauth/signing-keys.ts';
+import { resourceFor } from '../identity/domain/scopes.ts';
+import { SIGNING_ALG } from '../identity/domain/signing-keys.ts';
+import { loadSigningKeys } from '../identity/operations/signing-keys.ts';
 import type { ChangeFeed } from '../platform/db/notify.ts';
 import { APIM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';

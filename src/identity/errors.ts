@@ -1,9 +1,10 @@
 /**
  * Identity's error codes: the rules users, organisations and authorities keep. Thrown as `RuleError`s
- * (users.ts `UserError`, organisations.ts `OrganisationError`, authorities.ts `AuthorityError`), so a
- * caller tells one refusal from another by its code, and the platform's error handler renders any of
- * them in the dialect of the API it reached.
+ * (`UserError`, `OrganisationError`, `AuthorityError` below), so a caller tells one refusal from another
+ * by its code, and the platform's error handler renders any of them in the dialect of the API it reached.
+ * An OAuth client's registration refused is a `ClientError`, naming the field.
  */
+import { RuleError } from '../platform/errors.ts';
 import { type ErrorCode, errorCode } from '../platform/http/error-codes.ts';
 
 export const IDENTITY_ERRORS = {
@@ -26,3 +27,34 @@ export const IDENTITY_ERRORS = {
     'The organisation belongs to the other environment than the object of the authority',
   ),
 } as const satisfies Record<string, ErrorCode>;
+
+/** A user rule broken: its code (`IDENTITY_ERRORS`) tells which. */
+export class UserError extends RuleError {
+  constructor(code: ErrorCode, field: string, rule: string, message: string) {
+    super(field, rule, { code, message });
+  }
+}
+
+/** An organisation rule broken: its code (`IDENTITY_ERRORS`) tells which. */
+export class OrganisationError extends RuleError {
+  constructor(code: ErrorCode, field: string, rule: string, message: string) {
+    super(field, rule, { code, message });
+  }
+}
+
+/** An authority rule broken: its code (`IDENTITY_ERRORS`) tells which. */
+export class AuthorityError extends RuleError {
+  constructor(code: ErrorCode, field: string, rule: string, message: string) {
+    super(field, rule, { code, message });
+  }
+}
+
+/** An OAuth client's registration refused: the field and what is wrong with it. */
+export class ClientError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

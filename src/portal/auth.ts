@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { IDENTITY_ERRORS } from '../identity/errors.ts';
-import { passwordProblem, verifyPassword } from '../identity/passwords.ts';
-import { addUser, findUserByEmail, setPassword, UserError, validEmail } from '../identity/users.ts';
+import { passwordProblem, verifyPassword } from '../identity/domain/passwords.ts';
+import { validEmail } from '../identity/domain/users.ts';
+import { IDENTITY_ERRORS, UserError } from '../identity/errors.ts';
+import { addUser, setPassword } from '../identity/operations/users.ts';
+import { findUserByEmail, passwordHashOf } from '../identity/store/users.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
 import type { PortalDeps } from './index.ts';
 import { csrfField, field, sendPage } from './layout.ts';
 import { portalContext, requireUser, safeNext } from './session.ts';
-import { passwordHashOf } from './store.ts';
 
 /** Sign up, sign in, sign out and the account page (change password). */
 const LOGIN_RATE = { limit: 10, windowMs: 15 * 60_000 };

@@ -27,7 +27,9 @@ import {
   parseReference,
   subscriptionFees,
 } from '../billing/store/invoices.ts';
-import { organisationBillingFacts, organisationsOf } from '../identity/organisations.ts';
+import { organisationsOf } from '../identity/store/memberships.ts';
+import { organisationBillingFacts } from '../identity/store/organisations.ts';
+import { operatorEmails } from '../identity/store/users.ts';
 import { RuleError } from '../platform/errors.ts';
 import { PLATFORM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
@@ -219,13 +221,10 @@ ${organisationsHelp(request, organisations)}`,
       now: now(environment),
     });
     if (created.state === 'requested') {
-      const operators = await gateway.query<{ email: string }>(
-        'SELECT email FROM users WHERE is_operator ORDER BY email',
-      );
       const publicUrl = deps.runtime.publicUrl.base;
-      for (const operator of operators.rows) {
+      for (const operator of await operatorEmails(gateway)) {
         await sendMail(deps.mail, {
-          to: operator.email,
+          to: operator,
           subject: `Direct debit authority requested for ${organisation.name} (${environment})`,
           text: [
             `${user.email} requested a direct debit authority for ${organisation.name} in ${environment}.`,

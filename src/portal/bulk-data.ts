@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { readSettings } from '../config.ts';
-import { listUsers } from '../identity/users.ts';
+import { listUsers } from '../identity/store/users.ts';
 import { bulkDataFolder, bulkFile, listBulkExports } from '../platform/bulk-files.ts';
 import { PLATFORM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';

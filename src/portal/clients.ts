@@ -1,13 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  ClientError,
-  clientsOf,
-  type GrantType,
-  type OAuthClient,
-  regenerateClientSecret,
-  registerClient,
-} from '../identity/oauth/clients.ts';
-import { defaultScope } from '../identity/oauth/scopes.ts';
+import type { GrantType, OAuthClient } from '../identity/domain/clients.ts';
+import { defaultScope } from '../identity/domain/scopes.ts';
+import { ClientError } from '../identity/errors.ts';
+import { regenerateClientSecret, registerClient } from '../identity/operations/clients.ts';
+import { clientsOf } from '../identity/store/oauth-clients.ts';
 import { PLATFORM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { listUsers } from '../identity/users.ts';
+import { listUsers } from '../identity/store/users.ts';
 import { LARGE_UPLOAD } from '../platform/http/body-deadline.ts';
 import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { bodyTooLarge, HttpError } from '../platform/http/errors.ts';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
-import { organisationsOf } from '../identity/organisations.ts';
+import { organisationsOf } from '../identity/store/memberships.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
 import type { Environment } from '../services/contract.ts';
 import { csrfField } from './layout.ts';

@@ -1,7 +1,11 @@
 import type { Pool } from 'pg';
 import type { Environment } from '../services/contract.ts';
+import { withUsers } from './store.ts';
 
-/** The portal's queries for bulk data access (bulk-data.ts) and data requests (data-requests.ts). */
+/**
+ * The portal's queries for bulk data access (bulk-data.ts) and data requests (data-requests.ts); who
+ * asked (email, name) comes from identity (`withUsers`).
+ */
 
 export type Decision = 'requested' | 'approved' | 'declined' | 'revoked';
 
@@ -18,9 +22,11 @@ export interface BulkAccess {
   decidedAt: Date | null;
 }
 
-const BULK_COLUMNS = `b.id, b.user_id AS "userId", u.email AS "userEmail", u.name AS "userName", b.environment,
-  b.purpose, b.state, b.reason, b.created_at AS "createdAt", b.decided_at AS "decidedAt"`;
-const BULK_FROM = 'portal_bulk_access b JOIN users u ON u.id = b.user_id';
+type BulkRow = Omit<BulkAccess, 'userEmail' | 'userName'>;
+
+const BULK_COLUMNS = `b.id, b.user_id AS "userId", b.environment, b.purpose, b.state, b.reason,
+  b.created_at AS "createdAt", b.decided_at AS "decidedAt"`;
+const BULK_FROM = 'portal_bulk_access b';
 
 /** Records a request; false when one is already waiting or approved for that user and environment. */
 export async function requestBulkAccess(
@@ -38,13 +44,13 @@ export async function requestBulkAccess(
 /** The user's latest request per environment. */
 export async function bulkAccessOf(pool: Pool, userId: string): Promise<Map<Environment, BulkAccess>> {
   const rows = (
-    await pool.query<BulkAccess>(
+    await pool.query<BulkRow>(
       `SELECT DISTINCT ON (b.environment) ${BULK_COLUMNS} FROM ${BULK_FROM}
         WHERE b.user_id = $1 ORDER BY b.environment, b.created_at DESC`,
       [userId],
     )
   ).rows;
-  return new Map(rows.map((row) => [row.environment, row]));
+  return new Map((await withUsers(pool, rows)).map((row) => [row.environment, row]));
 }
 
 export async function hasBulkAccess(pool: Pool, userId: string, environment: Environment): Promise<boolean> {
@@ -56,20 +62,18 @@ export async function hasBulkAccess(pool: Pool, userId: string, environment: Env
 }
 
 export async function waitingBulkAccess(pool: Pool): Promise<BulkAccess[]> {
-  return (
-    await pool.query<BulkAccess>(
-      `SELECT ${BULK_COLUMNS} FROM ${BULK_FROM} WHERE b.state = 'requested' ORDER BY b.created_at LIMIT 500`,
-    )
-  ).rows;
+  const rows = await pool.query<BulkRow>(
+    `SELECT ${BULK_COLUMNS} FROM ${BULK_FROM} WHERE b.state = 'requested' ORDER BY b.created_at LIMIT 500`,
+  );
+  return withUsers(pool, rows.rows);
 }
 
 /** Approved grants, most recently decided first (the operator's list to revoke from). */
 export async function approvedBulkAccess(pool: Pool): Promise<BulkAccess[]> {
-  return (
-    await pool.query<BulkAccess>(
-      `SELECT ${BULK_COLUMNS} FROM ${BULK_FROM} WHERE b.state = 'approved' ORDER BY b.decided_at DESC LIMIT 500`,
-    )
-  ).rows;
+  const rows = await pool.query<BulkRow>(
+    `SELECT ${BULK_COLUMNS} FROM ${BULK_FROM} WHERE b.state = 'approved' ORDER BY b.decided_at DESC LIMIT 500`,
+  );
+  return withUsers(pool, rows.rows);
 }
 
 /** Revokes an approved grant; undefined when it was not approved. */
@@ -78,15 +82,12 @@ export async function revokeBulkAccess(
   id: string,
   input: { reason: string; operatorId: string },
 ): Promise<BulkAccess | undefined> {
-  return (
-    await pool.query<BulkAccess>(
-      `WITH revoked AS (
-         UPDATE portal_bulk_access SET state = 'revoked', reason = $2, decided_at = now(), decided_by = $3
-          WHERE id = $1 AND state = 'approved' RETURNING *)
-       SELECT ${BULK_COLUMNS} FROM revoked b JOIN users u ON u.id = b.user_id`,
-      [id, input.reason, input.operatorId],
-    )
-  ).rows[0];
+  const rows = await pool.query<BulkRow>(
+    `UPDATE portal_bulk_access b SET state = 'revoked', reason = $2, decided_at = now(), decided_by = $3
+      WHERE id = $1 AND state = 'approved' RETURNING ${BULK_COLUMNS}`,
+    [id, input.reason, input.operatorId],
+  );
+  return (await withUsers(pool, rows.rows))[0];
 }
 
 /** Decides a waiting request; undefined when it was not waiting. */
@@ -95,15 +96,12 @@ export async function decideBulkAccess(
   id: string,
   input: { state: 'approved' | 'declined'; reason: string; operatorId: string },
 ): Promise<BulkAccess | undefined> {
-  return (
-    await pool.query<BulkAccess>(
-      `WITH decided AS (
-         UPDATE portal_bulk_access SET state = $2, reason = $3, decided_at = now(), decided_by = $4
-          WHERE id = $1 AND state = 'requested' RETURNING *)
-       SELECT ${BULK_COLUMNS} FROM decided b JOIN users u ON u.id = b.user_id`,
-      [id, input.state, input.reason, input.operatorId],
-    )
-  ).rows[0];
+  const rows = await pool.query<BulkRow>(
+    `UPDATE portal_bulk_access b SET state = $2, reason = $3, decided_at = now(), decided_by = $4
+      WHERE id = $1 AND state = 'requested' RETURNING ${BULK_COLUMNS}`,
+    [id, input.state, input.reason, input.operatorId],
+  );
+  return (await withUsers(pool, rows.rows))[0];
 }
 
 export type DataRequestFormat = 'csv' | 'json' | 'xlsx' | 'other';
@@ -128,11 +126,13 @@ export interface DataRequest {
   decidedAt: Date | null;
 }
 
-const DATA_COLUMNS = `r.id, r.user_id AS "userId", u.email AS "userEmail", u.name AS "userName", r.data, r.purpose,
+type DataRow = Omit<DataRequest, 'userEmail' | 'userName'>;
+
+const DATA_COLUMNS = `r.id, r.user_id AS "userId", r.data, r.purpose,
   r.format, r.contact, r.state, r.reason, r.file_name AS "fileName", r.content_type AS "contentType",
   r.file_bytes::float8 AS "fileBytes", r.file_sha256 AS "fileSha256", r.created_at AS "createdAt",
   r.decided_at AS "decidedAt"`;
-const DATA_FROM = 'portal_data_requests r JOIN users u ON u.id = r.user_id';
+const DATA_FROM = 'portal_data_requests r';
 
 export async function addDataRequest(
   pool: Pool,
@@ -148,28 +148,27 @@ export async function addDataRequest(
 }
 
 export async function dataRequestsOf(pool: Pool, userId: string): Promise<DataRequest[]> {
-  return (
-    await pool.query<DataRequest>(
-      `SELECT ${DATA_COLUMNS} FROM ${DATA_FROM} WHERE r.user_id = $1 ORDER BY r.created_at DESC LIMIT 200`,
-      [userId],
-    )
-  ).rows;
+  const rows = await pool.query<DataRow>(
+    `SELECT ${DATA_COLUMNS} FROM ${DATA_FROM} WHERE r.user_id = $1 ORDER BY r.created_at DESC LIMIT 200`,
+    [userId],
+  );
+  return withUsers(pool, rows.rows);
 }
 
 export async function dataRequest(pool: Pool, id: string): Promise<DataRequest | undefined> {
-  return (await pool.query<DataRequest>(`SELECT ${DATA_COLUMNS} FROM ${DATA_FROM} WHERE r.id = $1`, [id]))
-    .rows[0];
+  const rows = await pool.query<DataRow>(`SELECT ${DATA_COLUMNS} FROM ${DATA_FROM} WHERE r.id = $1`, [id]);
+  return (await withUsers(pool, rows.rows))[0];
 }
 
 /** Open requests oldest first, then the last 50 decided ones. */
 export async function dataRequestQueue(pool: Pool): Promise<{ open: DataRequest[]; decided: DataRequest[] }> {
-  const open = await pool.query<DataRequest>(
+  const open = await pool.query<DataRow>(
     `SELECT ${DATA_COLUMNS} FROM ${DATA_FROM} WHERE r.state = 'open' ORDER BY r.created_at LIMIT 500`,
   );
-  const decided = await pool.query<DataRequest>(
+  const decided = await pool.query<DataRow>(
     `SELECT ${DATA_COLUMNS} FROM ${DATA_FROM} WHERE r.state <> 'open' ORDER BY r.decided_at DESC LIMIT 50`,
   );
-  return { open: open.rows, decided: decided.rows };
+  return { open: await withUsers(pool, open.rows), decided: await withUsers(pool, decided.rows) };
 }
 
 /** Answers an open request with its file; false when it was not open. */

@@ -1,15 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { grantAuthority, listAuthorities } from '../identity/authorities.ts';
-import { IDENTITY_ERRORS } from '../identity/errors.ts';
-import {
-  addMember,
-  addOrganisation,
-  OrganisationError,
-  organisationsOf,
-  personalSandboxOrganisation,
-  userIdentifierProblem,
-} from '../identity/organisations.ts';
-import { listUsers } from '../identity/users.ts';
+import { userIdentifierProblem } from '../identity/domain/organisations.ts';
+import { IDENTITY_ERRORS, OrganisationError } from '../identity/errors.ts';
+import { grantAuthority } from '../identity/operations/authorities.ts';
+import { addOrganisation, personalSandboxOrganisation } from '../identity/operations/organisations.ts';
+import { listAuthorities } from '../identity/store/authorities.ts';
+import { addMember, organisationsOf } from '../identity/store/memberships.ts';
+import { listUsers } from '../identity/store/users.ts';
 import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';

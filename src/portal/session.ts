@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
-import { csrfMatches, csrfToken } from '../identity/oauth/routes.ts';
+import { csrfMatches, csrfToken } from '../identity/domain/csrf.ts';
+import { findUserById } from '../identity/store/users.ts';
 import { PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 
@@ -64,21 +65,19 @@ export class PortalSessions {
     if (id && COOKIE_VALUE.test(id)) {
       const hash = hashOf(id);
       const row = (
-        await this.pool.query<{ userId: string | null; email: string; name: string; isOperator: boolean }>(
-          `SELECT s.user_id AS "userId", u.email, u.name, u.is_operator AS "isOperator"
-             FROM portal_sessions s LEFT JOIN users u ON u.id = s.user_id
-            WHERE s.id_hash = $1 AND s.expires_at > now()`,
+        await this.pool.query<{ userId: string | null }>(
+          `SELECT s.user_id AS "userId" FROM portal_sessions s WHERE s.id_hash = $1 AND s.expires_at > now()`,
           [hash],
         )
       ).rows[0];
       if (row) {
         const sessionHash = hash.toString('hex');
+        // The signed-in user, as identity has it.
+        const user = row.userId ? await findUserById(this.pool, row.userId) : undefined;
         context = {
           sessionHash,
           csrf: this.csrfFor(sessionHash),
-          user: row.userId
-            ? { id: row.userId, email: row.email, name: row.name, isOperator: row.isOperator }
-            : undefined,
+          user: user && { id: user.id, email: user.email, name: user.name, isOperator: user.isOperator },
         };
       }
     }

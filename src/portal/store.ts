@@ -1,15 +1,36 @@
 import type { Pool } from 'pg';
 import { listSubscriptions, type Subscription } from '../gateway/subscriptions.ts';
+import { usersByIds } from '../identity/store/users.ts';
 
-/** The portal's own queries. Changes to subscriptions and users go through gateway/ and identity/. */
+/**
+ * The portal's own queries. Changes to subscriptions and users go through gateway/ and identity/, and
+ * who a row's user is (email, name) is identity's to say: `withUsers` asks it for the rows' users.
+ */
 
-export async function passwordHashOf(pool: Pool, userId: string): Promise<string | null> {
-  const row = (
-    await pool.query<{ hash: string | null }>('SELECT password_hash AS hash FROM users WHERE id = $1', [
-      userId,
-    ])
-  ).rows[0];
-  return row?.hash ?? null;
+/**
+ * The rows with their users' email and name, as identity has them (every row's user exists: the
+ * portal's tables reference `users`).
+ */
+export async function withUsers<T extends { userId: string }>(
+  pool: Pool,
+  rows: T[],
+): Promise<(T & { userEmail: string; userName: string })[]> {
+  const users = await usersByIds(
+    pool,
+    rows.map((row) => row.userId),
+  );
+  return rows.flatMap((row) => {
+    const user = users.get(row.userId);
+    return user ? [{ ...row, userEmail: user.email, userName: user.name }] : [];
+  });
+}
+
+/** The rows with their users' email, as identity has it. */
+async function withUserEmails<T extends { userId: string }>(
+  pool: Pool,
+  rows: T[],
+): Promise<(T & { userEmail: string })[]> {
+  return (await withUsers(pool, rows)).map(({ userName: _name, ...row }) => row as T & { userEmail: string });
 }
 
 export interface MySubscription extends Subscription {
@@ -58,27 +79,26 @@ export interface SubscriptionRequest {
   createdAt: Date;
 }
 
+type RequestRow = Omit<SubscriptionRequest, 'userEmail' | 'userName'>;
+
 const REQUEST_COLUMNS = `s.id, s.product_id AS "productId", p.name AS "productName", s.name, s.user_id AS "userId",
-  u.email AS "userEmail", u.name AS "userName", s.created_at AS "createdAt"`;
-const REQUEST_FROM =
-  'subscriptions s JOIN users u ON u.id = s.user_id JOIN products p ON p.id = s.product_id';
+  s.created_at AS "createdAt"`;
+const REQUEST_FROM = 'subscriptions s JOIN products p ON p.id = s.product_id';
 
 /** Subscriptions waiting for an operator, oldest first. */
 export async function pendingRequests(pool: Pool): Promise<SubscriptionRequest[]> {
-  return (
-    await pool.query<SubscriptionRequest>(
-      `SELECT ${REQUEST_COLUMNS} FROM ${REQUEST_FROM} WHERE s.state = 'requested' ORDER BY s.created_at LIMIT 500`,
-    )
-  ).rows;
+  const rows = await pool.query<RequestRow>(
+    `SELECT ${REQUEST_COLUMNS} FROM ${REQUEST_FROM} WHERE s.state = 'requested' ORDER BY s.created_at LIMIT 500`,
+  );
+  return withUsers(pool, rows.rows);
 }
 
 export async function pendingRequest(pool: Pool, id: string): Promise<SubscriptionRequest | undefined> {
-  return (
-    await pool.query<SubscriptionRequest>(
-      `SELECT ${REQUEST_COLUMNS} FROM ${REQUEST_FROM} WHERE s.state = 'requested' AND s.id = $1`,
-      [id],
-    )
-  ).rows[0];
+  const rows = await pool.query<RequestRow>(
+    `SELECT ${REQUEST_COLUMNS} FROM ${REQUEST_FROM} WHERE s.state = 'requested' AND s.id = $1`,
+    [id],
+  );
+  return (await withUsers(pool, rows.rows))[0];
 }
 
 export interface DailyUsage {
@@ -117,12 +137,8 @@ export async function dailyUsage(
 
 /** Email addresses of users by id (billing: who requested an authority). */
 export async function userEmails(pool: Pool, ids: readonly string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const result = await pool.query<{ id: string; email: string }>(
-    'SELECT id, email FROM users WHERE id = ANY($1::uuid[])',
-    [ids],
-  );
-  return new Map(result.rows.map((row) => [row.id, row.email]));
+  const users = await usersByIds(pool, ids);
+  return new Map([...users].map(([id, user]) => [id, user.email]));
 }
 
 /** Production access asked of the operators (sandbox.ts): an organisation, or authority over a business. */
@@ -137,8 +153,9 @@ export interface AccessRequest {
   createdAt: Date;
 }
 
-const ACCESS_COLUMNS = `r.id, r.user_id AS "userId", u.email AS "userEmail", r.kind, r.subject, r.name, r.state,
-  r.created_at AS "createdAt"`;
+type AccessRow = Omit<AccessRequest, 'userEmail'>;
+
+const ACCESS_COLUMNS = `r.id, r.user_id AS "userId", r.kind, r.subject, r.name, r.state, r.created_at AS "createdAt"`;
 
 /** Records a request; false when the same one is already waiting. */
 export async function requestAccess(
@@ -154,22 +171,20 @@ export async function requestAccess(
 }
 
 export async function accessRequestsOf(pool: Pool, userId: string): Promise<AccessRequest[]> {
-  return (
-    await pool.query<AccessRequest>(
-      `SELECT ${ACCESS_COLUMNS} FROM portal_access_requests r JOIN users u ON u.id = r.user_id
-        WHERE r.user_id = $1 ORDER BY r.created_at DESC LIMIT 100`,
-      [userId],
-    )
-  ).rows;
+  const rows = await pool.query<AccessRow>(
+    `SELECT ${ACCESS_COLUMNS} FROM portal_access_requests r
+      WHERE r.user_id = $1 ORDER BY r.created_at DESC LIMIT 100`,
+    [userId],
+  );
+  return withUserEmails(pool, rows.rows);
 }
 
 export async function waitingAccessRequests(pool: Pool): Promise<AccessRequest[]> {
-  return (
-    await pool.query<AccessRequest>(
-      `SELECT ${ACCESS_COLUMNS} FROM portal_access_requests r JOIN users u ON u.id = r.user_id
-        WHERE r.state = 'requested' ORDER BY r.created_at LIMIT 500`,
-    )
-  ).rows;
+  const rows = await pool.query<AccessRow>(
+    `SELECT ${ACCESS_COLUMNS} FROM portal_access_requests r
+      WHERE r.state = 'requested' ORDER BY r.created_at LIMIT 500`,
+  );
+  return withUserEmails(pool, rows.rows);
 }
 
 /** Marks a waiting request decided; undefined when it was not waiting (decided already, or no such id). */
@@ -185,10 +200,9 @@ export async function decideAccessRequest(
     [id, state, operatorId],
   );
   if (!updated.rows[0]) return undefined;
-  return (
-    await pool.query<AccessRequest>(
-      `SELECT ${ACCESS_COLUMNS} FROM portal_access_requests r JOIN users u ON u.id = r.user_id WHERE r.id = $1`,
-      [id],
-    )
-  ).rows[0];
+  const rows = await pool.query<AccessRow>(
+    `SELECT ${ACCESS_COLUMNS} FROM portal_access_requests r WHERE r.id = $1`,
+    [id],
+  );
+  return (await withUserEmails(pool, rows.rows))[0];
 }

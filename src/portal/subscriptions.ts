@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findProduct, listProducts } from '../gateway/products.ts';
 import { createSubscription, type KeySlot, SubscriptionError } from '../gateway/subscriptions.ts';
-import { listUsers } from '../identity/users.ts';
+import { listUsers } from '../identity/store/users.ts';
 import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';

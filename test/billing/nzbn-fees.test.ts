@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_MIGRATIONS } from '../../src/billing/index.ts';
 import { approveAuthority, requestAuthority } from '../../src/billing/store/authorities.ts';
 import { listFeeRecords, UNATTRIBUTED_ORGANISATION } from '../../src/billing/store/fee-records.ts';
-import { grantAuthority } from '../../src/identity/authorities.ts';
+import { grantAuthority } from '../../src/identity/operations/authorities.ts';
 import { migrate } from '../../src/platform/db/migrations.ts';
 import { openDatabase } from '../../src/platform/db/pool.ts';
 import { migrateAll } from '../../src/runtime.ts';

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mayAct } from '../../src/identity/authorities.ts';
+import { mayAct } from '../../src/identity/store/authorities.ts';
 import { rsg } from '../support/cli.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerClient } from '../../src/identity/oauth/clients.ts';
+import { registerClient } from '../../src/identity/operations/clients.ts';
 import { loggerOptions, redactText, redactUrl } from '../../src/platform/http/log-redaction.ts';
 import { PROJECT_ROOT } from '../../src/platform/paths.ts';
 import { PortalClient, uniqueEmail } from '../portal/support.ts';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBSCRIPTION_ERRORS } from '../../src/gateway/errors.ts';
 import { changeState, createSubscription, SubscriptionError } from '../../src/gateway/subscriptions.ts';
-import { AuthorityError, grantAuthority } from '../../src/identity/authorities.ts';
-import { IDENTITY_ERRORS } from '../../src/identity/errors.ts';
-import { addOrganisation, OrganisationError } from '../../src/identity/organisations.ts';
-import { addUser, UserError } from '../../src/identity/users.ts';
+import { AuthorityError, IDENTITY_ERRORS, OrganisationError, UserError } from '../../src/identity/errors.ts';
+import { grantAuthority } from '../../src/identity/operations/authorities.ts';
+import { addOrganisation } from '../../src/identity/operations/organisations.ts';
+import { addUser } from '../../src/identity/operations/users.ts';
 import type { ErrorCode } from '../../src/platform/http/error-codes.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 

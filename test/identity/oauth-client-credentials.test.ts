@@ -1,7 +1,7 @@
 import { generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { registerClient } from '../../src/identity/oauth/clients.ts';
-import { loadSigningKeys, rotateSigningKey } from '../../src/identity/oauth/signing-keys.ts';
+import { registerClient } from '../../src/identity/operations/clients.ts';
+import { loadSigningKeys, rotateSigningKey } from '../../src/identity/operations/signing-keys.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';
 

@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerClient } from '../../src/identity/oauth/clients.ts';
-import { setPassword } from '../../src/identity/users.ts';
+import { registerClient } from '../../src/identity/operations/clients.ts';
+import { setPassword } from '../../src/identity/operations/users.ts';
 import { CookieBrowser, csrfOf, location } from '../support/cookie-browser.ts';
 import {
   expectNo500,

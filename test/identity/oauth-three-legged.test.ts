@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantAuthority } from '../../src/identity/authorities.ts';
-import { registerClient } from '../../src/identity/oauth/clients.ts';
-import { setPassword } from '../../src/identity/users.ts';
+import { grantAuthority } from '../../src/identity/operations/authorities.ts';
+import { registerClient } from '../../src/identity/operations/clients.ts';
+import { setPassword } from '../../src/identity/operations/users.ts';
 import { CookieBrowser, csrfOf, location } from '../support/cookie-browser.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';
@@ -172,7 +172,8 @@ describe('three-legged sign-in', () => {
 
 describe('x-organisation', () => {
   it('names an organisation the caller belongs to, or is refused with 403', async () => {
-    const { addMember, addOrganisation } = await import('../../src/identity/organisations.ts');
+    const { addOrganisation } = await import('../../src/identity/operations/organisations.ts');
+    const { addMember } = await import('../../src/identity/store/memberships.ts');
     const pool = gateway.runtime.gateway.pool;
     const member = await addOrganisation(pool, {
       environment: 'sandbox',

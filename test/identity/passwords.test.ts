@@ -4,7 +4,7 @@ import {
   hashPassword,
   setPasswordCost,
   verifyPassword,
-} from '../../src/identity/passwords.ts';
+} from '../../src/identity/domain/passwords.ts';
 
 describe('password hashes', () => {
   afterEach(() => setPasswordCost(10));

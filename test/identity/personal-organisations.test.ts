@@ -2,12 +2,8 @@ import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addMember,
-  addOrganisation,
-  organisationsOf,
-  personalSandboxOrganisation,
-} from '../../src/identity/organisations.ts';
+import { addOrganisation, personalSandboxOrganisation } from '../../src/identity/operations/organisations.ts';
+import { addMember, organisationsOf } from '../../src/identity/store/memberships.ts';
 import { migrate } from '../../src/platform/db/migrations.ts';
 import { openDatabase } from '../../src/platform/db/pool.ts';
 import { threeLeggedToken } from '../../src/portal/examples/sign-in.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceIdentity } from '../../src/identity/service-identity.ts';
-import { addUser } from '../../src/identity/users.ts';
+import { serviceIdentity } from '../../src/identity/operations/service-identity.ts';
+import { addUser } from '../../src/identity/operations/users.ts';
 import { setClock } from '../../src/platform/clock-store.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyPassword } from '../../src/identity/passwords.ts';
-import { addUser, UserError } from '../../src/identity/users.ts';
+import { verifyPassword } from '../../src/identity/domain/passwords.ts';
+import { UserError } from '../../src/identity/errors.ts';
+import { addUser } from '../../src/identity/operations/users.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 
 let gateway: TestGateway;

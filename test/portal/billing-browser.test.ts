@@ -3,8 +3,9 @@ import { periodOf, periodStart } from '../../src/billing/domain/invoice-month.ts
 import { identityDirectory } from '../../src/billing/store/directory.ts';
 import { closeDueMonths } from '../../src/billing/store/month-end.ts';
 import { createSubscription } from '../../src/gateway/subscriptions.ts';
-import { addMember, addOrganisation } from '../../src/identity/organisations.ts';
-import { addUser, setPassword } from '../../src/identity/users.ts';
+import { addOrganisation } from '../../src/identity/operations/organisations.ts';
+import { addUser, setPassword } from '../../src/identity/operations/users.ts';
+import { addMember } from '../../src/identity/store/memberships.ts';
 import { insertFees } from '../billing/invoice-support.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 import {

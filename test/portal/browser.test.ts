@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateProduct } from '../../src/gateway/products.ts';
-import { grantAuthority } from '../../src/identity/authorities.ts';
-import { addUser, findUserByEmail, setPassword } from '../../src/identity/users.ts';
+import { grantAuthority } from '../../src/identity/operations/authorities.ts';
+import { addUser, setPassword } from '../../src/identity/operations/users.ts';
+import { findUserByEmail } from '../../src/identity/store/users.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 import {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addUser, setPassword } from '../../src/identity/users.ts';
+import { addUser, setPassword } from '../../src/identity/operations/users.ts';
 import { seedNzbn } from '../../src/services/nzbn/sandbox/seed.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 import {

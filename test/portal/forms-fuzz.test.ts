@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateProduct } from '../../src/gateway/products.ts';
 import { createSubscription } from '../../src/gateway/subscriptions.ts';
-import { registerClient } from '../../src/identity/oauth/clients.ts';
+import { registerClient } from '../../src/identity/operations/clients.ts';
 import {
   expectNo500,
   expectProblem,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addUser, setPassword } from '../../src/identity/users.ts';
+import { addUser, setPassword } from '../../src/identity/operations/users.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 import {
   CHROMIUM,

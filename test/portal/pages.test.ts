@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateProduct } from '../../src/gateway/products.ts';
-import { mayAct } from '../../src/identity/authorities.ts';
-import { organisationsOf } from '../../src/identity/organisations.ts';
+import { mayAct } from '../../src/identity/store/authorities.ts';
+import { organisationsOf } from '../../src/identity/store/memberships.ts';
 import { listOutbox } from '../../src/platform/mail.ts';
 import { CLAIMABLE } from '../../src/portal/sandbox.ts';
 import { FIXTURE_CASES } from '../../src/services/nzbn/sandbox/fixtures.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listProducts } from '../../src/gateway/products.ts';
-import { mayAct } from '../../src/identity/authorities.ts';
-import { organisationsOf } from '../../src/identity/organisations.ts';
+import { mayAct } from '../../src/identity/store/authorities.ts';
+import { organisationsOf } from '../../src/identity/store/memberships.ts';
 import { realClock } from '../../src/platform/clock.ts';
 import { operationsOf } from '../../src/portal/reference-document.ts';
 import { CLAIMABLE } from '../../src/portal/sandbox.ts';

@@ -23,7 +23,7 @@ export interface CliOptions {
 }
 
 function environment(options: CliOptions): Record<string, string> {
-  // scrypt at 2^10 like testGateway's (identity/passwords.ts): the cost is the process's.
+  // scrypt at 2^10 like testGateway's (identity/domain/passwords.ts): the cost is the process's.
   const env: Record<string, string> = {
     LOG_LEVEL: 'silent',
     RSG_PASSWORD_COST: '10',

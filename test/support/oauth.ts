@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { registerClient } from '../../src/identity/oauth/clients.ts';
-import { addUser, setPassword } from '../../src/identity/users.ts';
+import { registerClient } from '../../src/identity/operations/clients.ts';
+import { addUser, setPassword } from '../../src/identity/operations/users.ts';
 import { threeLeggedToken } from '../../src/portal/examples/sign-in.ts';
 import type { Environment } from '../../src/services/contract.ts';
 import type { TestGateway } from './runtime.ts';

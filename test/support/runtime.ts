@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { type AppOptions, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createSubscription } from '../../src/gateway/subscriptions.ts';
-import { addUser } from '../../src/identity/users.ts';
+import { addUser } from '../../src/identity/operations/users.ts';
 import type { ClockMode } from '../../src/platform/clock-store.ts';
 import { dropDatabase, ensureDatabase } from '../../src/platform/db/pool.ts';
 import { type DatabaseUrls, databaseName, withDatabase } from '../../src/platform/db/urls.ts';
@@ -95,7 +95,7 @@ export async function testGateway(
     REDIS_URL: process.env.REDIS_URL,
     // Simulated register activity would add changes to every test that moves the sandbox clock.
     RSG_SANDBOX_ACTIVITY_PER_HOUR: '0',
-    // scrypt at 2^10, not 2^15: hundreds of sign-ups a pass (identity/passwords.ts).
+    // scrypt at 2^10, not 2^15: hundreds of sign-ups a pass (identity/domain/passwords.ts).
     RSG_PASSWORD_COST: '10',
     // Five connections a pool, not ten: three files run at once on one server, some with several
     // gateways of three pools each, and the machine's PostgreSQL takes 100 clients (past them a gateway's

@@ -2,7 +2,8 @@
  * Direct debit authorities in SQL, per environment database: request (approved at once in the sandbox,
  * where the authority is a dummy one), approve, decline, cancel, list and the current one. Each move is
  * one UPDATE guarded by the state it leaves, so concurrent decisions cannot both apply; a refused move
- * names the state the authority is in. The portal pages and `rsg billing authorities` call these.
+ * names the state the authority is in. The portal pages and `rsg billing authorities` call these;
+ * `context.fees` (fees.ts) reads which payers hold an approved one.
  */
 import type pg from 'pg';
 import { RuleError } from '../../platform/errors.ts';
@@ -180,6 +181,27 @@ export async function currentAuthority(
     [organisationId],
   );
   return result.rows[0];
+}
+
+/** Whether the organisation holds an approved authority (a production fee's precondition). */
+export async function holdsApprovedAuthority(db: Queryable, organisationId: string): Promise<boolean> {
+  const result = await db.query(
+    `SELECT 1 FROM direct_debit_authorities WHERE organisation_id = $1 AND state = 'approved'`,
+    [organisationId],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
+/** Those of the organisations that hold an approved authority (the payer rule's first choice). */
+export async function approvedAuthorityHolders(
+  db: Queryable,
+  organisationIds: readonly string[],
+): Promise<Set<string>> {
+  const approved = await db.query<{ organisation_id: string }>(
+    `SELECT organisation_id FROM direct_debit_authorities WHERE organisation_id = ANY($1::uuid[]) AND state = 'approved'`,
+    [organisationIds],
+  );
+  return new Set(approved.rows.map((row) => row.organisation_id));
 }
 
 /** Authorities, newest request first: of one organisation, in one state, or all. */

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { organisationBillingFacts } from '../../identity/organisations.ts';
+import { organisationBillingFacts } from '../../identity/store/organisations.ts';
 
 /**
  * What the month end needs to know about organisations, which live in the gateway database (identity):

@@ -1,6 +1,14 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Pool } from 'pg';
-import { clientMetadata, hashSecret } from './clients.ts';
+import { hashSecret } from '../domain/clients.ts';
+import { findClientRecord } from '../store/oauth-clients.ts';
+import {
+  consumePayload,
+  destroyPayload,
+  destroyPayloadsOfGrant,
+  findPayload,
+  upsertPayload,
+} from '../store/oidc-payloads.ts';
 
 /**
  * oidc-provider's storage in PostgreSQL: one table for every model, and OAuth clients read from the
@@ -42,21 +50,15 @@ export function postgresAdapter(pool: Pool) {
         const { jti: _plain, ...rest } = payload;
         stored = rest;
       }
-      await pool.query(
-        `INSERT INTO oidc_payloads (model, id, payload, grant_id, user_code, uid, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7) END)
-         ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
-           user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at`,
-        [
-          this.model,
-          this.key(id),
-          stored,
-          payload.grantId ?? null,
-          payload.userCode ?? null,
-          payload.uid ?? null,
-          expiresIn || null,
-        ],
-      );
+      await upsertPayload(pool, {
+        model: this.model,
+        id: this.key(id),
+        payload: stored,
+        grantId: payload.grantId ?? null,
+        userCode: payload.userCode ?? null,
+        uid: payload.uid ?? null,
+        expiresIn: expiresIn || null,
+      });
     }
 
     private async findWhere(
@@ -67,12 +69,7 @@ export function postgresAdapter(pool: Pool) {
       // (form body, Basic header) with one matches nothing, instead of failing in the database (a 500).
       if (typeof value !== 'string' || value.includes('\u0000')) return undefined;
       if (this.model === 'Client' && column === 'id') return clientMetadata(pool, value);
-      const result = await pool.query<{ payload: AdapterPayload; consumed_at: Date | null }>(
-        `SELECT payload, consumed_at FROM oidc_payloads
-          WHERE model = $1 AND ${column} = $2 AND (expires_at IS NULL OR expires_at > now())`,
-        [this.model, column === 'id' ? this.key(value) : value],
-      );
-      const row = result.rows[0];
+      const row = await findPayload(pool, this.model, column, column === 'id' ? this.key(value) : value);
       if (!row) return undefined;
       const payload = this.hashed && column === 'id' ? { ...row.payload, jti: value } : row.payload;
       return row.consumed_at
@@ -93,18 +90,35 @@ export function postgresAdapter(pool: Pool) {
     }
 
     async consume(id: string): Promise<void> {
-      await pool.query('UPDATE oidc_payloads SET consumed_at = now() WHERE model = $1 AND id = $2', [
-        this.model,
-        this.key(id),
-      ]);
+      await consumePayload(pool, this.model, this.key(id));
     }
 
     async destroy(id: string): Promise<void> {
-      await pool.query('DELETE FROM oidc_payloads WHERE model = $1 AND id = $2', [this.model, this.key(id)]);
+      await destroyPayload(pool, this.model, this.key(id));
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      await pool.query('DELETE FROM oidc_payloads WHERE grant_id = $1', [grantId]);
+      await destroyPayloadsOfGrant(pool, grantId);
     }
   };
+}
+
+/**
+ * The client as oidc-provider wants it. `client_secret` carries the stored hash; the provider's secret
+ * comparison is replaced (see provider.ts) to hash what the client presents before comparing.
+ */
+export async function clientMetadata(pool: Pool, clientId: string): Promise<AdapterPayload | undefined> {
+  const row = await findClientRecord(pool, clientId);
+  if (!row) return undefined;
+  const grants = row.grant_types;
+  return {
+    client_id: row.client_id,
+    client_name: row.name,
+    ...(row.secret_hash ? { client_secret: row.secret_hash } : {}),
+    token_endpoint_auth_method: row.public ? 'none' : 'client_secret_basic',
+    grant_types: grants,
+    response_types: grants.includes('authorization_code') ? ['code'] : [],
+    redirect_uris: row.redirect_uris,
+    'urn:rsg:environment': row.environment,
+  } as AdapterPayload;
 }

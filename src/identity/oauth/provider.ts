@@ -4,10 +4,13 @@ import type { Config } from '../../config.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../platform/db/faults.ts';
 import { html, page } from '../../platform/http/html.ts';
 import type { Environment, ServiceDefinition } from '../../services/contract.ts';
+import { MAX_AUTHORITY_CLAIMS } from '../domain/authorities.ts';
+import { secretMatches } from '../domain/clients.ts';
+import { defaultScope, environmentOfResource, resourceFor, serviceScopes } from '../domain/scopes.ts';
+import { SIGNING_ALG, type SigningKeys } from '../domain/signing-keys.ts';
+import { authorityClaims } from '../store/authorities.ts';
+import { findUserById } from '../store/users.ts';
 import { postgresAdapter } from './adapter.ts';
-import { secretMatches } from './clients.ts';
-import { defaultScope, environmentOfResource, resourceFor, serviceScopes } from './scopes.ts';
-import { SIGNING_ALG, type SigningKeys } from './signing-keys.ts';
 
 /**
  * The authorization server, on oidc-provider (a certified OpenID Provider), mounted at /oauth2:
@@ -26,14 +29,6 @@ export interface ProviderOptions {
   /** The services whose scopes the authorization server grants. */
   services: readonly ServiceDefinition[];
 }
-
-interface UserRow {
-  id: string;
-  email: string;
-  name: string;
-}
-
-const MAX_AUTHORITY_CLAIMS = 100;
 
 /** Addresses a browser is sent to (authorization, sign-out): their errors are pages, never JSON. */
 const BROWSER_PATHS: ReadonlySet<string> = new Set(['/auth', '/session/end']);
@@ -143,8 +138,7 @@ export function createProvider(options: ProviderOptions): Provider {
       },
     },
     findAccount: async (_ctx, id) => {
-      const user = (await pool.query<UserRow>('SELECT id, email, name FROM users WHERE id::text = $1', [id]))
-        .rows[0];
+      const user = await findUserById(pool, id);
       if (!user) return undefined;
       return {
         accountId: user.id,
@@ -161,14 +155,7 @@ export function createProvider(options: ProviderOptions): Provider {
       const clientId = (token as { clientId?: string }).clientId ?? ctx.oidc.client?.clientId;
       const claims: Record<string, unknown> = { client_id: clientId };
       if (accountId && environment) {
-        const rows = await pool.query<{ service: string; object_kind: string; object_id: string }>(
-          `SELECT DISTINCT a.service, a.object_kind, a.object_id FROM authorities a
-            WHERE a.revoked_at IS NULL AND a.environment = $1
-              AND (a.user_id = $2 OR a.organisation_id IN (SELECT organisation_id FROM memberships WHERE user_id = $2))
-            ORDER BY 1, 2, 3 LIMIT ${MAX_AUTHORITY_CLAIMS}`,
-          [environment, accountId],
-        );
-        claims.authorities = rows.rows.map((r) => `${r.service}:${r.object_kind}:${r.object_id}`);
+        claims.authorities = await authorityClaims(pool, environment, accountId, MAX_AUTHORITY_CLAIMS);
       }
       return claims;
     },

@@ -109,6 +109,11 @@ export function openDatabase(url: string, options: number | PoolOptions = {}): D
   };
 }
 
+/** Resolves when the database answers a statement (the readiness check), rejects when it does not. */
+export async function ping(pool: pg.Pool): Promise<void> {
+  await pool.query('SELECT 1');
+}
+
 /** Creates the database named in `url` when it does not exist; safe when two processes race. */
 export async function ensureDatabase(url: string): Promise<void> {
   const name = databaseName(url);

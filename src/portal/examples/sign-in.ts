@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Pool } from 'pg';
-import { registerClient } from '../../identity/oauth/clients.ts';
+import { registerClient } from '../../identity/operations/clients.ts';
 import type { Environment } from '../../services/contract.ts';
 
 const REDIRECT = 'http://localhost:7777/callback';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, findOrganisation } from '../../../src/identity/organisations.ts';
+import { addMember } from '../../../src/identity/store/memberships.ts';
+import { findOrganisation } from '../../../src/identity/store/organisations.ts';
 import { setClock } from '../../../src/platform/clock-store.ts';
 import { withIsinCheckDigit } from '../../../src/services/disclose/domain/isin.ts';
 import { fingerprint } from '../../support/fingerprint.ts';

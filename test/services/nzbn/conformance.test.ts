@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { addUser } from '../../../src/identity/users.ts';
+import { addUser } from '../../../src/identity/operations/users.ts';
 import { conformanceMatrix } from '../../support/conformance.ts';
 import type { OperationAccess } from '../../support/service-fixture.ts';
 import { FIXTURE, type NzbnTest } from './support/api.ts';

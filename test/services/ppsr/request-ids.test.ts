@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveAuthority, requestAuthority } from '../../../src/billing/store/authorities.ts';
 import { createSubscription } from '../../../src/gateway/subscriptions.ts';
-import { addMember, addOrganisation } from '../../../src/identity/organisations.ts';
-import { addUser } from '../../../src/identity/users.ts';
+import { addOrganisation } from '../../../src/identity/operations/organisations.ts';
+import { addUser } from '../../../src/identity/operations/users.ts';
+import { addMember } from '../../../src/identity/store/memberships.ts';
 import { type PpsrTest, PRODUCTION, ppsrTest, requestId } from './support.ts';
 
 /**

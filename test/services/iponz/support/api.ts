@@ -1,5 +1,5 @@
 import type { AppOptions } from '../../../../src/app.ts';
-import { grantAuthority } from '../../../../src/identity/authorities.ts';
+import { grantAuthority } from '../../../../src/identity/operations/authorities.ts';
 import { setClock } from '../../../../src/platform/clock-store.ts';
 import { seedIponz } from '../../../../src/services/iponz/sandbox/seed.ts';
 import type { SignedInUser } from '../../../support/oauth.ts';

@@ -1,4 +1,4 @@
-import { grantAuthority } from '../../../../src/identity/authorities.ts';
+import { grantAuthority } from '../../../../src/identity/operations/authorities.ts';
 import type { DatabaseUrls } from '../../../../src/platform/db/urls.ts';
 import { seedNzbn } from '../../../../src/services/nzbn/sandbox/seed.ts';
 import type { SignedInUser } from '../../../support/oauth.ts';

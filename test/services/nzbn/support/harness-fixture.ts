@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { addUser } from '../../../../src/identity/users.ts';
+import { addUser } from '../../../../src/identity/operations/users.ts';
 import { NZBN_ERRORS } from '../../../../src/services/nzbn/errors.ts';
 import type { OperationAccess, ServiceFixture, Values } from '../../../support/service-fixture.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './api.ts';

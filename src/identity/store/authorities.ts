@@ -1,48 +1,10 @@
-import type { Pool } from 'pg';
-import { RuleError } from '../platform/errors.ts';
-import type { ErrorCode } from '../platform/http/error-codes.ts';
-import type { Environment } from '../services/contract.ts';
-import { IDENTITY_ERRORS } from './errors.ts';
-
 /**
- * Who may act on a register object. Services ask here — never the tables — "may this caller act on
- * this object?". A user acts on an object when they hold authority over it themselves, or when an
- * organisation they belong to (in that environment) holds it, or when the calling organisation does.
+ * The SQL of `authorities` (gateway database): who may act on a register object. Granting one (with its
+ * rule) is operations/authorities.ts; the types and rules are domain/authorities.ts.
  */
-export interface RegisterObject {
-  environment: Environment;
-  service: string;
-  /** e.g. `entity` (a business number), `fund`, `secured-party-group`. */
-  kind: string;
-  id: string;
-}
-
-export type Holder = { userId: string } | { organisationId: string };
-
-export interface Actor {
-  userId?: string | undefined;
-  organisationId?: string | undefined;
-}
-
-export interface Authority {
-  id: string;
-  environment: Environment;
-  service: string;
-  objectKind: string;
-  objectId: string;
-  userId: string | null;
-  organisationId: string | null;
-  holderName: string;
-  role: string;
-  grantedAt: Date;
-}
-
-/** An authority rule broken: its code (`IDENTITY_ERRORS`) tells which. */
-export class AuthorityError extends RuleError {
-  constructor(code: ErrorCode, field: string, rule: string, message: string) {
-    super(field, rule, { code, message });
-  }
-}
+import type { Pool } from 'pg';
+import type { Environment } from '../../services/contract.ts';
+import type { Actor, Authority, Holder, RegisterObject } from '../domain/authorities.ts';
 
 const COLUMNS = `a.id, a.environment, a.service, a.object_kind AS "objectKind", a.object_id AS "objectId",
   a.user_id AS "userId", a.organisation_id AS "organisationId", COALESCE(u.email, o.identifier) AS "holderName",
@@ -50,29 +12,22 @@ const COLUMNS = `a.id, a.environment, a.service, a.object_kind AS "objectKind", 
 const FROM =
   'authorities a LEFT JOIN users u ON u.id = a.user_id LEFT JOIN organisations o ON o.id = a.organisation_id';
 
-export async function grantAuthority(
+const holderIds = (holder: Holder) => ({
+  userId: 'userId' in holder ? holder.userId : null,
+  organisationId: 'organisationId' in holder ? holder.organisationId : null,
+});
+
+/**
+ * Records the holder's authority over the object, or finds the one it holds already (not revoked):
+ * its id either way.
+ */
+export async function insertAuthority(
   pool: Pool,
   object: RegisterObject,
   holder: Holder,
-  options: { grantedBy?: string; role?: string; at?: Date } = {},
-): Promise<Authority> {
-  const userId = 'userId' in holder ? holder.userId : null;
-  const organisationId = 'organisationId' in holder ? holder.organisationId : null;
-  if (organisationId) {
-    const org = await pool.query<{ environment: string }>(
-      'SELECT environment FROM organisations WHERE id = $1',
-      [organisationId],
-    );
-    if (org.rows[0]?.environment !== object.environment) {
-      const rule = `does not belong to the ${object.environment} environment`;
-      throw new AuthorityError(
-        IDENTITY_ERRORS.organisationEnvironment,
-        'organisation',
-        rule,
-        `the organisation ${rule}`,
-      );
-    }
-  }
+  options: { grantedBy: string | null; role: string; at: Date | null },
+): Promise<string> {
+  const { userId, organisationId } = holderIds(holder);
   const inserted = await pool.query<{ id: string }>(
     `INSERT INTO authorities (environment, service, object_kind, object_id, user_id, organisation_id, role, granted_by, granted_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9::timestamptz, now())) ON CONFLICT DO NOTHING RETURNING id`,
@@ -83,12 +38,12 @@ export async function grantAuthority(
       object.id,
       userId,
       organisationId,
-      options.role ?? 'authority',
-      options.grantedBy ?? null,
-      options.at ?? null,
+      options.role,
+      options.grantedBy,
+      options.at,
     ],
   );
-  const id =
+  return (
     inserted.rows[0]?.id ??
     (
       await pool.query<{ id: string }>(
@@ -96,8 +51,12 @@ export async function grantAuthority(
            AND object_id = $4 AND COALESCE(user_id, organisation_id) = COALESCE($5::uuid, $6::uuid)`,
         [object.environment, object.service, object.kind, object.id, userId, organisationId],
       )
-    ).rows[0]!.id;
-  return (await pool.query<Authority>(`SELECT ${COLUMNS} FROM ${FROM} WHERE a.id = $1`, [id])).rows[0]!;
+    ).rows[0]!.id
+  );
+}
+
+export async function findAuthority(pool: Pool, id: string): Promise<Authority | undefined> {
+  return (await pool.query<Authority>(`SELECT ${COLUMNS} FROM ${FROM} WHERE a.id = $1`, [id])).rows[0];
 }
 
 /** Revokes one authority over the object; true when there was one to revoke. */
@@ -157,4 +116,24 @@ export async function objectsActorMayActOn(
     [scope.environment, scope.service, actor.userId ?? null, actor.organisationId ?? null, scope.kind],
   );
   return result.rows.map((row) => row.id);
+}
+
+/**
+ * `service:kind:id` of up to `limit` objects the user may act on in the environment, held themselves
+ * or by an organisation of theirs (a three-legged access token's `authorities` claim).
+ */
+export async function authorityClaims(
+  pool: Pool,
+  environment: Environment,
+  userId: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await pool.query<{ service: string; object_kind: string; object_id: string }>(
+    `SELECT DISTINCT a.service, a.object_kind, a.object_id FROM authorities a
+      WHERE a.revoked_at IS NULL AND a.environment = $1
+        AND (a.user_id = $2 OR a.organisation_id IN (SELECT organisation_id FROM memberships WHERE user_id = $2))
+      ORDER BY 1, 2, 3 LIMIT $3`,
+    [environment, userId, limit],
+  );
+  return rows.rows.map((r) => `${r.service}:${r.object_kind}:${r.object_id}`);
 }

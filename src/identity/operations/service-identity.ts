@@ -1,17 +1,12 @@
 import type { Pool } from 'pg';
-import type { Caller, HeldAuthority, ServiceIdentity } from '../gateway/service-context.ts';
-import type { Clock } from '../platform/clock.ts';
-import type { Environment } from '../services/contract.ts';
-import {
-  type Authority,
-  grantAuthority,
-  listAuthorities,
-  mayAct,
-  objectsActorMayActOn,
-  revokeAuthority,
-} from './authorities.ts';
-import { findOrganisation } from './organisations.ts';
-import { findUserByEmail } from './users.ts';
+import type { Caller, HeldAuthority, ServiceIdentity } from '../../gateway/service-context.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Environment } from '../../services/contract.ts';
+import type { Authority } from '../domain/authorities.ts';
+import { listAuthorities, mayAct, objectsActorMayActOn, revokeAuthority } from '../store/authorities.ts';
+import { findOrganisation, findOrganisationById } from '../store/organisations.ts';
+import { findUserByEmail } from '../store/users.ts';
+import { grantAuthority } from './authorities.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -70,11 +65,7 @@ export function serviceIdentity(
     },
     async organisation(organisationId) {
       if (!UUID.test(organisationId)) return undefined;
-      const found = await pool.query<{ id: string; identifier: string; name: string }>(
-        'SELECT id, identifier, name FROM organisations WHERE id = $1 AND environment = $2',
-        [organisationId, environment],
-      );
-      return found.rows[0];
+      return findOrganisationById(pool, environment, organisationId);
     },
     revokeAuthority: (kind, objectId, authorityId) =>
       UUID.test(authorityId)
