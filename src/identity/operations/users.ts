@@ -40,5 +40,8 @@ export async function setPassword(pool: Pool, userId: string, password: string):
 export async function signIn(pool: Pool, email: string, password: string): Promise<User | undefined> {
   const user = email ? await findUserByEmail(pool, email) : undefined;
   const passwordHash = user ? await passwordHashOf(pool, user.id) : undefined;
-  return user && (await verifyPassword(password, passwordHash)) ? user : undefined;
+  // The password is checked whether or not the account exists (a missing hash costs a hash's time), so
+  // the answer's timing does not tell which emails have accounts.
+  const matches = await verifyPassword(password, passwordHash);
+  return user && matches ? user : undefined;
 }
