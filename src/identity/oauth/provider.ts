@@ -44,12 +44,19 @@ const renderError: NonNullable<Configuration['renderError']> = async (ctx, out) 
 };
 
 export function createProvider(options: ProviderOptions): Provider {
+  const provider = new Provider(options.issuer, configurationOf(options));
+  provider.proxy = true;
+  answerUnroutedRequests(provider);
+  answerDatabaseAway(provider);
+  compareHashedClientSecrets(provider);
+  return provider;
+}
+
+/** The provider's configuration: adapter, keys, cookies, scopes, grants, lifetimes and token claims. */
+function configurationOf(options: ProviderOptions): Configuration {
   const { config, pool } = options;
   const base = config.oauth.resourceBase;
-  const scopesOf = (environment: Environment) =>
-    [defaultScope(base, environment), ...serviceScopes(options.services)].join(' ');
-
-  const configuration: Configuration = {
+  return {
     adapter: postgresAdapter(pool),
     jwks: { keys: options.keys.privateKeys as never },
     cookies: {
@@ -103,39 +110,7 @@ export function createProvider(options: ProviderOptions): Provider {
       clientCredentials: { enabled: true },
       introspection: { enabled: true },
       revocation: { enabled: true },
-      resourceIndicators: {
-        enabled: true,
-        // A request that names no resource gets its client's environment, or the one its `.default` scope names.
-        defaultResource: (ctx, client) => {
-          const requested = String(ctx.oidc.params?.scope ?? '');
-          for (const environment of ['sandbox', 'production'] as const) {
-            if (requested.split(' ').includes(defaultScope(base, environment)))
-              return resourceFor(base, environment);
-          }
-          const environment = (client?.metadata() as Record<string, unknown>)?.['urn:rsg:environment'] as
-            | Environment
-            | undefined;
-          return resourceFor(base, environment ?? 'sandbox');
-        },
-        useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, resourceIndicator, client) => {
-          const environment = environmentOfResource(base, resourceIndicator);
-          const clientEnvironment = (client.metadata() as Record<string, unknown>)['urn:rsg:environment'];
-          if (!environment) throw new errors.InvalidTarget(`unknown resource ${resourceIndicator}`);
-          if (clientEnvironment !== environment) {
-            throw new errors.InvalidTarget(
-              `this client is registered for the ${clientEnvironment} environment`,
-            );
-          }
-          return {
-            scope: scopesOf(environment),
-            audience: resourceIndicator,
-            accessTokenFormat: 'jwt',
-            accessTokenTTL: config.oauth.accessTokenTtl,
-            jwt: { sign: { alg: SIGNING_ALG } },
-          };
-        },
-      },
+      resourceIndicators: resourceIndicators(options),
     },
     findAccount: async (_ctx, id) => {
       const user = await findUserById(pool, id);
@@ -161,13 +136,54 @@ export function createProvider(options: ProviderOptions): Provider {
     },
     renderError,
   };
+}
 
-  const provider = new Provider(options.issuer, configuration);
-  provider.proxy = true;
-  // Since oidc-provider 9 a request that matches none of its routes (an unknown path, or POST to the
-  // authorization endpoint, which is GET only now that session cookies are SameSite=Lax) falls through
-  // to Koa's bare text 404. Answer it as the provider answers its own errors: the OAuth shape as JSON,
-  // or the error page for a browser (one that asks for HTML, or any request to a browser-facing path).
+/** Resource indicators: a token's audience is its environment, and a client's environment is its only one. */
+function resourceIndicators(
+  options: ProviderOptions,
+): NonNullable<Configuration['features']>['resourceIndicators'] {
+  const { config } = options;
+  const base = config.oauth.resourceBase;
+  const scopesOf = (environment: Environment) =>
+    [defaultScope(base, environment), ...serviceScopes(options.services)].join(' ');
+  return {
+    enabled: true,
+    // A request that names no resource gets its client's environment, or the one its `.default` scope names.
+    defaultResource: (ctx, client) => {
+      const requested = String(ctx.oidc.params?.scope ?? '');
+      for (const environment of ['sandbox', 'production'] as const) {
+        if (requested.split(' ').includes(defaultScope(base, environment)))
+          return resourceFor(base, environment);
+      }
+      const environment = (client?.metadata() as Record<string, unknown>)?.['urn:rsg:environment'] as
+        | Environment
+        | undefined;
+      return resourceFor(base, environment ?? 'sandbox');
+    },
+    useGrantedResource: () => true,
+    getResourceServerInfo: (_ctx, resourceIndicator, client) => {
+      const environment = environmentOfResource(base, resourceIndicator);
+      const clientEnvironment = (client.metadata() as Record<string, unknown>)['urn:rsg:environment'];
+      if (!environment) throw new errors.InvalidTarget(`unknown resource ${resourceIndicator}`);
+      if (clientEnvironment !== environment) {
+        throw new errors.InvalidTarget(`this client is registered for the ${clientEnvironment} environment`);
+      }
+      return {
+        scope: scopesOf(environment),
+        audience: resourceIndicator,
+        accessTokenFormat: 'jwt',
+        accessTokenTTL: config.oauth.accessTokenTtl,
+        jwt: { sign: { alg: SIGNING_ALG } },
+      };
+    },
+  };
+}
+
+// Since oidc-provider 9 a request that matches none of its routes (an unknown path, or POST to the
+// authorization endpoint, which is GET only now that session cookies are SameSite=Lax) falls through
+// to Koa's bare text 404. Answer it as the provider answers its own errors: the OAuth shape as JSON,
+// or the error page for a browser (one that asks for HTML, or any request to a browser-facing path).
+function answerUnroutedRequests(provider: Provider): void {
   provider.use(async (ctx, next) => {
     await next();
     if ((ctx as { routerName?: string }).routerName !== undefined) return;
@@ -188,8 +204,11 @@ export function createProvider(options: ProviderOptions): Provider {
       ctx.body = out;
     }
   });
-  // The database is away (restarting, unreachable, out of connections): not a server error but a
-  // temporary one. RFC 6749's `temporarily_unavailable` with 503 and Retry-After, as JSON or as a page.
+}
+
+// The database is away (restarting, unreachable, out of connections): not a server error but a
+// temporary one. RFC 6749's `temporarily_unavailable` with 503 and Retry-After, as JSON or as a page.
+function answerDatabaseAway(provider: Provider): void {
   provider.on(
     'server_error',
     (ctx: { status: number; body: unknown; set(n: string, v: string): void }, error: unknown) => {
@@ -207,7 +226,10 @@ export function createProvider(options: ProviderOptions): Provider {
           : { error: 'temporarily_unavailable', error_description: description };
     },
   );
-  // Client secrets are stored as SHA-256 hashes: hash what the client presents before comparing.
+}
+
+/** Client secrets are stored as SHA-256 hashes: hash what the client presents before comparing. */
+function compareHashedClientSecrets(provider: Provider): void {
   const clientPrototype = (
     provider as unknown as {
       Client: {
@@ -218,5 +240,4 @@ export function createProvider(options: ProviderOptions): Provider {
   clientPrototype.compareClientSecret = function compare(actual: string) {
     return secretMatches(this.clientSecret, actual);
   };
-  return provider;
 }
