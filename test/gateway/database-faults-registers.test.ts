@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'v
 import { updateProduct } from '../../src/gateway/products.ts';
 import { type JobsHandle, startJobs } from '../../src/runtime.ts';
 import { type PpsrTest, ppsrTest, registration, requestId } from '../services/ppsr/support.ts';
-import { terminateBackends } from '../support/database-faults.ts';
+import { terminateDuringLoad } from '../support/database-faults.ts';
 import { subscriber } from '../support/runtime.ts';
 
 /**
@@ -96,17 +96,9 @@ describe('the new registers while PostgreSQL ends every connection', () => {
         }
       }
     };
-    let done = false;
-    const load = Promise.all([0, 1, 2, 3].map(client)).finally(() => {
-      done = true;
-    });
-    let terminated = 0;
-    for (let round = 0; round < 40 && !done; round++) {
-      await new Promise((resolve) => setTimeout(resolve, 80));
-      terminated += await terminateBackends(t.gateway.urls);
-    }
-    await load;
-    terminated += await terminateBackends(t.gateway.urls);
+    const load = Promise.all([0, 1, 2, 3].map(client));
+    const answered = () => [...statuses.values()].reduce((a, b) => a + b, 0);
+    const terminated = await terminateDuringLoad(t.gateway.urls, load, answered);
     // Serving again without a restart.
     await vi.waitFor(
       async () =>

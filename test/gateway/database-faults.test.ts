@@ -7,7 +7,7 @@ import { databaseName } from '../../src/platform/db/urls.ts';
 import { type JobsHandle, startJobs } from '../../src/runtime.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from '../services/nzbn/support/api.ts';
 import { createWatchlist, Receiver, sandboxNow } from '../services/nzbn/watchlists/support.ts';
-import { terminateBackends } from '../support/database-faults.ts';
+import { terminateDuringLoad } from '../support/database-faults.ts';
 
 /**
  * The gateway survives its database: connections ended under load, a statement timeout, an exhausted
@@ -78,17 +78,9 @@ describe('connections ended under load', () => {
         }
       }
     };
-    let done = false;
-    const load = Promise.all([0, 1, 2, 3].map(client)).finally(() => {
-      done = true;
-    });
-    let terminated = 0;
-    for (let round = 0; round < 40 && !done; round++) {
-      await new Promise((resolve) => setTimeout(resolve, 80));
-      terminated += await terminateBackends(t.gateway.urls);
-    }
-    await load;
-    terminated += await terminateBackends(t.gateway.urls);
+    const load = Promise.all([0, 1, 2, 3].map(client));
+    const answered = () => [...statuses.values()].reduce((a, b) => a + b, 0);
+    const terminated = await terminateDuringLoad(t.gateway.urls, load, answered);
     // The gateway serves again without a restart.
     await vi.waitFor(
       async () => expect((await t.call('GET', '/entities?search-term=limited')).statusCode).toBe(200),

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { withIsinCheckDigit } from '../../../src/services/disclose/domain/isin.ts';
 import { AnswerCache, RECORD_CHANNEL } from '../../../src/services/disclose/store/answer-cache.ts';
 import { type DiscloseGateway, discloseGateway } from './support.ts';
@@ -8,16 +8,6 @@ beforeAll(async () => {
   d = await discloseGateway();
 }, 120_000);
 afterAll(() => d?.close());
-
-/** Polls `check` until it holds (a notice is delivered asynchronously), at most `ms`. */
-async function eventually(check: () => Promise<boolean> | boolean, ms = 5_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return check();
-}
 
 describe('the kept detail answers', () => {
   it('answer byte for byte as before, with the same ETag and Last-Modified, whatever the Host', async () => {
@@ -59,9 +49,11 @@ describe('the kept detail answers', () => {
         WHERE offer_number = 'OFR10002' AND version = $1`,
       [Number(String(before.versionId).split('-v')[1])],
     );
-    expect(
-      await eventually(async () => (await d.get('/offer/OFR10002')).json().name === 'Renamed by an operator'),
-    ).toBe(true);
+    // The notice is delivered asynchronously.
+    await vi.waitFor(
+      async () => expect((await d.get('/offer/OFR10002')).json().name).toBe('Renamed by an operator'),
+      { timeout: 5_000, interval: 20 },
+    );
   });
 
   it('a filing is seen by the next read at once (the writer drops its process’s answers)', async () => {
@@ -100,7 +92,7 @@ describe('AnswerCache', () => {
       expect(cache.get('a')).toBeUndefined(); // opens the listening connection
       expect(cache.keep('a', answer('a'), cache.mark()).text).toBe('a');
       expect(cache.kept).toBe(0); // not listening yet: nothing kept
-      expect(await eventually(() => cache.serving)).toBe(true);
+      await vi.waitFor(() => expect(cache.serving).toBe(true), { timeout: 5_000, interval: 20 });
       cache.keep('a', answer('a'), cache.mark());
       expect(cache.get('a')?.text).toBe('a');
       // The least recently read goes first.

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { XMLParser } from 'fast-xml-parser';
 import Fastify, { type FastifyInstance } from 'fastify';
 import soap from 'soap';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SOAP_ERRORS } from '../../../src/platform/http/error-codes.ts';
 import { HttpError } from '../../../src/platform/http/errors.ts';
 import { FolderDocumentStore } from '../../../src/services/iponz/documents/fs-store.ts';
@@ -297,10 +297,13 @@ describe('attachments', () => {
         for (let sent = 0; sent < total; sent += piece) {
           // The next megabyte is sent only once the store has most of the last ones: the server reads,
           // decodes and stores as the body arrives, never waiting for its end.
-          const deadline = Date.now() + 10_000;
-          while (received < sent - piece && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-          expect(received, `the store had ${received} bytes when ${sent} were sent`).toBeGreaterThanOrEqual(
-            sent - piece,
+          await vi.waitFor(
+            () =>
+              expect(
+                received,
+                `the store had ${received} bytes when ${sent} were sent`,
+              ).toBeGreaterThanOrEqual(sent - piece),
+            { timeout: 10_000, interval: 5 },
           );
           yield Buffer.alloc(piece, sent / piece).toString('base64');
         }

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seeded } from '../../../src/platform/random.ts';
 import { marketRentGeography } from '../../../src/services/market-rent/domain/geography.ts';
 import type { TestGateway } from '../../support/runtime.ts';
@@ -81,7 +81,8 @@ describe.each([
     slow.write(
       `GET ${BASE}/statistics?${queries[0][1]} HTTP/1.1\r\nHost: x\r\nOcp-Apim-Subscription-Key: ${key}\r\nConnection: close\r\n\r\n`,
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Its answer has begun: the first bytes wait, unread, in the paused socket.
+    await vi.waitFor(() => expect(slow.readableLength).toBeGreaterThan(0), { timeout: 10_000, interval: 10 });
     for (let round = 0; round < 3; round++) {
       const together = await Promise.all(
         [...queries, ...queries, ...queries].map(([format, query]) => ask(format, query)),

@@ -249,9 +249,7 @@ describe('the report thread', () => {
       expect(other.jobs).toBe(0);
       meanwhile.release();
       // A new worker a second later (and the time it takes to load).
-      const until = Date.now() + 20_000;
-      while (!other.usable && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(other.usable).toBe(true);
+      await vi.waitFor(() => expect(other.usable).toBe(true), { timeout: 20_000, interval: 100 });
       const after = other.encode(input, 'json');
       expect(after.bytes.equals(expected.get('json')!)).toBe(true);
       expect(other.jobs).toBe(1);
