@@ -19,7 +19,7 @@ import {
 } from '../../../platform/bulk-files.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/pool.ts';
-import { SerialJob } from '../../../platform/jobs.ts';
+import { BackgroundJob } from '../../../platform/jobs.ts';
 import type { BulkExportInput, JobContext, RunningJobs } from '../../contract.ts';
 import { BULK_COLUMNS, BULK_DATASET, bulkCells } from '../domain/bulk-record.ts';
 import { publicView } from '../domain/privacy.ts';
@@ -61,45 +61,31 @@ async function* records(batches: AsyncIterable<Parameters<typeof parseEntity>[0]
  * The job: checks once a second and whenever the sandbox clock moves (the platform's serial runner:
  * exports never overlap in a process, and a database outage is logged once and retried).
  */
-export class BulkExportJob implements RunningJobs {
+export class BulkExportJob extends BackgroundJob implements RunningJobs {
   /** The earliest month this process saw the clock in. */
   private firstSeen: string | undefined;
-  private readonly job: SerialJob;
   readonly folder: string;
 
   constructor(
     private readonly context: JobContext,
     private readonly input: { database: Database; clock: Clock; intervalMs?: number },
   ) {
-    this.folder = bulkDataFolder(context.environment);
-    this.job = new SerialJob({
+    super({
       name: `bulk data export (${context.environment})`,
-      run: () => this.run(),
-      intervalMs: input.intervalMs ?? 1000,
+      intervalMs: input.intervalMs,
       onClockMoved: (handler) => context.onClockMoved(handler),
       log: context.log,
     });
+    this.folder = bulkDataFolder(context.environment);
   }
 
-  start(): void {
+  override start(): void {
     this.firstSeen = nzMonthOf(this.input.clock.now());
-    this.job.start();
+    super.start();
   }
 
   describe(): string {
     return 'monthly bulk data export';
-  }
-
-  wake(): void {
-    this.job.wake();
-  }
-
-  settle(): Promise<void> {
-    return this.job.settle();
-  }
-
-  stop(): Promise<void> {
-    return this.job.stop();
   }
 
   /** Whether this month's export is due (see the file's comment). */
@@ -109,7 +95,7 @@ export class BulkExportJob implements RunningJobs {
     return (await bulkExportOf(this.folder, BULK_DATASET, monthsBefore(month, 1))) !== undefined;
   }
 
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     const month = nzMonthOf(this.input.clock.now());
     if (!(await this.due(month))) return;
     const manifest = await exportBusinessNumbers({
