@@ -1,6 +1,6 @@
 /**
  * The IP office's background work in one environment: in the sandbox, the examination simulator
- * (jobs/examination.ts) on the sandbox clock; in both environments, the daily pass that moves cases time
+ * (operations/examination.ts) on the sandbox clock; in both environments, the daily pass that moves cases time
  * moves (jobs/timed-statuses.ts: a trade mark past its expiry date and removed, a patent lapsed …) and
  * the email of each discussion sent to a registered user (production has no simulator, but its
  * discussions are mailed the same way).
@@ -13,8 +13,8 @@
 import { BackgroundJob } from '../../../platform/jobs.ts';
 import type { JobContext, RunningJobs } from '../../contract.ts';
 import { discussionMail } from '../domain/correspondence.ts';
+import { runDueSteps } from '../operations/examination.ts';
 import { claimUnmailed, unclaimMail } from '../store/correspondence.ts';
-import { runDueSteps } from './examination.ts';
 import { TimedStatuses } from './timed-statuses.ts';
 
 const MAIL_BATCH = 100;
