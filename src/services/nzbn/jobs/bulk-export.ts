@@ -24,17 +24,24 @@ import type { BulkExportInput, JobContext, RunningJobs } from '../../contract.ts
 import { BULK_COLUMNS, BULK_DATASET, bulkCells } from '../domain/bulk-record.ts';
 import { publicView } from '../domain/privacy.ts';
 import { withEntitySnapshot } from '../store/bulk-export.ts';
+import type { DocumentSource } from '../store/document-source.ts';
 import { parseEntity } from '../store/entities.ts';
 
 const BATCH = 2_000;
 export const DEFAULT_BULK_DATA_MONTHS = 12;
 
-/** Writes this month's files now (the environment clock's month); undefined while another process is. */
-export async function exportBusinessNumbers(input: BulkExportInput): Promise<BulkManifest | undefined> {
+/**
+ * Writes this month's files now (the environment clock's month), the documents of generated entities
+ * from `documents`; undefined while another process is.
+ */
+export async function exportBusinessNumbers(
+  input: BulkExportInput,
+  documents: DocumentSource,
+): Promise<BulkManifest | undefined> {
   const now = input.clock.now();
   const month = nzMonthOf(now);
   const folder = input.folder ?? bulkDataFolder(input.environment);
-  const manifest = await withEntitySnapshot(input.database.pool, BATCH, (batches) =>
+  const manifest = await withEntitySnapshot(input.database.pool, documents, BATCH, (batches) =>
     writeBulkExport(
       folder,
       { dataset: BULK_DATASET, month, columns: BULK_COLUMNS.map((column) => column.name), now },
@@ -68,7 +75,12 @@ export class BulkExportJob extends BackgroundJob implements RunningJobs {
 
   constructor(
     private readonly context: JobContext,
-    private readonly input: { database: Database; clock: Clock; intervalMs?: number },
+    private readonly input: {
+      database: Database;
+      clock: Clock;
+      documents: DocumentSource;
+      intervalMs?: number;
+    },
   ) {
     super({
       name: `bulk data export (${context.environment})`,
@@ -98,13 +110,16 @@ export class BulkExportJob extends BackgroundJob implements RunningJobs {
   protected async run(): Promise<void> {
     const month = nzMonthOf(this.input.clock.now());
     if (!(await this.due(month))) return;
-    const manifest = await exportBusinessNumbers({
-      environment: this.context.environment,
-      database: this.input.database,
-      clock: this.input.clock,
-      settings: this.context.settings,
-      folder: this.folder,
-    });
+    const manifest = await exportBusinessNumbers(
+      {
+        environment: this.context.environment,
+        database: this.input.database,
+        clock: this.input.clock,
+        settings: this.context.settings,
+        folder: this.folder,
+      },
+      this.input.documents,
+    );
     if (manifest) {
       this.context.log.info(
         { service: 'nzbn', month, rows: manifest.files[0]?.rows },

@@ -18,8 +18,8 @@
  * - An entity is kept from its second read on (recently-seen.ts); the oldest is dropped first unless it
  *   was read again meanwhile (then it goes round once more).
  * - It also knows which generated entities are seeded and unchanged since (one bit each, loaded once
- *   listening, cleared by the same notices): their stored version is made from the generator alone
- *   (entities.ts `unchangedGeneratedEntity`), so reading one costs no query either.
+ *   listening, cleared by the same notices): their stored version is made by the service's
+ *   `DocumentSource` alone (entities.ts `unchangedGeneratedEntity`), so reading one costs no query either.
  *
  * The listening connection is opened on first use and closed with the last route plugin that opened the
  * cache (`openEntityCache`). Inserts need no notice: a business number not found is never kept.
@@ -28,10 +28,9 @@ import { Buffer } from 'node:buffer';
 import pg from 'pg';
 import { publicView } from '../domain/privacy.ts';
 import type { Entity } from '../domain/schema.ts';
-import { indexForNzbn } from '../sandbox/numbers.ts';
+import type { DocumentSource } from './document-source.ts';
 import type { StoredEntity } from './entities.ts';
 import { RecentlySeen } from './recently-seen.ts';
-import { SANDBOX_SEED } from './seed-rows.ts';
 
 export const ENTITY_CHANNEL = 'rsg_nzbn_entities';
 /** Entries per database: the bytes of one or two views each, about 5–8 kB a view. */
@@ -119,6 +118,8 @@ export class EntityCache {
 
   constructor(
     readonly url: string,
+    /** What the generated entities' documents and numbers are (the service's, wired at start). */
+    readonly documents: DocumentSource,
     private readonly capacity = ENTITY_CACHE_SIZE,
   ) {
     this.seen = new RecentlySeen(capacity * 4);
@@ -147,7 +148,7 @@ export class EntityCache {
   unchangedIndex(nzbn: string): number | undefined {
     const bits = this.unchanged;
     if (!this.live || bits === undefined) return undefined;
-    const index = indexForNzbn(nzbn);
+    const index = this.documents.indexOf(nzbn);
     if (index === undefined || index >> 3 >= bits.length) return undefined;
     return (bits[index >> 3]! & (1 << (index & 7))) !== 0 ? index : undefined;
   }
@@ -186,7 +187,7 @@ export class EntityCache {
   }
 
   private changed(nzbn: string): void {
-    const index = this.unchanged && indexForNzbn(nzbn);
+    const index = this.unchanged && this.documents.indexOf(nzbn);
     if (index !== undefined && index >> 3 < this.unchanged!.length) {
       this.unchanged![index >> 3]! &= ~(1 << (index & 7));
     }
@@ -204,7 +205,7 @@ export class EntityCache {
     try {
       const chunks = await client.query<{ chunk: number; entities: number }>(
         'SELECT chunk, entities FROM nzbn_seed_chunks WHERE seed = $1',
-        [SANDBOX_SEED],
+        [this.documents.seed],
       );
       const versions = await client.query<{ nzbn: string }>('SELECT DISTINCT nzbn FROM nzbn_entity_versions');
       if (this.listener !== client || noticed.includes('*')) return;
@@ -340,11 +341,17 @@ const caches = new Map<string, { cache: EntityCache; holders: number }>();
 
 const urlOf = (pool: pg.Pool): string | undefined => pool.options.connectionString;
 
-/** Opens (or shares) the cache of a database; close it with the returned function. */
-export function openEntityCache(url: string): { cache: EntityCache; close(): Promise<void> } {
+/**
+ * Opens (or shares) the cache of a database, whose generated entities `documents` makes; close it with
+ * the returned function.
+ */
+export function openEntityCache(
+  url: string,
+  documents: DocumentSource,
+): { cache: EntityCache; close(): Promise<void> } {
   let held = caches.get(url);
   if (!held) {
-    held = { cache: new EntityCache(url), holders: 0 };
+    held = { cache: new EntityCache(url, documents), holders: 0 };
     caches.set(url, held);
   }
   held.holders++;

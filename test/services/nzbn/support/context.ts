@@ -1,15 +1,18 @@
 import { serviceFees } from '../../../../src/billing/fees.ts';
 import { readSettings } from '../../../../src/config.ts';
-import type { Caller, ServiceContext } from '../../../../src/gateway/service-context.ts';
+import type { Caller } from '../../../../src/gateway/service-context.ts';
 import { serviceIdentity } from '../../../../src/identity/service-identity.ts';
 import { registersOf } from '../../../../src/services/contract.ts';
+import type { NzbnContext } from '../../../../src/services/nzbn/operations/support.ts';
+import { sandboxDocuments } from '../../../../src/services/nzbn/sandbox/documents.ts';
 import type { TestGateway } from '../../../support/runtime.ts';
 
 /**
  * The sandbox's service context of the business number register, as the gateway gives it to the routes
- * (gateway/mount.ts): what the CLI, an import or a job hands an operation of services/nzbn/operations/.
+ * (gateway/mount.ts) and the routes add the generated entities' documents to (routes/index.ts): what the
+ * CLI, an import or a job hands an operation of services/nzbn/operations/.
  */
-export function sandboxContext(gateway: TestGateway): ServiceContext {
+export function sandboxContext(gateway: TestGateway): NzbnContext {
   const runtime = gateway.runtime;
   const service = runtime.services.find((s) => s.id === 'nzbn')!;
   const clock = runtime.clocks.for('sandbox');
@@ -35,6 +38,7 @@ export function sandboxContext(gateway: TestGateway): ServiceContext {
     settings: readSettings(runtime.config.variables, service.settings),
     registers: registersOf(runtime.services, database),
     absoluteUrl: (path) => runtime.publicUrl.absolute(path),
+    documents: sandboxDocuments,
   };
 }
 
