@@ -267,6 +267,40 @@ describe('entities kept in memory', () => {
     }
   });
 
+  it('a change missed while not listening is never made from the generator once listening again', async () => {
+    const nzbn = nzbnForIndex(60);
+    const other = new EntityCache(url(), sandboxDocuments);
+    try {
+      other.get(nzbn);
+      await until('the set of unchanged entities', () => other.unchangedIndex(nzbn) === 60);
+      const stored = (await findEntity(pool(), sandboxDocuments, nzbn))!;
+      for (let i = 0; i < 2; i++) other.keep(other.mark(), new CachedEntity({ ...stored }));
+      expect(other.get(nzbn)).toBeDefined();
+      // The listening connection dies; the change commits while it is down, so its notice is not heard.
+      await pool().query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name = $1`,
+        [LISTENER_NAME],
+      );
+      await until('the lost connection', () => !other.listening);
+      expect(other.unchangedIndex(nzbn)).toBeUndefined();
+      const updated = await change(nzbn, 'Changed While Deaf Limited');
+      // Listening again (by itself, a second later): the cache starts empty and reads the set afresh.
+      await until('listening again', () => other.listening && other.unchangedIndex(nzbnForIndex(61)) === 61);
+      expect(other.get(nzbn)).toBeUndefined();
+      expect(other.unchangedIndex(nzbn)).toBeUndefined();
+      expect((await findEntity(pool(), sandboxDocuments, nzbn))!.etag).toBe(updated!.stored.etag);
+    } finally {
+      await other.close();
+    }
+    // The app's own cache lost its connection too, and listens again the same way.
+    const cache = entityCacheOf(pool())!;
+    await until('the app cache to listen again', async () => {
+      await get(FIXTURE.company);
+      return cache.listening;
+    });
+  });
+
   it('a stored version is kept frozen', async () => {
     for (let i = 0; i < 3; i++) await get(FIXTURE.company);
     const kept = entityCacheOf(pool())!.get(FIXTURE.company)!;
