@@ -7,8 +7,8 @@ import { isDatabaseUnavailable, OutageLog } from './db/faults.ts';
  * process and no wake is lost. A run that throws is logged and the work is tried again at the next
  * wake: an error never ends the process. A failure that repeats is one line, not one a second: a
  * database that is away is one "paused" and one "resumed" line (`OutageLog`); any other error is logged
- * when its message is new, and one line says when runs succeed again. The billing month end, the business number register's
- * watchlist jobs and the secured interests register's verification statements use it.
+ * when its message is new, and one line says when runs succeed again. Background work reaches it through
+ * `BackgroundJob` (below), the one wrapper every module's jobs are.
  */
 export interface SerialJobOptions {
   /** What the log lines name: `month end (sandbox)`. */
@@ -113,5 +113,67 @@ export class SerialJob {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.running;
+  }
+}
+
+/** What a `BackgroundJob` passes its `SerialJob` (the run is the subclass's `run`). */
+export interface BackgroundJobOptions {
+  /** What the log lines name: `month end (sandbox)`. */
+  name: string;
+  /** Real milliseconds between runs when nothing wakes the job; one second unless given. */
+  intervalMs?: number;
+  /** Subscribes to moves of the environment's clock (the sandbox's virtual clock), when given. */
+  onClockMoved?: (handler: () => void) => void;
+  log: SerialJobOptions['log'];
+}
+
+/**
+ * Background work in one environment on one `SerialJob`, as the runtime runs it (the service contract's
+ * `RunningJobs`: `describe`, `wake`, `settle`, `stop`, and `start`): the billing month end, the business
+ * number register's watchlist jobs and bulk data export, the IP office's jobs and the secured interests
+ * register's verification statements. A subclass says what one run does (`run`) and what runs
+ * (`describe`); one that holds more than the runner (a delivery worker) extends `start`, `settle` and
+ * `stop` and calls these.
+ */
+export abstract class BackgroundJob {
+  private readonly job: SerialJob;
+
+  constructor(options: BackgroundJobOptions) {
+    this.job = new SerialJob({
+      ...options,
+      intervalMs: options.intervalMs ?? 1_000,
+      run: (signal) => this.run(signal),
+    });
+  }
+
+  /** Everything due, once; `signal` is aborted by `stop()`. A throw is logged and retried (SerialJob). */
+  protected abstract run(signal: AbortSignal): Promise<void>;
+
+  /** One line for the operator: what runs. */
+  abstract describe(): string;
+
+  /** Starts the timer and the clock subscription, and runs once now. */
+  start(): void | Promise<void> {
+    this.job.start();
+  }
+
+  /** Whether `stop()` was called. */
+  get stopped(): boolean {
+    return this.job.stopped;
+  }
+
+  /** Asks for a run soon; runs never overlap in one process. */
+  wake(): void {
+    this.job.wake();
+  }
+
+  /** Waits for a whole run that started after the call. */
+  settle(): Promise<void> {
+    return this.job.settle();
+  }
+
+  /** No run starts after this; waits for the one in progress. */
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 }

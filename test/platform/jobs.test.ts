@@ -1,10 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SerialJob, type SerialJobOptions } from '../../src/platform/jobs.ts';
+import {
+  BackgroundJob,
+  type BackgroundJobOptions,
+  SerialJob,
+  type SerialJobOptions,
+} from '../../src/platform/jobs.ts';
 
 /**
  * The serial job runner on its own (src/platform/jobs.ts): runs never overlap, a wake during a run
  * gives one more run, settle waits for a run that began after it, stop waits for the run in progress,
- * an error is logged and the next run recovers, a moved clock wakes it, and so does the timer.
+ * an error is logged and the next run recovers, a moved clock wakes it, and so does the timer. Then
+ * `BackgroundJob`, the one wrapper every module's jobs are: the runner's start, wake, settle and stop
+ * around the subclass's run, a run every second unless told, and a subclass that holds more than the
+ * runner extending start, settle and stop.
  */
 
 /** A promise the test resolves by hand. */
@@ -177,5 +185,125 @@ describe('SerialJob', () => {
     expect(runs).toBe(1);
     await vi.advanceTimersByTimeAsync(3_000);
     expect(runs).toBe(4);
+  });
+});
+
+/** A background job whose run counts, with what its log said. */
+class Counting extends BackgroundJob {
+  runs = 0;
+  signals: AbortSignal[] = [];
+  readonly lines: string[];
+
+  constructor(
+    options: Partial<BackgroundJobOptions> = {},
+    private readonly work: () => Promise<void> = async () => {},
+  ) {
+    const lines: string[] = [];
+    super({
+      name: 'counting job',
+      log: {
+        info: (_, message) => void lines.push(message),
+        error: (_, message) => void lines.push(message),
+      },
+      ...options,
+    });
+    this.lines = lines;
+  }
+
+  describe(): string {
+    return `counting (${this.runs} runs)`;
+  }
+
+  protected async run(signal: AbortSignal): Promise<void> {
+    this.runs++;
+    this.signals.push(signal);
+    await this.work();
+  }
+}
+
+describe('BackgroundJob', () => {
+  let jobs: BackgroundJob[] = [];
+  afterEach(async () => {
+    await Promise.all(jobs.map((job) => job.stop()));
+    jobs = [];
+  });
+  const kept = <T extends BackgroundJob>(job: T): T => {
+    jobs.push(job);
+    return job;
+  };
+
+  it('runs its run on the serial runner: once at start, on wake and settle, never after stop', async () => {
+    const job = kept(new Counting());
+    expect(job.describe()).toBe('counting (0 runs)');
+    await job.start();
+    expect(job.runs).toBe(1);
+    job.wake();
+    await job.settle();
+    expect(job.runs).toBeGreaterThanOrEqual(2);
+    const before = job.runs;
+    expect(job.stopped).toBe(false);
+    await job.stop();
+    expect(job.stopped).toBe(true);
+    expect(job.signals.every((signal) => signal.aborted)).toBe(true);
+    job.wake();
+    await job.settle();
+    expect(job.runs).toBe(before);
+  });
+
+  it('runs every second unless told otherwise, and wakes when the clock is moved', async () => {
+    vi.useFakeTimers();
+    let moved: (() => void) | undefined;
+    const job = kept(new Counting({ onClockMoved: (handler) => (moved = handler) }));
+    await job.start();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(job.runs).toBe(3);
+    moved!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(job.runs).toBe(4);
+    const slow = kept(new Counting({ intervalMs: 10_000 }));
+    await slow.start();
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(slow.runs).toBe(1);
+  });
+
+  it('a failed run is logged under its name and retried, never thrown', async () => {
+    let fail = true;
+    const job = kept(
+      new Counting({}, async () => {
+        if (fail) throw new Error('boom');
+      }),
+    );
+    await job.start();
+    await job.settle();
+    fail = false;
+    await job.settle();
+    expect(job.lines).toEqual([
+      'counting job failed; tried again at each run',
+      'counting job succeeds again',
+    ]);
+  });
+
+  it('a subclass extends start, settle and stop around the runner', async () => {
+    const events: string[] = [];
+    class WithWorker extends Counting {
+      override async start(): Promise<void> {
+        events.push('worker started');
+        await super.start();
+      }
+      override async settle(): Promise<void> {
+        await super.settle();
+        events.push('worker idle');
+      }
+      override async stop(): Promise<void> {
+        await super.stop();
+        events.push('worker stopped');
+      }
+    }
+    const job = kept(new WithWorker());
+    await job.start();
+    await job.settle();
+    await job.stop();
+    expect(events).toEqual(['worker started', 'worker idle', 'worker stopped']);
+    expect(job.runs).toBeGreaterThanOrEqual(2);
   });
 });

@@ -11,6 +11,7 @@ import { derivedSigningKey, signedQuery } from '../../src/platform/signed-url.ts
 import { type JobsHandle, startJobs } from '../../src/runtime.ts';
 import { BULK_COLUMNS } from '../../src/services/nzbn/domain/bulk-record.ts';
 import { publicView } from '../../src/services/nzbn/domain/privacy.ts';
+import { sandboxDocuments } from '../../src/services/nzbn/sandbox/documents.ts';
 import { seedNzbn } from '../../src/services/nzbn/sandbox/seed.ts';
 import { findEntity, parseEntity } from '../../src/services/nzbn/store/entities.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
@@ -188,7 +189,7 @@ describe('bulk data by approval', () => {
         'SELECT nzbn FROM nzbn_entities WHERE hides_items ORDER BY nzbn LIMIT 1',
       )
     ).rows[0]!.nzbn;
-    const stored = (await findEntity(t.runtime.environments.sandbox.pool, hiding))!;
+    const stored = (await findEntity(t.runtime.environments.sandbox.pool, sandboxDocuments, hiding))!;
     const record = records.find((candidate) => candidate.nzbn === hiding);
     expect(record).toEqual(publicView(parseEntity(stored)));
     expect(record).not.toEqual(parseEntity(stored));

@@ -6,7 +6,7 @@
  * that runs jobs runs it; the month end's advisory lock and `month_end_runs` make the second process a
  * no-op, and `invoice_mailings` (claimed before sending) keeps a mail from going out twice.
  */
-import { SerialJob } from '../../platform/jobs.ts';
+import { BackgroundJob } from '../../platform/jobs.ts';
 import type { JobContext, RunningJobs } from '../../services/contract.ts';
 import { formatCents } from '../domain/invoice-gst.ts';
 import { describePeriod } from '../domain/invoice-month.ts';
@@ -70,8 +70,7 @@ export function invoiceMailText(invoice: Invoice, portalUrl: string): { subject:
   };
 }
 
-export class BillingJobs implements RunningJobs {
-  private readonly job: SerialJob;
+export class BillingJobs extends BackgroundJob implements RunningJobs {
   /** The month ends this process ran (tests, `describe`). */
   readonly closed: MonthEndResult[] = [];
 
@@ -79,37 +78,19 @@ export class BillingJobs implements RunningJobs {
     private readonly context: BillingJobContext,
     private readonly options: BillingJobOptions,
   ) {
-    this.job = new SerialJob({
+    super({
       name: `month end (${context.environment})`,
-      run: () => this.run(),
-      intervalMs: options.intervalMs ?? 1000,
+      intervalMs: options.intervalMs,
       onClockMoved: (handler) => context.onClockMoved(handler),
       log: context.log,
     });
-  }
-
-  start(): void {
-    this.job.start();
   }
 
   describe(): string {
     return 'month end (invoices in New Zealand time) and invoice mail';
   }
 
-  wake(): void {
-    this.job.wake();
-  }
-
-  /** Waits for a whole run that started after the call. */
-  settle(): Promise<void> {
-    return this.job.settle();
-  }
-
-  stop(): Promise<void> {
-    return this.job.stop();
-  }
-
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     const results = await closeDueMonths(
       this.context.database.pool,
       this.context.clock.now(),

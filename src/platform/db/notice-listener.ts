@@ -2,7 +2,8 @@ import pg from 'pg';
 
 /**
  * One connection LISTENing on one channel, for a cache that may be trusted only while it hears every
- * change (the IP office's cases, the offers register's answers, the billing payers):
+ * change (the business number register's entities, the IP office's cases, the offers register's
+ * answers, the billing payers). The one implementation of that connection: a cache adds what it keeps.
  *
  * - `open()` connects (at most one attempt at a time); a lost connection (error, end) is given up and
  *   tried again after `retryMs`, for as long as the listener is not closed. The timer does not keep the
@@ -13,7 +14,12 @@ import pg from 'pg';
  *   result only while `current(mark)` holds (no notice came, and listening did not begin or end,
  *   while it ran).
  * - `onNotice(payload)` is called for each notice (after the generation moved); `onReset()` when
- *   listening begins or ends (the cache empties: what it held may have missed a notice).
+ *   listening begins or ends (the cache empties: what it held may have missed a notice); `onListening()`
+ *   once listening has begun, after `onReset` (what a cache loads afresh: `query` runs on the listening
+ *   connection, after its LISTEN, so a change the answer misses sends a notice that is heard).
+ * - A failed connection never throws and never ends the process: it is a loss like any other. The
+ *   connection does not keep the process alive (nor does the retry timer): a forgotten `close` holds
+ *   nothing open.
  */
 export interface NoticeListenerOptions {
   url: string;
@@ -22,6 +28,7 @@ export interface NoticeListenerOptions {
   applicationName: string;
   onNotice(payload: string): void;
   onReset(): void;
+  onListening?(): void;
   retryMs?: number;
 }
 
@@ -63,6 +70,13 @@ export class NoticeListener {
     this.generation++;
   }
 
+  /** Runs a query on the listening connection (see `onListening`); rejects when not listening. */
+  async query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    const client = this.client;
+    if (!client || !this.listening) throw new Error(`not listening on ${this.options.channel}`);
+    return client.query<R>(text, values);
+  }
+
   private async connect(): Promise<void> {
     const { url, channel, applicationName } = this.options;
     const client = new pg.Client({ connectionString: url, application_name: applicationName });
@@ -71,23 +85,32 @@ export class NoticeListener {
       this.generation++;
       this.options.onNotice(message.payload ?? '');
     });
-    client.on('error', () => this.lost(client));
-    client.on('end', () => this.lost(client));
+    let ended = false;
+    const lost = () => {
+      ended = true;
+      this.lost(client);
+    };
+    client.on('error', lost);
+    client.on('end', lost);
     try {
       await client.connect();
       await client.query(`LISTEN ${channel}`);
     } catch {
-      this.lost(client);
+      lost();
       return;
     }
-    if (this.closed) {
+    // Closed meanwhile, or lost between LISTEN and here (its retry is already set).
+    if (this.closed || ended) {
       await client.end().catch(() => {});
       return;
     }
     this.client = client;
+    // A forgotten close must not hold the process open.
+    (client as unknown as { connection?: { stream?: { unref?(): void } } }).connection?.stream?.unref?.();
     this.generation++;
     this.options.onReset();
     this.listening = true;
+    this.options.onListening?.();
   }
 
   private lost(client: pg.Client): void {

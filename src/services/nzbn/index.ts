@@ -8,6 +8,7 @@ import { BulkExportJob, DEFAULT_BULK_DATA_MONTHS, exportBusinessNumbers } from '
 import { NzbnJobs } from './jobs/index.ts';
 import { nzbnRoutes } from './routes/index.ts';
 import { simulateActivity } from './sandbox/activity.ts';
+import { sandboxDocuments } from './sandbox/documents.ts';
 import { seedNzbn } from './sandbox/seed.ts';
 import { nzbnWebhooks } from './schemas/webhooks.ts';
 import { businessNumberRegister } from './store/business-numbers.ts';
@@ -23,7 +24,9 @@ export const nzbnService: ServiceDefinition = {
   version: '5',
   dialect: 'nzbn',
   errorCodes: [...Object.values(NZBN_ERRORS), ...Object.values(BILLING_ERRORS)],
-  routes: nzbnRoutes,
+  // The generated entities' documents (not stored by the seed) come from the sandbox generator: wired
+  // here, into the routes, the jobs and the bulk export, never imported by the store.
+  routes: nzbnRoutes(sandboxDocuments),
   openapi: nzbnWebhooks,
   migrations: path.join(here, 'migrations'),
   seed: (context) => seedNzbn(context),
@@ -39,7 +42,7 @@ export const nzbnService: ServiceDefinition = {
     title: 'Business number register: every entity’s public data',
     jsonRecord: 'an entity as GET /entities/{nzbn} answers it without business authority',
     columns: BULK_COLUMNS,
-    exportNow: exportBusinessNumbers,
+    exportNow: (input) => exportBusinessNumbers(input, sandboxDocuments),
   },
   jobs: async (context) => {
     // The simulated register activity is the sandbox's alone.
@@ -57,7 +60,11 @@ export const nzbnService: ServiceDefinition = {
         : {}),
     });
     await jobs.start();
-    const bulk = new BulkExportJob(context, { database: context.database, clock: context.clock });
+    const bulk = new BulkExportJob(context, {
+      database: context.database,
+      clock: context.clock,
+      documents: sandboxDocuments,
+    });
     bulk.start();
     return {
       describe: () => `${jobs.describe()}, ${bulk.describe()}`,

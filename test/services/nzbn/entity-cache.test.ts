@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sandboxDocuments } from '../../../src/services/nzbn/sandbox/documents.ts';
 import { nzbnForIndex } from '../../../src/services/nzbn/sandbox/numbers.ts';
 import { findEntity, unchangedGeneratedEntity } from '../../../src/services/nzbn/store/entities.ts';
 import {
@@ -41,6 +42,7 @@ async function until(what: string, test: () => boolean | Promise<boolean>, timeo
 async function change(nzbn: string, name: string) {
   return updateEntity(
     pool(),
+    sandboxDocuments,
     nzbn,
     new Date(),
     () => {},
@@ -68,7 +70,7 @@ describe('entities kept in memory', () => {
     const cache = entityCacheOf(pool())!;
     await until('the cache to listen', () => cache.listening);
     for (const nzbn of [FIXTURE.privateData, FIXTURE.company, FIXTURE.soleTrader]) {
-      const fresh = await findEntity(pool(), nzbn);
+      const fresh = await findEntity(pool(), sandboxDocuments, nzbn);
       const answers = [];
       // The first read is not kept, the second is; the rest are answered from memory.
       for (let i = 0; i < 4; i++) answers.push(await get(nzbn));
@@ -103,7 +105,7 @@ describe('entities kept in memory', () => {
     expect(stranger).toEqual(publicView);
     expect(answers[3]!.body).toBe(whole!.body);
     // The public view is the stored document less its private items.
-    const stored = await findEntity(pool(), nzbn);
+    const stored = await findEntity(pool(), sandboxDocuments, nzbn);
     expect(JSON.parse(whole!.body)).toEqual(JSON.parse(stored!.document));
   });
 
@@ -127,11 +129,11 @@ describe('entities kept in memory', () => {
 
   it("another process's cache drops the entity when the change's notice arrives", async () => {
     // A cache of its own, outside this process's registry: only the notice can reach it.
-    const other = new EntityCache(url());
+    const other = new EntityCache(url(), sandboxDocuments);
     try {
       other.get(FIXTURE.soleTrader);
       await until('the other cache to listen', () => other.listening);
-      const stored = (await findEntity(pool(), FIXTURE.soleTrader))!;
+      const stored = (await findEntity(pool(), sandboxDocuments, FIXTURE.soleTrader))!;
       for (let i = 0; i < 2; i++) other.keep(other.mark(), new CachedEntity({ ...stored }));
       expect(other.get(FIXTURE.soleTrader)?.stored.version).toBe(stored.version);
       const updated = await change(FIXTURE.soleTrader, 'Heard About It Limited');
@@ -143,11 +145,11 @@ describe('entities kept in memory', () => {
   });
 
   it('a row read while a change committed is answered but not kept', async () => {
-    const other = new EntityCache(url());
+    const other = new EntityCache(url(), sandboxDocuments);
     try {
       other.get(FIXTURE.removed);
       await until('the other cache to listen', () => other.listening);
-      const stored = (await findEntity(pool(), FIXTURE.removed))!;
+      const stored = (await findEntity(pool(), sandboxDocuments, FIXTURE.removed))!;
       other.keep(other.mark(), new CachedEntity({ ...stored }));
       const mark = other.mark();
       await change(FIXTURE.orgParts, 'Meanwhile Limited');
@@ -162,11 +164,11 @@ describe('entities kept in memory', () => {
   });
 
   it('keeps nothing while it cannot listen, and listens again', async () => {
-    const other = new EntityCache(url());
+    const other = new EntityCache(url(), sandboxDocuments);
     try {
       other.get(FIXTURE.authority);
       await until('the other cache to listen', () => other.listening);
-      const stored = (await findEntity(pool(), FIXTURE.authority))!;
+      const stored = (await findEntity(pool(), sandboxDocuments, FIXTURE.authority))!;
       for (let i = 0; i < 2; i++) other.keep(other.mark(), new CachedEntity({ ...stored }));
       expect(other.get(FIXTURE.authority)).toBeDefined();
       // The listening connection dies: notices may be missed from now on.
@@ -193,7 +195,7 @@ describe('entities kept in memory', () => {
   });
 
   it('makes the stored version of every unchanged generated entity exactly as its row says', async () => {
-    const other = new EntityCache(url());
+    const other = new EntityCache(url(), sandboxDocuments);
     try {
       other.get(FIXTURE.company);
       await until('the set of unchanged entities', () => other.unchangedIndex(nzbnForIndex(0)) === 0);
@@ -201,7 +203,9 @@ describe('entities kept in memory', () => {
       for (let index = 0; index < 1_000; index++) {
         const nzbn = nzbnForIndex(index);
         expect(other.unchangedIndex(nzbn)).toBe(index);
-        expect(unchangedGeneratedEntity(nzbn, index)).toEqual(await findEntity(pool(), nzbn));
+        expect(unchangedGeneratedEntity(sandboxDocuments, nzbn, index)).toEqual(
+          await findEntity(pool(), sandboxDocuments, nzbn),
+        );
       }
       expect(other.unchangedIndex(nzbnForIndex(1_000))).toBeUndefined();
       expect(other.unchangedIndex(FIXTURE.company)).toBeUndefined();
@@ -213,7 +217,7 @@ describe('entities kept in memory', () => {
 
   it('a generated entity stops being made from the generator once it changes, here and elsewhere', async () => {
     const nzbn = nzbnForIndex(42);
-    const other = new EntityCache(url());
+    const other = new EntityCache(url(), sandboxDocuments);
     try {
       other.get(nzbn);
       await until('the set of unchanged entities', () => other.unchangedIndex(nzbn) === 42);
@@ -237,7 +241,7 @@ describe('entities kept in memory', () => {
       await other.close();
     }
     // A cache that starts now finds the change among the replaced versions.
-    const later = new EntityCache(url());
+    const later = new EntityCache(url(), sandboxDocuments);
     try {
       later.get(nzbn);
       await until('the set of unchanged entities', () => later.unchangedIndex(nzbnForIndex(43)) === 43);
@@ -248,11 +252,11 @@ describe('entities kept in memory', () => {
   });
 
   it('a notice without a business number drops everything, and the unchanged set is read again', async () => {
-    const other = new EntityCache(url());
+    const other = new EntityCache(url(), sandboxDocuments);
     try {
       other.get(FIXTURE.company);
       await until('the set of unchanged entities', () => other.unchangedIndex(nzbnForIndex(7)) === 7);
-      const stored = (await findEntity(pool(), FIXTURE.company))!;
+      const stored = (await findEntity(pool(), sandboxDocuments, FIXTURE.company))!;
       for (let i = 0; i < 2; i++) other.keep(other.mark(), new CachedEntity({ ...stored }));
       expect(other.get(FIXTURE.company)).toBeDefined();
       await pool().query("SELECT pg_notify('rsg_nzbn_entities', '*')");
@@ -261,6 +265,40 @@ describe('entities kept in memory', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('a change missed while not listening is never made from the generator once listening again', async () => {
+    const nzbn = nzbnForIndex(60);
+    const other = new EntityCache(url(), sandboxDocuments);
+    try {
+      other.get(nzbn);
+      await until('the set of unchanged entities', () => other.unchangedIndex(nzbn) === 60);
+      const stored = (await findEntity(pool(), sandboxDocuments, nzbn))!;
+      for (let i = 0; i < 2; i++) other.keep(other.mark(), new CachedEntity({ ...stored }));
+      expect(other.get(nzbn)).toBeDefined();
+      // The listening connection dies; the change commits while it is down, so its notice is not heard.
+      await pool().query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name = $1`,
+        [LISTENER_NAME],
+      );
+      await until('the lost connection', () => !other.listening);
+      expect(other.unchangedIndex(nzbn)).toBeUndefined();
+      const updated = await change(nzbn, 'Changed While Deaf Limited');
+      // Listening again (by itself, a second later): the cache starts empty and reads the set afresh.
+      await until('listening again', () => other.listening && other.unchangedIndex(nzbnForIndex(61)) === 61);
+      expect(other.get(nzbn)).toBeUndefined();
+      expect(other.unchangedIndex(nzbn)).toBeUndefined();
+      expect((await findEntity(pool(), sandboxDocuments, nzbn))!.etag).toBe(updated!.stored.etag);
+    } finally {
+      await other.close();
+    }
+    // The app's own cache lost its connection too, and listens again the same way.
+    const cache = entityCacheOf(pool())!;
+    await until('the app cache to listen again', async () => {
+      await get(FIXTURE.company);
+      return cache.listening;
+    });
   });
 
   it('a stored version is kept frozen', async () => {

@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceContext } from '../../../src/gateway/service-context.ts';
 import { noPreconditions } from '../../../src/platform/http/operation.ts';
 import { searchChangeEvents } from '../../../src/services/nzbn/operations/changes.ts';
 import {
@@ -14,6 +13,7 @@ import { addListItem, ENTITY_LISTS } from '../../../src/services/nzbn/operations
 import { changePrivacySettings } from '../../../src/services/nzbn/operations/entity-updates.ts';
 import { readHistory, readHistoryList } from '../../../src/services/nzbn/operations/history.ts';
 import { searchRegister } from '../../../src/services/nzbn/operations/search.ts';
+import type { NzbnContext } from '../../../src/services/nzbn/operations/support.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
 import { sandboxContext, userCaller } from './support/context.ts';
 
@@ -45,7 +45,7 @@ describe('operations/ speak no HTTP', () => {
 describe('operations called without HTTP (as the CLI or an import does)', () => {
   // One gateway for the writes and the reads: the reads compare each operation with the API's answer.
   let t: NzbnTest;
-  let context: ServiceContext;
+  let context: NzbnContext;
   beforeAll(async () => {
     t = await nzbnTest();
     context = sandboxContext(t.gateway);

@@ -5,8 +5,8 @@ import type { SeedContext } from '../../../src/services/contract.ts';
 import { FIXTURE_CASES } from '../../../src/services/nzbn/sandbox/fixtures.ts';
 import { nzbnForIndex } from '../../../src/services/nzbn/sandbox/numbers.ts';
 import { seedNzbn } from '../../../src/services/nzbn/sandbox/seed.ts';
+import { generatedEntity } from '../../../src/services/nzbn/sandbox/seed-rows.ts';
 import { entityRowValues, toEntityRow } from '../../../src/services/nzbn/store/rows.ts';
-import { generatedEntity } from '../../../src/services/nzbn/store/seed-rows.ts';
 import { type TestGateway, testGateway } from '../../support/runtime.ts';
 
 let gateway: TestGateway;

@@ -1,6 +1,6 @@
 /**
  * The IP office's background work in one environment: in the sandbox, the examination simulator
- * (jobs/examination.ts) on the sandbox clock; in both environments, the daily pass that moves cases time
+ * (operations/examination.ts) on the sandbox clock; in both environments, the daily pass that moves cases time
  * moves (jobs/timed-statuses.ts: a trade mark past its expiry date and removed, a patent lapsed …) and
  * the email of each discussion sent to a registered user (production has no simulator, but its
  * discussions are mailed the same way).
@@ -10,40 +10,34 @@
  * never overlap in one process; an outage is logged once and retried). Processes share the work through
  * row locks (each step locks its case, each email is claimed).
  */
-import { SerialJob } from '../../../platform/jobs.ts';
+import { BackgroundJob } from '../../../platform/jobs.ts';
 import type { JobContext, RunningJobs } from '../../contract.ts';
 import { discussionMail } from '../domain/correspondence.ts';
+import { runDueSteps } from '../operations/examination.ts';
 import { claimUnmailed, unclaimMail } from '../store/correspondence.ts';
-import { runDueSteps } from './examination.ts';
 import { TimedStatuses } from './timed-statuses.ts';
 
 const MAIL_BATCH = 100;
 
-export class IponzJobs implements RunningJobs {
-  private readonly job: SerialJob;
+export class IponzJobs extends BackgroundJob implements RunningJobs {
   private readonly timed: TimedStatuses;
 
   constructor(
     private readonly context: JobContext,
     options: { intervalMs?: number } = {},
   ) {
-    this.timed = new TimedStatuses(context.database, context.clock);
-    this.job = new SerialJob({
+    super({
       name: `IP office jobs (${context.environment})`,
-      run: () => this.run(),
-      intervalMs: options.intervalMs ?? 1000,
+      intervalMs: options.intervalMs,
       onClockMoved: (handler) => context.onClockMoved(handler),
       log: context.log,
     });
+    this.timed = new TimedStatuses(context.database, context.clock);
   }
 
   /** Whether the examination simulator runs here (the sandbox only). */
   get simulates(): boolean {
     return this.context.environment === 'sandbox';
-  }
-
-  start(): void {
-    this.job.start();
   }
 
   describe(): string {
@@ -52,19 +46,7 @@ export class IponzJobs implements RunningJobs {
       : 'timed statuses and discussion emails';
   }
 
-  wake(): void {
-    this.job.wake();
-  }
-
-  settle(): Promise<void> {
-    return this.job.settle();
-  }
-
-  stop(): Promise<void> {
-    return this.job.stop();
-  }
-
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     const { pool } = this.context.database;
     if (this.simulates) await runDueSteps(pool, this.context.clock.now());
     const moved = await this.timed.run();

@@ -6,9 +6,9 @@
 import { RuleError } from '../../../platform/errors.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import type { CaseDocument } from '../domain/model.ts';
-import { newDocumentIdentifier } from '../jobs/examination.ts';
 import type { BinaryValue } from '../soap/validator.ts';
 import type { FiledDocument } from '../store/applications.ts';
+import { newDocumentIdentifier } from './examination.ts';
 
 export interface Attachment {
   /** Where it was in the request, for messages. */

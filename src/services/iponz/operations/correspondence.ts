@@ -3,7 +3,7 @@
  * list, one discussion), answered by `POST /taskcorrespondence` and `POST /discussioncorrespondence`
  * (SOAP). Each takes the requestor whose items to show (`requestorShown`: the caller's own, or none);
  * the answer to a task, with its response documents, is one transaction, and in the sandbox the
- * examination simulator moves the case on (jobs/examination.ts).
+ * examination simulator moves the case on (examination.ts).
  */
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { nzDate } from '../../../platform/calendar.ts';
@@ -12,7 +12,6 @@ import { RuleError } from '../../../platform/errors.ts';
 import { documentStoreFor } from '../documents/location.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import { checkDateRange, LIST_MAX, type ListFilter } from '../domain/correspondence.ts';
-import { answerTask } from '../jobs/examination.ts';
 import { caseKey } from '../store/case-cache.ts';
 import {
   type Discussion,
@@ -23,6 +22,7 @@ import {
   type Task,
 } from '../store/correspondence.ts';
 import { type Attachment, adoptAttachments, discardDocuments } from './attachments.ts';
+import { answerTask } from './examination.ts';
 import { type CaseCacheOption, caseWritten } from './support.ts';
 
 /**

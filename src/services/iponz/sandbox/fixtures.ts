@@ -14,7 +14,7 @@ import {
   PATENT_STATUSES,
   TRADE_MARK_STATUSES,
 } from '../domain/renewals.ts';
-import type { GeneratedCase } from './generator.ts';
+import type { GeneratedCase } from '../store/seed.ts';
 
 /** Fixed clients take the first ids; generated ones start here. */
 export const FIXTURE_CLIENTS = 100;

@@ -15,14 +15,10 @@ import {
   pctApplicationNumber,
   pctPublicationNumber,
 } from '../domain/identifiers.ts';
-import type { CaseDocument, CaseRecord, Client, GoodsAndServices, PartyRole } from '../domain/model.ts';
+import type { CaseDocument, Client, GoodsAndServices } from '../domain/model.ts';
 import { type CaseKind, nextSlot, PATENT_TERM_YEARS } from '../domain/renewals.ts';
+import type { GeneratedCase } from '../store/seed.ts';
 import { FIXTURE_CLIENTS } from './fixtures.ts';
-
-/** A case as generated: the stored record without what the store adds (version, updatedAt, names). */
-export type GeneratedCase = Omit<CaseRecord, 'version' | 'updatedAt' | 'parties'> & {
-  parties: { role: PartyRole; clientId: number }[];
-};
 
 /** Businesses of the sandbox business number register, by index (same names and numbers). */
 export interface OrganisationSource {

@@ -8,16 +8,15 @@ import type { SeedContext } from '../../contract.ts';
 import { REGISTERED_USER } from '../domain/registration.ts';
 import type { CaseKind } from '../domain/renewals.ts';
 import { insertInternationalApplications } from '../store/applications.ts';
-import { loadCases, loadClients, registerCounts, settleTitleWords } from '../store/seed.ts';
-import { FIXED_CLIENTS, FIXTURE_CASES, FIXTURE_CLIENTS, fixedCases } from './fixtures.ts';
 import {
   type GeneratedCase,
-  generateCase,
-  generateClient,
-  type OrganisationSource,
-  PLANS,
-  type Plan,
-} from './generator.ts';
+  loadCases,
+  loadClients,
+  registerCounts,
+  settleTitleWords,
+} from '../store/seed.ts';
+import { FIXED_CLIENTS, FIXTURE_CASES, FIXTURE_CLIENTS, fixedCases } from './fixtures.ts';
+import { generateCase, generateClient, type OrganisationSource, PLANS, type Plan } from './generator.ts';
 import { internationalApplications } from './international-applications.ts';
 
 const CHUNK = 5_000;

@@ -7,8 +7,15 @@ import { nzDate } from '../../../platform/calendar.ts';
 import { copyLine, copyText } from '../../../platform/db/copy-text.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import { ADDRESS_TYPES, addressText, fold } from '../domain/client-search.ts';
-import type { Client } from '../domain/model.ts';
-import type { GeneratedCase } from '../sandbox/generator.ts';
+import type { CaseRecord, Client, PartyRole } from '../domain/model.ts';
+
+/**
+ * A case as the seed loads it (the sandbox's generator makes them): the stored record without what the
+ * store adds (version, updatedAt, names).
+ */
+export type GeneratedCase = Omit<CaseRecord, 'version' | 'updatedAt' | 'parties'> & {
+  parties: { role: PartyRole; clientId: number }[];
+};
 
 /** The number of clients and cases already there. */
 export async function registerCounts(pool: pg.Pool): Promise<{ clients: number; cases: number }> {

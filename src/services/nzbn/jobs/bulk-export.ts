@@ -19,22 +19,29 @@ import {
 } from '../../../platform/bulk-files.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/pool.ts';
-import { SerialJob } from '../../../platform/jobs.ts';
+import { BackgroundJob } from '../../../platform/jobs.ts';
 import type { BulkExportInput, JobContext, RunningJobs } from '../../contract.ts';
 import { BULK_COLUMNS, BULK_DATASET, bulkCells } from '../domain/bulk-record.ts';
 import { publicView } from '../domain/privacy.ts';
 import { withEntitySnapshot } from '../store/bulk-export.ts';
+import type { DocumentSource } from '../store/document-source.ts';
 import { parseEntity } from '../store/entities.ts';
 
 const BATCH = 2_000;
 export const DEFAULT_BULK_DATA_MONTHS = 12;
 
-/** Writes this month's files now (the environment clock's month); undefined while another process is. */
-export async function exportBusinessNumbers(input: BulkExportInput): Promise<BulkManifest | undefined> {
+/**
+ * Writes this month's files now (the environment clock's month), the documents of generated entities
+ * from `documents`; undefined while another process is.
+ */
+export async function exportBusinessNumbers(
+  input: BulkExportInput,
+  documents: DocumentSource,
+): Promise<BulkManifest | undefined> {
   const now = input.clock.now();
   const month = nzMonthOf(now);
   const folder = input.folder ?? bulkDataFolder(input.environment);
-  const manifest = await withEntitySnapshot(input.database.pool, BATCH, (batches) =>
+  const manifest = await withEntitySnapshot(input.database.pool, documents, BATCH, (batches) =>
     writeBulkExport(
       folder,
       { dataset: BULK_DATASET, month, columns: BULK_COLUMNS.map((column) => column.name), now },
@@ -61,45 +68,36 @@ async function* records(batches: AsyncIterable<Parameters<typeof parseEntity>[0]
  * The job: checks once a second and whenever the sandbox clock moves (the platform's serial runner:
  * exports never overlap in a process, and a database outage is logged once and retried).
  */
-export class BulkExportJob implements RunningJobs {
+export class BulkExportJob extends BackgroundJob implements RunningJobs {
   /** The earliest month this process saw the clock in. */
   private firstSeen: string | undefined;
-  private readonly job: SerialJob;
   readonly folder: string;
 
   constructor(
     private readonly context: JobContext,
-    private readonly input: { database: Database; clock: Clock; intervalMs?: number },
+    private readonly input: {
+      database: Database;
+      clock: Clock;
+      documents: DocumentSource;
+      intervalMs?: number;
+    },
   ) {
-    this.folder = bulkDataFolder(context.environment);
-    this.job = new SerialJob({
+    super({
       name: `bulk data export (${context.environment})`,
-      run: () => this.run(),
-      intervalMs: input.intervalMs ?? 1000,
+      intervalMs: input.intervalMs,
       onClockMoved: (handler) => context.onClockMoved(handler),
       log: context.log,
     });
+    this.folder = bulkDataFolder(context.environment);
   }
 
-  start(): void {
+  override start(): void {
     this.firstSeen = nzMonthOf(this.input.clock.now());
-    this.job.start();
+    super.start();
   }
 
   describe(): string {
     return 'monthly bulk data export';
-  }
-
-  wake(): void {
-    this.job.wake();
-  }
-
-  settle(): Promise<void> {
-    return this.job.settle();
-  }
-
-  stop(): Promise<void> {
-    return this.job.stop();
   }
 
   /** Whether this month's export is due (see the file's comment). */
@@ -109,16 +107,19 @@ export class BulkExportJob implements RunningJobs {
     return (await bulkExportOf(this.folder, BULK_DATASET, monthsBefore(month, 1))) !== undefined;
   }
 
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     const month = nzMonthOf(this.input.clock.now());
     if (!(await this.due(month))) return;
-    const manifest = await exportBusinessNumbers({
-      environment: this.context.environment,
-      database: this.input.database,
-      clock: this.input.clock,
-      settings: this.context.settings,
-      folder: this.folder,
-    });
+    const manifest = await exportBusinessNumbers(
+      {
+        environment: this.context.environment,
+        database: this.input.database,
+        clock: this.input.clock,
+        settings: this.context.settings,
+        folder: this.folder,
+      },
+      this.input.documents,
+    );
     if (manifest) {
       this.context.log.info(
         { service: 'nzbn', month, rows: manifest.files[0]?.rows },

@@ -10,7 +10,7 @@
  */
 import type pg from 'pg';
 import { OutageLog } from '../../../platform/db/faults.ts';
-import { SerialJob } from '../../../platform/jobs.ts';
+import { BackgroundJob } from '../../../platform/jobs.ts';
 import type { JobContext, RunningJobs } from '../../contract.ts';
 import { fanOutAll } from '../store/fanout.ts';
 import {
@@ -37,18 +37,16 @@ export interface NzbnJobOptions {
   activity?: (pool: pg.Pool, now: Date) => Promise<unknown>;
 }
 
-export class NzbnJobs implements RunningJobs {
+export class NzbnJobs extends BackgroundJob implements RunningJobs {
   readonly delivery: DeliveryWorker;
-  private readonly job: SerialJob;
 
   constructor(
     private readonly context: JobContext,
     private readonly options: NzbnJobOptions = {},
   ) {
-    this.job = new SerialJob({
+    super({
       name: `watchlist jobs (${context.environment})`,
-      run: () => this.run(),
-      intervalMs: options.intervalMs ?? 1000,
+      intervalMs: options.intervalMs,
       onClockMoved: (handler) => context.onClockMoved(handler),
       log: context.log,
     });
@@ -63,31 +61,27 @@ export class NzbnJobs implements RunningJobs {
     });
   }
 
-  async start(): Promise<void> {
+  /** Starts the push worker (its LISTEN wakes the jobs), then the runs. */
+  override async start(): Promise<void> {
     await this.delivery.start(this.context.database.url, () => this.wake());
-    this.job.start();
+    super.start();
   }
 
   describe(): string {
     return `fan-out, email digests and push delivery worker ${this.delivery.workerNumber}`;
   }
 
-  /** Asks for a run soon; runs never overlap in one process. */
-  wake(): void {
-    this.job.wake();
-  }
-
   /** Runs everything due and waits until nothing is in flight (tests, benchmarks, `rsg worker --once`). */
-  async settle(): Promise<void> {
+  override async settle(): Promise<void> {
     for (let round = 0; round < 100; round++) {
-      await this.job.settle();
+      await super.settle();
       await this.delivery.idle();
-      if (this.job.stopped || !(await this.workWaiting())) return;
+      if (this.stopped || !(await this.workWaiting())) return;
     }
   }
 
-  async stop(): Promise<void> {
-    await this.job.stop();
+  override async stop(): Promise<void> {
+    await super.stop();
     await this.delivery.stop();
   }
 
@@ -95,7 +89,7 @@ export class NzbnJobs implements RunningJobs {
     return workWaitingIn(this.context.database.pool, this.context.clock.now());
   }
 
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     const { pool } = this.context.database;
     const now = () => this.context.clock.now();
     if (this.options.activity) await this.options.activity(pool, now());

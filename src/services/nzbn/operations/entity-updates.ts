@@ -60,6 +60,7 @@ export async function updateFor<T>(
   await requireAuthority(context, write.caller, nzbn);
   const updated = await updateEntity(
     context.database.pool,
+    context.documents,
     nzbn,
     context.clock.now(),
     (stored) => checkPreconditions(write.preconditions, stored),

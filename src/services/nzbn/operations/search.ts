@@ -80,7 +80,10 @@ export async function searchRegister(
     offset: page.offset,
   });
   const stored = new Map(
-    (await findEntities(context.database.pool, found.nzbns)).map((entity) => [entity.nzbn, entity]),
+    (await findEntities(context.database.pool, context.documents, found.nzbns)).map((entity) => [
+      entity.nzbn,
+      entity,
+    ]),
   );
   const base = baseUrl(context);
   const items = found.nzbns.flatMap((nzbn) => {

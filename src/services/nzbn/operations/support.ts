@@ -10,10 +10,18 @@ import { ENVIRONMENT_PREFIX } from '../../contract.ts';
 import { publicView } from '../domain/privacy.ts';
 import type { Entity } from '../domain/schema.ts';
 import { NZBN_ERRORS } from '../errors.ts';
+import type { DocumentSource } from '../store/document-source.ts';
 import { findEntity, parseEntity, type StoredEntity, unchangedGeneratedEntity } from '../store/entities.ts';
 import { CachedEntity, entityCacheOf } from '../store/entity-cache.ts';
 
-export type NzbnContext = ServiceContext;
+/**
+ * What an operation is given: the gateway's service context and where the documents of generated
+ * entities come from (the sandbox generator's `DocumentSource`, wired by the service at start: the
+ * routes add it when they mount; the CLI, an import or a job hands the same).
+ */
+export interface NzbnContext extends ServiceContext {
+  readonly documents: DocumentSource;
+}
 
 /** A business number (the path's), or 400 naming the rule it breaks (13 digits, GS1 check digit). */
 export function nzbnParam(value: string, field = 'nzbn'): string {
@@ -47,8 +55,8 @@ export async function loadCachedEntity(context: NzbnContext, nzbn: string): Prom
   const index = cache?.unchangedIndex(nzbn);
   const stored =
     index === undefined
-      ? await findEntity(pool, nzbnParam(nzbn))
-      : unchangedGeneratedEntity(nzbnParam(nzbn), index);
+      ? await findEntity(pool, context.documents, nzbnParam(nzbn))
+      : unchangedGeneratedEntity(context.documents, nzbnParam(nzbn), index);
   if (!stored) throw entityNotFound(nzbn);
   const entry = new CachedEntity(stored);
   cache?.keep(mark, entry);

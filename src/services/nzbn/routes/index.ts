@@ -5,6 +5,8 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
+import type { NzbnContext } from '../operations/support.ts';
+import type { DocumentSource } from '../store/document-source.ts';
 import { openEntityCache } from '../store/entity-cache.ts';
 import { authorityRoutes } from './authorities.ts';
 import { changeRoutes } from './changes.ts';
@@ -18,20 +20,27 @@ import { registerRoutes } from './register.ts';
 import { searchRoutes } from './search.ts';
 import { watchlistRoutes } from './watchlists.ts';
 
-export const nzbnRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
-  // Entities read recently, kept while this process listens for their changes (store/entity-cache.ts).
-  const entityCache = openEntityCache(context.database.url);
-  app.addHook('onClose', async () => entityCache.close());
-  await searchRoutes(app, context);
-  // Before /entities/:nzbn (the router prefers a static path anyway; this keeps it obvious).
-  await changeRoutes(app, context);
-  await readRoutes(app, context);
-  await historyRoutes(app, context);
-  await listRoutes(app, context);
-  await replaceRoutes(app, context);
-  await registerRoutes(app, context);
-  await authorityRoutes(app, context);
-  await partReadRoutes(app, context);
-  await partWriteRoutes(app, context);
-  await watchlistRoutes(app, context);
-};
+/**
+ * The routes, given where the documents of generated entities come from (the service wires the sandbox
+ * generator's, index.ts): added to the context every operation is given, and to the entity cache.
+ */
+export function nzbnRoutes(documents: DocumentSource): FastifyPluginAsync<ServiceContext> {
+  return async (app, serviceContext) => {
+    const context: NzbnContext = { ...serviceContext, documents };
+    // Entities read recently, kept while this process listens for their changes (store/entity-cache.ts).
+    const entityCache = openEntityCache(context.database.url, documents);
+    app.addHook('onClose', async () => entityCache.close());
+    await searchRoutes(app, context);
+    // Before /entities/:nzbn (the router prefers a static path anyway; this keeps it obvious).
+    await changeRoutes(app, context);
+    await readRoutes(app, context);
+    await historyRoutes(app, context);
+    await listRoutes(app, context);
+    await replaceRoutes(app, context);
+    await registerRoutes(app, context);
+    await authorityRoutes(app, context);
+    await partReadRoutes(app, context);
+    await partWriteRoutes(app, context);
+    await watchlistRoutes(app, context);
+  };
+}

@@ -5,7 +5,7 @@
  * of the clock makes the same events whether it is walked in one step or many.
  */
 import { keyedUniform as hmacUniform, type Random, seeded } from '../../../platform/random.ts';
-import { SANDBOX_SEED } from '../store/seed-rows.ts';
+import { SANDBOX_SEED } from './seed-rows.ts';
 
 export const ACTIVITY_KINDS = ['NEW', 'ENTITY_NAME', 'ADDRESS', 'ROLES_DIRECTOR', 'ENTITY_STATUS'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];

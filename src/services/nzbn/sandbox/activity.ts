@@ -48,7 +48,6 @@ import {
   simulatedEntityAt,
   tryActivityLock,
 } from '../store/sandbox-activity.ts';
-import { SANDBOX_SEED, sandboxGeography } from '../store/seed-rows.ts';
 import { updateEntity } from '../store/update.ts';
 import { makeChange, Skip } from './activity-changes.ts';
 import {
@@ -60,8 +59,10 @@ import {
 } from './activity-plan.ts';
 import { registerSimulated } from './activity-registration.ts';
 import { fits } from './activity-rules.ts';
+import { sandboxDocuments } from './documents.ts';
 import type { Geography } from './geography.ts';
 import { nzbnForIndex } from './numbers.ts';
+import { SANDBOX_SEED, sandboxGeography } from './seed-rows.ts';
 
 export {
   ACTIVITY_KIND_WEIGHTS,
@@ -194,6 +195,7 @@ async function runEvent(pool: pg.Pool, event: PlannedEvent, state: RegisterState
       try {
         const updated = await updateEntity(
           pool,
+          sandboxDocuments,
           nzbn,
           new Date(event.at),
           (stored) => {

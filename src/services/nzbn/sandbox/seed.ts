@@ -25,8 +25,8 @@ import {
   seededEntities,
   vacuumEntities,
 } from '../store/seed-load.ts';
-import { loadChunksInParallel } from '../store/seed-parallel.ts';
-import { CHUNK_SIZE, fixtureRows, SANDBOX_SEED } from '../store/seed-rows.ts';
+import { loadChunksInParallel } from './seed-parallel.ts';
+import { CHUNK_SIZE, chunkText, fixtureRows, SANDBOX_SEED } from './seed-rows.ts';
 
 /** Generated entities per scale (fixtures come on top). */
 export const SCALE_ENTITIES: Readonly<Record<SeedScale, number>> = { small: 10_000, full: 700_000 };
@@ -67,7 +67,14 @@ export async function seedNzbn(context: SeedContext, options: SeedOptions = {}):
         onChunk: progress,
       });
     } else {
-      loaded = await loadChunksHere(pool, seed, missing, size, missing.length > 1 ? progress : () => {});
+      loaded = await loadChunksHere(
+        pool,
+        chunkText,
+        seed,
+        missing,
+        size,
+        missing.length > 1 ? progress : () => {},
+      );
     }
   }
   // After a bulk load, or once for a large register loaded before the seed did this (its GIN indexes

@@ -5,12 +5,14 @@
  */
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
+import type { DocumentSource } from './document-source.ts';
 import { ENTITY_RECORD_COLUMNS, type EntityRecord, type StoredEntity, toStored } from './entities.ts';
 
-/** Runs `work` with the register's entities as batches, or resolves to undefined when another process
- * is exporting. */
+/** Runs `work` with the register's entities as batches (documents not stored made by `documents`), or
+ * resolves to undefined when another process is exporting. */
 export function withEntitySnapshot<T>(
   pool: pg.Pool,
+  documents: DocumentSource,
   batchSize: number,
   work: (batches: AsyncIterable<StoredEntity[]>) => Promise<T>,
 ): Promise<T | undefined> {
@@ -20,11 +22,15 @@ export function withEntitySnapshot<T>(
       "SELECT pg_try_advisory_xact_lock(hashtext('nzbn-bulk-export')) AS locked",
     );
     if (!locked.rows[0]?.locked) return undefined;
-    return work(entityBatches(client, batchSize));
+    return work(entityBatches(client, documents, batchSize));
   });
 }
 
-async function* entityBatches(client: pg.PoolClient, batchSize: number): AsyncGenerator<StoredEntity[]> {
+async function* entityBatches(
+  client: pg.PoolClient,
+  documents: DocumentSource,
+  batchSize: number,
+): AsyncGenerator<StoredEntity[]> {
   let after = '';
   for (;;) {
     const result = await client.query<EntityRecord>({
@@ -34,7 +40,7 @@ async function* entityBatches(client: pg.PoolClient, batchSize: number): AsyncGe
     });
     if (result.rows.length === 0) return;
     after = result.rows.at(-1)!.nzbn;
-    yield result.rows.map(toStored);
+    yield result.rows.map((row) => toStored(row, documents));
     if (result.rows.length < batchSize) return;
   }
 }

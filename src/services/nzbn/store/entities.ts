@@ -1,10 +1,12 @@
 /**
  * Reading entities: one indexed lookup by business number returns the stored version's validators and
- * the document as text, so a read can answer 304 or send the document without parsing it.
+ * the document as text, so a read can answer 304 or send the document without parsing it. A generated
+ * entity unchanged since the seed has no stored document: its row's is made by the caller's
+ * `DocumentSource` (document-source.ts), which the service wires at start.
  */
 import type pg from 'pg';
 import type { Entity } from '../domain/schema.ts';
-import { generatedDocument, generatedPreviousNames } from './generated.ts';
+import type { DocumentSource } from './document-source.ts';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -35,9 +37,9 @@ export interface EntityRecord {
 export const ENTITY_RECORD_COLUMNS =
   'nzbn, seed_index, etag, version, last_updated, hides_items, previous_names, document::text AS document';
 
-/** A row whose document is not stored gets the generated one (store/generated.ts). */
-export function toStored(row: EntityRecord): StoredEntity {
-  const made = row.document === null ? generatedDocument(row.seed_index!) : undefined;
+/** A row whose document is not stored gets the generated one, from `documents`. */
+export function toStored(row: EntityRecord, documents: DocumentSource): StoredEntity {
+  const made = row.document === null ? documents.version(row.seed_index!) : undefined;
   return {
     nzbn: row.nzbn,
     etag: made?.etag ?? row.etag!,
@@ -49,34 +51,46 @@ export function toStored(row: EntityRecord): StoredEntity {
   };
 }
 
-export async function findEntity(db: Queryable, nzbn: string): Promise<StoredEntity | undefined> {
+export async function findEntity(
+  db: Queryable,
+  documents: DocumentSource,
+  nzbn: string,
+): Promise<StoredEntity | undefined> {
   const result = await db.query<EntityRecord>({
     name: 'nzbn-find-entity',
     text: `SELECT ${ENTITY_RECORD_COLUMNS} FROM nzbn_entities WHERE nzbn = $1`,
     values: [nzbn],
   });
-  return result.rows[0] && toStored(result.rows[0]);
+  return result.rows[0] && toStored(result.rows[0], documents);
 }
 
 /** Several entities by number, in no particular order (missing numbers are left out). */
-export async function findEntities(db: Queryable, nzbns: readonly string[]): Promise<StoredEntity[]> {
+export async function findEntities(
+  db: Queryable,
+  documents: DocumentSource,
+  nzbns: readonly string[],
+): Promise<StoredEntity[]> {
   if (nzbns.length === 0) return [];
   const result = await db.query<EntityRecord>(
     `SELECT ${ENTITY_RECORD_COLUMNS} FROM nzbn_entities WHERE nzbn = ANY($1)`,
     [nzbns],
   );
-  return result.rows.map(toStored);
+  return result.rows.map((row) => toStored(row, documents));
 }
 
 /**
- * The stored version of a generated entity that has not changed since the seed, made from the generator
+ * The stored version of a generated entity that has not changed since the seed, made from `documents`
  * alone: the row the seed wrote for it holds nothing the generator does not make again (version 1, its
  * `hides_items`, `last_updated` and `previous_names` from the same entity; reads never look at the
  * previous names, so they are made only if asked for). Only for an index that entity-cache.ts knows to be
  * seeded and unchanged.
  */
-export function unchangedGeneratedEntity(nzbn: string, index: number): StoredEntity {
-  const made = generatedDocument(index);
+export function unchangedGeneratedEntity(
+  documents: DocumentSource,
+  nzbn: string,
+  index: number,
+): StoredEntity {
+  const made = documents.version(index);
   let previousNames: string[] | undefined;
   return {
     nzbn,
@@ -85,7 +99,7 @@ export function unchangedGeneratedEntity(nzbn: string, index: number): StoredEnt
     lastUpdated: new Date(made.lastUpdatedMs),
     hidesItems: made.hidesItems,
     get previousNames() {
-      previousNames ??= generatedPreviousNames(index);
+      previousNames ??= documents.previousNames(index);
       return previousNames;
     },
     document: made.document,

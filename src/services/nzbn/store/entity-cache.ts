@@ -2,7 +2,9 @@
  * Recently read entities, kept in memory per database, so reading an entity that has not changed costs
  * no query: the stored version, the ETags of its two views and the bytes of each view as sent.
  *
- * An entry is trusted only while this process listens for changes on that database:
+ * An entry is trusted only while this process listens for changes on that database, on the platform's
+ * `NoticeListener` (platform/db/notice-listener.ts, as the IP office's case cache, the offers register's
+ * answer cache and the billing payer cache):
  *
  * - Every change goes through `updateEntity` (store/update.ts), which sends a notice on
  *   `ENTITY_CHANNEL` inside its transaction — PostgreSQL delivers it at commit, to every process
@@ -12,26 +14,28 @@
  *   answered the database has already sent the notice to every listener.
  * - A notice drops that entity; `*` drops everything.
  * - While the listening connection is down (not yet connected, lost, reconnecting) nothing is served from
- *   memory or kept: every read goes to the database, and the cache starts empty once listening again.
- * - A read that was under way when a notice arrived (or when listening began) is answered but not kept:
- *   its row may predate the change (`mark()` / `keep()`).
+ *   memory or kept: every read goes to the database, and the cache starts empty once listening again
+ *   (it is cleared when the connection is lost and again when listening begins). A lost connection is
+ *   tried again every second; it never ends the process.
+ * - A read that was under way when a notice arrived (or when listening began or ended) is answered but
+ *   not kept: its row may predate the change (`mark()` / `keep()`).
  * - An entity is kept from its second read on (recently-seen.ts); the oldest is dropped first unless it
  *   was read again meanwhile (then it goes round once more).
  * - It also knows which generated entities are seeded and unchanged since (one bit each, loaded once
- *   listening, cleared by the same notices): their stored version is made from the generator alone
- *   (entities.ts `unchangedGeneratedEntity`), so reading one costs no query either.
+ *   listening, cleared by the same notices): their stored version is made by the service's
+ *   `DocumentSource` alone (entities.ts `unchangedGeneratedEntity`), so reading one costs no query either.
  *
  * The listening connection is opened on first use and closed with the last route plugin that opened the
  * cache (`openEntityCache`). Inserts need no notice: a business number not found is never kept.
  */
 import { Buffer } from 'node:buffer';
-import pg from 'pg';
+import type pg from 'pg';
+import { NoticeListener } from '../../../platform/db/notice-listener.ts';
 import { publicView } from '../domain/privacy.ts';
 import type { Entity } from '../domain/schema.ts';
-import { indexForNzbn } from '../sandbox/numbers.ts';
+import type { DocumentSource } from './document-source.ts';
 import type { StoredEntity } from './entities.ts';
 import { RecentlySeen } from './recently-seen.ts';
-import { SANDBOX_SEED } from './seed-rows.ts';
 
 export const ENTITY_CHANNEL = 'rsg_nzbn_entities';
 /** Entries per database: the bytes of one or two views each, about 5–8 kB a view. */
@@ -40,8 +44,6 @@ export const ENTITY_CACHE_SIZE = 2_000;
 const ECHO_WAIT_MS = 200;
 /** The listening connection's `application_name` (pg_stat_activity). */
 export const LISTENER_NAME = 'rsg-nzbn-entity-cache';
-/** Between attempts to (re)open the listening connection. */
-const RETRY_MS = 1_000;
 
 /**
  * One stored version, frozen, with what a read sends for it made once: the ETag of each view and, from
@@ -100,13 +102,10 @@ export class EntityCache {
   private readonly entries = new Map<string, CachedEntity>();
   /** Entities are kept from their second read on (recently-seen.ts says why). */
   private readonly seen: RecentlySeen<string>;
-  /** Moves on every notice, local change and (re)start of listening: see `mark`. */
-  private generation = 0;
-  private listener: pg.Client | undefined;
-  private live = false;
-  private connecting = false;
-  private nextAttempt = 0;
-  private closed = false;
+  /** The listening connection; its generation moves on every notice, local change and (re)start. */
+  private readonly listener: NoticeListener;
+  /** Moves each time listening begins or ends: a load of `unchanged` begun before is not kept. */
+  private session = 0;
   /** Writers of this process waiting for their own notice, by its payload. */
   private readonly echoes = new Map<string, () => void>();
   /**
@@ -119,20 +118,35 @@ export class EntityCache {
 
   constructor(
     readonly url: string,
+    /** What the generated entities' documents and numbers are (the service's, wired at start). */
+    readonly documents: DocumentSource,
     private readonly capacity = ENTITY_CACHE_SIZE,
   ) {
     this.seen = new RecentlySeen(capacity * 4);
+    this.listener = new NoticeListener({
+      url,
+      channel: ENTITY_CHANNEL,
+      applicationName: LISTENER_NAME,
+      onNotice: (payload) => this.notice(payload),
+      // Listening began or ended: rows read before may predate a change whose notice never reached us.
+      onReset: () => {
+        this.session++;
+        this.drop('*');
+        this.releaseWriters();
+      },
+      onListening: () => void this.loadUnchanged(),
+    });
   }
 
   /** Whether entries are being served (the listening connection is up). */
   get listening(): boolean {
-    return this.live;
+    return this.listener.listening;
   }
 
   /** The entry for `nzbn`, if it is kept and may be trusted. Opens the listening connection if needed. */
   get(nzbn: string): CachedEntity | undefined {
-    if (!this.live) {
-      this.listen();
+    if (!this.listener.listening) {
+      this.listener.open();
       return undefined;
     }
     const hit = this.entries.get(nzbn);
@@ -146,19 +160,19 @@ export class EntityCache {
    */
   unchangedIndex(nzbn: string): number | undefined {
     const bits = this.unchanged;
-    if (!this.live || bits === undefined) return undefined;
-    const index = indexForNzbn(nzbn);
+    if (!this.listener.listening || bits === undefined) return undefined;
+    const index = this.documents.indexOf(nzbn);
     if (index === undefined || index >> 3 >= bits.length) return undefined;
     return (bits[index >> 3]! & (1 << (index & 7))) !== 0 ? index : undefined;
   }
 
   /** Taken before reading a row from the database; `keep` keeps the row only if nothing moved since. */
   mark(): number {
-    return this.generation;
+    return this.listener.mark();
   }
 
   keep(mark: number, entry: CachedEntity): void {
-    if (!this.live || mark !== this.generation || !this.seen.again(entry.stored.nzbn)) return;
+    if (!this.listener.current(mark) || !this.seen.again(entry.stored.nzbn)) return;
     this.entries.delete(entry.stored.nzbn);
     this.entries.set(entry.stored.nzbn, entry);
     // Oldest first, but one read again since it was kept (or last spared) gets another round.
@@ -172,9 +186,13 @@ export class EntityCache {
     }
   }
 
-  /** `nzbn` changed (or `*`: anything may have): forget it, and reads under way may not keep theirs. */
+  /** `nzbn` changed in this process (or `*`: anything may have): forget it; reads under way keep nothing. */
   forget(nzbn: string): void {
-    this.generation++;
+    this.listener.bump();
+    this.drop(nzbn);
+  }
+
+  private drop(nzbn: string): void {
     this.noticed?.push(nzbn);
     if (nzbn === '*') {
       this.entries.clear();
@@ -186,7 +204,7 @@ export class EntityCache {
   }
 
   private changed(nzbn: string): void {
-    const index = this.unchanged && indexForNzbn(nzbn);
+    const index = this.unchanged && this.documents.indexOf(nzbn);
     if (index !== undefined && index >> 3 < this.unchanged!.length) {
       this.unchanged![index >> 3]! &= ~(1 << (index & 7));
     }
@@ -196,18 +214,22 @@ export class EntityCache {
    * Which generated entities are unchanged: every index of every seeded chunk (a chunk's rows commit with
    * its row in `nzbn_seed_chunks`, `entities` of them from `chunk × entities`), less those with a
    * replaced version in `nzbn_entity_versions` (updateEntity keeps one on every change) and those
-   * noticed since LISTEN. Run on the listening connection, after LISTEN, so no change is missed.
+   * noticed since LISTEN. Run on the listening connection, after LISTEN, so no change is missed; a load
+   * overtaken by a loss of the connection (or by `*`) is not kept.
    */
-  private async loadUnchanged(client: pg.Client): Promise<void> {
+  private async loadUnchanged(): Promise<void> {
     const noticed: string[] = [];
+    const session = this.session;
     this.noticed = noticed;
     try {
-      const chunks = await client.query<{ chunk: number; entities: number }>(
+      const chunks = await this.listener.query<{ chunk: number; entities: number }>(
         'SELECT chunk, entities FROM nzbn_seed_chunks WHERE seed = $1',
-        [SANDBOX_SEED],
+        [this.documents.seed],
       );
-      const versions = await client.query<{ nzbn: string }>('SELECT DISTINCT nzbn FROM nzbn_entity_versions');
-      if (this.listener !== client || noticed.includes('*')) return;
+      const versions = await this.listener.query<{ nzbn: string }>(
+        'SELECT DISTINCT nzbn FROM nzbn_entity_versions',
+      );
+      if (session !== this.session || noticed.includes('*')) return;
       let end = 0;
       for (const { chunk, entities } of chunks.rows) end = Math.max(end, (chunk + 1) * entities);
       const bits = new Uint8Array(Math.ceil(end / 8));
@@ -230,7 +252,7 @@ export class EntityCache {
    * short while).
    */
   expectEcho(payload: string): { wait(): Promise<void>; cancel(): void } {
-    if (!this.live) return { wait: async () => {}, cancel: () => {} };
+    if (!this.listener.listening) return { wait: async () => {}, cancel: () => {} };
     let done: () => void = () => {};
     const arrived = new Promise<void>((resolve) => {
       done = resolve;
@@ -261,8 +283,8 @@ export class EntityCache {
     // entities is read again).
     const space = payload.indexOf(' ');
     const nzbn = space > 0 ? payload.slice(0, space) : '*';
-    this.forget(nzbn);
-    if (nzbn === '*' && this.listener) void this.loadUnchanged(this.listener);
+    this.drop(nzbn);
+    if (nzbn === '*' && this.listener.listening) void this.loadUnchanged();
     const writer = this.echoes.get(payload);
     if (writer) {
       this.echoes.delete(payload);
@@ -270,68 +292,13 @@ export class EntityCache {
     }
   }
 
-  private listen(): void {
-    if (this.closed || this.connecting || this.listener || Date.now() < this.nextAttempt) return;
-    this.connecting = true;
-    this.nextAttempt = Date.now() + RETRY_MS;
-    const client = new pg.Client({ connectionString: this.url, application_name: LISTENER_NAME });
-    let ended = false;
-    const lost = () => {
-      ended = true;
-      this.lost(client);
-    };
-    client.on('notification', (message) => {
-      if (message.channel === ENTITY_CHANNEL) this.notice(message.payload ?? '');
-    });
-    client.on('error', lost);
-    client.on('end', lost);
-    (async () => {
-      await client.connect();
-      await client.query(`LISTEN ${ENTITY_CHANNEL}`);
-    })().then(
-      () => {
-        this.connecting = false;
-        if (this.closed || ended) {
-          client.end().catch(() => {});
-          return;
-        }
-        this.listener = client;
-        // A forgotten close must not hold the process open.
-        (client as unknown as { connection?: { stream?: { unref?(): void } } }).connection?.stream?.unref?.();
-        // Rows read before LISTEN took effect may predate a change whose notice never reaches us.
-        this.forget('*');
-        this.live = true;
-        void this.loadUnchanged(client);
-      },
-      () => {
-        this.connecting = false;
-        client.end().catch(() => {});
-      },
-    );
-  }
-
-  private lost(client: pg.Client): void {
-    if (this.listener !== client) return;
-    this.listener = undefined;
-    this.live = false;
-    this.forget('*');
-    this.releaseWriters();
-    client.end().catch(() => {});
-  }
-
   private releaseWriters(): void {
     for (const writer of this.echoes.values()) writer();
     this.echoes.clear();
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    this.live = false;
-    this.forget('*');
-    const client = this.listener;
-    this.listener = undefined;
-    this.releaseWriters();
-    await client?.end().catch(() => {});
+  close(): Promise<void> {
+    return this.listener.close();
   }
 }
 
@@ -340,11 +307,17 @@ const caches = new Map<string, { cache: EntityCache; holders: number }>();
 
 const urlOf = (pool: pg.Pool): string | undefined => pool.options.connectionString;
 
-/** Opens (or shares) the cache of a database; close it with the returned function. */
-export function openEntityCache(url: string): { cache: EntityCache; close(): Promise<void> } {
+/**
+ * Opens (or shares) the cache of a database, whose generated entities `documents` makes; close it with
+ * the returned function.
+ */
+export function openEntityCache(
+  url: string,
+  documents: DocumentSource,
+): { cache: EntityCache; close(): Promise<void> } {
   let held = caches.get(url);
   if (!held) {
-    held = { cache: new EntityCache(url), holders: 0 };
+    held = { cache: new EntityCache(url, documents), holders: 0 };
     caches.set(url, held);
   }
   held.holders++;

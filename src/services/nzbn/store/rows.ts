@@ -145,3 +145,17 @@ export function entityRowValues(row: EntityRow): (string | number | boolean | nu
 }
 
 export const entityCopyLine = (row: EntityRow): string => copyLine(entityRowValues(row));
+
+/** The columns of `nzbn_entity_history` a COPY of ended entity names fills (entityNameHistoryLine). */
+export const HISTORY_COPY_COLUMNS = 'nzbn, kind, item, start_date, end_date';
+
+/** An ended entity name, as GET /entities/{nzbn}/history/entity-names lists it: a COPY line. */
+export function entityNameHistoryLine(
+  nzbn: string,
+  name: string,
+  startDate: string,
+  endDate: string,
+): string {
+  const item = JSON.stringify({ entityName: name, startDate, endDate });
+  return copyLine([nzbn, 'entity-names', item, instant(startDate), instant(endDate)]);
+}

@@ -2,14 +2,15 @@
  * Loads one chunk of generated entities with COPY: the entities, the earlier names of those entities,
  * and the chunk's row in `nzbn_seed_chunks`, in one transaction. A chunk is all there or not at all,
  * so an interrupted seed resumes where it stopped and two seeders never load a chunk twice (each
- * chunk is claimed with a transaction-scoped advisory lock and checked before loading).
+ * chunk is claimed with a transaction-scoped advisory lock and checked before loading). What a chunk
+ * holds comes from the caller (the sandbox's generator, sandbox/seed-rows.ts): the store only loads it.
  */
 import type pg from 'pg';
 import { copyText } from '../../../platform/db/copy-text.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
-import { ensureFixtureParts } from './org-part-seed.ts';
-import { ENTITY_COLUMNS, entityRowValues } from './rows.ts';
-import { CHUNK_SIZE, chunkText, type FixtureRow, HISTORY_COPY_COLUMNS } from './seed-rows.ts';
+import type { OrganisationPart } from '../domain/organisation-part.ts';
+import { insertPart } from './org-parts.ts';
+import { ENTITY_COLUMNS, type EntityRow, entityRowValues, HISTORY_COPY_COLUMNS } from './rows.ts';
 
 type Client = pg.Client | pg.PoolClient;
 
@@ -18,12 +19,33 @@ const SEED_LOCK_SPACE = 420_005;
 export const ENTITY_COPY = `COPY nzbn_entities (${ENTITY_COLUMNS.join(', ')}) FROM STDIN`;
 const HISTORY_COPY = `COPY nzbn_entity_history (${HISTORY_COPY_COLUMNS}) FROM STDIN`;
 
-/** Loads chunk `chunk` of the register seeded by `seed`; returns the entities loaded (0 if already there). */
+/** One batch of a chunk's COPY text: entity lines, ended-name history lines, and how many entities. */
+export interface ChunkText {
+  entities: string[];
+  history: string[];
+  count: number;
+}
+
+/** The COPY text of the entities with indexes [start, end) of a seed, in batches (made lazily). */
+export type ChunkRows = (seed: string, start: number, end: number) => Iterable<ChunkText>;
+
+/** A fixed test case as the seed inserts it: its row and its organisation parts. */
+export interface FixtureRow {
+  row: EntityRow;
+  parts: readonly OrganisationPart[];
+}
+
+/**
+ * Loads chunk `chunk` (entities `chunk × size` to `(chunk + 1) × size`) of the register seeded by `seed`,
+ * its text made by `rows` only when the chunk is not there yet; returns the entities loaded (0 if
+ * already there).
+ */
 export async function loadChunk(
   client: Client,
+  rows: ChunkRows,
   seed: string,
   chunk: number,
-  size = CHUNK_SIZE,
+  size: number,
 ): Promise<number> {
   return withTransaction(client, async () => {
     // Bulk load: the commit need not wait for the disk (a crash loses at most this chunk, which reloads).
@@ -37,7 +59,7 @@ export async function loadChunk(
     const history: string[] = [];
     let count = 0;
     const entities = (function* () {
-      for (const batch of chunkText(seed, chunk * size, (chunk + 1) * size)) {
+      for (const batch of rows(seed, chunk * size, (chunk + 1) * size)) {
         history.push(...batch.history);
         count += batch.count;
         yield batch.entities.join('');
@@ -74,6 +96,7 @@ export async function seededEntities(pool: pg.Pool, seed: string): Promise<numbe
 /** Loads `chunks` one after the other on one connection of this thread; returns the entities loaded. */
 export async function loadChunksHere(
   pool: pg.Pool,
+  rows: ChunkRows,
   seed: string,
   chunks: readonly number[],
   size: number,
@@ -83,7 +106,7 @@ export async function loadChunksHere(
   let loaded = 0;
   try {
     for (const chunk of chunks) {
-      const count = await loadChunk(client, seed, chunk, size);
+      const count = await loadChunk(client, rows, seed, chunk, size);
       loaded += count;
       onChunk(chunk, count);
     }
@@ -108,9 +131,12 @@ export async function insertFixtures(pool: pg.Pool, rows: readonly FixtureRow[])
         entityRowValues(row),
       );
     }
-    for (const { row, fixture } of rows) {
-      if (fixture.organisationParts.length > 0)
-        await ensureFixtureParts(client, row, fixture.organisationParts);
+    // A part is created once (with its fee record, the third of an entity) and never changed by a later seed.
+    for (const { row, parts } of rows) {
+      for (const part of parts) {
+        const exists = await client.query('SELECT 1 FROM nzbn_organisation_parts WHERE opn = $1', [part.opn]);
+        if (!exists.rowCount) await insertPart(client, part, new Date(row.registrationDate));
+      }
     }
   });
 }

@@ -13,6 +13,7 @@ import { withTransaction } from '../../../platform/db/pool.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import type { Entity } from '../domain/schema.ts';
 import { type ChangeEvent, nextItemId, recordChange } from './changes.ts';
+import type { DocumentSource } from './document-source.ts';
 import { findEntity, parseEntity, type StoredEntity } from './entities.ts';
 import { entityChange } from './entity-cache.ts';
 import { ENTITY_COLUMNS, type EntityOrigin, entityRowValues, instant, toEntityRow } from './rows.ts';
@@ -52,10 +53,11 @@ export interface Updated<T> {
 /**
  * Applies `change` to the entity `nzbn` (mutating the record it is given). `check` sees the stored
  * version first and may throw (412, 403 …) before anything is written. Returns undefined when the
- * entity does not exist.
+ * entity does not exist. A generated entity's first change reads its document from `documents`.
  */
 export async function updateEntity<T>(
   pool: pg.Pool,
+  documents: DocumentSource,
   nzbn: string,
   now: Date,
   check: (stored: StoredEntity, entity: Entity) => void | Promise<void>,
@@ -70,7 +72,7 @@ export async function updateEntity<T>(
         [nzbn],
       );
       const lock = locked.rows[0];
-      const before = lock && (await findEntity(client, nzbn));
+      const before = lock && (await findEntity(client, documents, nzbn));
       if (!lock || !before) return undefined;
       const entity = parseEntity(before);
       await check(before, entity);

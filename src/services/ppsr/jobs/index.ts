@@ -4,23 +4,33 @@
  * "failed, resubmit"). Both are safe in every process at once. They run once a second and when woken,
  * one run at a time (platform/jobs.ts); a database fault pauses them and they go on at the next run.
  */
-import { SerialJob } from '../../../platform/jobs.ts';
+import { BackgroundJob } from '../../../platform/jobs.ts';
 import type { JobContext, RunningJobs } from '../../contract.ts';
 import { failAbandoned } from '../store/transactions.ts';
 import { sendPending } from '../store/verification.ts';
 
-const INTERVAL_MS = 1_000;
 const BATCH = 100;
 
-export function startPpsrJobs(context: JobContext): RunningJobs {
-  const pool = context.database.pool;
-  // A transaction may wait out the sandbox's longest delay and the platform's timeout; one still
-  // processing long after both has lost its process.
-  const abandonAfterMs = context.settings.platformTimeoutMs! + 900_000 + 60_000;
+class PpsrJobs extends BackgroundJob implements RunningJobs {
+  /** A transaction still processing this long after it arrived has lost its process. */
+  private readonly abandonAfterMs: number;
 
-  async function run(signal: AbortSignal): Promise<void> {
+  constructor(private readonly context: JobContext) {
+    super({ name: `verification statements (${context.environment})`, log: context.log });
+    // A transaction may wait out the sandbox's longest delay and the platform's timeout; one still
+    // processing long after both has lost its process.
+    this.abandonAfterMs = context.settings.platformTimeoutMs! + 900_000 + 60_000;
+  }
+
+  describe(): string {
+    return 'verification statements mailed each second';
+  }
+
+  protected async run(signal: AbortSignal): Promise<void> {
+    const { context } = this;
+    const pool = context.database.pool;
     const now = context.clock.now();
-    await failAbandoned(pool, new Date(now.getTime() - abandonAfterMs), now);
+    await failAbandoned(pool, new Date(now.getTime() - this.abandonAfterMs), now);
     while (
       !signal.aborted &&
       (await sendPending(
@@ -31,18 +41,10 @@ export function startPpsrJobs(context: JobContext): RunningJobs {
       )) === BATCH
     );
   }
+}
 
-  const job = new SerialJob({
-    name: `verification statements (${context.environment})`,
-    run,
-    intervalMs: INTERVAL_MS,
-    log: context.log,
-  });
-  job.start();
-  return {
-    describe: () => 'verification statements mailed each second',
-    wake: () => job.wake(),
-    settle: () => job.settle(),
-    stop: () => job.stop(),
-  };
+export function startPpsrJobs(context: JobContext): RunningJobs {
+  const jobs = new PpsrJobs(context);
+  jobs.start();
+  return jobs;
 }

@@ -10,7 +10,7 @@ import { addYears, nzDate } from '../../../platform/calendar.ts';
 import type { Collateral, CollateralType } from '../domain/collateral.ts';
 import type { Debtor, SecuredParty } from '../domain/parties.ts';
 import { withVinCheckCharacter } from '../domain/vehicles.ts';
-import type { GeneratedStatement } from './generator.ts';
+import type { GeneratedStatement } from '../store/seed.ts';
 
 export const FIXTURE_PIN = '20221101';
 

@@ -18,30 +18,13 @@ import { MAX_YEARS } from '../domain/dates.ts';
 import type { Debtor, SecuredParty } from '../domain/parties.ts';
 import { registrationNumberFrom } from '../domain/registration-number.ts';
 import { withVinCheckCharacter } from '../domain/vehicles.ts';
-import type { Change, StatementDocument } from '../store/statements.ts';
+import type { GeneratedStatement, GeneratedVersion } from '../store/seed.ts';
+import type { StatementDocument } from '../store/statements.ts';
 
 /** Companies of the sandbox business number register, by index (the same names and numbers). */
 export interface OrganisationSource {
   readonly count: number;
   organisation(index: number): { name: string; nzbn: string };
-}
-
-export interface GeneratedVersion {
-  change: Change;
-  at: Date;
-  expiryDate: string;
-  document: StatementDocument;
-}
-
-export interface GeneratedStatement {
-  registrationNumber: string;
-  registeredAt: Date;
-  /** Oldest first; the last is the current version. */
-  versions: GeneratedVersion[];
-  expiryDate: string;
-  dischargedAt: Date | null;
-  /** A known financing statement PIN (the fixtures'); generated statements have none anyone holds. */
-  pin?: string;
 }
 
 export const HISTORY_YEARS = 15;

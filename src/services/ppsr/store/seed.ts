@@ -9,7 +9,27 @@ import { copyLine, copyText } from '../../../platform/db/copy-text.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import { NO_PIN } from '../domain/pin-verifiers.ts';
 import { searchKeysOf } from '../domain/search-keys.ts';
-import type { GeneratedStatement } from '../sandbox/generator.ts';
+import type { Change, StatementDocument } from './statements.ts';
+
+/** One version of a statement as the seed loads it (the sandbox's generator makes them). */
+export interface GeneratedVersion {
+  change: Change;
+  at: Date;
+  expiryDate: string;
+  document: StatementDocument;
+}
+
+/** A financing statement as the seed loads it, with every version it has had. */
+export interface GeneratedStatement {
+  registrationNumber: string;
+  registeredAt: Date;
+  /** Oldest first; the last is the current version. */
+  versions: GeneratedVersion[];
+  expiryDate: string;
+  dischargedAt: Date | null;
+  /** A known financing statement PIN (the fixtures'); generated statements have none anyone holds. */
+  pin?: string;
+}
 
 const SEED_LOCK_SPACE = 420_017;
 

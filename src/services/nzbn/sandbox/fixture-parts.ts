@@ -1,33 +1,24 @@
 /**
- * The organisation parts of the fixed test cases (sandbox/fixtures.ts lists them): created once, with
- * the fee record for the third, and never changed by a later seed. Their items take identifiers from
- * 9,000,000,000 + part number × 100, clear of generated (below 6,001,000,000) and store-allocated
- * (from 10,000,000,000) identifiers.
+ * The organisation parts of the fixed test cases (fixtures.ts lists them), as the seed creates them:
+ * once, with the fee record for the third, never changed by a later seed (store/seed-load.ts
+ * `insertFixtures` inserts only those missing). Their items take identifiers from 9,000,000,000 + part
+ * number × 100, clear of generated (below 6,001,000,000) and store-allocated (from 10,000,000,000)
+ * identifiers.
  */
-import type pg from 'pg';
 import type { OrganisationPart } from '../domain/organisation-part.ts';
 import type { Entity } from '../domain/schema.ts';
-import type { OrganisationPartPlaceholder } from '../sandbox/fixtures.ts';
-import { ORGANISATION_PART_BODY_START } from '../sandbox/numbers.ts';
-import { insertPart } from './org-parts.ts';
-import type { EntityRow } from './rows.ts';
+import type { OrganisationPartPlaceholder } from './fixtures.ts';
+import { ORGANISATION_PART_BODY_START } from './numbers.ts';
 
 const FIXTURE_PART_ITEM_BASE = 9_000_000_000;
 const INACTIVE_SINCE = '2020-06-30T17:00:00.000+1200';
 
-export async function ensureFixtureParts(
-  client: pg.PoolClient,
-  row: EntityRow,
+/** The organisation parts of a fixed test case, from its entity and its placeholders. */
+export function fixtureParts(
+  entity: Entity,
   placeholders: readonly OrganisationPartPlaceholder[],
-): Promise<void> {
-  const entity = JSON.parse(row.document!) as Entity;
-  for (const placeholder of placeholders) {
-    const exists = await client.query('SELECT 1 FROM nzbn_organisation_parts WHERE opn = $1', [
-      placeholder.opn,
-    ]);
-    if (exists.rowCount) continue;
-    await insertPart(client, fixturePart(entity, placeholder), new Date(row.registrationDate));
-  }
+): OrganisationPart[] {
+  return placeholders.map((placeholder) => fixturePart(entity, placeholder));
 }
 
 function fixturePart(entity: Entity, placeholder: OrganisationPartPlaceholder): OrganisationPart {

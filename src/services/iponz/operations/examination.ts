@@ -2,8 +2,11 @@
  * The examination simulator's transitions (sandbox), each in one transaction with the discussion that
  * records it: the examination report (a task and an open discussion carrying the report document), the
  * abandonment of an unanswered report, the registration or grant after the opposition period, and the
- * applicant's answer (`updateTask`, called by the correspondence route). The rules and numbers of days
- * are domain/examination.ts's; the statements are the store's.
+ * applicant's answer (`answerTask`, in the transaction of the correspondence operation
+ * `answerRequestorTask`, SOAP `updateTask`). The jobs run the steps on the sandbox clock (jobs/index.ts);
+ * the operations answer a task and make document identifiers with the same functions, so neither reaches
+ * into the other. The rules and numbers of days are domain/examination.ts's; the statements are the
+ * store's.
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';

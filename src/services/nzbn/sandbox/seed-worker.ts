@@ -1,10 +1,12 @@
 /**
  * A worker thread of the sandbox seed: holds one database connection and loads the chunks the main
- * thread hands it, one at a time (see seed-parallel.ts).
+ * thread hands it, one at a time (see seed-parallel.ts): generated here (seed-rows.ts), loaded by the
+ * store (store/seed-load.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
-import { loadChunk } from './seed-load.ts';
+import { loadChunk } from '../store/seed-load.ts';
+import { chunkText } from './seed-rows.ts';
 
 interface Job {
   chunk?: number;
@@ -20,7 +22,7 @@ parentPort!.on('message', async (job: Job) => {
     return;
   }
   try {
-    const count = await loadChunk(client, seed, job.chunk, size);
+    const count = await loadChunk(client, chunkText, seed, job.chunk, size);
     parentPort!.postMessage({ chunk: job.chunk, count });
   } catch (error) {
     parentPort!.postMessage({ chunk: job.chunk, error: (error as Error).message });
