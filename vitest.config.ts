@@ -1,12 +1,13 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import SlowFirstSequencer from './test/support/sequencer.ts';
+import { unitTestFiles } from './test/support/tiers.ts';
+
+// The unit tier (no database, no server, no network: test/support/tiers.ts reads it from the files) and
+// the integration tier (everything else). `npm test` runs both; `npm run test:unit` the first alone.
+const UNIT = unitTestFiles(import.meta.dirname);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
-    // Per worker: the folders the product writes files to, in a temporary folder (worker-folders.ts).
-    setupFiles: ['test/support/worker-folders.ts'],
     // A test that needs longer (real processes, nginx, a browser) says so itself, with the reason.
     testTimeout: 30_000,
     hookTimeout: 120_000,
@@ -22,5 +23,27 @@ export default defineConfig({
     // Slowest files first when the last run's durations are not known (test/support/sequencer.ts).
     sequence: { sequencer: SlowFirstSequencer },
     reporters: ['default', './test/support/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: UNIT,
+          // Connections and listening refused: a file that needs them is not a unit test.
+          setupFiles: ['test/support/worker-folders.ts', 'test/support/offline.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...UNIT],
+          globalSetup: ['test/support/global-setup.ts'],
+          // Per worker: the folders the product writes files to, in a temporary folder (worker-folders.ts).
+          setupFiles: ['test/support/worker-folders.ts'],
+        },
+      },
+    ],
   },
 });
