@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 /** One statistical area 2 (2019) with the higher geographies it belongs to, codes as in the source file. */
 export interface Sa2Row {
   sa2Code: string;
@@ -16,7 +13,7 @@ export interface NamedRow {
   name: string;
 }
 
-/** The three tables of `data/geo` (see its README), parsed but not yet checked against each other. */
+/** The three tables of `reference-data/geo`, parsed but not yet checked against each other. */
 export interface GeoTables {
   sa2: Sa2Row[];
   territorialAuthorities: NamedRow[];
@@ -24,12 +21,6 @@ export interface GeoTables {
 }
 
 export const GEO_FILES = { sa2: 'sa2_2019.csv', ta: 'ta2019.csv', regc: 'regc2019.csv' } as const;
-
-/** Reads the geography tables from a directory holding the files of GEO_FILES. */
-export function readGeoTables(directory: string): GeoTables {
-  const read = (file: string) => readFileSync(join(directory, file), 'utf8');
-  return parseGeoTables({ sa2: read(GEO_FILES.sa2), ta: read(GEO_FILES.ta), regc: read(GEO_FILES.regc) });
-}
 
 export function parseGeoTables(texts: { sa2: string; ta: string; regc: string }): GeoTables {
   const sa2 = records(texts.sa2, GEO_FILES.sa2, [

@@ -4,8 +4,8 @@ import { createInterface } from 'node:readline';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import type { Geography } from '../domain/areas.ts';
 import { type ImportColumn, readHeader, splitCsvLine, validateRow } from '../domain/bond-rows.ts';
-import { marketRentGeography } from '../domain/geography.ts';
 import { copyField } from '../store/copy.ts';
+import { marketRentGeography } from '../store/geography.ts';
 import { importStagedBonds } from '../store/import.ts';
 
 /**
