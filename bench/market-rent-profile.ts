@@ -4,8 +4,9 @@ import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { parseStatisticsQuery } from '../src/services/market-rent/domain/params.ts';
 import { latestPeriodEnding } from '../src/services/market-rent/domain/period.ts';
-import { encodeReport, type ReportInput } from '../src/services/market-rent/domain/report.ts';
-import { sipRowUniforms } from '../src/services/market-rent/domain/siphash.ts';
+import type { ReportInput } from '../src/services/market-rent/domain/report.ts';
+import { encodeReport } from '../src/services/market-rent/engine/report.ts';
+import { sipRowUniforms } from '../src/services/market-rent/engine/row-uniforms.ts';
 import { dateIn } from '../src/services/market-rent/store/statistics.ts';
 import { geography } from '../test/services/market-rent/fixtures.ts';
 import { modelBlocks } from '../test/services/market-rent/model-blocks.ts';
@@ -28,7 +29,7 @@ import { modelBlocks } from '../test/services/market-rent/model-blocks.ts';
  * another copy's code instead of this one's (alone, or as the new side against PROFILE_BASELINE): run
  * it for two copies in turn, process after process, to compare them without sharing a heap.
  *
- * PROFILE_THREAD=1 compares one thread with two (domain/report-thread.ts), wall clock, interleaved;
+ * PROFILE_THREAD=1 compares one thread with two (engine/report-thread.ts), wall clock, interleaved;
  * with PROFILE_THRASH=1, 64 MB are written before each answer (the caches cold, as in a server).
  *
  * PROFILE_ROUNDS (default 10), PROFILE_SCALE (full, or small: the tests' register), PROFILE_FORMAT (json or csv), PROFILE_OUT (a file for the last answer,
@@ -89,15 +90,22 @@ process.stderr.write(
   `model from ${fromMonth}: window ${bonds} bonds, ${entries} histogram entries, ${input.pending.length} pending; built in ${(performance.now() - started).toFixed(0)} ms\n`,
 );
 
+/**
+ * `encodeReport` of another copy of the source tree: engine/report.ts, or domain/report.ts in a copy
+ * from before the engine had a folder of its own.
+ */
+async function encodeReportOf(directory: string): Promise<typeof encodeReport> {
+  const service = path.resolve(directory, 'src/services/market-rent');
+  const file = ['engine/report.ts', 'domain/report.ts']
+    .map((name) => path.join(service, name))
+    .find((candidate) => existsSync(candidate));
+  if (file === undefined) throw new Error(`no report.ts of the statistics engine under ${service}`);
+  return ((await import(file)) as { encodeReport: typeof encodeReport }).encodeReport;
+}
+
 // PROFILE_CURRENT=DIR: the code measured is another copy's (to measure past changes one against another).
 const encodeNow = process.env.PROFILE_CURRENT
-  ? (
-      (await import(
-        path.resolve(process.env.PROFILE_CURRENT, 'src/services/market-rent/domain/report.ts')
-      )) as {
-        encodeReport: typeof encodeReport;
-      }
-    ).encodeReport
+  ? await encodeReportOf(process.env.PROFILE_CURRENT)
   : encodeReport;
 const times: number[] = [];
 const cpu: number[] = [];
@@ -152,8 +160,7 @@ if (process.env.PROFILE_COMPARE === '1') {
   );
 }
 if (process.env.PROFILE_BASELINE) {
-  const baseline = path.resolve(process.env.PROFILE_BASELINE, 'src/services/market-rent/domain/report.ts');
-  const { encodeReport: encodeBaseline } = (await import(baseline)) as { encodeReport: typeof encodeReport };
+  const encodeBaseline = await encodeReportOf(process.env.PROFILE_BASELINE);
   const old: number[] = [];
   const now: number[] = [];
   let same = true;
@@ -177,9 +184,9 @@ if (process.env.PROFILE_BASELINE) {
   );
 }
 if (process.env.PROFILE_THREAD === '1') {
-  // One thread against two (domain/report-thread.ts), wall clock, interleaved; the same bytes.
-  const { ReportThread } = await import('../src/services/market-rent/domain/report-thread.ts');
-  const { encodeReportLent } = await import('../src/services/market-rent/domain/report.ts');
+  // One thread against two (engine/report-thread.ts), wall clock, interleaved; the same bytes.
+  const { ReportThread } = await import('../src/services/market-rent/engine/report-thread.ts');
+  const { encodeReportLent } = await import('../src/services/market-rent/engine/report.ts');
   const thread = await ReportThread.start({
     warn: (details, message) => process.stderr.write(`${message} ${JSON.stringify(details)}\n`),
   });

@@ -25,7 +25,7 @@ import {
  * SAU2019, 24 months, include-aggregates. Side by side in the same run, over the same bonds:
  *
  * - ours: GET /statistics through the whole gateway (key check, rate limit) over HTTP: the first query
- *   after a fresh start of the server (no block in memory; its code warmed up at start, domain/warm-up.ts),
+ *   after a fresh start of the server (no block in memory; its code warmed up at start, engine/warm-up.ts),
  *   and the same for a server started without the warm-up, with both servers' start times; the same query computed again with the month
  *   blocks in memory, by a server whose answer cache is off (RSG_MARKET_RENT_ANSWER_CACHE_MB=0), which is
  *   the figure compared with the contenders; and, on its own row, the same query from the answer cache;

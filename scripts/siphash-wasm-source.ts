@@ -1,5 +1,5 @@
 import wabtInit from 'wabt';
-import { siphashWat } from '../src/services/market-rent/domain/siphash-wat.ts';
+import { siphashWat } from '../src/services/market-rent/engine/siphash-wat.ts';
 
 /** The module of the current siphash-wat.ts, assembled. */
 export async function assembleSiphash(): Promise<Uint8Array> {

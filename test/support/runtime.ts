@@ -101,7 +101,7 @@ export async function testGateway(
     // gateways of three pools each, and the machine's PostgreSQL takes 100 clients (past them a gateway's
     // new connection is refused and its call answers 503). A test about pools sets its own.
     RSG_DB_POOL_SIZE: '5',
-    // No report thread (a worker thread per gateway, domain/report-thread.ts): the tests' answers are
+    // No report thread (a worker thread per gateway, engine/report-thread.ts): the tests' answers are
     // small; the tests about it turn it on.
     RSG_MARKET_RENT_REPORT_THREAD: '0',
     RSG_SERVER_SECRET: TEST_SERVER_SECRET,

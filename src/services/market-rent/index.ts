@@ -22,13 +22,13 @@ export const marketRentService: ServiceDefinition = {
     answerCacheMegabytes: { variable: 'RSG_MARKET_RENT_ANSWER_CACHE_MB', default: 128, min: 0, max: 65_536 },
     /**
      * 1: compute made-up national answers while the process starts, so V8 has compiled the statistics
-     * code before the first real query (domain/warm-up.ts; about a quarter of a second, once a process),
-     * and make a national answer's working memory ready (reserveWorkingMemory in domain/report.ts).
+     * code before the first real query (engine/warm-up.ts; about a quarter of a second, once a process),
+     * and make a national answer's working memory ready (reserveWorkingMemory in engine/report.ts).
      */
     warmUp: { variable: 'RSG_MARKET_RENT_WARM_UP', default: 1, min: 0, max: 1 },
     /**
      * 1: a national /statistics answer is made on two cores, the histograms and rows of its first areas
-     * made by a report thread (domain/report-thread.ts) while this thread makes the rest; 0: on one thread.
+     * made by a report thread (engine/report-thread.ts) while this thread makes the rest; 0: on one thread.
      * Either way the same bytes. No effect on a machine with one core.
      */
     reportThread: { variable: 'RSG_MARKET_RENT_REPORT_THREAD', default: 1, min: 0, max: 1 },

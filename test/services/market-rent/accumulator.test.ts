@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergePackedCells, RentAccumulator } from '../../../src/services/market-rent/domain/accumulator.ts';
 import {
   EMPTY_HISTOGRAM,
   histogramOfBonds,
   type RentHistogram,
 } from '../../../src/services/market-rent/domain/histogram.ts';
+import { mergePackedCells, RentAccumulator } from '../../../src/services/market-rent/engine/accumulator.ts';
 import {
   histogramAt,
   packHistograms,
   packSortedRows,
-} from '../../../src/services/market-rent/domain/packed.ts';
+} from '../../../src/services/market-rent/engine/packed.ts';
 
 const plain = (h: RentHistogram) => ({
   rents: [...h.rents],

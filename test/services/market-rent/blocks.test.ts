@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CELLS_PER_SA2,
-  indexRentBlock,
-  type RentBlock,
-} from '../../../src/services/market-rent/domain/blocks.ts';
+import { CELLS_PER_SA2, type RentBlock } from '../../../src/services/market-rent/domain/blocks.ts';
+import { indexRentBlock } from '../../../src/services/market-rent/engine/indexed-blocks.ts';
 
 /**
- * Month blocks indexed by SA2 (domain/blocks.ts): an answer finds an area's entries of a month through
+ * Month blocks indexed by SA2 (engine/indexed-blocks.ts): an answer finds an area's entries of a month through
  * the index, and the report thread reads the same arrays, so they must be in shared memory.
  */
 const sharedInt32 = (values: number[]) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seeded } from '../../../src/platform/random.ts';
-import { marketRentGeography } from '../../../src/services/market-rent/domain/geography.ts';
 import { BlockCopyReader, binaryCopy, Sa2Lookup } from '../../../src/services/market-rent/store/blocks.ts';
+import { marketRentGeography } from '../../../src/services/market-rent/store/geography.ts';
 
 const geography = marketRentGeography();
 const lookup = new Sa2Lookup(geography);

@@ -1,11 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  answerEncoder,
-  csvEncoder,
-  joinParts,
-  jsonEncoder,
-} from '../../../src/services/market-rent/domain/encode.ts';
 import { ALL, BEDROOM_VALUES, DWELLING_TYPES } from '../../../src/services/market-rent/domain/factors.ts';
 import { statisticsCsv, statisticsJson } from '../../../src/services/market-rent/domain/render.ts';
 import type { StatisticsItem } from '../../../src/services/market-rent/domain/report.ts';
@@ -14,6 +8,12 @@ import {
   FIGURE_NAMES,
   roundHalfAwayFromZero,
 } from '../../../src/services/market-rent/domain/statistics.ts';
+import {
+  answerEncoder,
+  csvEncoder,
+  joinParts,
+  jsonEncoder,
+} from '../../../src/services/market-rent/engine/encode.ts';
 
 /**
  * The serializers of the fixed row shape against the definitional ones (JSON.stringify of the items,

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergeAllHistograms } from '../../../src/services/market-rent/domain/accumulator.ts';
 import {
   EMPTY_HISTOGRAM,
   histogramOfBonds,
@@ -8,6 +7,7 @@ import {
   mergeHistograms,
   type RentHistogram,
 } from '../../../src/services/market-rent/domain/histogram.ts';
+import { mergeAllHistograms } from '../../../src/services/market-rent/engine/accumulator.ts';
 
 const bond = fc.record({
   rent: fc.integer({ min: 1, max: 5000 }),

@@ -84,6 +84,56 @@ describe('rsg import bonds', () => {
     expect(await count('market_rent_rent_cells')).toBe(0);
   });
 
+  it('reads RFC 4180 CSV: quoted fields, doubled quotes, a BOM, CRLF, blank lines; errors name their line', async () => {
+    const before = await count();
+    const text = [
+      `\uFEFF${HEADER.split(',')
+        .map((c) => `"${c}"`)
+        .join(',')}`,
+      '"Q1","2025-11-03","2025-11-05","","100100","Boarding House","2","450.00","1800"',
+      '',
+      '   ',
+      'Q2,2025-11-03,2025-11-05,,100100,"House, big",2,450,1800',
+      'Q3,2025-11-03,2025-11-05,,100100,"Cas""tle",2,450,1800',
+      'Q4,2025-11-03,2025-11-05,,100100,"Ho',
+      'use",2,450,1800',
+      'Q5,2025-11-03,2025-11-05,,7,House,2,450,1800',
+      'Q6,2025-11-03,2025-11-05,,100100,House,2,"450"x,1800',
+    ].join('\r\n');
+    const error = await importInto(gateway, text).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportError);
+    const lines = (error as ImportError).errors.map((e) => `${e.line}: ${e.message}`);
+    expect(lines).toEqual([
+      expect.stringMatching(/^5: dwelling_type "House, big" is not one of/),
+      expect.stringMatching(/^6: dwelling_type "Cas"tle" is not one of/),
+      expect.stringMatching(/^7: a quoted field holds a line break: a record may not span lines$/),
+      expect.stringMatching(/^9: sa2_code "7" is not a statistical area 2/),
+      expect.stringMatching(/^10: text after the closing quote of a field/),
+    ]);
+    expect(await count()).toBe(before);
+    const unclosed = await importInto(
+      gateway,
+      `${HEADER}\nU1,2025-11-03,2025-11-05,,100100,"House,2,450,1800\n`,
+    ).catch((e: unknown) => e);
+    expect((unclosed as ImportError).errors.map((e) => `${e.line}: ${e.message}`)).toEqual([
+      expect.stringMatching(/^2: unterminated quoted field/),
+    ]);
+    // The same bonds unquoted and quoted are the same rows.
+    const quoted = bondsCsv([bond('Q7')])
+      .split('\n')
+      .map((line) =>
+        line === ''
+          ? line
+          : line
+              .split(',')
+              .map((field) => `"${field}"`)
+              .join(','),
+      )
+      .join('\n');
+    expect(await importInto(gateway, quoted)).toMatchObject({ rows: 1, inserted: 1 });
+    expect(await importInto(gateway, [bond('Q7')])).toMatchObject({ rows: 1, unchanged: 1 });
+  });
+
   it('refuses a wrong header and an empty file', async () => {
     const wrong = await importInto(gateway, 'bond,start\n1,2025-01-01\n').catch((e: ImportError) => e);
     expect((wrong as ImportError).errors[0]?.message).toMatch(/^header: unknown column "bond"/);

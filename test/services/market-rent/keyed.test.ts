@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { keyedUniform, seeded } from '../../../src/platform/random.ts';
-import { RentAccumulator } from '../../../src/services/market-rent/domain/accumulator.ts';
 import { histogramOfBonds } from '../../../src/services/market-rent/domain/histogram.ts';
 import { randomRound3 } from '../../../src/services/market-rent/domain/rounding.ts';
-import {
-  deriveSipKey,
-  sipHash24,
-  sipRowUniforms,
-  sipUniforms3,
-} from '../../../src/services/market-rent/domain/siphash.ts';
+import { deriveSipKey, sipHash24, sipUniforms3 } from '../../../src/services/market-rent/domain/siphash.ts';
+import { RentAccumulator } from '../../../src/services/market-rent/engine/accumulator.ts';
+import { sipRowUniforms } from '../../../src/services/market-rent/engine/row-uniforms.ts';
 
 const REFERENCE_KEY = [0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c] as const;
 const hex = (h: { hi: number; lo: number }) =>

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seeded } from '../../../src/platform/random.ts';
-import { marketRentGeography } from '../../../src/services/market-rent/domain/geography.ts';
+import { marketRentGeography } from '../../../src/services/market-rent/store/geography.ts';
 import type { TestGateway } from '../../support/runtime.ts';
 import { BASE, type Bond, importInto, marketRentGateway } from './api-support.ts';
 
@@ -37,7 +37,7 @@ function bonds(): Bond[] {
 describe.each([
   ['off', '0', '0'],
   ['on', '128', '0'],
-  // Answers made on two threads (domain/report-thread.ts): lent from the joined parts' buffer.
+  // Answers made on two threads (engine/report-thread.ts): lent from the joined parts' buffer.
   ['off, answers on two threads', '0', '1'],
 ])('the answer cache %s', (_, megabytes, reportThread) => {
   let gateway: TestGateway;

@@ -1,20 +1,20 @@
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseStatisticsQuery } from '../../../src/services/market-rent/domain/params.ts';
+import type { ReportInput } from '../../../src/services/market-rent/domain/report.ts';
 import {
   encodeReport,
   type PublishPlan,
   prepareAnswer,
   publishPlan,
-  type ReportInput,
-} from '../../../src/services/market-rent/domain/report.ts';
+} from '../../../src/services/market-rent/engine/report.ts';
 import {
   acquireReportThread,
   FIRST_SHARE,
   ReportThread,
-} from '../../../src/services/market-rent/domain/report-thread.ts';
-import { sipRowUniforms } from '../../../src/services/market-rent/domain/siphash.ts';
-import { warmUpThread } from '../../../src/services/market-rent/domain/warm-up.ts';
+} from '../../../src/services/market-rent/engine/report-thread.ts';
+import { sipRowUniforms } from '../../../src/services/market-rent/engine/row-uniforms.ts';
+import { warmUpThread } from '../../../src/services/market-rent/engine/warm-up.ts';
 import { generateBonds } from '../../../src/services/market-rent/sandbox/seed.ts';
 import type { TestGateway } from '../../support/runtime.ts';
 import { marketRentGateway, NOW } from './api-support.ts';
@@ -22,7 +22,7 @@ import { geography } from './fixtures.ts';
 import { modelBlocks } from './model-blocks.ts';
 
 /**
- * National answers on two threads (domain/report-thread.ts): the bytes of one thread, whatever happens
+ * National answers on two threads (engine/report-thread.ts): the bytes of one thread, whatever happens
  * to the report thread — an answer that fails on the request's thread half-way, a thread that has
  * exited — and through the gateway over HTTP. The 1,000 random queries of equality.test.ts are also
  * made on two threads there.

@@ -3,10 +3,14 @@ import { CELLS_PER_SA2, type RentBlock } from '../../../src/services/market-rent
 import { parseStatisticsQuery } from '../../../src/services/market-rent/domain/params.ts';
 import { buildReport } from '../../../src/services/market-rent/domain/report.ts';
 import { rowKey } from '../../../src/services/market-rent/domain/rounding.ts';
+import { reportItems } from '../../../src/services/market-rent/engine/report.ts';
 import { EMPTY_COUNT_BLOCK } from '../../../src/services/market-rent/store/blocks.ts';
 import { geography } from './fixtures.ts';
 
-/** buildReport on hand-made month blocks, without a database. */
+/**
+ * The rows of an answer on hand-made month blocks, without a database: as the domain defines them
+ * (buildReport) and as the engine makes them (reportItems), each held to the same rules.
+ */
 const now = new Date('2026-03-15T00:00:00Z');
 
 function block(
@@ -22,7 +26,10 @@ function block(
   };
 }
 
-describe('buildReport', () => {
+describe.each([
+  ['buildReport (domain/report.ts, the definition)', buildReport],
+  ['the engine (engine/report.ts)', reportItems],
+])('%s', (_, buildReport) => {
   it('keys each row exactly as rowKey writes it, built from bytes without strings', () => {
     const query = parseStatisticsQuery(
       {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { assembleSiphash } from '../../../scripts/siphash-wasm-source.ts';
 import { sipHash24 } from '../../../src/services/market-rent/domain/siphash.ts';
-import { SIPHASH_WASM } from '../../../src/services/market-rent/domain/siphash-wasm.ts';
-import { SIP_LAYOUT } from '../../../src/services/market-rent/domain/siphash-wat.ts';
+import { SIPHASH_WASM } from '../../../src/services/market-rent/engine/siphash-wasm.ts';
+import { SIP_LAYOUT } from '../../../src/services/market-rent/engine/siphash-wat.ts';
 
 /**
- * The WebAssembly SipHash (domain/siphash-wat.ts, assembled into siphash-wasm.ts by
+ * The WebAssembly SipHash (engine/siphash-wat.ts, assembled into siphash-wasm.ts by
  * `npm run build:siphash`): the committed bytes are the current source's, and its hashes are
  * SipHash-2-4's (the reference vectors, and the JavaScript implementation on random messages).
  */

@@ -1,23 +1,25 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Geography } from '../../../src/services/market-rent/domain/areas.ts';
 import { CELLS_PER_SA2 } from '../../../src/services/market-rent/domain/blocks.ts';
-import { marketRentGeography } from '../../../src/services/market-rent/domain/geography.ts';
 import { parseStatisticsQuery } from '../../../src/services/market-rent/domain/params.ts';
-import { encodeReport, type ReportInput } from '../../../src/services/market-rent/domain/report.ts';
-import { deriveSipKey, sipRowUniforms } from '../../../src/services/market-rent/domain/siphash.ts';
+import type { ReportInput } from '../../../src/services/market-rent/domain/report.ts';
+import { deriveSipKey } from '../../../src/services/market-rent/domain/siphash.ts';
+import { encodeReport } from '../../../src/services/market-rent/engine/report.ts';
+import { sipRowUniforms } from '../../../src/services/market-rent/engine/row-uniforms.ts';
 import {
   madeUpInputs,
   madeUpMonth,
   warmUpOnce,
   warmUpReports,
-} from '../../../src/services/market-rent/domain/warm-up.ts';
+} from '../../../src/services/market-rent/engine/warm-up.ts';
 import {
   EMPTY_COUNT_BLOCK,
   Sa2Lookup,
   warmUpDecoding,
 } from '../../../src/services/market-rent/store/blocks.ts';
+import { marketRentGeography } from '../../../src/services/market-rent/store/geography.ts';
 
-/** domain/warm-up.ts: made-up answers at start, so the first real query runs compiled code. */
+/** engine/warm-up.ts: made-up answers at start, so the first real query runs compiled code. */
 const now = new Date('2026-03-15T00:00:00Z');
 
 describe('the statistics warm-up', () => {

@@ -1,5 +1,5 @@
 import { RuleError } from '../../../platform/errors.ts';
-import { type GeoTables, readGeoTables, type Sa2Row } from './geo-csv.ts';
+import type { GeoTables, Sa2Row } from './geo-csv.ts';
 import { areaKey } from './rounding.ts';
 
 /** One reportable area: a label and code of its definition, and the SA2 2019 areas it is made of. */
@@ -90,11 +90,6 @@ const RECIPES: readonly Recipe[] = [
     areaOf: sa2,
   },
 ];
-
-/** Loads the geography from a directory holding the CSV files of `data/geo`. */
-export function loadGeography(directory: string): Geography {
-  return buildGeography(readGeoTables(directory));
-}
 
 export function buildGeography(tables: GeoTables): Geography {
   checkConcordance(tables);

@@ -54,29 +54,16 @@ export function readHeader(fields: string[]): Map<ImportColumn, number> {
   return positions;
 }
 
-/** Fields of one CSV line (RFC 4180 quoting; a record may not span lines). */
-export function splitCsvLine(line: string): string[] {
-  if (!line.includes('"')) return line.split(',');
-  const fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i] as string;
-    if (quoted) {
-      if (ch !== '"') field += ch;
-      else if (line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else quoted = false;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      fields.push(field);
-      field = '';
-    } else field += ch;
-  }
-  if (quoted) throw new Error('a quoted field is not closed on this line');
-  fields.push(field);
-  return fields;
+/**
+ * The file is CSV in the service's dialect (csv.ts: RFC 4180 quoting, UTF-8, an optional byte-order
+ * mark, CRLF, LF or CR). A record must fit on its line: no column holds a line break, so a quoted field
+ * with one is refused, on the record's first line. A line blank but for spaces is skipped.
+ */
+export const RECORD_SPANS_LINES = 'a quoted field holds a line break: a record may not span lines';
+
+/** Whether a record is a blank line (one field, spaces at most): skipped. */
+export function isBlankRecord(fields: readonly string[]): boolean {
+  return fields.length === 1 && (fields[0] as string).trim() === '';
 }
 
 const DAY_MS = 86_400_000;

@@ -1,5 +1,4 @@
-import { mergeAllHistograms } from './accumulator.ts';
-import { EMPTY_HISTOGRAM, type RentHistogram } from './histogram.ts';
+import { EMPTY_HISTOGRAM, type RentHistogram, sumHistograms } from './histogram.ts';
 import { type CellKeyParts, roundCounts } from './rounding.ts';
 import { type PublishedStatistics, publishedStatistics } from './statistics.ts';
 
@@ -28,7 +27,7 @@ export function mergeCells(cells: readonly Cell[]): Cell {
     nClosed += c.nClosed;
     nCurr += c.nCurr;
   }
-  return { lodged: mergeAllHistograms(cells.map((c) => c.lodged)), nClosed, nCurr };
+  return { lodged: sumHistograms(cells.map((c) => c.lodged)), nClosed, nCurr };
 }
 
 /**

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { type Options, parse } from 'csv-parse/sync';
+import { CSV_DIALECT, csvFault, lineBreaksIn } from './csv.ts';
 
 /** One statistical area 2 (2019) with the higher geographies it belongs to, codes as in the source file. */
 export interface Sa2Row {
@@ -16,7 +16,7 @@ export interface NamedRow {
   name: string;
 }
 
-/** The three tables of `data/geo` (see its README), parsed but not yet checked against each other. */
+/** The three tables of `reference-data/geo`, parsed but not yet checked against each other. */
 export interface GeoTables {
   sa2: Sa2Row[];
   territorialAuthorities: NamedRow[];
@@ -24,12 +24,6 @@ export interface GeoTables {
 }
 
 export const GEO_FILES = { sa2: 'sa2_2019.csv', ta: 'ta2019.csv', regc: 'regc2019.csv' } as const;
-
-/** Reads the geography tables from a directory holding the files of GEO_FILES. */
-export function readGeoTables(directory: string): GeoTables {
-  const read = (file: string) => readFileSync(join(directory, file), 'utf8');
-  return parseGeoTables({ sa2: read(GEO_FILES.sa2), ta: read(GEO_FILES.ta), regc: read(GEO_FILES.regc) });
-}
 
 export function parseGeoTables(texts: { sa2: string; ta: string; regc: string }): GeoTables {
   const sa2 = records(texts.sa2, GEO_FILES.sa2, [
@@ -58,21 +52,22 @@ export function parseGeoTables(texts: { sa2: string; ta: string; regc: string })
 
 /** Rows of a CSV file as objects keyed by header, after checking the columns we need are there. */
 function records(text: string, file: string, required: readonly string[]): Record<string, string>[] {
-  const [header, ...rows] = parseCsv(text);
+  const [header, ...rows] = csvRecords(text, file);
   if (!header) throw new Error(`${file}: empty file`);
-  const missing = required.filter((column) => !header.includes(column));
+  const columns = header.fields;
+  const missing = required.filter((column) => !columns.includes(column));
   if (missing.length > 0) throw new Error(`${file}: missing column(s) ${missing.join(', ')}`);
-  return rows.map((cells, i) => {
-    if (cells.length !== header.length) {
-      throw new Error(`${file} line ${i + 2}: ${cells.length} fields, header has ${header.length}`);
+  return rows.map(({ line, fields }) => {
+    if (fields.length !== columns.length) {
+      throw new Error(`${file} line ${line}: ${fields.length} fields, header has ${columns.length}`);
     }
     const record: Record<string, string> = {};
-    header.forEach((column, c) => {
-      record[column] = (cells[c] as string).trim();
+    columns.forEach((column, c) => {
+      record[column] = (fields[c] as string).trim();
     });
     for (const column of required) {
       if (record[column] === '') {
-        throw new Error(`${file} line ${i + 2}: empty ${column}`);
+        throw new Error(`${file} line ${line}: empty ${column}`);
       }
     }
     return record;
@@ -80,38 +75,38 @@ function records(text: string, file: string, required: readonly string[]): Recor
 }
 
 /**
- * RFC 4180 CSV: quoted fields may hold commas, quotes (doubled) and line breaks; CRLF or LF; a leading
- * byte-order mark is dropped; blank lines are skipped. The shipped files use no quotes, but a re-export
- * from a spreadsheet would.
+ * The records of a CSV text (csv-parse, in the service's dialect: domain/csv.ts), each with the line it
+ * starts on; blank lines are skipped. The shipped files use no quotes, but a re-export from a
+ * spreadsheet would. A fault of the text throws, naming the line of the record it is in.
+ */
+function csvRecords(text: string, file = 'CSV'): Numbered[] {
+  let next = 1;
+  const options: Options<Numbered, string[]> = {
+    ...CSV_DIALECT,
+    on_record: (fields) => {
+      const line = next;
+      next += 1 + lineBreaksIn(fields);
+      return fields.length === 1 && fields[0] === '' ? null : { line, fields };
+    },
+  };
+  try {
+    // The records are what on_record makes of them (csv-parse's types have them as lists of fields).
+    return parse(text, options as unknown as Options) as unknown as Numbered[];
+  } catch (error) {
+    throw new Error(`${file} line ${next}: ${csvFault(error) ?? String(error)}`);
+  }
+}
+
+/** A record and the line it starts on. */
+interface Numbered {
+  line: number;
+  fields: string[];
+}
+
+/**
+ * RFC 4180 CSV: quoted fields may hold commas, quotes (doubled) and line breaks; CRLF, LF or CR; a
+ * leading byte-order mark is dropped; blank lines are skipped.
  */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const endRow = () => {
-    row.push(field);
-    if (row.length > 1 || row[0] !== '') rows.push(row);
-    row = [];
-    field = '';
-  };
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i];
-    if (quoted) {
-      if (ch !== '"') field += ch;
-      else if (source[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else quoted = false;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n') endRow();
-    else if (ch !== '\r') field += ch;
-  }
-  if (quoted) throw new Error('CSV: unterminated quoted field');
-  if (field !== '' || row.length > 0) endRow();
-  return rows;
+  return csvRecords(text).map((record) => record.fields);
 }

@@ -141,3 +141,49 @@ function trim(h: Omit<RentHistogram, 'n'>, size: number, n: number): RentHistogr
     n,
   };
 }
+
+/**
+ * The histogram of signed entries (rent, count, bond sum) in any order: counts and bond sums added up
+ * per rent, a negative count taking bonds back out (bonds not yet lodged on the as-of day); an entry
+ * without bonds adds nothing, and a rent whose count comes to 0 is left out with its bond sum. Exact:
+ * counts and whole-dollar bond sums are integers.
+ */
+export function histogramOfEntries(entries: Iterable<readonly [number, number, number]>): RentHistogram {
+  const byRent = new Map<number, [count: number, bondSum: number]>();
+  for (const [rent, count, bondSum] of entries) {
+    if (count === 0) continue;
+    const at = byRent.get(rent);
+    if (at === undefined) byRent.set(rent, [count, bondSum]);
+    else {
+      at[0] += count;
+      at[1] += bondSum;
+    }
+  }
+  const rents = [...byRent.keys()].filter((rent) => byRent.get(rent)?.[0] !== 0).sort((a, b) => a - b);
+  if (rents.length === 0) return EMPTY_HISTOGRAM;
+  const out = allocate(rents.length);
+  let n = 0;
+  rents.forEach((rent, i) => {
+    const [count, bondSum] = byRent.get(rent) as [number, number];
+    out.rents[i] = rent;
+    out.counts[i] = count;
+    out.bondSums[i] = bondSum;
+    n += count;
+  });
+  return { ...out, n };
+}
+
+/** The entries of a histogram, for `histogramOfEntries`. */
+export function* entriesOf(histogram: RentHistogram): Generator<[number, number, number]> {
+  for (let i = 0; i < histogram.rents.length; i++)
+    yield [histogram.rents[i] as number, histogram.counts[i] as number, histogram.bondSums[i] as number];
+}
+
+/**
+ * The sum of histograms (an ALL row over finer cells): every entry of every one added up per rent, a
+ * rent whose count comes to 0 left out, as `histogramOfEntries`. One histogram is its own sum.
+ */
+export function sumHistograms(histograms: readonly RentHistogram[]): RentHistogram {
+  if (histograms.length === 1) return histograms[0] as RentHistogram;
+  return histogramOfEntries(histograms.flatMap((h) => [...entriesOf(h)]));
+}

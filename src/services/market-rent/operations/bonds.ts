@@ -1,11 +1,18 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+import { type Parser, parse } from 'csv-parse';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import type { Geography } from '../domain/areas.ts';
-import { type ImportColumn, readHeader, splitCsvLine, validateRow } from '../domain/bond-rows.ts';
-import { marketRentGeography } from '../domain/geography.ts';
+import {
+  type ImportColumn,
+  isBlankRecord,
+  RECORD_SPANS_LINES,
+  readHeader,
+  validateRow,
+} from '../domain/bond-rows.ts';
+import { CSV_DIALECT, csvFault, lineBreaksIn } from '../domain/csv.ts';
 import { copyField } from '../store/copy.ts';
+import { marketRentGeography } from '../store/geography.ts';
 import { importStagedBonds } from '../store/import.ts';
 
 /**
@@ -72,69 +79,15 @@ export async function importBonds(
     if (errors.length < maxErrors) errors.push({ line, message });
   };
   let rows = 0;
-  let bytes = 0;
-
-  async function* stagedRows(): AsyncGenerator<string> {
-    const input = createReadStream(file, { encoding: 'utf8' });
-    const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-    let columns: Map<ImportColumn, number> | undefined;
-    let lineNumber = 0;
-    let chunk: string[] = [];
-    for await (const raw of lines) {
-      lineNumber++;
-      bytes += Buffer.byteLength(raw) + 1;
-      const line = lineNumber === 1 ? raw.replace(/^\uFEFF/, '') : raw;
-      if (line.trim() === '') continue;
-      let fields: string[];
-      try {
-        fields = splitCsvLine(line);
-      } catch (error) {
-        problem(lineNumber, (error as Error).message);
-        continue;
-      }
-      if (!columns) {
-        try {
-          columns = readHeader(fields);
-        } catch (error) {
-          problem(lineNumber, `header: ${(error as Error).message}`);
-          return;
-        }
-        continue;
-      }
-      rows++;
-      const result = validateRow(fields, columns, geography.sa2Index);
-      if (Array.isArray(result)) {
-        for (const message of result) problem(lineNumber, message);
-        continue;
-      }
-      chunk.push(
-        [
-          lineNumber,
-          result.bondId,
-          result.tenancyStart,
-          result.lodged,
-          result.closed,
-          result.sa2Code,
-          result.dwellingType,
-          result.bedrooms,
-          result.weeklyRent,
-          result.bondAmount,
-        ]
-          .map(copyField)
-          .join('\t'),
-      );
-      if (chunk.length >= 2000) {
-        options.progress?.(bytes, size, rows);
-        yield `${chunk.join('\n')}\n`;
-        chunk = [];
-      }
-    }
-    if (!columns && problemCount === 0) problem(1, 'the file is empty: it needs a header row');
-    if (chunk.length > 0) yield `${chunk.join('\n')}\n`;
+  async function* staged(): AsyncGenerator<string> {
+    rows = yield* readBondFile(file, geography, {
+      problem,
+      progress: (bytes, sofar) => options.progress?.(bytes, size, sofar),
+    });
     options.progress?.(size, size, rows);
   }
 
-  const merged = await importStagedBonds(context.database.pool, stagedRows(), maxErrors, (duplicates) => {
+  const merged = await importStagedBonds(context.database.pool, staged(), maxErrors, (duplicates) => {
     for (const d of duplicates) {
       for (const line of d.lines.slice(1)) {
         problem(line, `bond_id "${d.bondId}" is also on line ${d.lines[0]}; a bond may appear once`);
@@ -146,4 +99,122 @@ export async function importBonds(
     }
   });
   return { rows, ...merged, unchanged: rows - merged.inserted - merged.updated };
+}
+
+/** What reading a bond file reports as it goes. */
+export interface BondFileListener {
+  /** A problem of a line: every one of every line is reported (the import then writes nothing). */
+  problem(line: number, message: string): void;
+  /** Bytes read and rows so far, every few thousand rows. */
+  progress?(bytes: number, rows: number): void;
+}
+
+/**
+ * The rows of a bond file, checked (domain/bond-rows.ts), as COPY text lines for the import's staging
+ * table (the line number, then the bond's fields), a few thousand at a time; returns the number of data
+ * rows. The file is read as it streams, through csv-parse. A row with problems is reported to
+ * `listener.problem` with its line and left out; a refused header or a fault of the CSV ends the reading.
+ */
+export async function* readBondFile(
+  file: string,
+  geography: Geography,
+  listener: BondFileListener,
+): AsyncGenerator<string, number> {
+  let rows = 0;
+  let problems = 0;
+  const problem = (line: number, message: string) => {
+    problems++;
+    listener.problem(line, message);
+  };
+  let columns: Map<ImportColumn, number> | undefined;
+  let chunk: string[] = [];
+  /** The line the next record starts on (blank lines are records too, so every line is counted). */
+  let nextLine = 1;
+  /** A header that is refused ends the reading. */
+  let refused = false;
+  const take = (line: number, fields: string[], spansLines: boolean) => {
+    if (isBlankRecord(fields)) return;
+    if (spansLines) return problem(line, RECORD_SPANS_LINES);
+    if (!columns) {
+      try {
+        columns = readHeader(fields);
+      } catch (error) {
+        problem(line, `header: ${(error as Error).message}`);
+        refused = true;
+      }
+      return;
+    }
+    rows++;
+    const result = validateRow(fields, columns, geography.sa2Index);
+    if (Array.isArray(result)) {
+      for (const message of result) problem(line, message);
+      return;
+    }
+    chunk.push(
+      [
+        line,
+        result.bondId,
+        result.tenancyStart,
+        result.lodged,
+        result.closed,
+        result.sa2Code,
+        result.dwellingType,
+        result.bedrooms,
+        result.weeklyRent,
+        result.bondAmount,
+      ]
+        .map(copyField)
+        .join('\t'),
+    );
+  };
+  // Each record is taken as csv-parse finds it (on_record, which then drops it), not read from the
+  // parser's output: a fault of the CSV ends that output at once, and the problems of the records
+  // before it would be lost with the records it still held.
+  const parser = parse({
+    ...CSV_DIALECT,
+    on_record: (fields: string[]) => {
+      const line = nextLine;
+      const breaks = lineBreaksIn(fields);
+      nextLine += 1 + breaks;
+      if (!refused) take(line, fields, breaks > 0);
+      return null;
+    },
+  });
+  let fault: unknown;
+  parser.on('error', (error) => {
+    fault ??= error;
+  });
+  for await (const bytes of createReadStream(file)) {
+    if (fault !== undefined || refused) break;
+    // Parsed at once: every whole record of these bytes goes through `take` before write returns.
+    parser.write(bytes);
+    if (chunk.length >= 2000) {
+      listener.progress?.(parser.info.bytes, rows);
+      yield `${chunk.join('\n')}\n`;
+      chunk = [];
+    }
+  }
+  if (refused) return rows;
+  // The last record, when the file does not end with a line break.
+  if (fault === undefined) await finish(parser).catch((error: unknown) => (fault ??= error));
+  if (fault !== undefined) {
+    // A fault of the file's CSV (a quote not closed, text after a closing quote) is named on the first
+    // line of the record it is in; csv-parse reads no further.
+    const message = csvFault(fault);
+    if (message === undefined) throw fault;
+    problem(nextLine, message);
+    return rows;
+  }
+  if (!columns && problems === 0) problem(1, 'the file is empty: it needs a header row');
+  if (chunk.length > 0) yield `${chunk.join('\n')}\n`;
+  return rows;
+}
+
+/** Ends a parser's input; resolves once it has taken its last record, rejects with its fault. */
+function finish(parser: Parser): Promise<void> {
+  return new Promise((resolve, reject) => {
+    parser.once('finish', resolve);
+    parser.once('error', reject);
+    parser.end();
+  });
 }

@@ -1,11 +1,15 @@
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Geography } from '../domain/areas.ts';
-import { marketRentGeography } from '../domain/geography.ts';
-import { reserveWorkingMemory } from '../domain/report.ts';
-import { acquireReportThread } from '../domain/report-thread.ts';
-import { deriveSipKey, type RowUniforms, sipRowUniforms } from '../domain/siphash.ts';
-import { warmUpOnce, warmUpThread } from '../domain/warm-up.ts';
+import { deriveSipKey } from '../domain/siphash.ts';
+import {
+  type Engine,
+  type EngineLog,
+  type RowUniforms,
+  sipRowUniforms,
+  startEngine,
+} from '../engine/index.ts';
+import { marketRentGeography } from '../store/geography.ts';
 import { StatisticsStore } from '../store/statistics.ts';
 
 /**
@@ -18,6 +22,8 @@ export interface MarketRentContext {
   readonly clock: Clock;
   readonly geography: Geography;
   readonly store: StatisticsStore;
+  /** What answers are computed on (engine/): the report thread, once it is ready. */
+  readonly engine: Engine;
   /** The random rounding's draws, keyed per environment (the rows of an area share their key's prefix). */
   readonly rowUniforms: RowUniforms;
   /** Gives the report thread back (the last user stops it); the store's caches go with the context. */
@@ -25,10 +31,7 @@ export interface MarketRentContext {
 }
 
 /** Where the start's side work reports: it costs speed when it fails, never an answer. */
-export interface MarketRentLog {
-  warn(details: Record<string, unknown>, message: string): void;
-  debug(details: Record<string, unknown>, message: string): void;
-}
+export type MarketRentLog = EngineLog;
 
 const quiet: MarketRentLog = { warn: () => {}, debug: () => {} };
 
@@ -52,52 +55,27 @@ export async function openMarketRent(
   const store = new StatisticsStore(context.database.pool, geography, {
     answerCacheBytes: (context.settings.answerCacheMegabytes ?? 128) * 1024 * 1024,
   });
-  const warmUp = context.settings.warmUp === 1;
-  // The process's report thread (shared by the environments), for national answers on two cores. It
-  // starts (and warms its code up) beside this thread's start, not before it: answers are made on one
-  // thread until it is ready.
-  let release = async (): Promise<void> => {};
-  if (context.settings.reportThread !== 0) {
-    const handle = acquireReportThread(log, { warmUp });
-    void handle.thread.then((thread) => {
-      store.useReportThread(thread);
-      if (thread !== null && warmUp) {
-        warmUpThread(thread, geography, context.clock.now(), {
-          done: (ms) => log.debug({ ms: Math.round(ms) }, 'rental statistics: two threads warmed up'),
-          failed: (err) =>
-            log.warn({ err }, 'rental statistics: warming two threads up failed (only speed is at stake)'),
-        });
-      }
-    });
-    release = () => handle.release();
-  }
-  // Before the server takes requests: the first real query then runs compiled code (domain/warm-up.ts).
-  if (warmUp) {
-    warmUpOnce(
-      geography,
-      context.clock.now(),
-      {
-        done: (ms) => log.debug({ ms: Math.round(ms) }, 'rental statistics: code warmed up'),
-        failed: (err) => log.warn({ err }, 'rental statistics: warming up failed (only speed is at stake)'),
-      },
-      () => store.warmUpDecoding(),
-    );
-    // The working memory of a national answer over the latest period, made ready before the server
-    // takes requests (done beside the first query instead, it slowed that query down).
-    await store.latestPeriodEntries(context.clock.now()).then(
-      (entries) => reserveWorkingMemory(entries),
-      (err: unknown) =>
-        log.debug({ err }, 'rental statistics: working memory not reserved (only speed is at stake)'),
-    );
-  }
+  // The report thread starts beside this (answers on one thread until it is ready); the warm-up is
+  // awaited, so done before the server takes requests.
+  const engine = await startEngine({
+    geography,
+    now: () => context.clock.now(),
+    reportThread: context.settings.reportThread !== 0,
+    warmUp: context.settings.warmUp === 1,
+    log,
+    warmUpStore: () => store.warmUpDecoding(),
+    latestPeriodEntries: () => store.latestPeriodEntries(context.clock.now()),
+  });
+  store.useEngine(engine);
   // Random rounding is keyed per environment; the SipHash key comes from the server secret's HMAC.
   const sipKey = deriveSipKey(context.keyedUniform, `market-rent|${context.environment}`);
   return {
     clock: context.clock,
     geography,
     store,
+    engine,
     // The rows of an area share their key's prefix: its SipHash blocks are hashed once per area.
     rowUniforms: sipRowUniforms(sipKey),
-    close: release,
+    close: () => engine.close(),
   };
 }

@@ -1,5 +1,5 @@
-import type { AnswerFormat, LentAnswer } from '../domain/encode.ts';
 import { parseStatisticsQuery, type RawQuery } from '../domain/params.ts';
+import type { AnswerFormat, LentAnswer } from '../engine/index.ts';
 import type { MarketRentContext } from './context.ts';
 
 export interface StatisticsInput {

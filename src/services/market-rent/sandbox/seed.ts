@@ -3,8 +3,8 @@ import { seeded } from '../../../platform/random.ts';
 import type { SeedContext, SeedScale } from '../../contract.ts';
 import type { Geography } from '../domain/areas.ts';
 import { bedroomsOf } from '../domain/factors.ts';
-import { marketRentGeography } from '../domain/geography.ts';
 import { replaceBonds, seedState } from '../store/bonds.ts';
+import { marketRentGeography } from '../store/geography.ts';
 import { dateIn } from '../store/statistics.ts';
 import {
   buildMarket,

@@ -177,7 +177,7 @@ export function binaryCopy(rows: readonly [string, Buffer][], extension = 0): Bu
 
 /**
  * Decodes made-up blocks of both shapes (a binary COPY built here: 24 months of 5,000 entries), so
- * V8 has compiled the decoding before the first query reads real ones (domain/warm-up.ts does the
+ * V8 has compiled the decoding before the first query reads real ones (engine/warm-up.ts does the
  * same for the statistics). Returns the entries decoded.
  */
 export function warmUpDecoding(lookup: Sa2Lookup, sa2Codes: readonly string[]): number {
@@ -222,7 +222,7 @@ export function warmUpDecoding(lookup: Sa2Lookup, sa2Codes: readonly string[]): 
 /**
  * A big-endian column of `count` values of `width` bytes starting at `offset`, copied once into memory
  * of its own (aligned, for the typed array over it) and byte-swapped there in native code. Shared
- * memory: the report thread reads the same blocks (domain/report-thread.ts), without a copy.
+ * memory: the report thread reads the same blocks (engine/report-thread.ts), without a copy.
  */
 function column(data: Buffer, offset: number, count: number, width: 4 | 8): SharedArrayBuffer {
   const bytes = new Uint8Array(new SharedArrayBuffer(count * width));

@@ -1,16 +1,9 @@
 import type pg from 'pg';
 import type { Geography } from '../domain/areas.ts';
-import type { AnswerFormat, LentAnswer } from '../domain/encode.ts';
 import type { StatisticsQuery } from '../domain/params.ts';
 import { latestPeriodEnding, monthOf } from '../domain/period.ts';
-import {
-  buildReport,
-  encodeReportLent,
-  type PendingBond,
-  type ReportInput,
-  type StatisticsItem,
-} from '../domain/report.ts';
-import type { ReportThread } from '../domain/report-thread.ts';
+import type { PendingBond, ReportInput } from '../domain/report.ts';
+import { type AnswerFormat, computeAnswer, type Engine, type LentAnswer } from '../engine/index.ts';
 import { AnswerCache, queryKey } from './answers.ts';
 import { BlockCache, EMPTY_COUNT_BLOCK, Sa2Lookup, warmUpDecoding } from './blocks.ts';
 
@@ -24,7 +17,7 @@ export class StatisticsStore {
   private readonly lookup: Sa2Lookup;
   private readonly cache: BlockCache;
   private readonly answers: AnswerCache;
-  private thread: ReportThread | null = null;
+  private engine: Engine | null = null;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -36,9 +29,9 @@ export class StatisticsStore {
     this.answers = new AnswerCache(options.answerCacheBytes ?? 128 * 1024 * 1024);
   }
 
-  /** Large answers are made on two cores from now on (null: on one thread). */
-  useReportThread(thread: ReportThread | null): void {
-    this.thread = thread;
+  /** Answers are computed on this engine from now on (its report thread, once ready; before: one thread). */
+  useEngine(engine: Engine): void {
+    this.engine = engine;
   }
 
   /** Decodes made-up month blocks, so the first real read runs compiled code (see warmUpDecoding). */
@@ -87,8 +80,8 @@ export class StatisticsStore {
     const cached = this.answers.get(state.revision, key);
     if (cached !== undefined) return { bytes: cached, release: () => {} };
     const input = await this.inputs(query, asOf, state, rowUniforms);
-    // On two cores when there is a report thread (the same bytes either way).
-    const lent = this.thread?.usable ? this.thread.encode(input, format) : encodeReportLent(input, format);
+    // On two cores when the engine's report thread is ready (the same bytes either way).
+    const lent = computeAnswer(input, format, this.engine);
     if (!this.answers.keeps(lent.bytes.length)) return lent;
     let released = false;
     return {
@@ -102,20 +95,6 @@ export class StatisticsStore {
     };
   }
 
-  /** The rows of a query, always computed (no answer cache). */
-  async report(
-    query: StatisticsQuery,
-    now: Date,
-    rowUniforms: (
-      key: Uint8Array,
-      length: number,
-      prefixLength?: number,
-    ) => readonly [number, number, number],
-    timeZone = 'Pacific/Auckland',
-  ): Promise<StatisticsItem[]> {
-    return buildReport(await this.inputs(query, dateIn(now, timeZone), await this.state(), rowUniforms));
-  }
-
   private async state(): Promise<{ revision: number; horizon: string | null }> {
     const { rows } = await this.pool.query<{ revision: number; horizon: string | null }>(
       "SELECT revision, to_char(horizon, 'YYYY-MM') AS horizon FROM market_rent_state",
@@ -123,7 +102,7 @@ export class StatisticsStore {
     return rows[0] ?? { revision: 0, horizon: null };
   }
 
-  /** Everything report.ts needs for a query: month blocks (cached) and the bonds not yet lodged. */
+  /** Everything an answer is computed from: month blocks (cached) and the bonds not yet lodged. */
   private async inputs(
     query: StatisticsQuery,
     asOf: string,

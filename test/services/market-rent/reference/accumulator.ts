@@ -2,7 +2,7 @@ import {
   EMPTY_HISTOGRAM,
   type RentHistogram,
 } from '../../../../src/services/market-rent/domain/histogram.ts';
-import type { PackedHistograms } from '../../../../src/services/market-rent/domain/packed.ts';
+import type { PackedHistograms } from '../../../../src/services/market-rent/engine/packed.ts';
 
 /** Rents up to this many dollars a week are counted in dense arrays; rarer, higher ones in a map. */
 const DEFAULT_DENSE_LIMIT = 4095;

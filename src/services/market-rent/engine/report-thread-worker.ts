@@ -4,12 +4,12 @@
  * them), then their rows into the buffer it lends, while that thread makes the other areas'.
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { marketRentGeography } from '../store/geography.ts';
 import { Arena } from './arena.ts';
 import { answerEncoder } from './encode.ts';
-import { marketRentGeography } from './geography.ts';
 import { AreaHistograms, AreaPublisher, type PublishPlan } from './report.ts';
 import { CONTROL, STATE, type ThreadJob } from './report-thread-protocol.ts';
-import { type RowUniforms, sipRowUniforms } from './siphash.ts';
+import { type RowUniforms, sipRowUniforms } from './row-uniforms.ts';
 import { warmUpReports } from './warm-up.ts';
 
 const { results, warmUp } = workerData as { results: MessagePort; warmUp: boolean };

@@ -1,12 +1,14 @@
 import { seeded } from '../../../platform/random.ts';
-import type { Geography } from './areas.ts';
-import { CELLS_PER_SA2, type CountBlock, type RentBlock } from './blocks.ts';
+import type { Geography } from '../domain/areas.ts';
+import { CELLS_PER_SA2, type CountBlock, type RentBlock } from '../domain/blocks.ts';
+import { parseStatisticsQuery } from '../domain/params.ts';
+import { latestPeriodEnding, MAX_MONTHS } from '../domain/period.ts';
+import type { PendingBond, ReportInput } from '../domain/report.ts';
+import { deriveSipKey, type SipKey } from '../domain/siphash.ts';
 import type { AnswerFormat } from './encode.ts';
-import { parseStatisticsQuery } from './params.ts';
-import { latestPeriodEnding, MAX_MONTHS } from './period.ts';
-import { encodeReport, type PendingBond, type ReportInput } from './report.ts';
+import { encodeReport } from './report.ts';
 import type { ReportThread } from './report-thread.ts';
-import { deriveSipKey, type SipKey, sipRowUniforms } from './siphash.ts';
+import { sipRowUniforms } from './row-uniforms.ts';
 
 /**
  * The first answer a process computes runs code V8 has not compiled yet. This computes made-up answers

@@ -1,6 +1,6 @@
+import type { SipKey } from '../domain/siphash.ts';
 import type { AnswerFormat } from './encode.ts';
 import type { AnswerSources, PublishPlan, SlotArrays } from './report.ts';
-import type { SipKey } from './siphash.ts';
 
 /**
  * What the request's thread and the report thread say to each other about one answer. The job goes as

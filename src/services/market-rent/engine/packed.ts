@@ -1,10 +1,12 @@
-import type { RentHistogram } from './histogram.ts';
+import type { RentHistogram } from '../domain/histogram.ts';
 
 /**
  * Many histograms packed end to end in four flat arrays: cell c owns entries offsets[c] to
  * offsets[c + 1] − 1. At national scale (hundreds of thousands of cells of a handful of rents each) one
  * small object per cell costs more in pointer chasing and garbage collection than the arithmetic itself;
- * packed, an ALL row over every cell is one sequential pass.
+ * packed, an ALL row over every cell is one sequential pass. Measured: merging 322,000 packed cells (1.45
+ * million entries) took about 14 ms, the same merge over 322,000 histogram objects about 220 ms, nearly
+ * all of it pointer chasing. An answer's arena (arena.ts) keeps its histograms the same way.
  */
 export interface PackedHistograms {
   /** Number of cells. */

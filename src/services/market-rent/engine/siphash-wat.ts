@@ -1,5 +1,5 @@
 /**
- * The WebAssembly text of SipHash-2-4 for the rows of an answer (siphash.ts, `sipRowUniforms`): the same
+ * The WebAssembly text of SipHash-2-4 for the rows of an answer (row-uniforms.ts, `sipRowUniforms`): the same
  * function as `sipHash24Into`, on native 64-bit integers instead of pairs of 32-bit halves (about a
  * tenth of a national answer's work in JavaScript). Written here as TypeScript that prints the text, so
  * a round is written once and repeated where it is used (locals, not calls or globals, keep the state in
