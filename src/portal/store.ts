@@ -1,5 +1,11 @@
 import type { Pool } from 'pg';
-import { listSubscriptions, type Subscription } from '../gateway/subscriptions.ts';
+import {
+  listSubscriptions,
+  type RequestedSubscription,
+  requestedSubscription,
+  requestedSubscriptions,
+  type Subscription,
+} from '../gateway/subscriptions.ts';
 import { usersByIds } from '../identity/store/users.ts';
 
 /**
@@ -68,71 +74,16 @@ export async function markKeysShown(pool: Pool, subscriptionId: string): Promise
   );
 }
 
-export interface SubscriptionRequest {
-  id: string;
-  productId: string;
-  productName: string;
-  name: string;
-  userId: string;
-  userEmail: string;
-  userName: string;
-  createdAt: Date;
-}
+export type SubscriptionRequest = RequestedSubscription & { userEmail: string; userName: string };
 
-type RequestRow = Omit<SubscriptionRequest, 'userEmail' | 'userName'>;
-
-const REQUEST_COLUMNS = `s.id, s.product_id AS "productId", p.name AS "productName", s.name, s.user_id AS "userId",
-  s.created_at AS "createdAt"`;
-const REQUEST_FROM = 'subscriptions s JOIN products p ON p.id = s.product_id';
-
-/** Subscriptions waiting for an operator, oldest first. */
+/** Subscriptions waiting for an operator, oldest first (the gateway's), with their users. */
 export async function pendingRequests(pool: Pool): Promise<SubscriptionRequest[]> {
-  const rows = await pool.query<RequestRow>(
-    `SELECT ${REQUEST_COLUMNS} FROM ${REQUEST_FROM} WHERE s.state = 'requested' ORDER BY s.created_at LIMIT 500`,
-  );
-  return withUsers(pool, rows.rows);
+  return withUsers(pool, await requestedSubscriptions(pool));
 }
 
 export async function pendingRequest(pool: Pool, id: string): Promise<SubscriptionRequest | undefined> {
-  const rows = await pool.query<RequestRow>(
-    `SELECT ${REQUEST_COLUMNS} FROM ${REQUEST_FROM} WHERE s.state = 'requested' AND s.id = $1`,
-    [id],
-  );
-  return (await withUsers(pool, rows.rows))[0];
-}
-
-export interface DailyUsage {
-  day: string;
-  calls: number;
-  clientErrors: number;
-  serverErrors: number;
-  throttled: number;
-}
-
-/** Calls per UTC day for the last `days` days (today included), with empty days filled in. */
-export async function dailyUsage(
-  pool: Pool,
-  subscriptionId: string,
-  days: number,
-  now: Date,
-): Promise<DailyUsage[]> {
-  const result = await pool.query<DailyUsage>(
-    `SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
-            COALESCE(SUM(m.calls), 0)::int AS calls,
-            COALESCE(SUM(m.client_errors), 0)::int AS "clientErrors",
-            COALESCE(SUM(m.server_errors), 0)::int AS "serverErrors",
-            COALESCE(SUM(m.throttled), 0)::int AS throttled
-       FROM generate_series(
-              date_trunc('day', $2::timestamptz AT TIME ZONE 'UTC') - make_interval(days => $3 - 1),
-              date_trunc('day', $2::timestamptz AT TIME ZONE 'UTC'),
-              interval '1 day') AS d(day)
-       LEFT JOIN usage_minutes m
-         ON m.subscription_id = $1 AND m.minute >= d.day AT TIME ZONE 'UTC'
-        AND m.minute < (d.day + interval '1 day') AT TIME ZONE 'UTC'
-      GROUP BY d.day ORDER BY d.day`,
-    [subscriptionId, now, days],
-  );
-  return result.rows;
+  const found = await requestedSubscription(pool, id);
+  return found && (await withUsers(pool, [found]))[0];
 }
 
 /** Email addresses of users by id (billing: who requested an authority). */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { type DailyUsage, dailyUsage } from '../gateway/usage.ts';
 import { PLATFORM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
@@ -6,7 +7,7 @@ import { feesOfMonth } from './billing.ts';
 import type { PortalDeps } from './index.ts';
 import { sendPage, UUID } from './layout.ts';
 import { requireUser } from './session.ts';
-import { type DailyUsage, dailyUsage, subscriptionOf } from './store.ts';
+import { subscriptionOf } from './store.ts';
 
 /**
  * Usage per subscription: calls per day as bars, client errors (4xx) and throttled calls (429) as

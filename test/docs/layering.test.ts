@@ -145,11 +145,11 @@ const NOT_YET_ON_THE_TEMPLATE: Record<string, readonly string[]> = {
   // The platform's tables (the sandbox clock, the mail outbox) outside platform/db/.
   'platform/clock-store.ts': ['SQL outside a store'],
   'platform/mail.ts': ['SQL outside a store'],
-  // The portal's own tables (sessions, requests, keys shown); store.ts also reads the gateway's products
-  // and usage, which are the gateway's to answer. Users' emails and names already come from identity.
+  // The portal's own tables (sessions, requests, keys shown). The gateway's subscriptions, products and
+  // usage are the gateway's to answer, users' emails and names identity's.
   'portal/requests-store.ts': ['SQL outside a store'],
   'portal/session.ts': ['SQL outside a store'],
-  'portal/store.ts': ['SQL outside a store', 'names products (gateway)', 'names usage_minutes (gateway)'],
+  'portal/store.ts': ['SQL outside a store'],
   // The server secret, kept in the platform's `settings` table by the composition root.
   'runtime.ts': ['SQL outside a store', 'names settings (platform)'],
 };
