@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOutbox } from '../../src/platform/mail.ts';
 import { derivedSigningKey, signedQuery } from '../../src/platform/signed-url.ts';
-import { readMultipart } from '../../src/portal/multipart.ts';
+import { readMultipart } from '../../src/portal/routes/multipart.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 import { csrfOf, type PortalClient, signedInUser } from './support.ts';
 
