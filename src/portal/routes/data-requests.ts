@@ -1,8 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { LARGE_UPLOAD } from '../../platform/http/body-deadline.ts';
-import { bodyTooLarge } from '../../platform/http/errors.ts';
 import { html } from '../../platform/http/html.ts';
 import { ANSWER_LIMIT, FORMATS, isFormat } from '../domain/data-requests.ts';
 import { invalidField } from '../errors.ts';
@@ -21,7 +19,7 @@ import { dataRequestsPage, operatorDataRequestsPage } from '../pages/data-reques
 import { linkRefusal, refusalPage, sendPage } from '../pages/layout.ts';
 import { portalContext, requireOperator, requireUser } from '../session.ts';
 import { queryValue, textField } from './forms.ts';
-import { readMultipart, uploadedFile } from './multipart.ts';
+import { multipartUploads, uploadedFile } from './multipart.ts';
 
 /**
  * The offers register's data-request form (spec part A): the user's form and requests, the answer's
@@ -110,33 +108,17 @@ export function dataRequestRoutes(scope: FastifyInstance, deps: PortalDeps): voi
 }
 
 /**
- * The answer: a multipart body streamed to a temporary file in the data folder. Only an operator's body
- * is read at all (checked before parsing); the CSRF token is one of its fields.
+ * The answer: a multipart body read by @fastify/multipart in this scope only (routes/multipart.ts), the
+ * file streamed to a temporary file in the data folder. Only an operator's body is read at all (checked
+ * before parsing); the CSRF token is one of its fields, checked by the portal's `preHandler` as any
+ * form's.
  */
-function answerRoute(upload: FastifyInstance, deps: PortalDeps): void {
-  const folder = dataRequestFolder(deps);
-  upload.addContentTypeParser(
-    'multipart/form-data',
-    async (request: FastifyRequest, payload: NodeJS.ReadableStream) => {
-      const declared = Number(request.headers['content-length'] ?? 0);
-      if (declared > ANSWER_LIMIT) throw bodyTooLarge(ANSWER_LIMIT);
-      return readMultipart(payload as never, request.headers['content-type'], {
-        folder,
-        limit: ANSWER_LIMIT,
-        fileField: 'file',
-      });
-    },
-  );
+async function answerRoute(upload: FastifyInstance, deps: PortalDeps): Promise<void> {
   upload.addHook('preParsing', async (request) => {
     await deps.sessions.load(request);
     requireOperator(request);
   });
-  // A refused or failed answer leaves no temporary file behind (before the answer is sent, so the
-  // file is gone when the client reads it; after a success it was renamed and this does nothing).
-  upload.addHook('onSend', async (request) => {
-    const file = uploadedFile(request.body, 'file');
-    if (file) await rm(file.temporary, { force: true });
-  });
+  await multipartUploads(upload, { folder: dataRequestFolder(deps), limit: ANSWER_LIMIT, fileField: 'file' });
 
   upload.post<{ Params: { id: string } }>(
     '/operator/data-requests/:id/answer',
