@@ -203,4 +203,38 @@ export async function listSubscriptions(
   });
 }
 
+/** A subscription waiting for an operator's decision, with its product's name. */
+export interface RequestedSubscription {
+  id: string;
+  productId: string;
+  productName: string;
+  name: string;
+  userId: string;
+  createdAt: Date;
+}
+
+const REQUESTED_COLUMNS = `s.id, s.product_id AS "productId", p.name AS "productName", s.name, s.user_id AS "userId",
+  s.created_at AS "createdAt"`;
+const REQUESTED_FROM = 'subscriptions s JOIN products p ON p.id = s.product_id';
+
+/** Subscriptions waiting for an operator, oldest first (the portal's approvals page). */
+export async function requestedSubscriptions(pool: Pool): Promise<RequestedSubscription[]> {
+  const result = await pool.query<RequestedSubscription>(
+    `SELECT ${REQUESTED_COLUMNS} FROM ${REQUESTED_FROM} WHERE s.state = 'requested' ORDER BY s.created_at LIMIT 500`,
+  );
+  return result.rows;
+}
+
+/** One subscription waiting for an operator; undefined when it is not waiting (or does not exist). */
+export async function requestedSubscription(
+  pool: Pool,
+  id: string,
+): Promise<RequestedSubscription | undefined> {
+  const result = await pool.query<RequestedSubscription>(
+    `SELECT ${REQUESTED_COLUMNS} FROM ${REQUESTED_FROM} WHERE s.state = 'requested' AND s.id = $1`,
+    [id],
+  );
+  return result.rows[0];
+}
+
 export { makeProductId };

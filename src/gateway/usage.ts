@@ -118,3 +118,38 @@ export async function usageOf(pool: Pool, subscriptionId: string, since: Date): 
   );
   return result.rows;
 }
+
+export interface DailyUsage {
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  calls: number;
+  clientErrors: number;
+  serverErrors: number;
+  throttled: number;
+}
+
+/** Calls per UTC day for the last `days` days up to `now` (today included), empty days filled in. */
+export async function dailyUsage(
+  pool: Pool,
+  subscriptionId: string,
+  days: number,
+  now: Date,
+): Promise<DailyUsage[]> {
+  const result = await pool.query<DailyUsage>(
+    `SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
+            COALESCE(SUM(m.calls), 0)::int AS calls,
+            COALESCE(SUM(m.client_errors), 0)::int AS "clientErrors",
+            COALESCE(SUM(m.server_errors), 0)::int AS "serverErrors",
+            COALESCE(SUM(m.throttled), 0)::int AS throttled
+       FROM generate_series(
+              date_trunc('day', $2::timestamptz AT TIME ZONE 'UTC') - make_interval(days => $3 - 1),
+              date_trunc('day', $2::timestamptz AT TIME ZONE 'UTC'),
+              interval '1 day') AS d(day)
+       LEFT JOIN usage_minutes m
+         ON m.subscription_id = $1 AND m.minute >= d.day AT TIME ZONE 'UTC'
+        AND m.minute < (d.day + interval '1 day') AT TIME ZONE 'UTC'
+      GROUP BY d.day ORDER BY d.day`,
+    [subscriptionId, now, days],
+  );
+  return result.rows;
+}

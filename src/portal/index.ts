@@ -1,27 +1,27 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
-import { PLATFORM_ERRORS } from '../platform/http/error-codes.ts';
-import { HttpError, statusTitle, toHttpError } from '../platform/http/errors.ts';
+import { statusTitle, toHttpError } from '../platform/http/errors.ts';
 import { html } from '../platform/http/html.ts';
 import { installFormParser } from '../platform/http/input-text.ts';
 import type { MailSettings } from '../platform/mail.ts';
 import type { Runtime } from '../runtime.ts';
-import { approvalRoutes } from './approvals.ts';
-import { assetRoutes } from './assets.ts';
-import { authRoutes } from './auth.ts';
-import { billingRoutes } from './billing.ts';
-import { bulkDataRoutes } from './bulk-data.ts';
-import { clientRoutes } from './clients.ts';
-import { dataRequestRoutes } from './data-requests.ts';
-import { landingRoutes } from './landing.ts';
-import { sendPage } from './layout.ts';
-import { myMailRoutes } from './my-mail.ts';
-import { productRoutes } from './products.ts';
-import { referenceAssetRoutes } from './reference.ts';
-import { accessDecisionRoutes, sandboxRoutes } from './sandbox.ts';
-import { PortalSessions, portalContext, SignInRequired } from './session.ts';
-import { subscriptionRoutes } from './subscriptions.ts';
-import { tryRoutes } from './try-it.ts';
+import { notFound, SignInRequired } from './errors.ts';
+import { sendPage } from './pages/layout.ts';
+import { approvalRoutes } from './routes/approvals.ts';
+import { assetRoutes } from './routes/assets.ts';
+import { authRoutes } from './routes/auth.ts';
+import { billingRoutes } from './routes/billing.ts';
+import { bulkDataRoutes } from './routes/bulk-data.ts';
+import { clientRoutes } from './routes/clients.ts';
+import { dataRequestRoutes } from './routes/data-requests.ts';
+import { landingRoutes } from './routes/landing.ts';
+import { myMailRoutes } from './routes/my-mail.ts';
+import { productRoutes } from './routes/products.ts';
+import { sandboxRoutes } from './routes/sandbox.ts';
+import { subscriptionRoutes } from './routes/subscriptions.ts';
+import { tryRoutes } from './routes/try-it.ts';
+import { usageRoutes } from './routes/usage.ts';
+import { PortalSessions, portalContext } from './session.ts';
 
 /**
  * The developer portal at /portal: server-rendered pages (see README.md in this folder). Every POST
@@ -93,21 +93,20 @@ export async function portalRoutes(app: FastifyInstance, runtime: Runtime): Prom
       });
       scope.setNotFoundHandler(async (request) => {
         if (!portalContext(request).sessionHash) await deps.sessions.load(request).catch(() => undefined);
-        throw new HttpError(PLATFORM_ERRORS.notFound, 'There is no such page in the portal.');
+        throw notFound('There is no such page in the portal.');
       });
 
       assetRoutes(scope);
-      referenceAssetRoutes(scope);
       landingRoutes(scope, deps);
       authRoutes(scope, deps);
       productRoutes(scope, deps);
       subscriptionRoutes(scope, deps);
+      usageRoutes(scope, deps);
       approvalRoutes(scope, deps);
       clientRoutes(scope, deps);
       tryRoutes(scope, deps);
       billingRoutes(scope, deps);
       sandboxRoutes(scope, deps);
-      accessDecisionRoutes(scope, deps);
       bulkDataRoutes(scope, deps);
       dataRequestRoutes(scope, deps);
       myMailRoutes(scope, deps);

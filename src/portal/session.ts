@@ -5,6 +5,14 @@ import { csrfMatches, csrfToken } from '../identity/domain/csrf.ts';
 import { findUserById } from '../identity/store/users.ts';
 import { PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
+import { operatorsOnly, SignInRequired } from './errors.ts';
+import {
+  deleteExpiredSessions,
+  deleteOtherSessions,
+  deleteSession,
+  insertSession,
+  liveSession,
+} from './store/sessions.ts';
 
 /**
  * Portal sessions. The cookie carries 32 random bytes; the database keeps only their SHA-256, so a
@@ -25,13 +33,6 @@ export interface PortalContext {
   sessionHash: string | undefined;
   user: PortalUser | undefined;
   csrf: string | undefined;
-}
-
-/** Thrown by handlers that need a signed-in user; the portal's error handler redirects to sign in. */
-export class SignInRequired extends Error {
-  constructor(readonly next: string) {
-    super('sign in required');
-  }
 }
 
 const ANONYMOUS_TTL_SECONDS = 2 * 3600;
@@ -64,12 +65,7 @@ export class PortalSessions {
     let context = empty;
     if (id && COOKIE_VALUE.test(id)) {
       const hash = hashOf(id);
-      const row = (
-        await this.pool.query<{ userId: string | null }>(
-          `SELECT s.user_id AS "userId" FROM portal_sessions s WHERE s.id_hash = $1 AND s.expires_at > now()`,
-          [hash],
-        )
-      ).rows[0];
+      const row = await liveSession(this.pool, hash);
       if (row) {
         const sessionHash = hash.toString('hex');
         // The signed-in user, as identity has it.
@@ -88,12 +84,8 @@ export class PortalSessions {
   private async create(reply: FastifyReply, userId: string | null, ttlSeconds: number): Promise<string> {
     const id = randomBytes(32).toString('base64url');
     const hash = hashOf(id);
-    await this.pool.query('DELETE FROM portal_sessions WHERE expires_at < now()');
-    await this.pool.query(
-      `INSERT INTO portal_sessions (id_hash, user_id, expires_at)
-       VALUES ($1, $2, now() + make_interval(secs => $3))`,
-      [hash, userId, ttlSeconds],
-    );
+    await deleteExpiredSessions(this.pool);
+    await insertSession(this.pool, hash, userId, ttlSeconds);
     reply.setCookie(this.cookieName, id, {
       path: '/',
       httpOnly: true,
@@ -129,16 +121,12 @@ export class PortalSessions {
 
   /** Ends every session of a user (after a password change), except the one given. */
   async endOthers(userId: string, keepHash: string | undefined): Promise<void> {
-    await this.pool.query('DELETE FROM portal_sessions WHERE user_id = $1 AND id_hash <> $2', [
-      userId,
-      keepHash ? Buffer.from(keepHash, 'hex') : Buffer.alloc(0),
-    ]);
+    await deleteOtherSessions(this.pool, userId, keepHash ? Buffer.from(keepHash, 'hex') : Buffer.alloc(0));
   }
 
   private async end(request: FastifyRequest): Promise<void> {
     const hash = portalContext(request).sessionHash;
-    if (hash)
-      await this.pool.query('DELETE FROM portal_sessions WHERE id_hash = $1', [Buffer.from(hash, 'hex')]);
+    if (hash) await deleteSession(this.pool, Buffer.from(hash, 'hex'));
   }
 
   /** Every state-changing request must carry the token of its session. */
@@ -166,30 +154,6 @@ export function requireUser(request: FastifyRequest): PortalUser {
 
 export function requireOperator(request: FastifyRequest): PortalUser {
   const user = requireUser(request);
-  if (!user.isOperator)
-    throw new HttpError(PROBLEM_ERRORS.operatorsOnly, 'Only operators may open this page.');
+  if (!user.isOperator) throw operatorsOnly();
   return user;
-}
-
-/**
- * A `next` target: a page of the portal on this site, judged after normalisation. The target is resolved
- * as the browser will resolve the `Location` we send (dot segments, also percent-encoded ones, collapse
- * first), and only the result is judged: `/.//evil.example` normalises to `//evil.example`, a
- * protocol-relative address of another host, so a check of the raw text alone is not enough.
- */
-export function safeNext(next: unknown, fallback = '/portal'): string {
-  if (typeof next !== 'string' || next.length > 1000) return fallback;
-  if (!next.startsWith('/') || next.includes('\\') || !/^[\x21-\x7e]+$/.test(next)) return fallback;
-  try {
-    const base = 'http://portal.invalid';
-    const resolved = new URL(next, base);
-    if (resolved.origin !== base) return fallback;
-    const target = resolved.pathname + resolved.search;
-    // The final text once more, as a client reads a Location: same origin, and under /portal.
-    if (target.startsWith('//') || new URL(target, base).origin !== base) return fallback;
-    if (resolved.pathname !== '/portal' && !resolved.pathname.startsWith('/portal/')) return fallback;
-    return target;
-  } catch {
-    return fallback;
-  }
 }

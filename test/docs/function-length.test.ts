@@ -4,12 +4,16 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * No function of a register is longer than 150 lines (src/services/README.md): an operation, a route
- * plugin, a generator step each stay readable on their own. Data tables are not functions, so they are
- * not counted; a function that grows past the limit is split by what it does.
+ * No function of a register or of the portal is longer than 150 lines (src/services/README.md): an
+ * operation, a route plugin, a generator step, a page each stay readable on their own. Data tables are
+ * not functions, so they are not counted; a function that grows past the limit is split by what it
+ * does. A portal route handler reads its input, calls an operation and renders: at most 40 lines.
  */
-const SERVICES = join(import.meta.dirname, '..', '..', 'src', 'services');
+const SRC = join(import.meta.dirname, '..', '..', 'src');
+const SERVICES = join(SRC, 'services');
+const PORTAL = join(SRC, 'portal');
 const LIMIT = 150;
+const HANDLER_LIMIT = 40;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -19,15 +23,16 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-function longFunctions(file: string): string[] {
+/** Functions of `file` longer than `limit` lines; `only` picks the functions that count (all by default). */
+function longFunctions(file: string, limit = LIMIT, only: (node: ts.Node) => boolean = () => true): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const visit = (node: ts.Node) => {
-    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body && only(node)) {
       const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
       const last = source.getLineAndCharacterOfPosition(node.end).line;
-      if (last - first + 1 > LIMIT)
-        found.push(`${relative(SERVICES, file)}:${first + 1} is ${last - first + 1} lines`);
+      if (last - first + 1 > limit)
+        found.push(`${relative(SRC, file)}:${first + 1} is ${last - first + 1} lines`);
     }
     ts.forEachChild(node, visit);
   };
@@ -35,10 +40,36 @@ function longFunctions(file: string): string[] {
   return found;
 }
 
+/** A route handler: the function given last to `scope.get(…)`, `scope.post(…)` and their kin. */
+const isHandler = (node: ts.Node): boolean => {
+  const call = node.parent;
+  return (
+    call !== undefined &&
+    ts.isCallExpression(call) &&
+    call.arguments.at(-1) === node &&
+    ts.isPropertyAccessExpression(call.expression) &&
+    ['get', 'post', 'put', 'patch', 'delete', 'head', 'route'].includes(call.expression.name.text)
+  );
+};
+
 describe('the registers’ functions', () => {
   it(`are at most ${LIMIT} lines each`, () => {
     const files = sourceFiles(SERVICES);
     expect(files.length).toBeGreaterThan(100);
-    expect(files.flatMap(longFunctions)).toEqual([]);
+    expect(files.flatMap((file) => longFunctions(file))).toEqual([]);
+  });
+});
+
+describe('the portal’s functions', () => {
+  it(`are at most ${LIMIT} lines each`, () => {
+    const files = sourceFiles(PORTAL);
+    expect(files.length).toBeGreaterThan(50);
+    expect(files.flatMap((file) => longFunctions(file))).toEqual([]);
+  });
+
+  it(`have route handlers of at most ${HANDLER_LIMIT} lines`, () => {
+    const routes = sourceFiles(join(PORTAL, 'routes'));
+    expect(routes.length).toBeGreaterThan(10);
+    expect(routes.flatMap((file) => longFunctions(file, HANDLER_LIMIT, isHandler))).toEqual([]);
   });
 });

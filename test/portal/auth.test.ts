@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { safeNext } from '../../src/portal/session.ts';
+import { safeNext } from '../../src/portal/domain/next.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 import { csrfOf, PortalClient, signedInUser, uniqueEmail } from './support.ts';
 

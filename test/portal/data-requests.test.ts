@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOutbox } from '../../src/platform/mail.ts';
 import { derivedSigningKey, signedQuery } from '../../src/platform/signed-url.ts';
-import { readMultipart } from '../../src/portal/multipart.ts';
+import { type MultipartBody, multipartUploads, uploadedFile } from '../../src/portal/routes/multipart.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 import { csrfOf, type PortalClient, signedInUser } from './support.ts';
 
@@ -236,16 +237,48 @@ describe('the offers register data-request form', () => {
 });
 
 describe('the multipart reader', () => {
-  const read = (body: Buffer, limit = 1024 * 1024, chunk = 7) =>
-    readMultipart(
-      Readable.from(
+  /** A scope that takes uploads as the answer route does, answering what it read (errors as status and message). */
+  const readers = new Map<number, FastifyInstance>();
+  const reader = async (limit: number) => {
+    let app = readers.get(limit);
+    if (!app) {
+      app = Fastify({ logger: false });
+      app.setErrorHandler((error, _request, reply) =>
+        reply.code((error as { status?: number }).status ?? 500).send({ message: (error as Error).message }),
+      );
+      await app.register(async (scope) => {
+        await multipartUploads(scope, { folder, limit, fileField: 'file' });
+        scope.post('/', async (request) => {
+          const body = request.body as MultipartBody;
+          const file = uploadedFile(body, 'file');
+          return { ...body, file: file && { ...file, kept: await stat(file.temporary).then(() => true) } };
+        });
+      });
+      readers.set(limit, app);
+    }
+    return app;
+  };
+  const read = async (
+    body: Buffer,
+    limit = 1024 * 1024,
+    chunk = 7,
+    contentType = `multipart/form-data; boundary=${BOUNDARY}`,
+  ): Promise<Record<string, unknown>> => {
+    const response = await (await reader(limit)).inject({
+      method: 'POST',
+      url: '/',
+      headers: { 'content-type': contentType },
+      payload: Readable.from(
         Array.from({ length: Math.ceil(body.length / chunk) }, (_, i) =>
           body.subarray(i * chunk, (i + 1) * chunk),
         ),
       ),
-      `multipart/form-data; boundary=${BOUNDARY}`,
-      { folder, limit, fileField: 'file' },
-    );
+    });
+    return { ...(response.json() as Record<string, unknown>), status: response.statusCode };
+  };
+  afterAll(async () => {
+    for (const app of readers.values()) await app.close();
+  });
 
   it('reads fields and a file split at every awkward place, with a boundary-like line inside the file', async () => {
     const bytes = Buffer.from(`line one\r\n--${BOUNDARY.slice(0, -1)}\r\n\r\n--not the boundary\r\nend`);
@@ -255,12 +288,15 @@ describe('the multipart reader', () => {
         1024 * 1024,
         chunk,
       );
+      expect(body.status).toBe(200);
       expect(body.csrf).toBe('token');
       expect(body.note).toBe('héllo');
-      const file = body.file as { temporary: string; bytes: number; sha256: string };
+      const file = body.file as { bytes: number; sha256: string; kept: boolean };
       expect(file.bytes).toBe(bytes.length);
       expect(file.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
-      await rm(file.temporary);
+      // Kept while the handler ran; removed before the answer went out (the handler moved nothing).
+      expect(file.kept).toBe(true);
+      expect(await leftovers()).toEqual([]);
     }
   });
 
@@ -269,7 +305,7 @@ describe('the multipart reader', () => {
       { csrf: 'token' },
       { name: 'big.bin', type: 'application/octet-stream', bytes: randomBytes(50_000) },
     );
-    await expect(read(body, 20_000, 4096)).rejects.toMatchObject({ status: 413 });
+    expect(await read(body, 20_000, 4096)).toMatchObject({ status: 413 });
     expect(await leftovers()).toEqual([]);
   });
 
@@ -281,20 +317,14 @@ describe('the multipart reader', () => {
       ),
       multipart({}, { name: 'b.txt', type: 'text/plain', bytes: Buffer.from('b') }),
     ]);
-    await expect(read(two)).rejects.toMatchObject({ status: 400, message: 'body: file: one file only' });
+    expect(await read(two)).toMatchObject({ status: 400, message: 'body: file: one file only' });
     expect(await leftovers()).toEqual([]);
     const latin1 = Buffer.concat([
       Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="note"\r\n\r\n`),
       Buffer.from([0xe9]),
       Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
     ]);
-    await expect(read(latin1)).rejects.toMatchObject({ status: 400, message: 'body: note is not UTF-8' });
-    await expect(
-      readMultipart(Readable.from([Buffer.from('x')]), 'multipart/form-data', {
-        folder,
-        limit: 10,
-        fileField: 'file',
-      }),
-    ).rejects.toMatchObject({ status: 400 });
+    expect(await read(latin1)).toMatchObject({ status: 400, message: 'body: note is not UTF-8' });
+    expect(await read(Buffer.from('x'), 10, 7, 'multipart/form-data')).toMatchObject({ status: 400 });
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { closeMailTransports, listOutbox, sendMail } from '../../src/platform/mail.ts';
 import type { PortalDeps } from '../../src/portal/index.ts';
-import { mailHint } from '../../src/portal/my-mail.ts';
+import { mailHint } from '../../src/portal/pages/my-mail.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 import { PortalClient, signedInUser } from './support.ts';
 

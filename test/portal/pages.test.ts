@@ -4,7 +4,7 @@ import { updateProduct } from '../../src/gateway/products.ts';
 import { mayAct } from '../../src/identity/store/authorities.ts';
 import { organisationsOf } from '../../src/identity/store/memberships.ts';
 import { listOutbox } from '../../src/platform/mail.ts';
-import { CLAIMABLE } from '../../src/portal/sandbox.ts';
+import { CLAIMABLE } from '../../src/portal/domain/sandbox.ts';
 import { FIXTURE_CASES } from '../../src/services/nzbn/sandbox/fixtures.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';

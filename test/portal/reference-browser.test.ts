@@ -3,8 +3,8 @@ import { listProducts } from '../../src/gateway/products.ts';
 import { mayAct } from '../../src/identity/store/authorities.ts';
 import { organisationsOf } from '../../src/identity/store/memberships.ts';
 import { realClock } from '../../src/platform/clock.ts';
-import { operationsOf } from '../../src/portal/reference-document.ts';
-import { CLAIMABLE } from '../../src/portal/sandbox.ts';
+import { operationsOf } from '../../src/portal/domain/reference-document.ts';
+import { CLAIMABLE } from '../../src/portal/domain/sandbox.ts';
 import { seedNzbn } from '../../src/services/nzbn/sandbox/seed.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { operationsOf, referenceDocument } from '../../src/portal/reference-document.ts';
+import { operationsOf, referenceDocument } from '../../src/portal/domain/reference-document.ts';
 
 const errorBody = {
   description: 'An error',

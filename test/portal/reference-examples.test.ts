@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freezeClock } from '../../src/platform/clock-store.ts';
+import { referenceDocument } from '../../src/portal/domain/reference-document.ts';
 import {
   grantExampleEntity,
   RECORDING_SECRET,
@@ -15,8 +16,7 @@ import {
   recordExamples,
 } from '../../src/portal/examples/record.ts';
 import { stableAnswers } from '../../src/portal/examples/stable.ts';
-import { sandboxAnswers } from '../../src/portal/reference.ts';
-import { referenceDocument } from '../../src/portal/reference-document.ts';
+import { sandboxAnswers } from '../../src/portal/operations/reference.ts';
 import { presetServerSecret, seedSandbox } from '../../src/runtime.ts';
 import { freshDatabases, type TestGateway, testGateway } from '../support/runtime.ts';
 import { checkSchema } from './json-schema-check.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extraHeaders, tryUrl } from '../../src/portal/try-it.ts';
+import { extraHeaders, tryUrl } from '../../src/portal/domain/try-it.ts';
 import { SERVICES } from '../../src/services/registry.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';

@@ -16,7 +16,7 @@
  * again with a signed-in user's token (the document does not mark those operations; the gateway's
  * answer does).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../../services/contract.ts';
 import {
   actionHeaders,
@@ -86,171 +86,248 @@ interface Planned {
 const isRemoval = (planned: Planned) =>
   planned.method === 'delete' || (planned.method !== 'get' && !isObject(planned.operation.requestBody));
 
+/** What the recording of one service holds while it calls its operations, in order. */
+interface Recording {
+  app: FastifyInstance;
+  access: RecorderAccess;
+  /** The API's base, `/sandbox/<path>`. */
+  base: string;
+  key: string;
+  /** Headers every call of the service carries. */
+  headers: Record<string, string>;
+  answers: Record<string, RecordedAnswer>;
+  missing: Record<string, string>;
+  /** What the writes' answers made, for parameters the document gives no example for. */
+  made: Map<string, string>;
+  /** The ETag each path answered last (reads, then conditional writes): what If-Match sends. */
+  etags: Map<string, string>;
+  /** Each successful write: its path template, the URL called and what its answer made. */
+  writesMade: { template: string; url: string; made: Map<string, string> }[];
+  /** Across services: the user's token (asked for once) and the values the sandbox drew at random. */
+  shared: { token?: Promise<string>; drawn: string[] };
+}
+
+/**
+ * A change (PUT) or removal acts on an item the recorder made, not on a fixture others use (an
+ * amendment, a renewal or a discharge of a financing statement another organisation registered
+ * needs its PIN; a removed fixture would be gone for every later call): for its path's last
+ * parameter, the item a write to the collection (the path up to that parameter) made, e.g.
+ * `DELETE /watchlists/{watchlistId}` on the `watchlistId` of `POST /watchlists`' answer.
+ */
+function madeItem(recording: Recording, path: string): string {
+  const parameters = [...path.matchAll(/\{([^}]+)\}/g)];
+  for (const found of parameters.reverse()) {
+    const collection = path.slice(0, found.index - 1);
+    const write = recording.writesMade.find((w) => w.template === collection && w.made.has(plain(found[1]!)));
+    if (write) {
+      const value = encodeURIComponent(write.made.get(plain(found[1]!))!);
+      return `${write.url}/${value}${path.slice(found.index + found[0].length)}`;
+    }
+  }
+  return path;
+}
+
+/** One call of an operation, with the document's examples; a user's token when the gateway asks for one. */
+async function call(
+  recording: Recording,
+  planned: Planned,
+  path: string,
+): Promise<
+  | { missing: string }
+  | { url: string; accept: string; condition: [string, string] | undefined; answer: LightMyRequestResponse }
+> {
+  const { method, operation } = planned;
+  const body = method === 'get' ? undefined : exampleBody(operation);
+  if (method !== 'get' && !body && isObject(operation.requestBody)) {
+    return {
+      missing:
+        'not called: the document gives no example body (a write is recorded only from its own example)',
+    };
+  }
+  const actions = body ? actionHeaders(operation, body.name) : {};
+  const filled = exampleCall(path, operation, actions, recording.made);
+  if ('missing' in filled) return { missing: filled.missing };
+  const accept = body
+    ? /xml$/.test(body.contentType)
+      ? body.contentType
+      : 'application/json'
+    : readMediaType(operation);
+  // A conditional write names the ETag of what it changes, as last read or written.
+  const condition =
+    method !== 'get' && takesIfMatch(operation) ? etagFor(recording.etags, filled.url) : undefined;
+  const headers: Record<string, string> = {
+    ...recording.headers,
+    ...filled.headers,
+    ...(body ? { 'content-type': body.contentType, ...actions } : {}),
+    ...(condition ? { 'If-Match': condition[1] } : {}),
+    'Ocp-Apim-Subscription-Key': recording.key,
+    accept,
+  };
+  const request = {
+    method: method.toUpperCase() as 'GET',
+    url: `${recording.base}${filled.url}`,
+    payload: body?.value,
+  };
+  let answer = await recording.app.inject({ ...request, headers });
+  const { access, shared } = recording;
+  if (needsUser(answer) && access.token) {
+    shared.token ??= access.token();
+    answer = await recording.app.inject({
+      ...request,
+      headers: { ...headers, authorization: `Bearer ${await shared.token}` },
+    });
+  }
+  return { url: filled.url, accept, condition, answer };
+}
+
+/** The answer to keep as the example, if it is one: JSON, XML asked for as XML, or no body (a 204, a redirect). */
+function exampleOf(url: string, accept: string, answer: LightMyRequestResponse): RecordedAnswer | undefined {
+  const contentType = String(answer.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim();
+  const status = answer.statusCode;
+  const location = answer.headers.location;
+  if (status >= 200 && status < 300 && /json$/.test(contentType)) {
+    return { status, request: url, contentType, body: answer.json() };
+  }
+  if (status >= 200 && status < 300 && /xml$/.test(contentType) && /xml$/.test(accept)) {
+    return { status, request: url, contentType, body: answer.body };
+  }
+  if ((status === 204 || (status >= 300 && status < 400)) && answer.body === '') {
+    // No body: a removal's 204, a download's redirect (its Location is the example).
+    return {
+      status,
+      request: url,
+      contentType: '',
+      body: '',
+      ...(typeof location === 'string' ? { headers: { location } } : {}),
+    };
+  }
+  return undefined;
+}
+
+/** What a successful call leaves for the calls after it: its ETag, and what a write made. */
+function remember(
+  recording: Recording,
+  planned: Planned,
+  done: { url: string; condition: [string, string] | undefined; answer: LightMyRequestResponse },
+): void {
+  const etag = done.answer.headers.etag;
+  if (typeof etag === 'string') recording.etags.set(done.condition?.[0] ?? done.url.split('?')[0]!, etag);
+  if (planned.method === 'get') return;
+  const own = new Map<string, string>();
+  harvest(own, recording.answers[planned.name]!.body, done.answer.headers);
+  for (const [found, value] of own) {
+    if (!recording.made.has(found)) recording.made.set(found, value);
+    if (DRAWN.test(found) && value.length >= 6) recording.shared.drawn.push(value);
+  }
+  recording.writesMade.push({ template: planned.path, url: done.url.split('?')[0]!, made: own });
+}
+
+/** Calls one operation; answers whether it was recorded (else `missing` says why). */
+async function record(recording: Recording, planned: Planned, onMadeItem = false): Promise<boolean> {
+  const { name, method } = planned;
+  const path =
+    onMadeItem || isRemoval(planned) || method === 'put' ? madeItem(recording, planned.path) : planned.path;
+  const done = await call(recording, planned, path);
+  if ('missing' in done) {
+    recording.missing[name] = done.missing;
+    return false;
+  }
+  const { answer, accept } = done;
+  const status = answer.statusCode;
+  const example = exampleOf(done.url, accept, answer);
+  if (example) {
+    recording.answers[name] = example;
+    delete recording.missing[name];
+    remember(recording, planned, done);
+    return true;
+  }
+  if (status >= 200 && status < 400) {
+    const contentType = String(answer.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
+    recording.missing[name] = `answered ${status} with ${contentType || 'no'} content (asked for ${accept})`;
+    return false;
+  }
+  if (method !== 'get' && status < 500 && path !== madeItem(recording, planned.path)) {
+    // The documented item refuses the write (a company's status follows the Companies Office):
+    // tried once more on the item the recorder made (the sole trader it registered).
+    return record(recording, planned, true);
+  }
+  recording.missing[name] = `answered ${status} with the document's examples: ${detailOf(answer.body)}`;
+  return false;
+}
+
+/** Every operation of the service's sandbox document, in the order above; undefined when it has none. */
+async function recordService(
+  app: FastifyInstance,
+  service: ServiceDefinition,
+  access: RecorderAccess,
+  shared: Recording['shared'],
+): Promise<ServiceAnswers | undefined> {
+  const base = `${ENVIRONMENT_PREFIX.sandbox}${service.path}`;
+  const documentAnswer = await app.inject({ method: 'GET', url: `${base}/openapi.json` });
+  if (documentAnswer.statusCode !== 200) return undefined;
+  const document = documentAnswer.json() as Json;
+  const recording: Recording = {
+    app,
+    access,
+    base,
+    key: await access.keyOf(service),
+    headers: access.headersOf?.(service) ?? {},
+    answers: {},
+    missing: {},
+    made: new Map(),
+    etags: new Map(),
+    writesMade: [],
+    shared,
+  };
+  const operations: Planned[] = Object.entries(isObject(document.paths) ? document.paths : {}).flatMap(
+    ([path, item]) =>
+      METHODS.filter((method) => isObject(item) && isObject(item[method])).map((method) => ({
+        name: `${method.toUpperCase()} ${path}`,
+        path,
+        method,
+        operation: (item as Json)[method] as Json,
+      })),
+  );
+  const reads = operations.filter((planned) => planned.method === 'get');
+  const writes = operations.filter((planned) => planned.method !== 'get' && !isRemoval(planned));
+  const depth = (planned: Planned) => planned.path.split('/').length;
+  const removals = operations.filter(isRemoval).sort((a, b) => depth(b) - depth(a));
+  const unanswered: Planned[] = [];
+  for (const planned of reads) if (!(await record(recording, planned))) unanswered.push(planned);
+  // A search before what makes (it then finds the seeded register only, in the same order each
+  // time); a collection's write before its items' (POST /watchlists before PUT …/{watchlistId}).
+  const searching = (planned: Planned) => Number(!/search$/.test(planned.path));
+  const inOrder = [...writes].sort((a, b) => searching(a) - searching(b) || depth(a) - depth(b));
+  for (const planned of inOrder) await record(recording, planned);
+  for (const planned of unanswered) await record(recording, planned);
+  for (const planned of removals) await record(recording, planned);
+  const { answers, missing } = recording;
+  return {
+    answers: Object.fromEntries(
+      operations.flatMap(({ name }) => (answers[name] ? [[name, answers[name]]] : [])),
+    ),
+    missing: Object.fromEntries(
+      operations.flatMap(({ name }) => (name in missing ? [[name, missing[name]!]] : [])),
+    ),
+  };
+}
+
 /** Calls every operation of each built service's sandbox document with `access`. */
 export async function recordExamples(
   app: FastifyInstance,
   services: readonly ServiceDefinition[],
   access: RecorderAccess,
 ): Promise<RecordedExamples> {
-  let token: Promise<string> | undefined;
+  const shared: Recording['shared'] = { drawn: [] };
   const recorded: RecordedExamples = {};
-  const drawn: string[] = [];
   for (const service of services) {
     if (!service.routes) continue;
-    const base = `${ENVIRONMENT_PREFIX.sandbox}${service.path}`;
-    const documentAnswer = await app.inject({ method: 'GET', url: `${base}/openapi.json` });
-    if (documentAnswer.statusCode !== 200) continue;
-    const document = documentAnswer.json() as Json;
-    const key = await access.keyOf(service);
-    const serviceHeaders = access.headersOf?.(service) ?? {};
-    const answers: Record<string, RecordedAnswer> = {};
-    const missing: Record<string, string> = {};
-    const made = new Map<string, string>();
-    /** The ETag each path answered last (reads, then conditional writes): what If-Match sends. */
-    const etags = new Map<string, string>();
-    /** Each successful write: its path template, the URL called and what its answer made. */
-    const writesMade: { template: string; url: string; made: Map<string, string> }[] = [];
-    /**
-     * A change (PUT) or removal acts on an item the recorder made, not on a fixture others use (an
-     * amendment, a renewal or a discharge of a financing statement another organisation registered
-     * needs its PIN; a removed fixture would be gone for every later call): for its path's last
-     * parameter, the item a write to the collection (the path up to that parameter) made, e.g.
-     * `DELETE /watchlists/{watchlistId}` on the `watchlistId` of `POST /watchlists`' answer.
-     */
-    const madeItem = (path: string): string => {
-      const parameters = [...path.matchAll(/\{([^}]+)\}/g)];
-      for (const found of parameters.reverse()) {
-        const collection = path.slice(0, found.index - 1);
-        const write = writesMade.find((w) => w.template === collection && w.made.has(plain(found[1]!)));
-        if (write) {
-          const value = encodeURIComponent(write.made.get(plain(found[1]!))!);
-          return `${write.url}/${value}${path.slice(found.index + found[0].length)}`;
-        }
-      }
-      return path;
-    };
-    const operations: Planned[] = Object.entries(isObject(document.paths) ? document.paths : {}).flatMap(
-      ([path, item]) =>
-        METHODS.filter((method) => isObject(item) && isObject(item[method])).map((method) => ({
-          name: `${method.toUpperCase()} ${path}`,
-          path,
-          method,
-          operation: (item as Json)[method] as Json,
-        })),
-    );
-
-    /** Calls one operation; answers whether it was recorded (else `missing` says why). */
-    const record = async (planned: Planned, onMadeItem = false): Promise<boolean> => {
-      const { name, method, operation } = planned;
-      const path =
-        onMadeItem || isRemoval(planned) || method === 'put' ? madeItem(planned.path) : planned.path;
-      const body = method === 'get' ? undefined : exampleBody(operation);
-      if (method !== 'get' && !body && isObject(operation.requestBody)) {
-        missing[name] =
-          'not called: the document gives no example body (a write is recorded only from its own example)';
-        return false;
-      }
-      const actions = body ? actionHeaders(operation, body.name) : {};
-      const call = exampleCall(path, operation, actions, made);
-      if ('missing' in call) {
-        missing[name] = call.missing;
-        return false;
-      }
-      const accept = body
-        ? /xml$/.test(body.contentType)
-          ? body.contentType
-          : 'application/json'
-        : readMediaType(operation);
-      // A conditional write names the ETag of what it changes, as last read or written.
-      const condition = method !== 'get' && takesIfMatch(operation) ? etagFor(etags, call.url) : undefined;
-      const headers: Record<string, string> = {
-        ...serviceHeaders,
-        ...call.headers,
-        ...(body ? { 'content-type': body.contentType, ...actions } : {}),
-        ...(condition ? { 'If-Match': condition[1] } : {}),
-        'Ocp-Apim-Subscription-Key': key,
-        accept,
-      };
-      const request = {
-        method: method.toUpperCase() as 'GET',
-        url: `${base}${call.url}`,
-        payload: body?.value,
-      };
-      let answer = await app.inject({ ...request, headers });
-      if (needsUser(answer) && access.token) {
-        token ??= access.token();
-        answer = await app.inject({
-          ...request,
-          headers: { ...headers, authorization: `Bearer ${await token}` },
-        });
-      }
-      const contentType = String(answer.headers['content-type'] ?? '')
-        .split(';')[0]!
-        .trim();
-      const status = answer.statusCode;
-      const location = answer.headers.location;
-      if (status >= 200 && status < 300 && /json$/.test(contentType)) {
-        answers[name] = { status, request: call.url, contentType, body: answer.json() };
-      } else if (status >= 200 && status < 300 && /xml$/.test(contentType) && /xml$/.test(accept)) {
-        answers[name] = { status, request: call.url, contentType, body: answer.body };
-      } else if ((status === 204 || (status >= 300 && status < 400)) && answer.body === '') {
-        // No body: a removal's 204, a download's redirect (its Location is the example).
-        answers[name] = {
-          status,
-          request: call.url,
-          contentType: '',
-          body: '',
-          ...(typeof location === 'string' ? { headers: { location } } : {}),
-        };
-      } else if (status >= 200 && status < 400) {
-        missing[name] = `answered ${status} with ${contentType || 'no'} content (asked for ${accept})`;
-        return false;
-      } else if (method !== 'get' && status < 500 && path !== madeItem(planned.path)) {
-        // The documented item refuses the write (a company's status follows the Companies Office):
-        // tried once more on the item the recorder made (the sole trader it registered).
-        return record(planned, true);
-      } else {
-        missing[name] = `answered ${status} with the document's examples: ${detailOf(answer.body)}`;
-        return false;
-      }
-      delete missing[name];
-      const etag = answer.headers.etag;
-      if (typeof etag === 'string') etags.set(condition?.[0] ?? call.url.split('?')[0]!, etag);
-      if (method !== 'get') {
-        const own = new Map<string, string>();
-        harvest(own, answers[name]!.body, answer.headers);
-        for (const [found, value] of own) {
-          if (!made.has(found)) made.set(found, value);
-          if (DRAWN.test(found) && value.length >= 6) drawn.push(value);
-        }
-        writesMade.push({ template: planned.path, url: call.url.split('?')[0]!, made: own });
-      }
-      return true;
-    };
-
-    const reads = operations.filter((planned) => planned.method === 'get');
-    const writes = operations.filter((planned) => planned.method !== 'get' && !isRemoval(planned));
-    const depth = (planned: Planned) => planned.path.split('/').length;
-    const removals = operations.filter(isRemoval).sort((a, b) => depth(b) - depth(a));
-    const unanswered: Planned[] = [];
-    for (const planned of reads) if (!(await record(planned))) unanswered.push(planned);
-    // A search before what makes (it then finds the seeded register only, in the same order each
-    // time); a collection's write before its items' (POST /watchlists before PUT …/{watchlistId}).
-    const searching = (planned: Planned) => Number(!/search$/.test(planned.path));
-    const inOrder = [...writes].sort((a, b) => searching(a) - searching(b) || depth(a) - depth(b));
-    for (const planned of inOrder) {
-      await record(planned);
-    }
-    for (const planned of unanswered) await record(planned);
-    for (const planned of removals) await record(planned);
-    recorded[service.id] = {
-      answers: Object.fromEntries(
-        operations.flatMap(({ name }) => (answers[name] ? [[name, answers[name]]] : [])),
-      ),
-      missing: Object.fromEntries(
-        operations.flatMap(({ name }) => (name in missing ? [[name, missing[name]!]] : [])),
-      ),
-    };
+    const answers = await recordService(app, service, access, shared);
+    if (answers) recorded[service.id] = answers;
   }
-  return stableAnswers(recorded, drawn);
+  return stableAnswers(recorded, shared.drawn);
 }

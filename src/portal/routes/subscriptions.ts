@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { listProducts } from '../../gateway/products.ts';
+import { baseUrl } from '../domain/products.ts';
+import { invalidField } from '../errors.ts';
+import type { PortalDeps } from '../index.ts';
+import { newKeys, subscribe, subscriptionOf, subscriptionsOf } from '../operations/subscriptions.ts';
+import { sendPage } from '../pages/layout.ts';
+import {
+  keysTitle,
+  newKeysPage,
+  regeneratePage,
+  requestedPage,
+  subscribedPage,
+  subscriptionsPage,
+} from '../pages/subscriptions.ts';
+import { requireUser } from '../session.ts';
+import { field, queryValue } from './forms.ts';
+
+/** Request a subscription, my subscriptions, and keys that are shown once (on the page that made them). */
+export function subscriptionRoutes(scope: FastifyInstance, deps: PortalDeps): void {
+  const pool = deps.runtime.gateway.pool;
+
+  scope.get('/subscriptions', async (request, reply) => {
+    const user = requireUser(request);
+    const [mine, products] = await Promise.all([subscriptionsOf(pool, user), listProducts(pool)]);
+    const taken = new Set(mine.filter((s) => s.state !== 'cancelled').map((s) => s.productId));
+    const open = products.filter((p) => !taken.has(p.id));
+    return sendPage(request, reply, 'My subscriptions', subscriptionsPage(request, mine, open));
+  });
+
+  scope.post('/subscriptions', async (request, reply) => {
+    const user = requireUser(request);
+    const subscribed = await subscribe(deps, user, field(request.body, 'productId', 100));
+    const { product } = subscribed;
+    if (subscribed.state === 'requested') {
+      return sendPage(request, reply, 'Subscription requested', requestedPage(deps, product), 201);
+    }
+    const base = baseUrl(deps.runtime.services, product);
+    const page = subscribedPage(product, subscribed.keys, `${user.id}:${product.id}`, base);
+    return sendPage(request, reply, 'Your keys', page, 201);
+  });
+
+  // Regenerating a key asks first: the old key stops at once, in every process.
+  scope.get<{ Params: { id: string } }>('/subscriptions/:id/regenerate', async (request, reply) => {
+    const user = requireUser(request);
+    const subscription = await subscriptionOf(pool, user, request.params.id);
+    const slot = queryValue(request.query, 'slot');
+    if (slot !== 'primary' && slot !== 'secondary')
+      throw invalidField('slot', 'must be primary or secondary');
+    const page = regeneratePage(request, subscription, slot);
+    return sendPage(request, reply, `Regenerate the ${slot} key`, page);
+  });
+
+  scope.post<{ Params: { id: string } }>('/subscriptions/:id/keys', async (request, reply) => {
+    const user = requireUser(request);
+    const slot = field(request.body, 'slot', 20);
+    const { subscription, keys } = await newKeys(deps, user, request.params.id, slot);
+    const page = newKeysPage(subscription, slot, keys, `${user.id}:${subscription.productId}`);
+    return sendPage(request, reply, keysTitle(slot), page);
+  });
+}
