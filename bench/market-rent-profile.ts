@@ -8,8 +8,8 @@ import type { ReportInput } from '../src/services/market-rent/domain/report.ts';
 import { encodeReport } from '../src/services/market-rent/engine/report.ts';
 import { sipRowUniforms } from '../src/services/market-rent/engine/row-uniforms.ts';
 import { dateIn } from '../src/services/market-rent/store/statistics.ts';
-import { geography } from '../test/services/market-rent/fixtures.ts';
-import { modelBlocks } from '../test/services/market-rent/model-blocks.ts';
+import { geography } from '../test/services/market-rent/support/fixtures.ts';
+import { modelBlocks } from '../test/services/market-rent/support/model-blocks.ts';
 
 /**
  * The computing part of a national answer alone, without the database or HTTP, for CPU profiles: the

@@ -11,7 +11,7 @@ import {
 import { RuleError } from '../../src/platform/errors.ts';
 import { rsg } from '../support/cli.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
-import { apiCaller, organisationOf } from './support.ts';
+import { apiCaller, organisationOf } from './support/api.ts';
 
 let gateway: TestGateway;
 beforeAll(async () => {

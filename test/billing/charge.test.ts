@@ -5,7 +5,7 @@ import { listFeeRecords } from '../../src/billing/store/fee-records.ts';
 import { withTransaction } from '../../src/platform/db/pool.ts';
 import { RuleError } from '../../src/platform/errors.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
-import { apiCaller, feesOf, fingerprint, organisationOf } from './support.ts';
+import { apiCaller, feesOf, fingerprint, organisationOf } from './support/api.ts';
 
 let gateway: TestGateway;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { advanceClock, setClock } from '../../src/platform/clock-store.ts';
 import { listOutbox } from '../../src/platform/mail.ts';
 import { type JobsHandle, startJobs } from '../../src/runtime.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
-import { insertFees, organisationWithOwner } from './invoice-support.ts';
+import { insertFees, organisationWithOwner } from './support/invoices.ts';
 
 let t: TestGateway;
 let jobs: JobsHandle;

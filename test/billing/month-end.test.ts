@@ -12,7 +12,7 @@ import {
 } from '../../src/billing/store/month-end.ts';
 import { type Database, openDatabase } from '../../src/platform/db/pool.ts';
 import { migratedDatabases } from '../support/runtime.ts';
-import { insertFees, organisationWithOwner } from './invoice-support.ts';
+import { insertFees, organisationWithOwner } from './support/invoices.ts';
 
 let databases: Awaited<ReturnType<typeof migratedDatabases>>;
 let gateway: Database;

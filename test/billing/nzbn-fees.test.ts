@@ -13,7 +13,7 @@ import { nzbnService } from '../../src/services/nzbn/index.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from '../services/nzbn/support/api.ts';
 import { signedInUser } from '../support/oauth.ts';
 import { freshDatabases } from '../support/runtime.ts';
-import { feesOf, fingerprint, organisationOf } from './support.ts';
+import { feesOf, fingerprint, organisationOf } from './support/api.ts';
 
 /** The business number register's organisation-part fee, in production, through the API. */
 let t: NzbnTest;

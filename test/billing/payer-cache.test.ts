@@ -4,7 +4,7 @@ import { CHARGE_BARRIER_LOCK } from '../../src/billing/store/charge-barrier.ts';
 import { PayerCache } from '../../src/billing/store/payer-cache.ts';
 import { withTransaction } from '../../src/platform/db/pool.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
-import { apiCaller, feesOf, organisationOf } from './support.ts';
+import { apiCaller, feesOf, organisationOf } from './support/api.ts';
 
 let gateway: TestGateway;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { setClock } from '../../src/platform/clock-store.ts';
 import { withTransaction } from '../../src/platform/db/pool.ts';
 import { RuleError } from '../../src/platform/errors.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
-import { apiCaller, feesOf, organisationOf } from './support.ts';
+import { apiCaller, feesOf, organisationOf } from './support/api.ts';
 
 let gateway: TestGateway;
 beforeAll(async () => {

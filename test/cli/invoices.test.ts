@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/platform/db/pool.ts';
-import { insertFees, organisationWithOwner } from '../billing/invoice-support.ts';
+import { insertFees, organisationWithOwner } from '../billing/support/invoices.ts';
 import { rsg } from '../support/cli.ts';
 import { migratedDatabases } from '../support/runtime.ts';
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICES } from '../../src/services/registry.ts';
-import { hasChromium, launchChromium } from '../portal/browser-support.ts';
+import { hasChromium, launchChromium } from '../portal/support/browser.ts';
 import { rsg } from '../support/cli.ts';
 import { freshDatabases, TEST_SERVER_SECRET } from '../support/runtime.ts';
 

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { updateProduct } from '../../src/gateway/products.ts';
 import { type JobsHandle, startJobs } from '../../src/runtime.ts';
-import { type PpsrTest, ppsrTest, registration, requestId } from '../services/ppsr/support.ts';
+import { type PpsrTest, ppsrTest, registration, requestId } from '../services/ppsr/support/api.ts';
 import { terminateDuringLoad } from '../support/database-faults.ts';
 import { subscriber } from '../support/runtime.ts';
 

@@ -6,7 +6,7 @@ import { updateProduct } from '../../src/gateway/products.ts';
 import { databaseName } from '../../src/platform/db/urls.ts';
 import { type JobsHandle, startJobs } from '../../src/runtime.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from '../services/nzbn/support/api.ts';
-import { createWatchlist, Receiver, sandboxNow } from '../services/nzbn/watchlists/support.ts';
+import { createWatchlist, Receiver, sandboxNow } from '../services/nzbn/support/watchlists.ts';
 import { terminateDuringLoad } from '../support/database-faults.ts';
 
 /**

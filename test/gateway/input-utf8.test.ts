@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csrfOf, PortalClient } from '../portal/support.ts';
+import { csrfOf, PortalClient } from '../portal/support/api.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from '../services/nzbn/support/api.ts';
 import { subscriber } from '../support/runtime.ts';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../../src/identity/operations/clients.ts';
 import { loggerOptions, redactText, redactUrl } from '../../src/platform/http/log-redaction.ts';
 import { PROJECT_ROOT } from '../../src/platform/paths.ts';
-import { PortalClient, uniqueEmail } from '../portal/support.ts';
+import { PortalClient, uniqueEmail } from '../portal/support/api.ts';
 import { seedBusinessNumbers } from '../support/business-numbers.ts';
 import { CookieBrowser, csrfOf, location } from '../support/cookie-browser.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';

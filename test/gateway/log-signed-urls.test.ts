@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactText, redactUrl } from '../../src/platform/http/log-redaction.ts';
-import { type DiscloseGateway, discloseGateway } from '../services/disclose/support.ts';
+import { type DiscloseGateway, discloseGateway } from '../services/disclose/support/api.ts';
 import { subscriber } from '../support/runtime.ts';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listProducts } from '../../src/gateway/products.ts';
 import type { ServiceDefinition } from '../../src/services/contract.ts';
 import { SERVICES } from '../../src/services/registry.ts';
-import { PortalClient } from '../portal/support.ts';
+import { PortalClient } from '../portal/support/api.ts';
 import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';
 
 /**

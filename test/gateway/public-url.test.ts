@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { listenUrl, PublicUrl } from '../../src/platform/http/public-url.ts';
 import { PROJECT_ROOT } from '../../src/platform/paths.ts';
-import { type DiscloseGateway, discloseGateway } from '../services/disclose/support.ts';
+import { type DiscloseGateway, discloseGateway } from '../services/disclose/support/api.ts';
 import { seedBusinessNumbers } from '../support/business-numbers.ts';
 import { subscriber } from '../support/runtime.ts';
 

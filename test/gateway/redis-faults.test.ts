@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { updateProduct } from '../../src/gateway/products.ts';
-import { PortalClient, uniqueEmail } from '../portal/support.ts';
+import { PortalClient, uniqueEmail } from '../portal/support/api.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { freePort, redisServerBinary, TestRedis } from '../support/redis-server.ts';
 import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';

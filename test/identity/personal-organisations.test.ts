@@ -8,8 +8,8 @@ import { migrate } from '../../src/platform/db/migrations.ts';
 import { openDatabase } from '../../src/platform/db/pool.ts';
 import { threeLeggedToken } from '../../src/portal/examples/sign-in.ts';
 import { GATEWAY_MIGRATIONS } from '../../src/runtime.ts';
-import { signedInUser as portalUser } from '../portal/support.ts';
-import { type PpsrTest, ppsrTest, registration, requestId } from '../services/ppsr/support.ts';
+import { signedInUser as portalUser } from '../portal/support/api.ts';
+import { type PpsrTest, ppsrTest, registration, requestId } from '../services/ppsr/support/api.ts';
 import { signedInUser } from '../support/oauth.ts';
 import { freshDatabases } from '../support/runtime.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeNext } from '../../src/portal/domain/next.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
-import { csrfOf, PortalClient, signedInUser, uniqueEmail } from './support.ts';
+import { csrfOf, PortalClient, signedInUser, uniqueEmail } from './support/api.ts';
 
 let gateway: TestGateway;
 

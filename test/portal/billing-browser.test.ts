@@ -6,8 +6,9 @@ import { createSubscription } from '../../src/gateway/subscriptions.ts';
 import { addOrganisation } from '../../src/identity/operations/organisations.ts';
 import { addUser, setPassword } from '../../src/identity/operations/users.ts';
 import { addMember } from '../../src/identity/store/memberships.ts';
-import { insertFees } from '../billing/invoice-support.ts';
+import { insertFees } from '../billing/support/invoices.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
+import { uniqueEmail } from './support/api.ts';
 import {
   CHROMIUM,
   expectLabelledControls,
@@ -15,8 +16,7 @@ import {
   hasChromium,
   launchChromium,
   screenshot,
-} from './browser-support.ts';
-import { uniqueEmail } from './support.ts';
+} from './support/browser.ts';
 
 type Browser = Awaited<ReturnType<typeof launchChromium>>;
 type Page = Awaited<ReturnType<Browser['newPage']>>;

@@ -6,9 +6,9 @@ import { createSubscription } from '../../src/gateway/subscriptions.ts';
 import { addOrganisation } from '../../src/identity/operations/organisations.ts';
 import { addMember } from '../../src/identity/store/memberships.ts';
 import { listOutbox } from '../../src/platform/mail.ts';
-import { insertFees } from '../billing/invoice-support.ts';
+import { insertFees } from '../billing/support/invoices.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
-import { signedInUser } from './support.ts';
+import { signedInUser } from './support/api.ts';
 
 let gateway: TestGateway;
 let member: Awaited<ReturnType<typeof signedInUser>>;

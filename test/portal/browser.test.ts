@@ -5,6 +5,7 @@ import { addUser, setPassword } from '../../src/identity/operations/users.ts';
 import { findUserByEmail } from '../../src/identity/store/users.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
+import { uniqueEmail } from './support/api.ts';
 import {
   CHROMIUM,
   callbackServer,
@@ -15,8 +16,7 @@ import {
   launchChromium,
   pkce,
   screenshot,
-} from './browser-support.ts';
-import { uniqueEmail } from './support.ts';
+} from './support/browser.ts';
 
 type Browser = Awaited<ReturnType<typeof launchChromium>>;
 type Page = Awaited<ReturnType<Browser['newPage']>>;

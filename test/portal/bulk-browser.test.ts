@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser, setPassword } from '../../src/identity/operations/users.ts';
 import { seedNzbn } from '../../src/services/nzbn/sandbox/seed.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
+import { uniqueEmail } from './support/api.ts';
 import {
   ARTIFACTS,
   CHROMIUM,
@@ -15,8 +16,7 @@ import {
   hasChromium,
   launchChromium,
   screenshots,
-} from './browser-support.ts';
-import { uniqueEmail } from './support.ts';
+} from './support/browser.ts';
 
 type Browser = Awaited<ReturnType<typeof launchChromium>>;
 type Page = Awaited<ReturnType<Browser['newPage']>>;

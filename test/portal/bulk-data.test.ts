@@ -15,7 +15,7 @@ import { sandboxDocuments } from '../../src/services/nzbn/sandbox/documents.ts';
 import { seedNzbn } from '../../src/services/nzbn/sandbox/seed.ts';
 import { findEntity, parseEntity } from '../../src/services/nzbn/store/entities.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
-import { csrfOf, type PortalClient, signedInUser } from './support.ts';
+import { csrfOf, type PortalClient, signedInUser } from './support/api.ts';
 
 let t: TestGateway;
 let jobs: JobsHandle;

@@ -9,7 +9,7 @@ import { listOutbox } from '../../src/platform/mail.ts';
 import { derivedSigningKey, signedQuery } from '../../src/platform/signed-url.ts';
 import { type MultipartBody, multipartUploads, uploadedFile } from '../../src/portal/routes/multipart.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
-import { csrfOf, type PortalClient, signedInUser } from './support.ts';
+import { csrfOf, type PortalClient, signedInUser } from './support/api.ts';
 
 let t: TestGateway;
 let folder: string;

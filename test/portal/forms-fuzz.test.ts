@@ -17,7 +17,7 @@ import {
   runs,
 } from '../support/fuzz.ts';
 import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';
-import { csrfOf, PortalClient, signedInUser } from './support.ts';
+import { csrfOf, PortalClient, signedInUser } from './support/api.ts';
 
 /**
  * "No 500s" for the portal's form posts (and the GET pages that read a query): random fields, repeated

@@ -11,7 +11,7 @@ import {
   guideScreenshot,
   hasChromium,
   launchChromium,
-} from './browser-support.ts';
+} from './support/browser.ts';
 
 type Browser = Awaited<ReturnType<typeof launchChromium>>;
 type Page = Awaited<ReturnType<Browser['newPage']>>;

@@ -5,7 +5,7 @@ import { closeMailTransports, listOutbox, sendMail } from '../../src/platform/ma
 import type { PortalDeps } from '../../src/portal/index.ts';
 import { mailHint } from '../../src/portal/pages/my-mail.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
-import { PortalClient, signedInUser } from './support.ts';
+import { PortalClient, signedInUser } from './support/api.ts';
 
 /** A minimal SMTP server on 127.0.0.1 that accepts every message and keeps its DATA. */
 function fakeSmtp(): Promise<{ server: Server; port: number; messages: string[] }> {

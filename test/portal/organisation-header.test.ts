@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
-import { csrfOf, PortalClient, signedInUser } from './support.ts';
+import { csrfOf, PortalClient, signedInUser } from './support/api.ts';
 
 /** The offers register's x-organisation in the landing page's quick starts, the reference and Try it. */
 let gateway: TestGateway;

@@ -8,7 +8,7 @@ import { CLAIMABLE } from '../../src/portal/domain/sandbox.ts';
 import { FIXTURE_CASES } from '../../src/services/nzbn/sandbox/fixtures.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
-import { csrfOf, PortalClient, signedInUser } from './support.ts';
+import { csrfOf, PortalClient, signedInUser } from './support/api.ts';
 
 let gateway: TestGateway;
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_DOCS } from '../../src/portal/pages/products.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
-import { PortalClient } from './support.ts';
+import { PortalClient } from './support/api.ts';
 
 let gateway: TestGateway;
 beforeAll(async () => {

@@ -19,7 +19,7 @@ import { stableAnswers } from '../../src/portal/examples/stable.ts';
 import { sandboxAnswers } from '../../src/portal/operations/reference.ts';
 import { presetServerSecret, seedSandbox } from '../../src/runtime.ts';
 import { freshDatabases, type TestGateway, testGateway } from '../support/runtime.ts';
-import { checkSchema } from './json-schema-check.ts';
+import { checkSchema } from './support/json-schema-check.ts';
 
 type Json = Record<string, unknown>;
 

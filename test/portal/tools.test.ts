@@ -3,7 +3,7 @@ import { extraHeaders, tryUrl } from '../../src/portal/domain/try-it.ts';
 import { SERVICES } from '../../src/services/registry.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
-import { signedInUser } from './support.ts';
+import { signedInUser } from './support/api.ts';
 
 let gateway: TestGateway;
 

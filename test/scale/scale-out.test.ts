@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Receiver } from '../services/nzbn/watchlists/support.ts';
+import { Receiver } from '../services/nzbn/support/watchlists.ts';
 import { rsg } from '../support/cli.ts';
 import { freshDatabases } from '../support/runtime.ts';
-import { freePort, Gateway, NGINX, Nginx, rsgEnv, Worker } from './cluster.ts';
-import { type Call, Load, send } from './load.ts';
+import { freePort, Gateway, NGINX, Nginx, rsgEnv, Worker } from './support/cluster.ts';
+import { type Call, Load, send } from './support/load.ts';
 
 /**
  * Scale-out behind a real load balancer: 3 gateways (`rsg start`, jobs off) and 2 `rsg worker`s on one

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { withIsinCheckDigit } from '../../../src/services/disclose/domain/isin.ts';
 import { AnswerCache, RECORD_CHANNEL } from '../../../src/services/disclose/store/answer-cache.ts';
-import { type DiscloseGateway, discloseGateway } from './support.ts';
+import { type DiscloseGateway, discloseGateway } from './support/api.ts';
 
 let d: DiscloseGateway;
 beforeAll(async () => {

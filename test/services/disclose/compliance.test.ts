@@ -6,7 +6,7 @@ import { withIsinCheckDigit } from '../../../src/services/disclose/domain/isin.t
 import { fingerprint } from '../../support/fingerprint.ts';
 import { signedInUser } from '../../support/oauth.ts';
 import { OpenApi } from '../../support/openapi.ts';
-import { BASE, type DiscloseGateway, discloseGateway } from './support.ts';
+import { BASE, type DiscloseGateway, discloseGateway } from './support/api.ts';
 
 let d: DiscloseGateway;
 let api: OpenApi;

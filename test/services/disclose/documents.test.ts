@@ -6,7 +6,7 @@ import {
   MAX_DOCUMENT_BYTES,
 } from '../../../src/services/disclose/store/document-files.ts';
 import { OpenApi } from '../../support/openapi.ts';
-import { BASE, type DiscloseGateway, discloseGateway, NOW } from './support.ts';
+import { BASE, type DiscloseGateway, discloseGateway, NOW } from './support/api.ts';
 
 let d: DiscloseGateway;
 let api: OpenApi;

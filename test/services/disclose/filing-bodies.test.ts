@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINGER_BYTES } from '../../../src/platform/http/body-limit.ts';
 import { MAX_DOCUMENT_BYTES } from '../../../src/services/disclose/store/document-files.ts';
 import { trickle } from '../../support/trickle.ts';
-import { BASE, type DiscloseGateway, discloseGateway } from './support.ts';
+import { BASE, type DiscloseGateway, discloseGateway } from './support/api.ts';
 
 /**
  * The holdings filing's body over a real socket: who may file is decided before any byte of it is read,

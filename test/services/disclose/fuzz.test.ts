@@ -1,10 +1,10 @@
 import { fuzzOperations } from '../../support/fuzz-operations.ts';
-import { discloseFixture } from './harness-fixture.ts';
+import { discloseFixture } from './support/harness-fixture.ts';
 
 /**
  * "No 500s" for the offers register: the shared operation fuzzer walks every operation of its OpenAPI
  * document with valid, awkward and hostile parameters, headers and bodies built from the schemas and the
- * fixture (./harness-fixture.ts). Fixed seed, bounded runs.
+ * fixture (./support/harness-fixture.ts). Fixed seed, bounded runs.
  */
 fuzzOperations(discloseFixture, {
   seed: 0x6469_7363,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, CHROMIUM, freePort, hasChromium, launchChromium } from '../../portal/browser-support.ts';
-import { type DiscloseGateway, discloseGateway } from './support.ts';
+import { ARTIFACTS, CHROMIUM, freePort, hasChromium, launchChromium } from '../../portal/support/browser.ts';
+import { type DiscloseGateway, discloseGateway } from './support/api.ts';
 
 type Browser = Awaited<ReturnType<typeof launchChromium>>;
 

@@ -2,7 +2,7 @@ import Fastify, { type RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../../src/gateway/service-context.ts';
 import { discloseService as disclose } from '../../../src/services/disclose/index.ts';
-import { BASE, type DiscloseGateway, discloseGateway } from './support.ts';
+import { BASE, type DiscloseGateway, discloseGateway } from './support/api.ts';
 
 let d: DiscloseGateway;
 beforeAll(async () => {

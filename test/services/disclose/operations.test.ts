@@ -24,7 +24,7 @@ import {
   recordView,
   registerPage,
 } from '../../../src/services/disclose/routes/online-register-views.ts';
-import { BASE, type DiscloseGateway, discloseGateway, sandboxContext } from './support.ts';
+import { BASE, type DiscloseGateway, discloseGateway, sandboxContext } from './support/api.ts';
 
 const OPERATIONS = path.resolve(import.meta.dirname, '../../../src/services/disclose/operations');
 

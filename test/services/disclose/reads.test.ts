@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenApi } from '../../support/openapi.ts';
-import { BASE, type DiscloseGateway, discloseGateway } from './support.ts';
+import { BASE, type DiscloseGateway, discloseGateway } from './support/api.ts';
 
 let d: DiscloseGateway;
 let api: OpenApi;

@@ -1,5 +1,5 @@
 import { securityMatrix } from '../../support/security-matrix.ts';
-import { discloseFixture } from './harness-fixture.ts';
+import { discloseFixture } from './support/harness-fixture.ts';
 
 /**
  * The offers register in the shared security matrix: every operation needs a key of its product and

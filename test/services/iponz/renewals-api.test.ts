@@ -3,7 +3,7 @@ import { addDays, addMonths } from '../../../src/platform/calendar.ts';
 import { setClock } from '../../../src/platform/clock-store.ts';
 import { FIXED_CLIENTS, fixedCases } from '../../../src/services/iponz/sandbox/fixtures.ts';
 import { loadCases, loadClients } from '../../../src/services/iponz/store/seed.ts';
-import { fingerprint, organisationOf } from '../../billing/support.ts';
+import { fingerprint, organisationOf } from '../../billing/support/api.ts';
 import { signedInUser } from '../../support/oauth.ts';
 import { type IponzTest, iponzTest, NOW, TODAY } from './support/api.ts';
 

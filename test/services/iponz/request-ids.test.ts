@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveAuthority, requestAuthority } from '../../../src/billing/store/authorities.ts';
 import { FIXED_CLIENTS, fixedCases } from '../../../src/services/iponz/sandbox/fixtures.ts';
 import { loadCases, loadClients } from '../../../src/services/iponz/store/seed.ts';
-import { organisationOf } from '../../billing/support.ts';
+import { organisationOf } from '../../billing/support/api.ts';
 import { signedInUser } from '../../support/oauth.ts';
 import { TODAY } from './support/api.ts';
 import { call, type SoapTest, soapTest, tradeMarkArgs } from './support/soap-filing.ts';

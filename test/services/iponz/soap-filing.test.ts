@@ -4,7 +4,7 @@ import {
   internationalApplication,
   PAST_DEADLINE_SERIAL,
 } from '../../../src/services/iponz/sandbox/international-applications.ts';
-import { fingerprint, organisationOf } from '../../billing/support.ts';
+import { fingerprint, organisationOf } from '../../billing/support/api.ts';
 import { signedInUser } from '../../support/oauth.ts';
 import { TODAY } from './support/api.ts';
 import {

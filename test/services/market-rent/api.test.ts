@@ -8,7 +8,7 @@ import { reserveWorkingMemory } from '../../../src/services/market-rent/engine/r
 import { marketRentGeography } from '../../../src/services/market-rent/store/geography.ts';
 import { StatisticsStore } from '../../../src/services/market-rent/store/statistics.ts';
 import { subscriber, type TestGateway } from '../../support/runtime.ts';
-import { BASE, type Bond, importInto, marketRentGateway, NOW } from './api-support.ts';
+import { BASE, type Bond, importInto, marketRentGateway, NOW } from './support/api.ts';
 
 /**
  * The HTTP contract of /statistics and the area definitions, against bonds imported into a real

@@ -10,7 +10,7 @@ import {
 } from '../../../src/services/market-rent/domain/areas.ts';
 import { parseCsv, parseGeoTables } from '../../../src/services/market-rent/domain/geo-csv.ts';
 import { areaKey } from '../../../src/services/market-rent/domain/rounding.ts';
-import { geography } from './fixtures.ts';
+import { geography } from './support/fixtures.ts';
 
 describe('the 2019 geography', () => {
   const geo = geography();

@@ -13,10 +13,10 @@ import type { SipKey } from '../../../src/services/market-rent/domain/siphash.ts
 import { computeAnswer } from '../../../src/services/market-rent/engine/index.ts';
 import { ReportThread } from '../../../src/services/market-rent/engine/report-thread.ts';
 import { sipRowUniforms } from '../../../src/services/market-rent/engine/row-uniforms.ts';
-import { geography } from './fixtures.ts';
-import { modelBlocks } from './model-blocks.ts';
 import * as reference from './reference/render.ts';
 import { writeReport as referenceReport } from './reference/report.ts';
+import { geography } from './support/fixtures.ts';
+import { modelBlocks } from './support/model-blocks.ts';
 
 /**
  * The engine against its oracle: the definition of an answer (domain/report.ts, `buildReport`, rendered

@@ -14,7 +14,7 @@ import {
   importInto,
   marketRentGateway,
   setSandboxClock,
-} from './api-support.ts';
+} from './support/api.ts';
 
 /** `rsg import bonds`, the late-lodgement rule, the monthly cells and the generator. */
 let gateway: TestGateway;

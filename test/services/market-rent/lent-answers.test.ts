@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seeded } from '../../../src/platform/random.ts';
 import { marketRentGeography } from '../../../src/services/market-rent/store/geography.ts';
 import type { TestGateway } from '../../support/runtime.ts';
-import { BASE, type Bond, importInto, marketRentGateway } from './api-support.ts';
+import { BASE, type Bond, importInto, marketRentGateway } from './support/api.ts';
 
 /**
  * A computed answer is sent from the encoder's own buffer, lent until the response is closed

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RuleError } from '../../../src/platform/errors.ts';
 import { parseUserDefinedMappings } from '../../../src/services/market-rent/domain/mappings.ts';
 import { areaKey } from '../../../src/services/market-rent/domain/rounding.ts';
-import { geography } from './fixtures.ts';
+import { geography } from './support/fixtures.ts';
 
 const index = geography().sa2Index;
 const parse = (text: string | string[]) => parseUserDefinedMappings(text, index);

@@ -11,7 +11,7 @@ import {
 } from '../../../src/services/market-rent/operations/context.ts';
 import { answerStatistics } from '../../../src/services/market-rent/operations/statistics.ts';
 import type { TestGateway } from '../../support/runtime.ts';
-import { type Bond, bondsCsv, csvFile, HEADER, importInto, marketRentGateway } from './api-support.ts';
+import { type Bond, bondsCsv, csvFile, HEADER, importInto, marketRentGateway } from './support/api.ts';
 
 /**
  * The operations of the rental statistics (operations/) run without HTTP: what a tool, an import or a

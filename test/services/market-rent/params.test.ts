@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RuleError } from '../../../src/platform/errors.ts';
 import { parseStatisticsQuery, type RawQuery } from '../../../src/services/market-rent/domain/params.ts';
 import { areaKey } from '../../../src/services/market-rent/domain/rounding.ts';
-import { geography } from './fixtures.ts';
+import { geography } from './support/fixtures.ts';
 
 const context = { geography: geography(), now: new Date('2026-09-15T03:00:00Z') };
 const base = { 'period-ending': '2026-07', 'num-months': '1', 'area-definition': 'REGC2019' };

@@ -17,9 +17,9 @@ import { sipRowUniforms } from '../../../src/services/market-rent/engine/row-uni
 import { warmUpThread } from '../../../src/services/market-rent/engine/warm-up.ts';
 import { generateBonds } from '../../../src/services/market-rent/sandbox/seed.ts';
 import type { TestGateway } from '../../support/runtime.ts';
-import { marketRentGateway, NOW } from './api-support.ts';
-import { geography } from './fixtures.ts';
-import { modelBlocks } from './model-blocks.ts';
+import { marketRentGateway, NOW } from './support/api.ts';
+import { geography } from './support/fixtures.ts';
+import { modelBlocks } from './support/model-blocks.ts';
 
 /**
  * National answers on two threads (engine/report-thread.ts): the bytes of one thread, whatever happens

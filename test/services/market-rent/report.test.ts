@@ -5,7 +5,7 @@ import { buildReport } from '../../../src/services/market-rent/domain/report.ts'
 import { rowKey } from '../../../src/services/market-rent/domain/rounding.ts';
 import { reportItems } from '../../../src/services/market-rent/engine/report.ts';
 import { EMPTY_COUNT_BLOCK } from '../../../src/services/market-rent/store/blocks.ts';
-import { geography } from './fixtures.ts';
+import { geography } from './support/fixtures.ts';
 
 /**
  * The rows of an answer on hand-made month blocks, without a database: as the domain defines them

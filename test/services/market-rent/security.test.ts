@@ -1,5 +1,5 @@
 import { securityMatrix } from '../../support/security-matrix.ts';
-import { marketRentFixture } from './harness-fixture.ts';
+import { marketRentFixture } from './support/harness-fixture.ts';
 
 /**
  * Rental statistics in the shared security matrix: every operation is public to a subscriber, and

@@ -9,7 +9,7 @@ import {
   roundHalfAwayFromZero,
   SUPPRESSED,
 } from '../../../src/services/market-rent/domain/statistics.ts';
-import { bruteForce, relativeError } from './fixtures.ts';
+import { bruteForce, relativeError } from './support/fixtures.ts';
 
 const bondList = (minLength: number) =>
   fc.array(

@@ -6,7 +6,7 @@ import {
   OVERSEAS_COUNTRIES,
   pickArea,
 } from '../../../src/services/nzbn/sandbox/addresses.ts';
-import { geography } from './geo-fixture.ts';
+import { geography } from './support/geo-fixture.ts';
 
 describe('generateNzAddress', () => {
   const random = seeded('addresses');

@@ -15,7 +15,7 @@ import {
   websiteUrl,
 } from '../../../src/services/nzbn/sandbox/contacts.ts';
 import { generatePerson } from '../../../src/services/nzbn/sandbox/people.ts';
-import { geography } from './geo-fixture.ts';
+import { geography } from './support/geo-fixture.ts';
 
 const area = (name: string) => {
   const found = geography.areas.find((candidate) => candidate.name === name);

@@ -18,7 +18,7 @@ import {
   generateEntityAt,
 } from '../../../src/services/nzbn/sandbox/entity.ts';
 import { nzbnForIndex } from '../../../src/services/nzbn/sandbox/numbers.ts';
-import { geography } from './geo-fixture.ts';
+import { geography } from './support/geo-fixture.ts';
 
 const context = { geography };
 const batch = Array.from({ length: 3_000 }, (_, index) => generateEntityAt('test', index, context));

@@ -12,7 +12,7 @@ import {
   generateFixtures,
 } from '../../../src/services/nzbn/sandbox/fixtures.ts';
 import { indexForNzbn } from '../../../src/services/nzbn/sandbox/numbers.ts';
-import { geography } from './geo-fixture.ts';
+import { geography } from './support/geo-fixture.ts';
 
 const fixtures = generateFixtures({ geography });
 const byNumber = (number: number) => fixtures.find(({ fixture }) => fixture.number === number)!;

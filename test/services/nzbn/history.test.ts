@@ -3,7 +3,7 @@ import { parseNzDateTime } from '../../../src/platform/nz-time.ts';
 import { ENTITY_TYPES } from '../../../src/services/nzbn/domain/codes.ts';
 import { generateEntityAt } from '../../../src/services/nzbn/sandbox/entity.ts';
 import { generatePreviousNames } from '../../../src/services/nzbn/sandbox/history.ts';
-import { geography } from './geo-fixture.ts';
+import { geography } from './support/geo-fixture.ts';
 
 const context = { geography };
 const batch = Array.from({ length: 2_000 }, (_, index) => generateEntityAt('test', index, context));

@@ -16,7 +16,7 @@ import { hidesItems, publicView } from '../../../src/services/nzbn/domain/privac
 import { replaceRoles } from '../../../src/services/nzbn/domain/roles.ts';
 import { foldText, searchableText, searchWords } from '../../../src/services/nzbn/domain/search-text.ts';
 import { generateEntityAt } from '../../../src/services/nzbn/sandbox/entity.ts';
-import { geography } from './geo-fixture.ts';
+import { geography } from './support/geo-fixture.ts';
 
 const entity = (index: number) => generateEntityAt('rules', index, { geography });
 const NOW = '2025-07-01T10:00:00.000+1200';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BASE, type PpsrTest, ppsrTest, registration, requestId } from './support.ts';
+import { BASE, type PpsrTest, ppsrTest, registration, requestId } from './support/api.ts';
 
 /**
  * The register end to end through the gateway: register, read, amend (If-Match), renew, discharge,

@@ -1,5 +1,5 @@
 import { fuzzOperations } from '../../support/fuzz-operations.ts';
-import { ppsrFixture } from './harness-fixture.ts';
+import { ppsrFixture } from './support/harness-fixture.ts';
 
 /**
  * "No 500s" for the secured interests register: the shared operation fuzzer walks every operation of its

@@ -8,7 +8,7 @@ import { addOrganisation } from '../../../src/identity/operations/organisations.
 import { addMember } from '../../../src/identity/store/memberships.ts';
 import { transactionHeaders } from '../../../src/services/ppsr/schemas.ts';
 import { signedInUser } from '../../support/oauth.ts';
-import { BASE, type PpsrTest, PRODUCTION, ppsrTest, registration, requestId } from './support.ts';
+import { BASE, type PpsrTest, PRODUCTION, ppsrTest, registration, requestId } from './support/api.ts';
 
 /**
  * The register's own request headers, declared in its operations' schemas: the request id's published

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobContext } from '../../../src/services/contract.ts';
 import { startPpsrJobs } from '../../../src/services/ppsr/jobs/index.ts';
-import { type PpsrTest, ppsrTest, registration } from './support.ts';
+import { type PpsrTest, ppsrTest, registration } from './support/api.ts';
 
 /**
  * The register's job: verification statements written by changes are mailed once (to each secured

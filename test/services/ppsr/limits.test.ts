@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubscription } from '../../../src/gateway/subscriptions.ts';
 import { type TestGateway, testGateway } from '../../support/runtime.ts';
-import { BASE, type PpsrTest, ppsrTest } from './support.ts';
+import { BASE, type PpsrTest, ppsrTest } from './support/api.ts';
 
 /**
  * The published "rate limited per user per minute" on the secured interests register (the gateway's

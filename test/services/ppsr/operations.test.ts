@@ -19,7 +19,7 @@ import type { Answer, InTransaction } from '../../../src/services/ppsr/operation
 import type { AmendmentRequest, RegistrationRequest } from '../../../src/services/ppsr/schemas.ts';
 import { receiveTransaction } from '../../../src/services/ppsr/store/transactions.ts';
 import { type TestGateway, testGateway } from '../../support/runtime.ts';
-import { registration } from './support.ts';
+import { registration } from './support/api.ts';
 
 /**
  * The register's operations run without HTTP, as the CLI, an import or a job runs them: the service

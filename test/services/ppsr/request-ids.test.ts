@@ -4,7 +4,7 @@ import { createSubscription } from '../../../src/gateway/subscriptions.ts';
 import { addOrganisation } from '../../../src/identity/operations/organisations.ts';
 import { addUser } from '../../../src/identity/operations/users.ts';
 import { addMember } from '../../../src/identity/store/memberships.ts';
-import { type PpsrTest, PRODUCTION, ppsrTest, requestId } from './support.ts';
+import { type PpsrTest, PRODUCTION, ppsrTest, requestId } from './support/api.ts';
 
 /**
  * Request ids in production, where fees need an approved direct debit authority: a search

@@ -1,5 +1,5 @@
 import { securityMatrix } from '../../support/security-matrix.ts';
-import { ppsrFixture } from './harness-fixture.ts';
+import { ppsrFixture } from './support/harness-fixture.ts';
 
 /**
  * The secured interests register in the shared security matrix: every operation refused without a key,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessNumberRegister } from '../../../src/services/nzbn/store/business-numbers.ts';
 import { FIXTURE_PIN, FIXTURE_VIN, FIXTURES } from '../../../src/services/ppsr/sandbox/fixtures.ts';
 import { STATEMENTS, seedPpsr } from '../../../src/services/ppsr/sandbox/seed.ts';
-import { type PpsrTest, ppsrTest } from './support.ts';
+import { type PpsrTest, ppsrTest } from './support/api.ts';
 
 /**
  * The sandbox seed: the small register (company debtors from the sandbox business number register),

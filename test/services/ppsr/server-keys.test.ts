@@ -8,7 +8,7 @@ import { convertToCurrentKey } from '../../../src/services/ppsr/store/key-conver
 import { rsg } from '../../support/cli.ts';
 import { signedInUser } from '../../support/oauth.ts';
 import { TEST_SERVER_SECRET, type TestGateway, testGateway } from '../../support/runtime.ts';
-import { BASE, type PpsrTest, ppsrTest, registration, requestId } from './support.ts';
+import { BASE, type PpsrTest, ppsrTest, registration, requestId } from './support/api.ts';
 
 /**
  * PINs against a stolen database: verifiers keyed by the server secret (not in the database), kept

@@ -3,7 +3,7 @@ import { approveAuthority, requestAuthority } from '../../../src/billing/store/a
 import { createSubscription } from '../../../src/gateway/subscriptions.ts';
 import { addOrganisation } from '../../../src/identity/operations/organisations.ts';
 import { addMember } from '../../../src/identity/store/memberships.ts';
-import { type PpsrTest, PRODUCTION, ppsrTest, registration, requestId } from './support.ts';
+import { type PpsrTest, PRODUCTION, ppsrTest, registration, requestId } from './support/api.ts';
 
 /**
  * Transactions: a request id's repeats answer the first outcome (sequential and 100 concurrent: one

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setClock } from '../../../src/platform/clock-store.ts';
-import { type PpsrTest, ppsrTest, registration } from './support.ts';
+import { type PpsrTest, ppsrTest, registration } from './support/api.ts';
 
 /**
  * PPSR_55, a statement's versions: ETag and Last-Modified, 304 for If-None-Match and If-Modified-Since,

@@ -13,7 +13,7 @@ import {
   Receiver,
   sandboxNow,
   settle,
-} from './support.ts';
+} from '../support/watchlists.ts';
 
 let t: NzbnTest;
 let jobs: JobsHandle;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rsg } from '../../../support/cli.ts';
 import { type NzbnTest, nzbnTest } from '../support/api.ts';
-import { createWatchlist, makeChange, Receiver, sandboxNow } from './support.ts';
+import { createWatchlist, makeChange, Receiver, sandboxNow } from '../support/watchlists.ts';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../bin/rsg.js');
 

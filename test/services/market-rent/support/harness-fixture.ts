@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { ServiceFixture, Values } from '../../support/service-fixture.ts';
-import { type Bond, importInto, marketRentGateway } from './api-support.ts';
+import type { ServiceFixture, Values } from '../../../support/service-fixture.ts';
+import { type Bond, importInto, marketRentGateway } from './api.ts';
 
 /**
  * Rental statistics' fixture for the shared harnesses (test/support/security-matrix.ts,

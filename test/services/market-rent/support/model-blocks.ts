@@ -1,9 +1,9 @@
-import type { Geography } from '../../../src/services/market-rent/domain/areas.ts';
-import type { CountBlock, RentBlock } from '../../../src/services/market-rent/domain/blocks.ts';
-import type { PendingBond } from '../../../src/services/market-rent/domain/report.ts';
-import { buildMarket } from '../../../src/services/market-rent/sandbox/model.ts';
-import { generateMonth, monthsOf, SCALES } from '../../../src/services/market-rent/sandbox/seed.ts';
-import { Sa2Lookup } from '../../../src/services/market-rent/store/blocks.ts';
+import type { Geography } from '../../../../src/services/market-rent/domain/areas.ts';
+import type { CountBlock, RentBlock } from '../../../../src/services/market-rent/domain/blocks.ts';
+import type { PendingBond } from '../../../../src/services/market-rent/domain/report.ts';
+import { buildMarket } from '../../../../src/services/market-rent/sandbox/model.ts';
+import { generateMonth, monthsOf, SCALES } from '../../../../src/services/market-rent/sandbox/seed.ts';
+import { Sa2Lookup } from '../../../../src/services/market-rent/store/blocks.ts';
 
 /**
  * The sandbox generator's bonds turned into month blocks in memory, as store/blocks.ts would read them

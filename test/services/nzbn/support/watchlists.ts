@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setClock } from '../../../../src/platform/clock-store.ts';
 import type { JobsHandle } from '../../../../src/runtime.ts';
-import { FIXTURE, type NzbnTest } from '../support/api.ts';
+import { FIXTURE, type NzbnTest } from './api.ts';
 
 export interface Received {
   path: string;

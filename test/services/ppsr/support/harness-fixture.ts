@@ -1,6 +1,6 @@
-import { PLATFORM_ERRORS } from '../../../src/platform/http/error-codes.ts';
-import type { ServiceFixture, Values } from '../../support/service-fixture.ts';
-import { ppsrTest, registration } from './support.ts';
+import { PLATFORM_ERRORS } from '../../../../src/platform/http/error-codes.ts';
+import type { ServiceFixture, Values } from '../../../support/service-fixture.ts';
+import { ppsrTest, registration } from './api.ts';
 
 /**
  * The secured interests register's fixture for the shared harnesses (test/support/security-matrix.ts,

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { freePort } from '../support/ports.ts';
+import { freePort } from '../../support/ports.ts';
 
 /**
  * Debian's Chromium driven by playwright-core (no browser is ever downloaded). Playwright gives each

@@ -2,16 +2,19 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import type { AppOptions } from '../../../src/app.ts';
-import { type ServiceContext, serviceContext } from '../../../src/gateway/service-context.ts';
-import { grantAuthority } from '../../../src/identity/operations/authorities.ts';
-import { addOrganisation } from '../../../src/identity/operations/organisations.ts';
-import { addMember } from '../../../src/identity/store/memberships.ts';
-import { setClock } from '../../../src/platform/clock-store.ts';
-import { discloseService } from '../../../src/services/disclose/index.ts';
-import { seedDisclose } from '../../../src/services/disclose/sandbox/seed.ts';
-import { documentFolder, folderDocumentFiles } from '../../../src/services/disclose/store/document-files.ts';
-import { subscriber, type TestGateway, testGateway } from '../../support/runtime.ts';
+import type { AppOptions } from '../../../../src/app.ts';
+import { type ServiceContext, serviceContext } from '../../../../src/gateway/service-context.ts';
+import { grantAuthority } from '../../../../src/identity/operations/authorities.ts';
+import { addOrganisation } from '../../../../src/identity/operations/organisations.ts';
+import { addMember } from '../../../../src/identity/store/memberships.ts';
+import { setClock } from '../../../../src/platform/clock-store.ts';
+import { discloseService } from '../../../../src/services/disclose/index.ts';
+import { seedDisclose } from '../../../../src/services/disclose/sandbox/seed.ts';
+import {
+  documentFolder,
+  folderDocumentFiles,
+} from '../../../../src/services/disclose/store/document-files.ts';
+import { subscriber, type TestGateway, testGateway } from '../../../support/runtime.ts';
 
 /** The sandbox clock of the tests: 20 May 2026, so FPH for 31 March 2026 is due and not yet overdue. */
 export const NOW = '2026-05-20T00:00:00Z';

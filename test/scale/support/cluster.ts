@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { vi } from 'vitest';
-import type { DatabaseUrls } from '../../src/platform/db/urls.ts';
-import { freePort } from '../support/ports.ts';
+import type { DatabaseUrls } from '../../../src/platform/db/urls.ts';
+import { freePort } from '../../support/ports.ts';
 
 /**
  * The scale-out set-up: N `rsg start` gateways (jobs off), M `rsg worker` processes, one PostgreSQL, one
@@ -15,7 +15,7 @@ import { freePort } from '../support/ports.ts';
  * scale-out.test.ts; see test/scale/README.md.
  */
 export const NGINX = process.env.RSG_NGINX ?? '/usr/sbin/nginx';
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rsg.js');
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/rsg.js');
 
 export { freePort };
 

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Geography } from '../../../src/services/market-rent/domain/areas.ts';
-import { loadGeography } from '../../../src/services/market-rent/store/geography.ts';
+import type { Geography } from '../../../../src/services/market-rent/domain/areas.ts';
+import { loadGeography } from '../../../../src/services/market-rent/store/geography.ts';
 
 /** The 2019 geography CSVs kept in the repository (Stats NZ, CC BY 4.0). */
 export const GEO_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
-  '../../../reference-data/geo',
+  '../../../../reference-data/geo',
 );
 
 let cached: Geography | undefined;

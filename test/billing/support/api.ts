@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { DEFAULT_FEE_SCHEDULE } from '../../src/billing/domain/fee-schedule.ts';
-import { type FeeCaller, type ServiceFees, serviceFees } from '../../src/billing/fees.ts';
-import type { PayerCache } from '../../src/billing/store/payer-cache.ts';
-import { createSubscription } from '../../src/gateway/subscriptions.ts';
-import type { MembershipRole } from '../../src/identity/domain/organisations.ts';
-import { addOrganisation } from '../../src/identity/operations/organisations.ts';
-import { addUser } from '../../src/identity/operations/users.ts';
-import { addMember } from '../../src/identity/store/memberships.ts';
-import type { Clock } from '../../src/platform/clock.ts';
-import type { Environment } from '../../src/services/contract.ts';
-import type { TestGateway } from '../support/runtime.ts';
+import { DEFAULT_FEE_SCHEDULE } from '../../../src/billing/domain/fee-schedule.ts';
+import { type FeeCaller, type ServiceFees, serviceFees } from '../../../src/billing/fees.ts';
+import type { PayerCache } from '../../../src/billing/store/payer-cache.ts';
+import { createSubscription } from '../../../src/gateway/subscriptions.ts';
+import type { MembershipRole } from '../../../src/identity/domain/organisations.ts';
+import { addOrganisation } from '../../../src/identity/operations/organisations.ts';
+import { addUser } from '../../../src/identity/operations/users.ts';
+import { addMember } from '../../../src/identity/store/memberships.ts';
+import type { Clock } from '../../../src/platform/clock.ts';
+import type { Environment } from '../../../src/services/contract.ts';
+import type { TestGateway } from '../../support/runtime.ts';
 
 /** `context.fees` as the gateway builds it for one service and environment, on the test's databases. */
 export function feesOf(

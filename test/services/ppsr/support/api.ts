@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import type { AppOptions } from '../../../src/app.ts';
-import { businessNumberRegister } from '../../../src/services/nzbn/store/business-numbers.ts';
-import { seedBusinessNumbers } from '../../support/business-numbers.ts';
-import type { SignedInUser } from '../../support/oauth.ts';
-import { type TestGateway, testGateway } from '../../support/runtime.ts';
-import { serviceTest } from '../../support/service-test.ts';
+import type { AppOptions } from '../../../../src/app.ts';
+import { businessNumberRegister } from '../../../../src/services/nzbn/store/business-numbers.ts';
+import { seedBusinessNumbers } from '../../../support/business-numbers.ts';
+import type { SignedInUser } from '../../../support/oauth.ts';
+import { type TestGateway, testGateway } from '../../../support/runtime.ts';
+import { serviceTest } from '../../../support/service-test.ts';
 
 export const BASE = '/sandbox/ppsr/v2';
 export const PRODUCTION = '/gateway/ppsr/v2';

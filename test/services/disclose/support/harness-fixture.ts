@@ -1,9 +1,9 @@
-import { withIsinCheckDigit } from '../../../src/services/disclose/domain/isin.ts';
-import { DISCLOSE_ERRORS } from '../../../src/services/disclose/errors.ts';
-import { FIXTURES } from '../../../src/services/disclose/sandbox/fixtures.ts';
-import { generateRegister } from '../../../src/services/disclose/sandbox/generator.ts';
-import type { ServiceFixture } from '../../support/service-fixture.ts';
-import { discloseGateway, NOW, testCompanies } from './support.ts';
+import { withIsinCheckDigit } from '../../../../src/services/disclose/domain/isin.ts';
+import { DISCLOSE_ERRORS } from '../../../../src/services/disclose/errors.ts';
+import { FIXTURES } from '../../../../src/services/disclose/sandbox/fixtures.ts';
+import { generateRegister } from '../../../../src/services/disclose/sandbox/generator.ts';
+import type { ServiceFixture } from '../../../support/service-fixture.ts';
+import { discloseGateway, NOW, testCompanies } from './api.ts';
 
 /**
  * The offers register's fixture for the shared harnesses: every operation needs a key and

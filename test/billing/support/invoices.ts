@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { addOrganisation } from '../../src/identity/operations/organisations.ts';
-import { addUser } from '../../src/identity/operations/users.ts';
-import { addMember } from '../../src/identity/store/memberships.ts';
+import { addOrganisation } from '../../../src/identity/operations/organisations.ts';
+import { addUser } from '../../../src/identity/operations/users.ts';
+import { addMember } from '../../../src/identity/store/memberships.ts';
 
 /** Test helpers for invoices: organisations with an owner, and fee records written as the ledger does. */
 export async function organisationWithOwner(

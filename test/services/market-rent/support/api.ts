@@ -1,9 +1,9 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setClock } from '../../../src/platform/clock-store.ts';
-import { type ImportResult, importBonds } from '../../../src/services/market-rent/operations/bonds.ts';
-import { subscriber, type TestGateway, testGateway } from '../../support/runtime.ts';
+import { setClock } from '../../../../src/platform/clock-store.ts';
+import { type ImportResult, importBonds } from '../../../../src/services/market-rent/operations/bonds.ts';
+import { subscriber, type TestGateway, testGateway } from '../../../support/runtime.ts';
 
 /** The sandbox clock of the integration tests: mid-March 2026, so 2026-01 is the latest period-ending. */
 export const NOW = '2026-03-15T00:00:00Z';

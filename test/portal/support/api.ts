@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { addUser, setPassword } from '../../src/identity/operations/users.ts';
-import type { TestGateway } from '../support/runtime.ts';
+import { addUser, setPassword } from '../../../src/identity/operations/users.ts';
+import type { TestGateway } from '../../support/runtime.ts';
 
 /** A cookie-keeping client for the portal over app.inject, with form helpers. */
 export class PortalClient {
