@@ -98,26 +98,13 @@ export async function interactionRoutes(
           if (!throttle.allowed) {
             const minutes = Math.ceil(throttle.retryAfterMs / 60_000);
             reply.header('Retry-After', String(Math.ceil(throttle.retryAfterMs / 1000)));
-            return reply
-              .code(429)
-              .type('text/html')
-              .send(
-                loginPage({
-                  uid: interaction.uid,
-                  csrf,
-                  email,
-                  error: `Too many attempts. Try again in ${minutes} minutes.`,
-                }),
-              );
+            const error = `Too many attempts. Try again in ${minutes} minutes.`;
+            return sendLoginPage(reply, 429, { uid: interaction.uid, csrf, email, error });
           }
           const user = await signIn(pool, email, password);
           if (!user) {
-            return reply
-              .code(401)
-              .type('text/html')
-              .send(
-                loginPage({ uid: interaction.uid, csrf, email, error: 'The email or password is wrong.' }),
-              );
+            const error = 'The email or password is wrong.';
+            return sendLoginPage(reply, 401, { uid: interaction.uid, csrf, email, error });
           }
           const redirect = await current().interactionResult(
             request.raw,
@@ -172,4 +159,13 @@ async function grantFor(provider: Provider, interaction: Interaction): Promise<s
     grant.addResourceScope(indicator, scopes.join(' '));
   }
   return grant.save();
+}
+
+/** The sign-in page again, with what went wrong, under the answer's status. */
+function sendLoginPage(
+  reply: FastifyReply,
+  status: number,
+  state: Parameters<typeof loginPage>[0],
+): FastifyReply {
+  return reply.code(status).type('text/html').send(loginPage(state));
 }
