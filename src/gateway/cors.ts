@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import type { ChangeFeed } from '../platform/db/notify.ts';
+import { corsPolicyRows } from './store/cors-policies.ts';
 
 /**
  * Cross-origin resource sharing per product, as API Management's `cors` policy: allowed origins,
@@ -245,17 +246,6 @@ export function answerPreflight(
   return reply.send();
 }
 
-interface PolicyRow {
-  environment: string;
-  service: string;
-  origins: string[] | null;
-  methods: string[];
-  headers: string[];
-  exposeHeaders: string[];
-  maxAgeSeconds: number;
-  allowCredentials: boolean;
-}
-
 const RETRY_MS = 2_000;
 
 /**
@@ -317,14 +307,8 @@ export class CorsPolicies {
   }
 
   private async loadOnce(): Promise<void> {
-    const result = await this.pool.query<PolicyRow>(
-      `SELECT environment, service, cors_origins AS origins, cors_methods AS methods,
-              cors_headers AS headers, cors_expose_headers AS "exposeHeaders",
-              cors_max_age AS "maxAgeSeconds", cors_allow_credentials AS "allowCredentials"
-         FROM products`,
-    );
     const next = new Map<string, CompiledCors>();
-    for (const row of result.rows) {
+    for (const row of await corsPolicyRows(this.pool)) {
       const policy = compile(row);
       if (policy) next.set(CorsPolicies.key(row.environment, row.service), policy);
     }

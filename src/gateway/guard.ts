@@ -4,10 +4,10 @@ import { APIM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError, sendError } from '../platform/http/errors.ts';
 import type { LimitOutcome, LimitRequest, LimitStore } from '../platform/limits/index.ts';
 import { ENVIRONMENT_PREFIX, type Environment, type ServiceId } from '../services/contract.ts';
+import type { KeyOwner } from './domain/subscriptions.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { OrganisationResolver } from './organisation-resolver.ts';
 import type { Caller } from './service-context.ts';
-import type { KeyOwner } from './subscriptions.ts';
 import type { TokenVerifier } from './tokens.ts';
 import type { UsageRecorder } from './usage.ts';
 

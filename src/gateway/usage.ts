@@ -1,21 +1,11 @@
 import type { Pool } from 'pg';
 import { isDatabaseUnavailable } from '../platform/db/faults.ts';
+import { addUsageMinutes, type UsageCounts as Counts } from './store/usage.ts';
 
 /**
  * Calls per subscription per minute (calls, 4xx, 5xx, 429), counted in memory and flushed to the
  * database every few seconds with additive upserts, so several processes can count the same minute.
  */
-interface Counts {
-  calls: number;
-  clientErrors: number;
-  serverErrors: number;
-  throttled: number;
-}
-
-export interface UsageRow extends Counts {
-  minute: Date;
-}
-
 export class UsageRecorder {
   private pending = new Map<string, Counts>();
   /** Per subscription, the counts its last call went to: in which minute and which batch (`pending`). */
@@ -61,34 +51,15 @@ export class UsageRecorder {
     const batch = this.pending;
     this.pending = new Map();
     this.last.clear();
-    const ids: string[] = [];
-    const minutes: Date[] = [];
-    const columns: number[][] = [[], [], [], []];
-    for (const [key, counts] of batch) {
-      const [id, minute] = key.split('|');
-      ids.push(id!);
-      minutes.push(new Date(Number(minute)));
-      columns[0]!.push(counts.calls);
-      columns[1]!.push(counts.clientErrors);
-      columns[2]!.push(counts.serverErrors);
-      columns[3]!.push(counts.throttled);
-    }
-    await this.pool
-      .query(
-        `INSERT INTO usage_minutes (subscription_id, minute, calls, client_errors, server_errors, throttled)
-       SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::int[], $4::int[], $5::int[], $6::int[])
-       ON CONFLICT (subscription_id, minute) DO UPDATE SET
-         calls = usage_minutes.calls + excluded.calls,
-         client_errors = usage_minutes.client_errors + excluded.client_errors,
-         server_errors = usage_minutes.server_errors + excluded.server_errors,
-         throttled = usage_minutes.throttled + excluded.throttled`,
-        [ids, minutes, ...columns],
-      )
-      .catch((error: unknown) => {
-        // The database is away: keep the counts for the next flush rather than lose them.
-        if (isDatabaseUnavailable(error)) this.restore(batch);
-        throw error;
-      });
+    const minutes = [...batch].map(([key, counts]) => {
+      const [subscriptionId, minute] = key.split('|');
+      return { subscriptionId: subscriptionId!, minute: new Date(Number(minute)), counts };
+    });
+    await addUsageMinutes(this.pool, minutes).catch((error: unknown) => {
+      // The database is away: keep the counts for the next flush rather than lose them.
+      if (isDatabaseUnavailable(error)) this.restore(batch);
+      throw error;
+    });
   }
 
   private restore(batch: Map<string, Counts>): void {
@@ -108,13 +79,4 @@ export class UsageRecorder {
     if (this.timer) clearInterval(this.timer);
     await this.flush().catch(() => {});
   }
-}
-
-export async function usageOf(pool: Pool, subscriptionId: string, since: Date): Promise<UsageRow[]> {
-  const result = await pool.query<UsageRow>(
-    `SELECT minute, calls, client_errors AS "clientErrors", server_errors AS "serverErrors", throttled
-       FROM usage_minutes WHERE subscription_id = $1 AND minute >= $2 ORDER BY minute`,
-    [subscriptionId, since],
-  );
-  return result.rows;
 }

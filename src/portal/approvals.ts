@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { SubscriptionError } from '../gateway/subscriptions.ts';
+import { SubscriptionError } from '../gateway/errors.ts';
 import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import { html } from '../platform/http/html.ts';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { Product } from '../gateway/domain/products.ts';
 import { maintenanceWindowAt, newZealandIso } from '../gateway/maintenance.ts';
-import { listProducts, type Product } from '../gateway/products.ts';
+import { listProducts } from '../gateway/store/products.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
 import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../services/contract.ts';
 import type { PortalDeps } from './index.ts';

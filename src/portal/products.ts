@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { findProduct, listProducts, type Product } from '../gateway/products.ts';
+import type { Product } from '../gateway/domain/products.ts';
+import { findProduct, listProducts } from '../gateway/store/products.ts';
 import { PLATFORM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';

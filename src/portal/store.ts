@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
-import { listSubscriptions, type Subscription } from '../gateway/subscriptions.ts';
+import type { Subscription } from '../gateway/domain/subscriptions.ts';
+import { listSubscriptions } from '../gateway/operations/subscriptions.ts';
 import { usersByIds } from '../identity/store/users.ts';
 
 /**

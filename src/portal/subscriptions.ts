@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { findProduct, listProducts } from '../gateway/products.ts';
-import { createSubscription, type KeySlot, SubscriptionError } from '../gateway/subscriptions.ts';
+import type { KeySlot } from '../gateway/domain/subscriptions.ts';
+import { SubscriptionError } from '../gateway/errors.ts';
+import { createSubscription } from '../gateway/operations/subscriptions.ts';
+import { findProduct, listProducts } from '../gateway/store/products.ts';
 import { listUsers } from '../identity/store/users.ts';
 import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
 import { HttpError } from '../platform/http/errors.ts';

@@ -7,7 +7,7 @@ import {
   parseMethods,
   parseOrigins,
 } from '../../src/gateway/cors.ts';
-import { findProduct, updateProduct } from '../../src/gateway/products.ts';
+import { findProduct, updateProduct } from '../../src/gateway/store/products.ts';
 import { rsg } from '../support/cli.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';
