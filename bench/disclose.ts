@@ -4,7 +4,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { HttpMetrics } from '../src/gateway/metrics.ts';
+import { HttpMetrics } from '../src/gateway/http/metrics.ts';
 import { createSubscription } from '../src/gateway/operations/subscriptions.ts';
 import { updateProduct } from '../src/gateway/store/products.ts';
 import { grantAuthority } from '../src/identity/operations/authorities.ts';

@@ -7,7 +7,7 @@ import {
   parseMaxAge,
   parseMethods,
   parseOrigins,
-} from '../gateway/cors.ts';
+} from '../gateway/domain/cors.ts';
 import type { Product, ProductChange } from '../gateway/domain/products.ts';
 import { listProducts, updateProduct } from '../gateway/store/products.ts';
 import { SERVICES } from '../services/registry.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { maintenanceWindowAt, newZealandIso } from '../gateway/domain/maintenance.ts';
 import type { Product } from '../gateway/domain/products.ts';
-import { maintenanceWindowAt, newZealandIso } from '../gateway/maintenance.ts';
 import { listProducts } from '../gateway/store/products.ts';
 import { html, type SafeHtml } from '../platform/http/html.ts';
 import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../services/contract.ts';

@@ -6,7 +6,7 @@ import {
   parseMaxAge,
   parseMethods,
   parseOrigins,
-} from '../../src/gateway/cors.ts';
+} from '../../src/gateway/domain/cors.ts';
 import { findProduct, updateProduct } from '../../src/gateway/store/products.ts';
 import { rsg } from '../support/cli.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';

@@ -3,7 +3,7 @@
  * and CORS settings. Their SQL is store/products.ts.
  */
 import type { Environment } from '../../services/contract.ts';
-import type { CorsSettings } from '../cors.ts';
+import type { CorsSettings } from './cors.ts';
 
 export interface Product {
   id: string;
@@ -14,7 +14,7 @@ export interface Product {
   quotaCalls: number | null;
   quotaPeriodSeconds: number | null;
   approvalRequired: boolean;
-  /** Cross-origin resource sharing (see cors.ts); `origins` null: off, the default. */
+  /** Cross-origin resource sharing (see domain/cors.ts); `origins` null: off, the default. */
   cors: CorsSettings;
 }
 

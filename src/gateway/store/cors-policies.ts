@@ -1,6 +1,6 @@
 /** The SQL of the products' CORS settings, read whole by the policies every process holds in memory. */
 import type { Pool } from 'pg';
-import type { CorsSettings } from '../cors.ts';
+import type { CorsSettings } from '../domain/cors.ts';
 
 export interface CorsPolicyRow extends CorsSettings {
   environment: string;

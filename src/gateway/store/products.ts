@@ -6,7 +6,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { publish } from '../../platform/db/notify.ts';
 import { ENVIRONMENTS, productId, type ServiceDefinition } from '../../services/contract.ts';
-import { wildcardCredentials } from '../cors.ts';
+import { wildcardCredentials } from '../domain/cors.ts';
 import { PRODUCT_DEFAULTS, type Product, type ProductChange } from '../domain/products.ts';
 
 /**

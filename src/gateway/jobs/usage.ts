@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
-import { isDatabaseUnavailable } from '../platform/db/faults.ts';
-import { addUsageMinutes, type UsageCounts as Counts } from './store/usage.ts';
+import { isDatabaseUnavailable } from '../../platform/db/faults.ts';
+import { addUsageMinutes, type UsageCounts as Counts } from '../store/usage.ts';
 
 /**
  * Calls per subscription per minute (calls, 4xx, 5xx, 429), counted in memory and flushed to the

@@ -1,25 +1,26 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { readUserRateLimit } from '../config.ts';
-import type { AnswerMarks } from '../platform/http/answer-marks.ts';
-import { auditDeclaredInput } from '../platform/http/declared-validators.ts';
-import { APIM_ERRORS, PLATFORM_ERRORS, serviceErrorCodes } from '../platform/http/error-codes.ts';
-import { type Dialect, HttpError, sendError } from '../platform/http/errors.ts';
-import { URL_TEXT_CHECKED_ON_REQUEST, urlTextRefusal } from '../platform/http/input-text.ts';
-import { keepRequestShapes } from '../platform/http/kept-shapes.ts';
-import type { Runtime } from '../runtime.ts';
+import { readUserRateLimit } from '../../config.ts';
+import type { AnswerMarks } from '../../platform/http/answer-marks.ts';
+import { auditDeclaredInput } from '../../platform/http/declared-validators.ts';
+import { APIM_ERRORS, PLATFORM_ERRORS, serviceErrorCodes } from '../../platform/http/error-codes.ts';
+import { type Dialect, HttpError, sendError } from '../../platform/http/errors.ts';
+import { URL_TEXT_CHECKED_ON_REQUEST, urlTextRefusal } from '../../platform/http/input-text.ts';
+import { keepRequestShapes } from '../../platform/http/kept-shapes.ts';
+import type { Runtime } from '../../runtime.ts';
 import {
   ENVIRONMENT_PREFIX,
   ENVIRONMENTS,
   type Environment,
   type ServiceDefinition,
-} from '../services/contract.ts';
-import { answerPreflight, applyActual, CorsPolicies, isPreflight } from './cors.ts';
+} from '../../services/contract.ts';
+import { serviceContext } from '../service-context.ts';
+import { answerPreflight, applyActual, isPreflight } from './cors.ts';
+import { CorsPolicies } from './cors-policies.ts';
 import { subscriptionGuard } from './guard.ts';
 import { maintenanceHook } from './maintenance.ts';
 import type { HttpMetrics } from './metrics.ts';
 import { documentGatewayRefusals } from './openapi-refusals.ts';
-import { serviceContext } from './service-context.ts';
 
 /**
  * Mounts one service in one environment under `<prefix><service path>`: its error dialect, its own

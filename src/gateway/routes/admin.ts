@@ -6,11 +6,11 @@ import {
   type ClockReading,
   readClock,
   setClock,
-} from '../platform/environment-clocks.ts';
-import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
-import { HttpError } from '../platform/http/errors.ts';
-import type { Runtime } from '../runtime.ts';
-import { INVALID_KEY, MISSING_KEY, presentedKey } from './guard.ts';
+} from '../../platform/environment-clocks.ts';
+import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../../platform/http/error-codes.ts';
+import { HttpError } from '../../platform/http/errors.ts';
+import type { Runtime } from '../../runtime.ts';
+import { INVALID_KEY, MISSING_KEY, presentedKey } from '../http/guard.ts';
 
 /**
  * Operator routes of the sandbox, under /sandbox/admin. They take the subscription key of an operator
