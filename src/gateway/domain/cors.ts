@@ -3,10 +3,9 @@
  * methods and headers, exposed headers, a preflight max age and allow-credentials (false by default).
  * Off until an operator names origins (`rsg products set ID --cors-origins …`).
  *
- * A preflight carries no key, so its product is found from the path: each service has exactly one
- * product per environment (products are UNIQUE (environment, service)), so a path under a service's
- * address behind `/sandbox` is always that service's sandbox product. Policies are held in memory per product and reloaded when the change feed
- * announces a product change, so `rsg products set` applies at once in every process.
+ * The rules only: what an option may say, a policy compiled for the hot path, which origin an answer
+ * names and whether a preflight is allowed. The answers are http/cors.ts's (on @fastify/cors), the
+ * policies in memory http/cors-policies.ts's.
  */
 export interface CorsSettings {
   /** null: CORS off. `['*']`: any origin. Otherwise normalised origins (`https://a.example:8443`). */
@@ -21,8 +20,16 @@ export interface CorsSettings {
   allowCredentials: boolean;
 }
 
-/** Exposed on every allowed cross-origin answer: the request id, `Retry-After` (429, quota) and `ETag`. */
-export const ALWAYS_EXPOSED = ['api-business-govt-nz-Request-Id', 'Retry-After', 'ETag'] as const;
+/**
+ * Exposed on every allowed cross-origin answer: the request id, `Retry-After` (429, quota), `ETag`, and
+ * `x-rsg-hint` (the way to the right path when a key of another environment or API is refused).
+ */
+export const ALWAYS_EXPOSED = [
+  'api-business-govt-nz-Request-Id',
+  'Retry-After',
+  'ETag',
+  'x-rsg-hint',
+] as const;
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const MAX_AGE_LIMIT = 86_400;
 
@@ -37,7 +44,7 @@ export class CorsRuleError extends Error {
   }
 }
 
-export const list = (raw: string) =>
+const list = (raw: string) =>
   raw
     .split(',')
     .map((item) => item.trim())
@@ -125,7 +132,7 @@ export const wildcardCredentials = () =>
   );
 
 /** A policy ready for the hot path: sets for matching, header values joined once. */
-export interface CompiledCors {
+export interface CorsPolicy {
   anyOrigin: boolean;
   origins: ReadonlySet<string>;
   anyMethod: boolean;
@@ -135,11 +142,12 @@ export interface CompiledCors {
   headers: ReadonlySet<string>;
   allowHeaders: string;
   expose: string;
-  maxAge: string;
+  maxAgeSeconds: number;
   credentials: boolean;
 }
 
-export function compile(settings: CorsSettings): CompiledCors | undefined {
+/** The policy of a product's settings; undefined while its CORS is off. */
+export function compile(settings: CorsSettings): CorsPolicy | undefined {
   if (!settings.origins || settings.origins.length === 0) return undefined;
   const exposed: string[] = [...ALWAYS_EXPOSED];
   for (const name of settings.exposeHeaders) {
@@ -155,7 +163,57 @@ export function compile(settings: CorsSettings): CompiledCors | undefined {
     headers: new Set(settings.headers.map((name) => name.toLowerCase())),
     allowHeaders: settings.headers.join(', '),
     expose: exposed.join(', '),
-    maxAge: String(settings.maxAgeSeconds),
+    maxAgeSeconds: settings.maxAgeSeconds,
     credentials: settings.allowCredentials,
+  };
+}
+
+/** The `Access-Control-Allow-Origin` an answer to `origin` carries: `*`, the origin as browsers write it, or none. */
+export function allowedOrigin(policy: CorsPolicy, origin: string): string | undefined {
+  if (policy.anyOrigin) return '*';
+  const normal = origin.toLowerCase();
+  return policy.origins.has(normal) ? normal : undefined;
+}
+
+/** What a preflight asks for: its `Origin`, `Access-Control-Request-Method` and `-Headers` as sent. */
+export interface PreflightRequest {
+  origin: string;
+  method: string;
+  headers: string;
+}
+
+/** The allow headers of an allowed preflight's answer. */
+export interface PreflightAllowance {
+  origin: string;
+  methods: string;
+  /** The request headers allowed; none when the preflight asked for none that need allowing. */
+  headers: string | undefined;
+  maxAgeSeconds: number;
+  credentials: boolean;
+}
+
+/**
+ * A preflight is allowed when its origin, its method and every request header it names are; otherwise
+ * (or with CORS off) it is refused and answered without allow headers, which the browser reports as a
+ * CORS failure (API Management's `terminate-unmatched-request` answers an empty 200 the same way).
+ */
+export function preflightAllowance(
+  policy: CorsPolicy | undefined,
+  preflight: PreflightRequest,
+): PreflightAllowance | undefined {
+  if (!policy) return undefined;
+  const origin = allowedOrigin(policy, preflight.origin);
+  const method = preflight.method.trim().toUpperCase();
+  const requested = list(preflight.headers).map((name) => name.toLowerCase());
+  const methodAllowed = policy.anyMethod || policy.methods.has(method);
+  const headersAllowed = policy.anyHeader || requested.every((name) => policy.headers.has(name));
+  if (!origin || !method || !methodAllowed || !headersAllowed) return undefined;
+  return {
+    origin,
+    methods: policy.anyMethod ? method : policy.allowMethods,
+    // A wildcard is answered with the names asked for: `*` would not cover Authorization.
+    headers: (policy.anyHeader ? requested.join(', ') : policy.allowHeaders) || undefined,
+    maxAgeSeconds: policy.maxAgeSeconds,
+    credentials: policy.credentials,
   };
 }

@@ -1,6 +1,13 @@
+/**
+ * The CORS policies every process holds. A preflight carries no key, so its product is found from the
+ * path: each service has exactly one product per environment (products are UNIQUE (environment,
+ * service)), so a path under a service's address behind `/sandbox` is always that service's sandbox
+ * product. Policies are reloaded when the change feed announces a product change, so `rsg products set`
+ * applies at once in every process.
+ */
 import type { Pool } from 'pg';
 import type { ChangeFeed } from '../../platform/db/notify.ts';
-import { type CompiledCors, compile } from '../domain/cors.ts';
+import { type CorsPolicy, compile } from '../domain/cors.ts';
 import { corsPolicyRows } from '../store/cors-policies.ts';
 
 const RETRY_MS = 2_000;
@@ -11,7 +18,7 @@ const RETRY_MS = 2_000;
  * the load is tried again every two seconds.
  */
 export class CorsPolicies {
-  private policies = new Map<string, CompiledCors>();
+  private policies = new Map<string, CorsPolicy>();
   private running: Promise<void> | undefined;
   private again = false;
   private retry: NodeJS.Timeout | undefined;
@@ -32,7 +39,7 @@ export class CorsPolicies {
     return `${environment}:${service}`;
   }
 
-  get(key: string): CompiledCors | undefined {
+  get(key: string): CorsPolicy | undefined {
     return this.policies.get(key);
   }
 
@@ -64,7 +71,7 @@ export class CorsPolicies {
   }
 
   private async loadOnce(): Promise<void> {
-    const next = new Map<string, CompiledCors>();
+    const next = new Map<string, CorsPolicy>();
     for (const row of await corsPolicyRows(this.pool)) {
       const policy = compile(row);
       if (policy) next.set(CorsPolicies.key(row.environment, row.service), policy);

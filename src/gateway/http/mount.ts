@@ -15,7 +15,7 @@ import {
   type ServiceDefinition,
 } from '../../services/contract.ts';
 import { serviceContext } from '../service-context.ts';
-import { answerPreflight, applyActual, isPreflight } from './cors.ts';
+import { applyActual, isPreflight, preflightRoutes } from './cors.ts';
 import { CorsPolicies } from './cors-policies.ts';
 import { subscriptionGuard } from './guard.ts';
 import { maintenanceHook } from './maintenance.ts';
@@ -99,12 +99,7 @@ export async function mountService(
         open.addHook('onSend', marks.onSend);
         open.get('/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
         // Preflights name no key, so the product is this path's: one per service and environment.
-        const preflight = (request: FastifyRequest, reply: FastifyReply) =>
-          isPreflight(request)
-            ? answerPreflight(runtime.cors.get(corsKey), request, reply)
-            : notFound(request, reply);
-        open.options('/', { schema: { hide: true } }, preflight);
-        open.options('/*', { schema: { hide: true } }, preflight);
+        await preflightRoutes(open, runtime.cors, corsKey, notFound);
         // A service's public routes (no key): outside the guarded scope and its hooks.
         open.addHook('onRoute', auditDeclaredInput);
         if (service.publicRoutes) await open.register(service.publicRoutes, context);
