@@ -1,8 +1,8 @@
 import os from 'node:os';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { updateProduct } from '../src/gateway/products.ts';
-import { createSubscription } from '../src/gateway/subscriptions.ts';
+import { createSubscription } from '../src/gateway/operations/subscriptions.ts';
+import { updateProduct } from '../src/gateway/store/products.ts';
 import { addUser } from '../src/identity/operations/users.ts';
 import { realClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db/pool.ts';

@@ -230,9 +230,12 @@ export async function productionPayer(
   const authorities = await load<typeof import('../src/billing/store/authorities.ts')>(
     'src/billing/store/authorities.ts',
   );
-  const { updateProduct } =
-    await load<typeof import('../src/gateway/products.ts')>('src/gateway/products.ts');
-  const { createSubscription } = await load<typeof import('../src/gateway/subscriptions.ts')>(
+  const { updateProduct } = await load<typeof import('../src/gateway/store/products.ts')>(
+    'src/gateway/store/products.ts',
+    'src/gateway/products.ts',
+  );
+  const { createSubscription } = await load<typeof import('../src/gateway/operations/subscriptions.ts')>(
+    'src/gateway/operations/subscriptions.ts',
     'src/gateway/subscriptions.ts',
   );
   const { addMember } = await load<typeof import('../src/identity/store/memberships.ts')>(

@@ -1,9 +1,10 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { adminRoutes } from './gateway/admin.ts';
-import { reportLimitHealth } from './gateway/limit-health.ts';
-import { HttpMetrics, operatorMetricsRoute } from './gateway/metrics.ts';
-import { dialectOfUrl, mountService } from './gateway/mount.ts';
+import { reportLimitHealth } from './gateway/http/limit-health.ts';
+import { HttpMetrics } from './gateway/http/metrics.ts';
+import { dialectOfUrl, mountService } from './gateway/http/mount.ts';
+import { adminRoutes } from './gateway/routes/admin.ts';
+import { operatorMetricsRoute } from './gateway/routes/metrics.ts';
 import { oauthRoutes } from './identity/routes/oauth.ts';
 import { ping } from './platform/db/pool.ts';
 import { AnswerMarks, REQUEST_ID_HEADER } from './platform/http/answer-marks.ts';

@@ -7,13 +7,14 @@ import { BillingJobs } from './billing/jobs/month-end.ts';
 import { identityDirectory } from './billing/store/directory.ts';
 import { PayerCache } from './billing/store/payer-cache.ts';
 import { type Config, readSettings } from './config.ts';
-import { CorsPolicies } from './gateway/cors.ts';
-import { KeyCache } from './gateway/key-cache.ts';
-import { OrganisationResolver } from './gateway/organisation-resolver.ts';
-import { ensureProducts } from './gateway/products.ts';
-import { changeState, type KeySlot, regenerateKey, type SubscriptionState } from './gateway/subscriptions.ts';
-import { TokenVerifier } from './gateway/tokens.ts';
-import { UsageRecorder } from './gateway/usage.ts';
+import type { KeySlot, SubscriptionState } from './gateway/domain/subscriptions.ts';
+import { CorsPolicies } from './gateway/http/cors-policies.ts';
+import { KeyCache } from './gateway/http/key-cache.ts';
+import { OrganisationResolver } from './gateway/http/organisation-resolver.ts';
+import { TokenVerifier } from './gateway/http/tokens.ts';
+import { UsageRecorder } from './gateway/jobs/usage.ts';
+import { changeState, regenerateKey } from './gateway/operations/subscriptions.ts';
+import { ensureProducts } from './gateway/store/products.ts';
 import { setPasswordCost } from './identity/domain/passwords.ts';
 import { OAUTH_PREFIX } from './identity/oauth/provider.ts';
 import { grantAuthority } from './identity/operations/authorities.ts';
@@ -22,17 +23,19 @@ import { ensureSigningKey } from './identity/operations/signing-keys.ts';
 import { addMember } from './identity/store/memberships.ts';
 import { findOrganisation } from './identity/store/organisations.ts';
 import { listUsers } from './identity/store/users.ts';
-import { type ClockMode, Clocks, readClock } from './platform/clock-store.ts';
+import type { ClockMode } from './platform/clock.ts';
 import { type EmbeddedServer, startEmbedded } from './platform/db/embedded.ts';
 import { type MigrationSource, migrate } from './platform/db/migrations.ts';
 import { ChangeFeed } from './platform/db/notify.ts';
 import { type Database, ensureDatabase, openDatabase } from './platform/db/pool.ts';
 import { type DatabaseUrls, resolveDatabaseUrls } from './platform/db/urls.ts';
+import { Clocks, readClock } from './platform/environment-clocks.ts';
 import { PublicUrl } from './platform/http/public-url.ts';
 import { createLimitStore, type LimitStore } from './platform/limits/index.ts';
 import { sendMail } from './platform/mail.ts';
 import { keyedUniform } from './platform/random.ts';
 import { loadServerKeys, type ServerKeys } from './platform/server-keys.ts';
+import { keptSetting, writeSetting } from './platform/store/settings.ts';
 import {
   ENVIRONMENT_PREFIX,
   ENVIRONMENTS,
@@ -209,15 +212,12 @@ export async function seedSandbox(
   }
 }
 
-async function serverSecret(database: Database): Promise<string> {
-  await database.pool.query(
-    "INSERT INTO settings (name, value) VALUES ('keyed_random_secret', $1) ON CONFLICT (name) DO NOTHING",
-    [randomBytes(32).toString('base64url')],
-  );
-  const result = await database.pool.query<{ value: string }>(
-    "SELECT value FROM settings WHERE name = 'keyed_random_secret'",
-  );
-  return result.rows[0]!.value;
+/** The name the keyed-random secret is kept under in the platform's settings. */
+const SECRET_SETTING = 'keyed_random_secret';
+
+/** The keyed-random secret: made on the first start, the same for every process afterwards. */
+function serverSecret(database: Database): Promise<string> {
+  return keptSetting(database.pool, SECRET_SETTING, randomBytes(32).toString('base64url'));
 }
 
 /**
@@ -229,11 +229,7 @@ export async function presetServerSecret(urls: DatabaseUrls, secret: string): Pr
   await migrateAll(urls);
   const database = openDatabase(urls.gateway, 1);
   try {
-    await database.pool.query(
-      `INSERT INTO settings (name, value) VALUES ('keyed_random_secret', $1)
-       ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value`,
-      [secret],
-    );
+    await writeSetting(database.pool, SECRET_SETTING, secret);
   } finally {
     await database.close();
   }

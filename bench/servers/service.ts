@@ -1,7 +1,7 @@
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { updateProduct } from '../../src/gateway/products.ts';
-import { createSubscription } from '../../src/gateway/subscriptions.ts';
+import { createSubscription } from '../../src/gateway/operations/subscriptions.ts';
+import { updateProduct } from '../../src/gateway/store/products.ts';
 import { addUser } from '../../src/identity/operations/users.ts';
 import { openRuntime } from '../../src/runtime.ts';
 import { SERVICES } from '../../src/services/registry.ts';

@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Pool } from 'pg';
 import type { Config } from '../config.ts';
-import { SUBSCRIPTION_ERRORS } from '../gateway/errors.ts';
-import { SubscriptionError } from '../gateway/subscriptions.ts';
+import { SUBSCRIPTION_ERRORS, SubscriptionError } from '../gateway/errors.ts';
 import { findUserByEmail } from '../identity/store/users.ts';
 import { type Database, openDatabase } from '../platform/db/pool.ts';
 import type { DatabaseUrls } from '../platform/db/urls.ts';

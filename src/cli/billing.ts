@@ -12,7 +12,7 @@ import {
 } from '../billing/store/authorities.ts';
 import type { Config } from '../config.ts';
 import { findOrganisation, organisationIdentifiers } from '../identity/store/organisations.ts';
-import { readClock } from '../platform/clock-store.ts';
+import { readClock } from '../platform/environment-clocks.ts';
 import { ENVIRONMENTS, type Environment } from '../services/contract.ts';
 import {
   type Databases,

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import { advanceClock, type ClockReading, readClock, setClock } from '../platform/clock-store.ts';
+import { advanceClock, type ClockReading, readClock, setClock } from '../platform/environment-clocks.ts';
 import { parse, UsageError, withGateway } from './args.ts';
 
 /** `rsg clock`: the sandbox clock. */

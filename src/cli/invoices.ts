@@ -15,7 +15,7 @@ import {
 import { closeDueMonths, type MonthEndResult, runMonthEnd } from '../billing/store/month-end.ts';
 import type { Config } from '../config.ts';
 import { findOrganisation } from '../identity/store/organisations.ts';
-import { readClock } from '../platform/clock-store.ts';
+import { readClock } from '../platform/environment-clocks.ts';
 import { RuleError } from '../platform/errors.ts';
 import { ENVIRONMENTS, type Environment } from '../services/contract.ts';
 import { optional, parse, print, required, UsageError, withDatabases } from './args.ts';

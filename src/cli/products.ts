@@ -7,8 +7,9 @@ import {
   parseMaxAge,
   parseMethods,
   parseOrigins,
-} from '../gateway/cors.ts';
-import { listProducts, type Product, type ProductChange, updateProduct } from '../gateway/products.ts';
+} from '../gateway/domain/cors.ts';
+import type { Product, ProductChange } from '../gateway/domain/products.ts';
+import { listProducts, updateProduct } from '../gateway/store/products.ts';
 import { SERVICES } from '../services/registry.ts';
 import { type Options, optional, parse, print, UsageError, wholeNumber, withGateway } from './args.ts';
 

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import { bootstrapIfNeeded } from '../gateway/bootstrap.ts';
+import { bootstrapIfNeeded } from '../gateway/operations/bootstrap.ts';
 import { openDatabase } from '../platform/db/pool.ts';
 import { migrateAll, prepareDatabases, seedSandbox } from '../runtime.ts';
 import { SERVICES } from '../services/registry.ts';

@@ -3,9 +3,13 @@ import { parseArgs } from 'node:util';
 import { AggregatorRegistry } from 'prom-client';
 import { buildApp } from '../app.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
-import { type BootstrapResult, bootstrapIfNeeded } from '../gateway/bootstrap.ts';
-import { HttpMetrics } from '../gateway/metrics.ts';
-import { type MetricsServer, type MetricsSource, startMetricsServer } from '../gateway/metrics-server.ts';
+import { HttpMetrics } from '../gateway/http/metrics.ts';
+import { type BootstrapResult, bootstrapIfNeeded } from '../gateway/operations/bootstrap.ts';
+import {
+  type MetricsServer,
+  type MetricsSource,
+  startMetricsServer,
+} from '../gateway/routes/metrics-server.ts';
 import { openDatabase } from '../platform/db/pool.ts';
 import { redactText } from '../platform/http/log-redaction.ts';
 import { PublicUrl } from '../platform/http/public-url.ts';

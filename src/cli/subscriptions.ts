@@ -1,12 +1,12 @@
 import type { Config } from '../config.ts';
+import type { KeySlot } from '../gateway/domain/subscriptions.ts';
 import {
   changeState,
   createSubscription,
-  type KeySlot,
   listSubscriptions,
   regenerateKey,
-} from '../gateway/subscriptions.ts';
-import { usageOf } from '../gateway/usage.ts';
+} from '../gateway/operations/subscriptions.ts';
+import { usageOf } from '../gateway/store/usage.ts';
 import { ENVIRONMENT_PREFIX, ENVIRONMENTS, productId } from '../services/contract.ts';
 import { SERVICES } from '../services/registry.ts';
 import {

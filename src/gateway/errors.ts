@@ -1,8 +1,9 @@
 /**
  * The gateway's own error codes beyond API Management's refusals (`platform/http/error-codes.ts`):
- * the rules of products, subscriptions and their keys, thrown as `SubscriptionError`s (subscriptions.ts)
- * by the admin routes, the portal and the CLI alike.
+ * the rules of products, subscriptions and their keys, thrown as `SubscriptionError`s by the admin
+ * routes, the portal and the CLI alike.
  */
+import { RuleError } from '../platform/errors.ts';
 import { type ErrorCode, errorCode } from '../platform/http/error-codes.ts';
 
 export const SUBSCRIPTION_ERRORS = {
@@ -15,3 +16,10 @@ export const SUBSCRIPTION_ERRORS = {
     'The subscription’s state does not allow the change (a cancelled one has no keys; states move one way)',
   ),
 } as const satisfies Record<string, ErrorCode>;
+
+/** A product or subscription rule broken: its code (`SUBSCRIPTION_ERRORS`) tells which. */
+export class SubscriptionError extends RuleError {
+  constructor(code: ErrorCode, field: string, rule: string, message: string) {
+    super(field, rule, { code, message });
+  }
+}

@@ -11,7 +11,7 @@ import {
   registersOf,
   type ServiceDefinition,
 } from '../services/contract.ts';
-import type { VerifiedToken } from './tokens.ts';
+import type { VerifiedToken } from './http/tokens.ts';
 
 /** What the gateway hands a service when it mounts it in one environment. */
 export interface ServiceContext {
@@ -41,7 +41,7 @@ export interface ServiceContext {
 
 /**
  * The context of one service in one environment, made from the runtime: what the gateway hands the
- * service's routes when it mounts it (mount.ts), and what the CLI, an import, a job or a test hands its
+ * service's routes when it mounts it (http/mount.ts), and what the CLI, an import, a job or a test hands its
  * operations (`services/<id>/operations/`) to run them without HTTP.
  */
 export function serviceContext(

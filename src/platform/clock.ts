@@ -7,6 +7,9 @@ export interface Clock {
   now(): Date;
 }
 
+/** Production is always `real`; the sandbox's clock is `virtual` when it may be moved. */
+export type ClockMode = 'real' | 'virtual';
+
 export interface VirtualState {
   offsetMs: number;
   frozenAt: Date | null;

@@ -1,5 +1,12 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Pool } from 'pg';
+import {
+  insertOutboxEntry,
+  markOutboxFailed,
+  markOutboxSent,
+  type OutboxEntry,
+  outboxEntries,
+} from './store/mail-outbox.ts';
 
 /**
  * Outgoing mail. Every message is first recorded in the outbox (`mail_outbox`), so operators can read
@@ -14,13 +21,6 @@ export interface MailMessage {
   html?: string | undefined;
 }
 
-export interface OutboxEntry extends MailMessage {
-  id: string;
-  createdAt: Date;
-  sentAt: Date | null;
-  error: string | null;
-}
-
 export interface MailSettings {
   pool: Pool;
   /** smtp:// or smtps:// URL, with credentials in it when the server wants them. */
@@ -28,7 +28,6 @@ export interface MailSettings {
   from: string;
 }
 
-const COLUMNS = `id, "to", subject, text, html, created_at AS "createdAt", sent_at AS "sentAt", error`;
 const MAX_ERROR = 500;
 
 const transports = new Map<string, Transporter>();
@@ -49,11 +48,7 @@ export function closeMailTransports(): void {
 }
 
 export async function sendMail(settings: MailSettings, message: MailMessage): Promise<OutboxEntry> {
-  const inserted = await settings.pool.query<OutboxEntry>(
-    `INSERT INTO mail_outbox ("to", subject, text, html) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-    [message.to, message.subject, message.text, message.html ?? null],
-  );
-  const entry = inserted.rows[0]!;
+  const entry = await insertOutboxEntry(settings.pool, { ...message, html: message.html ?? null });
   if (!settings.smtpUrl) return entry;
   try {
     await transportFor(settings.smtpUrl).sendMail({
@@ -63,18 +58,10 @@ export async function sendMail(settings: MailSettings, message: MailMessage): Pr
       text: message.text,
       ...(message.html ? { html: message.html } : {}),
     });
-    const sent = await settings.pool.query<OutboxEntry>(
-      `UPDATE mail_outbox SET sent_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
-      [entry.id],
-    );
-    return sent.rows[0]!;
+    return await markOutboxSent(settings.pool, entry.id);
   } catch (error) {
     const reason = ((error as Error)?.message ?? String(error)).slice(0, MAX_ERROR);
-    const failed = await settings.pool.query<OutboxEntry>(
-      `UPDATE mail_outbox SET error = $2 WHERE id = $1 RETURNING ${COLUMNS}`,
-      [entry.id, reason],
-    );
-    return failed.rows[0]!;
+    return markOutboxFailed(settings.pool, entry.id, reason);
   }
 }
 
@@ -84,10 +71,5 @@ export async function listOutbox(
   options: { limit?: number; to?: string } = {},
 ): Promise<OutboxEntry[]> {
   const limit = Math.min(Math.max(options.limit ?? 100, 1), 1000);
-  const result = await pool.query<OutboxEntry>(
-    `SELECT ${COLUMNS} FROM mail_outbox WHERE ($1::text IS NULL OR lower("to") = lower($1))
-      ORDER BY created_at DESC, id LIMIT ${limit}`,
-    [options.to ?? null],
-  );
-  return result.rows;
+  return outboxEntries(pool, limit, options.to ?? null);
 }

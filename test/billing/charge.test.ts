@@ -255,7 +255,7 @@ describe('sandbox', () => {
   it('charges at the sandbox’s virtual clock', async () => {
     const caller = await apiCaller(gateway, 'sandbox');
     const fees = feesOf(gateway, 'sandbox');
-    const { advanceClock } = await import('../../src/platform/clock-store.ts');
+    const { advanceClock } = await import('../../src/platform/environment-clocks.ts');
     await advanceClock(gateway.runtime.gateway.pool, 'sandbox', '30d');
     await gateway.runtime.clocks.reload();
     const expected = gateway.runtime.clocks.for('sandbox').now().getTime();

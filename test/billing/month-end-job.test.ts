@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listInvoices } from '../../src/billing/store/invoices.ts';
-import { advanceClock, setClock } from '../../src/platform/clock-store.ts';
+import { advanceClock, setClock } from '../../src/platform/environment-clocks.ts';
 import { listOutbox } from '../../src/platform/mail.ts';
 import { type JobsHandle, startJobs } from '../../src/runtime.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';

@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   CorsRuleError,
+  type CorsSettings,
+  compile,
   parseCredentials,
   parseHeaderNames,
   parseMaxAge,
   parseMethods,
   parseOrigins,
-} from '../../src/gateway/cors.ts';
-import { findProduct, updateProduct } from '../../src/gateway/products.ts';
+  preflightAllowance,
+} from '../../src/gateway/domain/cors.ts';
+import { findProduct, updateProduct } from '../../src/gateway/store/products.ts';
 import { rsg } from '../support/cli.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';
@@ -164,6 +167,20 @@ describe('actual requests with an Origin', () => {
     });
     expect(document.statusCode).toBe(200);
     expect(document.headers['access-control-allow-origin']).toBe(ALLOWED);
+  });
+
+  it('a key of another environment: the page can read the hint that names the right path', async () => {
+    const production = await subscriber(gateway, 'production-nzbn');
+    const refused = await gateway.app.inject({
+      url: '/sandbox/nzbn/v5/echo',
+      headers: { origin: ALLOWED, 'Ocp-Apim-Subscription-Key': production.primaryKey },
+    });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers['x-rsg-hint']).toBe(
+      'this key belongs to the production environment; use /gateway/nzbn/v5/echo',
+    );
+    expect(refused.headers['access-control-allow-origin']).toBe(ALLOWED);
+    expect(String(refused.headers['access-control-expose-headers']).toLowerCase()).toContain('x-rsg-hint');
   });
 
   it('a route error (500) keeps the CORS headers', async () => {
@@ -326,5 +343,53 @@ describe('policy rules (unit)', () => {
       '--cors-headers: "bad header" is not a header name',
     );
     expect(() => parseCredentials('yes')).toThrow('--cors-credentials: must be true or false');
+  });
+
+  it('a preflight is allowed when its origin, method and every header are', () => {
+    const settings: CorsSettings = {
+      origins: [ALLOWED],
+      methods: ['GET', 'PUT'],
+      headers: ['Content-Type', 'If-Match'],
+      exposeHeaders: [],
+      maxAgeSeconds: 600,
+      allowCredentials: true,
+    };
+    const policy = compile(settings);
+    expect(
+      preflightAllowance(policy, { origin: 'HTTPS://APP.EXAMPLE', method: 'put', headers: 'if-match' }),
+    ).toEqual({
+      origin: ALLOWED,
+      methods: 'GET, PUT',
+      headers: 'Content-Type, If-Match',
+      maxAgeSeconds: 600,
+      credentials: true,
+    });
+    for (const refused of [
+      { origin: OTHER, method: 'GET', headers: '' },
+      { origin: ALLOWED, method: 'DELETE', headers: '' },
+      { origin: ALLOWED, method: 'GET', headers: 'content-type, x-secret' },
+      { origin: ALLOWED, method: ' ', headers: '' },
+    ]) {
+      expect(preflightAllowance(policy, refused), JSON.stringify(refused)).toBeUndefined();
+    }
+    expect(compile({ ...settings, origins: null })).toBeUndefined();
+    // A wildcard answers with what was asked: `*` would not cover Authorization.
+    const any = compile({
+      ...settings,
+      origins: ['*'],
+      methods: ['*'],
+      headers: ['*'],
+      allowCredentials: false,
+    });
+    expect(
+      preflightAllowance(any, { origin: OTHER, method: 'patch', headers: 'Authorization, X-A' }),
+    ).toEqual({
+      origin: '*',
+      methods: 'PATCH',
+      headers: 'authorization, x-a',
+      maxAgeSeconds: 600,
+      credentials: false,
+    });
+    expect(preflightAllowance(any, { origin: OTHER, method: 'GET', headers: '' })?.headers).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { updateProduct } from '../../src/gateway/products.ts';
+import { updateProduct } from '../../src/gateway/store/products.ts';
 import { type JobsHandle, startJobs } from '../../src/runtime.ts';
 import { type PpsrTest, ppsrTest, registration, requestId } from '../services/ppsr/support/api.ts';
 import { terminateDuringLoad } from '../support/database-faults.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { updateProduct } from '../../src/gateway/products.ts';
+import { updateProduct } from '../../src/gateway/store/products.ts';
 import { databaseName } from '../../src/platform/db/urls.ts';
 import { type JobsHandle, startJobs } from '../../src/runtime.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from '../services/nzbn/support/api.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { changeState, regenerateKey } from '../../src/gateway/subscriptions.ts';
+import { changeState, regenerateKey } from '../../src/gateway/operations/subscriptions.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateProduct } from '../../src/gateway/products.ts';
+import { updateProduct } from '../../src/gateway/store/products.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';
 

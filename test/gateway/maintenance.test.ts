@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maintenanceWindowAt, newZealandIso, newZealandOffsetMs } from '../../src/gateway/maintenance.ts';
-import { setClock } from '../../src/platform/clock-store.ts';
+import {
+  maintenanceWindowAt,
+  newZealandIso,
+  newZealandOffsetMs,
+} from '../../src/gateway/domain/maintenance.ts';
+import { setClock } from '../../src/platform/environment-clocks.ts';
 import { seedBusinessNumbers } from '../support/business-numbers.ts';
 import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';
 

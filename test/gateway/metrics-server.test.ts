@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HttpMetrics } from '../../src/gateway/metrics.ts';
-import { startMetricsServer } from '../../src/gateway/metrics-server.ts';
+import { HttpMetrics } from '../../src/gateway/http/metrics.ts';
+import { startMetricsServer } from '../../src/gateway/routes/metrics-server.ts';
 
 const source = (metrics: HttpMetrics) => ({
   contentType: metrics.registry.contentType,

@@ -1,6 +1,6 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { HttpMetrics } from '../../src/gateway/metrics.ts';
+import { HttpMetrics } from '../../src/gateway/http/metrics.ts';
 
 /**
  * The request metrics are kept in plain arrays on the hot path; /metrics must read exactly as

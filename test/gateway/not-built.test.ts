@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listProducts } from '../../src/gateway/products.ts';
+import { listProducts } from '../../src/gateway/store/products.ts';
 import type { ServiceDefinition } from '../../src/services/contract.ts';
 import { SERVICES } from '../../src/services/registry.ts';
 import { PortalClient } from '../portal/support/api.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentGatewayRefusals } from '../../src/gateway/openapi-refusals.ts';
-import { updateProduct } from '../../src/gateway/products.ts';
+import { documentGatewayRefusals } from '../../src/gateway/http/openapi-refusals.ts';
+import { updateProduct } from '../../src/gateway/store/products.ts';
 import { ENVIRONMENTS } from '../../src/services/contract.ts';
 import { OpenApi, serviceBase } from '../support/openapi.ts';
 import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { updateProduct } from '../../src/gateway/products.ts';
+import { updateProduct } from '../../src/gateway/store/products.ts';
 import { PortalClient, uniqueEmail } from '../portal/support/api.ts';
 import { servicesWithEcho } from '../support/echo-service.ts';
 import { freePort, redisServerBinary, TestRedis } from '../support/redis-server.ts';

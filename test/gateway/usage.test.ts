@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { describe, expect, it } from 'vitest';
-import { UsageRecorder } from '../../src/gateway/usage.ts';
+import { UsageRecorder } from '../../src/gateway/jobs/usage.ts';
 
 /** The recorder's counting, read from the rows it hands the database (a pool that keeps its queries). */
 function recorder() {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, readUserRateLimit } from '../../src/config.ts';
-import { updateProduct } from '../../src/gateway/products.ts';
-import { createSubscription } from '../../src/gateway/subscriptions.ts';
+import { createSubscription } from '../../src/gateway/operations/subscriptions.ts';
+import { updateProduct } from '../../src/gateway/store/products.ts';
 import { addUser } from '../../src/identity/operations/users.ts';
 import type { ServiceDefinition, ServiceId, UserRateLimit } from '../../src/services/contract.ts';
 import { echoRoutes, servicesWithEcho } from '../support/echo-service.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBSCRIPTION_ERRORS } from '../../src/gateway/errors.ts';
-import { changeState, createSubscription, SubscriptionError } from '../../src/gateway/subscriptions.ts';
+import { SUBSCRIPTION_ERRORS, SubscriptionError } from '../../src/gateway/errors.ts';
+import { changeState, createSubscription } from '../../src/gateway/operations/subscriptions.ts';
 import { AuthorityError, IDENTITY_ERRORS, OrganisationError, UserError } from '../../src/identity/errors.ts';
 import { grantAuthority } from '../../src/identity/operations/authorities.ts';
 import { addOrganisation } from '../../src/identity/operations/organisations.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceIdentity } from '../../src/identity/operations/service-identity.ts';
 import { addUser } from '../../src/identity/operations/users.ts';
-import { setClock } from '../../src/platform/clock-store.ts';
+import { setClock } from '../../src/platform/environment-clocks.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodOf, periodStart } from '../../src/billing/domain/invoice-month.ts';
 import { identityDirectory } from '../../src/billing/store/directory.ts';
 import { closeDueMonths } from '../../src/billing/store/month-end.ts';
-import { createSubscription } from '../../src/gateway/subscriptions.ts';
+import { createSubscription } from '../../src/gateway/operations/subscriptions.ts';
 import { addOrganisation } from '../../src/identity/operations/organisations.ts';
 import { addMember } from '../../src/identity/store/memberships.ts';
 import { listOutbox } from '../../src/platform/mail.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateProduct } from '../../src/gateway/products.ts';
+import { updateProduct } from '../../src/gateway/store/products.ts';
 import { grantAuthority } from '../../src/identity/operations/authorities.ts';
 import { addUser, setPassword } from '../../src/identity/operations/users.ts';
 import { findUserByEmail } from '../../src/identity/store/users.ts';

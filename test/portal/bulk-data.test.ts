@@ -5,7 +5,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bulkExportOf } from '../../src/platform/bulk-files.ts';
-import { setClock } from '../../src/platform/clock-store.ts';
+import { setClock } from '../../src/platform/environment-clocks.ts';
 import { listOutbox } from '../../src/platform/mail.ts';
 import { derivedSigningKey, signedQuery } from '../../src/platform/signed-url.ts';
 import { type JobsHandle, startJobs } from '../../src/runtime.ts';

@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateProduct } from '../../src/gateway/products.ts';
-import { createSubscription } from '../../src/gateway/subscriptions.ts';
+import { createSubscription } from '../../src/gateway/operations/subscriptions.ts';
+import { updateProduct } from '../../src/gateway/store/products.ts';
 import { registerClient } from '../../src/identity/operations/clients.ts';
 import {
   expectNo500,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateProduct } from '../../src/gateway/products.ts';
+import { updateProduct } from '../../src/gateway/store/products.ts';
 import { mayAct } from '../../src/identity/store/authorities.ts';
 import { organisationsOf } from '../../src/identity/store/memberships.ts';
 import { listOutbox } from '../../src/platform/mail.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listProducts } from '../../src/gateway/products.ts';
+import { listProducts } from '../../src/gateway/store/products.ts';
 import { mayAct } from '../../src/identity/store/authorities.ts';
 import { organisationsOf } from '../../src/identity/store/memberships.ts';
 import { realClock } from '../../src/platform/clock.ts';

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freezeClock } from '../../src/platform/clock-store.ts';
+import { freezeClock } from '../../src/platform/environment-clocks.ts';
 import { referenceDocument } from '../../src/portal/domain/reference-document.ts';
 import {
   grantExampleEntity,

@@ -7,7 +7,7 @@
  */
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createSubscription } from '../../src/gateway/subscriptions.ts';
+import { createSubscription } from '../../src/gateway/operations/subscriptions.ts';
 import { addUser } from '../../src/identity/operations/users.ts';
 import type { DatabaseUrls } from '../../src/platform/db/urls.ts';
 import { openRuntime } from '../../src/runtime.ts';

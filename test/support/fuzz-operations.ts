@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { updateProduct } from '../../src/gateway/products.ts';
+import { updateProduct } from '../../src/gateway/store/products.ts';
 import { dialectCodes, dialectError, expectCatalogued } from './error-codes.ts';
 import { type FingerprintedTables, fingerprint } from './fingerprint.ts';
 import { Deep, dateText, deepJson, hostile, hostileString, httpDate } from './fuzz.ts';

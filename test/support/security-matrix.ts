@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVALID_KEY, MISSING_KEY } from '../../src/gateway/guard.ts';
+import { INVALID_KEY, MISSING_KEY } from '../../src/gateway/http/guard.ts';
 import { addOrganisation } from '../../src/identity/operations/organisations.ts';
 import { addMember } from '../../src/identity/store/memberships.ts';
 import type { Environment, ServiceId } from '../../src/services/contract.ts';

@@ -193,3 +193,23 @@ async function inTransaction<T, C extends pg.ClientBase>(
     throw error;
   }
 }
+
+/**
+ * Runs `work` while this process holds the session-level advisory lock `key`, on a connection of its own
+ * that `work` is handed (what it reads and writes there is seen by the next holder): two processes
+ * starting at once do the work one after the other.
+ */
+export async function withAdvisoryLock<T>(
+  pool: pg.Pool,
+  key: number,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [key]);
+    return await work(client);
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => {});
+    client.release();
+  }
+}

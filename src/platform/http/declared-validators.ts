@@ -126,7 +126,7 @@ const TAKES_BODY = new Set(['POST', 'PUT', 'PATCH']);
 /**
  * A register's route that would take input no validator checks: a path parameter its schema does not
  * declare, or a body (POST, PUT, PATCH) with neither a schema nor declared validators. Installed as an
- * `onRoute` hook on every register's scope (gateway/mount.ts), so such a route fails at start-up.
+ * `onRoute` hook on every register's scope (gateway/http/mount.ts), so such a route fails at start-up.
  */
 export function auditDeclaredInput(route: AuditedRoute): void {
   const methods = Array.isArray(route.method) ? route.method : [route.method];

@@ -289,7 +289,7 @@ export function findInvalidFormText(bytes: Buffer): HttpError | undefined {
 
 /**
  * Set (as a decoration) on a scope whose own `onRequest` hook checks the URL with `urlTextRefusal` (the
- * guarded service routes: mount.ts): its routes without a body then run no `preValidation` hook at all.
+ * guarded service routes: gateway/http/mount.ts): its routes without a body then run no `preValidation` hook at all.
  */
 export const URL_TEXT_CHECKED_ON_REQUEST = 'urlTextCheckedOnRequest';
 

@@ -43,7 +43,7 @@ export function keepTickShapes(): void {
  * stream states, Fastify's Request and Reply): their classes add their fields one transition at a
  * time, and only live requests hold those maps. Each answer's request and reply are handed here when
  * the request has no body (so no uploaded body is kept) — by a guarded service route's onResponse hook
- * (mount.ts), by the onSend hook of every other route (answer-marks.ts) — and the latest stay alive
+ * (gateway/http/mount.ts), by the onSend hook of every other route (answer-marks.ts) — and the latest stay alive
  * between busy spells (two stores a request).
  */
 export function keepRequestShapes(request: object, reply: object): void {

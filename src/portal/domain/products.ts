@@ -1,4 +1,4 @@
-import type { Product } from '../../gateway/products.ts';
+import type { Product } from '../../gateway/domain/products.ts';
 import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../../services/contract.ts';
 
 /** What the product pages say of a product (the gateway's), and where its register answers. */

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
-import { createSubscription } from '../../gateway/subscriptions.ts';
+import { createSubscription } from '../../gateway/operations/subscriptions.ts';
 import { grantAuthority } from '../../identity/operations/authorities.ts';
 import { addUser } from '../../identity/operations/users.ts';
 import type { Clock } from '../../platform/clock.ts';

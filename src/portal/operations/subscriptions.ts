@@ -1,16 +1,15 @@
 import type { Pool } from 'pg';
-import { findProduct, type Product } from '../../gateway/products.ts';
+import type { Product } from '../../gateway/domain/products.ts';
+import type { KeySlot, Subscription } from '../../gateway/domain/subscriptions.ts';
+import { SubscriptionError } from '../../gateway/errors.ts';
+import { createSubscription, listSubscriptions } from '../../gateway/operations/subscriptions.ts';
+import { findProduct } from '../../gateway/store/products.ts';
 import {
-  createSubscription,
-  type KeySlot,
-  listSubscriptions,
   type RequestedSubscription,
   requestedSubscription,
   requestedSubscriptions,
-  type Subscription,
-  SubscriptionError,
-} from '../../gateway/subscriptions.ts';
-import { type DailyUsage, dailyUsage } from '../../gateway/usage.ts';
+} from '../../gateway/store/subscriptions.ts';
+import { type DailyUsage, dailyUsage } from '../../gateway/store/usage.ts';
 import { sendMail } from '../../platform/mail.ts';
 import { PRODUCT_ID } from '../domain/products.ts';
 import { UUID } from '../domain/values.ts';

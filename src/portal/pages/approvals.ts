@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
-import type { OutboxEntry } from '../../platform/mail.ts';
+import type { OutboxEntry } from '../../platform/store/mail-outbox.ts';
 import { formatDate } from '../domain/values.ts';
 import type { SubscriptionRequest } from '../operations/subscriptions.ts';
 import { csrfField } from './layout.ts';

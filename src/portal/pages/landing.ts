@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { maintenanceWindowAt, newZealandIso } from '../../gateway/maintenance.ts';
-import type { Product } from '../../gateway/products.ts';
+import { maintenanceWindowAt, newZealandIso } from '../../gateway/domain/maintenance.ts';
+import type { Product } from '../../gateway/domain/products.ts';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
 import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../../services/contract.ts';
 import { ORGANISATION_HEADER_SERVICES } from '../domain/organisation-header.ts';

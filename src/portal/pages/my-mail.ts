@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../../platform/http/html.ts';
-import type { OutboxEntry } from '../../platform/mail.ts';
+import type { OutboxEntry } from '../../platform/store/mail-outbox.ts';
 import { formatDate } from '../domain/values.ts';
 import type { PortalDeps } from '../index.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Product } from '../../gateway/products.ts';
+import type { Product } from '../../gateway/domain/products.ts';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
 import type { ServiceDefinition } from '../../services/contract.ts';
 import { baseUrl, isBuilt, quotaText } from '../domain/products.ts';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
-import type { Product } from '../../gateway/products.ts';
+import type { Product } from '../../gateway/domain/products.ts';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
 import { portalContext } from '../session.ts';
 import { pathCode } from './layout.ts';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { Product } from '../../gateway/products.ts';
-import type { KeySlot } from '../../gateway/subscriptions.ts';
+import type { Product } from '../../gateway/domain/products.ts';
+import type { KeySlot } from '../../gateway/domain/subscriptions.ts';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
 import { formatDate } from '../domain/values.ts';
 import type { PortalDeps } from '../index.ts';

@@ -1,4 +1,4 @@
-import type { DailyUsage } from '../../gateway/usage.ts';
+import type { DailyUsage } from '../../gateway/store/usage.ts';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
 import type { MySubscription } from '../operations/subscriptions.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { listProducts } from '../../gateway/products.ts';
+import { listProducts } from '../../gateway/store/products.ts';
 import type { PortalDeps } from '../index.ts';
 import { catalogue, searchOperations } from '../operations/reference.ts';
 import { organisationIn } from '../operations/sandbox.ts';

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { findProduct, listProducts, type Product } from '../../gateway/products.ts';
+import type { Product } from '../../gateway/domain/products.ts';
+import { findProduct, listProducts } from '../../gateway/store/products.ts';
 import { ORGANISATION_HEADER_SERVICES } from '../domain/organisation-header.ts';
 import { baseUrl, PRODUCT_ID } from '../domain/products.ts';
 import { notFound } from '../errors.ts';

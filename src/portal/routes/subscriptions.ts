@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { listProducts } from '../../gateway/products.ts';
+import { listProducts } from '../../gateway/store/products.ts';
 import { baseUrl } from '../domain/products.ts';
 import { invalidField } from '../errors.ts';
 import type { PortalDeps } from '../index.ts';

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { DEFAULT_FEE_SCHEDULE } from '../../../src/billing/domain/fee-schedule.ts';
 import { type FeeCaller, type ServiceFees, serviceFees } from '../../../src/billing/fees.ts';
 import type { PayerCache } from '../../../src/billing/store/payer-cache.ts';
-import { createSubscription } from '../../../src/gateway/subscriptions.ts';
+import { createSubscription } from '../../../src/gateway/operations/subscriptions.ts';
 import type { MembershipRole } from '../../../src/identity/domain/organisations.ts';
 import { addOrganisation } from '../../../src/identity/operations/organisations.ts';
 import { addUser } from '../../../src/identity/operations/users.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../../src/identity/store/memberships.ts';
 import { findOrganisation } from '../../../src/identity/store/organisations.ts';
-import { setClock } from '../../../src/platform/clock-store.ts';
+import { setClock } from '../../../src/platform/environment-clocks.ts';
 import { withIsinCheckDigit } from '../../../src/services/disclose/domain/isin.ts';
 import { fingerprint } from '../../support/fingerprint.ts';
 import { signedInUser } from '../../support/oauth.ts';

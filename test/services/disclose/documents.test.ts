@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setClock } from '../../../src/platform/clock-store.ts';
+import { setClock } from '../../../src/platform/environment-clocks.ts';
 import { SIGNED_URL_SECONDS } from '../../../src/services/disclose/domain/records.ts';
 import {
   folderDocumentFiles,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths } from '../../../src/platform/calendar.ts';
-import { setClock } from '../../../src/platform/clock-store.ts';
+import { setClock } from '../../../src/platform/environment-clocks.ts';
 import { FIXED_CLIENTS, fixedCases } from '../../../src/services/iponz/sandbox/fixtures.ts';
 import { loadCases, loadClients } from '../../../src/services/iponz/store/seed.ts';
 import { fingerprint, organisationOf } from '../../billing/support/api.ts';

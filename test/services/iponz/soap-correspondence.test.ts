@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../../src/platform/calendar.ts';
-import { setClock } from '../../../src/platform/clock-store.ts';
+import { setClock } from '../../../src/platform/environment-clocks.ts';
 import {
   EXAMINATION_REPORT_DAYS,
   OPPOSITION_DAYS,

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateProduct } from '../../../src/gateway/products.ts';
+import { updateProduct } from '../../../src/gateway/store/products.ts';
 import { addDays } from '../../../src/platform/calendar.ts';
-import { setClock } from '../../../src/platform/clock-store.ts';
+import { setClock } from '../../../src/platform/environment-clocks.ts';
 import { documentStoreFor } from '../../../src/services/iponz/documents/location.ts';
 import { fingerprint } from '../../support/fingerprint.ts';
 import { clientCredentialsToken } from '../../support/oauth.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nzDate } from '../../../src/platform/calendar.ts';
-import { advanceClock, setClock } from '../../../src/platform/clock-store.ts';
+import { advanceClock, setClock } from '../../../src/platform/environment-clocks.ts';
 import { TimedStatuses } from '../../../src/services/iponz/jobs/timed-statuses.ts';
 import { subscriber, type TestGateway, testGateway } from '../../support/runtime.ts';
 

@@ -3,7 +3,7 @@ import { Ajv } from 'ajv';
 import type { LightMyRequestResponse } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSubscription } from '../../../src/gateway/subscriptions.ts';
+import { createSubscription } from '../../../src/gateway/operations/subscriptions.ts';
 import { addOrganisation } from '../../../src/identity/operations/organisations.ts';
 import { addMember } from '../../../src/identity/store/memberships.ts';
 import { transactionHeaders } from '../../../src/services/ppsr/schemas.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSubscription } from '../../../src/gateway/subscriptions.ts';
+import { createSubscription } from '../../../src/gateway/operations/subscriptions.ts';
 import { type TestGateway, testGateway } from '../../support/runtime.ts';
 import { BASE, type PpsrTest, ppsrTest } from './support/api.ts';
 

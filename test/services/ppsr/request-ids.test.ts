@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveAuthority, requestAuthority } from '../../../src/billing/store/authorities.ts';
-import { createSubscription } from '../../../src/gateway/subscriptions.ts';
+import { createSubscription } from '../../../src/gateway/operations/subscriptions.ts';
 import { addOrganisation } from '../../../src/identity/operations/organisations.ts';
 import { addUser } from '../../../src/identity/operations/users.ts';
 import { addMember } from '../../../src/identity/store/memberships.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { approveAuthority, requestAuthority } from '../../../src/billing/store/authorities.ts';
-import { createSubscription } from '../../../src/gateway/subscriptions.ts';
+import { createSubscription } from '../../../src/gateway/operations/subscriptions.ts';
 import { addOrganisation } from '../../../src/identity/operations/organisations.ts';
 import { addMember } from '../../../src/identity/store/memberships.ts';
 import { type PpsrTest, PRODUCTION, ppsrTest, registration, requestId } from './support/api.ts';

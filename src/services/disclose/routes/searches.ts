@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { KEY_QUERY } from '../../../gateway/guard.ts';
+import { KEY_QUERY } from '../../../gateway/http/guard.ts';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { isDate } from '../../../platform/calendar.ts';
 import { RuleError } from '../../../platform/errors.ts';

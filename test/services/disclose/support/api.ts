@@ -7,7 +7,7 @@ import { type ServiceContext, serviceContext } from '../../../../src/gateway/ser
 import { grantAuthority } from '../../../../src/identity/operations/authorities.ts';
 import { addOrganisation } from '../../../../src/identity/operations/organisations.ts';
 import { addMember } from '../../../../src/identity/store/memberships.ts';
-import { setClock } from '../../../../src/platform/clock-store.ts';
+import { setClock } from '../../../../src/platform/environment-clocks.ts';
 import { discloseService } from '../../../../src/services/disclose/index.ts';
 import { seedDisclose } from '../../../../src/services/disclose/sandbox/seed.ts';
 import {

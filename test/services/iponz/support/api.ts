@@ -1,6 +1,6 @@
 import type { AppOptions } from '../../../../src/app.ts';
 import { grantAuthority } from '../../../../src/identity/operations/authorities.ts';
-import { setClock } from '../../../../src/platform/clock-store.ts';
+import { setClock } from '../../../../src/platform/environment-clocks.ts';
 import { seedIponz } from '../../../../src/services/iponz/sandbox/seed.ts';
 import type { SignedInUser } from '../../../support/oauth.ts';
 import { testGateway } from '../../../support/runtime.ts';

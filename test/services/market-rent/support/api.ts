@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setClock } from '../../../../src/platform/clock-store.ts';
+import { setClock } from '../../../../src/platform/environment-clocks.ts';
 import { type ImportResult, importBonds } from '../../../../src/services/market-rent/operations/bonds.ts';
 import { subscriber, type TestGateway, testGateway } from '../../../support/runtime.ts';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setClock } from '../../../../src/platform/clock-store.ts';
+import { setClock } from '../../../../src/platform/environment-clocks.ts';
 import type { JobsHandle } from '../../../../src/runtime.ts';
 import { FIXTURE, type NzbnTest } from './api.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { LimitStore } from '../platform/limits/index.ts';
+import type { LimitStore } from '../../platform/limits/index.ts';
 
 /**
  * Makes the rate-limit store's state visible: with Redis, `rsg_redis_up` (1 while decisions are made on

@@ -1,43 +1,13 @@
-import type { Pool } from 'pg';
-import { publish } from '../platform/db/notify.ts';
-import { ENVIRONMENTS, type Environment, productId, type ServiceDefinition } from '../services/contract.ts';
-import { type CorsSettings, wildcardCredentials } from './cors.ts';
-
-export interface Product {
-  id: string;
-  environment: Environment;
-  service: string;
-  name: string;
-  rateLimitPerMinute: number;
-  quotaCalls: number | null;
-  quotaPeriodSeconds: number | null;
-  approvalRequired: boolean;
-  /** Cross-origin resource sharing (see cors.ts); `origins` null: off, the default. */
-  cors: CorsSettings;
-}
-
 /**
- * Defaults for new products. The sandbox is for building and testing, so it is open without approval;
- * production holds real data, so an operator approves each subscription. Operators change these with
- * `rsg products set`; later starts never overwrite their changes.
+ * The SQL of `products` (gateway database): the rows the service registry calls for, reads, and an
+ * operator's change, announced to every process (key lookups cache a product's limits, and every process
+ * holds its CORS policy). The CORS policies' own read is store/cors-policies.ts.
  */
-export const PRODUCT_DEFAULTS: Record<
-  Environment,
-  Omit<Product, 'id' | 'environment' | 'service' | 'name' | 'cors'>
-> = {
-  sandbox: {
-    rateLimitPerMinute: 300,
-    quotaCalls: 100_000,
-    quotaPeriodSeconds: 86_400,
-    approvalRequired: false,
-  },
-  production: {
-    rateLimitPerMinute: 600,
-    quotaCalls: 1_000_000,
-    quotaPeriodSeconds: 86_400,
-    approvalRequired: true,
-  },
-};
+import type { Pool, PoolClient } from 'pg';
+import { publish } from '../../platform/db/notify.ts';
+import { ENVIRONMENTS, productId, type ServiceDefinition } from '../../services/contract.ts';
+import { wildcardCredentials } from '../domain/cors.ts';
+import { PRODUCT_DEFAULTS, type Product, type ProductChange } from '../domain/products.ts';
 
 /**
  * Inserts the products that are missing. Two processes may do this at once (two `rsg migrate`): the
@@ -81,15 +51,15 @@ export async function findProduct(pool: Pool, id: string): Promise<Product | und
   return (await pool.query<Product>(`SELECT ${COLUMNS} FROM products WHERE id = $1`, [id])).rows[0];
 }
 
-export interface ProductChange {
-  rateLimitPerMinute?: number;
-  /** null removes the quota. */
-  quota?: { calls: number; periodSeconds: number } | null;
-  approvalRequired?: boolean;
-  /** Only the settings named change; `origins: null` turns CORS off. */
-  cors?: Partial<CorsSettings>;
+/** Whether the product exists (a new subscription's check, inside its transaction). */
+export async function productExists(db: Pool | PoolClient, id: string): Promise<boolean> {
+  return ((await db.query('SELECT 1 FROM products WHERE id = $1', [id])).rowCount ?? 0) > 0;
 }
 
+/**
+ * Changes what `change` names; undefined when there is no such product. The table's check keeps the
+ * wildcard-with-credentials pair out whatever order its halves are set in (mapped to the option's rule).
+ */
 export async function updateProduct(
   pool: Pool,
   id: string,

@@ -1,9 +1,22 @@
 import type { Pool } from 'pg';
-import { addDuration, type Clock, realClock, VirtualClock, type VirtualState } from './clock.ts';
+import {
+  addDuration,
+  type Clock,
+  type ClockMode,
+  realClock,
+  VirtualClock,
+  type VirtualState,
+} from './clock.ts';
 import { type ChangeFeed, publish } from './db/notify.ts';
 import { withTransaction } from './db/pool.ts';
-
-export type ClockMode = 'real' | 'virtual';
+import {
+  clockRow,
+  freezeClockRow,
+  lockClockRow,
+  type ClockRow as Row,
+  setClockMode,
+  updateClockRow,
+} from './store/environment-clocks.ts';
 
 export interface ClockReading {
   environment: string;
@@ -15,18 +28,8 @@ export interface ClockReading {
 
 export class ClockError extends Error {}
 
-interface Row {
-  mode: ClockMode;
-  offset_ms: number;
-  frozen_at: Date | null;
-}
-
 async function readRow(pool: Pool, environment: string): Promise<Row> {
-  const result = await pool.query<Row>(
-    'SELECT mode, offset_ms, frozen_at FROM environment_clocks WHERE environment = $1',
-    [environment],
-  );
-  const row = result.rows[0];
+  const row = await clockRow(pool, environment);
   if (!row) throw new ClockError(`unknown environment "${environment}"`);
   return row;
 }
@@ -55,11 +58,7 @@ async function moveClock(
   target: (now: Date) => Date,
 ): Promise<ClockReading> {
   return withTransaction(pool, async (client) => {
-    const result = await client.query<Row>(
-      'SELECT mode, offset_ms, frozen_at FROM environment_clocks WHERE environment = $1 FOR UPDATE',
-      [environment],
-    );
-    const row = result.rows[0];
+    const row = await lockClockRow(client, environment);
     if (!row) throw new ClockError(`unknown environment "${environment}"`);
     if (row.mode !== 'virtual') {
       throw new ClockError(
@@ -74,10 +73,7 @@ async function moveClock(
       row.frozen_at !== null
         ? { ...row, frozen_at: next }
         : { ...row, offset_ms: Number(row.offset_ms) + (next.getTime() - current.getTime()) };
-    await client.query(
-      'UPDATE environment_clocks SET offset_ms = $2, frozen_at = $3, updated_at = now() WHERE environment = $1',
-      [environment, updated.offset_ms, updated.frozen_at],
-    );
+    await updateClockRow(client, environment, { offsetMs: updated.offset_ms, frozenAt: updated.frozen_at });
     await publish(client, { kind: 'clock', environment });
     return reading(environment, updated);
   });
@@ -116,10 +112,7 @@ export function setClock(pool: Pool, environment: string, iso: string): Promise<
 export async function freezeClock(pool: Pool, environment: string, iso: string): Promise<ClockReading> {
   await setClock(pool, environment, iso);
   await withTransaction(pool, async (client) => {
-    await client.query(
-      'UPDATE environment_clocks SET frozen_at = $2, updated_at = now() WHERE environment = $1',
-      [environment, new Date(iso)],
-    );
+    await freezeClockRow(client, environment, new Date(iso));
     await publish(client, { kind: 'clock', environment });
   });
   return readClock(pool, environment);
@@ -145,7 +138,7 @@ export class Clocks {
   /** `mode` undefined keeps the mode in the database (a process joining a running gateway). */
   async start(mode: ClockMode | undefined, feed?: ChangeFeed): Promise<void> {
     if (mode) {
-      await this.pool.query("UPDATE environment_clocks SET mode = $1 WHERE environment = 'sandbox'", [mode]);
+      await setClockMode(this.pool, 'sandbox', mode);
     }
     await this.reload();
     feed?.on((notice) => {

@@ -1,4 +1,4 @@
-import { APIM_ERRORS } from '../platform/http/error-codes.ts';
+import { APIM_ERRORS } from '../../platform/http/error-codes.ts';
 
 /**
  * The gateway's own refusals in each service's OpenAPI document. The guard (guard.ts) answers every

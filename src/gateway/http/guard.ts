@@ -1,15 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { scopeAllows } from '../identity/domain/scopes.ts';
-import { APIM_ERRORS } from '../platform/http/error-codes.ts';
-import { HttpError, sendError } from '../platform/http/errors.ts';
-import type { LimitOutcome, LimitRequest, LimitStore } from '../platform/limits/index.ts';
-import { ENVIRONMENT_PREFIX, type Environment, type ServiceId } from '../services/contract.ts';
+import { scopeAllows } from '../../identity/domain/scopes.ts';
+import { APIM_ERRORS } from '../../platform/http/error-codes.ts';
+import { HttpError, sendError } from '../../platform/http/errors.ts';
+import type { LimitOutcome, LimitRequest, LimitStore } from '../../platform/limits/index.ts';
+import { ENVIRONMENT_PREFIX, type Environment, type ServiceId } from '../../services/contract.ts';
+import type { KeyOwner } from '../domain/subscriptions.ts';
+import type { UsageRecorder } from '../jobs/usage.ts';
+import type { Caller } from '../service-context.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { OrganisationResolver } from './organisation-resolver.ts';
-import type { Caller } from './service-context.ts';
-import type { KeyOwner } from './subscriptions.ts';
 import type { TokenVerifier } from './tokens.ts';
-import type { UsageRecorder } from './usage.ts';
 
 /**
  * The front door of every service route: the subscription key (header or query parameter), its product,

@@ -1,9 +1,9 @@
 import type { Pool } from 'pg';
-import { memberOrganisationId } from '../identity/store/memberships.ts';
-import { APIM_ERRORS } from '../platform/http/error-codes.ts';
-import { HttpError } from '../platform/http/errors.ts';
-import type { Environment } from '../services/contract.ts';
-import type { Caller } from './service-context.ts';
+import { memberOrganisationId } from '../../identity/store/memberships.ts';
+import { APIM_ERRORS } from '../../platform/http/error-codes.ts';
+import { HttpError } from '../../platform/http/errors.ts';
+import type { Environment } from '../../services/contract.ts';
+import type { Caller } from '../service-context.ts';
 
 /**
  * The `x-organisation` header names the organisation a call is made for (the offers register requires

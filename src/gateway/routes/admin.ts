@@ -1,10 +1,16 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { advanceClock, ClockError, type ClockReading, readClock, setClock } from '../platform/clock-store.ts';
-import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../platform/http/error-codes.ts';
-import { HttpError } from '../platform/http/errors.ts';
-import type { Runtime } from '../runtime.ts';
-import { INVALID_KEY, MISSING_KEY, presentedKey } from './guard.ts';
+import {
+  advanceClock,
+  ClockError,
+  type ClockReading,
+  readClock,
+  setClock,
+} from '../../platform/environment-clocks.ts';
+import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../../platform/http/error-codes.ts';
+import { HttpError } from '../../platform/http/errors.ts';
+import type { Runtime } from '../../runtime.ts';
+import { INVALID_KEY, MISSING_KEY, presentedKey } from '../http/guard.ts';
 
 /**
  * Operator routes of the sandbox, under /sandbox/admin. They take the subscription key of an operator

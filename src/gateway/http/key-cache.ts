@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
-import type { ChangeFeed } from '../platform/db/notify.ts';
-import { findKeyOwner, type KeyOwner } from './subscriptions.ts';
+import type { ChangeFeed } from '../../platform/db/notify.ts';
+import type { KeyOwner } from '../domain/subscriptions.ts';
+import { findKeyOwner } from '../operations/subscriptions.ts';
 
 /**
  * Key lookups served from memory for `ttlMs`, so the hot path does not wait on the database.

@@ -1,12 +1,12 @@
 import { createLocalJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
 import type { Pool } from 'pg';
-import { resourceFor } from '../identity/domain/scopes.ts';
-import { SIGNING_ALG } from '../identity/domain/signing-keys.ts';
-import { loadSigningKeys } from '../identity/operations/signing-keys.ts';
-import type { ChangeFeed } from '../platform/db/notify.ts';
-import { APIM_ERRORS } from '../platform/http/error-codes.ts';
-import { HttpError } from '../platform/http/errors.ts';
-import type { Environment } from '../services/contract.ts';
+import { resourceFor } from '../../identity/domain/scopes.ts';
+import { SIGNING_ALG } from '../../identity/domain/signing-keys.ts';
+import { loadSigningKeys } from '../../identity/operations/signing-keys.ts';
+import type { ChangeFeed } from '../../platform/db/notify.ts';
+import { APIM_ERRORS } from '../../platform/http/error-codes.ts';
+import { HttpError } from '../../platform/http/errors.ts';
+import type { Environment } from '../../services/contract.ts';
 
 /**
  * Bearer token checks at the gateway, with `jose`: an allow-listed algorithm, a known key (from the
