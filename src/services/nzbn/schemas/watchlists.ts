@@ -92,7 +92,15 @@ export const NzbnsBody = Type.Object(
   { examples: [{ nzbns: ['9429000001014'] }] },
 );
 export type NzbnsBody = Static<typeof NzbnsBody>;
-export const NzbnList = Type.Object({ nzbns: Type.Array(Nzbn) }, Strict);
+/** The published NZBNList: the business numbers, with the links that change them. */
+export const NzbnList = Type.Object({ nzbns: Type.Array(Nzbn), links: Type.Array(Link) }, Strict);
+/** The published TestMessage: what a test notification says. */
+export const TestMessage = Type.Object(
+  { text: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])) },
+  { ...Strict, examples: [{ text: 'Checking our receiver' }] },
+);
+export type TestMessage = Static<typeof TestMessage>;
+export const SentTestMessage = Type.Object({ text: Type.String() }, Strict);
 export const IdParams = Type.Object({ watchlistId: Type.String({ maxLength: 60 }) });
 export type IdParams = Static<typeof IdParams>;
 export const ListQuery = Type.Object({
