@@ -89,12 +89,14 @@ export function view(context: NzbnContext, watchlist: StoredWatchlist) {
     channel: watchlist.channel,
     frequency: watchlist.frequency,
     wildcard: watchlist.wildcard,
-    changeEventTypes: watchlist.changeEventTypes,
+    // Published as text: the types and the addresses comma-joined, the notice's id a number.
+    changeEventTypes: watchlist.changeEventTypes.join(','),
     pushEndpoint: watchlist.pushEndpoint,
     authorizationToken: watchlist.authorizationToken,
     adminEmailAddress: watchlist.adminEmailAddress,
-    watchlistEmailAddresses: watchlist.watchlistEmailAddresses,
-    lastSuccessfulChangeNoticeId: watchlist.lastSuccessfulChangeNoticeId,
+    watchlistEmailAddresses: watchlist.watchlistEmailAddresses.join(','),
+    lastSuccessfulChangeNoticeId:
+      watchlist.lastSuccessfulChangeNoticeId === null ? null : Number(watchlist.lastSuccessfulChangeNoticeId),
     suspended: watchlist.suspended,
     links: [
       link('self', self, ['GET', 'PUT', 'DELETE']),

@@ -105,7 +105,7 @@ const HINTS: Record<string, [valid: string[], odd: string[]]> = {
     ['EMAIL', 'PUSH'],
     ['SMS', 'email'],
   ],
-  frequency: [['IMMEDIATE', 'DAILY', 'WEEKLY'], ['HOURLY']],
+  frequency: [['ONEVENT', 'DAILY', 'WEEKLY', 'IMMEDIATE'], ['HOURLY']],
   wildcard: [['ALL', 'NEW'], ['SOME']],
   'address-type': [
     ['REGISTERED', 'POSTAL', 'OFFICE', 'ALL', 'all'],

@@ -39,16 +39,17 @@ describe('watchlists', () => {
     const created = await create(PUSH);
     expect(created.statusCode, created.body).toBe(201);
     const body = created.json();
+    // The published values and types: ONEVENT, and the lists as comma-joined text.
     expect(body).toMatchObject({
       name: 'Suppliers',
       channel: 'PUSH',
-      frequency: 'IMMEDIATE',
+      frequency: 'ONEVENT',
       wildcard: null,
-      changeEventTypes: ['ENTITY_NAME', 'ROLES_DIRECTOR'],
+      changeEventTypes: 'ENTITY_NAME,ROLES_DIRECTOR',
       pushEndpoint: PUSH.pushEndpoint,
       authorizationToken: 'Bearer abc',
       adminEmailAddress: 'admin@example.com',
-      watchlistEmailAddresses: [],
+      watchlistEmailAddresses: '',
       lastSuccessfulChangeNoticeId: null,
       suspended: false,
       toDate: null,
@@ -82,7 +83,25 @@ describe('watchlists', () => {
       wildcard: 'NEW',
     });
     expect(email.statusCode, email.body).toBe(201);
-    expect(email.json()).toMatchObject({ frequency: 'DAILY', wildcard: 'NEW', changeEventTypes: ['ALL'] });
+    expect(email.json()).toMatchObject({
+      frequency: 'DAILY',
+      wildcard: 'NEW',
+      changeEventTypes: 'ALL',
+      watchlistEmailAddresses: 'team@example.com',
+    });
+    // The published text form is taken too, and IMMEDIATE (our earlier name) is read as ONEVENT.
+    const texts = await create({
+      ...PUSH,
+      frequency: 'immediate',
+      changeEventTypes: 'ENTITY_NAME, NEW',
+      watchlistEmailAddresses: 'a@example.com,b@example.com',
+    });
+    expect(texts.statusCode, texts.body).toBe(201);
+    expect(texts.json()).toMatchObject({
+      frequency: 'ONEVENT',
+      changeEventTypes: 'ENTITY_NAME,NEW',
+      watchlistEmailAddresses: 'a@example.com,b@example.com',
+    });
 
     const listed = (await t.call('GET', '/watchlists?sort-by=name&sortorder=DESC')).json();
     const names = listed.items.map((w: { name: string }) => w.name);

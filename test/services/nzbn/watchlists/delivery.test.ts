@@ -99,7 +99,8 @@ describe('push delivery', () => {
     await settle(jobs);
     expect(receiver.on(pathOf(endpoint))).toHaveLength(2);
     const view = (await t.call('GET', `/watchlists/${watchlist.watchlistId}`)).json();
-    expect(view.lastSuccessfulChangeNoticeId).toBe(second);
+    // The published integer: the last change event delivered.
+    expect(view.lastSuccessfulChangeNoticeId).toBe(Number(second));
   });
 
   it('retries at exactly 20, 90, 180, 300 and 450 minutes after the original attempt, then suspends and emails the administrator', async () => {
