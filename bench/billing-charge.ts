@@ -114,7 +114,10 @@ async function gatewayOf(root: string, stem: string) {
       method: 'POST',
       url: `/gateway/nzbn/v5/entities/${nzbn}/organisation-parts`,
       headers,
-      payload: { name: 'Bench Part', function: 'Dispatch' },
+      payload: {
+        termsAndConditionsAccepted: true,
+        organisationPart: { name: 'Bench Part', function: 'PHYSICAL_LOCATION' },
+      },
     });
     const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
     if (response.statusCode !== 201) throw new Error(`${response.statusCode} ${response.body.slice(0, 300)}`);

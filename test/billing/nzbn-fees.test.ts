@@ -51,7 +51,8 @@ describe('an organisation part beyond the second, in production', () => {
       t.call('POST', `/gateway/nzbn/v5/entities/${E}/organisation-parts`, {
         key: t.productionKey,
         token: user.token,
-        payload: { name },
+        // The published OrganisationPartRequest.
+        payload: { termsAndConditionsAccepted: true, organisationPart: { name } },
       });
     // The first two parts are free: no organisation, no authority needed.
     expect((await create('First')).statusCode).toBe(201);

@@ -142,7 +142,7 @@ describe('the business number register (its own error body)', () => {
     expect(await count('sandbox', 'nzbn_watchlists')).toBe(listBefore);
   });
 
-  it('a Primary Business Data write (a trading name): 400 naming `name`, the entity unchanged', async () => {
+  it('a Primary Business Data write (a trading name): 400 naming `0.name`, the entity unchanged', async () => {
     const E = FIXTURE.authority;
     const etag = (await t.call('GET', `/entities/${E}`, { token: t.owner.token })).headers.etag;
     const events = await count('sandbox', 'nzbn_change_events');
@@ -153,10 +153,11 @@ describe('the business number register (its own error body)', () => {
       const response = await t.call('POST', `/entities/${E}/trading-names`, {
         token: t.owner.token,
         headers: JSON_TYPE,
-        payload: spliced({ name: 'Kiwi @@ Traders' }, bad),
+        // The published body of POST trading-names: an array of trading names (the field is the item's).
+        payload: spliced([{ name: 'Kiwi @@ Traders' }], bad),
       });
       expect(response.statusCode, String(bad)).toBe(400);
-      expect(response.json().list).toEqual([{ field: 'name', message: expect.any(String) }]);
+      expect(response.json().list).toEqual([{ field: '0.name', message: expect.any(String) }]);
     }
     expect((await t.call('GET', `/entities/${E}`, { token: t.owner.token })).headers.etag).toBe(etag);
     expect(await count('sandbox', 'nzbn_change_events')).toBe(events);

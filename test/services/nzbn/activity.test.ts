@@ -155,7 +155,8 @@ describe('simulateActivity', () => {
     expect(strip(events)).toEqual(strip(await eventsSince(twin, T0)));
     expect(events).toHaveLength(result.changes);
 
-    // The change event search lists every one.
+    // The change event search lists every one (each change's events nested, as published).
+    type Listed = { nzbn: string; changeDateTime: string; items: { changeEventType: string }[] };
     const listed: { nzbn: string; changeEventType: string; changeDate: string }[] = [];
     for (let page = 0; ; page++) {
       const response = await t.call(
@@ -163,8 +164,16 @@ describe('simulateActivity', () => {
         `/entities/changes?change-event-type=ALL&date-time-from=${at(T0 + 1).toISOString()}&date-time-to=${at(T0 + HOUR).toISOString()}&page-size=50&page=${page}`,
       );
       expect(response.statusCode, response.body).toBe(200);
-      const items = response.json().items;
-      listed.push(...items);
+      const items: Listed[] = response.json().items;
+      for (const change of items) {
+        for (const event of change.items) {
+          listed.push({
+            nzbn: change.nzbn,
+            changeEventType: event.changeEventType,
+            changeDate: change.changeDateTime,
+          });
+        }
+      }
       if (items.length < 50) break;
     }
     expect(listed.map((item) => [item.nzbn, item.changeEventType, item.changeDate])).toEqual(
@@ -223,8 +232,10 @@ describe('simulateActivity', () => {
         }
         case 'ADDRESS': {
           const history = (
-            await t.call('GET', `/entities/${event.nzbn}/history/addresses`, { token: t.owner.token })
-          ).json();
+            await t.call('GET', `/entities/${event.nzbn}/history/addresses?address-type=ALL`, {
+              token: t.owner.token,
+            })
+          ).json().addressList;
           expect(history).toContainEqual(
             expect.objectContaining({ uniqueIdentifier: value.uniqueIdentifier, startDate: date }),
           );

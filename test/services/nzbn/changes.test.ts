@@ -32,30 +32,50 @@ afterAll(() => t?.close());
 
 const PERIOD = `date-time-from=${AT(1)}&date-time-to=${AT(6)}`;
 const search = (query: string) => t.call('GET', `/entities/changes?${query}`);
-const types = (body: { items: { changeEventType: string }[] }) => body.items.map((i) => i.changeEventType);
+/** The change event types of a page, in order: each change's events are nested (NzbnChange.items). */
+const types = (body: { items: { items: { changeEventType: string }[] }[] }) =>
+  body.items.flatMap((change) => change.items.map((event) => event.changeEventType));
 
 describe('GET /entities/changes', () => {
-  it('is not shadowed by /entities/{nzbn} and answers items in the notification shape', async () => {
+  it('is not shadowed by /entities/{nzbn} and answers the published NzbnChange items', async () => {
     const response = await search(`change-event-type=ENTITY_NAME&${PERIOD}`);
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json();
-    expect(body).toMatchObject({
-      page: 0,
-      pageSize: 10,
-      totalItems: 1,
-      sortBy: 'changeDate',
-      sortOrder: 'ASC',
-    });
+    // Ordered by the change's date when no sort-by is given (the published sort-by names no such order).
+    expect(body).toMatchObject({ page: 0, pageSize: 10, totalItems: 1, sortBy: null, sortOrder: 'ASC' });
+    const entity = `http://127.0.0.1:8080/sandbox/nzbn/v5/entities/${FIXTURE.company}`;
     expect(body.items[0]).toEqual({
-      changeEventId: expect.stringMatching(/^\d+$/),
       nzbn: FIXTURE.company,
       entityName: 'ALPHA LIMITED',
-      entityTypeCode: 'LTD',
-      changeEventType: 'ENTITY_NAME',
-      changeDate: '2031-02-01T13:00:00.000+1300',
-      newValue: { entityName: 'ALPHA LIMITED' },
-      links: [expect.objectContaining({ rel: 'entity' })],
+      changeDateTime: '2031-02-01T13:00:00.000+1300',
+      items: [
+        {
+          changeEventType: 'ENTITY_NAME',
+          newValue: JSON.stringify({ entityName: 'ALPHA LIMITED' }),
+          resourceLink: `${entity}/history/entity-names`,
+          link: { rel: 'entity', href: entity, methods: ['GET'] },
+        },
+      ],
     });
+  });
+
+  it('nests the events of one change (one entity, one instant) in one item, in the order recorded', async () => {
+    for (const type of ['PHONENUMBER', 'EMAILADDRESS']) {
+      await sql(
+        `INSERT INTO nzbn_change_events
+           (nzbn, entity_name, entity_type_code, change_event_type, change_date, new_value, is_private)
+         VALUES ($1, 'ALPHA LIMITED', 'LTD', $2, '2031-07-01T00:00:00.000Z', '{"x":1}', false)`,
+        [FIXTURE.company, type],
+      );
+    }
+    const body = (
+      await search(
+        'change-event-type=PHONENUMBER,EMAILADDRESS&date-time-from=2031-07-01&date-time-to=2031-07-02',
+      )
+    ).json();
+    expect(body.totalItems).toBe(1);
+    expect(body.items).toHaveLength(1);
+    expect(types(body)).toEqual(['PHONENUMBER', 'EMAILADDRESS']);
   });
 
   it('ALL, ENTITY (all but NEW) and lists of types; private new values are withheld', async () => {
@@ -70,7 +90,7 @@ describe('GET /entities/changes', () => {
     expect(types((await search(`change-event-type=ENTITY&${PERIOD}`)).json())).not.toContain('NEW');
     const listed = (await search(`change-event-type=NEW,PAYMENTBANKACCOUNT&${PERIOD}`)).json();
     expect(types(listed)).toEqual(['NEW', 'PAYMENTBANKACCOUNT']);
-    expect(listed.items[1].newValue).toBeNull();
+    expect(listed.items[1].items[0].newValue).toBeNull();
   });
 
   it('filters by entity type and accepts start-date/end-date for the period', async () => {
@@ -116,19 +136,28 @@ describe('GET /entities/changes', () => {
     const second = (await t.call('GET', new URL(next).pathname + new URL(next).search)).json();
     expect(types(second)).toEqual(['ENTITY_NAME', 'NEW']);
     expect(second.links.map((l: { rel: string }) => l.rel)).toEqual(['self', 'prev']);
-    const byName = (await search(`change-event-type=ALL&${PERIOD}&sort-by=entityName`)).json();
+    // The published sort-by values (entityName before they were published).
+    const byName = (await search(`change-event-type=ALL&${PERIOD}&sort-by=ENTITY_NAME`)).json();
     expect(byName.items[0].entityName).toBe('ALPHA LIMITED');
+    expect(byName.sortBy).toBe('ENTITY_NAME');
     // Parameter values in any case, as clients differ.
-    const lower = (await search(`change-event-type=all&${PERIOD}&sort-by=entityname&sort-order=desc`)).json();
+    const lower = (
+      await search(`change-event-type=all&${PERIOD}&sort-by=entity_name&sort-order=desc`)
+    ).json();
     expect(lower.items[0].entityName).toBe('Bea Trader');
+    for (const order of ['NZBN', 'ENTITY_STATUS', 'ENTITY_TYPE_CODE']) {
+      const sorted = await search(`change-event-type=ALL&${PERIOD}&sort-by=${order}`);
+      expect(sorted.statusCode, sorted.body).toBe(200);
+      expect(sorted.json().totalItems, order).toBe(4);
+    }
   });
 
   it('a change made through the API is found', async () => {
-    const changed = await t.call('POST', `/entities/${FIXTURE.soleTrader}/entity-statuses`, {
+    const changed = await t.call('POST', `/entities/${FIXTURE.soleTrader}/statuses`, {
       token: t.owner.token,
       payload: { entityStatusCode: 'Inactive' },
     });
-    expect(changed.statusCode, changed.body).toBe(201);
+    expect(changed.statusCode, changed.body).toBe(204);
     const body = (await search('change-event-type=ENTITY_STATUS&entity-type=Sole_Trader')).json();
     expect(body.items.map((i: { nzbn: string }) => i.nzbn)).toContain(FIXTURE.soleTrader);
   });
@@ -144,6 +173,7 @@ describe('GET /entities/changes', () => {
     ['change-event-type=ALL&date-time-to=2031-01-01&end-date=nope', 'end-date'],
     ['change-event-type=ALL&start-date=2031-02-01&end-date=2031-01-01', 'date-time-to'],
     ['change-event-type=ALL&sort-by=colour', 'sort-by'],
+    ['change-event-type=ALL&sort-by=changeDate', 'sort-by'],
     ['change-event-type=ALL&sort-order=sideways', 'sort-order'],
   ])('400 for %s naming %s', async (query, field) => {
     const response = await search(query);

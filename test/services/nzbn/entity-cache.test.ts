@@ -115,9 +115,9 @@ describe('entities kept in memory', () => {
     const before = await get(nzbn);
     const response = await t.call('POST', `/entities/${nzbn}/trading-names`, {
       token: t.owner.token,
-      payload: { name: 'Kept In Memory Bakery' },
+      payload: [{ name: 'Kept In Memory Bakery' }],
     });
-    expect(response.statusCode, response.body).toBe(201);
+    expect(response.statusCode, response.body).toBe(200);
     const after = await get(nzbn, { token: t.owner.token });
     expect(after.headers.etag).toBe(response.headers.etag);
     expect(after.json().tradingNames.map((n: { name: string }) => n.name)).toContain('Kept In Memory Bakery');

@@ -153,7 +153,11 @@ describe('generateEntity: shape', () => {
       expect(isValidGln(entity.nzbn)).toBe(true);
       for (const gst of entity.gstNumbers) expect(isValidIrdNumber(gst.gstNumber)).toBe(true);
       for (const account of entity.paymentBankAccounts)
-        expect(isValidBankAccount(account.bankAccountNumber)).toBe(true);
+        expect(
+          isValidBankAccount(
+            `${account.bankId}-${account.bankBranch}-${account.accountBase}-${account.accountSuffix}`,
+          ),
+        ).toBe(true);
       if (entity.australianBusinessNumber) expect(isValidAbn(entity.australianBusinessNumber)).toBe(true);
     }
   });

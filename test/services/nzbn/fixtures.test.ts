@@ -88,7 +88,8 @@ describe('fixed test cases', () => {
     const withParts = FIXTURE_CASES.filter((fixture) => fixture.organisationParts.length > 0);
     expect(withParts).toHaveLength(1);
     const parts = withParts[0]!.organisationParts;
-    expect(parts.map((part) => part.privacy)).toEqual(['public', 'private', 'shared']);
+    // The published privacy values.
+    expect(parts.map((part) => part.privacy)).toEqual(['PUBLIC', 'PRIVATE', 'SHARED']);
     for (const part of parts) {
       expect(isValidGln(part.opn)).toBe(true);
       expect(FIXTURE_CASES.some((fixture) => fixture.nzbn === part.opn)).toBe(false);

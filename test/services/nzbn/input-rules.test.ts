@@ -198,7 +198,7 @@ describe('roles: the business number of a roleEntity', () => {
   });
 });
 
-describe('PUT /entities/{nzbn}/roles refuses these roles, naming the field', () => {
+describe('POST /entities/{nzbn}/roles and PUT …/roles/{id} refuse these roles, naming the field', () => {
   let t: NzbnTest;
   beforeAll(async () => {
     t = await nzbnTest();
@@ -206,33 +206,56 @@ describe('PUT /entities/{nzbn}/roles refuses these roles, naming the field', () 
   afterAll(() => t?.close());
 
   const E = FIXTURE.authority;
-  const put = (payload: unknown) => t.call('PUT', `/entities/${E}/roles`, { token: t.owner.token, payload });
+  // The published operations: one role appointed (POST) or changed (PUT …/roles/{id}) at a time.
+  const post = (payload: unknown) =>
+    t.call('POST', `/entities/${E}/roles`, { token: t.owner.token, payload });
+  const put = (id: string, payload: unknown) =>
+    t.call('PUT', `/entities/${E}/roles/${id}`, { token: t.owner.token, payload });
   const roles = async () =>
-    (await t.call('GET', `/entities/${E}`, { token: t.owner.token })).json().roles as unknown[];
+    (await t.call('GET', `/entities/${E}`, { token: t.owner.token })).json().roles as {
+      uniqueIdentifier: string;
+    }[];
 
-  it('answers 400 on <index>.endDate and <index>.roleEntity.nzbn and changes nothing', async () => {
+  it('answers 400 on endDate and roleEntity.nzbn and changes nothing', async () => {
     const before = await roles();
-    const active = await put([
-      { roleType: 'Director', roleStatus: 'ACTIVE', endDate: '2024-03-01', rolePerson: person },
-    ]);
+    const active = await post({
+      roleType: 'Director',
+      roleStatus: 'ACTIVE',
+      endDate: '2024-03-01',
+      rolePerson: person,
+    });
     expect(active.statusCode, active.body).toBe(400);
-    expect(active.json().list).toEqual([{ field: '0.endDate', message: ACTIVE_WITH_END }]);
-    const wrongDigit = await put([
-      { roleType: 'Director', rolePerson: person },
-      { roleType: 'Shareholder', roleEntity: { nzbn: '9429000001008', entityName: 'KAHU LIMITED' } },
-    ]);
+    expect(active.json().list).toEqual([{ field: 'endDate', message: ACTIVE_WITH_END }]);
+    const wrongDigit = await post({
+      roleType: 'Shareholder',
+      roleEntity: { nzbn: '9429000001008', entityName: 'KAHU LIMITED' },
+    });
     expect(wrongDigit.statusCode, wrongDigit.body).toBe(400);
     expect(wrongDigit.json().list).toEqual([
-      { field: '1.roleEntity.nzbn', message: 'wrong check digit, expected 7' },
+      { field: 'roleEntity.nzbn', message: 'wrong check digit, expected 7' },
     ]);
     expect(await roles()).toEqual(before);
-    const good = await put([
-      { roleType: 'Shareholder', roleEntity: { nzbn: FIXTURE.company, entityName: 'KAHU LIMITED' } },
-    ]);
-    expect(good.statusCode, good.body).toBe(200);
-    expect(good.json()).toContainEqual(
+    const good = await post({
+      roleType: 'Shareholder',
+      roleEntity: { nzbn: FIXTURE.company, entityName: 'KAHU LIMITED' },
+    });
+    expect(good.statusCode, good.body).toBe(201);
+    expect(good.json()).toEqual(
       expect.objectContaining({ roleEntity: { nzbn: FIXTURE.company, entityName: 'KAHU LIMITED' } }),
     );
+    const id = good.json().uniqueIdentifier as string;
+    const activeEnded = await put(id, {
+      roleType: 'Shareholder',
+      roleStatus: 'ACTIVE',
+      endDate: '2024-03-01',
+      roleEntity: { nzbn: FIXTURE.company, entityName: 'KAHU LIMITED' },
+    });
+    expect(activeEnded.statusCode, activeEnded.body).toBe(400);
+    expect(activeEnded.json().list).toEqual([{ field: 'endDate', message: ACTIVE_WITH_END }]);
+    // The path names the role: an identifier in the body is not read.
+    const otherId = await put(id, { uniqueIdentifier: '1', roleType: 'Shareholder' });
+    expect(otherId.statusCode, otherId.body).toBe(200);
+    expect(otherId.json()).toMatchObject({ uniqueIdentifier: id, roleEntity: { nzbn: FIXTURE.company } });
   });
 
   it('POST /entities names the same fields under roles.', async () => {

@@ -9,7 +9,7 @@ import {
   readEntity,
   readEntityPart,
 } from '../../../src/services/nzbn/operations/entities.ts';
-import { addListItem, ENTITY_LISTS } from '../../../src/services/nzbn/operations/entity-lists.ts';
+import { addListItems, ENTITY_LISTS } from '../../../src/services/nzbn/operations/entity-lists.ts';
 import { changePrivacySettings } from '../../../src/services/nzbn/operations/entity-updates.ts';
 import { readHistory, readHistoryList } from '../../../src/services/nzbn/operations/history.ts';
 import { searchRegister } from '../../../src/services/nzbn/operations/search.ts';
@@ -58,16 +58,19 @@ describe('operations called without HTTP (as the CLI or an import does)', () => 
 
     it('adds an item to a list: the entity the API reads has it, with the validators it answers', async () => {
       const websites = ENTITY_LISTS.find((list) => list.path === 'websites')!;
-      const added = await addListItem(context, {
+      const added = await addListItems(context, {
         caller: userCaller(t.owner.userId),
         nzbn: E,
         preconditions: noPreconditions,
         list: websites,
-        item: { url: 'https://operations.example.test' },
+        items: [{ url: 'https://operations.example.test' }],
       });
-      expect(added.result).toMatchObject({ url: 'https://operations.example.test' });
+      // The published answer of POST websites: the list as it now stands.
+      expect(added.result).toContainEqual(
+        expect.objectContaining({ url: 'https://operations.example.test' }),
+      );
       const after = await read(E);
-      expect(after.json().websites).toContainEqual(added.result);
+      expect(after.json().websites).toEqual(added.result);
       expect(after.headers.etag).toBe(added.validators.etag);
       expect(after.headers['last-modified']).toBe(added.validators.lastModified.toUTCString());
     });
@@ -185,12 +188,12 @@ describe('operations called without HTTP (as the CLI or an import does)', () => 
 
     it('searches the change events: the page the API answers, its order, and its refusals', async () => {
       const websites = ENTITY_LISTS.find((list) => list.path === 'websites')!;
-      await addListItem(context, {
+      await addListItems(context, {
         caller: userCaller(t.owner.userId),
         nzbn: FIXTURE.authority,
         preconditions: noPreconditions,
         list: websites,
-        item: { url: 'https://changes.example.test' },
+        items: [{ url: 'https://changes.example.test' }],
       });
       const page = { pageSize: 3, offset: 0 };
       const search = { 'change-event-type': ['ALL'], 'sort-by': 'nzbn', 'sort-order': 'desc' };

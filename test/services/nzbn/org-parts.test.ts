@@ -32,15 +32,20 @@ describe('visibility', () => {
         ...(token ? { token } : {}),
       });
       api.conforms('GET', '/entities/{nzbn}/organisation-parts', response);
-      return response.json();
+      // The published OrganisationPartSearchResponse: a page of parts.
+      return response.json().items;
     };
     expect(opns(await list())).toEqual([PUBLIC]);
     expect(opns(await list(t.stranger.token))).toEqual([PUBLIC]);
     expect(opns(await list(partner.token))).toEqual([PUBLIC, SHARED]);
     const owned = await list(t.owner.token);
     expect(opns(owned)).toEqual([PUBLIC, PRIVATE, SHARED]);
-    expect(owned.find((p: { opn: string }) => p.opn === SHARED).nzbnList).toEqual([FIXTURE.company]);
-    expect((await list(partner.token)).find((p: { opn: string }) => p.opn === SHARED).nzbnList).toEqual([]);
+    expect(owned.find((p: { opn: string }) => p.opn === SHARED)['nzbn-list']).toEqual([
+      { nzbn: FIXTURE.company },
+    ]);
+    expect((await list(partner.token)).find((p: { opn: string }) => p.opn === SHARED)['nzbn-list']).toEqual(
+      [],
+    );
   });
 
   it('one part: a part the caller may not see is answered as a missing one', async () => {
@@ -52,8 +57,14 @@ describe('visibility', () => {
     expect(visible.json()).toMatchObject({
       opn: PUBLIC,
       parentNzbn: P,
-      organisationPartStatus: 'Active',
-      privacy: 'public',
+      organisationPartStatus: 'ACTIVE',
+      privacy: 'PUBLIC',
+      function: 'PHYSICAL_LOCATION',
+      purposes: [
+        expect.objectContaining({ purpose: 'E_INVOICING', purposeDescription: 'Invoicing' }),
+        expect.objectContaining({ purpose: 'OTHER', purposeDescription: 'Delivery' }),
+      ],
+      'custom-data': [expect.objectContaining({ key: 'fixture', value: 'yes' })],
     });
     const cached = await t.call('GET', `/entities/${P}/organisation-parts/${PUBLIC}`, {
       headers: { 'if-none-match': String(visible.headers.etag) },
@@ -79,7 +90,7 @@ describe('visibility', () => {
     });
   });
 
-  it('search applies the same rule, and filters by number, name, function and status', async () => {
+  it('search applies the same rule, with the published parameters', async () => {
     const search = async (query: string, token?: string) => {
       const response = await t.call('GET', `/entities/organisation-parts?${query}`, {
         ...(token ? { token } : {}),
@@ -87,41 +98,113 @@ describe('visibility', () => {
       api.conforms('GET', '/entities/organisation-parts', response);
       return response;
     };
-    expect(opns((await search('name=sandbox%20test')).json().items)).toEqual([PUBLIC]);
-    expect(opns((await search('name=SANDBOX', partner.token)).json().items)).toEqual([PUBLIC, SHARED]);
-    expect(opns((await search(`nzbn=${P}`, t.owner.token)).json().items)).toEqual([PUBLIC, PRIVATE, SHARED]);
-    expect((await search(`nzbn=${P}`, t.owner.token)).json().totalItems).toBe(3);
-    expect(opns((await search('status=inactive', t.owner.token)).json().items)).toEqual([SHARED]);
-    expect(opns((await search('function=warehouse', t.owner.token)).json().items)).toEqual([PRIVATE]);
-    expect(opns((await search(`opn=${PRIVATE}`)).json().items)).toEqual([]);
-    const paged = (await search(`nzbn=${P}&page-size=2&page=1`, t.owner.token)).json();
+    const term = 'search-term=sandbox%20test';
+    expect(opns((await search(term)).json().items)).toEqual([PUBLIC]);
+    expect(opns((await search('search-term=SANDBOX', partner.token)).json().items)).toEqual([PUBLIC, SHARED]);
+    const own = `${term}&parent-nzbn=${P}`;
+    expect(opns((await search(own, t.owner.token)).json().items)).toEqual([PUBLIC, PRIVATE, SHARED]);
+    expect((await search(own, t.owner.token)).json().totalItems).toBe(3);
+    const inactive = `${own}&organisation-part-status=inactive`;
+    expect(opns((await search(inactive, t.owner.token)).json().items)).toEqual([SHARED]);
+    const physical = `${own}&function=PHYSICAL_LOCATION`;
+    expect(opns((await search(physical, t.owner.token)).json().items)).toEqual([PUBLIC, PRIVATE]);
+    expect(opns((await search(`${own}&purpose=E_INVOICING`, t.owner.token)).json().items)).toEqual([PUBLIC]);
+    const byName = `${term}&parent-nzbn-name=organisation%20parts`;
+    expect(opns((await search(byName, t.owner.token)).json().items)).toEqual([PUBLIC, PRIVATE, SHARED]);
+    expect(opns((await search(`${term}&parent-gln=${P}`)).json().items)).toEqual([PUBLIC]);
+    expect(opns((await search(`search-term=${PRIVATE}`)).json().items)).toEqual([]);
+    expect(opns((await search(`search-term=${PRIVATE}`, t.owner.token)).json().items)).toEqual([PRIVATE]);
+    const paged = (await search(`${own}&page-size=2&page=1`, t.owner.token)).json();
     expect(paged).toMatchObject({ page: 1, pageSize: 2, totalItems: 3 });
     expect(paged.items).toHaveLength(1);
-    expect((await search('status=Sleeping')).json().list[0].field).toBe('status');
-    expect((await search('nzbn=123')).json().list[0]).toEqual({ field: 'nzbn', message: 'not 13 digits' });
+    const refused = async (query: string) => (await search(query)).json().list[0];
+    expect((await refused(`${term}&organisation-part-status=Sleeping`)).field).toBe(
+      'organisation-part-status',
+    );
+    expect((await refused(`${term}&function=Warehouse`)).field).toBe('function');
+    expect((await refused(`${term}&purpose=Sales`)).field).toBe('purpose');
+    expect(await refused(`${term}&parent-nzbn=123`)).toEqual({
+      field: 'parent-nzbn',
+      message: 'not 13 digits',
+    });
+    expect((await refused('parent-nzbn=9429000003018')).field).toBe('search-term');
   });
 });
 
 describe('create, allocate, update', () => {
   const E = FIXTURE.authority;
-  const create = (body: unknown) =>
-    t.call('POST', `/entities/${E}/organisation-parts`, { token: t.owner.token, payload: body });
+  /** The published OrganisationPartRequest around the part. */
+  const create = (part: unknown) =>
+    t.call('POST', `/entities/${E}/organisation-parts`, {
+      token: t.owner.token,
+      payload: { termsAndConditionsAccepted: true, organisationPart: part },
+    });
 
-  it('allocates unique numbers that are valid GLNs, and uses an allocated number once', async () => {
-    const allocate = () =>
-      t.call('GET', `/entities/${E}/organisation-parts/allocation`, { token: t.owner.token });
-    const first = await allocate();
-    expect(first.statusCode).toBe(200);
-    api.conforms('GET', '/entities/{nzbn}/organisation-parts/allocation', first);
-    const second = (await allocate()).json();
-    expect(isValidGln(first.json().opn) && isValidGln(second.opn)).toBe(true);
-    expect(first.json().opn).not.toBe(second.opn);
-    const made = await create({ opn: first.json().opn, name: 'Kowhai Dispatch', function: 'Warehouse' });
+  it('gives each new part a unique number that is a valid GLN, and sums up the numbers held', async () => {
+    const allocation = () =>
+      t.call('GET', `/entities/${E}/organisation-parts-allocation`, { token: t.owner.token });
+    const before = await allocation();
+    expect(before.statusCode, before.body).toBe(200);
+    api.conforms('GET', '/entities/{nzbn}/organisation-parts-allocation', before);
+    const held = before.json().nzbnGlnsAllocated as number;
+    expect(before.json()).toEqual({ nzbnGlnsAllocated: held, nzbnGlnsRemaining: Math.max(0, 2 - held) });
+    // A number in the body is the register's to give.
+    const first = await create({
+      opn: '9429800000040',
+      name: 'Kowhai Dispatch',
+      function: 'PHYSICAL_LOCATION',
+    });
+    expect(first.statusCode, first.body).toBe(201);
+    const second = await create({ name: 'Kowhai Depot' });
+    expect(isValidGln(first.json().opn) && isValidGln(second.json().opn)).toBe(true);
+    expect(first.json().opn).not.toBe('9429800000040');
+    expect(first.json().opn).not.toBe(second.json().opn);
+    const after = (await allocation()).json();
+    expect(after).toEqual({ nzbnGlnsAllocated: held + 2, nzbnGlnsRemaining: Math.max(0, 2 - held - 2) });
+    const cached = await t.call('GET', `/entities/${E}/organisation-parts-allocation`, {
+      token: t.owner.token,
+      headers: { 'if-none-match': String((await allocation()).headers.etag) },
+    });
+    expect(cached.statusCode).toBe(304);
+    const declined = await t.call('POST', `/entities/${E}/organisation-parts`, {
+      token: t.owner.token,
+      payload: { termsAndConditionsAccepted: false, organisationPart: { name: 'Declined' } },
+    });
+    expect(declined.statusCode).toBe(400);
+    expect(declined.json().list[0].field).toBe('termsAndConditionsAccepted');
+    const bare = await t.call('POST', `/entities/${E}/organisation-parts`, {
+      token: t.owner.token,
+      payload: { name: 'Not wrapped' },
+    });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().list.map((f: { field: string }) => f.field)).toContain('organisationPart');
+  });
+
+  it('takes custom-data and nzbn-list (each entry {nzbn}, or the number alone) in the published shape', async () => {
+    const made = await create({
+      name: 'Shared Counter',
+      privacy: 'shared',
+      'nzbn-list': [{ nzbn: FIXTURE.company }, FIXTURE.soleTrader],
+      'custom-data': [{ key: 'dock', value: '7' }],
+      purposes: [{ purpose: 'e_invoicing' }],
+      emailAddresses: [{ emailAddress: 'ap@counter.example', emailPurpose: 'INVOICE_ADDRESS' }],
+      addresses: [{ addressType: 'delivery', address1: '7 Wharf Road', address3: 'Napier' }],
+    });
     expect(made.statusCode, made.body).toBe(201);
-    expect(made.json().opn).toBe(first.json().opn);
-    expect((await create({ opn: first.json().opn, name: 'Again' })).statusCode).toBe(400);
-    const foreign = await create({ opn: '9429800000040', name: 'Never allocated' });
-    expect(foreign.json().list[0].field).toBe('opn');
+    api.conforms('POST', '/entities/{nzbn}/organisation-parts', made);
+    expect(made.json()).toMatchObject({
+      privacy: 'SHARED',
+      'nzbn-list': [{ nzbn: FIXTURE.company }, { nzbn: FIXTURE.soleTrader }],
+      'custom-data': [{ key: 'dock', value: '7', uniqueIdentifier: expect.stringMatching(/^\d+$/) }],
+      purposes: [{ purpose: 'E_INVOICING', purposeDescription: null }],
+      emailAddresses: [expect.objectContaining({ emailPurpose: 'INVOICE_ADDRESS' })],
+      addresses: [expect.objectContaining({ addressType: 'DELIVERY', address1: '7 Wharf Road' })],
+    });
+    const bad = await create({
+      name: 'Odd Counter',
+      addresses: [{ addressType: 'REGISTERED', address1: 'x' }],
+    });
+    expect(bad.json().list[0].field).toBe('addresses.0.addressType');
   });
 
   it('charges a fee for each part beyond the entity’s second, in the same transaction', async () => {
@@ -135,7 +218,7 @@ describe('create, allocate, update', () => {
       ]);
     while ((await parts())[0]!.n < 2) expect((await create({ name: 'Free Part' })).statusCode).toBe(201);
     const before = (await fees()).length;
-    const third = await create({ name: 'Paid Part', privacy: 'private', gstNumber: '49091850' });
+    const third = await create({ name: 'Paid Part', privacy: 'PRIVATE', gstNumber: '49091850' });
     expect(third.statusCode).toBe(201);
     api.conforms('POST', '/entities/{nzbn}/organisation-parts', third);
     const charged = await fees();
@@ -156,7 +239,14 @@ describe('create, allocate, update', () => {
   });
 
   it('PUT replaces a part, honours If-Match, and moves statusDate only with the status', async () => {
-    const part = (await create({ name: 'Rata Shop', function: 'Retail', purposes: ['Sales'] })).json();
+    const part = (
+      await create({
+        name: 'Rata Shop',
+        function: 'PHYSICAL_LOCATION',
+        purposes: [{ purpose: 'OTHER', purposeDescription: 'Sales' }],
+        'custom-data': [{ key: 'till', value: '1' }],
+      })
+    ).json();
     const url = `/entities/${E}/organisation-parts/${part.opn}`;
     const current = await t.call('GET', url, { token: t.owner.token });
     const stale = await t.call('PUT', url, {
@@ -168,7 +258,7 @@ describe('create, allocate, update', () => {
     const renamed = await t.call('PUT', url, {
       token: t.owner.token,
       headers: { 'if-match': String(current.headers.etag) },
-      payload: { name: 'Rata Store', function: 'Retail' },
+      payload: { name: 'Rata Store', function: 'PHYSICAL_LOCATION', 'custom-data': part['custom-data'] },
     });
     expect(renamed.statusCode, renamed.body).toBe(200);
     api.conforms('PUT', '/entities/{nzbn}/organisation-parts/{opn}', renamed);
@@ -176,6 +266,8 @@ describe('create, allocate, update', () => {
       name: 'Rata Store',
       statusDate: part.statusDate,
       startDate: part.startDate,
+      // A sub-item sent with its identifier keeps it.
+      'custom-data': part['custom-data'],
     });
     const closed = (
       await t.call('PUT', url, {
@@ -183,13 +275,13 @@ describe('create, allocate, update', () => {
         payload: { name: 'Rata Store', organisationPartStatus: 'INACTIVE' },
       })
     ).json();
-    expect(closed.organisationPartStatus).toBe('Inactive');
+    expect(closed.organisationPartStatus).toBe('INACTIVE');
     expect(closed.statusDate).not.toBe(part.statusDate);
     const badShare = await t.call('PUT', url, {
       token: t.owner.token,
       payload: { name: 'x', privacy: 'shared' },
     });
-    expect(badShare.json().list[0].field).toBe('nzbnList');
+    expect(badShare.json().list[0].field).toBe('nzbn-list');
     const badStatus = await t.call('PUT', url, {
       token: t.owner.token,
       payload: { name: 'x', organisationPartStatus: 'Open' },
@@ -267,7 +359,7 @@ describe('conditional reads of an entity’s parts and of discoverable', () => {
         expect(new Set([anyone.etag, partnerSees.etag, ownerSees.etag]).size).toBe(3);
         const crossed = await read(url, undefined, { 'if-none-match': ownerSees.etag });
         expect(crossed.statusCode).toBe(200);
-        expect(opns(crossed.json())).toEqual([PUBLIC]);
+        expect(opns(crossed.json().items)).toEqual([PUBLIC]);
       }
     }
   });
@@ -295,7 +387,10 @@ describe('conditional reads of an entity’s parts and of discoverable', () => {
     const before = await views();
     const created = await t.call('POST', `/entities/${E}/organisation-parts`, {
       token: t.owner.token,
-      payload: { name: 'Hidden Depot', function: 'Warehouse', privacy: 'private' },
+      payload: {
+        termsAndConditionsAccepted: true,
+        organisationPart: { name: 'Hidden Depot', function: 'PHYSICAL_LOCATION', privacy: 'PRIVATE' },
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
     const opn = created.json().opn as string;
@@ -310,12 +405,13 @@ describe('conditional reads of an entity’s parts and of discoverable', () => {
       const stale = await read(url, t.owner.token, { 'if-none-match': before[`owner ${url}`]!.etag });
       expect(stale.statusCode, url).toBe(200);
     }
-    expect(opns(hidden[`owner /entities/${E}/organisation-parts`]!.body as { opn: string }[])).toEqual([opn]);
+    const itemsOf = (body: unknown) => (body as { items: { opn: string }[] }).items;
+    expect(opns(itemsOf(hidden[`owner /entities/${E}/organisation-parts`]!.body))).toEqual([opn]);
 
     // Made public, the part reaches everyone: new ETags, a later Last-Modified, If-Modified-Since 200.
     const published = await t.call('PUT', `/entities/${E}/organisation-parts/${opn}`, {
       token: t.owner.token,
-      payload: { name: 'Hidden Depot', function: 'Warehouse', privacy: 'public' },
+      payload: { name: 'Hidden Depot', function: 'PHYSICAL_LOCATION', privacy: 'PUBLIC' },
     });
     expect(published.statusCode, published.body).toBe(200);
     const shown = await views();
@@ -334,8 +430,9 @@ describe('conditional reads of an entity’s parts and of discoverable', () => {
         expect(response.headers.etag).toBe(now.etag);
       }
     }
-    expect(opns(shown[`anyone /entities/${E}/organisation-parts`]!.body as { opn: string }[])).toEqual([opn]);
-    const links = (shown[`anyone /entities/${E}/discoverable`]!.body as { links: { rel: string }[] }).links;
-    expect(links.map((l) => l.rel)).toContain('organisation-parts');
+    expect(opns(itemsOf(shown[`anyone /entities/${E}/organisation-parts`]!.body))).toEqual([opn]);
+    // discoverable (the published Entity) links the organisation parts once one is visible.
+    const discovered = shown[`anyone /entities/${E}/discoverable`]!.body as { organisationParts: unknown };
+    expect(discovered.organisationParts).toMatchObject({ rel: 'organisation-parts' });
   });
 });

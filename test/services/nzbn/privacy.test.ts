@@ -89,9 +89,9 @@ describe('privacy settings change what others see, search included', () => {
     const name = 'Kereru Hollow Orchard Traders';
     const added = await t.call('POST', `/entities/${FIXTURE.authority}/trading-names`, {
       token: t.owner.token,
-      payload: { name },
+      payload: [{ name }],
     });
-    expect(added.statusCode).toBe(201);
+    expect(added.statusCode).toBe(200);
     const find = async () =>
       (await t.call('GET', '/entities?search-term=kereru%20hollow'))
         .json()
@@ -127,12 +127,12 @@ describe('privacy settings change what others see, search included', () => {
     });
     const types = async (token?: string) =>
       (
-        await t.call('GET', `/entities/${FIXTURE.authority}/history/addresses`, {
+        await t.call('GET', `/entities/${FIXTURE.authority}/history/addresses?address-type=ALL`, {
           ...(token ? { token } : {}),
         })
       )
         .json()
-        .map((a: { addressType: string }) => a.addressType);
+        .addressList.map((a: { addressType: string }) => a.addressType);
     expect(await types()).not.toContain('POSTAL');
     expect(await types(t.owner.token)).toContain('POSTAL');
   });

@@ -149,19 +149,26 @@ describe('sub-resources', () => {
       'trading-areas': 'tradingAreas',
     };
     for (const part of parts) {
-      const response = await t.call('GET', `/entities/${FIXTURE.company}/${part}`);
+      // The published address-type is required: ALL is every type.
+      const url = `/entities/${FIXTURE.company}/${part}${part === 'addresses' ? '?address-type=ALL' : ''}`;
+      const response = await t.call('GET', url);
       expect(response.statusCode, part).toBe(200);
       api.conforms('GET', `/entities/{nzbn}/${part}`, response);
       expect(response.json()).toEqual(entity[keys[part]!]);
-      const again = await t.call('GET', `/entities/${FIXTURE.company}/${part}`, {
+      const again = await t.call('GET', url, {
         headers: { 'if-none-match': String(response.headers.etag) },
       });
       expect(again.statusCode).toBe(304);
     }
   });
 
-  it('addresses filter by address-type; an unknown type is 400', async () => {
-    const all = (await t.call('GET', `/entities/${FIXTURE.company}/addresses`)).json().addressList;
+  it('addresses filter by the required address-type (ALL for every type); a missing or unknown type is 400', async () => {
+    const all = (await t.call('GET', `/entities/${FIXTURE.company}/addresses?address-type=all`)).json()
+      .addressList;
+    expect(all.length).toBeGreaterThan(0);
+    const missing = await t.call('GET', `/entities/${FIXTURE.company}/addresses`);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().list[0].field).toBe('address-type');
     const registered = await t.call('GET', `/entities/${FIXTURE.company}/addresses?address-type=REGISTERED`);
     expect(registered.json().addressList).toEqual(
       all.filter((a: { addressType: string }) => a.addressType === 'REGISTERED'),
@@ -184,14 +191,30 @@ describe('sub-resources', () => {
     api.conforms('GET', '/entities/{nzbn}/company-details', refused);
   });
 
-  it('discoverable links the parts that exist, and organisation parts when there are visible ones', async () => {
+  it('discoverable is the published Entity: a link to each part that exists, organisation parts when visible', async () => {
     const response = await t.call('GET', `/entities/${FIXTURE.orgParts}/discoverable`);
     api.conforms('GET', '/entities/{nzbn}/discoverable', response);
-    const rels = response.json().links.map((l: { rel: string }) => l.rel);
-    expect(rels).toEqual(
-      expect.arrayContaining(['self', 'addresses', 'roles', 'organisation-parts', 'history']),
-    );
-    expect(rels).not.toContain('non-company-details');
+    const discovered = response.json();
+    const entity = (await t.call('GET', `/entities/${FIXTURE.orgParts}`)).json();
+    expect(discovered).toMatchObject({
+      nzbn: entity.nzbn,
+      entityName: entity.entityName,
+      entityStatusCode: entity.entityStatusCode,
+      registrationDate: entity.registrationDate,
+      lastUpdatedDate: entity.lastUpdatedDate,
+      'non-company-details': null,
+      'supporting-information': null,
+    });
+    expect(discovered.roles).toMatchObject({ rel: 'roles', href: expect.stringMatching(/\/roles$/) });
+    expect(discovered.organisationParts).toMatchObject({ rel: 'organisation-parts' });
+    expect(discovered['company-details']).toMatchObject({ rel: 'company-details' });
+    const types = new Set(entity.addresses.addressList.map((a: { addressType: string }) => a.addressType));
+    expect(
+      discovered.addresses.map((l: { href: string }) => new URL(l.href).searchParams.get('address-type')),
+    ).toEqual([...types]);
+    expect(
+      (await t.call('GET', `/entities/${FIXTURE.company}/discoverable`)).json().organisationParts,
+    ).toBeNull();
   });
 
   it('a missing entity is 404 on every part', async () => {
@@ -202,26 +225,53 @@ describe('sub-resources', () => {
 });
 
 describe('history', () => {
-  it('lists every kind, each list in the published item shape', async () => {
+  it('links every kind, each list in the published item shape', async () => {
+    // The published history: a list of links, one to each kind.
     const whole = await t.call('GET', `/entities/${FIXTURE.removed}/history`);
     expect(whole.statusCode).toBe(200);
     api.conforms('GET', '/entities/{nzbn}/history', whole);
-    expect(whole.json().entityStatuses.map((s: { entityStatusCode: string }) => s.entityStatusCode)).toEqual([
-      '50',
-      '80',
+    const base = `http://127.0.0.1:8080/sandbox/nzbn/v5/entities/${FIXTURE.removed}/history`;
+    expect(whole.json().map((l: { rel: string; href: string }) => [l.rel, l.href])).toEqual([
+      ['addresses', `${base}/addresses?address-type=ALL`],
+      ['entity-names', `${base}/entity-names`],
+      ['trading-names', `${base}/trading-names`],
+      ['trading-areas', `${base}/trading-areas`],
+      ['entity-statuses', `${base}/entity-statuses`],
+      ['hibernation-statuses', `${base}/hibernation-statuses`],
     ]);
-    for (const kind of [
-      'addresses',
-      'entity-names',
-      'trading-names',
-      'trading-areas',
-      'entity-statuses',
-      'hibernation-statuses',
-    ]) {
-      const response = await t.call('GET', `/entities/${FIXTURE.company}/history/${kind}`);
-      expect(response.statusCode, kind).toBe(200);
-      api.conforms('GET', `/entities/{nzbn}/history/${kind}`, response);
+    const statuses = (await t.call('GET', `/entities/${FIXTURE.removed}/history/entity-statuses`)).json();
+    expect(statuses.map((s: { entityStatusCode: string }) => s.entityStatusCode)).toEqual(['50', '80']);
+    expect(statuses[0]).toEqual({
+      entityStatusCode: '50',
+      startDate: expect.any(String),
+      endDate: statuses[1].startDate,
+      statusReasonCode: null,
+      entityStatusDescription: 'Registered',
+      comment: null,
+    });
+    for (const link of whole.json() as { rel: string; href: string }[]) {
+      const url = new URL(link.href);
+      const response = await t.call('GET', `${url.pathname.replace('/sandbox/nzbn/v5', '')}${url.search}`);
+      // Hibernation statuses answer 201, the published status of that read.
+      expect(response.statusCode, link.rel).toBe(link.rel === 'hibernation-statuses' ? 201 : 200);
+      api.conforms('GET', `/entities/{nzbn}/history/${link.rel}`, response);
     }
+    // The 201 of hibernation statuses carries its validators as every read does.
+    const hibernation = await t.call('GET', `/entities/${FIXTURE.company}/history/hibernation-statuses`);
+    expect(hibernation.headers.etag).toMatch(/^"/);
+    expect(hibernation.headers['last-modified']).toBeDefined();
+    const unchanged = await t.call('GET', `/entities/${FIXTURE.company}/history/hibernation-statuses`, {
+      headers: { 'if-none-match': String(hibernation.headers.etag) },
+    });
+    expect(unchanged.statusCode).toBe(304);
+    const addresses = await t.call(
+      'GET',
+      `/entities/${FIXTURE.company}/history/addresses?address-type=REGISTERED`,
+    );
+    expect(addresses.json()).toEqual({ links: [], addressList: expect.any(Array) });
+    const missing = await t.call('GET', `/entities/${FIXTURE.company}/history/addresses`);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().list[0].field).toBe('address-type');
   });
 
   it('earlier names of generated entities are in the name history and in search items', async () => {

@@ -132,14 +132,15 @@ describe('status requests and history', () => {
 
 describe('organisation parts and fees', () => {
   it('visibility: public, the owner’s, and shared with listed entities', () => {
-    const part = { parentNzbn: 'A', privacy: 'shared' as const, nzbnList: ['B'] };
+    // The published privacy values and share list (`nzbn-list`, `{nzbn}` each).
+    const part = { parentNzbn: 'A', privacy: 'SHARED' as const, 'nzbn-list': [{ nzbn: 'B' }] };
     expect(partVisibleTo(part, new Set())).toBe(false);
     expect(partVisibleTo(part, new Set(['B']))).toBe(true);
-    expect(partVisibleTo({ ...part, privacy: 'private' }, new Set(['B']))).toBe(false);
-    expect(partVisibleTo({ ...part, privacy: 'public' }, new Set())).toBe(true);
-    const full = { nzbnList: ['B'], parentNzbn: 'A' } as Parameters<typeof partViewFor>[0];
-    expect(partViewFor(full, new Set(['B'])).nzbnList).toEqual([]);
-    expect(partViewFor(full, new Set(['A'])).nzbnList).toEqual(['B']);
+    expect(partVisibleTo({ ...part, privacy: 'PRIVATE' }, new Set(['B']))).toBe(false);
+    expect(partVisibleTo({ ...part, privacy: 'PUBLIC' }, new Set())).toBe(true);
+    const full = { 'nzbn-list': [{ nzbn: 'B' }], parentNzbn: 'A' } as Parameters<typeof partViewFor>[0];
+    expect(partViewFor(full, new Set(['B']))['nzbn-list']).toEqual([]);
+    expect(partViewFor(full, new Set(['A']))['nzbn-list']).toEqual([{ nzbn: 'B' }]);
   });
 
   it('the first two parts are free; each one after costs NZ$5.00 plus GST', () => {

@@ -26,19 +26,26 @@ const read = async (nzbn: string = E) => {
   return { etag: String(response.headers.etag), entity: response.json() };
 };
 
+/** The published answer of each list's POST: the address alone (201), the list (200), nothing (204). */
+const statusOf = (path: string) =>
+  path === 'addresses' ? 201 : path === 'payment-bank-accounts' ? 204 : 200;
+
 describe('POST to the Primary Business Data lists', () => {
   it.each(LISTS)(
     '%s: adds the item, moves lastUpdatedDate and the ETag, records the change',
     async (path, body, type, key) => {
       const before = await read();
       const eventsBefore = (await events(E)).length;
+      // The published bodies: an address alone, every other list an array of items.
       const response = await t.call('POST', `/entities/${E}/${path}`, {
         token: t.owner.token,
-        payload: body,
+        payload: path === 'addresses' ? body : [body],
       });
-      expect(response.statusCode, response.body).toBe(201);
+      expect(response.statusCode, response.body).toBe(statusOf(path));
       api.conforms('POST', `/entities/{nzbn}/${path}`, response);
-      const item = response.json();
+      const recorded = await events(E);
+      expect(recorded).toHaveLength(eventsBefore + 1);
+      const item = recorded.at(-1)!.new_value;
       expect(item.uniqueIdentifier).toMatch(/^\d+$/);
       const after = await read();
       expect(after.etag).not.toBe(before.etag);
@@ -46,13 +53,37 @@ describe('POST to the Primary Business Data lists', () => {
       expect(after.entity.lastUpdatedDate).not.toBe(before.entity.lastUpdatedDate);
       const list = key === 'addresses' ? after.entity.addresses.addressList : after.entity[key];
       expect(list).toContainEqual(item);
-      const recorded = await events(E);
-      expect(recorded).toHaveLength(eventsBefore + 1);
+      if (path === 'addresses') expect(response.json()).toEqual(item);
+      else if (response.statusCode === 200) expect(response.json()).toEqual(list);
+      else expect(response.body).toBe('');
       expect(recorded.at(-1)).toMatchObject({ change_event_type: type, new_value: item });
       const versions = await sql('SELECT 1 FROM nzbn_entity_versions WHERE nzbn = $1', [E]);
       expect(versions.length).toBeGreaterThan(0);
     },
   );
+
+  it('adds every item of an array in one change, or none when one is refused', async () => {
+    const count = (await events(E)).length;
+    const both = await t.call('POST', `/entities/${E}/trading-names`, {
+      token: t.owner.token,
+      payload: [{ name: 'Kowhai One' }, { name: 'Kowhai Two' }],
+    });
+    expect(both.statusCode, both.body).toBe(200);
+    expect(both.json().map((n: { name: string }) => n.name)).toEqual(
+      expect.arrayContaining(['Kowhai One', 'Kowhai Two']),
+    );
+    expect((await events(E)).length).toBe(count + 2);
+    const { etag } = await read();
+    const refused = await t.call('POST', `/entities/${E}/trading-names`, {
+      token: t.owner.token,
+      payload: [{ name: 'Kowhai Three' }, { name: 'Kowhai One' }],
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().list[0].field).toBe('1.name');
+    expect((await read()).etag).toBe(etag);
+    const empty = await t.call('POST', `/entities/${E}/trading-names`, { token: t.owner.token, payload: [] });
+    expect(empty.statusCode).toBe(400);
+  });
 
   it('a second address of one type replaces the first, which goes to the address history', async () => {
     const first = (
@@ -71,15 +102,25 @@ describe('POST to the Primary Business Data lists', () => {
       (a: { addressType: string }) => a.addressType === 'DELIVERY',
     );
     expect(current).toEqual([second]);
-    const history = (await t.call('GET', `/entities/${E}/history/addresses`)).json();
-    expect(history).toContainEqual({ ...first, endDate: second.startDate });
+    // The published history of addresses: Addresses of the address-type asked for.
+    const history = (await t.call('GET', `/entities/${E}/history/addresses?address-type=DELIVERY`)).json();
+    expect(history.addressList).toContainEqual({ ...first, endDate: second.startDate });
   });
 
   it('bad input is 400 naming the field, and nothing is written', async () => {
     const before = await read();
     const cases: [string, unknown, string][] = [
       ['gst-numbers', { gstNumber: '123456789' }, 'gstNumber'],
-      ['payment-bank-accounts', { bankAccountNumber: '01-0902-0068388-00' }, 'bankAccountNumber'],
+      [
+        'payment-bank-accounts',
+        { bankId: '01', bankBranch: '0902', accountBase: '0068388', accountSuffix: '00' },
+        'accountBase',
+      ],
+      [
+        'payment-bank-accounts',
+        { bankId: '1', bankBranch: '0902', accountBase: '0068389', accountSuffix: '00' },
+        'bankId',
+      ],
       ['industry-classifications', { classificationCode: 'Z999999' }, 'classificationCode'],
       ['phone-numbers', { phoneNumber: 'call me' }, 'phoneNumber'],
       ['phone-numbers', { phoneNumber: '5551234', phonePurpose: 'Pager' }, 'phonePurpose'],
@@ -96,7 +137,7 @@ describe('POST to the Primary Business Data lists', () => {
     for (const [path, body, field] of cases) {
       const response = await t.call('POST', `/entities/${E}/${path}`, {
         token: t.owner.token,
-        payload: body,
+        payload: path === 'addresses' ? body : [body],
       });
       expect(response.statusCode, `${path} ${JSON.stringify(body)}`).toBe(400);
       expect(
@@ -112,6 +153,13 @@ describe('POST to the Primary Business Data lists', () => {
       payload: '{"url":',
     });
     expect(malformed.statusCode).toBe(400);
+    // An item where the published body is an array of them.
+    const alone = await t.call('POST', `/entities/${E}/websites`, {
+      token: t.owner.token,
+      payload: { url: 'https://alone.example' },
+    });
+    expect(alone.statusCode).toBe(400);
+    expect(alone.json().list[0].field).toBe('body');
     expect((await read()).etag).toBe(before.etag);
   });
 });
@@ -123,7 +171,7 @@ describe('conditional updates', () => {
     const stale = await t.call('POST', `/entities/${E}/websites`, {
       token: t.owner.token,
       headers: { 'if-match': '"not-the-current-version"' },
-      payload: { url: 'https://stale.example' },
+      payload: [{ url: 'https://stale.example' }],
     });
     expect(stale.statusCode).toBe(412);
     api.conforms('POST', '/entities/{nzbn}/websites', stale);
@@ -131,17 +179,17 @@ describe('conditional updates', () => {
     const current = await t.call('POST', `/entities/${E}/websites`, {
       token: t.owner.token,
       headers: { 'if-match': etag },
-      payload: { url: 'https://current.example' },
+      payload: [{ url: 'https://current.example' }],
     });
-    expect(current.statusCode).toBe(201);
+    expect(current.statusCode).toBe(200);
     const publicEtag = String((await t.call('GET', `/entities/${E}`)).headers.etag);
-    const viaPublic = await t.call('PUT', `/entities/${E}/australian-business-number`, {
+    const viaPublic = await t.call('POST', `/entities/${E}/action-update-australian-business-numbers`, {
       token: t.owner.token,
       headers: { 'if-match': publicEtag },
       payload: { australianBusinessNumber: '51 824 753 556' },
     });
     expect(viaPublic.statusCode).toBe(200);
-    const again = await t.call('PUT', `/entities/${E}/australian-business-number`, {
+    const again = await t.call('POST', `/entities/${E}/action-update-australian-business-numbers`, {
       token: t.owner.token,
       headers: { 'if-match': etag },
       payload: { australianBusinessNumber: null },
@@ -151,90 +199,101 @@ describe('conditional updates', () => {
 });
 
 describe('replace operations and status requests', () => {
-  it('PUT australian-business-number checks the ABN', async () => {
-    const bad = await t.call('PUT', `/entities/${E}/australian-business-number`, {
+  it('POST action-update-australian-business-numbers checks the ABN', async () => {
+    const bad = await t.call('POST', `/entities/${E}/action-update-australian-business-numbers`, {
       token: t.owner.token,
       payload: { australianBusinessNumber: '51824753557' },
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().list[0].field).toBe('australianBusinessNumber');
-    const good = await t.call('PUT', `/entities/${E}/australian-business-number`, {
+    const good = await t.call('POST', `/entities/${E}/action-update-australian-business-numbers`, {
       token: t.owner.token,
       payload: { australianBusinessNumber: '51824753556' },
     });
-    expect(good.json()).toEqual({ australianBusinessNumber: '51824753556' });
+    // The published UpdateAustralianBusinessNumberResponse: the entity and its ABN.
+    expect(good.statusCode).toBe(200);
+    api.conforms('POST', '/entities/{nzbn}/action-update-australian-business-numbers', good);
+    expect(good.json()).toEqual({
+      nzbn: E,
+      entityName: (await read()).entity.entityName,
+      australianBusinessNumber: '51824753556',
+    });
     expect((await events(E)).at(-1)).toMatchObject({ change_event_type: 'AUSTRALIANBUSINESSNUMBER' });
   });
 
-  it('PUT roles appoints and ends directors; each change records the whole director', async () => {
+  it('POST roles appoints a director and PUT roles/{id} ends one; each change records the whole director', async () => {
     const { entity } = await read();
-    const kept = entity.roles.filter((r: { roleStatus: string }) => r.roleStatus === 'ACTIVE');
-    const ended = kept.find((r: { roleType: string }) => r.roleType === 'Director');
-    const body = [
-      ...kept
-        .filter((r: unknown) => r !== ended)
-        .map(
-          (r: { uniqueIdentifier: string; roleType: string; rolePerson: unknown; roleEntity: unknown }) => ({
-            uniqueIdentifier: r.uniqueIdentifier,
-            roleType: r.roleType,
-            rolePerson: r.rolePerson,
-            roleEntity: r.roleEntity,
-          }),
-        ),
-      {
+    const ended = entity.roles.find(
+      (r: { roleType: string; roleStatus: string }) => r.roleType === 'Director' && r.roleStatus === 'ACTIVE',
+    );
+    const count = (await events(E)).length;
+    const response = await t.call('POST', `/entities/${E}/roles`, {
+      token: t.owner.token,
+      payload: {
         roleType: 'Director',
         rolePerson: { firstName: 'Aroha', lastName: 'Ngata' },
         startDate: '2024-02-01',
       },
-    ];
-    const count = (await events(E)).length;
-    const response = await t.call('PUT', `/entities/${E}/roles`, { token: t.owner.token, payload: body });
-    expect(response.statusCode, response.body).toBe(200);
-    api.conforms('PUT', '/entities/{nzbn}/roles', response);
-    const roles = response.json();
-    const appointed = roles.find(
-      (r: { rolePerson: { lastName: string } | null }) => r.rolePerson?.lastName === 'Ngata',
-    );
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    api.conforms('POST', '/entities/{nzbn}/roles', response);
+    const appointed = response.json();
     expect(appointed).toMatchObject({
       roleType: 'Director',
       roleStatus: 'ACTIVE',
       startDate: '2024-02-01T00:00:00.000+1300',
     });
+    expect((await read()).entity.roles).toContainEqual(appointed);
     const recorded = (await events(E)).slice(count);
     expect(recorded).toContainEqual({
       change_event_type: 'ROLES_DIRECTOR',
       new_value: appointed,
       is_private: false,
     });
-    if (ended) {
-      const after = roles.find(
-        (r: { uniqueIdentifier: string }) => r.uniqueIdentifier === ended.uniqueIdentifier,
-      );
-      expect(after).toMatchObject({ roleStatus: 'INACTIVE', endDate: expect.any(String) });
-      expect(recorded).toContainEqual({
+    // A director the entity had, else the one just appointed: ended in place, still listed.
+    {
+      const target = ended ?? appointed;
+      const update = await t.call('PUT', `/entities/${E}/roles/${target.uniqueIdentifier}`, {
+        token: t.owner.token,
+        payload: { roleType: 'Director', roleStatus: 'INACTIVE' },
+      });
+      expect(update.statusCode, update.body).toBe(200);
+      api.conforms('PUT', '/entities/{nzbn}/roles/{id}', update);
+      const after = update.json();
+      expect(after).toMatchObject({
+        uniqueIdentifier: target.uniqueIdentifier,
+        roleStatus: 'INACTIVE',
+        endDate: expect.any(String),
+        rolePerson: target.rolePerson,
+      });
+      expect((await events(E)).at(-1)).toEqual({
         change_event_type: 'ROLES_DIRECTOR',
         new_value: after,
         is_private: false,
       });
     }
-    const unknown = await t.call('PUT', `/entities/${E}/roles`, {
+    const unknown = await t.call('PUT', `/entities/${E}/roles/42`, {
       token: t.owner.token,
-      payload: [
-        { uniqueIdentifier: '42', roleType: 'Director', rolePerson: { firstName: 'A', lastName: 'B' } },
-      ],
+      payload: { roleType: 'Director', rolePerson: { firstName: 'A', lastName: 'B' } },
     });
-    expect(unknown.statusCode).toBe(400);
-    expect(unknown.json().list[0].field).toBe('0.uniqueIdentifier');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().errorDescription).toMatch(/^Object Not Found/);
+    const noHolder = await t.call('POST', `/entities/${E}/roles`, {
+      token: t.owner.token,
+      payload: { roleType: 'Director' },
+    });
+    expect(noHolder.statusCode).toBe(400);
+    expect(noHolder.json().list[0].field).toBe('rolePerson');
   });
 
-  it('POST entity-statuses moves a sole trader between statuses and keeps the periods', async () => {
+  it('POST statuses moves a sole trader between statuses and keeps the periods, reasons and comments', async () => {
     const trader = FIXTURE.soleTrader;
-    const company = await t.call('POST', `/entities/${E}/entity-statuses`, {
+    const company = await t.call('POST', `/entities/${E}/statuses`, {
       token: t.owner.token,
       payload: { entityStatusCode: '90' },
     });
     expect(company.statusCode).toBe(400);
-    const bad = await t.call('POST', `/entities/${trader}/entity-statuses`, {
+    const bad = await t.call('POST', `/entities/${trader}/statuses`, {
       token: t.owner.token,
       payload: { entityStatusCode: '60' },
     });
@@ -242,12 +301,14 @@ describe('replace operations and status requests', () => {
       field: 'entityStatusCode',
       message: expect.stringContaining('must be 50'),
     });
-    const inactive = await t.call('POST', `/entities/${trader}/entity-statuses`, {
+    const inactive = await t.call('POST', `/entities/${trader}/statuses`, {
       token: t.owner.token,
-      payload: { entityStatusCode: 'Inactive' },
+      payload: { entityStatusCode: 'Inactive', statusReasonCode: 'CEASED', comment: 'Stopped trading' },
     });
-    expect(inactive.statusCode, inactive.body).toBe(201);
-    api.conforms('POST', '/entities/{nzbn}/entity-statuses', inactive);
+    // 204, the published status (its schema names FullEntity, but a 204 carries no body).
+    expect(inactive.statusCode, inactive.body).toBe(204);
+    api.conforms('POST', '/entities/{nzbn}/statuses', inactive);
+    expect(inactive.headers.etag).toBe((await read(trader)).etag);
     expect((await read(trader)).entity).toMatchObject({
       entityStatusCode: '90',
       entityStatusDescription: 'Inactive',
@@ -255,7 +316,29 @@ describe('replace operations and status requests', () => {
     const periods = (await t.call('GET', `/entities/${trader}/history/entity-statuses`)).json();
     expect(periods.map((p: { entityStatusCode: string }) => p.entityStatusCode)).toEqual(['50', '90']);
     expect(periods[0].endDate).toBe(periods[1].startDate);
-    expect((await events(trader)).at(-1)).toMatchObject({ change_event_type: 'ENTITY_STATUS' });
+    expect(periods[1]).toMatchObject({
+      statusReasonCode: 'CEASED',
+      comment: 'Stopped trading',
+      endDate: null,
+    });
+    expect(periods[0]).toMatchObject({ statusReasonCode: null, comment: null });
+    expect((await events(trader)).at(-1)).toMatchObject({
+      change_event_type: 'ENTITY_STATUS',
+      new_value: { entityStatusCode: '90', statusReasonCode: 'CEASED', comment: 'Stopped trading' },
+    });
+    // The next status takes its own reason; the ended period keeps the one it had.
+    const again = await t.call('POST', `/entities/${trader}/statuses`, {
+      token: t.owner.token,
+      payload: { entityStatusCode: '50', statusReasonCode: 'RESUMED' },
+    });
+    expect(again.statusCode, again.body).toBe(204);
+    const three = (await t.call('GET', `/entities/${trader}/history/entity-statuses`)).json();
+    expect(three.map((p: { statusReasonCode: string | null }) => p.statusReasonCode)).toEqual([
+      null,
+      'CEASED',
+      'RESUMED',
+    ]);
+    expect(three[1].comment).toBe('Stopped trading');
   });
 });
 
@@ -278,7 +361,7 @@ describe('one transaction', () => {
     const was = await counts();
     const response = await t.call('POST', `/entities/${E}/websites`, {
       token: t.owner.token,
-      payload: { url: 'https://doomed.example' },
+      payload: [{ url: 'https://doomed.example' }],
     });
     expect(response.statusCode).toBe(500);
     expect(response.json().errorDescription).not.toContain('refused for the test');
@@ -287,9 +370,9 @@ describe('one transaction', () => {
     await pool.query('DROP TRIGGER refuse_events ON nzbn_change_events');
     const ok = await t.call('POST', `/entities/${E}/websites`, {
       token: t.owner.token,
-      payload: { url: 'https://doomed.example' },
+      payload: [{ url: 'https://doomed.example' }],
     });
-    expect(ok.statusCode).toBe(201);
+    expect(ok.statusCode).toBe(200);
     expect((await events(E)).at(-1)).toMatchObject({ change_event_type: 'WEBSITE' });
   });
 });

@@ -28,7 +28,21 @@ interface Period {
   endDate: string | null;
 }
 export type EntityNamePeriod = Period & { entityName: string };
-export type StatusPeriod = Period & { entityStatusCode: string; entityStatusDescription: string };
+/** The published EntityStatus, in its key order: a status period and the reason a request gave for it. */
+export interface StatusPeriod {
+  entityStatusCode: string;
+  startDate: string | null;
+  endDate: string | null;
+  statusReasonCode: string | null;
+  entityStatusDescription: string;
+  comment: string | null;
+}
+/** What a status request said of the status it set (the published `statusReasonCode` and `comment`). */
+export interface StatusNote {
+  statusReasonCode: string | null;
+  comment: string | null;
+}
+export const NO_STATUS_NOTE: StatusNote = { statusReasonCode: null, comment: null };
 export type HibernationPeriod = Period & {
   hibernationStatusCode: string;
   hibernationStatusDescription: string;
@@ -51,18 +65,41 @@ function currentStart(ended: readonly Period[], entity: Entity): string {
   return ended.at(-1)?.endDate ?? entity.registrationDate;
 }
 
-/** The entity's status periods, the current one last. */
-export function statusPeriods(entity: Entity, records: readonly EndedRecord[]): StatusPeriod[] {
-  const ended = endedOf<StatusPeriod>(records, 'entity-statuses');
-  const current = (code: string, startDate: string): StatusPeriod => ({
+/** A status period in the published shape (periods stored before the reason was kept have none). */
+function statusPeriod(period: Partial<StatusPeriod> & { entityStatusCode: string }): StatusPeriod {
+  const code = period.entityStatusCode;
+  return {
     entityStatusCode: code,
-    entityStatusDescription: ENTITY_STATUSES[code as keyof typeof ENTITY_STATUSES]?.description ?? code,
-    startDate,
-    endDate: null,
-  });
+    startDate: period.startDate ?? null,
+    endDate: period.endDate ?? null,
+    statusReasonCode: period.statusReasonCode ?? null,
+    entityStatusDescription:
+      period.entityStatusDescription ??
+      ENTITY_STATUSES[code as keyof typeof ENTITY_STATUSES]?.description ??
+      code,
+    comment: period.comment ?? null,
+  };
+}
+
+/**
+ * The entity's status periods, the current one last, carrying `note`: the reason and comment of the
+ * request that set the present status, if one did.
+ */
+export function statusPeriods(
+  entity: Entity,
+  records: readonly EndedRecord[],
+  note: StatusNote = NO_STATUS_NOTE,
+): StatusPeriod[] {
+  const ended = endedOf<StatusPeriod>(records, 'entity-statuses').map(statusPeriod);
+  const current = (code: string, startDate: string): StatusPeriod =>
+    statusPeriod({ entityStatusCode: code, startDate, endDate: null, ...note });
   if (ended.length === 0 && entity.entityStatusCode !== '50') {
     return [
-      { ...current('50', entity.registrationDate), endDate: entity.lastUpdatedDate },
+      statusPeriod({
+        entityStatusCode: '50',
+        startDate: entity.registrationDate,
+        endDate: entity.lastUpdatedDate,
+      }),
       current(entity.entityStatusCode, entity.lastUpdatedDate),
     ];
   }
@@ -73,6 +110,7 @@ export function entityHistory(
   entity: Entity,
   records: readonly EndedRecord[],
   authorised: boolean,
+  note: StatusNote = NO_STATUS_NOTE,
 ): EntityHistory {
   const privacy = entity.privacySettings;
   const names = endedOf<EntityNamePeriod>(records, 'entity-names');
@@ -90,7 +128,7 @@ export function entityHistory(
     ],
     tradingNames: !authorised && privacy.tradingNamePrivateInformation ? [] : tradingNames,
     tradingAreas: byStart([...endedOf<TradingArea>(records, 'trading-areas'), ...entity.tradingAreas]),
-    entityStatuses: statusPeriods(entity, records),
+    entityStatuses: statusPeriods(entity, records, note),
     hibernationStatuses: code
       ? [
           ...hibernation,

@@ -146,6 +146,28 @@ export function isValidBankAccount(text: string): boolean {
   return bankAccountProblem(text) === null;
 }
 
+/** An account's four parts as the register publishes them (`bankId`, `bankBranch`, `accountBase`, `accountSuffix`). */
+export interface BankAccountFields {
+  bankId: string;
+  bankBranch: string;
+  accountBase: string;
+  accountSuffix: string;
+}
+
+/** The published parts of a written account (`01-0902-0068389-00`); null when it is not one. */
+export function bankAccountFields(text: string): BankAccountFields | null {
+  const match = BANK_ACCOUNT.exec(text.trim());
+  if (!match) return null;
+  const parts = parseBankAccount(text)!;
+  const written = formatBankAccount(parts, parts.suffix > 99 ? 3 : 2).split('-');
+  return {
+    bankId: written[0]!,
+    bankBranch: written[1]!,
+    accountBase: written[2]!,
+    accountSuffix: written[3]!,
+  };
+}
+
 /** The usual written form: 2-4-7-2 digits (a three- or four-digit suffix stays as written). */
 export function formatBankAccount(parts: BankAccountParts, suffixDigits = 2): string {
   return [

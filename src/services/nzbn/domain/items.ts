@@ -15,7 +15,7 @@ import {
   TRADING_AREAS,
   WEBSITE_PURPOSES,
 } from './codes.ts';
-import { bankAccountProblem, formatBankAccount, irdNumberProblem, parseBankAccount } from './identifiers.ts';
+import { bankAccountFields, bankAccountProblem, irdNumberProblem } from './identifiers.ts';
 import type {
   Address,
   BusinessEthnicityIdentifier,
@@ -48,7 +48,8 @@ export function readDate(value: string | null | undefined, fallback: string, nam
 }
 
 function purpose(list: readonly PurposeInfo[], value: string | null | undefined, name: string) {
-  if (value === undefined || value === null) return { code: null, description: null };
+  // Blank is none (a JSON null a union with a string coerces to "").
+  if (value === undefined || value === null || value === '') return { code: null, description: null };
   const description = purposeDescription(list, value);
   if (description === undefined) {
     throw new RuleError(name, `must be one of ${list.map((p) => p.code).join(', ')}`);
@@ -195,16 +196,30 @@ export function tradingAreaItem(
   };
 }
 
-export function bankAccountItem(
-  input: { bankAccountNumber: string; startDate?: string },
-  context: ItemContext,
-): PaymentBankAccount {
-  const problem = bankAccountProblem(input.bankAccountNumber.trim());
-  if (problem) throw new RuleError(field(context, 'bankAccountNumber'), problem);
-  const parts = parseBankAccount(input.bankAccountNumber.trim())!;
+/** What a client sends of a payment bank account (the published PaymentBankAccountNumber's own fields). */
+export interface BankAccountLike {
+  accountName?: string | null;
+  bankId: string;
+  bankBranch: string;
+  accountBase: string;
+  accountSuffix: string;
+  purpose?: string | null;
+  startDate?: string;
+}
+
+/** A payment bank account that passes its bank's check, in the usual written widths. */
+export function bankAccountItem(input: BankAccountLike, context: ItemContext): PaymentBankAccount {
+  const written = [input.bankId, input.bankBranch, input.accountBase, input.accountSuffix]
+    .map((part) => part.trim())
+    .join('-');
+  const problem = bankAccountProblem(written);
+  if (problem === 'unknown bank') throw new RuleError(field(context, 'bankId'), problem);
+  if (problem) throw new RuleError(field(context, 'accountBase'), `${problem} (bank account ${written})`);
   return {
     uniqueIdentifier: context.id,
-    bankAccountNumber: formatBankAccount(parts, parts.suffix > 99 ? 3 : 2),
+    accountName: input.accountName?.trim() || null,
+    ...bankAccountFields(written)!,
+    purpose: input.purpose?.trim() || null,
     startDate: readDate(input.startDate, context.now, field(context, 'startDate')),
   };
 }

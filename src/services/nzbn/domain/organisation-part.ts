@@ -1,29 +1,72 @@
 /**
  * Organisation parts: physical, functional or digital locations of a business, each numbered with a
- * 13-digit GLN (the organisation part number, OPN). Field names are the published client library's
- * (`reference/nzbn.md`); inside the open fields the choices are ours: `purposes` are free-text names,
- * `customData` is a flat object of text values.
+ * 13-digit GLN (the organisation part number, OPN), in the published shape (OrganisationPart):
+ * purposes, addresses and email addresses with the published purposes and types, `custom-data` (key and
+ * value pairs) and `nzbn-list` (the entities a shared part is shared with, `{nzbn}` each: the
+ * definition names only "object", the field is ours), the published status, function and privacy
+ * values.
  *
- * Visibility: a `public` part is seen by everyone; a `private` part only by callers with business
- * authority over its parent entity; a `shared` part also by callers with authority over any entity in
- * its `nzbnList`. Only the parent's authorised callers see `nzbnList` itself (others get `[]`).
+ * Visibility: a `PUBLIC` part is seen by everyone; a `PRIVATE` part only by callers with business
+ * authority over its parent entity; a `SHARED` part also by callers with authority over any entity in
+ * its `nzbn-list`. Only the parent's authorised callers see `nzbn-list` itself (others get `[]`).
  */
 import { type Static, Type } from '@sinclair/typebox';
-import {
-  Address,
-  EmailAddress,
-  literals,
-  Nullable,
-  Nzbn,
-  NzDateTime,
-  PhoneNumber,
-  Strict,
-} from './schema-parts.ts';
+import { literals, Nullable, Nzbn, NzDateTime, PhoneNumber, Strict } from './schema-parts.ts';
 
-export const ORGANISATION_PART_STATUSES = ['Active', 'Inactive'] as const;
+export const ORGANISATION_PART_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
 export type OrganisationPartStatus = (typeof ORGANISATION_PART_STATUSES)[number];
-export const ORGANISATION_PART_PRIVACY = ['public', 'private', 'shared'] as const;
+export const ORGANISATION_PART_PRIVACY = ['PUBLIC', 'SHARED', 'PRIVATE'] as const;
 export type OrganisationPartPrivacy = (typeof ORGANISATION_PART_PRIVACY)[number];
+export const ORGANISATION_PART_FUNCTIONS = ['FUNCTION', 'PHYSICAL_LOCATION', 'DIGITAL_LOCATION'] as const;
+export type OrganisationPartFunction = (typeof ORGANISATION_PART_FUNCTIONS)[number];
+export const ORGANISATION_PART_PURPOSES = ['E_INVOICING', 'OTHER', 'LOCATIONARRIVAL'] as const;
+export type OrganisationPartPurposeType = (typeof ORGANISATION_PART_PURPOSES)[number];
+export const ORGANISATION_PART_ADDRESS_TYPES = ['POSTAL', 'PHYSICAL', 'DELIVERY', 'INVOICE'] as const;
+export const ORGANISATION_PART_EMAIL_PURPOSES = ['INVOICE_ADDRESS', 'OTHER'] as const;
+
+export const OrganisationPartPurpose = Type.Object(
+  {
+    uniqueIdentifier: Type.String(),
+    purpose: literals(ORGANISATION_PART_PURPOSES),
+    purposeDescription: Nullable(Type.String()),
+  },
+  Strict,
+);
+
+export const OrganisationPartAddress = Type.Object(
+  {
+    uniqueIdentifier: Type.String(),
+    startDate: NzDateTime,
+    careOf: Nullable(Type.String()),
+    address1: Type.String(),
+    address2: Nullable(Type.String()),
+    address3: Nullable(Type.String()),
+    address4: Nullable(Type.String()),
+    postCode: Nullable(Type.String()),
+    countryCode: Type.String({ pattern: '^[A-Z]{2}$' }),
+    addressType: literals(ORGANISATION_PART_ADDRESS_TYPES),
+    pafId: Nullable(Type.String()),
+  },
+  Strict,
+);
+
+export const OrganisationPartEmail = Type.Object(
+  {
+    uniqueIdentifier: Type.String(),
+    emailAddress: Type.String(),
+    emailPurpose: Nullable(literals(ORGANISATION_PART_EMAIL_PURPOSES)),
+    emailPurposeDescription: Nullable(Type.String()),
+    startDate: NzDateTime,
+  },
+  Strict,
+);
+
+export const OrganisationPartMetadata = Type.Object(
+  { uniqueIdentifier: Type.String(), key: Type.String(), value: Type.String(), startDate: NzDateTime },
+  Strict,
+);
+
+export const SharedWith = Type.Object({ nzbn: Nzbn }, Strict);
 
 export const OrganisationPart = Type.Object(
   {
@@ -32,17 +75,17 @@ export const OrganisationPart = Type.Object(
     parentNzbnName: Type.String(),
     parentGln: Nzbn,
     name: Type.String(),
-    purposes: Type.Array(Type.String()),
-    function: Nullable(Type.String()),
+    purposes: Type.Array(OrganisationPartPurpose),
+    function: Nullable(literals(ORGANISATION_PART_FUNCTIONS)),
     organisationPartStatus: literals(ORGANISATION_PART_STATUSES),
-    addresses: Type.Array(Address),
+    addresses: Type.Array(OrganisationPartAddress),
     phoneNumbers: Type.Array(PhoneNumber),
-    emailAddresses: Type.Array(EmailAddress),
+    emailAddresses: Type.Array(OrganisationPartEmail),
     gstNumber: Nullable(Type.String()),
     paymentBankAccountNumber: Nullable(Type.String()),
-    customData: Nullable(Type.Record(Type.String(), Type.String())),
+    'custom-data': Type.Array(OrganisationPartMetadata),
     privacy: literals(ORGANISATION_PART_PRIVACY),
-    nzbnList: Type.Array(Nzbn),
+    'nzbn-list': Type.Array(SharedWith),
     startDate: NzDateTime,
     statusDate: NzDateTime,
   },
@@ -50,25 +93,35 @@ export const OrganisationPart = Type.Object(
 );
 export type OrganisationPart = Static<typeof OrganisationPart>;
 
-/** Reads a status or privacy value whatever its case (clients send `ACTIVE`, `Active`, `PUBLIC` …). */
-export function readStatus(value: string): OrganisationPartStatus | undefined {
-  return ORGANISATION_PART_STATUSES.find((status) => status.toLowerCase() === value.toLowerCase());
+/** The published GlnAllocationSummary: the part numbers an entity holds, and how many more are free. */
+export const GlnAllocationSummary = Type.Object(
+  { nzbnGlnsAllocated: Type.Integer({ minimum: 0 }), nzbnGlnsRemaining: Type.Integer({ minimum: 0 }) },
+  Strict,
+);
+
+/** The published value `value` names, in any case (clients send `Active`, `active`, `ACTIVE` …). */
+export function publishedValue<T extends string>(value: string, allowed: readonly T[]): T | undefined {
+  const wanted = value.trim().toUpperCase();
+  return allowed.find((item) => item === wanted);
 }
 
-export function readPrivacy(value: string): OrganisationPartPrivacy | undefined {
-  return ORGANISATION_PART_PRIVACY.find((privacy) => privacy === value.toLowerCase());
-}
+export const readStatus = (value: string) => publishedValue(value, ORGANISATION_PART_STATUSES);
+export const readPrivacy = (value: string) => publishedValue(value, ORGANISATION_PART_PRIVACY);
+
+/** The business numbers a part is shared with. */
+export const sharedWith = (part: Pick<OrganisationPart, 'nzbn-list'>): string[] =>
+  part['nzbn-list'].map((item) => item.nzbn);
 
 /** Whether a caller acting for the entities `mine` may see the part. */
 export function partVisibleTo(
-  part: { parentNzbn: string; privacy: OrganisationPartPrivacy; nzbnList: readonly string[] },
+  part: Pick<OrganisationPart, 'parentNzbn' | 'privacy' | 'nzbn-list'>,
   mine: ReadonlySet<string>,
 ): boolean {
-  if (part.privacy === 'public' || mine.has(part.parentNzbn)) return true;
-  return part.privacy === 'shared' && part.nzbnList.some((nzbn) => mine.has(nzbn));
+  if (part.privacy === 'PUBLIC' || mine.has(part.parentNzbn)) return true;
+  return part.privacy === 'SHARED' && sharedWith(part).some((nzbn) => mine.has(nzbn));
 }
 
 /** The part as that caller sees it: the share list is the owner's business. */
 export function partViewFor(part: OrganisationPart, mine: ReadonlySet<string>): OrganisationPart {
-  return mine.has(part.parentNzbn) || part.nzbnList.length === 0 ? part : { ...part, nzbnList: [] };
+  return mine.has(part.parentNzbn) || part['nzbn-list'].length === 0 ? part : { ...part, 'nzbn-list': [] };
 }

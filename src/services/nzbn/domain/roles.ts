@@ -1,8 +1,11 @@
 /**
- * PUT /entities/{nzbn}/roles replaces the entity's list of roles: a role given with the
- * uniqueIdentifier of an existing role updates it, one without is appointed, and an active role left
- * out ends (INACTIVE, with an end date) and stays listed, as ended roles are. Returns the new list and
- * every role that changed, whole, for the change events. Pure: identifiers come from `newId`.
+ * An entity's roles: `appointRole` (POST /entities/{nzbn}/roles) adds one, `updateRole` (PUT
+ * /entities/{nzbn}/roles/{id}) changes one in place (INACTIVE with an end date ends it; an ended role
+ * stays listed), and `replaceRoles` replaces the whole list (a registration's roles and the sandbox's
+ * simulated activity): a role given with the uniqueIdentifier of an existing role updates it, one
+ * without is appointed, and an active role left out ends (INACTIVE, with an end date) and stays listed,
+ * as ended roles are. Each returns the new list and every role that changed, whole, for the change
+ * events. Pure: identifiers come from `newId`.
  *
  * A role sent ACTIVE with an endDate is refused (an active role has none; INACTIVE ends it), and a
  * roleEntity's business number must be a valid GLN (13 digits, GS1 check digit), as every other is.
@@ -35,6 +38,47 @@ export function identifiersNeeded(inputs: readonly RoleLike[]): number {
     (n, input) => n + (input.uniqueIdentifier ? 0 : 1) + (input.roleAddress?.length ?? 0),
     0,
   );
+}
+
+/** A new role (any `uniqueIdentifier` given is the register's to set, so it is not read). */
+export function appointRole(
+  current: readonly Role[],
+  input: RoleLike,
+  now: string,
+  newId: () => string,
+): { roles: Role[]; changed: Role[] } {
+  const { uniqueIdentifier: _ignored, ...given } = input;
+  if (!given.rolePerson && !given.roleEntity) {
+    throw new RuleError('rolePerson', 'a role needs a rolePerson or a roleEntity');
+  }
+  const role = buildRole(given, undefined, now, newId, '');
+  return { roles: [...current, role], changed: [role] };
+}
+
+/**
+ * The role `id` as `input` describes it, in its place in the list; undefined when the entity has no
+ * such role. The path names the role: a `uniqueIdentifier` in the body is not read.
+ */
+export function updateRole(
+  current: readonly Role[],
+  id: string,
+  input: RoleLike,
+  now: string,
+  newId: () => string,
+): { roles: Role[]; changed: Role[] } | undefined {
+  const existing = current.find((role) => role.uniqueIdentifier === id);
+  if (!existing) return undefined;
+  // Neither holder named: the role keeps its own.
+  const given =
+    input.rolePerson === undefined && input.roleEntity === undefined
+      ? { ...input, rolePerson: existing.rolePerson, roleEntity: existing.roleEntity }
+      : input;
+  if (!given.rolePerson && !given.roleEntity) {
+    throw new RuleError('rolePerson', 'a role needs a rolePerson or a roleEntity');
+  }
+  const role = buildRole(given, existing, now, newId, '');
+  const roles = current.map((one) => (one === existing ? role : one));
+  return { roles, changed: JSON.stringify(role) === JSON.stringify(existing) ? [] : [role] };
 }
 
 export function replaceRoles(

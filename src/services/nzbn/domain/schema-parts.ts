@@ -153,9 +153,18 @@ export const GstNumber = Type.Object(
   Strict,
 );
 
-/** Field names inside a payment bank account are open in the reference: ours. */
+/** The published PaymentBankAccountNumber: a New Zealand bank account in its four parts. */
 export const PaymentBankAccount = Type.Object(
-  { uniqueIdentifier: Type.String(), bankAccountNumber: Type.String(), startDate: NzDateTime },
+  {
+    uniqueIdentifier: Type.String(),
+    accountName: Nullable(Type.String()),
+    bankId: Type.String({ pattern: '^[0-9]{2}$' }),
+    bankBranch: Type.String({ pattern: '^[0-9]{4}$' }),
+    accountBase: Type.String({ pattern: '^[0-9]{7,8}$' }),
+    accountSuffix: Type.String({ pattern: '^[0-9]{2,4}$' }),
+    purpose: Nullable(Type.String()),
+    startDate: NzDateTime,
+  },
   Strict,
 );
 

@@ -4,8 +4,10 @@
  * RuleError naming the field (answered 400). Pure.
  *
  * Our choices where the reference is open: `wildcard` is null (only the listed business numbers),
- * `ALL` (every change across the register) or `NEW` (every new registration); `frequency` is
- * IMMEDIATE, DAILY or WEEKLY (default DAILY for EMAIL, IMMEDIATE for PUSH); a PUSH watchlist needs a
+ * `ALL` (every change across the register) or `NEW` (every new registration); `frequency` is one of
+ * the published ONEVENT, DAILY or WEEKLY (default DAILY for EMAIL, ONEVENT for PUSH; IMMEDIATE, our
+ * earlier name, is read as ONEVENT); `changeEventTypes` and `watchlistEmailAddresses` are published as
+ * text, comma-joined, and are taken as text or as a list; a PUSH watchlist needs a
  * `pushEndpoint` (https, or http on localhost) and an `adminEmailAddress` (told when delivery is
  * suspended); an EMAIL watchlist needs `watchlistEmailAddresses`. A field not given keeps its value;
  * `suspended` may only be set to false (resume): delivery alone suspends, and a watchlist end-dated
@@ -38,11 +40,13 @@ export interface WatchlistInput {
   channel?: string;
   frequency?: string;
   wildcard?: string | null;
-  changeEventTypes?: string[];
+  /** Comma-joined (the published form) or a list. */
+  changeEventTypes?: string[] | string;
   pushEndpoint?: string | null;
   authorizationToken?: string | null;
   adminEmailAddress?: string | null;
-  watchlistEmailAddresses?: string[];
+  /** Comma-joined (the published form) or a list. */
+  watchlistEmailAddresses?: string[] | string;
   fromDate?: string;
   toDate?: string | null;
   suspended?: boolean;
@@ -51,7 +55,16 @@ export interface WatchlistInput {
 /** The stored watchlist an update applies to; `endDatedAt` set when delivery end-dated it. */
 export type CurrentWatchlist = WatchlistFields & { endDatedAt?: Date | null };
 
-export const FREQUENCIES = ['IMMEDIATE', 'DAILY', 'WEEKLY'] as const;
+/** The published frequencies (Frequency). */
+export const FREQUENCIES = ['ONEVENT', 'DAILY', 'WEEKLY'] as const;
+/** Our earlier names of the published frequencies, still read. */
+const EARLIER_FREQUENCIES: Readonly<Record<string, string>> = { IMMEDIATE: 'ONEVENT' };
+
+/** A list sent as a list or as the published comma-joined text, its items trimmed, blanks left out. */
+export function textList(value: readonly string[] | string): string[] {
+  const items = typeof value === 'string' ? value.split(',') : value.flatMap((item) => item.split(','));
+  return items.map((item) => item.trim()).filter(Boolean);
+}
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -96,11 +109,12 @@ export function mergeWatchlist(
   if (!name?.trim()) throw new RuleError('name', 'is required');
   const channel = (body.channel ?? current?.channel)?.toUpperCase();
   if (channel !== 'EMAIL' && channel !== 'PUSH') throw new RuleError('channel', 'must be EMAIL or PUSH');
-  const frequency = (
+  const given = (
     body.frequency ??
     current?.frequency ??
-    (channel === 'PUSH' ? 'IMMEDIATE' : 'DAILY')
+    (channel === 'PUSH' ? 'ONEVENT' : 'DAILY')
   ).toUpperCase();
+  const frequency = EARLIER_FREQUENCIES[given] ?? given;
   if (!(FREQUENCIES as readonly string[]).includes(frequency)) {
     throw new RuleError('frequency', `must be one of ${FREQUENCIES.join(', ')}`);
   }
@@ -114,7 +128,7 @@ export function mergeWatchlist(
   }
   const changeEventTypes =
     body.changeEventTypes !== undefined
-      ? changeTypes(body.changeEventTypes, 'changeEventTypes')
+      ? changeTypes(textList(body.changeEventTypes), 'changeEventTypes')
       : (current?.changeEventTypes ?? ['ALL']);
   if (changeEventTypes.length === 0)
     throw new RuleError('changeEventTypes', 'must name at least one type (or ALL)');
@@ -129,7 +143,10 @@ export function mergeWatchlist(
   if (adminEmailAddress !== null && !EMAIL.test(adminEmailAddress)) {
     throw new RuleError('adminEmailAddress', 'is not an email address');
   }
-  const watchlistEmailAddresses = body.watchlistEmailAddresses ?? current?.watchlistEmailAddresses ?? [];
+  const watchlistEmailAddresses =
+    body.watchlistEmailAddresses === undefined
+      ? (current?.watchlistEmailAddresses ?? [])
+      : textList(body.watchlistEmailAddresses);
   for (const address of watchlistEmailAddresses) {
     if (!EMAIL.test(address))
       throw new RuleError('watchlistEmailAddresses', `"${address}" is not an email address`);

@@ -265,7 +265,10 @@ export class DeliveryWorker {
         if (this.stopping || (row.next_attempt_at ?? row.created_at) > now) return true;
         const attempt = row.attempts + 1;
         const original = row.first_attempt_at ?? now;
-        const body = JSON.stringify(changeItem(row, this.options.apiBase));
+        // A test notification carries its message (the published TestMessage), every other a change.
+        const body = JSON.stringify(
+          row.test_message === null ? changeItem(row, this.options.apiBase) : { text: row.test_message },
+        );
         const headers = webhookHeaders(
           watchlist.webhook_secret,
           webhookIdOf(watchlist.id, row.notification_id),

@@ -135,9 +135,10 @@ export class NzbnJobs extends BackgroundJob implements RunningJobs {
     const { pool } = this.context.database;
     const items = await undeliveredChanges(pool, watchlist.id, DIGEST_ITEMS);
     if (items.length === 0) return;
-    const lines = items.map(
-      (item) =>
-        `${item.changeDate.toISOString()}  ${item.changeEventType.padEnd(24)} ${item.nzbn}  ${item.entityName}`,
+    const lines = items.map((item) =>
+      item.id === null
+        ? `${item.createdAt.toISOString()}  ${'TEST NOTIFICATION'.padEnd(24)} ${item.testMessage}`
+        : `${item.changeDate.toISOString()}  ${item.changeEventType.padEnd(24)} ${item.nzbn}  ${item.entityName}`,
     );
     const text = [
       `${items.length} change${items.length === 1 ? '' : 's'} on your watchlist "${watchlist.name}":`,
@@ -157,7 +158,7 @@ export class NzbnJobs extends BackgroundJob implements RunningJobs {
       pool,
       watchlist.id,
       items.map((item) => item.notificationId),
-      items.at(-1)!.id,
+      items.findLast((item) => item.id !== null)?.id ?? null,
       this.context.clock.now(),
     );
   }

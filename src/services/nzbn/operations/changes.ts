@@ -1,20 +1,21 @@
 /**
- * The change event search: items with the shape of a push notification item (business number, business
- * name, change type, change date, new value), read from the change events the register records with
- * every change (store/changes.ts). The search is given under the published parameter names (errors name
- * them): `change-event-type` (required; ALL, NEW, ENTITY or a recorded type, comma joined or repeated),
- * `entity-type`, the period as `date-time-from`/`date-time-to` or `start-date`/`end-date` (both
- * spellings accepted; both at once when they name the same instant), `sort-by` (changeDate, entityName,
- * nzbn) and `sort-order` (ASC, DESC). A `+` of a time offset sent unencoded arrives as a space
- * (`…000 1300`) and is read as `+1300`.
+ * The change event search: the published NzbnChange items (business number, business name, when it
+ * changed, and each change event of that change: its type, the new value, the resource it changed),
+ * read from the change events the register records with every change (store/changes.ts). The search is
+ * given under the published parameter names (errors name them): `change-event-type` (required; ALL,
+ * NEW, ENTITY or a recorded type, comma joined or repeated), `entity-type`, the period as
+ * `date-time-from`/`date-time-to` or, as one public client sends it, `start-date`/`end-date` (both
+ * spellings accepted; both at once only when they name the same instant), `sort-by` (NZBN, ENTITY_NAME,
+ * ENTITY_STATUS, ENTITY_TYPE_CODE; by the change's date when not given) and `sort-order` (ASC, DESC).
+ * A `+` of a time offset sent unencoded arrives as a space (`…000 1300`) and is read as `+1300`.
  *
  * Public sector entities have no source register, so the register publishes no change feed for them:
  * their events never appear, and naming one in `entity-type` is a 400. A new value holding private data
- * is never shown (search is a public operation): such items carry `newValue: null`.
+ * is never shown (search is a public operation): such events carry `newValue: null`.
  */
 import { badRequest } from '../../../platform/http/errors.ts';
 import { NZ_DATE_TIME_RULE, parseNzDateTime } from '../../../platform/nz-time.ts';
-import { changeItem } from '../domain/change-item.ts';
+import { nzbnChange } from '../domain/change-item.ts';
 import {
   entityTypesForFilter,
   FILTER_ONLY_CHANGE_EVENT_TYPES,
@@ -34,7 +35,8 @@ export interface ChangeSearch extends Partial<Record<PeriodEnd, string | undefin
   'sort-order'?: string | undefined;
 }
 
-const SORT_COLUMNS: readonly ChangeSortColumn[] = ['changeDate', 'entityName', 'nzbn'];
+/** The published `sort-by` values. */
+export const CHANGE_SORT_BY = ['NZBN', 'ENTITY_NAME', 'ENTITY_STATUS', 'ENTITY_TYPE_CODE'] as const;
 
 const split = (values: readonly string[] | undefined): string[] =>
   (values ?? [])
@@ -115,8 +117,10 @@ export async function searchChangeEvents(
   if (from !== undefined && to !== undefined && from > to) {
     throw badRequest('date-time-to', 'the end of the period is before its start');
   }
-  const sortBy = choice(search['sort-by'] ?? 'changeDate', SORT_COLUMNS);
-  if (!sortBy) throw badRequest('sort-by', `must be one of ${SORT_COLUMNS.join(', ')}`);
+  const given = search['sort-by'];
+  const sortBy = given === undefined ? undefined : choice(given, CHANGE_SORT_BY);
+  if (given !== undefined && !sortBy)
+    throw badRequest('sort-by', `must be one of ${CHANGE_SORT_BY.join(', ')}`);
   const sortOrder = (search['sort-order'] ?? 'ASC').toUpperCase();
   if (sortOrder !== 'ASC' && sortOrder !== 'DESC') throw badRequest('sort-order', 'must be ASC or DESC');
   const found = await searchChanges(context.database.pool, {
@@ -125,11 +129,12 @@ export async function searchChangeEvents(
     excludeTypeCodes: [...PUBLIC_SECTOR_TYPE_CODES],
     from,
     to,
-    sortBy,
+    sortBy: (sortBy ?? 'CHANGE_DATE') satisfies ChangeSortColumn,
     descending: sortOrder === 'DESC',
     limit: page.pageSize,
     offset: page.offset,
   });
   const base = baseUrl(context);
-  return { total: found.total, items: found.rows.map((row) => changeItem(row, base)), sortBy, sortOrder };
+  const items = found.rows.map((row) => nzbnChange(row, base));
+  return { total: found.total, items, sortBy: sortBy ?? null, sortOrder };
 }

@@ -131,9 +131,28 @@ export async function readEntityPart(
   return readAnswer(value, stored.lastUpdated);
 }
 
+/** The links of `discoverable` (the published Entity): each part by its key there, and its path. */
+const DISCOVERABLE_LINKS: readonly { key: string; part: keyof Entity; path: string }[] = [
+  { key: 'emailAddresses', part: 'emailAddresses', path: 'email-addresses' },
+  { key: 'industryClassifications', part: 'industryClassifications', path: 'industry-classifications' },
+  { key: 'phoneNumbers', part: 'phoneNumbers', path: 'phone-numbers' },
+  { key: 'websites', part: 'websites', path: 'websites' },
+  { key: 'tradingNames', part: 'tradingNames', path: 'trading-names' },
+  { key: 'tradingAreas', part: 'tradingAreas', path: 'trading-areas' },
+  { key: 'gstNumbers', part: 'gstNumbers', path: 'gst-numbers' },
+  { key: 'paymentBankAccounts', part: 'paymentBankAccounts', path: 'payment-bank-accounts' },
+  { key: 'privacySettings', part: 'privacySettings', path: 'privacy-settings' },
+  { key: 'company-details', part: 'company-details', path: 'company-details' },
+  { key: 'non-company-details', part: 'non-company-details', path: 'non-company-details' },
+  { key: 'supporting-information', part: 'supporting-information', path: 'supporting-information' },
+  { key: 'roles', part: 'roles', path: 'roles' },
+];
+
 /**
- * `discoverable`: a link per part that has data, `organisation-parts` when the caller sees one, and
- * `history`. The ETag is of this caller's view; Last-Modified the latest change of what it is made from.
+ * `discoverable`: the published Entity, the entity's own fields with a link (null when there is nothing
+ * to find) in place of each part: one address link per address type it has, `organisationParts` when
+ * the caller sees one. The ETag is of this caller's view; Last-Modified the latest change of what it is
+ * made from.
  */
 export async function discoverEntity(
   context: NzbnContext,
@@ -147,18 +166,47 @@ export async function discoverEntity(
     partVisibleTo(p.part, mine),
   );
   const base = `${baseUrl(context)}/entities/${entity.nzbn}`;
-  const links = [link('self', base)];
-  for (const part of ENTITY_PARTS) {
-    if (present(entity[part.key])) links.push(link(part.path, `${base}/${part.path}`));
+  const links: Record<string, ReturnType<typeof link> | null> = {};
+  for (const { key, part, path } of DISCOVERABLE_LINKS) {
+    // Supporting information is not published by this register: never a link.
+    links[key] =
+      path !== 'supporting-information' && present(entity[part]) ? link(path, `${base}/${path}`) : null;
   }
-  if (parts.length > 0) links.push(link('organisation-parts', `${base}/organisation-parts`));
-  links.push(link('history', `${base}/history`));
+  const types = [...new Set(entity.addresses.addressList.map((address) => address.addressType))];
   const discoverable = {
-    nzbn: entity.nzbn,
-    entityName: entity.entityName,
-    entityTypeCode: entity.entityTypeCode,
     entityStatusCode: entity.entityStatusCode,
-    links,
+    entityName: entity.entityName,
+    nzbn: entity.nzbn,
+    entityTypeCode: entity.entityTypeCode,
+    entityTypeDescription: entity.entityTypeDescription,
+    entityStatusDescription: entity.entityStatusDescription,
+    registrationDate: entity.registrationDate,
+    sourceRegister: entity.sourceRegister,
+    sourceRegisterUniqueIdentifier: entity.sourceRegisterUniqueIdentifier,
+    lastUpdatedDate: entity.lastUpdatedDate,
+    australianBusinessNumber: entity.australianBusinessNumber,
+    emailAddresses: links.emailAddresses,
+    addresses: types
+      .filter((type) => type !== null)
+      .map((type) => link('addresses', `${base}/addresses?address-type=${type}`)),
+    industryClassifications: links.industryClassifications,
+    phoneNumbers: links.phoneNumbers,
+    websites: links.websites,
+    tradingNames: links.tradingNames,
+    tradingAreas: links.tradingAreas,
+    gstNumbers: links.gstNumbers,
+    paymentBankAccounts: links.paymentBankAccounts,
+    privacySettings: links.privacySettings,
+    'company-details': links['company-details'],
+    'non-company-details': links['non-company-details'],
+    'supporting-information': links['supporting-information'],
+    roles: links.roles,
+    organisationParts: parts.length > 0 ? link('organisation-parts', `${base}/organisation-parts`) : null,
+    businessEthnicityIdentifiers: present(entity.businessEthnicityIdentifiers)
+      ? link('business-ethnicity-identifiers', `${base}/business-ethnicity-identifiers`)
+      : null,
+    hibernationStatusCode: entity.hibernationStatusCode,
+    hibernationStatusDescription: entity.hibernationStatusDescription,
   };
   return readAnswer(discoverable, latestOf(stored.lastUpdated, parts));
 }
@@ -166,17 +214,25 @@ export async function discoverEntity(
 function present(value: unknown): boolean {
   if (value === null || value === undefined) return false;
   if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object' && 'addressList' in value)
-    return (value as { addressList: unknown[] }).addressList.length > 0;
   return true;
 }
 
+/**
+ * The addresses of the published `address-type` (required; `ALL` for every type), named in any case;
+ * 400 naming the parameter otherwise.
+ */
+export function addressesOfType<T extends { addressType: string | null }>(
+  list: readonly T[],
+  addressType: string | undefined,
+): T[] {
+  const wanted = (addressType ?? '').trim().toUpperCase();
+  if (wanted === 'ALL') return [...list];
+  if (!isAddressType(wanted)) {
+    throw badRequest('address-type', `must be one of ${[...ADDRESS_TYPES, 'ALL'].join(', ')}`);
+  }
+  return list.filter((address) => address.addressType === wanted);
+}
+
 function filterAddresses(entity: Entity, addressType: string | undefined): Entity['addresses'] {
-  if (addressType === undefined || addressType === '') return entity.addresses;
-  const wanted = addressType.toUpperCase();
-  if (!isAddressType(wanted)) throw badRequest('address-type', `must be one of ${ADDRESS_TYPES.join(', ')}`);
-  return {
-    ...entity.addresses,
-    addressList: entity.addresses.addressList.filter((a) => a.addressType === wanted),
-  };
+  return { ...entity.addresses, addressList: addressesOfType(entity.addresses.addressList, addressType) };
 }

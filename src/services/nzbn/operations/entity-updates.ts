@@ -17,10 +17,18 @@ import {
 } from '../domain/changes.ts';
 import type { Entity, PrivacySettings, Role } from '../domain/schema.ts';
 import type * as Input from '../schemas/inputs.ts';
-import { rolesChange, statusChange } from '../store/edits.ts';
+import { roleAppointment, roleUpdate, statusChange } from '../store/edits.ts';
 import type { StoredEntity } from '../store/entities.ts';
 import { type Change, type UpdateTools, updateEntity } from '../store/update.ts';
-import { entityNotFound, type NzbnContext, nzbnParam, requireAuthority, viewEtag } from './support.ts';
+import {
+  entityNotFound,
+  loadEntity,
+  type NzbnContext,
+  nzbnParam,
+  requireAuthority,
+  roleNotFound,
+  viewEtag,
+} from './support.ts';
 
 /** Who writes to which entity, and the preconditions the write holds against it. */
 export interface EntityWrite {
@@ -57,6 +65,8 @@ export async function updateFor<T>(
   change: (entity: Entity, tools: UpdateTools) => Promise<Change<T>> | Change<T>,
 ): Promise<EntityUpdate<T>> {
   const nzbn = nzbnParam(write.nzbn);
+  // A missing entity is 404 (the published answer) before anyone's authority over it is asked.
+  await loadEntity(context, nzbn);
   await requireAuthority(context, write.caller, nzbn);
   const updated = await updateEntity(
     context.database.pool,
@@ -90,19 +100,40 @@ export async function changePrivacySettings(
   });
 }
 
-/** PUT roles: the whole list (domain/roles.ts); one change event per changed role. */
-export async function replaceRoles(
+/** POST roles: appoints one role (domain/roles.ts); its change event carries the whole role. */
+export async function appointRole(
   context: NzbnContext,
-  input: EntityWrite & { roles: readonly Input.RoleInput[] },
-): Promise<EntityUpdate<Role[]>> {
-  return updateFor(context, input, (entity, tools) => rolesChange(entity, input.roles, tools));
+  input: EntityWrite & { role: Input.RoleInput },
+): Promise<EntityUpdate<Role>> {
+  return updateFor(context, input, (entity, tools) => roleAppointment(entity, input.role, tools));
 }
 
-/** PUT australian-business-number: set (the ATO check) or clear (null or blank). */
+/** PUT roles/{id}: the role as the body describes it; 404 when the entity has no such role. */
+export async function changeRole(
+  context: NzbnContext,
+  input: EntityWrite & { roleId: string; role: Input.RoleInput },
+): Promise<EntityUpdate<Role>> {
+  return updateFor(context, input, async (entity, tools) => {
+    const changed = await roleUpdate(entity, input.roleId, input.role, tools);
+    if (!changed) throw roleNotFound(input.roleId);
+    return changed;
+  });
+}
+
+/** The published answer of an ABN update: the entity and its Australian Business Number. */
+export interface AbnAnswer {
+  nzbn: string;
+  entityName: string;
+  australianBusinessNumber: string | null;
+}
+
+/**
+ * POST action-update-australian-business-numbers: set (the ATO check) or clear (null or blank).
+ */
 export async function setAustralianBusinessNumber(
   context: NzbnContext,
   input: EntityWrite & { australianBusinessNumber: string | null },
-): Promise<EntityUpdate<{ australianBusinessNumber: string | null }>> {
+): Promise<EntityUpdate<AbnAnswer>> {
   const given = input.australianBusinessNumber;
   const abn = given === null || given.trim() === '' ? null : given.replace(/\s/g, '');
   const problem = abn === null ? null : abnProblem(abn);
@@ -112,22 +143,31 @@ export async function setAustralianBusinessNumber(
     const value = { australianBusinessNumber: abn };
     const isPrivate = entity.privacySettings.abnPrivateInformation;
     return {
-      result: value,
+      result: { nzbn: entity.nzbn, entityName: entity.entityName, australianBusinessNumber: abn },
       events: [{ changeEventType: 'AUSTRALIANBUSINESSNUMBER', newValue: value, isPrivate }],
     };
   });
 }
 
-/** POST entity-statuses: a status change the register allows for entities it keeps itself. */
-export async function requestStatus(
-  context: NzbnContext,
-  input: EntityWrite & { entityStatusCode: string; effectiveDate?: string | undefined },
-) {
+/** What a status request gives (the published EntityStatus; the register sets the rest). */
+export interface StatusRequestInput {
+  entityStatusCode: string;
+  startDate?: string | undefined;
+  statusReasonCode?: string | null | undefined;
+  comment?: string | null | undefined;
+}
+
+/** POST statuses: a status change the register allows for entities it keeps itself. */
+export async function requestStatus(context: NzbnContext, input: EntityWrite & StatusRequestInput) {
   const target = readRequestedStatus(input.entityStatusCode);
   if (!target) throw badRequest('entityStatusCode', REQUESTABLE_STATUS_RULE);
+  const note = {
+    statusReasonCode: input.statusReasonCode?.trim() || null,
+    comment: input.comment?.trim() || null,
+  };
   return updateFor(context, input, (entity, tools) => {
     const problem = statusChangeProblem(entity, target);
     if (problem) throw new RuleError('entityStatusCode', problem);
-    return statusChange(entity, target, input.effectiveDate, tools);
+    return statusChange(entity, target, input.startDate, tools, note);
   });
 }

@@ -1,22 +1,26 @@
 /**
  * Organisation parts (physical, functional or digital locations of a business, each numbered with a
- * GLN). Writes need business authority over the parent entity: number allocation, create (the fee for a
- * part beyond the entity's second is charged through `context.fees` in the same transaction: in
- * production refused, and nothing written, without an approved direct debit authority) and replace
- * (held against the part as it stands). Each write records an ORGANISATIONPART change event, marked
- * private unless the part is public. Reads apply the visibility rule (domain/organisation-part.ts): a
- * part the caller may not see is answered exactly as a missing one.
+ * GLN). The allocation summary and the writes need business authority over the parent entity: create
+ * (a new number; the fee for a part beyond the entity's second is charged through `context.fees` in the
+ * same transaction: in production refused, and nothing written, without an approved direct debit
+ * authority) and replace (held against the part as it stands). Each write records an ORGANISATIONPART
+ * change event, marked private unless the part is public. Reads apply the visibility rule
+ * (domain/organisation-part.ts): a part the caller may not see is answered exactly as a missing one.
  */
 import type { Caller } from '../../../gateway/service-context.ts';
 import { strongEtag } from '../../../platform/http/conditional.ts';
 import { badRequest } from '../../../platform/http/errors.ts';
 import type { Preconditions, ResourceValidators } from '../../../platform/http/operation.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
+import { FREE_ORGANISATION_PARTS } from '../domain/fees.ts';
 import {
+  ORGANISATION_PART_FUNCTIONS,
+  ORGANISATION_PART_PURPOSES,
+  ORGANISATION_PART_STATUSES,
   type OrganisationPart,
   partViewFor,
   partVisibleTo,
-  readStatus,
+  publishedValue,
 } from '../domain/organisation-part.ts';
 import { buildPart, type PartLike, partIdentifiers } from '../domain/organisation-part-build.ts';
 import { nextItemId, recordChange } from '../store/changes.ts';
@@ -24,7 +28,7 @@ import {
   allocateOpn,
   findPart,
   insertPart,
-  isAllocatedTo,
+  partNumbersOf,
   partsOf,
   replacePart,
   searchParts,
@@ -55,7 +59,7 @@ const event = (part: OrganisationPart, entityTypeCode: string, now: Date) => ({
   changeEventType: 'ORGANISATIONPART',
   changeDate: now,
   newValue: part,
-  isPrivate: part.privacy !== 'public',
+  isPrivate: part.privacy !== 'PUBLIC',
 });
 
 type Client = Parameters<typeof findPart>[0];
@@ -79,40 +83,43 @@ async function identifiersFor(
   return () => ids.shift()!;
 }
 
-/** Reserves a new organisation part number for the entity. */
-export async function allocatePartNumber(
+/**
+ * The published GlnAllocationSummary: the part numbers the entity holds, and how many more it may have
+ * without a fee (domain/fees.ts); with the entity's and its parts' validators.
+ */
+export async function partAllocation(
   context: NzbnContext,
   input: { caller: Caller | undefined; nzbn: string },
-): Promise<{ opn: string; nzbn: string; allocatedDate: string }> {
+): Promise<PartAnswer> {
   const nzbn = nzbnParam(input.nzbn);
+  const stored = await loadEntity(context, nzbn);
   await requireAuthority(context, input.caller, nzbn);
-  const now = context.clock.now();
-  const opn = await withEntityLocked(context.database.pool, nzbn, (client) => allocateOpn(client, nzbn, now));
-  if (!opn) throw entityNotFound(nzbn);
-  return { opn, nzbn, allocatedDate: formatNzDateTime(now.getTime()) };
+  const pool = context.database.pool;
+  const [held, parts] = await Promise.all([partNumbersOf(pool, nzbn), partsOf(pool, nzbn)]);
+  const body = JSON.stringify({
+    nzbnGlnsAllocated: held,
+    nzbnGlnsRemaining: Math.max(0, FREE_ORGANISATION_PARTS - held),
+  });
+  return { body, validators: { etag: strongEtag(body), lastModified: latestOf(stored.lastUpdated, parts) } };
 }
 
-/** Creates a part (with an allocated number, or a new one), charging its fee when one applies. */
+/**
+ * Creates a part with a new number (a number in the body is the register's to give, so it is not read),
+ * charging its fee when one applies.
+ */
 export async function createPart(
   context: NzbnContext,
   input: { caller: Caller | undefined; requestId?: string | undefined; nzbn: string; part: PartLike },
 ): Promise<PartAnswer & { opn: string; location: string }> {
   const nzbn = nzbnParam(input.nzbn);
+  // A missing entity is 404 (the published answer) before anyone's authority over it is asked.
+  await loadEntity(context, nzbn);
   await requireAuthority(context, input.caller, nzbn);
   const now = context.clock.now();
   const given = input.part;
   const created = await withEntityLocked(context.database.pool, nzbn, async (client, parent) => {
-    if (given.opn !== undefined) {
-      nzbnParam(given.opn, 'opn');
-      if (!(await isAllocatedTo(client, given.opn, nzbn))) {
-        throw badRequest(
-          'opn',
-          'was not allocated to this entity, or is in use (GET …/organisation-parts/allocation)',
-        );
-      }
-    }
-    await checkParentGln(client, given.parentGln, nzbn);
-    const opn = given.opn ?? (await allocateOpn(client, nzbn, now));
+    await checkParentGln(client, given.parentGln ?? undefined, nzbn);
+    const opn = await allocateOpn(client, nzbn, now);
     const newId = await identifiersFor(client, given);
     const part = buildPart(given, { opn, parent, now: formatNzDateTime(now.getTime()), newId });
     const { etag, fee } = await insertPart(client, part, now);
@@ -151,15 +158,17 @@ export async function replaceOrganisationPart(
 ): Promise<PartAnswer> {
   const nzbn = nzbnParam(input.nzbn);
   const opn = nzbnParam(input.opn, 'opn');
+  await loadEntity(context, nzbn);
   await requireAuthority(context, input.caller, nzbn);
   const now = context.clock.now();
   const given = input.part;
   const updated = await withEntityLocked(context.database.pool, nzbn, async (client, parent) => {
     const found = await findPart(client, opn, true);
     if (!found || found.part.parentNzbn !== nzbn) throw partNotFound(opn);
-    input.preconditions({ etag: `"${found.etag}"`, lastModified: found.lastUpdated });
-    if (given.opn !== undefined && given.opn !== opn) throw badRequest('opn', 'cannot change');
-    await checkParentGln(client, given.parentGln, nzbn, opn);
+    // The ETag its owner read: the hash of the part as sent (GET …/organisation-parts/{opn}).
+    input.preconditions({ etag: strongEtag(JSON.stringify(found.part)), lastModified: found.lastUpdated });
+    if (given.opn && given.opn !== opn) throw badRequest('opn', 'cannot change');
+    await checkParentGln(client, given.parentGln ?? undefined, nzbn, opn);
     const newId = await identifiersFor(client, given);
     const setting = { opn, parent, now: formatNzDateTime(now.getTime()), newId, existing: found.part };
     const part = buildPart(given, setting);
@@ -171,16 +180,29 @@ export async function replaceOrganisationPart(
   return { body: JSON.stringify(updated.part), validators: { etag: `"${updated.etag}"`, lastModified: now } };
 }
 
+/** The published search parameters of organisation parts. */
 export interface PartSearch {
-  nzbn?: string | undefined;
-  opn?: string | undefined;
-  name?: string | undefined;
+  'search-term': string;
   function?: string | undefined;
-  status?: string | undefined;
+  'parent-nzbn'?: string | undefined;
+  'parent-nzbn-name'?: string | undefined;
+  'parent-gln'?: readonly string[] | undefined;
+  purpose?: readonly string[] | undefined;
+  'organisation-part-status'?: string | undefined;
 }
 
-const gln = (value: string | undefined, field: string) =>
-  value === undefined ? undefined : nzbnParam(value, field);
+const split = (values: readonly string[] | undefined): string[] | undefined => {
+  const all = (values ?? []).flatMap((value) => value.split(',')).map((value) => value.trim());
+  const given = all.filter(Boolean);
+  return given.length > 0 ? given : undefined;
+};
+
+/** A published value of a search parameter, in any case; 400 naming the parameter otherwise. */
+function searchValue<T extends string>(value: string, allowed: readonly T[], field: string): T {
+  const found = publishedValue(value, allowed);
+  if (!found) throw badRequest(field, `must be one of ${allowed.join(', ')}`);
+  return found;
+}
 
 /** Searches the parts the caller may see: one page and the number of matches. */
 export async function searchOrganisationParts(
@@ -188,17 +210,27 @@ export async function searchOrganisationParts(
   input: { caller: Caller | undefined; search: PartSearch; page: { pageSize: number; offset: number } },
 ): Promise<{ total: number; items: OrganisationPart[] }> {
   const { search, page } = input;
-  const status = search.status === undefined ? undefined : readStatus(search.status);
-  if (search.status !== undefined && !status) throw badRequest('status', 'must be Active or Inactive');
+  const searchTerm = search['search-term'].trim();
+  if (searchTerm === '') throw badRequest('search-term', 'must not be blank');
+  const status = search['organisation-part-status'];
+  const fn = search.function;
+  const parentNzbn = search['parent-nzbn'];
   const mine = await entitiesCallerActsFor(context, input.caller);
   const found = await searchParts(
     context.database.pool,
     {
-      nzbn: gln(search.nzbn, 'nzbn'),
-      opn: gln(search.opn, 'opn'),
-      name: search.name,
-      function: search.function,
-      status,
+      searchTerm,
+      function: fn === undefined ? undefined : searchValue(fn, ORGANISATION_PART_FUNCTIONS, 'function'),
+      parentNzbn: parentNzbn === undefined ? undefined : nzbnParam(parentNzbn, 'parent-nzbn'),
+      parentNzbnName: search['parent-nzbn-name']?.trim() || undefined,
+      parentGlns: split(search['parent-gln'])?.map((gln) => nzbnParam(gln, 'parent-gln')),
+      purposes: split(search.purpose)?.map((purpose) =>
+        searchValue(purpose, ORGANISATION_PART_PURPOSES, 'purpose'),
+      ),
+      status:
+        status === undefined
+          ? undefined
+          : searchValue(status, ORGANISATION_PART_STATUSES, 'organisation-part-status'),
     },
     [...mine],
     { limit: page.pageSize, offset: page.offset },
@@ -207,22 +239,28 @@ export async function searchOrganisationParts(
 }
 
 /**
- * An entity's parts as the caller sees them, with the validators of that view: the ETag of the list
- * as sent, the Last-Modified of the entity and the parts it shows.
+ * One page of an entity's parts as the caller sees them (by number), the number it sees, and the
+ * validators of that page: the ETag of its items as sent, the Last-Modified of the entity and the parts
+ * it shows.
  */
 export async function entityParts(
   context: NzbnContext,
-  input: { caller: Caller | undefined; nzbn: string },
-): Promise<PartAnswer> {
+  input: { caller: Caller | undefined; nzbn: string; page: { pageSize: number; offset: number } },
+): Promise<{ total: number; items: OrganisationPart[]; validators: ResourceValidators }> {
   const stored = await loadEntity(context, input.nzbn);
   const mine = await entitiesCallerActsFor(context, input.caller);
   const visible = (await partsOf(context.database.pool, stored.nzbn)).filter(({ part }) =>
     partVisibleTo(part, mine),
   );
-  const body = JSON.stringify(visible.map(({ part }) => partViewFor(part, mine)));
+  const shown = visible.slice(input.page.offset, input.page.offset + input.page.pageSize);
+  const items = shown.map(({ part }) => partViewFor(part, mine));
   return {
-    body,
-    validators: { etag: strongEtag(body), lastModified: latestOf(stored.lastUpdated, visible) },
+    total: visible.length,
+    items,
+    validators: {
+      etag: strongEtag(JSON.stringify([visible.length, items])),
+      lastModified: latestOf(stored.lastUpdated, visible),
+    },
   };
 }
 

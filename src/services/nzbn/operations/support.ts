@@ -36,6 +36,9 @@ export const entityNotFound = (nzbn: string): HttpError =>
 export const partNotFound = (opn: string): HttpError =>
   new HttpError(NZBN_ERRORS.notFound, `Object Not Found: no organisation part has the number ${opn}`);
 
+export const roleNotFound = (id: string): HttpError =>
+  new HttpError(NZBN_ERRORS.notFound, `Object Not Found: the entity has no role ${id}`);
+
 export async function loadEntity(context: NzbnContext, nzbn: string): Promise<Readonly<StoredEntity>> {
   return (await loadCachedEntity(context, nzbn)).stored;
 }

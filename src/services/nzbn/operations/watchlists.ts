@@ -16,6 +16,7 @@ import { changeTypes, mergeWatchlist } from '../domain/watchlist.ts';
 import { newWebhookSecret } from '../domain/webhook-signing.ts';
 import { NZBN_ERRORS } from '../errors.ts';
 import type { WatchlistCreate, WatchlistUpdate } from '../schemas/watchlists.ts';
+import { queueTestNotification } from '../store/delivery.ts';
 import {
   changeNzbns,
   createWatchlist,
@@ -68,6 +69,13 @@ export async function checkedNzbns(context: NzbnContext, values: readonly string
   return nzbns;
 }
 
+/** The links to a watchlist's business numbers and the published actions that change them. */
+const numberLinks = (self: string) => [
+  link('nzbns', `${self}/nzbns`, ['GET']),
+  link('action-append-nzbns', `${self}/action-append-nzbns`, ['POST']),
+  link('action-delete-nzbns', `${self}/action-delete-nzbns`, ['POST']),
+];
+
 /** A watchlist in the published watchlist model. */
 export function view(context: NzbnContext, watchlist: StoredWatchlist) {
   const self = `${baseUrl(context)}/watchlists/${watchlist.id}`;
@@ -81,16 +89,19 @@ export function view(context: NzbnContext, watchlist: StoredWatchlist) {
     channel: watchlist.channel,
     frequency: watchlist.frequency,
     wildcard: watchlist.wildcard,
-    changeEventTypes: watchlist.changeEventTypes,
+    // Published as text: the types and the addresses comma-joined, the notice's id a number.
+    changeEventTypes: watchlist.changeEventTypes.join(','),
     pushEndpoint: watchlist.pushEndpoint,
     authorizationToken: watchlist.authorizationToken,
     adminEmailAddress: watchlist.adminEmailAddress,
-    watchlistEmailAddresses: watchlist.watchlistEmailAddresses,
-    lastSuccessfulChangeNoticeId: watchlist.lastSuccessfulChangeNoticeId,
+    watchlistEmailAddresses: watchlist.watchlistEmailAddresses.join(','),
+    lastSuccessfulChangeNoticeId:
+      watchlist.lastSuccessfulChangeNoticeId === null ? null : Number(watchlist.lastSuccessfulChangeNoticeId),
     suspended: watchlist.suspended,
     links: [
       link('self', self, ['GET', 'PUT', 'DELETE']),
-      link('nzbns', `${self}/nzbns`, ['GET', 'POST', 'DELETE']),
+      ...numberLinks(self),
+      link('action-send-test-notification', `${self}/action-send-test-notification`, ['POST']),
     ],
     nzbns: watchlist.nzbns,
   };
@@ -114,8 +125,12 @@ function represented(body: unknown, watchlist: StoredWatchlist): Shown {
 
 export const watchlistShown = (context: NzbnContext, watchlist: StoredWatchlist): Shown =>
   represented(view(context, watchlist), watchlist);
-export const numbersShown = (_context: NzbnContext, watchlist: StoredWatchlist): Shown =>
-  represented({ nzbns: watchlist.nzbns }, watchlist);
+/** The published NZBNList: the watchlist's business numbers, with the links that change them. */
+export const numbersShown = (context: NzbnContext, watchlist: StoredWatchlist): Shown =>
+  represented(
+    { nzbns: watchlist.nzbns, links: numberLinks(`${baseUrl(context)}/watchlists/${watchlist.id}`) },
+    watchlist,
+  );
 
 type Representation = typeof watchlistShown;
 
@@ -270,4 +285,22 @@ export async function addWatchlistNzbns(context: NzbnContext, input: NumbersInpu
 export async function removeWatchlistNzbns(context: NzbnContext, input: NumbersInput): Promise<Shown> {
   const remove = [...new Set(input.nzbns.map((nzbn) => nzbn.trim()))];
   return changeList(context, input, { remove });
+}
+
+/** What a test notification says when the request gives no text. */
+export const DEFAULT_TEST_MESSAGE = 'A test notification from the business number register';
+
+/**
+ * Sends a test notification to the watchlist's recipients through its own delivery: signed push (in
+ * order, retried, suspending as every push) or the next email digest. Answers the message sent (the
+ * published TestMessage).
+ */
+export async function sendTestNotification(
+  context: NzbnContext,
+  input: { caller: Caller | undefined; watchlistId: string; text?: string | null | undefined },
+): Promise<{ text: string }> {
+  const watchlist = await load(context, input.caller, input.watchlistId);
+  const text = input.text?.trim() || DEFAULT_TEST_MESSAGE;
+  await queueTestNotification(context.database.pool, watchlist.id, text, context.clock.now());
+  return { text };
 }

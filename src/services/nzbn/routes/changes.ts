@@ -1,17 +1,18 @@
 /**
  * GET /entities/changes: the change event search, with the published parameters (see
- * operations/changes.ts) and the published envelope. The schemas of its query and items are here; the
- * push notification's items (schemas/webhooks.ts) have the same shape.
+ * operations/changes.ts), the published envelope and its items (NzbnChange, each change's events
+ * nested as ChangeEvent). The schemas of its query and items are here.
  */
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../../../platform/http/operation.ts';
 import { Link, Nullable, Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
-import { searchChangeEvents } from '../operations/changes.ts';
+import { CHANGE_SORT_BY, searchChangeEvents } from '../operations/changes.ts';
 import type { NzbnContext } from '../operations/support.ts';
 import { envelope, PagingQuery, responses } from '../schemas/operations.ts';
 import { nzbnOperation } from './operation.ts';
 import { pagedEnvelope, pageOf } from './paging.ts';
+import { published } from './published.ts';
 
 const ListParam = (description: string) =>
   Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 20, description }));
@@ -27,28 +28,45 @@ export const ChangeSearchQuery = Type.Object({
   'entity-type': ListParam(
     'NZCompany, SoleTrader, LTD, … (not public sector types: they have no source register)',
   ),
-  'date-time-from': DateParam('Start of the period (inclusive); same as start-date'),
-  'date-time-to': DateParam('End of the period (inclusive); same as end-date'),
-  'start-date': DateParam('Start of the period (inclusive); same as date-time-from'),
-  'end-date': DateParam('End of the period (inclusive); same as date-time-to'),
+  'date-time-from': DateParam('Start of the period (inclusive)'),
+  'date-time-to': DateParam('End of the period (inclusive)'),
+  'start-date': DateParam(
+    'Start of the period, as one public client names it: the same as date-time-from (both at once must agree)',
+  ),
+  'end-date': DateParam(
+    'End of the period, as one public client names it: the same as date-time-to (both at once must agree)',
+  ),
   'sort-by': Type.Optional(
-    Type.String({ maxLength: 40, description: 'changeDate (default), entityName or nzbn' }),
+    Type.String({
+      maxLength: 40,
+      description: `${CHANGE_SORT_BY.join(', ')}; by the change's date and time when not given`,
+    }),
   ),
   'sort-order': Type.Optional(Type.String({ maxLength: 10, description: 'ASC (default) or DESC' })),
   ...PagingQuery,
 });
 export type ChangeSearchQuery = Static<typeof ChangeSearchQuery>;
 
-export const ChangeItem = Type.Object(
+/** The published ChangeEvent: one change event of a change. */
+export const ChangeEvent = Type.Object(
   {
-    changeEventId: Type.String({ description: 'Stable identifier of the change event' }),
+    changeEventType: Type.String(),
+    newValue: Nullable(
+      Type.String({ description: 'The changed data after the change (JSON text); null when private' }),
+    ),
+    resourceLink: Type.String({ description: 'Where the changed data is read' }),
+    link: Link,
+  },
+  Strict,
+);
+
+/** The published NzbnChange: the entity, when it changed, and the change events of that change. */
+export const NzbnChange = Type.Object(
+  {
     nzbn: Nzbn,
     entityName: Type.String(),
-    entityTypeCode: Type.String(),
-    changeEventType: Type.String(),
-    changeDate: NzDateTime,
-    newValue: Nullable(Type.Unknown({ description: 'The changed data after the change; null when private' })),
-    links: Type.Array(Link),
+    changeDateTime: NzDateTime,
+    items: Type.Array(ChangeEvent),
   },
   Strict,
 );
@@ -70,9 +88,10 @@ export async function changeRoutes(app: FastifyInstance, context: NzbnContext): 
     '/entities/changes',
     nzbnOperation({
       schema: {
+        ...published('NZBN_001_2'),
         summary: 'Search change events',
         querystring: ChangeSearchQuery,
-        response: responses({ 200: envelope(ChangeItem) }, [400]),
+        response: responses({ 200: envelope(NzbnChange) }, [400, 401, 403]),
       },
     }),
     async (request) => {

@@ -15,6 +15,7 @@ import { partWriteRoutes } from './org-part-writes.ts';
 import { partReadRoutes } from './org-parts.ts';
 import { listRoutes } from './pbd-lists.ts';
 import { replaceRoutes } from './pbd-replace.ts';
+import { checkPublishedRoute } from './published.ts';
 import { readRoutes } from './read.ts';
 import { registerRoutes } from './register.ts';
 import { searchRoutes } from './search.ts';
@@ -30,6 +31,8 @@ export function nzbnRoutes(documents: DocumentSource): FastifyPluginAsync<Servic
     // Entities read recently, kept while this process listens for their changes (store/entity-cache.ts).
     const entityCache = openEntityCache(context.database.url, documents);
     app.addHook('onClose', async () => entityCache.close());
+    // Every operation at its published method and path, under its published code (published.ts).
+    app.addHook('onRoute', (route) => checkPublishedRoute(route));
     await searchRoutes(app, context);
     // Before /entities/:nzbn (the router prefers a static path anyway; this keeps it obvious).
     await changeRoutes(app, context);

@@ -1,66 +1,173 @@
 /**
- * Organisation parts, writes (three-legged token and business authority over the parent entity):
- * number allocation, create (a fee beyond the entity's second part) and replace (honours If-Match). The
- * operations are operations/organisation-parts.ts.
+ * Organisation parts, writes (three-legged token and business authority over the parent entity), at
+ * their published paths and in their published shapes: the allocation summary (GET
+ * organisation-parts-allocation), create (POST, the published OrganisationPartRequest; a fee beyond the
+ * entity's second part) and replace (PUT, honours If-Match). The operations are
+ * operations/organisation-parts.ts.
  */
-import { Type } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { setValidators } from '../../../platform/http/conditional.ts';
+import { badRequest } from '../../../platform/http/errors.ts';
 import { preconditionsOf, typed } from '../../../platform/http/operation.ts';
-import { OrganisationPart } from '../domain/organisation-part.ts';
-import { Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
-import { allocatePartNumber, createPart, replaceOrganisationPart } from '../operations/organisation-parts.ts';
+import { GlnAllocationSummary, OrganisationPart } from '../domain/organisation-part.ts';
+import { Strict } from '../domain/schema.ts';
+import { createPart, partAllocation, replaceOrganisationPart } from '../operations/organisation-parts.ts';
 import type { NzbnContext } from '../operations/support.ts';
 import * as Input from '../schemas/inputs.ts';
-import { NzbnParams, responses } from '../schemas/operations.ts';
-import { nzbnOperation } from './operation.ts';
+import { NotModified, NzbnParams, READ_ERRORS, responses } from '../schemas/operations.ts';
+import { nzbnOperation, sendRead } from './operation.ts';
 import { PartParams } from './org-parts.ts';
+import { published } from './published.ts';
 import { UPDATE_ERRORS } from './update-support.ts';
 
 const config = { threeLegged: true };
 const Text = (maxLength: number) => Type.String({ maxLength });
+const OptionalText = (maxLength: number) => Type.Optional(Type.Union([Text(maxLength), Type.Null()]));
+const Id = Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Null()]));
+const List = <T extends TSchema>(item: T) => Type.Optional(Type.Array(item, { maxItems: 20 }));
+const Part = 'published values, any case';
 
+/** The published OrganisationPart as a request: the register sets identifiers, dates and the parent. */
 export const PartInput = Type.Object(
   {
-    opn: Type.Optional(Type.String({ pattern: '^[0-9]{13}$' })),
-    parentGln: Type.Optional(Type.String({ pattern: '^[0-9]{13}$' })),
+    opn: OptionalText(20),
+    parentGln: Type.Optional(Type.Union([Type.String({ pattern: '^[0-9]{13}$' }), Type.Null()])),
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    purposes: Type.Optional(Type.Array(Text(100), { maxItems: 20 })),
-    function: Type.Optional(Type.Union([Text(100), Type.Null()])),
-    organisationPartStatus: Type.Optional(Text(20)),
-    addresses: Type.Optional(Type.Array(Input.AddressInput, { maxItems: 20 })),
-    phoneNumbers: Type.Optional(Type.Array(Input.PhoneInput, { maxItems: 20 })),
-    emailAddresses: Type.Optional(Type.Array(Input.EmailInput, { maxItems: 20 })),
-    gstNumber: Type.Optional(Type.Union([Text(20), Type.Null()])),
-    paymentBankAccountNumber: Type.Optional(Type.Union([Text(25), Type.Null()])),
-    customData: Type.Optional(
+    purposes: List(
+      Type.Object(
+        {
+          uniqueIdentifier: Id,
+          purpose: Type.String({
+            maxLength: 40,
+            description: `E_INVOICING, OTHER or LOCATIONARRIVAL (${Part})`,
+          }),
+          purposeDescription: OptionalText(200),
+        },
+        Strict,
+      ),
+    ),
+    function: Type.Optional(
       Type.Union([
-        Type.Record(Type.String({ maxLength: 100 }), Text(500), { maxProperties: 50 }),
+        Type.String({
+          maxLength: 40,
+          description: `FUNCTION, PHYSICAL_LOCATION or DIGITAL_LOCATION (${Part})`,
+        }),
         Type.Null(),
       ]),
     ),
-    privacy: Type.Optional(Text(20)),
-    nzbnList: Type.Optional(Type.Array(Type.String({ maxLength: 20 }), { maxItems: 100 })),
+    organisationPartStatus: Type.Optional(Type.Union([Text(20), Type.Null()])),
+    addresses: List(
+      Type.Object(
+        {
+          ...Input.AddressInput.properties,
+          uniqueIdentifier: Id,
+          addressType: Type.String({
+            maxLength: 20,
+            description: `POSTAL, PHYSICAL, DELIVERY or INVOICE (${Part})`,
+          }),
+        },
+        Strict,
+      ),
+    ),
+    phoneNumbers: List(Type.Object({ ...Input.PhoneInput.properties, uniqueIdentifier: Id }, Strict)),
+    emailAddresses: List(
+      Type.Object(
+        {
+          uniqueIdentifier: Id,
+          emailAddress: Input.EmailInput.properties.emailAddress,
+          emailPurpose: Type.Optional(
+            Type.Union([
+              Type.String({ maxLength: 40, description: `INVOICE_ADDRESS or OTHER (${Part})` }),
+              Type.Null(),
+            ]),
+          ),
+          emailPurposeDescription: OptionalText(200),
+          startDate: Input.EmailInput.properties.startDate,
+        },
+        Strict,
+      ),
+    ),
+    gstNumber: OptionalText(20),
+    paymentBankAccountNumber: OptionalText(25),
+    'custom-data': Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            uniqueIdentifier: Id,
+            key: Type.String({ minLength: 1, maxLength: 100 }),
+            value: Text(500),
+            startDate: Input.EmailInput.properties.startDate,
+          },
+          Strict,
+        ),
+        { maxItems: 50 },
+      ),
+    ),
+    privacy: Type.Optional(Type.Union([Text(20), Type.Null()])),
+    'nzbn-list': Type.Optional(
+      Type.Array(
+        Type.Union([
+          Type.Object({ nzbn: Type.String({ maxLength: 20 }) }, Strict),
+          Type.String({ maxLength: 20 }),
+        ]),
+        { maxItems: 100 },
+      ),
+    ),
   },
-  { ...Strict, examples: [{ name: 'Sandbox Example Branch', function: 'Retail', privacy: 'public' }] },
+  {
+    ...Strict,
+    examples: [{ name: 'Sandbox Example Branch', function: 'PHYSICAL_LOCATION', privacy: 'PUBLIC' }],
+  },
 );
 
-const Allocation = Type.Object({ opn: Nzbn, nzbn: Nzbn, allocatedDate: NzDateTime }, Strict);
+/** The published OrganisationPartRequest: the part, the acceptance of the terms and who pays. */
+export const PartRequest = Type.Object(
+  {
+    termsAndConditionsAccepted: Type.Optional(Type.Boolean()),
+    organisationPart: PartInput,
+    purchaserDetails: Type.Optional(
+      Type.Union([Type.Record(Type.String({ maxLength: 60 }), Type.Unknown()), Type.Null()], {
+        description: 'Who pays for a part beyond the free ones; the fee is charged to the caller’s account',
+      }),
+    ),
+  },
+  {
+    ...Strict,
+    examples: [
+      {
+        termsAndConditionsAccepted: true,
+        organisationPart: {
+          name: 'Sandbox Example Branch',
+          function: 'PHYSICAL_LOCATION',
+          privacy: 'PUBLIC',
+        },
+      },
+    ],
+  },
+);
 
 export async function partWriteRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
   const api = typed(app);
 
   api.get(
-    '/entities/:nzbn/organisation-parts/allocation',
-    nzbnOperation({
-      config,
-      schema: {
-        summary: 'Allocate a new organisation part number for the entity',
-        params: NzbnParams,
-        response: responses({ 200: Allocation }, [400, 401, 403, 404]),
+    '/entities/:nzbn/organisation-parts-allocation',
+    nzbnOperation(
+      {
+        config,
+        schema: {
+          ...published('OP023'),
+          summary: 'The organisation part numbers the entity holds, and how many more are free',
+          params: NzbnParams,
+          response: responses({ 200: GlnAllocationSummary, 304: NotModified }, READ_ERRORS),
+        },
       },
-    }),
-    async (request) => allocatePartNumber(context, { caller: request.caller, nzbn: request.params.nzbn }),
+      'read',
+    ),
+    async (request, reply) => {
+      const summary = await partAllocation(context, { caller: request.caller, nzbn: request.params.nzbn });
+      return sendRead(request, reply, summary);
+    },
   );
 
   api.post(
@@ -68,18 +175,22 @@ export async function partWriteRoutes(app: FastifyInstance, context: NzbnContext
     nzbnOperation({
       config,
       schema: {
+        ...published('OP005'),
         summary: 'Create an organisation part (a fee applies beyond the second part of an entity)',
         params: NzbnParams,
-        body: PartInput,
+        body: PartRequest,
         response: responses({ 201: OrganisationPart }, UPDATE_ERRORS),
       },
     }),
     async (request, reply) => {
+      if (request.body.termsAndConditionsAccepted === false) {
+        throw badRequest('termsAndConditionsAccepted', 'the terms and conditions must be accepted');
+      }
       const created = await createPart(context, {
         caller: request.caller,
         requestId: request.id,
         nzbn: request.params.nzbn,
-        part: request.body,
+        part: request.body.organisationPart,
       });
       setValidators(reply, created.validators);
       return reply
@@ -96,6 +207,7 @@ export async function partWriteRoutes(app: FastifyInstance, context: NzbnContext
       {
         config,
         schema: {
+          ...published('OP006'),
           summary: 'Replace an organisation part',
           params: PartParams,
           body: PartInput,

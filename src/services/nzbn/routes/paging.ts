@@ -50,7 +50,7 @@ export function pagedEnvelope<T>(
   listing: Listing,
   page: PageRequest,
   found: { total: number; items: T[] },
-  sort: { sortBy: string; sortOrder: string },
+  sort: { sortBy: string | null; sortOrder: string | null },
 ) {
   return {
     pageSize: page.pageSize,

@@ -1,19 +1,21 @@
 /**
- * The replace operations and the status request (three-legged token and business authority):
- * PUT privacy-settings (flags not given keep their value), PUT roles (the whole list; see
- * domain/roles.ts), PUT australian-business-number, POST entity-statuses. Each records its change
- * event; a role change records one per changed role with the whole role as the new value. The
- * operations are operations/entity-updates.ts.
+ * The Primary Business Data changes that are not list additions (three-legged token and business
+ * authority), at their published paths: PUT privacy-settings (flags not given keep their value), POST
+ * roles (appoints one) and PUT roles/{id} (changes one; INACTIVE ends it), POST
+ * action-update-australian-business-numbers and POST statuses (a status request; 204). Each records its
+ * change event; a role change records one with the whole role as the new value. The operations are
+ * operations/entity-updates.ts.
  */
 
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { preconditionsOf, typed } from '../../../platform/http/operation.ts';
-import { Nullable, PrivacySettings, Role } from '../domain/schema.ts';
+import { Nullable, Nzbn, PrivacySettings, Role, Strict } from '../domain/schema.ts';
 import {
+  appointRole,
   changePrivacySettings,
+  changeRole,
   type EntityWrite,
-  replaceRoles,
   requestStatus,
   setAustralianBusinessNumber,
 } from '../operations/entity-updates.ts';
@@ -21,6 +23,7 @@ import type { NzbnContext } from '../operations/support.ts';
 import * as Input from '../schemas/inputs.ts';
 import { NzbnParams, responses } from '../schemas/operations.ts';
 import { nzbnOperation } from './operation.ts';
+import { published } from './published.ts';
 import { UPDATE_ERRORS, withValidators } from './update-support.ts';
 
 const config = { threeLegged: true };
@@ -31,12 +34,33 @@ const writeOf = (request: FastifyRequest, nzbn: string): EntityWrite => ({
   nzbn,
   preconditions: preconditionsOf(request),
 });
-const AbnBody = Type.Object({ australianBusinessNumber: Nullable(Type.String()) });
-const StatusBody = Type.Object({
-  nzbn: Type.String(),
-  entityStatusCode: Type.String(),
-  entityStatusDescription: Type.String(),
-  effectiveDate: Type.String(),
+
+/** The published UpdateAustralianBusinessNumberResponse. */
+const AbnAnswer = Type.Object(
+  { nzbn: Nzbn, entityName: Type.String(), australianBusinessNumber: Nullable(Type.String()) },
+  Strict,
+);
+
+const RoleParams = Type.Object({
+  ...NzbnParams.properties,
+  id: Type.String({
+    maxLength: 20,
+    description: "The role's uniqueIdentifier",
+    // The role the registration example (POST /entities) appoints, in a sandbox where it was the first
+    // item the register numbered.
+    examples: ['10000000000'],
+  }),
+});
+
+const RoleBody = Type.Object(Input.RoleInput.properties, {
+  ...Strict,
+  examples: [
+    {
+      roleType: 'Director',
+      rolePerson: { firstName: 'Aroha', lastName: 'Fixture' },
+      startDate: '2024-02-01',
+    },
+  ],
 });
 
 export async function replaceRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
@@ -47,6 +71,7 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
       {
         config,
         schema: {
+          ...published('NZBN_034_5'),
           summary: 'Change privacy settings (flags not given keep their value)',
           params: NzbnParams,
           body: Input.PrivacyInput,
@@ -64,44 +89,66 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
     },
   );
 
-  api.put(
+  api.post(
     '/entities/:nzbn/roles',
     nzbnOperation(
       {
         config,
         schema: {
-          summary: 'Replace the roles (a role left out ends)',
+          ...published('NZBN_024_3'),
+          summary: 'Appoint a role (a director, a shareholder, a partner …)',
           params: NzbnParams,
-          body: Type.Array(Input.RoleInput, {
-            maxItems: 200,
-            examples: [
-              [{ roleType: 'Sole Trader', rolePerson: { firstName: 'Aroha', lastName: 'Fixture' } }],
-            ],
-          }),
-          response: responses({ 200: Type.Array(Role) }, UPDATE_ERRORS),
+          body: RoleBody,
+          response: responses({ 201: Role }, UPDATE_ERRORS),
         },
       },
       {},
     ),
     async (request, reply) => {
-      const updated = await replaceRoles(context, {
+      const updated = await appointRole(context, {
         ...writeOf(request, request.params.nzbn),
-        roles: request.body,
+        role: request.body,
+      });
+      return withValidators(reply, updated).code(201).send(updated.result);
+    },
+  );
+
+  api.put(
+    '/entities/:nzbn/roles/:id',
+    nzbnOperation(
+      {
+        config,
+        schema: {
+          ...published('NZBN_034_3'),
+          summary: 'Change a role (roleStatus INACTIVE with an endDate ends it)',
+          params: RoleParams,
+          body: RoleBody,
+          response: responses({ 200: Role }, UPDATE_ERRORS),
+        },
+      },
+      {},
+    ),
+    async (request, reply) => {
+      const updated = await changeRole(context, {
+        ...writeOf(request, request.params.nzbn),
+        roleId: request.params.id,
+        role: request.body,
       });
       return withValidators(reply, updated).send(updated.result);
     },
   );
 
-  api.put(
-    '/entities/:nzbn/australian-business-number',
+  api.post(
+    '/entities/:nzbn/action-update-australian-business-numbers',
     nzbnOperation(
       {
         config,
         schema: {
+          ...published('NZBN_005_1'),
           summary: 'Set or clear the Australian Business Number',
           params: NzbnParams,
           body: Input.AbnInput,
-          response: responses({ 200: AbnBody }, UPDATE_ERRORS),
+          response: responses({ 200: AbnAnswer }, UPDATE_ERRORS),
         },
       },
       {},
@@ -116,25 +163,24 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
   );
 
   api.post(
-    '/entities/:nzbn/entity-statuses',
+    '/entities/:nzbn/statuses',
     nzbnOperation(
       {
         config,
         schema: {
-          summary: 'Request a status change (entities the register keeps itself)',
+          ...published('NZBN_024_2'),
+          summary: 'Request a status change (entities the register keeps itself); 204',
           params: NzbnParams,
           body: Input.StatusRequest,
-          response: responses({ 201: StatusBody }, UPDATE_ERRORS),
+          response: responses({ 204: Type.Null() }, UPDATE_ERRORS),
         },
       },
       {},
     ),
     async (request, reply) => {
-      const updated = await requestStatus(context, {
-        ...writeOf(request, request.params.nzbn),
-        ...request.body,
-      });
-      return withValidators(reply, updated).code(201).send(updated.result);
+      const { entityStatusDescription: _set, endDate: _none, ...status } = request.body;
+      const updated = await requestStatus(context, { ...writeOf(request, request.params.nzbn), ...status });
+      return withValidators(reply, updated).code(204).send();
     },
   );
 }

@@ -1,11 +1,10 @@
 /**
- * Reads of one entity: the whole entity, each of its parts and `discoverable`, each with ETag,
- * Last-Modified and conditional requests (304). The operations are operations/entities.ts.
+ * Reads of one entity: the whole entity, each of its parts (addresses of the required `address-type`)
+ * and `discoverable` (the published Entity), each with ETag, Last-Modified and conditional requests
+ * (304). The operations are operations/entities.ts.
  */
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../../../platform/http/operation.ts';
-import { ADDRESS_TYPES } from '../domain/codes.ts';
 import { Entity } from '../domain/schema.ts';
 import {
   discoverEntity,
@@ -16,24 +15,42 @@ import {
 } from '../operations/entities.ts';
 import type { NzbnContext } from '../operations/support.ts';
 import {
+  AddressTypeQuery,
   ConditionalHeaders,
   Discoverable,
   NonCompanyNzbnParams,
   NotModified,
   NzbnParams,
+  READ_ERRORS,
   responses,
 } from '../schemas/operations.ts';
 import { nzbnOperation, sendRead } from './operation.ts';
+import { type OperationCode, published } from './published.ts';
 
-const AddressQuery = Type.Object({
-  'address-type': Type.Optional(Type.String({ description: ADDRESS_TYPES.join(', ') })),
-});
+/** The published code of each part's GET. */
+const CODES: Readonly<Record<string, OperationCode>> = {
+  addresses: 'NZBN_004_1',
+  roles: 'NZBN_004_3',
+  'trading-names': 'NZBN_004_7',
+  'phone-numbers': 'NZBN_004_9',
+  'email-addresses': 'NZBN_004_10',
+  websites: 'NZBN_004_8',
+  'industry-classifications': 'NZBN_004_6',
+  'company-details': 'NZBN_004_2',
+  'non-company-details': 'NZBN_004_2b',
+  'privacy-settings': 'NZBN_004_5',
+  'business-ethnicity-identifiers': 'NZBN_004_20',
+  'payment-bank-accounts': 'NZBN_004_4',
+  'gst-numbers': 'NZBN_004_11',
+  'trading-areas': 'NZBN_004_12',
+};
 
 const partSchema = (part: EntityPart) => ({
+  ...published(CODES[part.path]!),
   summary: `Get an entity's ${part.path.replaceAll('-', ' ')}`,
   params: part.path === 'non-company-details' ? NonCompanyNzbnParams : NzbnParams,
   headers: ConditionalHeaders,
-  response: responses({ 200: part.schema, 304: NotModified }, [400, 404, 412]),
+  response: responses({ 200: part.schema, 304: NotModified }, READ_ERRORS),
 });
 
 export async function readRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
@@ -43,10 +60,11 @@ export async function readRoutes(app: FastifyInstance, context: NzbnContext): Pr
     nzbnOperation(
       {
         schema: {
+          ...published('NZBN_002'),
           summary: 'Get an entity',
           params: NzbnParams,
           headers: ConditionalHeaders,
-          response: responses({ 200: Entity, 304: NotModified }, [400, 404, 412]),
+          response: responses({ 200: Entity, 304: NotModified }, READ_ERRORS),
         },
       },
       'read',
@@ -62,7 +80,7 @@ export async function readRoutes(app: FastifyInstance, context: NzbnContext): Pr
     if (part.path === 'addresses') {
       api.get(
         url,
-        nzbnOperation({ schema: { ...partSchema(part), querystring: AddressQuery } }, 'read'),
+        nzbnOperation({ schema: { ...partSchema(part), querystring: AddressTypeQuery } }, 'read'),
         async (request, reply) => {
           const { caller, params, query } = request;
           const input = { caller, nzbn: params.nzbn, part, addressType: query['address-type'] };
@@ -82,10 +100,11 @@ export async function readRoutes(app: FastifyInstance, context: NzbnContext): Pr
     nzbnOperation(
       {
         schema: {
-          summary: 'Which parts of an entity exist, as links',
+          ...published('NZBN_002_1'),
+          summary: 'The entity, with a link to each of its parts that has data',
           params: NzbnParams,
           headers: ConditionalHeaders,
-          response: responses({ 200: Discoverable, 304: NotModified }, [400, 404, 412]),
+          response: responses({ 200: Discoverable, 304: NotModified }, READ_ERRORS),
         },
       },
       'read',

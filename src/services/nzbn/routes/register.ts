@@ -1,8 +1,8 @@
 /**
  * POST /entities: registers a sole trader, partnership or trust (the types that opt in), allocating a
  * new business number. Needs a three-legged token; the signed-in user is granted business authority
- * over the new entity in the same transaction (operations/registration.ts). Answers 201 with the
- * entity, its ETag and Location.
+ * over the new entity in the same transaction (operations/registration.ts). Answers 200 (the published
+ * status) with the entity, its ETag and Location.
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +14,7 @@ import type { NzbnContext } from '../operations/support.ts';
 import * as Input from '../schemas/inputs.ts';
 import { responses } from '../schemas/operations.ts';
 import { nzbnOperation } from './operation.ts';
+import { published } from './published.ts';
 
 const List = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
   Type.Optional(Type.Array(item, { maxItems: 20 }));
@@ -35,7 +36,16 @@ export const RegistrationInput = Type.Object(
     roles: List(Input.RoleInput),
     privacySettings: Type.Optional(Input.PrivacyInput),
   },
-  { ...Strict, examples: [{ entityTypeCode: 'Sole_Trader', entityName: 'Sandbox Example Trader' }] },
+  {
+    ...Strict,
+    examples: [
+      {
+        entityTypeCode: 'Sole_Trader',
+        entityName: 'Sandbox Example Trader',
+        roles: [{ roleType: 'Sole Trader', rolePerson: { firstName: 'Aroha', lastName: 'Example' } }],
+      },
+    ],
+  },
 );
 
 export async function registerRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
@@ -44,9 +54,10 @@ export async function registerRoutes(app: FastifyInstance, context: NzbnContext)
     nzbnOperation({
       config: { threeLegged: true },
       schema: {
+        ...published('NZBN_003'),
         summary: 'Register a sole trader, partnership or trust (three-legged token)',
         body: RegistrationInput,
-        response: responses({ 201: Entity }, [400, 401, 403]),
+        response: responses({ 200: Entity }, [400, 401, 403]),
       },
     }),
     async (request, reply) => {
@@ -56,7 +67,7 @@ export async function registerRoutes(app: FastifyInstance, context: NzbnContext)
       });
       setValidators(reply, registered.validators);
       return reply
-        .code(201)
+        .code(200)
         .header('Location', registered.location)
         .type('application/json; charset=utf-8')
         .send(registered.document);

@@ -9,6 +9,7 @@ import type { NzbnContext } from '../operations/support.ts';
 import { envelope, responses, SearchItem, SearchQuery } from '../schemas/operations.ts';
 import { nzbnOperation } from './operation.ts';
 import { pagedEnvelope, pageOf } from './paging.ts';
+import { published } from './published.ts';
 
 /** Items come in name order (the published envelope says so). */
 const SORTED = { sortBy: 'entityName', sortOrder: 'ASC' };
@@ -21,9 +22,10 @@ export async function searchRoutes(app: FastifyInstance, context: NzbnContext): 
     '/entities',
     nzbnOperation({
       schema: {
+        ...published('NZBN_001_1'),
         summary: 'Search entities',
         querystring: SearchQuery,
-        response: responses({ 200: envelope(SearchItem) }, [400]),
+        response: responses({ 200: envelope(SearchItem) }, [400, 401, 403]),
       },
     }),
     async (request) => {

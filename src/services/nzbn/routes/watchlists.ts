@@ -1,7 +1,8 @@
 /**
- * Watchlists: GET/POST /watchlists, GET/PUT/DELETE /watchlists/{watchlistId} and
- * GET/POST/DELETE /watchlists/{watchlistId}/nzbns (body `{"nzbns": [...]}`), with the field names of
- * the published watchlist model. A watchlist belongs to the caller's organisation (the call's
+ * Watchlists at their published paths: GET/POST /watchlists, GET/PUT/DELETE /watchlists/{watchlistId},
+ * GET /watchlists/{watchlistId}/nzbns and POST …/action-append-nzbns and …/action-delete-nzbns (body
+ * `{"nzbns": [...]}`, 201 with the list), POST …/action-send-test-notification (201; the message goes
+ * through the watchlist's own delivery), with the field names of the published watchlist model. A watchlist belongs to the caller's organisation (the call's
  * organisation) or, without one, to the caller's subscription; anyone else gets the same 404 as for a
  * missing watchlist.
  *
@@ -28,6 +29,7 @@ import {
   removeWatchlist,
   removeWatchlistNzbns,
   type Shown,
+  sendTestNotification,
   showWatchlist,
   watchlistShown,
 } from '../operations/watchlists.ts';
@@ -38,21 +40,26 @@ import {
   ListQuery,
   NzbnList,
   NzbnsBody,
+  SentTestMessage,
+  TestMessage,
   Watchlist,
   WatchlistCreate,
   WatchlistUpdate,
 } from '../schemas/watchlists.ts';
 import { nzbnOperation } from './operation.ts';
 import { pagedEnvelope, pageOf } from './paging.ts';
+import { published } from './published.ts';
 
 const sendJson = (reply: FastifyReply, text: string) =>
   reply.type('application/json; charset=utf-8').send(text);
 
-/** A write's answer: the representation as it now stands, with its validators. */
+/** A write's answer: the representation as it now stands, with its validators (201: the published status). */
 const answer = (reply: FastifyReply, shown: Shown) => {
   setValidators(reply, shown.validators);
-  return sendJson(reply, shown.text);
+  return sendJson(reply.code(201), shown.text);
 };
+
+const WATCHLIST_ERRORS = [400, 401, 403, 404, 412];
 
 export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
   const api = typed(app);
@@ -61,9 +68,10 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
     '/watchlists',
     nzbnOperation({
       schema: {
+        ...published('NZBN_008'),
         summary: 'List the caller’s watchlists',
         querystring: ListQuery,
-        response: responses({ 200: envelope(Watchlist) }, [400]),
+        response: responses({ 200: envelope(Watchlist) }, [400, 401, 403]),
       },
     }),
     async (request) => {
@@ -90,9 +98,10 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
     '/watchlists',
     nzbnOperation({
       schema: {
+        ...published('NZBN_009'),
         summary: 'Create a watchlist (the answer shows its webhook secret, once)',
         body: WatchlistCreate,
-        response: responses({ 201: CreatedWatchlist }, [400]),
+        response: responses({ 201: CreatedWatchlist }, [400, 401, 403]),
       },
     }),
     async (request, reply) => {
@@ -108,9 +117,10 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
     nzbnOperation(
       {
         schema: {
+          ...published('NZBN_007'),
           summary: 'View a watchlist',
           params: IdParams,
-          response: responses({ 200: Watchlist, 304: NotModified }, [400, 404, 412]),
+          response: responses({ 200: Watchlist, 304: NotModified }, WATCHLIST_ERRORS),
         },
       },
       'read',
@@ -128,10 +138,11 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
     nzbnOperation(
       {
         schema: {
-          summary: 'Update a watchlist (suspended: false resumes delivery)',
+          ...published('NZBN_010_1'),
+          summary: 'Update a watchlist (suspended: false resumes delivery); 201, as published',
           params: IdParams,
           body: WatchlistUpdate,
-          response: responses({ 200: Watchlist }, [400, 404, 412]),
+          response: responses({ 201: Watchlist }, WATCHLIST_ERRORS),
         },
       },
       {},
@@ -152,9 +163,10 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
     nzbnOperation(
       {
         schema: {
+          ...published('NZBN_011_1'),
           summary: 'Delete a watchlist',
           params: IdParams,
-          response: responses({ 204: Type.Null() }, [400, 404, 412]),
+          response: responses({ 204: Type.Null() }, WATCHLIST_ERRORS),
         },
       },
       {},
@@ -171,7 +183,10 @@ export async function watchlistRoutes(app: FastifyInstance, context: NzbnContext
   await watchlistNzbnRoutes(app, context);
 }
 
-/** GET, POST and DELETE /watchlists/{watchlistId}/nzbns: a watchlist's business numbers. */
+/**
+ * A watchlist's business numbers: GET …/nzbns, POST …/action-append-nzbns and …/action-delete-nzbns; and
+ * POST …/action-send-test-notification.
+ */
 async function watchlistNzbnRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
   const api = typed(app);
 
@@ -180,9 +195,10 @@ async function watchlistNzbnRoutes(app: FastifyInstance, context: NzbnContext): 
     nzbnOperation(
       {
         schema: {
+          ...published('NZBN_007_1'),
           summary: 'The watchlist’s business numbers',
           params: IdParams,
-          response: responses({ 200: NzbnList, 304: NotModified }, [400, 404, 412]),
+          response: responses({ 200: NzbnList, 304: NotModified }, WATCHLIST_ERRORS),
         },
       },
       'read',
@@ -196,14 +212,15 @@ async function watchlistNzbnRoutes(app: FastifyInstance, context: NzbnContext): 
   );
 
   api.post(
-    '/watchlists/:watchlistId/nzbns',
+    '/watchlists/:watchlistId/action-append-nzbns',
     nzbnOperation(
       {
         schema: {
+          ...published('NZBN_010_2'),
           summary: 'Add business numbers to a watchlist',
           params: IdParams,
           body: NzbnsBody,
-          response: responses({ 200: NzbnList }, [400, 404, 412]),
+          response: responses({ 201: NzbnList }, WATCHLIST_ERRORS),
         },
       },
       {},
@@ -219,15 +236,16 @@ async function watchlistNzbnRoutes(app: FastifyInstance, context: NzbnContext): 
     },
   );
 
-  api.delete(
-    '/watchlists/:watchlistId/nzbns',
+  api.post(
+    '/watchlists/:watchlistId/action-delete-nzbns',
     nzbnOperation(
       {
         schema: {
+          ...published('NZBN_011_2'),
           summary: 'Remove business numbers from a watchlist',
           params: IdParams,
           body: NzbnsBody,
-          response: responses({ 200: NzbnList }, [400, 404, 412]),
+          response: responses({ 201: NzbnList }, WATCHLIST_ERRORS),
         },
       },
       {},
@@ -240,6 +258,28 @@ async function watchlistNzbnRoutes(app: FastifyInstance, context: NzbnContext): 
         preconditions: preconditionsOf(request),
       });
       return answer(reply, shown);
+    },
+  );
+
+  api.post(
+    '/watchlists/:watchlistId/action-send-test-notification',
+    nzbnOperation({
+      schema: {
+        ...published('NZBN_012'),
+        summary:
+          "Send a test notification through the watchlist's delivery (signed push, or the email digest)",
+        params: IdParams,
+        body: TestMessage,
+        response: responses({ 201: SentTestMessage }, [400, 401, 403, 404]),
+      },
+    }),
+    async (request, reply) => {
+      const sent = await sendTestNotification(context, {
+        caller: request.caller,
+        watchlistId: request.params.watchlistId,
+        text: request.body.text,
+      });
+      return reply.code(201).send(sent);
     },
   );
 }

@@ -15,7 +15,7 @@ import {
   type EntityTypeCode,
   HIBERNATION_STATUSES,
 } from '../domain/codes.ts';
-import { abnForAcn } from '../domain/identifiers.ts';
+import { abnForAcn, bankAccountFields } from '../domain/identifiers.ts';
 import type { Entity } from '../domain/schema.ts';
 import { pickArea } from './addresses.ts';
 import { createBuild, dayInLife, type EntityBuild } from './build.ts';
@@ -237,7 +237,9 @@ function generateGst(build: EntityBuild, volunteered: boolean, always: boolean):
 function bankAccount(build: EntityBuild): Entity['paymentBankAccounts'][number] {
   return {
     uniqueIdentifier: build.nextId(),
-    bankAccountNumber: generateBankAccount(build.random),
+    accountName: null,
+    ...bankAccountFields(generateBankAccount(build.random))!,
+    purpose: null,
     // Payment bank accounts joined Primary Business Data in 2021.
     startDate: build.stamp(dayInLife(build, Date.UTC(2021, 2, 1))),
   };

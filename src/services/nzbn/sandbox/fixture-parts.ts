@@ -36,28 +36,48 @@ function fixturePart(entity: Entity, placeholder: OrganisationPartPlaceholder): 
     parentNzbnName: entity.entityName,
     parentGln: entity.nzbn,
     name: placeholder.name,
-    purposes: [...placeholder.purposes],
+    purposes: placeholder.purposes.map(([purpose, description], i) => ({
+      uniqueIdentifier: id(10 + i),
+      purpose,
+      purposeDescription: description,
+    })),
     function: placeholder.function,
     organisationPartStatus: placeholder.organisationPartStatus,
     addresses: address
-      ? [{ ...address, uniqueIdentifier: id(1), addressType: 'DELIVERY', startDate: entity.registrationDate }]
+      ? [
+          {
+            uniqueIdentifier: id(1),
+            startDate: entity.registrationDate,
+            careOf: address.careOf,
+            address1: address.address1,
+            address2: address.address2,
+            address3: address.address3,
+            address4: address.address4,
+            postCode: address.postCode,
+            countryCode: address.countryCode,
+            addressType: 'DELIVERY',
+            pafId: address.pafId,
+          },
+        ]
       : [],
     phoneNumbers: phone ? [{ ...phone, uniqueIdentifier: id(2), startDate: entity.registrationDate }] : [],
     emailAddresses: [
       {
         uniqueIdentifier: id(3),
         emailAddress: `${local}@organisation-parts.sandbox.example`,
-        emailPurpose: 'Primary',
-        emailPurposeDescription: 'Primary',
+        emailPurpose: 'INVOICE_ADDRESS',
+        emailPurposeDescription: 'Invoices',
         startDate: entity.registrationDate,
       },
     ],
     gstNumber: null,
     paymentBankAccountNumber: null,
-    customData: { fixture: 'yes' },
+    'custom-data': [
+      { uniqueIdentifier: id(4), key: 'fixture', value: 'yes', startDate: entity.registrationDate },
+    ],
     privacy: placeholder.privacy,
-    nzbnList: [...placeholder.nzbnList],
+    'nzbn-list': placeholder.nzbnList.map((nzbn) => ({ nzbn })),
     startDate: entity.registrationDate,
-    statusDate: placeholder.organisationPartStatus === 'Active' ? entity.registrationDate : INACTIVE_SINCE,
+    statusDate: placeholder.organisationPartStatus === 'ACTIVE' ? entity.registrationDate : INACTIVE_SINCE,
   };
 }

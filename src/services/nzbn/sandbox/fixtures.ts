@@ -15,6 +15,12 @@ import {
   type EntityStatusCode,
   type EntityTypeCode,
 } from '../domain/codes.ts';
+import type {
+  OrganisationPartFunction,
+  OrganisationPartPrivacy,
+  OrganisationPartPurposeType,
+  OrganisationPartStatus,
+} from '../domain/organisation-part.ts';
 import type { Entity } from '../domain/schema.ts';
 import {
   DEFAULT_AS_OF,
@@ -28,10 +34,11 @@ import { FIXTURE_INDEX_START, fixtureNzbn, nzbnFromBody, ORGANISATION_PART_BODY_
 export interface OrganisationPartPlaceholder {
   readonly opn: string;
   readonly name: string;
-  readonly function: string;
-  readonly purposes: readonly string[];
-  readonly organisationPartStatus: 'Active' | 'Inactive';
-  readonly privacy: 'public' | 'private' | 'shared';
+  readonly function: OrganisationPartFunction;
+  /** Published purposes, each with its description. */
+  readonly purposes: readonly (readonly [OrganisationPartPurposeType, string])[];
+  readonly organisationPartStatus: OrganisationPartStatus;
+  readonly privacy: OrganisationPartPrivacy;
   /** For a shared part: the business numbers it is shared with. */
   readonly nzbnList: readonly string[];
 }
@@ -133,28 +140,31 @@ const withOrganisationParts = fixture(
       {
         opn: opn(1),
         name: 'Sandbox Test Head Office',
-        function: 'Head office',
-        purposes: ['Invoicing', 'Delivery'],
-        organisationPartStatus: 'Active',
-        privacy: 'public',
+        function: 'PHYSICAL_LOCATION',
+        purposes: [
+          ['E_INVOICING', 'Invoicing'],
+          ['OTHER', 'Delivery'],
+        ],
+        organisationPartStatus: 'ACTIVE',
+        privacy: 'PUBLIC',
         nzbnList: [],
       },
       {
         opn: opn(2),
         name: 'Sandbox Test Warehouse',
-        function: 'Warehouse',
-        purposes: ['Delivery'],
-        organisationPartStatus: 'Active',
-        privacy: 'private',
+        function: 'PHYSICAL_LOCATION',
+        purposes: [['LOCATIONARRIVAL', 'Delivery']],
+        organisationPartStatus: 'ACTIVE',
+        privacy: 'PRIVATE',
         nzbnList: [],
       },
       {
         opn: opn(3),
         name: 'Sandbox Test Old Depot',
-        function: 'Depot',
-        purposes: ['Ordering'],
-        organisationPartStatus: 'Inactive',
-        privacy: 'shared',
+        function: 'FUNCTION',
+        purposes: [['OTHER', 'Ordering']],
+        organisationPartStatus: 'INACTIVE',
+        privacy: 'SHARED',
         nzbnList: [fixtureNzbn(0)],
       },
     ],

@@ -95,10 +95,22 @@ export const TradingAreaInput = Type.Object(
   { tradingArea: Text(60), startDate: StartDate },
   { ...Strict, examples: [{ tradingArea: 'Auckland' }] },
 );
+/** The published PaymentBankAccountNumber as a request: the register sets its identifier. */
 export const BankAccountInput = Type.Object(
-  { bankAccountNumber: Text(25), startDate: StartDate },
+  {
+    accountName: OptionalText(200),
+    bankId: Type.String({ pattern: '^[0-9]{2}$', description: 'The bank: 2 digits' }),
+    bankBranch: Type.String({ pattern: '^[0-9]{4}$', description: 'The branch: 4 digits' }),
+    accountBase: Type.String({ pattern: '^[0-9]{7,8}$', description: 'The account: 7 digits' }),
+    accountSuffix: Type.String({ pattern: '^[0-9]{2,4}$', description: 'The suffix: 2 or 3 digits' }),
+    purpose: OptionalText(40),
+    startDate: StartDate,
+  },
   // The bank account validation rules' published example (bank 01, branch 0902).
-  { ...Strict, examples: [{ bankAccountNumber: '01-0902-0068389-00' }] },
+  {
+    ...Strict,
+    examples: [{ bankId: '01', bankBranch: '0902', accountBase: '0068389', accountSuffix: '00' }],
+  },
 );
 export const EthnicityInput = Type.Object(
   {
@@ -169,10 +181,24 @@ export const AbnInput = Type.Object(
   { ...Strict, examples: [{ australianBusinessNumber: '51824753556' }] },
 );
 
+/** The published EntityStatus as a request: the register sets the description and the end. */
 export const StatusRequest = Type.Object(
-  { entityStatusCode: Type.String({ maxLength: 40 }), effectiveDate: StartDate },
+  {
+    entityStatusCode: Type.String({
+      maxLength: 40,
+      description: '50, 90 or 91 (or Registered, Inactive, …)',
+    }),
+    startDate: StartDate,
+    endDate: Type.Optional(Type.Null({ description: 'A new status has no end: null or left out' })),
+    statusReasonCode: OptionalText(40),
+    entityStatusDescription: OptionalText(100),
+    comment: OptionalText(1000),
+  },
   // Inactive: for an entity the register keeps itself (a sole trader, partnership or trust).
-  { ...Strict, examples: [{ entityStatusCode: '90' }] },
+  {
+    ...Strict,
+    examples: [{ entityStatusCode: '90', statusReasonCode: 'CEASED', comment: 'Stopped trading' }],
+  },
 );
 
 export type AddressInput = Static<typeof AddressInput>;

@@ -5,6 +5,7 @@
  */
 import { type Static, type TInteger, type TOptional, type TSchema, Type } from '@sinclair/typebox';
 import { type PageRules, pagingProperties } from '../../../platform/http/pagination.ts';
+import { ADDRESS_TYPES } from '../domain/codes.ts';
 import {
   IndustryClassification,
   Link,
@@ -44,6 +45,9 @@ export function responses(success: Record<number, TSchema>, errors: number[] = [
   for (const status of errors) all[status] = ErrorBody;
   return all;
 }
+
+/** The errors a read of one entity publishes (401 and 403 are the gateway's; 412 a stale If-Match). */
+export const READ_ERRORS = [400, 401, 403, 404, 412];
 
 export const NotModified = Type.Null({ description: 'Not Modified: the ETag in If-None-Match is current' });
 
@@ -114,27 +118,69 @@ export const envelope = <T extends TSchema>(item: T) =>
     Strict,
   );
 
+const LinkOrNull = Nullable(Link);
+
+/**
+ * `GET /entities/{nzbn}/discoverable`: the published Entity, the entity's own fields with a link in
+ * place of each part (null when there is nothing to find there), one address link per address type.
+ */
 export const Discoverable = Type.Object(
   {
-    nzbn: Nzbn,
-    entityName: Type.String(),
-    entityTypeCode: Type.String(),
     entityStatusCode: Type.String(),
-    links: Type.Array(Link),
+    entityName: Type.String(),
+    nzbn: Nzbn,
+    entityTypeCode: Type.String(),
+    entityTypeDescription: Type.String(),
+    entityStatusDescription: Type.String(),
+    registrationDate: NzDateTime,
+    sourceRegister: Type.String(),
+    sourceRegisterUniqueIdentifier: Nullable(Type.String()),
+    lastUpdatedDate: NzDateTime,
+    australianBusinessNumber: Nullable(Type.String()),
+    emailAddresses: LinkOrNull,
+    addresses: Type.Array(Link),
+    industryClassifications: LinkOrNull,
+    phoneNumbers: LinkOrNull,
+    websites: LinkOrNull,
+    tradingNames: LinkOrNull,
+    tradingAreas: LinkOrNull,
+    gstNumbers: LinkOrNull,
+    paymentBankAccounts: LinkOrNull,
+    privacySettings: LinkOrNull,
+    'company-details': LinkOrNull,
+    'non-company-details': LinkOrNull,
+    'supporting-information': LinkOrNull,
+    roles: LinkOrNull,
+    organisationParts: LinkOrNull,
+    businessEthnicityIdentifiers: LinkOrNull,
+    hibernationStatusCode: Nullable(Type.String()),
+    hibernationStatusDescription: Nullable(Type.String()),
   },
   Strict,
 );
+
+/** The published `address-type` (required): an address type, or ALL. */
+export const AddressTypeQuery = Type.Object({
+  'address-type': Type.String({
+    maxLength: 20,
+    description: `${[...ADDRESS_TYPES, 'ALL'].join(', ')} (any case)`,
+    examples: ['REGISTERED'],
+  }),
+});
 
 export const EntityNameHistoryItem = Type.Object(
   { entityName: Type.String(), startDate: Nullable(NzDateTime), endDate: Nullable(NzDateTime) },
   Strict,
 );
+/** The published EntityStatus: a status period and what the request that set it said. */
 export const EntityStatusHistoryItem = Type.Object(
   {
     entityStatusCode: Type.String(),
-    entityStatusDescription: Type.String(),
     startDate: Nullable(NzDateTime),
     endDate: Nullable(NzDateTime),
+    statusReasonCode: Nullable(Type.String()),
+    entityStatusDescription: Type.String(),
+    comment: Nullable(Type.String()),
   },
   Strict,
 );

@@ -19,12 +19,12 @@ export const Watchlist = Type.Object(
     channel: Type.String(),
     frequency: Type.String(),
     wildcard: Nullable(Type.String()),
-    changeEventTypes: Type.Array(Type.String()),
+    changeEventTypes: Type.String({ description: 'Comma-joined change event types' }),
     pushEndpoint: Nullable(Type.String()),
     authorizationToken: Nullable(Type.String()),
     adminEmailAddress: Nullable(Type.String()),
-    watchlistEmailAddresses: Type.Array(Type.String()),
-    lastSuccessfulChangeNoticeId: Nullable(Type.String()),
+    watchlistEmailAddresses: Type.String({ description: 'Comma-joined email addresses' }),
+    lastSuccessfulChangeNoticeId: Nullable(Type.Integer()),
     suspended: Type.Boolean(),
     links: Type.Array(Link),
     nzbns: Type.Array(Nzbn),
@@ -44,13 +44,27 @@ const NullableOpt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(sch
 const writable = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   channel: Type.String({ maxLength: 10, description: 'EMAIL or PUSH' }),
-  frequency: opt(Type.String({ maxLength: 20, description: 'IMMEDIATE, DAILY or WEEKLY' })),
+  frequency: opt(Type.String({ maxLength: 20, description: 'ONEVENT, DAILY or WEEKLY' })),
   wildcard: NullableOpt(Type.String({ maxLength: 10, description: 'ALL or NEW' })),
-  changeEventTypes: opt(Type.Array(Type.String({ maxLength: 60 }), { maxItems: 50 })),
+  changeEventTypes: opt(
+    Type.Union(
+      [Type.String({ maxLength: 3000 }), Type.Array(Type.String({ maxLength: 60 }), { maxItems: 50 })],
+      {
+        description: 'Comma-joined change event types (the published form), or a list',
+      },
+    ),
+  ),
   pushEndpoint: NullableOpt(Type.String({ maxLength: 2000 })),
   authorizationToken: NullableOpt(Type.String({ maxLength: 2000 })),
   adminEmailAddress: NullableOpt(Type.String({ maxLength: 254 })),
-  watchlistEmailAddresses: opt(Type.Array(Type.String({ maxLength: 254 }), { maxItems: 50 })),
+  watchlistEmailAddresses: opt(
+    Type.Union(
+      [Type.String({ maxLength: 13000 }), Type.Array(Type.String({ maxLength: 254 }), { maxItems: 50 })],
+      {
+        description: 'Comma-joined email addresses (the published form), or a list',
+      },
+    ),
+  ),
   fromDate: opt(Type.String({ maxLength: 40 })),
   toDate: NullableOpt(Type.String({ maxLength: 40 })),
 };
@@ -67,7 +81,7 @@ export const WatchlistCreate = Type.Object(
         channel: 'EMAIL',
         frequency: 'DAILY',
         adminEmailAddress: 'watch@example.test',
-        watchlistEmailAddresses: ['watch@example.test'],
+        watchlistEmailAddresses: 'watch@example.test',
         nzbns: ['9429000001007'],
       },
     ],
@@ -92,7 +106,15 @@ export const NzbnsBody = Type.Object(
   { examples: [{ nzbns: ['9429000001014'] }] },
 );
 export type NzbnsBody = Static<typeof NzbnsBody>;
-export const NzbnList = Type.Object({ nzbns: Type.Array(Nzbn) }, Strict);
+/** The published NZBNList: the business numbers, with the links that change them. */
+export const NzbnList = Type.Object({ nzbns: Type.Array(Nzbn), links: Type.Array(Link) }, Strict);
+/** The published TestMessage: what a test notification says. */
+export const TestMessage = Type.Object(
+  { text: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])) },
+  { ...Strict, examples: [{ text: 'Checking our receiver' }] },
+);
+export type TestMessage = Static<typeof TestMessage>;
+export const SentTestMessage = Type.Object({ text: Type.String() }, Strict);
 export const IdParams = Type.Object({ watchlistId: Type.String({ maxLength: 60 }) });
 export type IdParams = Static<typeof IdParams>;
 export const ListQuery = Type.Object({

@@ -1,4 +1,20 @@
-import { ChangeItem } from '../routes/changes.ts';
+import { Type } from '@sinclair/typebox';
+import { Link, Nullable, Nzbn, NzDateTime, Strict } from '../domain/schema.ts';
+
+/** What a push notification carries: one change event (domain/change-item.ts `changeItem`). */
+export const ChangeItem = Type.Object(
+  {
+    changeEventId: Type.String({ description: 'Stable identifier of the change event' }),
+    nzbn: Nzbn,
+    entityName: Type.String(),
+    entityTypeCode: Type.String(),
+    changeEventType: Type.String(),
+    changeDate: NzDateTime,
+    newValue: Nullable(Type.Unknown({ description: 'The changed data after the change; null when private' })),
+    links: Type.Array(Link),
+  },
+  Strict,
+);
 
 const header = (name: string, description: string) => ({
   name,
@@ -10,8 +26,9 @@ const header = (name: string, description: string) => ({
 
 /**
  * The push notification, published as an OpenAPI 3.1 webhook: what a watchlist's `pushEndpoint`
- * receives. The spec keeps its shape in a separate definition file that is not shown; ours is the change
- * item of the change event search, one per request.
+ * receives. The spec keeps its shape in a separate definition file that is not shown; ours is one change
+ * event per request (`ChangeItem`), or a watchlist's test notification (the published TestMessage,
+ * `{"text": …}`, sent by POST …/action-send-test-notification).
  */
 export const nzbnWebhooks = {
   webhooks: {
@@ -26,7 +43,14 @@ export const nzbnWebhooks = {
           header('webhook-signature', 'v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">'),
           { ...header('authorization', 'The watchlist’s authorizationToken, as given'), required: false },
         ],
-        requestBody: { required: true, content: { 'application/json': { schema: ChangeItem } } },
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: Type.Union([ChangeItem, Type.Object({ text: Type.String() }, Strict)]),
+            },
+          },
+        },
         responses: { '200': { description: 'Received (any other answer is a failed attempt)' } },
       },
     },

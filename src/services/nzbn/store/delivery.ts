@@ -5,6 +5,7 @@
  * back. Every write that follows a claim holds only if the worker still leases the watchlist.
  */
 import type pg from 'pg';
+import { withTransaction } from '../../../platform/db/pool.ts';
 import type { ChangeRow } from '../domain/change-item.ts';
 
 type Queryable = pg.Pool | pg.PoolClient | pg.Client;
@@ -24,9 +25,13 @@ export interface Claimed {
   webhook_secret: string;
 }
 
-/** A notification waiting for delivery, with its change event. */
+/**
+ * A notification waiting for delivery, with its change event; a test notification has none (its
+ * columns are null) and carries `test_message` instead.
+ */
 export interface PendingRow extends ChangeRow {
   notification_id: string;
+  test_message: string | null;
   attempts: number;
   first_attempt_at: Date | null;
   next_attempt_at: Date | null;
@@ -40,7 +45,8 @@ export interface DeliveredMark {
   attempts: number;
   original: Date;
   status: number;
-  changeEventId: string;
+  /** Null for a test notification. */
+  changeEventId: string | null;
   watchlistId: string;
 }
 
@@ -73,9 +79,9 @@ RETURNING w.id::text AS id, w.push_endpoint, w.authorization_token, w.webhook_se
 
 const PENDING = `
 SELECT n.id::text AS notification_id, n.attempts, n.first_attempt_at, n.next_attempt_at, n.created_at,
-       e.id::text AS id, e.nzbn, e.entity_name, e.entity_type_code, e.change_event_type, e.change_date,
-       e.new_value, e.is_private
-  FROM nzbn_notifications n JOIN nzbn_change_events e ON e.id = n.change_event_id
+       n.test_message, e.id::text AS id, e.nzbn, e.entity_name, e.entity_type_code, e.change_event_type,
+       e.change_date, e.new_value, e.is_private
+  FROM nzbn_notifications n LEFT JOIN nzbn_change_events e ON e.id = n.change_event_id
  WHERE n.watchlist_id = $1 AND n.delivered_at IS NULL
  ORDER BY n.id LIMIT ${PENDING_PAGE}`;
 
@@ -90,7 +96,8 @@ WITH input AS (
          AS t(id, at, attempts, original, status, change_event_id, watchlist_id)
 ), w AS (
   UPDATE nzbn_watchlists wl
-     SET last_successful_change_notice_id = i.change_event_id, updated_at = greatest(wl.updated_at, i.at)
+     SET last_successful_change_notice_id = coalesce(i.change_event_id, wl.last_successful_change_notice_id),
+         updated_at = greatest(wl.updated_at, i.at)
     FROM input i WHERE wl.id = i.watchlist_id AND wl.lease_worker = $8 RETURNING wl.id
 )
 UPDATE nzbn_notifications n
@@ -226,4 +233,32 @@ export async function suspendWatchlist(
  */
 export async function releaseWatchlist(db: Queryable, watchlistId: string, worker: number): Promise<void> {
   await db.query('SELECT nzbn_release_watchlist($1, $2)', [watchlistId, worker]);
+}
+
+/**
+ * Queues a watchlist's test notification behind what already waits for it, and wakes the delivery: due
+ * now for push (unless its head waits for a retry), with the next digest for email.
+ */
+export async function queueTestNotification(
+  pool: pg.Pool,
+  watchlistId: string,
+  message: string,
+  now: Date,
+): Promise<void> {
+  await withTransaction(pool, async (client) => {
+    await client.query(
+      'INSERT INTO nzbn_notifications (watchlist_id, test_message, created_at) VALUES ($1, $2, $3)',
+      [watchlistId, message, now],
+    );
+    await client.query(
+      `UPDATE nzbn_watchlists w
+          SET next_due_at = coalesce(w.next_due_at, CASE
+                WHEN w.channel = 'PUSH' OR w.frequency = 'ONEVENT' OR w.last_digest_at IS NULL THEN $2
+                WHEN w.frequency = 'WEEKLY' THEN greatest($2, w.last_digest_at + interval '7 days')
+                ELSE greatest($2, w.last_digest_at + interval '1 day') END)
+        WHERE id = $1`,
+      [watchlistId, now],
+    );
+    await client.query(`SELECT pg_notify($1, 'records')`, [DELIVERY_CHANNEL]);
+  });
 }

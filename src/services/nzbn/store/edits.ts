@@ -10,12 +10,18 @@ import { RuleError } from '../../../platform/errors.ts';
 import { parseNzDateTime } from '../../../platform/nz-time.ts';
 import { roleChangeEventType } from '../domain/changes.ts';
 import { ENTITY_STATUSES, type EntityStatusCode } from '../domain/codes.ts';
-import { type EntityNamePeriod, statusPeriods } from '../domain/history.ts';
+import {
+  type EntityNamePeriod,
+  NO_STATUS_NOTE,
+  type StatusNote,
+  type StatusPeriod,
+  statusPeriods,
+} from '../domain/history.ts';
 import { type AddressLike, addressItem, readDate } from '../domain/items.ts';
 import { isPrivateAddress, isPrivateRole } from '../domain/privacy.ts';
-import { identifiersNeeded, type RoleLike, replaceRoles } from '../domain/roles.ts';
+import { appointRole, identifiersNeeded, type RoleLike, replaceRoles, updateRole } from '../domain/roles.ts';
 import type { Address, Entity, Role } from '../domain/schema.ts';
-import { historyItems } from './entities.ts';
+import { historyItems, keepStatusNote, statusNoteOf } from './entities.ts';
 import type { Change, EndedItem, UpdateTools } from './update.ts';
 
 /**
@@ -58,45 +64,82 @@ export async function rolesChange(
   const ids: string[] = [];
   for (let i = identifiersNeeded(inputs); i > 0; i--) ids.push(await tools.nextItemId());
   const { roles, changed } = replaceRoles(entity.roles, inputs, tools.stamp, () => ids.shift()!);
+  return { result: roles, events: applyRoles(entity, roles, changed) };
+}
+
+/** The entity's new roles; one change event per changed role, whole. */
+function applyRoles(entity: Entity, roles: Role[], changed: readonly Role[]) {
   entity.roles = roles;
-  const events = changed.map((role) => ({
+  return changed.map((role) => ({
     changeEventType: roleChangeEventType(role.roleType),
     newValue: role,
     isPrivate: isPrivateRole(entity.privacySettings, role),
   }));
-  return { result: roles, events };
 }
 
-export interface StatusValue {
-  nzbn: string;
-  entityStatusCode: EntityStatusCode;
-  entityStatusDescription: string;
-  effectiveDate: string;
+/** Identifiers for one role's change: the role's own and one per address given. */
+async function roleIdentifiers(input: RoleLike, tools: UpdateTools): Promise<() => string> {
+  const ids: string[] = [];
+  for (let i = 1 + (input.roleAddress?.length ?? 0); i > 0; i--) {
+    ids.push(await tools.nextItemId());
+  }
+  return () => ids.shift()!;
+}
+
+/** POST /entities/{nzbn}/roles: one new role (domain/roles.ts), its change event with the whole role. */
+export async function roleAppointment(
+  entity: Entity,
+  input: RoleLike,
+  tools: UpdateTools,
+): Promise<Change<Role>> {
+  const { roles, changed } = appointRole(
+    entity.roles,
+    input,
+    tools.stamp,
+    await roleIdentifiers(input, tools),
+  );
+  return { result: changed[0]!, events: applyRoles(entity, roles, changed) };
 }
 
 /**
- * Moves the entity to `target` from `effectiveDate` (default now; not in the future, not before the
- * present status began). The ended period goes to the status history (a generated entity's derived
- * history becomes stored with its first change); event `ENTITY_STATUS`. Which moves are allowed is
- * the caller's rule (the API's: domain/changes.ts `statusChangeProblem`).
+ * PUT /entities/{nzbn}/roles/{id}: the role as the body describes it (INACTIVE ends it); undefined when
+ * the entity has no role `id`. A role that does not change records no event.
+ */
+export async function roleUpdate(
+  entity: Entity,
+  id: string,
+  input: RoleLike,
+  tools: UpdateTools,
+): Promise<Change<Role> | undefined> {
+  const updated = updateRole(entity.roles, id, input, tools.stamp, await roleIdentifiers(input, tools));
+  if (!updated) return undefined;
+  const role = updated.roles.find((one) => one.uniqueIdentifier === id)!;
+  return { result: role, events: applyRoles(entity, updated.roles, updated.changed) };
+}
+
+/**
+ * Moves the entity to `target` from `startDate` (default now; not in the future, not before the
+ * present status began), with the reason code and comment the request gives (`note`). The ended period
+ * goes to the status history with its own reason and comment (a generated entity's derived history
+ * becomes stored with its first change); event `ENTITY_STATUS` with the new period, in the published
+ * EntityStatus shape. Which moves are allowed is the caller's rule (the API's: domain/changes.ts
+ * `statusChangeProblem`).
  */
 export async function statusChange(
   entity: Entity,
   target: EntityStatusCode,
-  effectiveDate: string | undefined,
+  startDate: string | undefined,
   tools: UpdateTools,
-): Promise<Change<StatusValue>> {
-  const effective = readDate(effectiveDate, tools.stamp, 'effectiveDate');
+  note: StatusNote = NO_STATUS_NOTE,
+): Promise<Change<StatusPeriod>> {
+  const effective = readDate(startDate, tools.stamp, 'startDate');
   const records = await historyItems(tools.client, entity.nzbn, 'entity-statuses');
-  const periods = statusPeriods(entity, records);
+  const periods = statusPeriods(entity, records, await statusNoteOf(tools.client, entity.nzbn));
   const current = periods.at(-1)!;
   const at = parseNzDateTime(effective)!;
-  if (at > tools.now.getTime()) throw new RuleError('effectiveDate', 'must not be in the future');
+  if (at > tools.now.getTime()) throw new RuleError('startDate', 'must not be in the future');
   if (current.startDate && at < parseNzDateTime(current.startDate)!) {
-    throw new RuleError(
-      'effectiveDate',
-      `must not be before the present status began (${current.startDate})`,
-    );
+    throw new RuleError('startDate', `must not be before the present status began (${current.startDate})`);
   }
   // A derived history (seeded entities) becomes stored history with its first real change.
   const ended = (records.length === 0 ? periods : [current]).map((period) =>
@@ -104,12 +147,12 @@ export async function statusChange(
   );
   entity.entityStatusCode = target;
   entity.entityStatusDescription = ENTITY_STATUSES[target].description;
-  const value = {
-    nzbn: entity.nzbn,
-    entityStatusCode: target,
-    entityStatusDescription: entity.entityStatusDescription,
-    effectiveDate: effective,
-  };
+  await keepStatusNote(tools.client, entity.nzbn, note);
+  const value = statusPeriods(
+    entity,
+    [{ kind: 'entity-statuses', item: { ...current, endDate: effective } }],
+    note,
+  ).at(-1)!;
   return {
     result: value,
     events: [{ changeEventType: 'ENTITY_STATUS', newValue: value, isPrivate: false }],

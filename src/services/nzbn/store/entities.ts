@@ -121,3 +121,29 @@ export async function historyItems(
   );
   return result.rows;
 }
+
+/** The reason code and comment the request that set the entity's present status gave (migration 008). */
+export async function statusNoteOf(
+  db: Queryable,
+  nzbn: string,
+): Promise<{ statusReasonCode: string | null; comment: string | null } | undefined> {
+  const result = await db.query<{ status_reason_code: string | null; comment: string | null }>(
+    'SELECT status_reason_code, comment FROM nzbn_entity_status_notes WHERE nzbn = $1',
+    [nzbn],
+  );
+  const row = result.rows[0];
+  return row && { statusReasonCode: row.status_reason_code, comment: row.comment };
+}
+
+/** Keeps what a status request said of the status it set, in its transaction. */
+export async function keepStatusNote(
+  client: pg.PoolClient,
+  nzbn: string,
+  note: { statusReasonCode: string | null; comment: string | null },
+): Promise<void> {
+  await client.query(
+    `INSERT INTO nzbn_entity_status_notes (nzbn, status_reason_code, comment) VALUES ($1, $2, $3)
+     ON CONFLICT (nzbn) DO UPDATE SET status_reason_code = EXCLUDED.status_reason_code, comment = EXCLUDED.comment`,
+    [nzbn, note.statusReasonCode, note.comment],
+  );
+}

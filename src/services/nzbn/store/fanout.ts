@@ -64,7 +64,7 @@ WITH batch AS (
   -- already waits for a retry), the next digest time for email.
   UPDATE nzbn_watchlists w
      SET next_due_at = coalesce(w.next_due_at, CASE
-           WHEN w.channel = 'PUSH' OR w.frequency = 'IMMEDIATE' OR w.last_digest_at IS NULL THEN $2
+           WHEN w.channel = 'PUSH' OR w.frequency = 'ONEVENT' OR w.last_digest_at IS NULL THEN $2
            WHEN w.frequency = 'WEEKLY' THEN greatest($2, w.last_digest_at + interval '7 days')
            ELSE greatest($2, w.last_digest_at + interval '1 day') END)
     FROM touched t WHERE w.id = t.watchlist_id

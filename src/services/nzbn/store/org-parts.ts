@@ -7,7 +7,11 @@ import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import { withCheckDigit } from '../../../platform/gs1.ts';
 import { organisationPartFee } from '../domain/fees.ts';
-import type { OrganisationPart, OrganisationPartPrivacy } from '../domain/organisation-part.ts';
+import {
+  type OrganisationPart,
+  type OrganisationPartPrivacy,
+  sharedWith,
+} from '../domain/organisation-part.ts';
 import { documentEtag } from './rows.ts';
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -47,7 +51,7 @@ function partValues(part: OrganisationPart) {
       part.function,
       part.organisationPartStatus,
       part.privacy,
-      part.nzbnList,
+      sharedWith(part),
     ],
   };
 }
@@ -109,11 +113,16 @@ export async function partsOf(db: Queryable, nzbn: string): Promise<StoredPart[]
   return result.rows.map(stored);
 }
 
+/** The published search of organisation parts (GET /entities/organisation-parts), read and checked. */
 export interface PartFilters {
-  nzbn?: string | undefined;
-  opn?: string | undefined;
-  name?: string | undefined;
+  /** Matched within the part's name (any case), or the whole part number. */
+  searchTerm: string;
   function?: string | undefined;
+  parentNzbn?: string | undefined;
+  /** Matched within the parent entity's name (any case). */
+  parentNzbnName?: string | undefined;
+  parentGlns?: readonly string[] | undefined;
+  purposes?: readonly string[] | undefined;
   status?: string | undefined;
 }
 
@@ -126,15 +135,22 @@ export async function searchParts(
   mine: readonly string[],
   page: { limit: number; offset: number },
 ): Promise<{ total: number; parts: OrganisationPart[] }> {
-  const where = `($1::text IS NULL OR parent_nzbn = $1) AND ($2::text IS NULL OR opn = $2)
-    AND ($3::text IS NULL OR lower(name) LIKE $3) AND ($4::text IS NULL OR lower(function) = lower($4))
-    AND ($5::text IS NULL OR status = $5)
-    AND (privacy = 'public' OR parent_nzbn = ANY($6) OR (privacy = 'shared' AND nzbn_list && $6))`;
+  const where = `(lower(name) LIKE $1 OR opn = $2) AND ($3::text IS NULL OR function = $3)
+    AND ($4::text IS NULL OR parent_nzbn = $4)
+    AND ($5::text IS NULL OR lower(document->>'parentNzbnName') LIKE $5)
+    AND ($6::text[] IS NULL OR parent_gln = ANY($6))
+    AND ($7::text[] IS NULL OR EXISTS (SELECT 1 FROM json_array_elements(document->'purposes') p
+                                        WHERE p->>'purpose' = ANY($7)))
+    AND ($8::text IS NULL OR status = $8)
+    AND (privacy = 'PUBLIC' OR parent_nzbn = ANY($9) OR (privacy = 'SHARED' AND nzbn_list && $9))`;
   const params = [
-    filters.nzbn ?? null,
-    filters.opn ?? null,
-    filters.name ? likePattern(filters.name) : null,
+    likePattern(filters.searchTerm),
+    filters.searchTerm.trim(),
     filters.function ?? null,
+    filters.parentNzbn ?? null,
+    filters.parentNzbnName ? likePattern(filters.parentNzbnName) : null,
+    filters.parentGlns ?? null,
+    filters.purposes ?? null,
     filters.status ?? null,
     mine,
   ];
@@ -144,11 +160,22 @@ export async function searchParts(
       params,
     ),
     db.query<{ document: OrganisationPart }>(
-      `SELECT document FROM nzbn_organisation_parts WHERE ${where} ORDER BY name, opn LIMIT $7 OFFSET $8`,
+      `SELECT document FROM nzbn_organisation_parts WHERE ${where} ORDER BY name, opn LIMIT $10 OFFSET $11`,
       [...params, page.limit, page.offset],
     ),
   ]);
   return { total: count.rows[0]!.total, parts: rows.rows.map((row) => row.document) };
+}
+
+/** How many organisation part numbers the entity holds (its parts, and numbers reserved before). */
+export async function partNumbersOf(db: Queryable, nzbn: string): Promise<number> {
+  const result = await db.query<{ held: number }>(
+    `SELECT count(*)::int AS held FROM (
+       SELECT opn FROM nzbn_organisation_parts WHERE parent_nzbn = $1
+       UNION SELECT opn FROM nzbn_opn_allocations WHERE nzbn = $1 AND used_at IS NULL) numbers`,
+    [nzbn],
+  );
+  return result.rows[0]!.held;
 }
 
 /** A new organisation part number, reserved for the entity. */
@@ -161,15 +188,6 @@ export async function allocateOpn(client: Queryable, nzbn: string, now: Date): P
     now,
   ]);
   return opn;
-}
-
-/** Whether `opn` was allocated to `nzbn` and not yet used. */
-export async function isAllocatedTo(client: Queryable, opn: string, nzbn: string): Promise<boolean> {
-  const result = await client.query(
-    'SELECT 1 FROM nzbn_opn_allocations WHERE opn = $1 AND nzbn = $2 AND used_at IS NULL',
-    [opn, nzbn],
-  );
-  return (result.rowCount ?? 0) > 0;
 }
 
 export type { OrganisationPartPrivacy };

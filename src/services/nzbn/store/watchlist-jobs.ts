@@ -79,15 +79,19 @@ export async function releaseDigest(pool: pg.Pool, id: string, now: Date, worker
   );
 }
 
-export interface DigestItem {
-  notificationId: string;
-  /** The change event's id. */
-  id: string;
-  nzbn: string;
-  entityName: string;
-  changeEventType: string;
-  changeDate: Date;
-}
+/** A notification of a digest: a change event, or a test notification (its message; no change). */
+export type DigestItem = { notificationId: string } & (
+  | {
+      /** The change event's id. */
+      id: string;
+      nzbn: string;
+      entityName: string;
+      changeEventType: string;
+      changeDate: Date;
+      testMessage: null;
+    }
+  | { id: null; testMessage: string; createdAt: Date }
+);
 
 /** The first `limit` undelivered notifications of a watchlist, in order, with their change events. */
 export async function undeliveredChanges(
@@ -97,34 +101,50 @@ export async function undeliveredChanges(
 ): Promise<DigestItem[]> {
   const rows = await pool.query<{
     notification_id: string;
-    id: string;
+    test_message: string | null;
+    created_at: Date;
+    id: string | null;
     nzbn: string;
     entity_name: string;
     change_event_type: string;
     change_date: Date;
   }>(
-    `SELECT n.id::text AS notification_id, e.id::text AS id, e.nzbn, e.entity_name, e.change_event_type,
-            e.change_date
-       FROM nzbn_notifications n JOIN nzbn_change_events e ON e.id = n.change_event_id
+    `SELECT n.id::text AS notification_id, n.test_message, n.created_at, e.id::text AS id, e.nzbn,
+            e.entity_name, e.change_event_type, e.change_date
+       FROM nzbn_notifications n LEFT JOIN nzbn_change_events e ON e.id = n.change_event_id
       WHERE n.watchlist_id = $1 AND n.delivered_at IS NULL ORDER BY n.id LIMIT $2`,
     [watchlistId, limit],
   );
-  return rows.rows.map((row) => ({
-    notificationId: row.notification_id,
-    id: row.id,
-    nzbn: row.nzbn,
-    entityName: row.entity_name,
-    changeEventType: row.change_event_type,
-    changeDate: row.change_date,
-  }));
+  return rows.rows.map(
+    (row): DigestItem =>
+      row.test_message !== null || row.id === null
+        ? {
+            notificationId: row.notification_id,
+            id: null,
+            testMessage: row.test_message ?? '',
+            createdAt: row.created_at,
+          }
+        : {
+            notificationId: row.notification_id,
+            id: row.id,
+            nzbn: row.nzbn,
+            entityName: row.entity_name,
+            changeEventType: row.change_event_type,
+            changeDate: row.change_date,
+            testMessage: null,
+          },
+  );
 }
 
-/** Marks the digested notifications delivered and notes the digest (its time, its last change event). */
+/**
+ * Marks the digested notifications delivered and notes the digest (its time, its last change event:
+ * null when it held only test notifications).
+ */
 export async function recordDigest(
   pool: pg.Pool,
   watchlistId: string,
   notificationIds: readonly string[],
-  lastChangeEventId: string,
+  lastChangeEventId: string | null,
   now: Date,
 ): Promise<void> {
   await pool.query(
@@ -132,7 +152,8 @@ export async function recordDigest(
        UPDATE nzbn_notifications SET delivered_at = $2, attempts = attempts + 1,
               first_attempt_at = coalesce(first_attempt_at, $2), last_attempt_at = $2
         WHERE id = ANY ($1::bigint[]) RETURNING id)
-     UPDATE nzbn_watchlists SET last_digest_at = $2, last_successful_change_notice_id = $3,
+     UPDATE nzbn_watchlists SET last_digest_at = $2,
+            last_successful_change_notice_id = coalesce($3, last_successful_change_notice_id),
             updated_at = greatest(updated_at, $2) WHERE id = $4`,
     [notificationIds, now, lastChangeEventId, watchlistId],
   );

@@ -1,4 +1,4 @@
-/** One valid body per Primary Business Data list, its change event type and its key in the entity. */
+/** One valid item per Primary Business Data list, its change event type and its key in the entity. */
 export const LISTS: [string, unknown, string, string][] = [
   [
     'addresses',
@@ -30,7 +30,7 @@ export const LISTS: [string, unknown, string, string][] = [
   ['trading-areas', { tradingArea: 'waikato' }, 'TRADINGAREA', 'tradingAreas'],
   [
     'payment-bank-accounts',
-    { bankAccountNumber: '01-0902-0068389-00' },
+    { bankId: '01', bankBranch: '0902', accountBase: '0068389', accountSuffix: '00', accountName: 'Kowhai' },
     'PAYMENTBANKACCOUNT',
     'paymentBankAccounts',
   ],

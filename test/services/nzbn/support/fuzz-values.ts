@@ -27,9 +27,21 @@ const HINTS: Record<string, [valid: string[], odd: string[]]> = {
     ['49-091-850', '49091850', '049091850'],
     ['123456789', '49-091-851', '0'],
   ],
-  bankAccountNumber: [
-    ['01-0902-0068389-00', '01-0902-0068389-000'],
-    ['99-9999-9999999-99', '0109020068389'],
+  bankId: [
+    ['01', '12'],
+    ['99', '1'],
+  ],
+  bankBranch: [
+    ['0902', '3456'],
+    ['9999', '12'],
+  ],
+  accountBase: [
+    ['0068389', '00683890'],
+    ['9999999', '1'],
+  ],
+  accountSuffix: [
+    ['00', '000'],
+    ['99', '1'],
   ],
   paymentBankAccountNumber: [['01-0902-0068389-00'], ['12-3456-7890123-00']],
   tradingArea: [
@@ -70,30 +82,45 @@ const HINTS: Record<string, [valid: string[], odd: string[]]> = {
     ['&&', 'ltd*', 'a:b | c', "'"],
   ],
   'sort-by': [
-    ['changeDate', 'entityName', 'nzbn', 'name', 'fromDate', 'watchlistId'],
-    ['id; DROP', 'NZBN'],
+    ['NZBN', 'ENTITY_NAME', 'ENTITY_STATUS', 'ENTITY_TYPE_CODE', 'name', 'fromDate', 'watchlistId'],
+    ['id; DROP', 'changeDate'],
   ],
   'sort-order': [['ASC', 'DESC', 'asc'], ['UP']],
   sortorder: [['ASC', 'DESC', 'desc'], ['UP']],
   'organisation-id': [['org-1'], ['12345', '']],
   organisationId: [['org-1'], ['12345']],
   privacy: [
-    ['public', 'private'],
-    ['PRIVATE', 'secret'],
+    ['PUBLIC', 'PRIVATE', 'public'],
+    ['SHARED', 'secret'],
   ],
-  organisationPartStatus: [['Active', 'Inactive'], ['Sleeping']],
-  status: [['Active', 'Inactive'], ['Sleeping']],
+  organisationPartStatus: [['ACTIVE', 'INACTIVE', 'Active'], ['Sleeping']],
+  'organisation-part-status': [['ACTIVE', 'INACTIVE', 'inactive'], ['Sleeping']],
+  function: [['FUNCTION', 'PHYSICAL_LOCATION', 'DIGITAL_LOCATION'], ['Warehouse']],
+  purpose: [['E_INVOICING', 'OTHER', 'LOCATIONARRIVAL'], ['Sales']],
+  addressType: [['POSTAL', 'DELIVERY', 'PHYSICAL', 'INVOICE', 'REGISTERED'], ['HOME']],
   phonePurpose: [['Primary', 'Mobile', 'Fax', 'Invoice'], ['Pager']],
-  emailPurpose: [['Primary', 'Invoice', 'Enquiries', 'Orders'], ['Spam']],
+  emailPurpose: [['Primary', 'Invoice', 'Enquiries', 'Orders', 'INVOICE_ADDRESS', 'OTHER'], ['Spam']],
   websitePurpose: [['Primary', 'Online store', 'Social media'], ['Blog']],
   channel: [
     ['EMAIL', 'PUSH'],
     ['SMS', 'email'],
   ],
-  frequency: [['IMMEDIATE', 'DAILY', 'WEEKLY'], ['HOURLY']],
+  frequency: [['ONEVENT', 'DAILY', 'WEEKLY', 'IMMEDIATE'], ['HOURLY']],
   wildcard: [['ALL', 'NEW'], ['SOME']],
-  'address-type': [['REGISTERED', 'POSTAL', 'OFFICE'], ['HOME']],
+  'address-type': [
+    ['REGISTERED', 'POSTAL', 'OFFICE', 'ALL', 'all'],
+    ['HOME', ''],
+  ],
   identifyingFactorOtherDescription: [['Whakapapa'], ['']],
+  startDate: [
+    ['2024-01-01', '2024-03-24T00:00:00.000+1300', '2023-06-30T12:00:00Z'],
+    ['yesterday', '24/03/2009'],
+  ],
+  endDate: [['2024-06-01'], ['tomorrow']],
+  url: [
+    ['https://kowhai.example', 'http://rata.example/shop'],
+    ['kowhai.example', 'ftp://x'],
+  ],
 };
 
 export function fieldValues(name: string): Values | undefined {

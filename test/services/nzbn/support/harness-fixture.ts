@@ -38,7 +38,7 @@ const READS = (
   ' /addresses /roles /trading-names /phone-numbers /email-addresses /websites /industry-classifications' +
   ' /company-details /privacy-settings /business-ethnicity-identifiers /gst-numbers' +
   ' /payment-bank-accounts /trading-areas /discoverable /history /history/addresses /history/entity-names' +
-  ' /history/trading-names /history/trading-areas /history/entity-statuses /history/hibernation-statuses' +
+  ' /history/trading-names /history/trading-areas /history/entity-statuses' +
   ' /organisation-parts /organisation-parts/{opn}'
 ).split(' ');
 
@@ -60,9 +60,22 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
       await made('/watchlists', watchlistBody, 'watchlistId'),
     ];
     const opns = [
-      await made(`/entities/${E}/organisation-parts`, { name: 'Fuzz Depot', function: 'Warehouse' }, 'opn'),
+      await made(
+        `/entities/${E}/organisation-parts`,
+        {
+          termsAndConditionsAccepted: true,
+          organisationPart: { name: 'Fuzz Depot', function: 'PHYSICAL_LOCATION' },
+        },
+        'opn',
+      ),
       PART,
     ];
+    // A role of the entity, for PUT …/roles/{id}.
+    const role = await made(
+      `/entities/${E}/roles`,
+      { roleType: 'Director', rolePerson: { firstName: 'Matrix', lastName: 'Director' } },
+      'uniqueIdentifier',
+    );
     // Authorities held by other users, for the revocations to find.
     const holders = [];
     for (let i = 0; i < 3; i++) {
@@ -76,6 +89,7 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
       opn: PART,
       watchlistId: watchlists[0]!,
       authorityId: holders[0]!,
+      id: role,
       userEmail: t.owner.email,
     };
     const tables = [
@@ -85,6 +99,7 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
     ];
     const known: Record<string, Values> = {
       opn: { valid: opns, odd: ['9429000000000', '1'] },
+      id: { valid: [role], odd: ['42', 'x'] },
       watchlistId: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...watchlists) }, fc.uuid()),
       authorityId: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...holders) }, fc.uuid()),
     };
@@ -113,48 +128,75 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
     'GET /entities/changes': {
       query: ['change-event-type=ALL', 'change-event-type=NEW&start-date=2024-01-01'],
     },
-    'GET /entities/organisation-parts': { query: 'name=sandbox' },
+    'GET /entities/organisation-parts': { query: 'search-term=sandbox' },
     // Every read of one entity answers with an ETag (conformance.ts then requires it and its 304s).
     ...Object.fromEntries(
-      READS.map((path) => [`GET /entities/{nzbn}${path}`, { path: { nzbn: FIXTURE.orgParts }, etag: true }]),
+      READS.map((path) => [
+        `GET /entities/{nzbn}${path}`,
+        {
+          path: { nzbn: FIXTURE.orgParts },
+          etag: true,
+          ...(path.endsWith('/addresses') ? { query: 'address-type=ALL' } : {}),
+        },
+      ]),
     ),
     'GET /entities/{nzbn}/non-company-details': { path: { nzbn: FIXTURE.soleTrader }, etag: true },
+    // Answers 201, the published status of this read (its ETag and 304 are checked in read.test.ts).
+    'GET /entities/{nzbn}/history/hibernation-statuses': { path: { nzbn: FIXTURE.orgParts } },
     'POST /entities/{nzbn}/addresses': author({ addressType: 'OFFICE', address1: '1 Main Road' }),
-    'PUT /entities/{nzbn}/roles': author([]),
-    'POST /entities/{nzbn}/trading-names': author({ name: 'Matrix Trading' }),
-    'POST /entities/{nzbn}/phone-numbers': author({ phoneNumber: '5551234' }),
-    'POST /entities/{nzbn}/email-addresses': author({ emailAddress: 'a@b.example' }),
-    'POST /entities/{nzbn}/websites': author({ url: 'https://b.example' }),
-    'POST /entities/{nzbn}/industry-classifications': author({ classificationCode: 'C121220' }),
-    'PUT /entities/{nzbn}/privacy-settings': author({ phonePrivateInformation: true }),
-    'POST /entities/{nzbn}/business-ethnicity-identifiers': author({
-      ethnicity: 'MAORI',
-      identifyingFactors: [{ identifyingFactor: 'OWNERSHIP' }],
+    'POST /entities/{nzbn}/roles': author({
+      roleType: 'Shareholder',
+      roleEntity: { nzbn: FIXTURE.company, entityName: 'MATRIX HOLDINGS' },
     }),
-    'POST /entities/{nzbn}/payment-bank-accounts': author({ bankAccountNumber: '01-0902-0068389-00' }),
-    'POST /entities/{nzbn}/gst-numbers': author({ gstNumber: '49091850' }),
-    'POST /entities/{nzbn}/trading-areas': author({ tradingArea: 'Otago' }),
-    'PUT /entities/{nzbn}/australian-business-number': author({ australianBusinessNumber: null }),
-    'POST /entities/{nzbn}/entity-statuses': author({ entityStatusCode: '90' }, { nzbn: FIXTURE.soleTrader }),
+    'PUT /entities/{nzbn}/roles/{id}': author({
+      roleType: 'Director',
+      rolePerson: { firstName: 'M', lastName: 'D' },
+    }),
+    'POST /entities/{nzbn}/trading-names': author([{ name: 'Matrix Trading' }]),
+    'POST /entities/{nzbn}/phone-numbers': author([{ phoneNumber: '5551234' }]),
+    'POST /entities/{nzbn}/email-addresses': author([{ emailAddress: 'a@b.example' }]),
+    'POST /entities/{nzbn}/websites': author([{ url: 'https://b.example' }]),
+    'POST /entities/{nzbn}/industry-classifications': author([{ classificationCode: 'C121220' }]),
+    'PUT /entities/{nzbn}/privacy-settings': author({ phonePrivateInformation: true }),
+    'POST /entities/{nzbn}/business-ethnicity-identifiers': author([
+      { ethnicity: 'MAORI', identifyingFactors: [{ identifyingFactor: 'OWNERSHIP' }] },
+    ]),
+    'POST /entities/{nzbn}/payment-bank-accounts': author([
+      { bankId: '01', bankBranch: '0902', accountBase: '0068389', accountSuffix: '00' },
+    ]),
+    'POST /entities/{nzbn}/gst-numbers': author([{ gstNumber: '49091850' }]),
+    'POST /entities/{nzbn}/trading-areas': author([{ tradingArea: 'Otago' }]),
+    'POST /entities/{nzbn}/action-update-australian-business-numbers': author({
+      australianBusinessNumber: null,
+    }),
+    'POST /entities/{nzbn}/statuses': author({ entityStatusCode: '90' }, { nzbn: FIXTURE.soleTrader }),
     'GET /entities/{nzbn}/authorities': author(),
     'POST /entities/{nzbn}/authorities': {
       ...author((ids: Record<string, string>) => ({ userEmail: ids.userEmail })),
       write: 'create',
     },
     'DELETE /entities/{nzbn}/authorities/{authorityId}': author(),
-    'POST /entities/{nzbn}/organisation-parts': { ...author({ name: 'Matrix Depot' }), write: 'create' },
+    'POST /entities/{nzbn}/organisation-parts': {
+      ...author({ termsAndConditionsAccepted: true, organisationPart: { name: 'Matrix Depot' } }),
+      write: 'create',
+    },
     'PUT /entities/{nzbn}/organisation-parts/{opn}': author(
       { name: 'Taken Over' },
       { nzbn: FIXTURE.orgParts },
     ),
-    'GET /entities/{nzbn}/organisation-parts/allocation': author(),
+    'GET /entities/{nzbn}/organisation-parts-allocation': { ...author(), etag: true },
     'GET /watchlists': watchlist(undefined, false),
     'POST /watchlists': watchlist(watchlistBody, false, 'create'),
     'GET /watchlists/{watchlistId}': { ...watchlist(), etag: true },
     'PUT /watchlists/{watchlistId}': watchlist({ name: 'Renamed' }),
     'GET /watchlists/{watchlistId}/nzbns': { ...watchlist(), etag: true },
-    'POST /watchlists/{watchlistId}/nzbns': watchlist({ nzbns: [FIXTURE.company] }),
-    'DELETE /watchlists/{watchlistId}/nzbns': watchlist({ nzbns: [FIXTURE.company] }),
+    'POST /watchlists/{watchlistId}/action-append-nzbns': watchlist({ nzbns: [FIXTURE.company] }),
+    'POST /watchlists/{watchlistId}/action-delete-nzbns': watchlist({ nzbns: [FIXTURE.company] }),
+    'POST /watchlists/{watchlistId}/action-send-test-notification': watchlist(
+      { text: 'Matrix' },
+      true,
+      'action',
+    ),
     'DELETE /watchlists/{watchlistId}': watchlist(),
   },
 });

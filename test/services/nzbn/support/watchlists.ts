@@ -91,9 +91,10 @@ let websites = 0;
 export async function makeChange(t: NzbnTest, nzbn: string = FIXTURE.authority): Promise<string> {
   const response = await t.call('POST', `/entities/${nzbn}/websites`, {
     token: t.owner.token,
-    payload: { url: `https://change-${++websites}-${randomBytes(3).toString('hex')}.example.nz` },
+    // The published body: an array of websites; the answer is the list (200).
+    payload: [{ url: `https://change-${++websites}-${randomBytes(3).toString('hex')}.example.nz` }],
   });
-  if (response.statusCode !== 201) throw new Error(`change failed: ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 200) throw new Error(`change failed: ${response.statusCode} ${response.body}`);
   const latest = await t.gateway.runtime.environments.sandbox.pool.query<{ id: string }>(
     'SELECT id::text AS id FROM nzbn_change_events e WHERE nzbn = $1 ORDER BY e.id DESC LIMIT 1',
     [nzbn],

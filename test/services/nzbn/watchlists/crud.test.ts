@@ -39,16 +39,17 @@ describe('watchlists', () => {
     const created = await create(PUSH);
     expect(created.statusCode, created.body).toBe(201);
     const body = created.json();
+    // The published values and types: ONEVENT, and the lists as comma-joined text.
     expect(body).toMatchObject({
       name: 'Suppliers',
       channel: 'PUSH',
-      frequency: 'IMMEDIATE',
+      frequency: 'ONEVENT',
       wildcard: null,
-      changeEventTypes: ['ENTITY_NAME', 'ROLES_DIRECTOR'],
+      changeEventTypes: 'ENTITY_NAME,ROLES_DIRECTOR',
       pushEndpoint: PUSH.pushEndpoint,
       authorizationToken: 'Bearer abc',
       adminEmailAddress: 'admin@example.com',
-      watchlistEmailAddresses: [],
+      watchlistEmailAddresses: '',
       lastSuccessfulChangeNoticeId: null,
       suspended: false,
       toDate: null,
@@ -82,7 +83,25 @@ describe('watchlists', () => {
       wildcard: 'NEW',
     });
     expect(email.statusCode, email.body).toBe(201);
-    expect(email.json()).toMatchObject({ frequency: 'DAILY', wildcard: 'NEW', changeEventTypes: ['ALL'] });
+    expect(email.json()).toMatchObject({
+      frequency: 'DAILY',
+      wildcard: 'NEW',
+      changeEventTypes: 'ALL',
+      watchlistEmailAddresses: 'team@example.com',
+    });
+    // The published text form is taken too, and IMMEDIATE (our earlier name) is read as ONEVENT.
+    const texts = await create({
+      ...PUSH,
+      frequency: 'immediate',
+      changeEventTypes: 'ENTITY_NAME, NEW',
+      watchlistEmailAddresses: 'a@example.com,b@example.com',
+    });
+    expect(texts.statusCode, texts.body).toBe(201);
+    expect(texts.json()).toMatchObject({
+      frequency: 'ONEVENT',
+      changeEventTypes: 'ENTITY_NAME,NEW',
+      watchlistEmailAddresses: 'a@example.com,b@example.com',
+    });
 
     const listed = (await t.call('GET', '/watchlists?sort-by=name&sortorder=DESC')).json();
     const names = listed.items.map((w: { name: string }) => w.name);
@@ -97,22 +116,30 @@ describe('watchlists', () => {
     const updated = await t.call('PUT', `/watchlists/${watchlistId}`, {
       payload: { name: 'Renamed', frequency: 'daily', suspended: false },
     });
-    expect(updated.statusCode, updated.body).toBe(200);
+    // 201: the published status of PUT /watchlists/{watchlistId}.
+    expect(updated.statusCode, updated.body).toBe(201);
     expect(updated.json()).toMatchObject({
       name: 'Renamed',
       frequency: 'DAILY',
       pushEndpoint: PUSH.pushEndpoint,
     });
 
-    const removed = await t.call('DELETE', `/watchlists/${watchlistId}/nzbns`, {
+    // The published actions on the business numbers: 201 with the NZBNList (numbers and links).
+    const removed = await t.call('POST', `/watchlists/${watchlistId}/action-delete-nzbns`, {
       payload: { nzbns: [FIXTURE.company] },
     });
-    expect(removed.statusCode, removed.body).toBe(200);
-    expect(removed.json()).toEqual({ nzbns: [FIXTURE.soleTrader] });
-    const added = await t.call('POST', `/watchlists/${watchlistId}/nzbns`, {
+    expect(removed.statusCode, removed.body).toBe(201);
+    expect(removed.json()).toEqual({ nzbns: [FIXTURE.soleTrader], links: expect.any(Array) });
+    expect(removed.json().links.map((l: { rel: string }) => l.rel)).toEqual([
+      'nzbns',
+      'action-append-nzbns',
+      'action-delete-nzbns',
+    ]);
+    const added = await t.call('POST', `/watchlists/${watchlistId}/action-append-nzbns`, {
       payload: { nzbns: [FIXTURE.authority, FIXTURE.soleTrader] },
     });
-    expect(added.json()).toEqual({ nzbns: [FIXTURE.soleTrader, FIXTURE.authority].sort() });
+    expect(added.statusCode, added.body).toBe(201);
+    expect(added.json()).toMatchObject({ nzbns: [FIXTURE.soleTrader, FIXTURE.authority].sort() });
     expect((await t.call('GET', `/watchlists/${watchlistId}/nzbns`)).json()).toEqual(added.json());
 
     expect((await t.call('DELETE', `/watchlists/${watchlistId}`)).statusCode).toBe(204);
@@ -129,6 +156,12 @@ describe('watchlists', () => {
       ['GET', `/watchlists/${watchlistId}/nzbns`],
     ] as const) {
       expect((await t.call(method, url, { key: otherKey })).statusCode).toBe(404);
+    }
+    for (const action of ['action-append-nzbns', 'action-delete-nzbns', 'action-send-test-notification']) {
+      const payload =
+        action === 'action-send-test-notification' ? { text: 'x' } : { nzbns: [FIXTURE.company] };
+      const theirs = await t.call('POST', `/watchlists/${watchlistId}/${action}`, { key: otherKey, payload });
+      expect(theirs.statusCode, action).toBe(404);
     }
     const put = await t.call('PUT', `/watchlists/${watchlistId}`, { key: otherKey, payload: { name: 'x' } });
     expect(put.statusCode).toBe(404);
@@ -162,7 +195,7 @@ describe('watchlists', () => {
 
   it('400s on the business number operations and for suspending by hand', async () => {
     const { watchlistId } = (await create(PUSH)).json();
-    const unknown = await t.call('POST', `/watchlists/${watchlistId}/nzbns`, {
+    const unknown = await t.call('POST', `/watchlists/${watchlistId}/action-append-nzbns`, {
       payload: { nzbns: [UNKNOWN] },
     });
     expect(unknown.statusCode).toBe(400);
@@ -173,7 +206,7 @@ describe('watchlists', () => {
         "SELECT nzbn FROM nzbn_entities WHERE type_code = 'GovtLocal' ORDER BY nzbn LIMIT 1",
       )
     ).rows;
-    const publicSector = await t.call('POST', `/watchlists/${watchlistId}/nzbns`, {
+    const publicSector = await t.call('POST', `/watchlists/${watchlistId}/action-append-nzbns`, {
       payload: { nzbns: [council!.nzbn] },
     });
     expect(publicSector.statusCode, publicSector.body).toBe(400);

@@ -57,7 +57,8 @@ describe('push delivery', () => {
         got[0]!.headers as Record<string, string>,
       ),
     ).toThrow();
-    // The body is a change item, in the shape the change event search lists, in the order of the changes.
+    // The body is a change item (ours: one change event), in the order of the changes; the change event
+    // search lists the same change in the published NzbnChange shape.
     const items = got.map((delivery) => JSON.parse(delivery.body));
     expect(items.map((item) => item.changeEventId)).toEqual([first, second]);
     expect(items[0]).toMatchObject({
@@ -70,11 +71,19 @@ describe('push delivery', () => {
       'GET',
       '/entities/changes?change-event-type=ALL&sort-order=DESC&page-size=50',
     );
+    type Listed = { nzbn: string; entityName: string; changeDateTime: string; items: unknown[] };
     const listed = search
       .json()
-      .items.find((item: { changeEventId: string }) => item.changeEventId === first);
-    const withoutLinks = ({ links, ...rest }: { links: unknown }) => rest;
-    expect(withoutLinks(items[0])).toEqual(withoutLinks(listed));
+      .items.find(
+        (item: Listed) => item.nzbn === items[0].nzbn && item.changeDateTime === items[0].changeDate,
+      );
+    expect(listed).toMatchObject({ entityName: items[0].entityName });
+    expect(listed.items).toContainEqual(
+      expect.objectContaining({
+        changeEventType: items[0].changeEventType,
+        newValue: JSON.stringify(items[0].newValue),
+      }),
+    );
     expect(items[0].links[0].href).toBe(
       `http://127.0.0.1:8080/sandbox/nzbn/v5/entities/${FIXTURE.authority}`,
     );
@@ -90,7 +99,8 @@ describe('push delivery', () => {
     await settle(jobs);
     expect(receiver.on(pathOf(endpoint))).toHaveLength(2);
     const view = (await t.call('GET', `/watchlists/${watchlist.watchlistId}`)).json();
-    expect(view.lastSuccessfulChangeNoticeId).toBe(second);
+    // The published integer: the last change event delivered.
+    expect(view.lastSuccessfulChangeNoticeId).toBe(Number(second));
   });
 
   it('retries at exactly 20, 90, 180, 300 and 450 minutes after the original attempt, then suspends and emails the administrator', async () => {
@@ -141,7 +151,8 @@ describe('push delivery', () => {
     const resumed = await t.call('PUT', `/watchlists/${watchlist.watchlistId}`, {
       payload: { suspended: false },
     });
-    expect(resumed.statusCode, resumed.body).toBe(200);
+    // 201: the published status of PUT /watchlists/{watchlistId}.
+    expect(resumed.statusCode, resumed.body).toBe(201);
     expect(resumed.json().suspended).toBe(false);
     await settle(jobs);
     const all = receiver.on(path);
@@ -228,7 +239,7 @@ describe('fan-out', () => {
       token: t.owner.token,
       payload: { entityTypeCode: 'Sole_Trader', entityName: 'Kōwhai Lane Joinery' },
     });
-    expect(registered.statusCode, registered.body).toBe(201);
+    expect(registered.statusCode, registered.body).toBe(200);
     await settle(jobs);
     expect(receiver.on(pathOf(all)).length).toBeGreaterThanOrEqual(2);
     const newItems = receiver.on(pathOf(news)).map((r) => JSON.parse(r.body));
@@ -264,6 +275,59 @@ describe('email digests', () => {
     expect(mail).toHaveLength(2);
     expect(mail[0]!.subject).toContain('2 changes');
     expect(mail[0]!.text).toContain(FIXTURE.authority);
+  });
+});
+
+describe('test notifications', () => {
+  it('go through the same signed push delivery, in turn, and into the email digest', async () => {
+    const endpoint = receiver.endpoint();
+    const watchlist = await createWatchlist(t, { pushEndpoint: endpoint });
+    const sent = await t.call('POST', `/watchlists/${watchlist.watchlistId}/action-send-test-notification`, {
+      payload: { text: 'Checking our receiver' },
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    expect(sent.json()).toEqual({ text: 'Checking our receiver' });
+    await settle(jobs);
+    const [delivery] = receiver.on(pathOf(endpoint));
+    expect(JSON.parse(delivery!.body)).toEqual({ text: 'Checking our receiver' });
+    expect(() =>
+      new Webhook(watchlist.webhookSecret).verify(
+        delivery!.body,
+        delivery!.headers as Record<string, string>,
+      ),
+    ).not.toThrow();
+    const [record] = await notifications(t, watchlist.watchlistId);
+    expect(record!.delivered_at).not.toBeNull();
+    // A test is no change: the last change notice stays as it was.
+    const read = (await t.call('GET', `/watchlists/${watchlist.watchlistId}`)).json();
+    expect(read.lastSuccessfulChangeNoticeId).toBeNull();
+    const plain = await t.call('POST', `/watchlists/${watchlist.watchlistId}/action-send-test-notification`, {
+      payload: {},
+    });
+    expect(plain.json().text).toMatch(/test notification/i);
+
+    const address = `test-note-${Date.now()}@example.test`;
+    const email = await createWatchlist(t, {
+      channel: 'EMAIL',
+      frequency: 'DAILY',
+      watchlistEmailAddresses: [address],
+      adminEmailAddress: undefined,
+    });
+    await t.call('POST', `/watchlists/${email.watchlistId}/action-send-test-notification`, {
+      payload: { text: 'Hello inbox' },
+    });
+    await settle(jobs);
+    const mail = await listOutbox(t.gateway.runtime.gateway.pool, { to: address });
+    expect(mail).toHaveLength(1);
+    expect(mail[0]!.text).toContain('Hello inbox');
+    const missing = await t.call(
+      'POST',
+      '/watchlists/00000000-0000-0000-0000-000000000000/action-send-test-notification',
+      {
+        payload: { text: 'x' },
+      },
+    );
+    expect(missing.statusCode).toBe(404);
   });
 });
 

@@ -27,7 +27,7 @@ const EMAIL_LIST: CurrentWatchlist = {
 const PUSH_LIST: CurrentWatchlist = {
   ...EMAIL_LIST,
   channel: 'PUSH',
-  frequency: 'IMMEDIATE',
+  frequency: 'ONEVENT',
   pushEndpoint: 'https://hooks.example.com/nzbn',
   authorizationToken: 'Bearer abc',
   adminEmailAddress: 'admin@example.com',
@@ -59,7 +59,7 @@ describe('mergeWatchlist: what a body makes of the stored watchlist', () => {
       },
     },
     {
-      name: 'a new PUSH watchlist defaults to IMMEDIATE',
+      name: 'a new PUSH watchlist defaults to ONEVENT (the published value)',
       body: {
         name: 'Hooks',
         channel: 'PUSH',
@@ -68,7 +68,21 @@ describe('mergeWatchlist: what a body makes of the stored watchlist', () => {
         wildcard: 'new',
       },
       current: null,
-      expected: { channel: 'PUSH', frequency: 'IMMEDIATE', wildcard: 'NEW', watchlistEmailAddresses: [] },
+      expected: { channel: 'PUSH', frequency: 'ONEVENT', wildcard: 'NEW', watchlistEmailAddresses: [] },
+    },
+    {
+      name: 'IMMEDIATE, the earlier name, is ONEVENT; lists come as comma-joined text too',
+      body: {
+        frequency: 'immediate',
+        changeEventTypes: 'new, ENTITY_NAME',
+        watchlistEmailAddresses: 'a@x.nz, b@x.nz',
+      },
+      current: EMAIL_LIST,
+      expected: {
+        frequency: 'ONEVENT',
+        changeEventTypes: ['NEW', 'ENTITY_NAME'],
+        watchlistEmailAddresses: ['a@x.nz', 'b@x.nz'],
+      },
     },
     {
       name: 'an empty update keeps every stored field',
@@ -126,7 +140,7 @@ describe('mergeWatchlist: broken rules name the field', () => {
       body: { frequency: 'HOURLY' },
       current: EMAIL_LIST,
       field: 'frequency',
-      rule: /IMMEDIATE, DAILY, WEEKLY/,
+      rule: /ONEVENT, DAILY, WEEKLY/,
     },
     {
       name: 'an unknown wildcard',
