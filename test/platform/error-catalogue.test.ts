@@ -41,20 +41,21 @@ function codesOf(exports: Record<string, unknown>): { name: string; code: ErrorC
   });
 }
 
+/** The modules with codes of their own; the portal's errors.ts only makes the platform's shared codes. */
+const WITH_CODES = [
+  'billing/errors.ts',
+  'gateway/errors.ts',
+  'identity/errors.ts',
+  'services/disclose/errors.ts',
+  'services/iponz/errors.ts',
+  'services/nzbn/errors.ts',
+  'services/ppsr/errors.ts',
+];
+
 describe('the error catalogue of every module', () => {
   it('finds a catalogue in each module that has codes of its own', async () => {
     const files = moduleCatalogueFiles(SRC).map((file) => relative(SRC, file));
-    expect(files).toEqual(
-      expect.arrayContaining([
-        'billing/errors.ts',
-        'gateway/errors.ts',
-        'identity/errors.ts',
-        'services/disclose/errors.ts',
-        'services/iponz/errors.ts',
-        'services/nzbn/errors.ts',
-        'services/ppsr/errors.ts',
-      ]),
-    );
+    expect(files).toEqual(expect.arrayContaining(WITH_CODES));
   });
 
   it('every code has a status and a meaning; one code string, one status and meaning', async () => {
@@ -65,7 +66,8 @@ describe('the error catalogue of every module', () => {
     for (const file of moduleCatalogueFiles(SRC)) {
       const exports = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
       const found = codesOf(exports);
-      expect(found.length, `${relative(SRC, file)} exports no catalogue`).toBeGreaterThan(0);
+      if (WITH_CODES.includes(relative(SRC, file)))
+        expect(found.length, `${relative(SRC, file)} exports no catalogue`).toBeGreaterThan(0);
       all.push(...found.map((c) => ({ where: relative(SRC, file), ...c })));
     }
     const byCode = new Map<string, { where: string; name: string; code: ErrorCode }>();
