@@ -115,7 +115,8 @@ export function sendPage(
  * that does not wrap (not even at its hyphens: `tenancy-services`), with a break opportunity between.
  */
 export function pathCode(text: string): SafeHtml {
-  const parts = text.split(/(?<=\/)/);
+  // A break may come after a slash or a hyphen (a published path has segments of forty characters).
+  const parts = text.split(/(?<=[/-])/);
   return html`<code class="path">${parts.map((part, i) => (i === 0 ? html`<span>${part}</span>` : html`<wbr><span>${part}</span>`))}</code>`;
 }
 
