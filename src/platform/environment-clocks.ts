@@ -1,3 +1,7 @@
+/**
+ * Each environment's clock as the gateway database keeps it (store/environment-clocks.ts): read, moved
+ * and frozen, every change announced on the change feed; `Clocks`, what a running process reads.
+ */
 import type { Pool } from 'pg';
 import {
   addDuration,
