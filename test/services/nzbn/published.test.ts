@@ -55,18 +55,10 @@ const ADDITIONS = new Set([
   'Watchlist.webhookSecret',
 ]);
 
-/**
- * Published types and values we do not answer yet, each with why: the watchlist's identifier and
- * wildcard values, and the business ethnicity values.
- */
+/** Published types and values we do not answer yet, each with why: the watchlist's identifier and wildcard. */
 const DEVIATIONS = new Map([
   ['Watchlist.watchlistId', 'ours is a UUID; published an integer'],
   ['Watchlist.wildcard', 'ours has NEW (every registration), which the published values do not'],
-  ['BusinessEthnicityIdentifier.ethnicity', 'ours has PASIFIKA; published MAORI or OTHER'],
-  [
-    'IdentifyingFactor.identifyingFactor',
-    'ours are the register form’s factors; published the ownership bands',
-  ],
 ]);
 
 /** Operations whose success answer is another published schema than the one the table names, with why. */
@@ -330,7 +322,7 @@ const CASES: Record<OperationCode, Case> = {
   NZBN_004_20: read('business-ethnicity-identifiers'),
   NZBN_024_13: add(
     'business-ethnicity-identifiers',
-    [{ ethnicity: 'MAORI', identifyingFactors: [{ identifyingFactor: 'OWNERSHIP' }] }],
+    [{ ethnicity: 'MAORI', identifyingFactors: [{ identifyingFactor: 'OWNERSHIP_50_PERCENT_OR_MORE' }] }],
     [{ ethnicity: 'MAORI', identifyingFactors: [] }],
     '0.identifyingFactors',
   ),

@@ -128,10 +128,11 @@ describe('POST to the Primary Business Data lists', () => {
       ['addresses', { addressType: 'POSTAL', address1: 'x', startDate: '24/03/2009' }, 'startDate'],
       ['trading-areas', { tradingArea: 'Mars' }, 'tradingArea'],
       ['email-addresses', {}, 'emailAddress'],
+      // A factor the published Factor does not have.
       [
         'business-ethnicity-identifiers',
         { ethnicity: 'MAORI', identifyingFactors: [{ identifyingFactor: 'OTHER_PLEASE_SPECIFY' }] },
-        'identifyingFactors.0.identifyingFactorOtherDescription',
+        '0.identifyingFactors.0.identifyingFactor',
       ],
     ];
     for (const [path, body, field] of cases) {

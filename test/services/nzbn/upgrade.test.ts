@@ -9,8 +9,9 @@ import { freshDatabases } from '../../support/runtime.ts';
 
 /**
  * A register stored before the published shapes (migrations 001–007) upgraded: a stored entity's payment
- * bank accounts become the published four parts (009), with a new ETag that is its document's hash, and
- * a stored organisation part the published OrganisationPart, its values and columns (010).
+ * bank accounts become the published four parts (009) and its business ethnicity the published values
+ * (013), with a new ETag that is its document's hash, and a stored organisation part the published
+ * OrganisationPart, its values and columns (010).
  */
 const MIGRATIONS = path.join(import.meta.dirname, '../../../src/services/nzbn/migrations');
 // The ledger comes first in every environment's database (runtime.ts): migration 007 moves fees into it.
@@ -45,6 +46,17 @@ describe('upgrading a register stored before the published shapes', () => {
       entityName: 'SANDBOX TEST COMPANY LIMITED',
       paymentBankAccounts: [
         { uniqueIdentifier: '7', bankAccountNumber: '01-0902-0068389-00', startDate: stamp },
+      ],
+      businessEthnicityIdentifiers: [
+        {
+          uniqueIdentifier: '8',
+          ethnicity: 'PASIFIKA',
+          identifyingFactors: [
+            { identifyingFactor: 'OWNERSHIP', identifyingFactorOtherDescription: null },
+            { identifyingFactor: 'OTHER_PLEASE_SPECIFY', identifyingFactorOtherDescription: 'Whānau' },
+          ],
+          startDate: stamp,
+        },
       ],
     };
     const text = JSON.stringify(old);
@@ -129,10 +141,22 @@ describe('upgrading a register stored before the published shapes', () => {
             startDate: stamp,
           },
         ],
+        businessEthnicityIdentifiers: [
+          {
+            uniqueIdentifier: '8',
+            ethnicity: 'OTHER',
+            identifyingFactors: [
+              { identifyingFactor: 'OWNERSHIP_50_PERCENT_OR_MORE', identifyingFactorOtherDescription: null },
+              { identifyingFactor: 'OWNERSHIP_UNSPECIFIED', identifyingFactorOtherDescription: 'Whānau' },
+            ],
+            startDate: stamp,
+          },
+        ],
       }),
     );
     expect(entity.etag).toBe(documentEtag(entity.document));
-    expect(entity.version).toBe(2);
+    // Migrations 009 (bank accounts) and 013 (ethnicity) each made a new version.
+    expect(entity.version).toBe(3);
 
     const stored = (
       await database.pool.query<{

@@ -232,20 +232,10 @@ export function ethnicityItem(
   },
   context: ItemContext,
 ): BusinessEthnicityIdentifier {
-  const factors = input.identifyingFactors.map((factor, i) => {
-    const other = factor.identifyingFactor === 'OTHER_PLEASE_SPECIFY';
-    const description = factor.identifyingFactorOtherDescription?.trim() || null;
-    if (other && !description) {
-      throw new RuleError(
-        field(context, `identifyingFactors.${i}.identifyingFactorOtherDescription`),
-        'is required when the factor is OTHER_PLEASE_SPECIFY',
-      );
-    }
-    return {
-      identifyingFactor: factor.identifyingFactor,
-      identifyingFactorOtherDescription: other ? description : null,
-    };
-  });
+  const factors = input.identifyingFactors.map((factor) => ({
+    identifyingFactor: factor.identifyingFactor,
+    identifyingFactorOtherDescription: factor.identifyingFactorOtherDescription?.trim() || null,
+  }));
   return {
     uniqueIdentifier: context.id,
     ethnicity: input.ethnicity,

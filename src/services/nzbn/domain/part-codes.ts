@@ -240,18 +240,13 @@ export const TRADING_AREAS = [
 ] as const;
 
 // ---------------------------------------------------------------------------------------------
-// Business ethnicity identifiers (values as live client code reads them)
+// Business ethnicity identifiers: the published values (Ethnicity, Factor)
 
-export const BUSINESS_ETHNICITIES = ['MAORI', 'PASIFIKA'] as const;
+export const BUSINESS_ETHNICITIES = ['MAORI', 'OTHER'] as const;
 
+/** How much of the business the identified people own (the published Factor). */
 export const ETHNICITY_IDENTIFYING_FACTORS = [
-  'OWNERSHIP',
-  'DIRECTORS',
-  'EMPLOYEES',
-  'PHILOSOPHY_PRINCIPLES_GOALS_TIKANGA',
-  'MANAGEMENT_PRACTICES',
-  'BRANDING_MARKETING',
-  'TANGIBLE_ASSETS_TOANGA',
-  'INTANGIBLE_ASSETS_KAUPAPA_MAORI',
-  'OTHER_PLEASE_SPECIFY',
+  'OWNERSHIP_50_PERCENT_OR_MORE',
+  'OWNERSHIP_LESS_THAN_50_PERCENT',
+  'OWNERSHIP_UNSPECIFIED',
 ] as const;

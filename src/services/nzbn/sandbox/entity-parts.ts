@@ -235,19 +235,18 @@ export function generateEthnicity(build: EntityBuild): BusinessEthnicityIdentifi
       ? BUSINESS_ETHNICITIES[1]
       : null;
   if (ethnicity === null || build.group === 'publicSector' || !build.live) return [];
-  const factors = new Set(['OWNERSHIP']);
-  const pool = ETHNICITY_IDENTIFYING_FACTORS.filter(
-    (factor) => ethnicity === 'MAORI' || !/TIKANGA|TOANGA|MAORI/.test(factor),
-  );
-  for (let i = random.int(0, 3); i > 0; i--) factors.add(random.pick(pool.slice(0, -1)));
+  // The draws of the factors the generator once listed are kept (one each), so every later draw of the
+  // entity, and so the sandbox, stays as it was; how many there were names the ownership band.
+  const drawn = random.int(0, 3);
+  for (let i = drawn; i > 0; i--) random.next();
+  const band = drawn < 2 ? 0 : drawn === 2 ? 1 : 2;
   return [
     {
       uniqueIdentifier: build.nextId(),
       ethnicity,
-      identifyingFactors: [...factors].map((identifyingFactor) => ({
-        identifyingFactor,
-        identifyingFactorOtherDescription: null,
-      })),
+      identifyingFactors: [
+        { identifyingFactor: ETHNICITY_IDENTIFYING_FACTORS[band]!, identifyingFactorOtherDescription: null },
+      ],
       // Ethnicity identifiers were added to the register in 2021.
       startDate: build.stamp(dayInLife(build, Date.UTC(2021, 5, 1))),
     },

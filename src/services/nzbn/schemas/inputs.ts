@@ -127,7 +127,12 @@ export const EthnicityInput = Type.Object(
     ),
     startDate: StartDate,
   },
-  { ...Strict, examples: [{ ethnicity: 'MAORI', identifyingFactors: [{ identifyingFactor: 'OWNERSHIP' }] }] },
+  {
+    ...Strict,
+    examples: [
+      { ethnicity: 'MAORI', identifyingFactors: [{ identifyingFactor: 'OWNERSHIP_50_PERCENT_OR_MORE' }] },
+    ],
+  },
 );
 
 export const PrivacyInput = Type.Partial(

@@ -36,7 +36,7 @@ export const LISTS: [string, unknown, string, string][] = [
   ],
   [
     'business-ethnicity-identifiers',
-    { ethnicity: 'MAORI', identifyingFactors: [{ identifyingFactor: 'OWNERSHIP' }] },
+    { ethnicity: 'MAORI', identifyingFactors: [{ identifyingFactor: 'OWNERSHIP_50_PERCENT_OR_MORE' }] },
     'BUSINESSETHNICITYIDENTIFIER',
     'businessEthnicityIdentifiers',
   ],

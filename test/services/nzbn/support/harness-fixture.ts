@@ -159,7 +159,7 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
     'POST /entities/{nzbn}/industry-classifications': author([{ classificationCode: 'C121220' }]),
     'PUT /entities/{nzbn}/privacy-settings': author({ phonePrivateInformation: true }),
     'POST /entities/{nzbn}/business-ethnicity-identifiers': author([
-      { ethnicity: 'MAORI', identifyingFactors: [{ identifyingFactor: 'OWNERSHIP' }] },
+      { ethnicity: 'MAORI', identifyingFactors: [{ identifyingFactor: 'OWNERSHIP_50_PERCENT_OR_MORE' }] },
     ]),
     'POST /entities/{nzbn}/payment-bank-accounts': author([
       { bankId: '01', bankBranch: '0902', accountBase: '0068389', accountSuffix: '00' },
