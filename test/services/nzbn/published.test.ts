@@ -207,6 +207,24 @@ describe('our OpenAPI document against the definition', () => {
     }
   });
 
+  it('takes the published headers: the request id everywhere, If-None-Match on a read that answers 304, and the others named', () => {
+    for (const { method, path, operation } of documented()) {
+      const expected = byRoute.get(`${method} ${path}`);
+      if (!expected) continue;
+      const headers = (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
+      const wanted = [
+        'api-business-govt-nz-Request-Id',
+        ...(method === 'GET' &&
+        statusesOf(expected).includes(304) &&
+        !NEVER_ANSWERED[expected.code]?.includes(304)
+          ? ['If-None-Match']
+          : []),
+        ...expected.headers,
+      ];
+      for (const header of wanted) expect(headers, `${expected.code} takes ${header}`).toContain(header);
+    }
+  });
+
   it('answers the published success status, and documents every status the definition lists', () => {
     for (const { method, path, operation } of documented()) {
       const expected = byRoute.get(`${method} ${path}`);

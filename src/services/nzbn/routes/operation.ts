@@ -11,14 +11,25 @@ import {
   type OperationDeclaration,
   type ResourceValidators,
 } from '../../../platform/http/operation.ts';
+import { ConditionalHeaders, RequestHeaders } from '../schemas/operations.ts';
 
 export const PRODUCES = ['application/json'] as const;
 
-/** `declareOperation` with `produces: application/json` and the register's lenient negotiation. */
+/**
+ * `declareOperation` with `produces: application/json` and the register's lenient negotiation. An
+ * operation that declares no headers gets the ones the published definition gives every operation: the
+ * request id, and If-None-Match (with the other conditions) on a read with validators. A write declares
+ * If-Match itself where the definition names it (`WriteHeaders`); every write of an existing resource
+ * honours it all the same.
+ */
 export function nzbnOperation<Options extends RouteShorthandOptions>(
   options: Options,
   conditional?: OperationDeclaration['conditional'],
 ): Options {
+  const schema = options.schema as { headers?: unknown } | undefined;
+  if (schema && schema.headers === undefined) {
+    schema.headers = conditional === 'read' ? ConditionalHeaders : RequestHeaders;
+  }
   return declareOperation(options, {
     produces: PRODUCES,
     unacceptable: 'first',

@@ -21,7 +21,7 @@ import {
 } from '../operations/entity-updates.ts';
 import type { NzbnContext } from '../operations/support.ts';
 import * as Input from '../schemas/inputs.ts';
-import { NzbnParams, responses } from '../schemas/operations.ts';
+import { NzbnParams, responses, WriteHeaders } from '../schemas/operations.ts';
 import { nzbnOperation } from './operation.ts';
 import { published } from './published.ts';
 import { UPDATE_ERRORS, withValidators } from './update-support.ts';
@@ -74,6 +74,7 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
           ...published('NZBN_034_5'),
           summary: 'Change privacy settings (flags not given keep their value)',
           params: NzbnParams,
+          headers: WriteHeaders,
           body: Input.PrivacyInput,
           response: responses({ 200: PrivacySettings }, UPDATE_ERRORS),
         },
@@ -122,6 +123,7 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
           ...published('NZBN_034_3'),
           summary: 'Change a role (roleStatus INACTIVE with an endDate ends it)',
           params: RoleParams,
+          headers: WriteHeaders,
           body: RoleBody,
           response: responses({ 200: Role }, UPDATE_ERRORS),
         },

@@ -51,11 +51,39 @@ export const READ_ERRORS = [400, 401, 403, 404, 412];
 
 export const NotModified = Type.Null({ description: 'Not Modified: the ETag in If-None-Match is current' });
 
+/**
+ * The optional header every published operation takes: an id for the request, echoed on the answer
+ * (one that is not letters, digits and `._:-`, at most 128, is replaced by one of the gateway's).
+ */
+const RequestId = {
+  'api-business-govt-nz-Request-Id': Type.Optional(
+    Type.String({ description: 'An id for this request, echoed on the answer' }),
+  ),
+};
+const Optional = (description: string) => Type.Optional(Type.String({ description }));
+
+/** The headers of an operation that neither reads nor changes a resource with validators. */
+export const RequestHeaders = Type.Object(RequestId);
+
+/** The headers of a read with validators: the published If-None-Match, and the other conditions. */
 export const ConditionalHeaders = Type.Object({
-  'if-none-match': Type.Optional(Type.String()),
-  'if-match': Type.Optional(Type.String()),
-  'if-modified-since': Type.Optional(Type.String()),
-  'if-unmodified-since': Type.Optional(Type.String()),
+  ...RequestId,
+  'If-None-Match': Optional('The ETag you hold: 304 with no body while it is current'),
+  'If-Modified-Since': Optional('304 with no body when nothing changed since'),
+  'If-Match': Optional('412 unless the ETag is current'),
+  'If-Unmodified-Since': Optional('412 when it changed since'),
+});
+
+/**
+ * The headers of a write the published definition names If-Match for (privacy settings, a role), with
+ * If-Unmodified-Since; every write of an existing resource honours both, documented or not.
+ */
+export const WriteHeaders = Type.Object({
+  ...RequestId,
+  'If-Match': Optional(
+    'The ETag of the version you change: 412, and nothing written, when it is not current',
+  ),
+  'If-Unmodified-Since': Optional('412, and nothing written, when it changed since'),
 });
 
 /** The published paging of every listing: `page` from 0, `page-size` 10 by default and at most 50. */
