@@ -115,8 +115,11 @@ export function sendPage(
  * that does not wrap (not even at its hyphens: `tenancy-services`), with a break opportunity between.
  */
 export function pathCode(text: string): SafeHtml {
-  // A break may come after a slash or a hyphen (a published path has segments of forty characters).
-  const parts = text.split(/(?<=[/-])/);
+  // A break may come after a slash, and after a hyphen in a long segment (a published path has segments
+  // of forty characters, wider than a phone).
+  const parts = text
+    .split(/(?<=\/)/)
+    .flatMap((segment) => (segment.length > 24 ? segment.split(/(?<=-)/) : [segment]));
   return html`<code class="path">${parts.map((part, i) => (i === 0 ? html`<span>${part}</span>` : html`<wbr><span>${part}</span>`))}</code>`;
 }
 
