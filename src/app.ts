@@ -67,6 +67,10 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     // connection is served as usual with `Connection: close` rather than refused with 503; idle
     // keep-alive connections are closed at once (Fastify's default `forceCloseConnections: 'idle'`).
     return503OnClosing: false,
+    // Registering every register's routes compiles a few thousand schemas: on a busy machine (two cores
+    // shared with other work) that can take longer than Fastify's ten-second default for one plugin.
+    // A plugin that truly hangs still fails the start, after a minute.
+    pluginTimeout: 60_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER },
     // What the router refuses before any route runs (a path that is not valid percent-encoding, a path
     // segment too long to be a parameter) still answers in the addressed API's own error dialect.

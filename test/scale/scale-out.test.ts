@@ -34,7 +34,7 @@ describe.runIf(hasNginx && redisUrl)('scale-out: 3 gateways and 2 workers behind
   const figures: string[] = [];
 
   /** Mixed load: reads, searches, and watchlist creations (writes) whose acknowledged ids are kept. */
-  const acknowledged: string[] = [];
+  const acknowledged: number[] = [];
   const mix = (n: number): Call => {
     switch (n % 4) {
       case 0:
@@ -67,7 +67,7 @@ describe.runIf(hasNginx && redisUrl)('scale-out: 3 gateways and 2 workers behind
   const collect = (finished: Load) => {
     for (const r of finished.results) {
       if (r.kind === 'write' && r.status === 201)
-        acknowledged.push((JSON.parse(r.body) as { watchlistId: string }).watchlistId);
+        acknowledged.push((JSON.parse(r.body) as { watchlistId: number }).watchlistId);
     }
   };
 
@@ -292,7 +292,7 @@ describe.runIf(hasNginx && redisUrl)('scale-out: 3 gateways and 2 workers behind
   it('every acknowledged write is in the database', async () => {
     expect(acknowledged.length).toBeGreaterThan(0);
     const found = await sandbox.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM nzbn_watchlists WHERE id = ANY($1::uuid[])',
+      'SELECT count(*)::int AS n FROM nzbn_watchlists WHERE number = ANY($1::int[])',
       [acknowledged],
     );
     figures.push(

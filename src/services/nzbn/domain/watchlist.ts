@@ -3,8 +3,8 @@
  * applied over the stored watchlist, with the rules every watchlist keeps. A broken rule is a
  * RuleError naming the field (answered 400). Pure.
  *
- * Our choices where the reference is open: `wildcard` is null (only the listed business numbers),
- * `ALL` (every change across the register) or `NEW` (every new registration); `frequency` is one of
+ * Our choices where the reference is open: `wildcard` is null (only the listed business numbers), one
+ * of the published type wildcards (WILDCARDS below) or our `NEW` (every new registration); `frequency` is one of
  * the published ONEVENT, DAILY or WEEKLY (default DAILY for EMAIL, ONEVENT for PUSH; IMMEDIATE, our
  * earlier name, is read as ONEVENT); `changeEventTypes` and `watchlistEmailAddresses` are published as
  * text, comma-joined, and are taken as text or as a list; a PUSH watchlist needs a
@@ -16,14 +16,39 @@
 
 import { RuleError } from '../../../platform/errors.ts';
 import { NZ_DATE_TIME_RULE, parseNzDateTime } from '../../../platform/nz-time.ts';
-import { isChangeEventType } from './codes.ts';
+import { ENTITY_TYPE_CODES, ENTITY_TYPES, isChangeEventType } from './codes.ts';
+
+/** The largest watchlistId (published as int32). */
+export const MAX_WATCHLIST_ID = 2_147_483_647;
+/** A published watchlistId: a whole number from 1 to the int32 maximum, without sign or leading zero. */
+export const isWatchlistId = (id: string): boolean =>
+  /^[1-9][0-9]{0,9}$/.test(id) && Number(id) <= MAX_WATCHLIST_ID;
+
+/**
+ * The wildcards a watchlist may have: the published ALL, COMPANIES, INCORPORATED and UNINCORPORATED
+ * (every change to an entity of those types), and ours, NEW (every new registration). The published
+ * PUBLIC_SECTOR is refused: public sector entities have no source register, so watchlists and change
+ * event searches do not report them.
+ */
+export const WILDCARDS = ['ALL', 'COMPANIES', 'INCORPORATED', 'UNINCORPORATED', 'NEW'] as const;
+export type Wildcard = (typeof WILDCARDS)[number];
+
+/** The entity type codes each type wildcard reports: companies; every type from a source register; the opt-in types. */
+export const WILDCARD_TYPES: Readonly<
+  Record<'COMPANIES' | 'INCORPORATED' | 'UNINCORPORATED', readonly string[]>
+> = {
+  COMPANIES: ENTITY_TYPE_CODES.filter((code) => ENTITY_TYPES[code].kind === 'company'),
+  INCORPORATED: ENTITY_TYPE_CODES.filter((code) => ENTITY_TYPES[code].sourceRegister !== 'NZBN'),
+  UNINCORPORATED: ENTITY_TYPE_CODES.filter((code) => ENTITY_TYPES[code].mayRegisterThroughApi),
+};
 
 /** A watchlist's own fields, as stored (store/watchlists.ts). */
+
 export interface WatchlistFields {
   name: string;
   channel: 'EMAIL' | 'PUSH';
   frequency: string;
-  wildcard: 'ALL' | 'NEW' | null;
+  wildcard: Wildcard | null;
   changeEventTypes: string[];
   pushEndpoint: string | null;
   authorizationToken: string | null;
@@ -120,10 +145,16 @@ export function mergeWatchlist(
   }
   const wildcardText = body.wildcard === undefined ? current?.wildcard : body.wildcard;
   const wildcard = wildcardText ? wildcardText.toUpperCase() : null;
-  if (wildcard !== null && wildcard !== 'ALL' && wildcard !== 'NEW') {
+  if (wildcard === 'PUBLIC_SECTOR') {
     throw new RuleError(
       'wildcard',
-      'must be ALL (every change across the register), NEW (every new registration) or null',
+      'PUBLIC_SECTOR cannot be watched: public sector entities have no source register, so watchlists do not report them',
+    );
+  }
+  if (wildcard !== null && !(WILDCARDS as readonly string[]).includes(wildcard)) {
+    throw new RuleError(
+      'wildcard',
+      `must be ALL (every change), COMPANIES, INCORPORATED or UNINCORPORATED (every change to those entity types), NEW (every new registration) or null`,
     );
   }
   const changeEventTypes =
@@ -183,7 +214,7 @@ export function mergeWatchlist(
     name: name.trim(),
     channel,
     frequency,
-    wildcard,
+    wildcard: wildcard as Wildcard | null,
     changeEventTypes,
     pushEndpoint,
     authorizationToken: pick('authorizationToken'),

@@ -12,7 +12,7 @@ import { badRequest, HttpError } from '../../../platform/http/errors.ts';
 import type { Preconditions, ResourceValidators } from '../../../platform/http/operation.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import { PUBLIC_SECTOR_TYPE_CODES } from '../domain/codes.ts';
-import { changeTypes, mergeWatchlist } from '../domain/watchlist.ts';
+import { changeTypes, isWatchlistId, MAX_WATCHLIST_ID, mergeWatchlist } from '../domain/watchlist.ts';
 import { newWebhookSecret } from '../domain/webhook-signing.ts';
 import { NZBN_ERRORS } from '../errors.ts';
 import type { WatchlistCreate, WatchlistUpdate } from '../schemas/watchlists.ts';
@@ -46,8 +46,14 @@ export function ownerOf(caller: Caller | undefined): Owner {
   };
 }
 
+/**
+ * Why no watchlist of the caller's has this `watchlistId`: a 400 when it is not a published watchlistId
+ * (a whole number within int32) at all, otherwise 404 (another owner's watchlist is not found either).
+ */
 export const notFound = (id: string): HttpError =>
-  new HttpError(NZBN_ERRORS.notFound, `Object Not Found: no watchlist has the id ${id}`);
+  isWatchlistId(id)
+    ? new HttpError(NZBN_ERRORS.notFound, `Object Not Found: no watchlist has the id ${id}`)
+    : badRequest('watchlistId', `must be a whole number from 1 to ${MAX_WATCHLIST_ID}`);
 
 /** Checks business numbers' form and that the register holds them; 400 naming the others. */
 export async function checkedNzbns(context: NzbnContext, values: readonly string[]): Promise<string[]> {
@@ -78,9 +84,9 @@ const numberLinks = (self: string) => [
 
 /** A watchlist in the published watchlist model. */
 export function view(context: NzbnContext, watchlist: StoredWatchlist) {
-  const self = `${baseUrl(context)}/watchlists/${watchlist.id}`;
+  const self = `${baseUrl(context)}/watchlists/${watchlist.number}`;
   return {
-    watchlistId: watchlist.id,
+    watchlistId: watchlist.number,
     name: watchlist.name,
     userId: watchlist.userId,
     fromDate: formatNzDateTime(watchlist.fromDate.getTime()),
@@ -128,7 +134,7 @@ export const watchlistShown = (context: NzbnContext, watchlist: StoredWatchlist)
 /** The published NZBNList: the watchlist's business numbers, with the links that change them. */
 export const numbersShown = (context: NzbnContext, watchlist: StoredWatchlist): Shown =>
   represented(
-    { nzbns: watchlist.nzbns, links: numberLinks(`${baseUrl(context)}/watchlists/${watchlist.id}`) },
+    { nzbns: watchlist.nzbns, links: numberLinks(`${baseUrl(context)}/watchlists/${watchlist.number}`) },
     watchlist,
   );
 
@@ -197,7 +203,7 @@ export async function createWatchlistFor(
   const fields = mergeWatchlist(input.watchlist, null, now);
   const nzbns = await checkedNzbns(context, input.watchlist.nzbns ?? []);
   if (nzbns.length === 0 && fields.wildcard === null) {
-    throw badRequest('nzbns', 'list at least one business number, or set a wildcard (ALL or NEW)');
+    throw badRequest('nzbns', 'list at least one business number, or set a wildcard');
   }
   const secret = newWebhookSecret();
   const id = await createWatchlist(context.database.pool, owner, fields, nzbns, secret, now);

@@ -10,7 +10,7 @@ export const MAX_NZBNS_PER_REQUEST = 1_000;
 
 export const Watchlist = Type.Object(
   {
-    watchlistId: Type.String(),
+    watchlistId: Type.Integer({ format: 'int32' }),
     name: Type.String(),
     userId: Nullable(Type.String()),
     fromDate: NzDateTime,
@@ -45,7 +45,13 @@ const writable = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   channel: Type.String({ maxLength: 10, description: 'EMAIL or PUSH' }),
   frequency: opt(Type.String({ maxLength: 20, description: 'ONEVENT, DAILY or WEEKLY' })),
-  wildcard: NullableOpt(Type.String({ maxLength: 10, description: 'ALL or NEW' })),
+  wildcard: NullableOpt(
+    Type.String({
+      maxLength: 20,
+      description:
+        'ALL, COMPANIES, INCORPORATED, UNINCORPORATED (published) or NEW (ours: every new registration)',
+    }),
+  ),
   changeEventTypes: opt(
     Type.Union(
       [Type.String({ maxLength: 3000 }), Type.Array(Type.String({ maxLength: 60 }), { maxItems: 50 })],

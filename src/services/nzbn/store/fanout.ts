@@ -6,7 +6,8 @@
  * a crash repeats a batch whole or not at all.
  *
  * A watchlist matches a change when it lists the business number, or its wildcard is ALL (every
- * change), or NEW and the change is a new registration; and its change event types take the change
+ * change), or NEW and the change is a new registration, or a type wildcard (COMPANIES, INCORPORATED,
+ * UNINCORPORATED) that takes the changed entity's type; and its change event types take the change
  * (ALL: any, ENTITY: any but NEW, or the type named); and the change falls between its fromDate and
  * toDate; and it is not end-dated. A suspended watchlist still gets its records (spec: records are
  * created while suspended, delivered after resumption). Public sector entities have no source register,
@@ -15,12 +16,19 @@
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import { PUBLIC_SECTOR_TYPE_CODES } from '../domain/codes.ts';
+import { WILDCARD_TYPES } from '../domain/watchlist.ts';
 import { DELIVERY_CHANNEL } from './delivery.ts';
 
 export const FANOUT_LOCK = [4243, 0] as const;
 export const FANOUT_BATCH = 5_000;
 
 const PUBLIC_SECTOR_CODES = [...PUBLIC_SECTOR_TYPE_CODES];
+/** The type wildcards as two parallel arrays (wildcard, entity type code) for the fan-out's join. */
+const TYPE_WILDCARDS = Object.entries(WILDCARD_TYPES).flatMap(([wildcard, codes]) =>
+  codes.map((code) => [wildcard, code] as const),
+);
+const TYPE_WILDCARD_NAMES = TYPE_WILDCARDS.map(([wildcard]) => wildcard);
+const TYPE_WILDCARD_CODES = TYPE_WILDCARDS.map(([, code]) => code);
 
 export interface FanOutResult {
   events: number;
@@ -44,6 +52,10 @@ WITH batch AS (
   UNION
   SELECT w.id, b.id, b.change_event_type, b.change_date, b.entity_type_code
     FROM batch b JOIN nzbn_watchlists w ON w.wildcard = 'NEW' AND b.change_event_type = 'NEW'
+  UNION
+  SELECT w.id, b.id, b.change_event_type, b.change_date, b.entity_type_code
+    FROM batch b JOIN unnest($4::text[], $5::text[]) AS t(wildcard, type_code) ON t.type_code = b.entity_type_code
+    JOIN nzbn_watchlists w ON w.wildcard = t.wildcard
 ), matched AS (
   SELECT c.watchlist_id, c.id AS change_event_id
     FROM candidates c JOIN nzbn_watchlists w ON w.id = c.watchlist_id
@@ -82,6 +94,8 @@ export async function fanOutBatch(pool: pg.Pool, now: Date, batch = FANOUT_BATCH
       batch,
       now,
       PUBLIC_SECTOR_CODES,
+      TYPE_WILDCARD_NAMES,
+      TYPE_WILDCARD_CODES,
     ]);
     const { events, records } = result.rows[0]!;
     if (records > 0) await client.query(`SELECT pg_notify($1, 'records')`, [DELIVERY_CHANNEL]);

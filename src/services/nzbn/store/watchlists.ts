@@ -4,13 +4,16 @@
  */
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
-import type { WatchlistFields } from '../domain/watchlist.ts';
+import { isWatchlistId, type WatchlistFields, type Wildcard } from '../domain/watchlist.ts';
 import { DELIVERY_CHANNEL } from './delivery.ts';
 
 export type { WatchlistFields };
 
 export interface StoredWatchlist extends WatchlistFields {
+  /** The internal key (a UUID) that notifications and deliveries use. */
   id: string;
+  /** The published watchlistId: an integer, in the order watchlists were made. */
+  number: number;
   userId: string | null;
   organisationId: string | null;
   lastSuccessfulChangeNoticeId: string | null;
@@ -23,12 +26,13 @@ export interface StoredWatchlist extends WatchlistFields {
 
 interface Row {
   id: string;
+  number: number;
   user_id: string | null;
   organisation_id: string | null;
   name: string;
   channel: 'EMAIL' | 'PUSH';
   frequency: string;
-  wildcard: 'ALL' | 'NEW' | null;
+  wildcard: Wildcard | null;
   change_event_types: string[];
   push_endpoint: string | null;
   authorization_token: string | null;
@@ -44,7 +48,7 @@ interface Row {
   nzbns: string[];
 }
 
-const SELECT = `SELECT w.id::text AS id, user_id, organisation_id, name, channel, frequency, wildcard,
+const SELECT = `SELECT w.id::text AS id, w.number, user_id, organisation_id, name, channel, frequency, wildcard,
     change_event_types, push_endpoint, authorization_token, admin_email_address,
     watchlist_email_addresses, from_date, to_date, last_successful_change_notice_id::text AS
     last_successful_change_notice_id, suspended, suspended_at, end_dated_at, updated_at,
@@ -53,6 +57,7 @@ const SELECT = `SELECT w.id::text AS id, user_id, organisation_id, name, channel
 
 const toStored = (row: Row): StoredWatchlist => ({
   id: row.id,
+  number: row.number,
   userId: row.user_id,
   organisationId: row.organisation_id,
   name: row.name,
@@ -74,16 +79,16 @@ const toStored = (row: Row): StoredWatchlist => ({
   nzbns: row.nzbns,
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isWatchlistId = (id: string): boolean => UUID.test(id);
-
 export async function findWatchlist(
   pool: pg.Pool,
   owner: string,
   id: string,
 ): Promise<StoredWatchlist | null> {
   if (!isWatchlistId(id)) return null;
-  const result = await pool.query<Row>(`${SELECT} WHERE w.id = $1 AND w.owner_key = $2`, [id, owner]);
+  const result = await pool.query<Row>(`${SELECT} WHERE w.number = $1 AND w.owner_key = $2`, [
+    Number(id),
+    owner,
+  ]);
   return result.rows[0] ? toStored(result.rows[0]) : null;
 }
 
@@ -111,7 +116,7 @@ export async function listWatchlists(
     values.push(listing.changeEventTypes);
     where.push(`w.change_event_types && $${values.length}::text[]`);
   }
-  const column = { name: 'name', fromDate: 'from_date', watchlistId: 'id' }[listing.sortBy];
+  const column = { name: 'name', fromDate: 'from_date', watchlistId: 'number' }[listing.sortBy];
   const direction = listing.descending ? 'DESC' : 'ASC';
   const filter = where.join(' AND ');
   const count = await pool.query<{ total: string }>(
@@ -161,17 +166,17 @@ export async function createWatchlist(
   now: Date,
 ): Promise<string> {
   return withTransaction(pool, async (client) => {
-    const inserted = await client.query<{ id: string }>(
+    const inserted = await client.query<{ id: string; number: number }>(
       `INSERT INTO nzbn_watchlists (name, channel, frequency, wildcard, change_event_types, push_endpoint,
          authorization_token, admin_email_address, watchlist_email_addresses, from_date, to_date,
          suspended, owner_key, user_id, organisation_id, webhook_secret, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)
-       RETURNING id::text AS id`,
+       RETURNING id::text AS id, number`,
       [...FIELD_VALUES(fields), owner.key, owner.userId, owner.organisationId, secret, now],
     );
-    const id = inserted.rows[0]!.id;
+    const { id, number } = inserted.rows[0]!;
     await addNzbns(client, id, nzbns, now);
-    return id;
+    return String(number);
   });
 }
 
@@ -186,10 +191,10 @@ async function locked(
   check: (current: StoredWatchlist) => void,
 ): Promise<StoredWatchlist | null> {
   if (!isWatchlistId(id)) return null;
-  const result = await client.query<Row>(`${SELECT} WHERE w.id = $1 AND w.owner_key = $2 FOR UPDATE OF w`, [
-    id,
-    owner,
-  ]);
+  const result = await client.query<Row>(
+    `${SELECT} WHERE w.number = $1 AND w.owner_key = $2 FOR UPDATE OF w`,
+    [Number(id), owner],
+  );
   if (!result.rows[0]) return null;
   const current = toStored(result.rows[0]);
   check(current);
@@ -205,16 +210,17 @@ async function locked(
 export async function updateWatchlist(
   pool: pg.Pool,
   owner: string,
-  id: string,
+  watchlistId: string,
   now: Date,
   change: (current: StoredWatchlist) => WatchlistFields,
 ): Promise<boolean> {
   return withTransaction(pool, async (client) => {
     let fields: WatchlistFields | undefined;
-    const current = await locked(client, owner, id, (found) => {
+    const current = await locked(client, owner, watchlistId, (found) => {
       fields = change(found);
     });
     if (!current || !fields) return false;
+    const { id } = current;
     const resuming = current.suspended && !fields.suspended;
     await client.query(
       `UPDATE nzbn_watchlists SET name = $1, channel = $2, frequency = $3, wildcard = $4,
@@ -246,11 +252,13 @@ export async function updateWatchlist(
 export async function deleteWatchlist(
   pool: pg.Pool,
   owner: string,
-  id: string,
+  watchlistId: string,
   check: (current: StoredWatchlist) => void,
 ): Promise<boolean> {
   return withTransaction(pool, async (client) => {
-    if (!(await locked(client, owner, id, check))) return false;
+    const current = await locked(client, owner, watchlistId, check);
+    if (!current) return false;
+    const { id } = current;
     await client.query('DELETE FROM nzbn_watchlists WHERE id = $1', [id]);
     // No foreign key (the fan-out writes too fast for one): its records go with it here.
     await client.query('DELETE FROM nzbn_notifications WHERE watchlist_id = $1', [id]);
@@ -265,13 +273,15 @@ export async function deleteWatchlist(
 export async function changeNzbns(
   pool: pg.Pool,
   owner: string,
-  id: string,
+  watchlistId: string,
   now: Date,
   check: (current: StoredWatchlist) => void,
   change: { add?: readonly string[]; remove?: readonly string[] },
 ): Promise<boolean> {
   return withTransaction(pool, async (client) => {
-    if (!(await locked(client, owner, id, check))) return false;
+    const current = await locked(client, owner, watchlistId, check);
+    if (!current) return false;
+    const { id } = current;
     if (change.add) await addNzbns(client, id, change.add, now);
     if (change.remove && change.remove.length > 0) {
       await client.query(

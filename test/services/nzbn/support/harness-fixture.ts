@@ -53,7 +53,7 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
     const made = async (url: string, payload: unknown, take: string) => {
       const response = await t.call('POST', url, { payload, token: t.owner.token });
       if (response.statusCode !== 201) throw new Error(`${url}: ${response.body}`);
-      return response.json()[take] as string;
+      return String(response.json()[take]);
     };
     const watchlists = [
       await made('/watchlists', watchlistBody, 'watchlistId'),
@@ -100,7 +100,11 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
     const known: Record<string, Values> = {
       opn: { valid: opns, odd: ['9429000000000', '1'] },
       id: { valid: [role], odd: ['42', 'x'] },
-      watchlistId: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...watchlists) }, fc.uuid()),
+      watchlistId: fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...watchlists) },
+        fc.integer({ min: 1, max: 2_147_483_647 }).map(String),
+        fc.uuid(),
+      ),
       authorityId: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...holders) }, fc.uuid()),
     };
     const values = (name: string): Values | undefined => {

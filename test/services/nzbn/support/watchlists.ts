@@ -114,10 +114,11 @@ export async function createWatchlist(t: NzbnTest, body: Record<string, unknown>
     },
   });
   if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
-  return response.json() as { watchlistId: string; webhookSecret: string; pushEndpoint: string };
+  return response.json() as { watchlistId: number; webhookSecret: string; pushEndpoint: string };
 }
 
-export async function notifications(t: NzbnTest, watchlistId: string) {
+/** The notification records of a watchlist, by its published watchlistId. */
+export async function notifications(t: NzbnTest, watchlistId: string | number) {
   const result = await t.gateway.runtime.environments.sandbox.pool.query<{
     id: string;
     change_event_id: string;
@@ -129,7 +130,8 @@ export async function notifications(t: NzbnTest, watchlistId: string) {
   }>(
     `SELECT id::text AS id, change_event_id::text AS change_event_id, attempts, first_attempt_at,
             next_attempt_at, delivered_at, last_error
-       FROM nzbn_notifications n WHERE watchlist_id = $1 ORDER BY n.id`,
+       FROM nzbn_notifications n
+      WHERE watchlist_id = (SELECT id FROM nzbn_watchlists WHERE number = $1) ORDER BY n.id`,
     [watchlistId],
   );
   return result.rows;

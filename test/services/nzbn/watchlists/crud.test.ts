@@ -60,7 +60,7 @@ describe('watchlists', () => {
     // The secret is stored usable for signing: a signature made with it verifies.
     const [{ webhook_secret }] = (
       await t.gateway.runtime.environments.sandbox.pool.query(
-        'SELECT webhook_secret FROM nzbn_watchlists WHERE id = $1',
+        'SELECT webhook_secret FROM nzbn_watchlists WHERE number = $1',
         [body.watchlistId],
       )
     ).rows;
@@ -167,8 +167,13 @@ describe('watchlists', () => {
     expect(put.statusCode).toBe(404);
     const theirs = (await t.call('GET', '/watchlists', { key: otherKey })).json();
     expect(theirs.totalItems).toBe(0);
-    expect((await t.call('GET', '/watchlists/00000000-0000-0000-0000-000000000000')).statusCode).toBe(404);
-    expect((await t.call('GET', '/watchlists/not-an-id')).statusCode).toBe(404);
+    expect((await t.call('GET', '/watchlists/2147483647')).statusCode).toBe(404);
+    // Not a published watchlistId (an int32 whole number) at all: 400 naming it.
+    for (const odd of ['not-an-id', '0', '-1', '2147483648', '00000000-0000-0000-0000-000000000000']) {
+      const answer = await t.call('GET', `/watchlists/${odd}`);
+      expect(answer.statusCode, odd).toBe(400);
+      expect(answer.body, odd).toContain('watchlistId');
+    }
   });
 
   it.each([

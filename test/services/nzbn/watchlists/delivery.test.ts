@@ -197,7 +197,7 @@ describe('push delivery', () => {
     await settle(jobs);
     expect(receiver.on(path)).toHaveLength(6);
     const rows = await t.gateway.runtime.environments.sandbox.pool.query<{ suspended_at: Date }>(
-      'SELECT suspended_at FROM nzbn_watchlists WHERE id = $1',
+      'SELECT suspended_at FROM nzbn_watchlists WHERE number = $1',
       [watchlist.watchlistId],
     );
     const suspendedAt = rows.rows[0]!.suspended_at;
@@ -226,13 +226,19 @@ describe('push delivery', () => {
 });
 
 describe('fan-out', () => {
-  it('matches listed numbers, the ALL and NEW wildcards and the change event types', async () => {
+  it('matches listed numbers, the wildcards and the change event types', async () => {
     const all = receiver.endpoint();
     const news = receiver.endpoint();
     const names = receiver.endpoint();
+    const companies = receiver.endpoint();
+    const incorporated = receiver.endpoint();
+    const unincorporated = receiver.endpoint();
     await createWatchlist(t, { pushEndpoint: all, wildcard: 'ALL', nzbns: [] });
     await createWatchlist(t, { pushEndpoint: news, wildcard: 'NEW', nzbns: [] });
     await createWatchlist(t, { pushEndpoint: names, changeEventTypes: ['ENTITY_NAME'] });
+    await createWatchlist(t, { pushEndpoint: companies, wildcard: 'COMPANIES', nzbns: [] });
+    await createWatchlist(t, { pushEndpoint: incorporated, wildcard: 'incorporated', nzbns: [] });
+    await createWatchlist(t, { pushEndpoint: unincorporated, wildcard: 'UNINCORPORATED', nzbns: [] });
     await makeChange(t, FIXTURE.authority);
     await makeChange(t, FIXTURE.privateData);
     const registered = await t.call('POST', '/entities', {
@@ -248,6 +254,35 @@ describe('fan-out', () => {
     expect(newItems[0].nzbn).toBe(registered.json().nzbn);
     // A website change is not an entity name change.
     expect(receiver.on(pathOf(names))).toHaveLength(0);
+    // The two changed fixtures are limited companies, the registration a sole trader.
+    const nzbnsAt = (endpoint: string) =>
+      new Set(receiver.on(pathOf(endpoint)).map((r) => JSON.parse(r.body).nzbn as string));
+    const soleTrader = registered.json().nzbn as string;
+    for (const endpoint of [companies, incorporated]) {
+      const seen = nzbnsAt(endpoint);
+      expect([FIXTURE.authority, FIXTURE.privateData].every((nzbn) => seen.has(nzbn))).toBe(true);
+      expect(seen.has(soleTrader)).toBe(false);
+    }
+    const seen = nzbnsAt(unincorporated);
+    expect(seen.has(soleTrader)).toBe(true);
+    expect(seen.has(FIXTURE.authority) || seen.has(FIXTURE.privateData)).toBe(false);
+  });
+
+  it('refuses the PUBLIC_SECTOR wildcard, whose entities no watchlist reports', async () => {
+    const response = await t.call('POST', '/watchlists', {
+      token: t.owner.token,
+      payload: {
+        name: 'Councils',
+        channel: 'PUSH',
+        pushEndpoint: receiver.endpoint(),
+        wildcard: 'PUBLIC_SECTOR',
+        adminEmailAddress: 'admin@example.test',
+        nzbns: [],
+      },
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().list[0].field).toBe('wildcard');
+    expect(response.body).toContain('public sector');
   });
 });
 
@@ -320,13 +355,9 @@ describe('test notifications', () => {
     const mail = await listOutbox(t.gateway.runtime.gateway.pool, { to: address });
     expect(mail).toHaveLength(1);
     expect(mail[0]!.text).toContain('Hello inbox');
-    const missing = await t.call(
-      'POST',
-      '/watchlists/00000000-0000-0000-0000-000000000000/action-send-test-notification',
-      {
-        payload: { text: 'x' },
-      },
-    );
+    const missing = await t.call('POST', '/watchlists/2147483647/action-send-test-notification', {
+      payload: { text: 'x' },
+    });
     expect(missing.statusCode).toBe(404);
   });
 });
@@ -347,7 +378,7 @@ describe('stopping', () => {
     const [record] = await notifications(t, watchlist.watchlistId);
     expect(record!.attempts).toBe(0);
     const row = await t.gateway.runtime.environments.sandbox.pool.query(
-      'SELECT lease_worker, next_due_at FROM nzbn_watchlists WHERE id = $1',
+      'SELECT lease_worker, next_due_at FROM nzbn_watchlists WHERE number = $1',
       [watchlist.watchlistId],
     );
     expect(row.rows[0].lease_worker).toBeNull();

@@ -78,7 +78,7 @@ describe('several delivery workers', { timeout: 90_000 }, () => {
     await receiver.waitFor(paths[0]!, 1);
     const pool = t.gateway.runtime.environments.sandbox.pool;
     const lease = await pool.query<{ lease_worker: number }>(
-      'SELECT lease_worker FROM nzbn_watchlists WHERE id = $1',
+      'SELECT lease_worker FROM nzbn_watchlists WHERE number = $1',
       [watchlists[0]!.watchlistId],
     );
     const victim = workers.find((worker) => worker.number === lease.rows[0]!.lease_worker);
