@@ -22,7 +22,7 @@ describe('POST /entities', () => {
       const response = await register({
         entityTypeCode,
         entityName: `Harakeke ${entityTypeCode} Services`,
-        phoneNumbers: [{ phoneAreaCode: '3', phoneNumber: '3791234' }],
+        phoneNumber: [{ phoneAreaCode: '3', phoneNumber: '3791234' }],
         tradingNames: [{ name: 'Harakeke Weaving' }],
         privacySettings: { phonePrivateInformation: true },
       });
@@ -78,12 +78,12 @@ describe('POST /entities', () => {
     expect(company.json().list[0].field).toBe('entityTypeCode');
     const blank = await register({ entityTypeCode: 'Sole_Trader', entityName: '   ' });
     expect(blank.json().list[0].field).toBe('entityName');
-    const gst = await register({
+    const phone = await register({
       entityTypeCode: 'Sole_Trader',
       entityName: 'X',
-      gstNumbers: [{ gstNumber: '1' }],
+      phoneNumber: [{ phoneNumber: '1' }],
     });
-    expect(gst.json().list[0].field).toBe('gstNumbers.0.gstNumber');
+    expect(phone.json().list[0].field).toBe('phoneNumber.0.phoneNumber');
     const role = await register({
       entityTypeCode: 'Partnership',
       entityName: 'Y',
@@ -93,6 +93,88 @@ describe('POST /entities', () => {
     const missing = await register({ entityName: 'Z' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().list[0].field).toBe('entityTypeCode');
+  });
+});
+
+describe('POST /entities takes the published PostableEntity', () => {
+  it('maps its address lists, items and roles onto the entity, ignoring the identifiers a client sends', async () => {
+    const address = (address1: string) => ({
+      uniqueIdentifier: '',
+      startDate: '2026-01-05T00:00:00+13:00',
+      address1,
+      address3: 'Nelson',
+      postCode: '7010',
+      countryCode: 'NZ',
+    });
+    const response = await register({
+      entityTypeCode: 'Partnership',
+      entityName: 'Kahikatea Partners',
+      nzbn: null,
+      entityStatusCode: null,
+      registeredAddress: [address('1 Rata Street')],
+      postalAddress: [{ ...address('PO Box 44'), postalIsPhysicalAddress: false }],
+      principalPlaceOfActivity: [address('9 Totara Lane')],
+      physicalAddress: [address('12 Miro Road')],
+      otherAddress: [{ ...address('3 Matai Way'), description: 'records' }],
+      emailAddress: [
+        { uniqueIdentifier: '77', emailAddress: 'office@kahikatea.example', emailPurpose: 'Primary' },
+      ],
+      phoneNumber: [{ phoneAreaCode: '3', phoneNumber: '5481234' }],
+      website: [{ url: 'https://kahikatea.example' }],
+      industryClassification: [{ classificationCode: 'F332310' }],
+      roles: [
+        { roleType: 'Partner', rolePerson: { firstName: 'Mere', lastName: 'Kahu' } },
+        { roleType: 'Partner', rolePerson: { firstName: 'Tom', lastName: 'Kahu' } },
+      ],
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const entity = response.json();
+    const types = entity.addresses.addressList.map((a: { addressType: string; address1: string }) => [
+      a.addressType,
+      a.address1,
+    ]);
+    expect(types).toEqual([
+      ['REGISTERED', '1 Rata Street'],
+      ['POSTAL', 'PO Box 44'],
+      ['OFFICE', '9 Totara Lane'],
+      ['DELIVERY', '12 Miro Road'],
+      ['RECORDS', '3 Matai Way'],
+    ]);
+    expect(entity.emailAddresses[0]).toMatchObject({ emailAddress: 'office@kahikatea.example' });
+    expect(entity.emailAddresses[0].uniqueIdentifier).not.toBe('77');
+    expect(entity.websites[0].url).toBe('https://kahikatea.example');
+    expect(entity.industryClassifications[0].classificationCode).toBe('F332310');
+    expect(entity.roles).toHaveLength(2);
+  });
+
+  it('refuses what the register sets, and names the field as sent', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ nzbn: '9429000000000' }, 'nzbn'],
+      [{ entityStatusCode: '50' }, 'entityStatusCode'],
+      [{ company: { nzsxCode: 'X' } }, 'company'],
+      [
+        { emailAddress: [{ emailAddress: 'a@b.example', emailPurposeDescription: 'x' }] },
+        'emailAddress.0.emailPurposeDescription',
+      ],
+      [{ tradingNames: [{ name: 'Old', endDate: '2020-01-01' }] }, 'tradingNames.0.endDate'],
+      [{ otherAddress: [{ address1: '1 A St', description: 'holiday home' }] }, 'otherAddress.0.description'],
+      [
+        {
+          postalAddress: [{ address1: '1 A St' }],
+          physicalAddress: [{ address1: '2 B St', startDate: 'soon' }],
+        },
+        'physicalAddress.0.startDate',
+      ],
+    ];
+    for (const [fields, field] of cases) {
+      const response = await register({
+        entityTypeCode: 'Sole_Trader',
+        entityName: 'Refused Trader',
+        ...fields,
+      });
+      expect(response.statusCode, field).toBe(400);
+      expect(response.json().list[0].field, response.body).toBe(field);
+    }
   });
 });
 

@@ -4,9 +4,11 @@
  * the same transaction (store/register.ts).
  */
 import type { Caller } from '../../../gateway/service-context.ts';
+import { RuleError } from '../../../platform/errors.ts';
 import { badRequest } from '../../../platform/http/errors.ts';
 import type { ResourceValidators } from '../../../platform/http/operation.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
+import { fromPostable, type PostableLike } from '../domain/postable.ts';
 import {
   newEntity,
   type RegistrationLike,
@@ -26,14 +28,30 @@ export interface Registered {
   location: string;
 }
 
-/** Registers the entity the applicant (a signed-in user) describes. */
+/**
+ * Registers the entity the applicant (a signed-in user) describes in the published PostableEntity; a
+ * broken rule names the field as the applicant sent it.
+ */
 export async function registerNewEntity(
   context: NzbnContext,
-  input: { caller: Caller | undefined; application: RegistrationLike },
+  input: { caller: Caller | undefined; application: PostableLike },
 ): Promise<Registered> {
-  const { application } = input;
+  const { application, publishedField } = fromPostable(input.application);
+  try {
+    return await register(context, input.caller, application);
+  } catch (error) {
+    if (!(error instanceof RuleError)) throw error;
+    throw new RuleError(publishedField(error.field), error.rule, { code: error.code });
+  }
+}
+
+async function register(
+  context: NzbnContext,
+  caller: Caller | undefined,
+  application: RegistrationLike,
+): Promise<Registered> {
   registrableType(application.entityTypeCode);
-  const userId = input.caller?.userId;
+  const userId = caller?.userId;
   // The gateway requires a user's token for this operation; a tool must name the applicant too.
   if (!userId) throw badRequest('userId', 'registration needs the signed-in applicant');
   const now = context.clock.now();
