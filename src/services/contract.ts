@@ -33,6 +33,11 @@ export interface ServiceDefinition {
    * all of them are listed in its OpenAPI document as `x-error-codes` and in its README.
    */
   errorCodes?: readonly ErrorCode[];
+  /**
+   * Markdown shown first in the service's reference (its OpenAPI document's `info.description`): what a
+   * client must know that no single operation says, such as operations replaced.
+   */
+  description?: string;
   /** Top-level additions to the service's OpenAPI document (e.g. `webhooks` it sends). */
   openapi?: Record<string, unknown>;
   /** Routes of the service, mounted once per environment. */

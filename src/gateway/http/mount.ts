@@ -126,7 +126,11 @@ async function serviceDocument(scope: FastifyInstance, mounting: Mounting): Prom
   await scope.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: `${service.title} (${environment})`, version: service.version },
+      info: {
+        title: `${service.title} (${environment})`,
+        version: service.version,
+        ...(service.description ? { description: service.description } : {}),
+      },
       servers: [{ url: mounting.prefix }],
       components: {
         securitySchemes: {

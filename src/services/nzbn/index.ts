@@ -10,6 +10,7 @@ import { nzbnRoutes } from './routes/index.ts';
 import { simulateActivity } from './sandbox/activity.ts';
 import { sandboxDocuments } from './sandbox/documents.ts';
 import { seedNzbn } from './sandbox/seed.ts';
+import { NZBN_DESCRIPTION } from './schemas/replaced.ts';
 import { nzbnWebhooks } from './schemas/webhooks.ts';
 import { businessNumberRegister } from './store/business-numbers.ts';
 
@@ -27,6 +28,7 @@ export const nzbnService: ServiceDefinition = {
   // The generated entities' documents (not stored by the seed) come from the sandbox generator: wired
   // here, into the routes, the jobs and the bulk export, never imported by the store.
   routes: nzbnRoutes(sandboxDocuments),
+  description: NZBN_DESCRIPTION,
   openapi: nzbnWebhooks,
   migrations: path.join(here, 'migrations'),
   seed: (context) => seedNzbn(context),

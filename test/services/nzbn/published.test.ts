@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type OperationCode,
   SERVED_OPERATIONS,
   UNPUBLISHED_PATHS,
 } from '../../../src/services/nzbn/routes/published.ts';
+import { REPLACED } from '../../../src/services/nzbn/schemas/replaced.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
 import { OpenApi } from './support/openapi.ts';
 import {
@@ -172,6 +174,25 @@ describe('our OpenAPI document against the definition', () => {
       'GET /entities/{nzbn}/authorities',
       'POST /entities/{nzbn}/authorities',
     ]);
+  });
+
+  it('says in its description, as the guide does, what the published definition replaced; the old paths answer 404', async () => {
+    const description = String(
+      (api.document as unknown as { info: { description?: string } }).info.description,
+    );
+    const guide = readFileSync(
+      new URL('../../../docs/guide/business-number-register.md', import.meta.url),
+      'utf8',
+    );
+    for (const entry of REPLACED) {
+      expect(description).toContain(entry.was);
+      expect(guide).toContain(entry.was);
+      if (!entry.gone) continue;
+      const url = entry.gone.path.replace('{nzbn}', E).replace('{watchlistId}', '1');
+      const answer = await t.call(entry.gone.method, url, { token: t.owner.token, payload: {} });
+      // 400 where the old path now reads as a published one with a malformed parameter (`{opn}`).
+      expect([400, 404], `${entry.gone.method} ${url}`).toContain(answer.statusCode);
+    }
   });
 
   it('serves every operation of routes/published.ts, under its published operation id and code', () => {
