@@ -57,6 +57,7 @@ export async function fundBody(context: ServiceContext, fund: FundRow, offerVers
       { rel: 'self', href: `${path}${at}` },
       { rel: 'offer', href: `${base}/offer/${fund.offerNumber}${at}` },
       { rel: 'fund-update-document', href: `${base}/fund/${fund.fundNumber}/fund-update-document` },
+      { rel: 'filing-history', href: `${base}/fund/${fund.fundNumber}/filing-history` },
       { rel: 'submit-fund-compliance', href: `${path}/submit-fund-compliance` },
       { rel: 'submit-fph-compliance', href: `${path}/submit-fph-compliance` },
       holdingsCut.link,
@@ -71,6 +72,14 @@ export interface FundInput {
   offerNumber?: string | undefined;
   /** A version identifier of the parent offer (`OFR10001-v2`): the fund as it was then. */
   version?: string | undefined;
+}
+
+/** The fund as it is now, by its number: 404 when it is not on the register. */
+export async function currentFund(context: ServiceContext, raw: string): Promise<FundRow> {
+  const fundNumber = numberParam(raw, FUND_NUMBER, 'fundNumber', 'Fund');
+  const fund = await fundAt(context.database.pool, fundNumber, undefined);
+  if (!fund) throw notFound(`Fund ${fundNumber}`, 'fundNumber');
+  return fund;
 }
 
 /** The fund, current or as at a version of its parent offer (checked against the offer named). */

@@ -1,12 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
+import { listFundFilingHistory } from '../operations/fund-history.ts';
 import { listHoldings, readFund } from '../operations/funds.ts';
-import { FundVersionPagingQuery, FundVersionQuery } from '../parameters.ts';
-import { Fund, HoldingPage } from '../schemas.ts';
+import { FundVersionPagingQuery, FundVersionQuery, PagingQuery } from '../parameters.ts';
+import { FilingPage, Fund, HoldingPage } from '../schemas.ts';
 import { readRoute } from './declared.ts';
 import { pageFrom } from './support.ts';
 
-/** The fund reads (operations/funds.ts): the fund on both its paths, and its holdings. */
+/**
+ * The fund reads (operations/funds.ts): the fund on both its paths, and its holdings; its histories
+ * (operations/fund-history.ts).
+ */
 export function fundRoutes(app: FastifyInstance, context: ServiceContext): void {
   readRoute(
     app,
@@ -43,5 +47,12 @@ export function fundRoutes(app: FastifyInstance, context: ServiceContext): void 
         version: query.version,
         page: pageFrom(query),
       }),
+  );
+  readRoute(
+    app,
+    '/fund/:fundNumber/filing-history',
+    { summary: 'Filing history of the fund, newest first', response: FilingPage, query: PagingQuery },
+    ({ params, query }) =>
+      listFundFilingHistory(context, { fundNumber: params.fundNumber!, page: pageFrom(query) }),
   );
 }

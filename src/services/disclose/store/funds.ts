@@ -1,6 +1,6 @@
 /** The funds' SQL: a fund at a version of its parent offer, an offer's funds, holdings, fund versions. */
 import type { Pool } from 'pg';
-import type { Slice } from './register.ts';
+import type { FilingRow, Slice } from './register.ts';
 
 export interface FundRow {
   fundNumber: string;
@@ -102,4 +102,24 @@ export async function fundVersions(
     [fundNumber],
   );
   return result.rows;
+}
+
+/** The filing history entries that name a fund (in its scheme's or offer's history), newest first. */
+export async function fundFilingHistory(
+  pool: Pool,
+  fundNumber: string,
+  slice: Slice,
+): Promise<{ total: number; rows: FilingRow[] }> {
+  const [rows, count] = await Promise.all([
+    pool.query<FilingRow>(
+      `SELECT filed_at AS "filedAt", filing_type AS "filingType", description, fund_number AS "fundNumber", late
+         FROM disclose_filing_history WHERE fund_number = $1
+        ORDER BY filed_at DESC, id DESC LIMIT $2 OFFSET $3`,
+      [fundNumber, slice.limit, slice.offset],
+    ),
+    pool.query<{ n: number }>('SELECT count(*) AS n FROM disclose_filing_history WHERE fund_number = $1', [
+      fundNumber,
+    ]),
+  ]);
+  return { total: Number(count.rows[0]?.n ?? 0), rows: rows.rows };
 }

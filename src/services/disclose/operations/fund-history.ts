@@ -1,0 +1,55 @@
+import type { ServiceContext } from '../../../gateway/service-context.ts';
+import type { PageRequest } from '../../../platform/http/pagination.ts';
+import { pageOf } from '../domain/records.ts';
+import { fundFilingHistory } from '../store/funds.ts';
+import { apiBase, iso, type ReadResult, registerUrl } from './common.ts';
+import { currentFund } from './funds.ts';
+
+/**
+ * A fund's histories, each a paginated sub-resource of the fund that its answer links to: its filing
+ * history (the entries of its scheme's or offer's history that name it). Last-Modified: the fund's
+ * last change.
+ */
+
+export interface FundListInput {
+  fundNumber: string;
+  page: PageRequest;
+}
+
+const sliceOf = (page: PageRequest) => ({ limit: page.pageSize, offset: page.offset });
+
+/** A page of a fund's sub-resource under `/fund/{n}/<suffix>`. */
+function fundPage(
+  context: ServiceContext,
+  fund: { fundNumber: string; lastChanged: Date },
+  suffix: string,
+  found: { total: number; rows: unknown[] },
+  page: PageRequest,
+  lastModified = fund.lastChanged,
+): ReadResult {
+  const href = `${apiBase(context)}/fund/${fund.fundNumber}/${suffix}`;
+  return {
+    body: {
+      ...pageOf(found.rows, found.total, page, href),
+      registerUrl: registerUrl(context, `/fund/${fund.fundNumber}`),
+    },
+    lastModified,
+  };
+}
+
+/** The fund's filing history, newest first (fund updates and full portfolio holdings it filed). */
+export async function listFundFilingHistory(
+  context: ServiceContext,
+  input: FundListInput,
+): Promise<ReadResult> {
+  const fund = await currentFund(context, input.fundNumber);
+  const found = await fundFilingHistory(context.database.pool, fund.fundNumber, sliceOf(input.page));
+  const rows = found.rows.map((r) => ({
+    filedDate: iso(r.filedAt),
+    filingType: r.filingType,
+    description: r.description,
+    fundNumber: r.fundNumber,
+    late: r.late,
+  }));
+  return fundPage(context, fund, 'filing-history', { total: found.total, rows }, input.page);
+}
