@@ -87,12 +87,111 @@ describe('a fund’s filing history', () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json().errors[0].field).toBe('fundNumber');
   });
+});
 
-  it('shows a new filing first', async () => {
-    const filed = await fileUpdate(update('2026-03-31', 1.5));
+type Returns = {
+  periodEndDate: string;
+  filedDate: string;
+  late: boolean;
+  versionId: string;
+  unitPrice: { price: number; currency: string } | null;
+  returns: { period: string; percentage: number }[];
+  fundSize: number | null;
+  numberOfInvestors: number | null;
+  riskIndicator: number | null;
+};
+
+async function allReturns(fund: string): Promise<Returns[]> {
+  const items: Returns[] = [];
+  for (let page = 1, pages = 1; page <= pages; page++) {
+    const answer = await get(`/fund/${fund}/fund-returns?page=${page}&page-size=3`);
+    expect(answer.statusCode, answer.body).toBe(200);
+    pages = answer.json().totalPages;
+    items.push(...answer.json().items);
+  }
+  return items;
+}
+
+describe('a fund’s returns over time', () => {
+  it('is linked from the fund: one item per fund update filed, newest period first, paged', async () => {
+    const fund = (await get('/fund/FND10002')).json();
+    expect(linkOf(fund, 'fund-returns')).toBe(`${BASE}/fund/FND10002/fund-returns`);
+    const items = await allReturns('FND10002');
+    expect(items.length).toBeGreaterThan(1);
+    const periods = items.map((i) => i.periodEndDate);
+    expect([...periods].sort().reverse()).toEqual(periods);
+    // The fund updates of the fund's filing history, period for period.
+    const history = (await get('/fund/FND10002/filing-history?page-size=100')).json().items as Filing[];
+    const updates = history.filter((h) => h.filingType === 'FUND_UPDATE');
+    expect(items.length).toBe(updates.length);
+    expect(new Set(items.map((i) => i.periodEndDate))).toEqual(
+      new Set(updates.map((u) => /(\d{4}-\d{2}-\d{2})/.exec(u.description)![1])),
+    );
+    for (const item of items) {
+      const entry = updates.find((u) => u.description.includes(item.periodEndDate))!;
+      expect(item.filedDate).toBe(entry.filedDate);
+      expect(item.late).toBe(entry.late);
+    }
+    // The newest holds what the fund shows when no later fund update changed it.
+    expect(items[0]!.unitPrice).toEqual(fund.unitPrice);
+    expect(items[0]!.returns).toEqual(fund.returns);
+    const missing = await get('/fund/FND99999/fund-returns');
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('a filing with the optional figures: shown on the fund and in its returns', async () => {
+    const filed = await fileUpdate(
+      update('2026-03-31', 1.5, { fundSize: 125_000_000.5, numberOfInvestors: 4200, riskIndicator: 4 }),
+    );
     expect(filed.statusCode, filed.body).toBe(200);
+    const fund = (await get('/fund/FND10001')).json();
+    expect(fund).toMatchObject({ fundSize: 125_000_000.5, numberOfInvestors: 4200, riskIndicator: 4 });
+    const [newest] = await allReturns('FND10001');
+    expect(newest).toMatchObject({
+      periodEndDate: '2026-03-31',
+      versionId: fund.versionId,
+      unitPrice: { price: 1.5, currency: 'NZD' },
+      returns: update('2026-03-31', 1.5).returns,
+      fundSize: 125_000_000.5,
+      numberOfInvestors: 4200,
+      riskIndicator: 4,
+    });
     const first = (await get('/fund/FND10001/filing-history?page-size=1')).json().items[0] as Filing;
     expect(first.filingType).toBe('FUND_UPDATE');
     expect(first.description).toContain('2026-03-31');
+  });
+
+  it('a filing without them is still accepted: the fund shows them as not reported', async () => {
+    await moveClock('2026-07-10T00:00:00Z');
+    const filed = await fileUpdate(update('2026-06-30', 1.6));
+    expect(filed.statusCode, filed.body).toBe(200);
+    const fund = (await get('/fund/FND10001')).json();
+    expect(fund).toMatchObject({ fundSize: null, numberOfInvestors: null, riskIndicator: null });
+    const [newest, previous] = await allReturns('FND10001');
+    expect(newest).toMatchObject({ periodEndDate: '2026-06-30', unitPrice: { price: 1.6, currency: 'NZD' } });
+    expect(newest!.fundSize).toBeNull();
+    expect(previous).toMatchObject({ periodEndDate: '2026-03-31', fundSize: 125_000_000.5 });
+  });
+
+  it('refuses optional figures that break their rules, naming each, and writes nothing', async () => {
+    const before = (await get('/fund/FND10001')).json().versionId;
+    const refused = await fileUpdate(
+      update('2026-06-30', 1.7, { fundSize: -1, numberOfInvestors: 2.5, riskIndicator: 8 }),
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors.map((e: { field: string }) => e.field)).toEqual([
+      'fundSize',
+      'numberOfInvestors',
+      'riskIndicator',
+    ]);
+    const text = await fileUpdate(update('2026-06-30', 1.7, { riskIndicator: '4', fundSize: 1.234 }));
+    expect(text.statusCode).toBe(400);
+    expect(
+      text
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['fundSize', 'riskIndicator']);
+    expect((await get('/fund/FND10001')).json().versionId).toBe(before);
   });
 });

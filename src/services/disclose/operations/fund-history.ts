@@ -1,13 +1,14 @@
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import type { PageRequest } from '../../../platform/http/pagination.ts';
-import { pageOf } from '../domain/records.ts';
-import { fundFilingHistory } from '../store/funds.ts';
+import { pageOf, versionId } from '../domain/records.ts';
+import { fundFilingHistory, fundReturns } from '../store/funds.ts';
 import { apiBase, iso, type ReadResult, registerUrl } from './common.ts';
-import { currentFund } from './funds.ts';
+import { currentFund, figuresOf } from './funds.ts';
 
 /**
  * A fund's histories, each a paginated sub-resource of the fund that its answer links to: its filing
- * history (the entries of its scheme's or offer's history that name it). Last-Modified: the fund's
+ * history (the entries of its scheme's or offer's history that name it) and its returns over time (one
+ * item per fund update it filed, from the fund version that filing made). Last-Modified: the fund's
  * last change.
  */
 
@@ -52,4 +53,24 @@ export async function listFundFilingHistory(
     late: r.late,
   }));
   return fundPage(context, fund, 'filing-history', { total: found.total, rows }, input.page);
+}
+
+/**
+ * The fund's returns over time, newest period first: for each fund update filed, its period, when and
+ * whether late, the fund version it made, and what that version holds (unit price, returns after fees
+ * and tax, the optional figures).
+ */
+export async function listFundReturns(context: ServiceContext, input: FundListInput): Promise<ReadResult> {
+  const fund = await currentFund(context, input.fundNumber);
+  const found = await fundReturns(context.database.pool, fund.fundNumber, sliceOf(input.page));
+  const rows = found.rows.map((r) => ({
+    periodEndDate: r.periodEnd,
+    filedDate: iso(r.filedAt),
+    late: r.late,
+    versionId: versionId(fund.fundNumber, r.version),
+    unitPrice: (r.document.unitPrice as object | undefined) ?? null,
+    returns: (r.document.returns as unknown[] | undefined) ?? [],
+    ...figuresOf(r.document),
+  }));
+  return fundPage(context, fund, 'fund-returns', { total: found.total, rows }, input.page);
 }

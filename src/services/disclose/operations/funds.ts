@@ -29,6 +29,13 @@ export const fundValidators = (
   lastModified,
 });
 
+/** The optional figures a fund version holds (its last fund update's), each null when not reported. */
+export const figuresOf = (d: Record<string, unknown>) => ({
+  fundSize: typeof d.fundSize === 'number' ? d.fundSize : null,
+  numberOfInvestors: typeof d.numberOfInvestors === 'number' ? d.numberOfInvestors : null,
+  riskIndicator: typeof d.riskIndicator === 'number' ? d.riskIndicator : null,
+});
+
 /** A fund's answer, at a version of its parent offer (undefined: current), its holdings cut at 10. */
 export async function fundBody(context: ServiceContext, fund: FundRow, offerVersion: number | undefined) {
   const base = apiBase(context);
@@ -51,6 +58,7 @@ export async function fundBody(context: ServiceContext, fund: FundRow, offerVers
     returns: (d.returns as unknown[] | undefined) ?? [],
     fees: (d.fees as unknown[] | undefined) ?? [],
     assetAllocation: (d.assetAllocation as unknown[] | undefined) ?? [],
+    ...figuresOf(d),
     holdingsPeriodEndDate: fund.holdingsPeriodEnd,
     holdings: holdingsCut.items,
     links: [
@@ -58,6 +66,7 @@ export async function fundBody(context: ServiceContext, fund: FundRow, offerVers
       { rel: 'offer', href: `${base}/offer/${fund.offerNumber}${at}` },
       { rel: 'fund-update-document', href: `${base}/fund/${fund.fundNumber}/fund-update-document` },
       { rel: 'filing-history', href: `${base}/fund/${fund.fundNumber}/filing-history` },
+      { rel: 'fund-returns', href: `${base}/fund/${fund.fundNumber}/fund-returns` },
       { rel: 'submit-fund-compliance', href: `${path}/submit-fund-compliance` },
       { rel: 'submit-fph-compliance', href: `${path}/submit-fph-compliance` },
       holdingsCut.link,

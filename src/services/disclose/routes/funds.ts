@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
-import { listFundFilingHistory } from '../operations/fund-history.ts';
+import { listFundFilingHistory, listFundReturns } from '../operations/fund-history.ts';
 import { listHoldings, readFund } from '../operations/funds.ts';
 import { FundVersionPagingQuery, FundVersionQuery, PagingQuery } from '../parameters.ts';
-import { FilingPage, Fund, HoldingPage } from '../schemas.ts';
+import { FilingPage, Fund, FundReturnsPage, HoldingPage } from '../schemas.ts';
 import { readRoute } from './declared.ts';
 import { pageFrom } from './support.ts';
 
@@ -54,5 +54,16 @@ export function fundRoutes(app: FastifyInstance, context: ServiceContext): void 
     { summary: 'Filing history of the fund, newest first', response: FilingPage, query: PagingQuery },
     ({ params, query }) =>
       listFundFilingHistory(context, { fundNumber: params.fundNumber!, page: pageFrom(query) }),
+  );
+  readRoute(
+    app,
+    '/fund/:fundNumber/fund-returns',
+    {
+      summary: 'The fund’s returns over time: one item per fund update filed, newest period first',
+      response: FundReturnsPage,
+      query: PagingQuery,
+    },
+    ({ params, query }) =>
+      listFundReturns(context, { fundNumber: params.fundNumber!, page: pageFrom(query) }),
   );
 }

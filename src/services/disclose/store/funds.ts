@@ -123,3 +123,32 @@ export async function fundFilingHistory(
   ]);
   return { total: Number(count.rows[0]?.n ?? 0), rows: rows.rows };
 }
+
+export interface FundReturnRow {
+  periodEnd: string;
+  filedAt: Date;
+  late: boolean;
+  version: number;
+  document: Record<string, unknown>;
+}
+
+/** The fund updates a fund filed, each with the fund version it made, newest period first. */
+export async function fundReturns(
+  pool: Pool,
+  fundNumber: string,
+  slice: Slice,
+): Promise<{ total: number; rows: FundReturnRow[] }> {
+  const from = `FROM disclose_compliance_activities a
+       JOIN disclose_fund_versions v ON v.fund_number = a.fund_number AND v.version = a.fund_version
+      WHERE a.fund_number = $1 AND a.kind = 'FUND_UPDATE' AND a.filed_at IS NOT NULL`;
+  const [rows, count] = await Promise.all([
+    pool.query<FundReturnRow>(
+      `SELECT to_char(a.period_end, 'YYYY-MM-DD') AS "periodEnd", a.filed_at AS "filedAt", coalesce(a.late, false) AS late,
+              v.version, v.document
+         ${from} ORDER BY a.period_end DESC LIMIT $2 OFFSET $3`,
+      [fundNumber, slice.limit, slice.offset],
+    ),
+    pool.query<{ n: number }>(`SELECT count(*) AS n ${from}`, [fundNumber]),
+  ]);
+  return { total: Number(count.rows[0]?.n ?? 0), rows: rows.rows };
+}

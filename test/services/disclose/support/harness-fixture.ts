@@ -131,6 +131,7 @@ export const discloseFixture: ServiceFixture = {
     'GET /fund/{fundNumber}': { organisation: true, query: ['', 'version=OFR10001-v1'] },
     'GET /fund/{fundNumber}/holdings': { organisation: true, query: ['', ...PAGING] },
     'GET /fund/{fundNumber}/filing-history': { organisation: true, query: PAGING },
+    'GET /fund/{fundNumber}/fund-returns': { organisation: true, query: PAGING },
     'GET /activities': { organisation: true },
     'GET /offer/{offerNumber}/{documentType}/{documentRecId}': {
       organisation: true,
