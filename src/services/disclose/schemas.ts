@@ -158,6 +158,16 @@ export const ParticipantPage = pageOf(Participant, 'A page of participants');
 export const DocumentPage = pageOf(DocumentItem, 'A page of documents');
 export const HoldingPage = pageOf(Holding, 'A page of holdings');
 export const VersionPage = pageOf(VersionInfo, 'A page of versions');
+export const FundVersionPage = pageOf(
+  Type.Object({
+    ...VersionInfo.properties,
+    offerVersionId: Type.String({
+      description: 'The version of the parent offer this fund version belongs to',
+    }),
+    href: Type.String({ description: 'The fund at this version (ours: `?fund-version=`)' }),
+  }),
+  'A page of the fund’s own versions, newest first (ours)',
+);
 export const FundReturnsPage = pageOf(
   Type.Object({
     periodEndDate: Type.String({ description: 'The quarter the fund update covers, YYYY-MM-DD' }),

@@ -195,3 +195,80 @@ describe('a fund’s returns over time', () => {
     expect((await get('/fund/FND10001')).json().versionId).toBe(before);
   });
 });
+
+type FundVersion = {
+  versionId: string;
+  versionDate: string;
+  change: string;
+  offerVersionId: string;
+  href: string;
+};
+
+describe('a fund’s own versions', () => {
+  it('are listed newest first, linked from the fund, each readable with fund-version', async () => {
+    const fund = (await get('/fund/FND10002')).json();
+    expect(linkOf(fund, 'versions')).toBe(`${BASE}/fund/FND10002/versions`);
+    const list = await get('/fund/FND10002/versions?page-size=100');
+    expect(list.statusCode, list.body).toBe(200);
+    const items = list.json().items as FundVersion[];
+    expect(items[0]!.versionId).toBe(fund.versionId);
+    expect(items.at(-1)!.versionId).toBe('FND10002-v1');
+    expect(items.at(-1)!.change).toBe('Fund registered');
+    expect(list.json().totalItems).toBe(items.length);
+    for (const item of [items[0]!, items[1]!, items.at(-1)!]) {
+      expect(item.href).toBe(`${BASE}/fund/FND10002?fund-version=${item.versionId}`);
+      const shown = await get(item.href.slice(BASE.length));
+      expect(shown.statusCode, shown.body).toBe(200);
+      expect(shown.json().versionId).toBe(item.versionId);
+      expect(shown.json().offerVersionId).toBe(item.offerVersionId);
+      expect(shown.json().versionDate).toBe(item.versionDate);
+      expect(linkOf(shown.json(), 'self')).toBe(
+        `${BASE}/offer/OFR10001/fund/FND10002?fund-version=${item.versionId}`,
+      );
+    }
+    // On the offer's path too.
+    const onOffer = await get(`/offer/OFR10001/fund/FND10002?fund-version=FND10002-v1`);
+    expect(onOffer.json().versionId).toBe('FND10002-v1');
+  });
+
+  it('reads a fund version made after the offer’s last version, which version cannot', async () => {
+    const offer = (await get('/offer/OFR10001')).json();
+    const items = (await get('/fund/FND10002/versions?page-size=100')).json().items as FundVersion[];
+    const underLast = items.filter((i) => i.offerVersionId === offer.currentVersionId);
+    expect(underLast.length).toBeGreaterThan(1);
+    const older = underLast.at(-1)!;
+    const byOffer = (await get(`/fund/FND10002?version=${offer.currentVersionId}`)).json();
+    expect(byOffer.versionId).toBe(underLast[0]!.versionId);
+    expect((await get(`/fund/FND10002?fund-version=${older.versionId}`)).json().versionId).toBe(
+      older.versionId,
+    );
+  });
+
+  it('refuses a fund version of another fund, both selectors at once, and a missing one', async () => {
+    const other = await get('/fund/FND10002?fund-version=FND10001-v1');
+    expect(other.statusCode).toBe(400);
+    expect(other.json().errors[0].field).toBe('fund-version');
+    const both = await get('/fund/FND10002?fund-version=FND10002-v1&version=OFR10001-v1');
+    expect(both.statusCode).toBe(400);
+    expect(both.json().errors[0].field).toBe('fund-version');
+    const missing = await get('/fund/FND10002?fund-version=FND10002-v999');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().errors[0].field).toBe('fund-version');
+    expect((await get('/fund/FND99999/versions')).statusCode).toBe(404);
+  });
+
+  it('is marked as ours in the OpenAPI document', async () => {
+    const document = (await d.gateway.app.inject({ url: `${BASE}/openapi.json` })).json();
+    for (const path of ['/fund/{fundNumber}', '/offer/{offerNumber}/fund/{fundNumber}']) {
+      const parameter = document.paths[path].get.parameters.find(
+        (p: { name: string }) => p.name === 'fund-version',
+      );
+      expect(parameter, path).toBeDefined();
+      expect(parameter.description).toMatch(/^Ours/);
+      expect(document.paths[path].get['x-ours-parameters']).toEqual(['fund-version']);
+    }
+    const list = document.paths['/fund/{fundNumber}/versions'].get;
+    expect(list.summary).toMatch(/\(ours\)/);
+    expect(list['x-ours']).toBe(true);
+  });
+});

@@ -1,13 +1,14 @@
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import type { PageRequest } from '../../../platform/http/pagination.ts';
 import { pageOf, versionId } from '../domain/records.ts';
-import { fundFilingHistory, fundReturns } from '../store/funds.ts';
+import { fundFilingHistory, fundReturns, fundVersions } from '../store/funds.ts';
 import { apiBase, iso, type ReadResult, registerUrl } from './common.ts';
 import { currentFund, figuresOf } from './funds.ts';
 
 /**
  * A fund's histories, each a paginated sub-resource of the fund that its answer links to: its filing
- * history (the entries of its scheme's or offer's history that name it) and its returns over time (one
+ * history (the entries of its scheme's or offer's history that name it), its own versions (ours, each
+ * read with `?fund-version=`) and its returns over time (one
  * item per fund update it filed, from the fund version that filing made). Last-Modified: the fund's
  * last change.
  */
@@ -73,4 +74,26 @@ export async function listFundReturns(context: ServiceContext, input: FundListIn
     ...figuresOf(r.document),
   }));
   return fundPage(context, fund, 'fund-returns', { total: found.total, rows }, input.page);
+}
+
+/**
+ * The fund's own versions, newest first (ours): each with the parent offer's version it belongs to and
+ * the fund read at it (`?fund-version=`), which reaches versions after the offer's last one.
+ */
+export async function listFundVersions(context: ServiceContext, input: FundListInput): Promise<ReadResult> {
+  const fund = await currentFund(context, input.fundNumber);
+  const all = await fundVersions(context.database.pool, fund.fundNumber);
+  const { offset, pageSize } = input.page;
+  const base = apiBase(context);
+  const rows = all.slice(offset, offset + pageSize).map((v) => {
+    const id = versionId(fund.fundNumber, v.version);
+    return {
+      versionId: id,
+      versionDate: iso(v.changedAt),
+      change: v.change,
+      offerVersionId: versionId(fund.offerNumber, v.offerVersion),
+      href: `${base}/fund/${fund.fundNumber}?fund-version=${id}`,
+    };
+  });
+  return fundPage(context, fund, 'versions', { total: all.length, rows }, input.page);
 }

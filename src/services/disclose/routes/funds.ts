@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
-import { listFundFilingHistory, listFundReturns } from '../operations/fund-history.ts';
+import { listFundFilingHistory, listFundReturns, listFundVersions } from '../operations/fund-history.ts';
 import { listHoldings, readFund } from '../operations/funds.ts';
-import { FundVersionPagingQuery, FundVersionQuery, PagingQuery } from '../parameters.ts';
-import { FilingPage, Fund, FundReturnsPage, HoldingPage } from '../schemas.ts';
+import { FundVersionPagingQuery, FundVersionQuery, OURS_FUND_VERSION, PagingQuery } from '../parameters.ts';
+import { FilingPage, Fund, FundReturnsPage, FundVersionPage, HoldingPage } from '../schemas.ts';
 import { readRoute } from './declared.ts';
 import { pageFrom } from './support.ts';
 
@@ -19,19 +19,31 @@ export function fundRoutes(app: FastifyInstance, context: ServiceContext): void 
       summary: 'Fund detail (historic data for a version of its parent offer)',
       response: Fund,
       query: FundVersionQuery,
+      extensions: OURS_FUND_VERSION,
     },
     ({ params, query }) =>
       readFund(context, {
         fundNumber: params.fundNumber!,
         offerNumber: params.offerNumber,
         version: query.version,
+        fundVersion: query['fund-version'],
       }),
   );
   readRoute(
     app,
     '/fund/:fundNumber',
-    { summary: 'Fund detail (the spec’s path; the same answer)', response: Fund, query: FundVersionQuery },
-    ({ params, query }) => readFund(context, { fundNumber: params.fundNumber!, version: query.version }),
+    {
+      summary: 'Fund detail (the spec’s path; the same answer)',
+      response: Fund,
+      query: FundVersionQuery,
+      extensions: OURS_FUND_VERSION,
+    },
+    ({ params, query }) =>
+      readFund(context, {
+        fundNumber: params.fundNumber!,
+        version: query.version,
+        fundVersion: query['fund-version'],
+      }),
   );
   readRoute(
     app,
@@ -40,11 +52,13 @@ export function fundRoutes(app: FastifyInstance, context: ServiceContext): void 
       summary: 'Full portfolio holdings of the fund (at a version of its parent offer)',
       response: HoldingPage,
       query: FundVersionPagingQuery,
+      extensions: OURS_FUND_VERSION,
     },
     ({ params, query }) =>
       listHoldings(context, {
         fundNumber: params.fundNumber!,
         version: query.version,
+        fundVersion: query['fund-version'],
         page: pageFrom(query),
       }),
   );
@@ -65,5 +79,17 @@ export function fundRoutes(app: FastifyInstance, context: ServiceContext): void 
     },
     ({ params, query }) =>
       listFundReturns(context, { fundNumber: params.fundNumber!, page: pageFrom(query) }),
+  );
+  readRoute(
+    app,
+    '/fund/:fundNumber/versions',
+    {
+      summary: 'Every version of the fund itself, newest first (ours)',
+      response: FundVersionPage,
+      query: PagingQuery,
+      extensions: { 'x-ours': true },
+    },
+    ({ params, query }) =>
+      listFundVersions(context, { fundNumber: params.fundNumber!, page: pageFrom(query) }),
   );
 }

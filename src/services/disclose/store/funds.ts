@@ -41,6 +41,21 @@ export async function fundAt(
   return result.rows[0];
 }
 
+/** A fund at one of its own versions (`fundVersion`); undefined when the fund or the version is absent. */
+export async function fundAtOwnVersion(
+  pool: Pool,
+  fundNumber: string,
+  fundVersion: number,
+): Promise<FundRow | undefined> {
+  const result = await pool.query<FundRow>(
+    `SELECT ${FUND_COLUMNS}
+       FROM disclose_funds f JOIN disclose_fund_versions v ON v.fund_number = f.fund_number
+      WHERE f.fund_number = $1 AND v.version = $2`,
+    [fundNumber, fundVersion],
+  );
+  return result.rows[0];
+}
+
 /** The funds of an offer as they were at an offer version (or now), in fund number order. */
 export async function fundsOfOffer(
   pool: Pool,
