@@ -142,7 +142,7 @@ try {
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
   const port = address.port;
-  const base = '/sandbox/disclose-register/v1';
+  const base = '/sandbox/companies-office/disclose-register/v1';
   const fund = '/offer/OFR10001/fund/FND10001';
   const key = { 'Ocp-Apim-Subscription-Key': primaryKey };
   const etag = (

@@ -136,7 +136,7 @@ try {
   await runtime.clocks.reload();
   const headers = { 'Ocp-Apim-Subscription-Key': primaryKey, 'x-organisation': 'bench' };
   const get = (url: string) =>
-    app.inject({ method: 'GET', url: `/sandbox/disclose-register/v1${url}`, headers });
+    app.inject({ method: 'GET', url: `/sandbox/companies-office/disclose-register/v1${url}`, headers });
 
   // --- FPH filings of 50,000 holdings ------------------------------------------------------------
   const each = 100 / HOLDINGS;
@@ -165,7 +165,7 @@ try {
     const t0 = performance.now();
     const response = await app.inject({
       method: 'PUT',
-      url: `/sandbox/disclose-register/v1/offer/OFR10001/fund/${fund}/submit-fph-compliance`,
+      url: `/sandbox/companies-office/disclose-register/v1/offer/OFR10001/fund/${fund}/submit-fph-compliance`,
       headers: { ...headers, 'content-type': 'application/json', 'if-match': etag },
       payload: body,
     });
@@ -199,7 +199,7 @@ try {
     const t0 = performance.now();
     const response = await c.app.inject({
       method: 'GET',
-      url: `/sandbox/disclose-register/v1/offer/${number}`,
+      url: `/sandbox/companies-office/disclose-register/v1/offer/${number}`,
       headers,
     });
     const elapsed = performance.now() - t0;

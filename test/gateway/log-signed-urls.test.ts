@@ -24,7 +24,7 @@ describe('signed URLs and PINs at LOG_LEVEL=debug', () => {
   it('follows a signed document redirect, a tampered one, and sends a PIN', async () => {
     const list = await d.get('/scheme/SCH10000/governing-documents');
     const href = (list.json().items[0] as { href: string }).href;
-    const redirect = await d.get(href.replace(/^.*\/disclose-register\/v1/, ''));
+    const redirect = await d.get(href.replace(/^.*\/companies-office\/disclose-register\/v1/, ''));
     expect(redirect.statusCode).toBe(302);
     const url = new URL(String(redirect.headers.location));
     const signature = url.searchParams.get('signature')!;

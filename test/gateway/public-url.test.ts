@@ -51,15 +51,18 @@ describe('a forged Host header changes no URL', () => {
     const offer = await d.get('/offer/OFR10001', FORGED);
     expect(offer.statusCode).toBe(200);
     expect(offer.json().registerUrl).toBe(
-      `${PUBLIC}/sandbox/disclose-register/v1/online-register/offer/OFR10001`,
+      `${PUBLIC}/sandbox/companies-office/disclose-register/v1/online-register/offer/OFR10001`,
     );
     expectOnlyPublic(offer.body);
     const list = await d.get('/scheme/SCH10000/governing-documents', FORGED);
     const document = list.json().items[0] as { href: string };
-    const redirect = await d.get(document.href.replace(/^.*\/disclose-register\/v1/, ''), FORGED);
+    const redirect = await d.get(
+      document.href.replace(/^.*\/companies-office\/disclose-register\/v1/, ''),
+      FORGED,
+    );
     expect(redirect.statusCode).toBe(302);
     const location = String(redirect.headers.location);
-    expect(location.startsWith(`${PUBLIC}/sandbox/disclose-register/v1/files/`)).toBe(true);
+    expect(location.startsWith(`${PUBLIC}/sandbox/companies-office/disclose-register/v1/files/`)).toBe(true);
     expect(location).toContain('signature=');
     expectOnlyPublic(location);
   });

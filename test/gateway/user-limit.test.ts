@@ -29,7 +29,7 @@ const ENV = { RSG_TEST_MARKET_RENT_USER_RATE_LIMIT: '2' };
 const URL = {
   iponz: '/sandbox/iponz/v5/echo',
   iponzProduction: '/gateway/iponz/v5/echo',
-  disclose: '/sandbox/disclose-register/v1/echo',
+  disclose: '/sandbox/companies-office/disclose-register/v1/echo',
   marketRent: '/sandbox/tenancy-services/market-rent/v2/echo',
   nzbn: '/sandbox/nzbn/v5/echo',
 };

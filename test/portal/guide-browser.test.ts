@@ -139,7 +139,7 @@ describe.skipIf(!hasChromium)('the portal, page by page, for the guide', { timeo
     const block = user.locator('.opblock-get:has(.opblock-summary-path[data-path="/offers"])').first();
     await block.locator('.opblock-summary-control').click();
     const call = user.waitForRequest((request) =>
-      request.url().startsWith(`${base}/sandbox/disclose-register/v1/offers`),
+      request.url().startsWith(`${base}/sandbox/companies-office/disclose-register/v1/offers`),
     );
     await block.getByRole('button', { name: 'Execute' }).click();
     const sent = await call;

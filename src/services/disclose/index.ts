@@ -11,7 +11,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const discloseService: ServiceDefinition = {
   id: 'disclose',
   title: 'Offers register',
-  path: '/disclose-register/v1',
+  path: '/companies-office/disclose-register/v1',
   version: '1',
   dialect: 'problem',
   errorCodes: Object.values(DISCLOSE_ERRORS),

@@ -39,10 +39,29 @@ const offerVersion = text(
   { maxLength: VERSION_LENGTH },
 );
 
+/**
+ * Ours (not in the published design): a version of the fund itself, beside the parent offer's. The
+ * operations that take it name it in `x-ours-parameters` (`OURS_FUND_VERSION`).
+ */
+const fundVersion = Type.Optional(
+  Type.String({
+    description:
+      'Ours (not in the published design): a version identifier of the fund itself (e.g. FND10001-v3, from /fund/{fundNumber}/versions); not with version',
+    maxLength: VERSION_LENGTH,
+  }),
+);
+
+/** The OpenAPI extension of an operation that takes `fund-version`: the parameters that are ours. */
+export const OURS_FUND_VERSION = { 'x-ours-parameters': ['fund-version'] } as const;
+
 export const VersionQuery = Type.Object({ version });
 export const VersionPagingQuery = Type.Object({ version, ...paging });
-export const FundVersionQuery = Type.Object({ version: offerVersion });
-export const FundVersionPagingQuery = Type.Object({ version: offerVersion, ...paging });
+export const FundVersionQuery = Type.Object({ version: offerVersion, 'fund-version': fundVersion });
+export const FundVersionPagingQuery = Type.Object({
+  version: offerVersion,
+  'fund-version': fundVersion,
+  ...paging,
+});
 
 const NAME_OR_NUMBER = 'Name or number contains (case ignored), 1 to 100 characters';
 

@@ -109,6 +109,17 @@ export const Fund = Type.Object({
       targetPercentage: Type.Number(),
     }),
   ),
+  fundSize: Nullable(
+    Type.Number({ description: 'Total value of the fund in the unit price’s currency (last fund update)' }),
+  ),
+  numberOfInvestors: Nullable(Type.Integer({ description: 'Number of investors (last fund update)' })),
+  riskIndicator: Nullable(
+    Type.Integer({
+      minimum: 1,
+      maximum: 7,
+      description: 'Risk indicator, 1 (lowest) to 7 (last fund update)',
+    }),
+  ),
   holdingsPeriodEndDate: Nullable(Type.String({ description: 'YYYY-MM-DD' })),
   holdings: Type.Array(Holding, { description: 'The first 10 holdings of the full portfolio holdings' }),
   links: Links,
@@ -147,6 +158,32 @@ export const ParticipantPage = pageOf(Participant, 'A page of participants');
 export const DocumentPage = pageOf(DocumentItem, 'A page of documents');
 export const HoldingPage = pageOf(Holding, 'A page of holdings');
 export const VersionPage = pageOf(VersionInfo, 'A page of versions');
+export const FundVersionPage = pageOf(
+  Type.Object({
+    ...VersionInfo.properties,
+    offerVersionId: Type.String({
+      description: 'The version of the parent offer this fund version belongs to',
+    }),
+    href: Type.String({ description: 'The fund at this version (ours: `?fund-version=`)' }),
+  }),
+  'A page of the fund’s own versions, newest first (ours)',
+);
+export const FundReturnsPage = pageOf(
+  Type.Object({
+    periodEndDate: Type.String({ description: 'The quarter the fund update covers, YYYY-MM-DD' }),
+    filedDate: Type.String({ description: 'When it was filed, ISO 8601 date and time' }),
+    late: Type.Boolean(),
+    versionId: Type.String({ description: 'The fund version the filing made' }),
+    unitPrice: Nullable(Type.Object({ price: Type.Number(), currency: Type.String() })),
+    returns: Type.Array(Type.Object({ period: Type.String(), percentage: Type.Number() }), {
+      description: 'Returns after fees and tax over each period, as filed',
+    }),
+    fundSize: Nullable(Type.Number()),
+    numberOfInvestors: Nullable(Type.Integer()),
+    riskIndicator: Nullable(Type.Integer()),
+  }),
+  'A page of the fund’s returns over time: one item per fund update filed, newest period first',
+);
 export const FilingPage = pageOf(
   Type.Object({
     filedDate: Type.String({ description: 'ISO 8601 date and time' }),
@@ -203,6 +240,13 @@ export const FundUpdateBody = Type.Object(
         targetPercentage: Type.Number(),
       }),
     ),
+    fundSize: Type.Optional(
+      Nullable(
+        Type.Number({ description: 'Total value of the fund in the unit price’s currency, 0 to 10^15' }),
+      ),
+    ),
+    numberOfInvestors: Type.Optional(Nullable(Type.Integer({ description: 'Number of investors' }))),
+    riskIndicator: Type.Optional(Nullable(Type.Integer({ description: 'Risk indicator, 1 (lowest) to 7' }))),
   },
   {
     description:
@@ -219,6 +263,9 @@ export const FundUpdateBody = Type.Object(
           { assetType: 'CASH_AND_CASH_EQUIVALENTS', actualPercentage: 10, targetPercentage: 10 },
           { assetType: 'INTERNATIONAL_EQUITIES', actualPercentage: 90, targetPercentage: 90 },
         ],
+        fundSize: 125000000,
+        numberOfInvestors: 4200,
+        riskIndicator: 4,
       },
     ],
   },

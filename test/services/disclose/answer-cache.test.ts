@@ -24,7 +24,7 @@ describe('the kept detail answers', () => {
     const elsewhere = await d.get('/offer/OFR10001', { host: 'register.example:8443' });
     expect(elsewhere.body).toBe(first.body);
     expect(elsewhere.json().registerUrl).toBe(
-      `${d.gateway.runtime.publicUrl.base}/sandbox/disclose-register/v1/online-register/offer/OFR10001`,
+      `${d.gateway.runtime.publicUrl.base}/sandbox/companies-office/disclose-register/v1/online-register/offer/OFR10001`,
     );
     expect((await d.get('/offer/OFR10001')).body).toBe(first.body);
     const conditional = await d.get('/offer/OFR10001', { 'if-none-match': first.headers.etag as string });

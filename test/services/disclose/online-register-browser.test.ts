@@ -68,7 +68,9 @@ describe.skipIf(!hasChromium)('the online register in Chromium', { timeout: 120_
     expect(await page.locator('main').textContent()).toContain('Manager');
     expect((await page.goto(await pageOf('/fund/FND10001?version=OFR10001-v1')))?.status()).toBe(200);
     expect(await page.locator('main').textContent()).toContain('FND10001-v1');
-    const missing = await page.goto(`${base}/sandbox/disclose-register/v1/online-register/offer/OFR99999`);
+    const missing = await page.goto(
+      `${base}/sandbox/companies-office/disclose-register/v1/online-register/offer/OFR99999`,
+    );
     expect(missing?.status()).toBe(404);
     expect(await page.locator('h1').textContent()).toBe('Not on the register');
   });

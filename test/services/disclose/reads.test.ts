@@ -36,7 +36,7 @@ describe('offers', () => {
     expect(link('funds')).toEqual({ rel: 'funds', href: `${BASE}/offer/OFR10001/funds`, count: 11 });
     expect(link('filing-history').href).toBe(`${BASE}/offer/OFR10001/filing-history`);
     expect(offer.registerUrl).toMatch(
-      /^http:\/\/[^/]+\/sandbox\/disclose-register\/v1\/online-register\/offer\/OFR10001$/,
+      /^http:\/\/[^/]+\/sandbox\/companies-office\/disclose-register\/v1\/online-register\/offer\/OFR10001$/,
     );
     const all = (await get('/offer/OFR10001/participants?page-size=100')).json();
     expect(all.items).toHaveLength(11);

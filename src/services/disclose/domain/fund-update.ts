@@ -10,6 +10,11 @@
  * | `returns`                           | 1 to 10 items, each `period` one of RETURN_PERIODS once, `percentage` from -100 to 1,000 |
  * | `fees`                              | 1 to 10 items, each `feeType` one of FEE_TYPES once, `percentage` from 0 to 100 |
  * | `assetAllocation`                   | 1 to 9 items, each `assetType` one of ASSET_TYPES once, `actualPercentage` and `targetPercentage` from 0 to 100; actual percentages sum to 100 within ±0.05 |
+ * | `fundSize` (optional)               | the fund's total value in the unit price's currency: a number from 0 to 10^15 with at most 2 decimal places |
+ * | `numberOfInvestors` (optional)      | a whole number from 0 to 100,000,000                            |
+ * | `riskIndicator` (optional)          | the risk indicator: a whole number from 1 (lowest) to 7         |
+ *
+ * The optional fields may be absent or null (not reported for the period).
  *
  * Arrays are capped at 10 so a main fund answer never has to cut them (it cuts at 10, records.ts).
  */
@@ -29,6 +34,50 @@ export interface FundUpdate {
     actualPercentage: number;
     targetPercentage: number;
   }[];
+  fundSize?: number | null;
+  numberOfInvestors?: number | null;
+  riskIndicator?: number | null;
+}
+
+/** The optional figures of a fund update, each with its rule (absent or null: not reported). */
+export const OPTIONAL_FIGURES = {
+  fundSize: { min: 0, max: 1e15, decimals: 2 },
+  numberOfInvestors: { min: 0, max: 100_000_000, decimals: 0 },
+  riskIndicator: { min: 1, max: 7, decimals: 0 },
+} as const;
+
+export type OptionalFigure = keyof typeof OPTIONAL_FIGURES;
+
+/** The problems of the optional figures that are given. */
+function optionalFigureProblems(body: Record<string, unknown>, problems: Problem[]): void {
+  for (const [field, rule] of Object.entries(OPTIONAL_FIGURES)) {
+    const value = body[field];
+    if (value === undefined || value === null) continue;
+    const scaled = isNumber(value) ? value * 10 ** rule.decimals : Number.NaN;
+    if (
+      !isNumber(value) ||
+      value < rule.min ||
+      value > rule.max ||
+      Math.abs(Math.round(scaled) - scaled) > 1e-6 * Math.max(1, Math.abs(scaled))
+    ) {
+      const kind =
+        rule.decimals === 0 ? 'a whole number' : `a number with at most ${rule.decimals} decimal places`;
+      problems.push({
+        field,
+        message: `must be ${kind} from ${rule.min} to ${rule.max.toLocaleString('en-NZ')}`,
+      });
+    }
+  }
+}
+
+/** The figures a fund update reports for its fund (absent ones null): what the fund then shows. */
+export function reportedFigures(body: Record<string, unknown>): Record<OptionalFigure, number | null> {
+  const figure = (name: OptionalFigure) => (isNumber(body[name]) ? (body[name] as number) : null);
+  return {
+    fundSize: figure('fundSize'),
+    numberOfInvestors: figure('numberOfInvestors'),
+    riskIndicator: figure('riskIndicator'),
+  };
 }
 
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
@@ -172,5 +221,6 @@ export function fundUpdateProblems(body: unknown): Problem[] {
       });
     }
   }
+  optionalFigureProblems(body, problems);
   return problems;
 }

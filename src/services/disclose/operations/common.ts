@@ -20,7 +20,7 @@ export interface ReadResult<Body = unknown> {
   etag?: string | undefined;
 }
 
-/** Where the service's operations are, from the gateway root (`/sandbox/disclose-register/v1`). */
+/** Where the service's operations are, from the gateway root (`/sandbox/companies-office/disclose-register/v1`). */
 export const apiBase = (context: ServiceContext): string =>
   `${ENVIRONMENT_PREFIX[context.environment]}${context.service.path}`;
 

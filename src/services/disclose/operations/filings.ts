@@ -5,7 +5,7 @@ import { HttpError } from '../../../platform/http/errors.ts';
 import type { Preconditions, ResourceValidators } from '../../../platform/http/operation.ts';
 import { type ActivityKind, filingOf } from '../domain/activities.ts';
 import { isPeriodEnd } from '../domain/compliance.ts';
-import { fundUpdateProblems } from '../domain/fund-update.ts';
+import { fundUpdateProblems, reportedFigures } from '../domain/fund-update.ts';
 import type { HoldingsChecker, Problem } from '../domain/holdings.ts';
 import { FUND_NUMBER, OFFER_NUMBER, versionId } from '../domain/records.ts';
 import { DISCLOSE_ERRORS } from '../errors.ts';
@@ -118,6 +118,7 @@ function readContent(content: FilingContent) {
         returns: b.returns,
         fees: b.fees,
         assetAllocation: b.assetAllocation,
+        ...reportedFigures(b),
       };
     }
   }

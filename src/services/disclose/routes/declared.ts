@@ -70,7 +70,13 @@ export type DeclaredQuery<Query extends TSchema> = FastifyRequest<
 export function readRoute<Query extends TObject>(
   app: FastifyInstance,
   url: string,
-  spec: { summary: string; response: TSchema; query: Query },
+  spec: {
+    summary: string;
+    response: TSchema;
+    query: Query;
+    /** OpenAPI extensions of the operation (`x-…`), e.g. which of its parameters are ours. */
+    extensions?: Readonly<Record<`x-${string}`, unknown>>;
+  },
   handler: (input: {
     query: NoInfer<DeclaredQuery<Query>>;
     params: Readonly<Record<string, string>>;
@@ -86,6 +92,7 @@ export function readRoute<Query extends TObject>(
           params: pathParameters(url),
           querystring: spec.query,
           response: readResponses(spec.response),
+          ...spec.extensions,
         },
       },
       { produces: JSON_ANSWER, conditional: 'read' },

@@ -4,7 +4,7 @@
  * Deterministic for the random source each fund is given (generator.ts forks one per fund).
  */
 import { addDays, nzDate } from '../../../platform/calendar.ts';
-import type { Random } from '../../../platform/random.ts';
+import { type Random, seeded } from '../../../platform/random.ts';
 import { type ActivityKind, dueDateOf, periodEnds } from '../domain/activities.ts';
 import { ASSET_TYPES } from '../domain/holdings.ts';
 import { withIsinCheckDigit } from '../domain/isin.ts';
@@ -85,6 +85,19 @@ function fundDocument(
   };
 }
 
+/**
+ * The optional figures of a fund update (fund size, investors, risk indicator), drawn from a source of
+ * their own keyed by the fund and period: the rest of the register draws as it did before they existed.
+ */
+function reportedFigures(fundNumber: string, periodEnd: string): Record<string, number> {
+  const random = seeded('fund-figures', fundNumber, periodEnd);
+  return {
+    fundSize: Math.round((1 + random.next() * 999) * 1_000_000 * 100) / 100,
+    numberOfInvestors: random.int(50, 250_000),
+    riskIndicator: random.int(1, 7),
+  };
+}
+
 /** A fund to make: its offer, its place among the offer's funds, and a fixture's filings. */
 export interface FundPlan {
   offerName: string;
@@ -158,7 +171,10 @@ function fileEvents(
     if (filedAt >= g.now) continue;
     const fph = event.kind === 'FULL_PORTFOLIO_HOLDINGS';
     if (!fph) {
-      document = { ...fundDocument(random, fund.number, fund.name, fund.fundType) };
+      document = {
+        ...fundDocument(random, fund.number, fund.name, fund.fundType),
+        ...reportedFigures(fund.number, event.periodEnd),
+      };
     } else holdingsPeriodEnd = event.periodEnd;
     versions.push({
       version: versions.length + 1,

@@ -1,6 +1,6 @@
 /** The funds' SQL: a fund at a version of its parent offer, an offer's funds, holdings, fund versions. */
 import type { Pool } from 'pg';
-import type { Slice } from './register.ts';
+import type { FilingRow, Slice } from './register.ts';
 
 export interface FundRow {
   fundNumber: string;
@@ -37,6 +37,21 @@ export async function fundAt(
       WHERE f.fund_number = $1 AND ($2::integer IS NULL OR v.offer_version <= $2)
       ORDER BY v.version DESC LIMIT 1`,
     [fundNumber, offerVersion ?? null],
+  );
+  return result.rows[0];
+}
+
+/** A fund at one of its own versions (`fundVersion`); undefined when the fund or the version is absent. */
+export async function fundAtOwnVersion(
+  pool: Pool,
+  fundNumber: string,
+  fundVersion: number,
+): Promise<FundRow | undefined> {
+  const result = await pool.query<FundRow>(
+    `SELECT ${FUND_COLUMNS}
+       FROM disclose_funds f JOIN disclose_fund_versions v ON v.fund_number = f.fund_number
+      WHERE f.fund_number = $1 AND v.version = $2`,
+    [fundNumber, fundVersion],
   );
   return result.rows[0];
 }
@@ -102,4 +117,53 @@ export async function fundVersions(
     [fundNumber],
   );
   return result.rows;
+}
+
+/** The filing history entries that name a fund (in its scheme's or offer's history), newest first. */
+export async function fundFilingHistory(
+  pool: Pool,
+  fundNumber: string,
+  slice: Slice,
+): Promise<{ total: number; rows: FilingRow[] }> {
+  const [rows, count] = await Promise.all([
+    pool.query<FilingRow>(
+      `SELECT filed_at AS "filedAt", filing_type AS "filingType", description, fund_number AS "fundNumber", late
+         FROM disclose_filing_history WHERE fund_number = $1
+        ORDER BY filed_at DESC, id DESC LIMIT $2 OFFSET $3`,
+      [fundNumber, slice.limit, slice.offset],
+    ),
+    pool.query<{ n: number }>('SELECT count(*) AS n FROM disclose_filing_history WHERE fund_number = $1', [
+      fundNumber,
+    ]),
+  ]);
+  return { total: Number(count.rows[0]?.n ?? 0), rows: rows.rows };
+}
+
+export interface FundReturnRow {
+  periodEnd: string;
+  filedAt: Date;
+  late: boolean;
+  version: number;
+  document: Record<string, unknown>;
+}
+
+/** The fund updates a fund filed, each with the fund version it made, newest period first. */
+export async function fundReturns(
+  pool: Pool,
+  fundNumber: string,
+  slice: Slice,
+): Promise<{ total: number; rows: FundReturnRow[] }> {
+  const from = `FROM disclose_compliance_activities a
+       JOIN disclose_fund_versions v ON v.fund_number = a.fund_number AND v.version = a.fund_version
+      WHERE a.fund_number = $1 AND a.kind = 'FUND_UPDATE' AND a.filed_at IS NOT NULL`;
+  const [rows, count] = await Promise.all([
+    pool.query<FundReturnRow>(
+      `SELECT to_char(a.period_end, 'YYYY-MM-DD') AS "periodEnd", a.filed_at AS "filedAt", coalesce(a.late, false) AS late,
+              v.version, v.document
+         ${from} ORDER BY a.period_end DESC LIMIT $2 OFFSET $3`,
+      [fundNumber, slice.limit, slice.offset],
+    ),
+    pool.query<{ n: number }>(`SELECT count(*) AS n ${from}`, [fundNumber]),
+  ]);
+  return { total: Number(count.rows[0]?.n ?? 0), rows: rows.rows };
 }

@@ -18,7 +18,7 @@ import { subscriber, type TestGateway, testGateway } from '../../../support/runt
 
 /** The sandbox clock of the tests: 20 May 2026, so FPH for 31 March 2026 is due and not yet overdue. */
 export const NOW = '2026-05-20T00:00:00Z';
-export const BASE = '/sandbox/disclose-register/v1';
+export const BASE = '/sandbox/companies-office/disclose-register/v1';
 
 /** Companies standing in for the sandbox business number register (valid GS1 check digits). */
 export function testCompanies(count = 40) {

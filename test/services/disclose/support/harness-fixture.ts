@@ -70,6 +70,10 @@ export const discloseFixture: ServiceFixture = {
               valid: ['OFR10001-v1', 'OFR10001-v2', 'SCH10000-v1'],
               odd: ['v1', 'OFR10001-v0', 'OFR10001-v999999'],
             },
+            'fund-version': {
+              valid: ['FND10001-v1', 'FND10001-v2'],
+              odd: ['v1', 'FND10002-v1', 'FND10001-v0', 'FND10001-v999999'],
+            },
             'start-date': { valid: ['2020-01-01', '2026-05-01'], odd: ['2026-02-30', '20260101', ''] },
             'end-date': { valid: ['2026-05-20', '2026-12-31'], odd: ['2026-13-01', 'today'] },
             startDate: { valid: ['2020-01-01'], odd: ['2026-02-30'] },
@@ -128,8 +132,14 @@ export const discloseFixture: ServiceFixture = {
       organisation: true,
       query: PAGING,
     },
-    'GET /fund/{fundNumber}': { organisation: true, query: ['', 'version=OFR10001-v1'] },
+    'GET /fund/{fundNumber}': {
+      organisation: true,
+      query: ['', 'version=OFR10001-v1', 'fund-version=FND10001-v1'],
+    },
     'GET /fund/{fundNumber}/holdings': { organisation: true, query: ['', ...PAGING] },
+    'GET /fund/{fundNumber}/filing-history': { organisation: true, query: PAGING },
+    'GET /fund/{fundNumber}/fund-returns': { organisation: true, query: PAGING },
+    'GET /fund/{fundNumber}/versions': { organisation: true, query: PAGING },
     'GET /activities': { organisation: true },
     'GET /offer/{offerNumber}/{documentType}/{documentRecId}': {
       organisation: true,
