@@ -33,6 +33,12 @@ export interface ServiceDefinition {
    * all of them are listed in its OpenAPI document as `x-error-codes` and in its README.
    */
   errorCodes?: readonly ErrorCode[];
+  /**
+   * The register's rules accept direct credit for its fees (a prepaid account, billing/fees.ts) beside a
+   * direct debit authority: the IP office's do ("direct debit or direct credit"); the rest need a direct
+   * debit authority in production.
+   */
+  acceptsDirectCredit?: boolean;
   /** Top-level additions to the service's OpenAPI document (e.g. `webhooks` it sends). */
   openapi?: Record<string, unknown>;
   /** Routes of the service, mounted once per environment. */
