@@ -24,3 +24,18 @@ export const BILLING_ERRORS = {
     ),
   ),
 } as const satisfies Record<string, ErrorCode>;
+
+/**
+ * The refusal of a register that accepts direct credit (the IP office): the paying organisation's
+ * prepaid balance cannot cover the fee. The operation rolls back (nothing written); after a top-up the
+ * same request id runs again (`beforeStart`: kept under none).
+ */
+export const DIRECT_CREDIT_ERRORS = {
+  directCreditInsufficient: beforeStart(
+    errorCode(
+      'direct-credit-insufficient',
+      402,
+      "The paying organisation's direct credit balance is less than the fee and its GST; an operator tops it up",
+    ),
+  ),
+} as const satisfies Record<string, ErrorCode>;

@@ -13,6 +13,13 @@
  * makes on first need with the user as its only owner (`personalSandboxOrganisation`: tied to the user,
  * with a random identifier, so nobody can make it first and be joined by the user). Billing never names
  * identity's tables: the memberships and organisations are read, and made, through identity's functions.
+ *
+ * Direct credit (a register whose rules accept it, `directCredit`): a paying organisation with a direct
+ * credit account pays each fee and its GST from its prepaid balance, taken in the operation's transaction;
+ * a balance short of it is refused (402 `direct-credit-insufficient`, the operation rolled back, nothing
+ * written), never passed on to a direct debit. An organisation without an account pays by direct debit
+ * as before. A register that does not accept direct credit (the secured interests register) ignores the
+ * account: it needs the direct debit authority in production whatever the balance.
  */
 import type pg from 'pg';
 import { personalSandboxOrganisation } from '../identity/operations/organisations.ts';
@@ -22,8 +29,13 @@ import { RuleError } from '../platform/errors.ts';
 import type { Environment } from '../services/contract.ts';
 import { type Channel, type FeeSchedule, type Quote, quote } from './domain/fee-schedule.ts';
 import { periodOf } from './domain/invoice-month.ts';
-import { BILLING_ERRORS } from './errors.ts';
+import { BILLING_ERRORS, DIRECT_CREDIT_ERRORS } from './errors.ts';
 import { approvedAuthorityHolders, holdsApprovedAuthority } from './store/authorities.ts';
+import {
+  findDirectCreditAccount,
+  recordDirectCreditCharge,
+  takeDirectCredit,
+} from './store/direct-credit.ts';
 import {
   type FeeRecordPage,
   type FeeRecordQuery,
@@ -70,6 +82,8 @@ export interface ChargedFee extends Quote {
   organisationId: string;
   channel: Channel;
   chargedAt: Date;
+  /** How it is paid: by the organisation's direct debit, or from its direct credit balance. */
+  paidBy: 'direct-debit' | 'direct-credit';
 }
 
 export interface ServiceFees {
@@ -107,6 +121,8 @@ export interface FeesSettings {
   clock: Clock;
   schedule: FeeSchedule;
   enabled: boolean;
+  /** The register's rules accept direct credit (the IP office's): see the header. */
+  directCredit?: boolean | undefined;
   /**
    * The process's payer cache (one per gateway database, shared by every service and environment): with
    * it, a payer whose memberships are in memory costs no query on the gateway database.
@@ -123,6 +139,11 @@ export function serviceFees(settings: FeesSettings): ServiceFees {
     new RuleError('organisation', 'the acting user belongs to no organisation in this environment', {
       message: `This operation carries a fee, charged to an organisation account; the acting user belongs to no ${environment} organisation. Ask for one in the developer portal (Sandbox access); an operator approves it, or adds one (rsg organisations add, add-member).`,
       code: BILLING_ERRORS.billingOrganisationRequired,
+    });
+  const shortOfCredit = (organisationId: string, balanceCents: number, totalCents: number) =>
+    new RuleError('organisation', 'direct credit balance is less than the fee', {
+      message: `This operation's fee and GST come to NZ$${(totalCents / 100).toFixed(2)}; the paying organisation's (${organisationId}) direct credit balance is NZ$${(balanceCents / 100).toFixed(2)}. Nothing was done or charged; an operator tops the balance up.`,
+      code: DIRECT_CREDIT_ERRORS.directCreditInsufficient,
     });
   const noAuthority = (organisationId: string) =>
     new RuleError('organisation', 'holds no approved direct debit authority', {
@@ -175,6 +196,9 @@ export function serviceFees(settings: FeesSettings): ServiceFees {
     async requireAuthority(caller) {
       const payer = await fees.payer(caller);
       if (!settings.enabled || environment !== 'production') return payer;
+      // Paid from a direct credit account: its balance is checked by the charge, against the fee.
+      if (settings.directCredit && (await findDirectCreditAccount(database, payer.organisationId)))
+        return payer;
       if (!(await holdsApprovedAuthority(database, payer.organisationId)))
         throw noAuthority(payer.organisationId);
       return payer;
@@ -207,7 +231,13 @@ export function serviceFees(settings: FeesSettings): ServiceFees {
         objectId: charge.object?.id ?? null,
         chargedAt,
       };
-      const row = await insertFeeRecord(tx, environment, fee);
+      const credit = settings.directCredit
+        ? await takeDirectCredit(tx, payer.organisationId, priced.amountCents + priced.gstCents, chargedAt)
+        : undefined;
+      if (credit && 'refused' in credit && credit.refused === 'short')
+        throw shortOfCredit(payer.organisationId, credit.balanceCents, priced.amountCents + priced.gstCents);
+      const paidBy = credit && !('refused' in credit) ? 'direct-credit' : 'direct-debit';
+      const row = await insertFeeRecord(tx, environment, fee, paidBy);
       if (!row) throw noAuthority(payer.organisationId);
       // The fee's month closed between the clock's reading and the barrier (a month end ran just then, or
       // a sandbox clock is behind a closed month): the fee is dated by a reading taken now that the barrier
@@ -215,9 +245,18 @@ export function serviceFees(settings: FeesSettings): ServiceFees {
       // its charge held the barrier.
       if (row.billingPeriod !== periodOf(chargedAt)) {
         chargedAt = clock.now();
-        await redateFeeRecord(tx, row.id, chargedAt);
+        row.billingPeriod = (await redateFeeRecord(tx, row.id, chargedAt)).billingPeriod;
       }
-      return { ...priced, id: row.id, organisationId: payer.organisationId, channel, chargedAt };
+      if (credit && !('refused' in credit))
+        await recordDirectCreditCharge(tx, {
+          organisationId: payer.organisationId,
+          amountCents: priced.amountCents + priced.gstCents,
+          balanceAfterCents: credit.balanceCents,
+          feeRecordId: row.id,
+          billingPeriod: row.billingPeriod,
+          at: chargedAt,
+        });
+      return { ...priced, id: row.id, organisationId: payer.organisationId, channel, chargedAt, paidBy };
     },
     async list(caller, query) {
       const payer = await fees.payer(caller);

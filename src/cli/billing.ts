@@ -24,13 +24,18 @@ import {
   userId,
   withDatabases,
 } from './args.ts';
+import { CREDIT_USAGE, creditCommand, creditText } from './billing-credit.ts';
 
-/** `rsg billing authorities`: direct debit authorities, per environment (the operator's side). */
+/**
+ * `rsg billing authorities`: direct debit authorities, per environment (the operator's side);
+ * `rsg billing credit`: direct credit accounts (cli/billing-credit.ts).
+ */
 
 const USAGE = `billing authorities list [--environment E] [--organisation ID] [--state S] [--json]
 billing authorities request --environment E --organisation ID [--account-name N --account-number N] [--email E]
 billing authorities approve|decline --authority ID [--note TEXT] [--by EMAIL]
-billing authorities cancel --authority ID [--by EMAIL]`;
+billing authorities cancel --authority ID [--by EMAIL]
+${CREDIT_USAGE}`;
 export const BILLING_USAGE = USAGE;
 
 function environmentOption(values: Record<string, unknown>, required: boolean): Environment | undefined {
@@ -97,10 +102,19 @@ export async function billingCommand(config: Config, args: string[]): Promise<nu
     email: { type: 'string' },
     by: { type: 'string' },
     note: { type: 'string' },
+    amount: { type: 'string' },
     json: { type: 'boolean' },
   });
   const json = values.json === true;
   const [area, action] = positionals;
+  if (area === 'credit') {
+    const environment = environmentOption(values, true)!;
+    const row = await withDatabases(config, (databases) =>
+      creditCommand(databases, action, values, environment),
+    );
+    print(row, json, () => creditText(row));
+    return 0;
+  }
   if (area !== 'authorities' || !action) throw new UsageError(USAGE.replaceAll('\n', ' | '));
   const rows = await withDatabases(config, async (databases): Promise<Row[]> => {
     const named = async (environment: Environment, list: DirectDebitAuthority[]) => {

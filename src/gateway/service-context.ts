@@ -67,6 +67,7 @@ export function serviceContext(
       clock,
       schedule: runtime.config.fees.schedule,
       enabled: runtime.config.fees.enabled,
+      directCredit: service.acceptsDirectCredit,
       payers: runtime.payers,
     }),
     settings: readSettings(runtime.config.variables, service.settings),

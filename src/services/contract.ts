@@ -38,6 +38,12 @@ export interface ServiceDefinition {
    * client must know that no single operation says, such as operations replaced.
    */
   description?: string;
+  /**
+   * The register's rules accept direct credit for its fees (a prepaid account, billing/fees.ts) beside a
+   * direct debit authority: the IP office's do ("direct debit or direct credit"); the rest need a direct
+   * debit authority in production.
+   */
+  acceptsDirectCredit?: boolean;
   /** Top-level additions to the service's OpenAPI document (e.g. `webhooks` it sends). */
   openapi?: Record<string, unknown>;
   /** Routes of the service, mounted once per environment. */

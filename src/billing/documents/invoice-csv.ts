@@ -5,7 +5,8 @@ import type { InvoiceWithLines } from '../store/invoices.ts';
 const dollars = (cents: number) => (cents / 100).toFixed(2);
 
 /**
- * An invoice (or credit note) as CSV: one row per line, then one `TOTAL` row; amounts in NZD with two
+ * An invoice (or credit note) as CSV: one row per line, then one `TOTAL` row (and, when a direct credit
+ * account paid some of it, a `DIRECT CREDIT` row, negative, and the `BALANCE DUE`); amounts in NZD with two
  * decimals (a credit note's are positive: the document says it is a credit note).
  */
 export function invoiceCsv(invoice: InvoiceWithLines): string {
@@ -59,5 +60,36 @@ export function invoiceCsv(invoice: InvoiceWithLines): string {
     dollars(invoice.gstCents),
     dollars(invoice.totalCents),
   ];
-  return stringify([head, ...rows, total]);
+  // Paid from the organisation's direct credit account: what it paid, then what is left to pay.
+  const credit = invoice.paidByDirectCreditCents
+    ? [
+        [
+          ...common,
+          'DIRECT CREDIT',
+          '',
+          '',
+          'Paid from the direct credit account',
+          '',
+          '',
+          '',
+          '',
+          '',
+          dollars(-(invoice.paidByDirectCreditCents ?? 0)),
+        ],
+        [
+          ...common,
+          'BALANCE DUE',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          dollars(invoice.totalCents - (invoice.paidByDirectCreditCents ?? 0)),
+        ],
+      ]
+    : [];
+  return stringify([head, ...rows, total, ...credit]);
 }

@@ -115,6 +115,19 @@ export function invoicePdf(invoice: InvoiceWithLines): Promise<Buffer> {
     },
     true,
   );
+  if (invoice.paidByDirectCreditCents) {
+    row({
+      description: 'Paid from the direct credit account',
+      total: `-${formatCents(invoice.paidByDirectCreditCents)}`,
+    });
+    row(
+      {
+        description: 'Balance due',
+        total: formatCents(invoice.totalCents - (invoice.paidByDirectCreditCents ?? 0)),
+      },
+      true,
+    );
+  }
   document
     .moveDown(1)
     .font('Body')

@@ -49,6 +49,7 @@ export async function insertFeeRecord(
   tx: pg.PoolClient,
   environment: Environment,
   fee: NewFeeRecord,
+  paidBy: 'direct-debit' | 'direct-credit' = 'direct-debit',
 ): Promise<{ id: number; billingPeriod: string } | undefined> {
   const values = [
     fee.organisationId,
@@ -74,6 +75,15 @@ export async function insertFeeRecord(
   const row = `SELECT $1::uuid, $2::uuid, $3::uuid, $4, $5, $6, $7, $8::int, $9::int, $10, $11, $12, $13, $14, $15::timestamptz`;
   const barrier = `barrier AS (SELECT pg_advisory_xact_lock_shared(${CHARGE_BARRIER_LOCK}))`;
   const returning = 'RETURNING id, billing_period AS "billingPeriod"';
+  // Paid from a direct credit account (taken in this transaction already): no authority needed.
+  if (paidBy === 'direct-credit') {
+    const paid = await tx.query<{ id: number; billingPeriod: string }>({
+      name: 'billing-insert-fee-direct-credit',
+      text: `WITH ${barrier} ${insert} ${row} FROM barrier ${returning}`,
+      values,
+    });
+    return paid.rows[0];
+  }
   const result =
     environment === 'production'
       ? await tx.query<{ id: number; billingPeriod: string }>({

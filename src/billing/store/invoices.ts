@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { RuleError } from '../../platform/errors.ts';
 import { allocateGst } from '../domain/invoice-gst.ts';
 import type { Period } from '../domain/invoice-month.ts';
+import { directCreditPaidInPeriod } from './direct-credit.ts';
 
 export type InvoiceKind = 'invoice' | 'credit_note';
 
@@ -48,6 +49,8 @@ export interface InvoiceWithLines extends Invoice {
   lines: InvoiceLine[];
   /** Credit notes issued against this invoice. */
   creditNotes: string[];
+  /** What the organisation's direct credit account paid of the invoice's fees (0 for a credit note). */
+  paidByDirectCreditCents?: number;
 }
 
 const PREFIX: Record<InvoiceKind, string> = { invoice: 'INV', credit_note: 'CN' };
@@ -145,7 +148,8 @@ export async function findInvoice(
   );
   const row = found.rows[0];
   if (!row) return undefined;
-  const [lines, credits] = await Promise.all([
+  const invoice = toInvoice(row);
+  const [lines, credits, paidByDirectCreditCents] = await Promise.all([
     pool.query<Record<string, string>>(
       `SELECT line_number, service, fee_code, description, channel, quantity, unit_cents, net_cents, gst_cents,
               total_cents
@@ -156,9 +160,13 @@ export async function findInvoice(
       `SELECT number FROM invoices WHERE credits_invoice_id = $1 ORDER BY number`,
       [row.id],
     ),
+    invoice.kind === 'invoice'
+      ? directCreditPaidInPeriod(pool, invoice.organisationId, invoice.period)
+      : Promise.resolve(0),
   ]);
   return {
-    ...toInvoice(row),
+    ...invoice,
+    paidByDirectCreditCents,
     lines: lines.rows.map((line) => ({
       lineNumber: Number(line.line_number),
       service: line.service!,

@@ -1,3 +1,4 @@
+import { directCreditOf, parseNzdAmount, topUp } from '../../billing/direct-credit.ts';
 import { describePeriod, periodEnd, periodOf, periodStart } from '../../billing/domain/invoice-month.ts';
 import {
   approveAuthority,
@@ -18,7 +19,7 @@ import {
 } from '../../billing/store/invoices.ts';
 import type { MembershipRole, Organisation } from '../../identity/domain/organisations.ts';
 import { organisationsOf } from '../../identity/store/memberships.ts';
-import { organisationBillingFacts } from '../../identity/store/organisations.ts';
+import { findOrganisation, organisationBillingFacts } from '../../identity/store/organisations.ts';
 import { RuleError } from '../../platform/errors.ts';
 import { sendMail } from '../../platform/mail.ts';
 import { ENVIRONMENTS, type Environment } from '../../services/contract.ts';
@@ -39,6 +40,8 @@ export interface OrganisationBilling {
   organisation: Organisation & { role: MembershipRole };
   authority: DirectDebitAuthority | undefined;
   invoices: Invoice[];
+  /** The organisation's direct credit account and its last movements, when it has one. */
+  directCredit: Awaited<ReturnType<typeof directCreditOf>>;
 }
 
 const poolOf = (deps: PortalDeps, environment: Environment) => deps.runtime.environments[environment].pool;
@@ -50,11 +53,12 @@ export async function billingOf(deps: PortalDeps, userId: string): Promise<Organ
   const found: OrganisationBilling[] = [];
   for (const organisation of organisations) {
     const pool = poolOf(deps, organisation.environment);
-    const [authority, invoices] = await Promise.all([
+    const [authority, invoices, directCredit] = await Promise.all([
       currentAuthority(pool, organisation.id),
       listInvoices(pool, { organisationIds: [organisation.id], limit: 36 }),
+      directCreditOf(pool, organisation.id, 10),
     ]);
-    found.push({ organisation, authority, invoices });
+    found.push({ organisation, authority, invoices, directCredit });
   }
   return found;
 }
@@ -129,6 +133,35 @@ async function canSee(deps: PortalDeps, user: PortalUser, organisationId: string
   return mine.some(
     (organisation) => organisation.id === organisationId && organisation.environment === environment,
   );
+}
+
+/**
+ * An operator tops up an organisation's direct credit account (named by environment and identifier, as
+ * `rsg billing credit top-up`); the amount in NZ dollars. Answers the new balance in cents.
+ */
+export async function topUpDirectCreditAsOperator(
+  deps: PortalDeps,
+  operator: PortalUser,
+  input: { environment: string; organisation: string; amount: string; note: string },
+): Promise<number> {
+  if (!(ENVIRONMENTS as readonly string[]).includes(input.environment))
+    throw new RuleError('environment', 'must be sandbox or production');
+  const environment = input.environment as Environment;
+  const organisation = await findOrganisation(
+    deps.runtime.gateway.pool,
+    environment,
+    input.organisation.trim(),
+  );
+  if (!organisation)
+    throw new RuleError('organisation', `must be the identifier of a ${environment} organisation`);
+  const account = await topUp(poolOf(deps, environment), {
+    organisationId: organisation.id,
+    amountCents: parseNzdAmount(input.amount),
+    note: input.note,
+    madeBy: operator.email,
+    at: nowIn(deps, environment),
+  });
+  return account.balanceCents;
 }
 
 /** An operator approves or declines a requested authority; the member who asked is mailed. Answers its state. */

@@ -12,7 +12,7 @@ export function approvalsPage(
   request: FastifyRequest,
   pending: SubscriptionRequest[],
   decided: string,
-  queues: { authorities: SafeHtml; access: SafeHtml; bulk: SafeHtml },
+  queues: { authorities: SafeHtml; access: SafeHtml; bulk: SafeHtml; credit: SafeHtml },
 ): SafeHtml {
   return html`<h1>Subscription requests</h1>
 ${decided === 'approved' || decided === 'rejected' ? html`<p class="ok" role="status">The request was ${decided} and the requester was told by mail.</p>` : ''}
@@ -34,6 +34,7 @@ ${
       )}</tbody></table>`
 }
 ${queues.authorities}
+${queues.credit}
 ${queues.access}
 ${queues.bulk}`;
 }

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { formatCents } from '../../billing/domain/invoice-gst.ts';
 import { describePeriod, formatNz, formatNzDate } from '../../billing/domain/invoice-month.ts';
 import type { DirectDebitAuthority } from '../../billing/store/authorities.ts';
+import type { DirectCreditMovement } from '../../billing/store/direct-credit.ts';
 import type { Invoice, InvoiceWithLines } from '../../billing/store/invoices.ts';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
 import type { Environment } from '../../services/contract.ts';
@@ -58,10 +59,41 @@ function requestForm(request: FastifyRequest, organisationId: string, environmen
 <input id="account-number-${id}" name="accountNumber" type="text" maxlength="40" inputmode="numeric" autocomplete="off" aria-describedby="account-number-hint-${id}"${environment === 'production' ? html` required` : ''}>
 <button type="submit">Request a direct debit authority</button></form>`;
 }
-function organisationSection(
-  request: FastifyRequest,
-  { organisation, authority, invoices }: OrganisationBilling,
-): SafeHtml {
+function movementsTable(movements: DirectCreditMovement[]): SafeHtml {
+  if (movements.length === 0) return html``;
+  return html`<table class="stack"><caption class="muted">Last movements, newest first</caption>
+<thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Balance after</th></tr></thead>
+<tbody>${movements.map(
+    (m) => html`<tr><td data-label="When">${formatNz(m.madeAt)}</td>
+<td data-label="What">${m.kind === 'top-up' ? html`top-up${m.note ? html` (${m.note})` : ''}` : html`fee, invoiced for ${describePeriod(m.billingPeriod!).label}`}</td>
+<td data-label="Amount" class="num">${m.kind === 'top-up' ? '+' : '−'}${formatCents(m.amountCents)}</td>
+<td data-label="Balance after" class="num">${money(m.balanceAfterCents)}</td></tr>`,
+  )}</tbody></table>`;
+}
+function directCreditSection({ directCredit }: OrganisationBilling): SafeHtml {
+  if (!directCredit)
+    return html`<h3>Direct credit</h3><p class="muted">No direct credit account. An operator opens one by topping it up; the IP office then charges its fees to it instead of a direct debit.</p>`;
+  return html`<h3>Direct credit</h3>
+<p>Balance: <strong data-direct-credit-balance>${money(directCredit.account.balanceCents)}</strong>. The IP office charges each fee and its GST to it; a fee the balance cannot cover is refused and nothing is done.</p>
+${movementsTable(directCredit.movements)}`;
+}
+/** The operators' top-up form (on the approvals page). */
+export function directCreditForm(request: FastifyRequest, credited: string): SafeHtml {
+  return html`<section class="card" aria-labelledby="direct-credit"><h2 id="direct-credit">Direct credit top-up</h2>
+${/^[0-9]+$/.test(credited) ? html`<p class="ok" role="status">Topped up: the balance is now ${money(Number(credited))}.</p>` : ''}
+<form method="post" action="/portal/operator/direct-credit">${csrfField(request)}
+<label for="credit-environment">Environment</label>
+<select id="credit-environment" name="environment"><option value="production">production</option><option value="sandbox">sandbox</option></select>
+<label for="credit-organisation">Organisation identifier</label>
+<input id="credit-organisation" name="organisation" type="text" maxlength="200" required>
+<label for="credit-amount">Amount (NZ$)</label>
+<input id="credit-amount" name="amount" type="text" inputmode="decimal" maxlength="20" required>
+<label for="credit-note">Note (optional, e.g. the payment's reference)</label>
+<input id="credit-note" name="note" type="text" maxlength="500">
+<button type="submit">Top up</button></form></section>`;
+}
+function organisationSection(request: FastifyRequest, billing: OrganisationBilling): SafeHtml {
+  const { organisation, authority, invoices } = billing;
   const environment = organisation.environment;
   return html`<section class="card" aria-labelledby="org-${organisation.id}">
 <h2 id="org-${organisation.id}">${organisation.name} <span class="badge">${environment}</span></h2>
@@ -73,6 +105,7 @@ function organisationSection(
       : ''
   }${authority?.state === 'requested' ? html` — waiting for an operator's decision.` : ''}</p>
 ${authority ? '' : requestForm(request, organisation.id, environment)}
+${directCreditSection(billing)}
 <h3>Invoices</h3>
 ${invoiceTable(environment, invoices, `Invoices and credit notes of ${organisation.name}, newest first`)}
 </section>`;
@@ -111,7 +144,8 @@ export function billingPage(
 ${requested === 'approved' ? html`<p class="ok" role="status">The sandbox authority is approved (a dummy one, at once).</p>` : ''}
 ${requested === 'requested' ? html`<p class="ok" role="status">The authority is requested; an operator will decide, and you will be told by mail.${mailHint(deps)}</p>` : ''}
 <p>Fees of every register are invoiced monthly per organisation, after each month ends in New Zealand time, with GST at 15%.
-In production a fee-bearing call needs an approved direct debit authority for the organisation that pays.</p>
+In production a fee-bearing call needs an approved direct debit authority for the organisation that pays;
+the IP office also takes direct credit, a prepaid balance an operator tops up.</p>
 ${sections.length === 0 ? html`<p class="notice" id="no-organisation">You belong to no organisation yet.</p>` : sections}
 ${organisationsHelp(request, organisations)}`;
 }
@@ -138,6 +172,12 @@ ${invoice.creditNotes.length > 0 ? html`<dt>Credit notes</dt><dd>${invoice.credi
 <td data-label="Net" class="num">${formatCents(line.netCents)}</td><td data-label="GST" class="num">${formatCents(line.gstCents)}</td><td data-label="Total" class="num">${formatCents(line.totalCents)}</td></tr>`,
   )}
 <tr><th scope="row" colspan="5">Total</th><td data-label="Net" class="num">${formatCents(invoice.netCents)}</td><td data-label="GST" class="num">${formatCents(invoice.gstCents)}</td><td data-label="Total" class="num"><strong>${money(invoice.totalCents)}</strong></td></tr>
+${
+  invoice.paidByDirectCreditCents
+    ? html`<tr><th scope="row" colspan="7">Paid from the direct credit account</th><td data-label="Direct credit" class="num">−${formatCents(invoice.paidByDirectCreditCents)}</td></tr>
+<tr><th scope="row" colspan="7">Balance due</th><td data-label="Balance due" class="num"><strong>${money(invoice.totalCents - (invoice.paidByDirectCreditCents ?? 0))}</strong></td></tr>`
+    : ''
+}
 </tbody></table></section>
 <p><a href="/portal/billing">Back to billing</a></p>`;
 }

@@ -6,7 +6,7 @@ import { bulkAccessRequests } from '../operations/bulk-data.ts';
 import { waitingProductionAccess } from '../operations/sandbox.ts';
 import { decideSubscription, pendingRequests } from '../operations/subscriptions.ts';
 import { approvalsPage, outboxPage } from '../pages/approvals.ts';
-import { authorityQueue } from '../pages/billing.ts';
+import { authorityQueue, directCreditForm } from '../pages/billing.ts';
 import { bulkAccessQueue } from '../pages/bulk-data.ts';
 import { sendPage } from '../pages/layout.ts';
 import { accessQueue } from '../pages/sandbox.ts';
@@ -30,6 +30,7 @@ export function approvalRoutes(scope: FastifyInstance, deps: PortalDeps): void {
       ),
       access: accessQueue(request, await waitingProductionAccess(pool)),
       bulk: bulkAccessQueue(request, await bulkAccessRequests(pool)),
+      credit: directCreditForm(request, queryValue(request.query, 'credit')),
     };
     const page = approvalsPage(
       request,

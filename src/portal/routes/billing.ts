@@ -5,15 +5,22 @@ import type { Environment } from '../../services/contract.ts';
 import { isEnvironment } from '../domain/values.ts';
 import { notFound } from '../errors.ts';
 import type { PortalDeps } from '../index.ts';
-import { billingOf, decideDirectDebit, requestDirectDebit, visibleInvoice } from '../operations/billing.ts';
+import {
+  billingOf,
+  decideDirectDebit,
+  requestDirectDebit,
+  topUpDirectCreditAsOperator,
+  visibleInvoice,
+} from '../operations/billing.ts';
 import { billingPage, invoicePage, invoiceTitle } from '../pages/billing.ts';
 import { sendPage } from '../pages/layout.ts';
 import { requireOperator, requireUser } from '../session.ts';
 import { field, queryValue } from './forms.ts';
 
 /**
- * Billing: a member's organisations with their direct debit authority (request one) and invoices (page,
- * CSV, PDF); the operators' decision on an authority (the queue is on the approvals page).
+ * Billing: a member's organisations with their direct debit authority (request one), direct credit
+ * balance and invoices (page, CSV, PDF); the operators' decision on an authority (the queue is on the
+ * approvals page) and their direct credit top-up (its form is there too).
  */
 type InvoiceRoute = { Params: { environment: string; reference: string } };
 
@@ -69,6 +76,17 @@ export function billingRoutes(scope: FastifyInstance, deps: PortalDeps): void {
   scope.get<InvoiceRoute>('/billing/:environment/invoices/:reference/pdf', async (request, reply) => {
     const { invoice } = await invoiceOf(request);
     return download(reply, `${invoice.reference}.pdf`, 'application/pdf', await invoicePdf(invoice));
+  });
+
+  scope.post('/operator/direct-credit', async (request, reply) => {
+    const operator = requireOperator(request);
+    const balance = await topUpDirectCreditAsOperator(deps, operator, {
+      environment: field(request.body, 'environment', 20),
+      organisation: field(request.body, 'organisation', 200),
+      amount: field(request.body, 'amount', 30),
+      note: field(request.body, 'note', 500),
+    });
+    return reply.redirect(`/portal/operator/approvals?credit=${balance}#direct-credit`, 303);
   });
 
   scope.post<{ Params: { environment: string; id: string } }>(

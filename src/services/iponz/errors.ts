@@ -12,4 +12,9 @@ export const IPONZ_ERRORS = {
     403,
     'A fee-bearing operation of the IP office needs a user registered with the office (a three-legged token of that user)',
   ),
+  downloadTimedOut: errorCode(
+    'download-timed-out',
+    504,
+    'The document download (JSON form) ran past its time limit before its answer started; past it once started, the connection is cut',
+  ),
 } as const satisfies Record<string, ErrorCode>;

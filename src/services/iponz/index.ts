@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BILLING_ERRORS } from '../../billing/errors.ts';
+import { BILLING_ERRORS, DIRECT_CREDIT_ERRORS } from '../../billing/errors.ts';
 import { SOAP_BODY_ERRORS, SOAP_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
 import { IPONZ_ERRORS } from './errors.ts';
@@ -17,9 +17,12 @@ export const iponzService: ServiceDefinition = {
   path: '/iponz/v5',
   version: '5',
   dialect: 'problem',
+  // Fee-bearing operations need, in production, "direct debit or direct credit set up" (spec part C).
+  acceptsDirectCredit: true,
   errorCodes: [
     ...Object.values(IPONZ_ERRORS),
     ...Object.values(BILLING_ERRORS),
+    ...Object.values(DIRECT_CREDIT_ERRORS),
     // The SOAP operations' faults and the failures they answer with HTTP 200.
     ...[...Object.values(SOAP_ERRORS), ...Object.values(SOAP_BODY_ERRORS)].map((code) => ({
       ...code,

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readlinkSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -60,6 +61,43 @@ async function seeded(format: string) {
     ({ rows } = await query());
   }
   return rows[0] as { document_identifier: string; document_name: string };
+}
+
+function postJson(test: SoapTest, body: string) {
+  return fetch(`${test.base}/download-document`, {
+    method: 'POST',
+    headers: { 'Ocp-Apim-Subscription-Key': test.t.key, 'content-type': 'application/json' },
+    body,
+  });
+}
+
+/** curl's exit status and output for a POST of the download (JSON unless the extra headers say). */
+async function curl(test: SoapTest, body: string, extra: string[]) {
+  const args = ['-sS', '-X', 'POST', '-H', `Ocp-Apim-Subscription-Key: ${test.t.key}`];
+  if (!extra.includes('-H')) args.push('-H', 'content-type: application/json');
+  args.push(...extra, '--data-binary', body, `${test.base}/download-document`);
+  return new Promise<{ code: number; stdout: string }>((resolve) =>
+    execFile('curl', args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout }),
+    ),
+  );
+}
+
+/** A stored document of these bytes with its row. */
+async function storedDocument(test: SoapTest, id: string, bytes: Buffer) {
+  const database = test.t.gateway.runtime.environments.sandbox;
+  const { size } = await documentStoreFor(database).put(id, Readable.from([bytes]));
+  await withTransaction(database.pool, (tx) =>
+    insertDocument(tx, {
+      documentIdentifier: id,
+      kind: 'trademark',
+      caseNumber: 1000004,
+      documentName: 'Large.pdf',
+      objectFormat: 'pdf',
+      createdOn: '2026-06-15',
+      storedSize: size,
+    }),
+  );
 }
 
 beforeAll(async () => {
@@ -264,6 +302,62 @@ describe('the time limit', () => {
       expect(answer.ObjectData).toBeUndefined();
     } finally {
       await late.close();
+    }
+  }, 120_000);
+
+  it('the JSON form past it before the answer starts: 504 problem+json, for fetch and curl alike', async () => {
+    const late = await soapTest({ RSG_IPONZ_DOWNLOAD_TIMEOUT_MS: '0' });
+    try {
+      const document = await seeded('pdf');
+      const body = JSON.stringify({ ObjectIdentifier: document.document_identifier });
+      const response = await postJson(late, body);
+      expect(response.status).toBe(504);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      const problem = (await response.json()) as { type: string; detail: string };
+      expect(problem.type).toBe('about:blank#download-timed-out');
+      expect(problem.detail).toMatch(/time limit \(0 s\)/);
+      const curled = await curl(late, body, ['--fail']);
+      expect(curled.code).toBe(22);
+      expect(curled.stdout).toBe('');
+    } finally {
+      await late.close();
+    }
+  }, 120_000);
+
+  it('past it once streaming: the connection is cut with the body short, an error for fetch and curl', async () => {
+    const cut = await soapTest({ RSG_IPONZ_DOWNLOAD_TIMEOUT_MS: '1000' });
+    try {
+      const id = '09aa000000000003';
+      await storedDocument(cut, id, randomBytes(20_000_001));
+      const body = JSON.stringify({ ObjectIdentifier: id });
+      // fetch: the answer starts (200, its exact length announced), then stops being read.
+      const response = await postJson(cut, body);
+      expect(response.status).toBe(200);
+      const length = Number(response.headers.get('content-length'));
+      expect(length).toBeGreaterThan(26_000_000);
+      const reader = response.body!.getReader();
+      const first = await reader.read();
+      expect(new TextDecoder().decode(first.value)).toMatch(/^\{"TransactionCode":"Get Object"/);
+      // curl, started later, reads slowly: its answer is cut at its own limit, after fetch's.
+      const curled = await curl(cut, body, ['--limit-rate', '1M']);
+      expect(curled.code).toBe(18);
+      expect(curled.stdout.startsWith('{"TransactionCode":"Get Object"')).toBe(true);
+      expect(curled.stdout.length).toBeLessThan(length);
+      // The fetch reader, resumed past its limit, meets the cut: an error, never a short body as whole.
+      await expect(
+        (async () => {
+          for (;;) if ((await reader.read()).done) return;
+        })(),
+      ).rejects.toThrow();
+      // The SOAP form alike: curl exits with an error.
+      const envelope = envelopeOf(
+        `<GetObject xmlns="${SERVICES_NS}"><ObjectIdentifier>${id}</ObjectIdentifier></GetObject>`,
+      );
+      const soapCurled = await curl(cut, envelope, ['--limit-rate', '1M', '-H', 'content-type: text/xml']);
+      expect(soapCurled.code).toBe(18);
+      expect(soapCurled.stdout).not.toContain('</soap:Envelope>');
+    } finally {
+      await cut.close();
     }
   }, 120_000);
 

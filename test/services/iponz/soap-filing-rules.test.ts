@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RuleError } from '../../../src/platform/errors.ts';
 import {
+  type ApplicantDetails,
+  checkNewZealandApplicant,
   checkPatentApplication,
   checkTradeMarkApplication,
   type InternationalApplication,
@@ -93,19 +95,43 @@ describe('trade mark application', () => {
   ] as [Partial<TradeMarkApplicationInput>, string][])('%j breaks %s', (over, field) => {
     expect(fieldOf(() => checkTradeMarkApplication(tradeMark(over)))).toBe(field);
   });
-  it('applicant details must be in New Zealand', () => {
-    const applicant = {
-      details: {
-        name: 'Roo Pty',
-        clientType: 'Organisation' as const,
-        line1: '1 George St',
-        city: 'Sydney',
-        countryCode: 'AU',
-      },
-    };
-    expect(fieldOf(() => checkTradeMarkApplication(tradeMark({ applicant })))).toBe(
-      'Applicant.Address.CountryCode',
+  const overseas = (over: Partial<ApplicantDetails> = {}) => ({
+    details: {
+      name: 'Roo Pty',
+      clientType: 'Organisation' as const,
+      line1: '1 George St',
+      city: 'Sydney',
+      postcode: '2000',
+      countryCode: 'AU',
+      ...over,
+    },
+  });
+  it('an overseas applicant may apply for a trade mark (only the PCT national phase needs New Zealand)', () => {
+    expect(() => checkTradeMarkApplication(tradeMark({ applicant: overseas() }))).not.toThrow();
+    expect(() =>
+      checkTradeMarkApplication(
+        tradeMark({ applicant: overseas({ postcode: 'SW1A 1AA', countryCode: 'GB' }) }),
+      ),
+    ).not.toThrow();
+  });
+  it.each([
+    [{ countryCode: 'Au' }, 'Applicant.Address.CountryCode'],
+    [{ countryCode: 'AUS' }, 'Applicant.Address.CountryCode'],
+    [{ postcode: ' ' }, 'Applicant.Address.Postcode'],
+    [{ postcode: '2000/1' }, 'Applicant.Address.Postcode'],
+    [{ postcode: '1234567890123' }, 'Applicant.Address.Postcode'],
+    [{ postcode: '600', countryCode: 'NZ', city: 'Auckland' }, 'Applicant.Address.Postcode'],
+  ] as [Partial<ApplicantDetails>, string][])('applicant details %j break %s', (over, field) => {
+    expect(fieldOf(() => checkTradeMarkApplication(tradeMark({ applicant: overseas(over) })))).toBe(field);
+  });
+  it('a PCT national phase request needs New Zealand applicant details', () => {
+    expect(
+      fieldOf(() => checkPatentApplication(patent({ applicant: overseas() }), international, false, TODAY)),
+    ).toBe('Applicant.Address.CountryCode');
+    expect(fieldOf(() => checkNewZealandApplicant({ clientId: 100000 }, 'AU'))).toBe(
+      'Applicant.ClientIdentifier',
     );
+    expect(() => checkNewZealandApplicant({ clientId: 100000 }, 'NZ')).not.toThrow();
   });
   it('fee per class', () => {
     expect(tradeMarkFees(3)).toEqual([{ feeCode: 'IPONZ_TRADE_MARK_APPLICATION', quantity: 3 }]);

@@ -15,9 +15,11 @@
  *   applications (migration 002), not already entered in New Zealand (no patent case carries its number),
  *   entered within 31 months of its priority date (Patents Regulations 2014 reg 36: the national phase
  *   deadline), the day of entry the sandbox clock's New Zealand date.
- * - "New Zealand applicant details": a name and an address in New Zealand (`CountryCode` NZ, one to three
- *   lines, a city); the applicant becomes a new client of the register. A client id names an existing
- *   client instead. An agent may be named by client id.
+ * - Applicant details: a name and an address (one to three lines, a city, an optional postcode, a
+ *   `CountryCode`); the applicant becomes a new client of the register. A trade mark's applicant may be
+ *   overseas; a PCT national phase request needs "New Zealand applicant details" (`CountryCode` NZ, a
+ *   client named by id with a New Zealand address). A New Zealand postcode is four digits; another
+ *   country's 1–12 letters, digits, spaces or hyphens. An agent may be named by client id.
  * - A trade mark names its `MarkTitle` (1–255 characters) and one to 45 classes, each a Nice class 1–45
  *   given once with a description of its goods or services (1–2,000 characters).
  * - Fees: trade mark application per class; patent application, plus examination when requested
@@ -49,10 +51,11 @@ export interface ApplicantDetails {
   line2?: string | undefined;
   line3?: string | undefined;
   city: string;
+  postcode?: string | undefined;
   countryCode: string;
 }
 
-/** The applicant: an existing client by id, or New Zealand details (a new client). */
+/** The applicant: an existing client by id, or details (a new client). */
 export type Applicant = { clientId: number } | { details: ApplicantDetails };
 
 interface Common {
@@ -114,7 +117,7 @@ function checkCommon(input: Common, code: string, referenceField: string): void 
     throw new RuleError('AgentClientIdentifier', 'is required when ApplicationContact is Representative');
 }
 
-/** New Zealand applicant details, or RuleError naming the field under `Applicant`. */
+/** Applicant details (any country), or RuleError naming the field under `Applicant`. */
 export function checkApplicantDetails(details: ApplicantDetails): void {
   text('Applicant.Name', details.name, NAME_MAX);
   if (details.clientType !== 'Organisation' && details.clientType !== 'Person')
@@ -123,10 +126,35 @@ export function checkApplicantDetails(details: ApplicantDetails): void {
   if (details.line2 !== undefined) text('Applicant.Address.AddressLine2', details.line2, ADDRESS_LINE_MAX, 0);
   if (details.line3 !== undefined) text('Applicant.Address.AddressLine3', details.line3, ADDRESS_LINE_MAX, 0);
   text('Applicant.Address.City', details.city, ADDRESS_LINE_MAX);
-  if (details.countryCode !== 'NZ')
+  if (!/^[A-Z]{2}$/.test(details.countryCode))
+    throw new RuleError('Applicant.Address.CountryCode', 'must be a two-letter ISO 3166-1 country code');
+  if (details.postcode !== undefined) checkPostcode(details.postcode.trim(), details.countryCode);
+}
+
+/** A postcode of the country: four digits in New Zealand, else 1–12 letters, digits, spaces or hyphens. */
+export function checkPostcode(postcode: string, countryCode: string): void {
+  const field = 'Applicant.Address.Postcode';
+  if (countryCode === 'NZ') {
+    if (!/^[0-9]{4}$/.test(postcode))
+      throw new RuleError(field, 'must be four digits for a New Zealand address');
+  } else if (!/^[A-Za-z0-9][A-Za-z0-9 -]{0,11}$/.test(postcode))
+    throw new RuleError(
+      field,
+      'must be 1 to 12 letters, digits, spaces or hyphens, starting with a letter or digit',
+    );
+}
+
+/** The PCT national phase's rule: New Zealand applicant details (a client's country is checked by its caller). */
+export function checkNewZealandApplicant(applicant: Applicant, clientCountry?: string): void {
+  if ('details' in applicant && applicant.details.countryCode !== 'NZ')
     throw new RuleError(
       'Applicant.Address.CountryCode',
-      'must be NZ: the applicant details must be a New Zealand address',
+      'must be NZ: a PCT national phase request needs New Zealand applicant details',
+    );
+  if ('clientId' in applicant && clientCountry !== undefined && clientCountry !== 'NZ')
+    throw new RuleError(
+      'Applicant.ClientIdentifier',
+      'must name a client with a New Zealand address: a PCT national phase request needs a New Zealand applicant',
     );
 }
 
@@ -161,6 +189,7 @@ export function checkPatentApplication(
   today: string,
 ): PctApplicationNumber {
   checkCommon(input, PATENT_TRANSACTION_CODE, 'PatentApplicationReference');
+  checkNewZealandApplicant(input.applicant);
   const number = parsePctApplicationNumber(input.internationalApplicationNumber);
   if (input.title !== undefined) text('PatentTitle', input.title, TITLE_MAX);
   if (!international)

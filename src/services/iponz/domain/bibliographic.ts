@@ -51,6 +51,7 @@ function common(record: CaseRecord): Tree {
         PartyRole: p.role,
         ClientIdentifier: String(p.clientId),
         ClientName: xmlText(p.name),
+        CountryCode: opt(p.countryCode),
       })),
     },
     Documents: {

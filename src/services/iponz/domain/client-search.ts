@@ -36,6 +36,10 @@ export interface ClientAddress {
   line2?: string | null;
   line3?: string | null;
   city?: string | null;
+  /** Optional; not matched by the address term. */
+  postcode?: string | null;
+  /** ISO 3166-1 alpha-2; NZ when not given. Not matched by the address term. */
+  countryCode?: string;
 }
 
 export interface SearchableClient {

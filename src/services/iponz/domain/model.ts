@@ -23,6 +23,8 @@ export interface CaseParty {
   role: PartyRole;
   clientId: number;
   name: string;
+  /** The client's country (its physical address's, else service, else postal); absent: no address. */
+  countryCode?: string | null;
 }
 
 export interface StatusChange {

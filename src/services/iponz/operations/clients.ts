@@ -29,6 +29,8 @@ export function clientJson(client: Client) {
               addressLine2: a.line2 ?? null,
               addressLine3: a.line3 ?? null,
               city: a.city ?? null,
+              postcode: a.postcode ?? null,
+              countryCode: a.countryCode ?? 'NZ',
             },
           ]
         : [];

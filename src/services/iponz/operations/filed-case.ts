@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { RuleError } from '../../../platform/errors.ts';
 import {
   type ApplicantDetails,
+  checkNewZealandApplicant,
   checkPatentApplication,
   type FeeLine,
   type PatentApplicationInput,
@@ -16,6 +17,7 @@ import { filedState } from '../domain/examination.ts';
 import type { PartyRole } from '../domain/model.ts';
 import {
   allocateNumber,
+  clientCountry,
   existingClients,
   type FiledDocument,
   findInternationalApplication,
@@ -72,6 +74,8 @@ export async function createCase(
     throw new RuleError('Applicant.ClientIdentifier', 'names no client of the register');
   if (input.agentClientId !== undefined && !known.has(input.agentClientId))
     throw new RuleError('AgentClientIdentifier', 'names no client of the register');
+  if (filing.kind === 'patent' && 'clientId' in input.applicant)
+    checkNewZealandApplicant(input.applicant, await clientCountry(tx, input.applicant.clientId));
   const applicant =
     'clientId' in input.applicant
       ? { clientId: input.applicant.clientId, name: known.get(input.applicant.clientId)! }
@@ -127,7 +131,7 @@ export async function createCase(
   return { record, applicant, agent };
 }
 
-/** A new client of the register from an applicant's New Zealand details. */
+/** A new client of the register from an applicant's details (overseas too, but for a PCT national phase). */
 async function applicantClient(
   tx: pg.PoolClient,
   d: ApplicantDetails,
@@ -139,6 +143,8 @@ async function applicantClient(
     line2: d.line2?.trim() || null,
     line3: d.line3?.trim() || null,
     city: d.city.trim(),
+    postcode: d.postcode?.trim().toUpperCase() || null,
+    countryCode: d.countryCode,
   };
   await insertClients(
     tx,

@@ -5,7 +5,8 @@
  * socket has taken the one before: a 100 MB document goes out without it or its base64 in memory.
  * Seeded documents, which have no stored bytes, are generated on demand (documents/generated.ts).
  * The same download as REST JSON (ours, `Content-Type: application/json`, `{"ObjectIdentifier": …}`):
- * the same fields, `ObjectData` streamed alike; an unknown document is 404 problem+json.
+ * the same fields, `ObjectData` streamed alike, under the answer's exact `Content-Length`; an unknown
+ * document is 404 problem+json, the time limit passed before the answer starts 504 problem+json.
  *
  * Failures (published: HTTP 200 with `TransactionErrorCode`): an identifier without a document is
  * `App Error`; the operation past its time limit (120 s, `RSG_IPONZ_DOWNLOAD_TIMEOUT_MS`) is `Fault
@@ -19,11 +20,13 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { RuleError } from '../../../platform/errors.ts';
+import { HttpError } from '../../../platform/http/errors.ts';
 import { READ_CHUNK } from '../documents/fs-store.ts';
 import { documentStoreFor } from '../documents/location.ts';
 import { deleteOrphanDocuments } from '../documents/orphans.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import { parseDocumentIdentifier } from '../domain/identifiers.ts';
+import { IPONZ_ERRORS } from '../errors.ts';
 import { openDocument as openStoredDocument } from '../operations/documents.ts';
 import { base64Into, base64Pieces } from '../soap/base64.ts';
 import { type AnswerSink, jsonForm, soapEndpoint } from '../soap/endpoint.ts';
@@ -34,6 +37,7 @@ import { notFound } from './support.ts';
 export const DOWNLOAD_TIMEOUT_SETTING = 'downloadTimeoutMs';
 const DATA_MARK = 'OBJECTDATA-STREAMED-HERE';
 const ORPHAN_AGE_MS = 60 * 60 * 1000;
+const JSON_TAIL = '"}';
 
 const DownloadJsonBody = Type.Object(
   {
@@ -160,6 +164,7 @@ export async function soapDownloadRoutes(
         200: DownloadJsonAnswer,
         400: 'ObjectIdentifier is not 16 hexadecimal digits (problem+json)',
         404: 'No document has this identifier (problem+json)',
+        504: 'The time limit passed before the answer started (problem+json); past it once started, the connection is cut',
       },
     },
     json: jsonForm({
@@ -168,6 +173,13 @@ export async function soapDownloadRoutes(
         const timing = guard(request, timeoutMs);
         const opened = await openDocument(id);
         if (!opened) throw notFound(`document ${id}`);
+        if (timing.deadline.passed()) {
+          await opened.close();
+          throw new HttpError(
+            IPONZ_ERRORS.downloadTimedOut,
+            `The download ran past its time limit (${timeoutMs / 1000} s) before its answer started`,
+          );
+        }
         const head = `${JSON.stringify({
           ...(transaction === undefined ? {} : { TransactionIdentifier: transaction }),
           TransactionCode: 'Get Object',
@@ -177,12 +189,15 @@ export async function soapDownloadRoutes(
           ObjectSize: opened.size,
         }).slice(0, -1)},"ObjectData":"`;
         const answer = Readable.from(
-          timing.around(downloadPieces(head, opened.source(), '"}', timing.deadline)),
+          timing.around(downloadPieces(head, opened.source(), JSON_TAIL, timing.deadline)),
         );
         // A client gone before the bytes were read: the pieces' generator never reaches the document's
         // stream, so the answer's end closes it (else the file stays open until a collection).
         answer.once('close', () => void opened.close().catch(() => {}));
-        return reply.type('application/json; charset=utf-8').send(answer);
+        // The exact length, so that a body cut at the time limit is short of it for every client (an
+        // HTTP/1.0 one too, which has no chunks to miss).
+        const length = Buffer.byteLength(head) + Math.ceil(opened.size / 3) * 4 + JSON_TAIL.length;
+        return reply.type('application/json; charset=utf-8').header('content-length', length).send(answer);
       },
     }),
     operations: [

@@ -47,6 +47,7 @@ function applicantOf(body: Tree): Applicant {
       line2: textOf(address, 'AddressLine2'),
       line3: textOf(address, 'AddressLine3'),
       city: textOf(address, 'City') ?? '',
+      postcode: textOf(address, 'Postcode'),
       countryCode: textOf(address, 'CountryCode') ?? '',
     },
   };

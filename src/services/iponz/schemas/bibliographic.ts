@@ -27,6 +27,7 @@ const common = {
             ),
             ClientIdentifier: NumberText,
             ClientName: Text,
+            CountryCode: opt(Type.String({ pattern: '^[A-Z]{2}$' })),
           },
           Closed,
         ),

@@ -65,6 +65,8 @@ export const Address = Type.Object(
     addressLine2: Text,
     addressLine3: Text,
     city: Text,
+    postcode: Text,
+    countryCode: Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 (NZ, AU, GB …)' }),
   },
   { additionalProperties: false },
 );

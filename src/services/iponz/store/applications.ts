@@ -74,6 +74,16 @@ export async function existingClients(db: Queryable, ids: readonly number[]): Pr
   return new Map(rows.map((r) => [r.client_id, r.name]));
 }
 
+/** A client's country: its physical address's, else its service or postal address's; undefined: none. */
+export async function clientCountry(db: Queryable, clientId: number): Promise<string | undefined> {
+  const { rows } = await db.query<{ country_code: string }>(
+    `SELECT country_code FROM iponz_client_addresses WHERE client_id = $1
+     ORDER BY address_type = 'physical' DESC, address_type = 'service' DESC LIMIT 1`,
+    [clientId],
+  );
+  return rows[0]?.country_code;
+}
+
 /** Loads published international applications (the sandbox's set); those already there are kept. */
 export async function insertInternationalApplications(
   db: Queryable,

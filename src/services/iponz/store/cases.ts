@@ -19,7 +19,9 @@ const CASE_COLUMNS = `c.kind, c.case_number, c.title, c.status, c.status_date::t
   c.version, c.updated_at,
   (SELECT coalesce(json_agg(json_build_object('status', h.status, 'statusDate', h.status_date) ORDER BY h.seq), '[]')
      FROM iponz_status_history h WHERE h.kind = c.kind AND h.case_number = c.case_number) AS history,
-  (SELECT coalesce(json_agg(json_build_object('role', p.role, 'clientId', p.client_id, 'name', k.name)
+  (SELECT coalesce(json_agg(json_build_object('role', p.role, 'clientId', p.client_id, 'name', k.name,
+       'countryCode', (SELECT a.country_code FROM iponz_client_addresses a WHERE a.client_id = k.client_id
+         ORDER BY a.address_type = 'physical' DESC, a.address_type = 'service' DESC LIMIT 1))
        ORDER BY p.role, p.position), '[]')
      FROM iponz_case_parties p JOIN iponz_clients k USING (client_id)
      WHERE p.kind = c.kind AND p.case_number = c.case_number) AS parties,

@@ -22,6 +22,8 @@ interface ClientRow {
         line2: string | null;
         line3: string | null;
         city: string | null;
+        postcode: string | null;
+        countryCode: string;
       }[]
     | null;
 }
@@ -29,7 +31,8 @@ interface ClientRow {
 const SELECT_CLIENT = `
   SELECT c.client_id, c.name, c.client_type, c.nzbn,
     (SELECT json_agg(json_build_object('type', a.address_type, 'line1', a.line1, 'line2', a.line2,
-       'line3', a.line3, 'city', a.city) ORDER BY a.address_type)
+       'line3', a.line3, 'city', a.city, 'postcode', a.postcode, 'countryCode', a.country_code)
+       ORDER BY a.address_type)
      FROM iponz_client_addresses a WHERE a.client_id = c.client_id) AS addresses
   FROM iponz_clients c`;
 
@@ -37,7 +40,15 @@ function clientOf(row: ClientRow): Client {
   const addresses: Client['addresses'] = {};
   for (const a of row.addresses ?? []) {
     const type = ADDRESS_TYPES.find((t) => t === a.type);
-    if (type) addresses[type] = { line1: a.line1, line2: a.line2, line3: a.line3, city: a.city };
+    if (type)
+      addresses[type] = {
+        line1: a.line1,
+        line2: a.line2,
+        line3: a.line3,
+        city: a.city,
+        postcode: a.postcode,
+        countryCode: a.countryCode,
+      };
   }
   return { clientId: row.client_id, name: row.name, clientType: row.client_type, nzbn: row.nzbn, addresses };
 }
@@ -124,8 +135,10 @@ export async function insertClients(tx: pg.PoolClient, clients: readonly Client[
     }),
   );
   await tx.query(
-    `INSERT INTO iponz_client_addresses (client_id, address_type, line1, line2, line3, city, search_text)
-     SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
+    `INSERT INTO iponz_client_addresses
+       (client_id, address_type, line1, line2, line3, city, search_text, postcode, country_code)
+     SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+       $8::text[], $9::text[])`,
     [
       rows.map((r) => r.id),
       rows.map((r) => r.type),
@@ -134,6 +147,8 @@ export async function insertClients(tx: pg.PoolClient, clients: readonly Client[
       rows.map((r) => r.a.line3 ?? null),
       rows.map((r) => r.a.city ?? null),
       rows.map((r) => fold(addressText(r.a))),
+      rows.map((r) => r.a.postcode ?? null),
+      rows.map((r) => r.a.countryCode ?? 'NZ'),
     ],
   );
 }
