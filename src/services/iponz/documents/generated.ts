@@ -3,13 +3,21 @@
  * never stored): a small file made on demand from its identifier and name, the same every time (ours;
  * nothing is stored for them, so a full-scale seed writes no files). Each is a valid file of its format:
  * a one-page PDF naming the document, an 8×8 grey baseline JPEG carrying the identifier in a comment, a
- * 1×1 GIF whose colour comes from the identifier.
+ * 1×1 GIF whose colour comes from the identifier; a trade mark's image (the document `MarkImageName`
+ * names) a GIF picture of the mark's title (documents/mark-picture.ts).
  */
 import { createHash } from 'node:crypto';
+import { markPicture } from './mark-picture.ts';
 
 export type ObjectFormat = 'pdf' | 'jpeg' | 'gif';
 
-export function generatedDocument(id: string, name: string, format: ObjectFormat): Buffer {
+export function generatedDocument(
+  id: string,
+  name: string,
+  format: ObjectFormat,
+  markTitle?: string | null,
+): Buffer {
+  if (format === 'gif' && markTitle) return markPicture(markTitle);
   if (format === 'gif') return gif(id);
   if (format === 'jpeg') return jpeg(id);
   return pdf(id, name);

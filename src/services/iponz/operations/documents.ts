@@ -19,7 +19,9 @@ export async function openDocument(
   const record = await findDocument(context.database.pool, id);
   if (!record) return undefined;
   const stored = await store.get(id);
-  const generated = stored ? undefined : generatedDocument(id, record.documentName, record.objectFormat);
+  const generated = stored
+    ? undefined
+    : generatedDocument(id, record.documentName, record.objectFormat, record.markTitle);
   return {
     record,
     size: stored ? stored.size : generated!.length,

@@ -15,6 +15,7 @@ import {
   TRADE_MARK_STATUSES,
 } from '../domain/renewals.ts';
 import type { GeneratedCase } from '../store/seed.ts';
+import { markImageDocument, markImageNameOf } from './mark-images.ts';
 
 /** Fixed clients take the first ids; generated ones start here. */
 export const FIXTURE_CLIENTS = 100;
@@ -170,7 +171,7 @@ function fixedCase(
         : null,
     internationalRegistrationNumber: null,
     priorityCountryCode: kind === 'patent' ? 'AU' : null,
-    markImageName: kind === 'trademark' ? `${caseNumber}.jpg` : null,
+    markImageName: kind === 'trademark' ? markImageNameOf(caseNumber) : null,
     noveltyStatement:
       kind === 'design' ? 'The novelty resides in the shape and configuration as shown.' : null,
     history:
@@ -191,6 +192,7 @@ function fixedCase(
         objectFormat: 'pdf',
         createdOn: applicationDate,
       },
+      ...(kind === 'trademark' ? [markImageDocument(caseNumber, applicationDate)] : []),
     ],
     goodsAndServices:
       kind === 'trademark'

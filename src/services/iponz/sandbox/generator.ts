@@ -19,6 +19,7 @@ import type { CaseDocument, Client, GoodsAndServices } from '../domain/model.ts'
 import { type CaseKind, nextSlot, PATENT_TERM_YEARS } from '../domain/renewals.ts';
 import type { GeneratedCase } from '../store/seed.ts';
 import { FIXTURE_CLIENTS } from './fixtures.ts';
+import { markImageDocument, markImageNameOf } from './mark-images.ts';
 
 /** Businesses of the sandbox business number register, by index (same names and numbers). */
 export interface OrganisationSource {
@@ -352,12 +353,14 @@ export function generateCase(kind: CaseKind, index: number, today: string, clien
         i === 0
           ? 'Application form.pdf'
           : kind === 'trademark' && i === 1
-            ? 'Representation.jpeg'
+            ? markImageNameOf(caseNumber)
             : `Correspondence ${i}.pdf`,
-      objectFormat: kind === 'trademark' && i === 1 ? 'jpeg' : 'pdf',
+      objectFormat: kind === 'trademark' && i === 1 ? 'gif' : 'pdf',
       createdOn: minDate(addDays(applicationDate, i * random.int(10, 200)), today),
     });
   }
+  // Every trade mark has its image, named by MarkImageName (outside the case's random stream).
+  if (kind === 'trademark' && count === 1) documents.push(markImageDocument(caseNumber, applicationDate));
   const goods: GoodsAndServices[] = [];
   if (kind === 'trademark') {
     const classes = new Set<number>();
@@ -401,7 +404,7 @@ export function generateCase(kind: CaseKind, index: number, today: string, clien
       kind === 'trademark' && random.chance(0.1) ? String(random.int(600_000, 1_800_000)) : null,
     priorityCountryCode:
       kind === 'patent' ? (pct ? random.pick(['AU', 'US', 'GB', 'JP', 'CN', 'DE']) : 'NZ') : null,
-    markImageName: kind === 'trademark' ? `${caseNumber}.jpg` : null,
+    markImageName: kind === 'trademark' ? markImageNameOf(caseNumber) : null,
     noveltyStatement:
       kind === 'design'
         ? `The novelty resides in the shape and configuration of the ${random.pick(THINGS)} as shown.`

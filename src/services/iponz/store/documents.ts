@@ -12,6 +12,8 @@ export interface DocumentRecord {
   documentName: string;
   objectFormat: 'pdf' | 'jpeg' | 'gif';
   storedSize: number | null;
+  /** The mark's title when the document is its case's mark image (`MarkImageName` names it). */
+  markTitle?: string | null;
 }
 
 export async function findDocument(
@@ -19,8 +21,12 @@ export async function findDocument(
   id: string,
 ): Promise<DocumentRecord | undefined> {
   const { rows } = await pool.query(
-    `SELECT document_identifier, kind, case_number, document_name, object_format, stored_size
-     FROM iponz_case_documents WHERE document_identifier = $1`,
+    `SELECT d.document_identifier, d.kind, d.case_number, d.document_name, d.object_format, d.stored_size,
+            c.title AS mark_title
+       FROM iponz_case_documents d
+       LEFT JOIN iponz_cases c ON c.kind = d.kind AND c.case_number = d.case_number
+                              AND c.mark_image_name = d.document_name
+      WHERE d.document_identifier = $1`,
     [id],
   );
   const row = rows[0];
@@ -32,6 +38,7 @@ export async function findDocument(
     documentName: row.document_name,
     objectFormat: row.object_format,
     storedSize: row.stored_size === null ? null : Number(row.stored_size),
+    markTitle: row.mark_title ?? null,
   };
 }
 
