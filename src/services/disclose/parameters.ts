@@ -76,6 +76,18 @@ export const searchQuery = <Kind extends 'product-type' | 'scheme-type'>(kind: K
       ),
     } as Record<Kind, ReturnType<typeof text>>),
     issuer: text(kind === 'product-type' ? 'Offeror’s name contains' : 'Manager’s name contains'),
+    // Offers: the names a public client of the register sends.
+    ...(kind === 'product-type'
+      ? {
+          'offer-or-issuer-name-or-number': text(
+            'The offer’s name or number, or its offeror’s name, contains (case ignored), 1 to 100 characters',
+            { minLength: 1, maxLength: 100 },
+          ),
+          type: text(
+            'The same as product-type (the public client’s name); 400 when both are given and differ',
+          ),
+        }
+      : {}),
     ...paging,
   });
 

@@ -61,3 +61,48 @@ describe('the published address', () => {
     }
   });
 });
+
+describe('the public client’s search names', () => {
+  const search = async (query: string) => {
+    const response = await inject(`${BASE}/offers?${query}`, d.key, d.organisation);
+    return response;
+  };
+  const numbers = async (query: string) => {
+    const response = await search(`${query}&page-size=100`);
+    expect(response.statusCode, response.body).toBe(200);
+    return (response.json().items as { number: string }[]).map((i) => i.number);
+  };
+
+  it('offer-or-issuer-name-or-number matches the number, the name or the offeror’s name', async () => {
+    expect(await numbers('offer-or-issuer-name-or-number=ofr10002')).toEqual(['OFR10002']);
+    const offer = (await inject(`${BASE}/offer/OFR10001`, d.key, d.organisation)).json();
+    const byName = await numbers(`offer-or-issuer-name-or-number=${encodeURIComponent(offer.name)}`);
+    expect(byName).toContain('OFR10001');
+    const issuer = offer.issuer.name as string;
+    const byIssuer = await numbers(`offer-or-issuer-name-or-number=${encodeURIComponent(issuer)}`);
+    expect(byIssuer).toContain('OFR10001');
+    expect(byIssuer).toEqual(await numbers(`issuer=${encodeURIComponent(issuer)}`));
+    const answer = (await search('offer-or-issuer-name-or-number=OFR1&page-size=2')).json();
+    expect(answer.links[0].href).toContain('offer-or-issuer-name-or-number=OFR1');
+    expect((await numbers('offer-or-issuer-name-or-number=no%20such%20offer%20anywhere')).length).toBe(0);
+  });
+
+  it('type is product-type by the public client’s name; both differing is a 400 naming type', async () => {
+    const offer = (await inject(`${BASE}/offer/OFR10001`, d.key, d.organisation)).json();
+    const type = encodeURIComponent(offer.productType);
+    const byType = await numbers(`type=${type}`);
+    expect(byType).toContain('OFR10001');
+    expect(byType).toEqual(await numbers(`product-type=${type}`));
+    expect(await numbers(`type=${type}&product-type=${type}`)).toEqual(byType);
+    const both = await search(`type=${type}&product-type=Other`);
+    expect(both.statusCode).toBe(400);
+    expect(both.json().errors[0].field).toBe('type');
+    const empty = await search('offer-or-issuer-name-or-number=%20');
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().errors[0].field).toBe('offer-or-issuer-name-or-number');
+    // Schemes take neither.
+    const schemes = await inject(`${BASE}/schemes?type=x`, d.key, d.organisation);
+    expect(schemes.statusCode).toBe(400);
+    expect(schemes.json().errors[0].field).toBe('type');
+  });
+});

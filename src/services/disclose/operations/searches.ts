@@ -12,8 +12,10 @@ import { apiBase, iso, type ReadResult, registerUrl, type Subject } from './comm
  */
 
 /** The search criteria's published names, in the order an answer's links repeat them. */
-export const searchCriteria = (subject: Subject) =>
-  ['name-or-number', 'status', kindParameter(subject), 'issuer'] as const;
+export const searchCriteria = (subject: Subject): readonly string[] =>
+  subject === 'offer'
+    ? ['name-or-number', 'status', kindParameter(subject), 'issuer', 'offer-or-issuer-name-or-number', 'type']
+    : ['name-or-number', 'status', kindParameter(subject), 'issuer'];
 
 /** The published name of the kind criterion: `product-type` (offers) or `scheme-type` (schemes). */
 export const kindParameter = (subject: Subject) => (subject === 'offer' ? 'product-type' : 'scheme-type');
@@ -27,6 +29,10 @@ export interface SearchInput {
   kind?: string | undefined;
   /** Issuer's (offers) or manager's (schemes) name contains. */
   issuer?: string | undefined;
+  /** Offers: the offer's name or number, or its issuer's name, contains (case ignored). */
+  anyName?: string | undefined;
+  /** Offers: `type`, the public client's name of `product-type` (the same value when both are given). */
+  type?: string | undefined;
   page: PageRequest;
 }
 
@@ -52,17 +58,33 @@ export async function searchRecords(context: ServiceContext, input: SearchInput)
   if (text !== undefined && text.trim() === '') {
     throw new RuleError('name-or-number', 'must be 1 to 100 characters');
   }
+  if (input.anyName !== undefined && input.anyName.trim() === '') {
+    throw new RuleError('offer-or-issuer-name-or-number', 'must be 1 to 100 characters');
+  }
+  if (
+    input.type !== undefined &&
+    input.kind !== undefined &&
+    input.type.toLowerCase() !== input.kind.toLowerCase()
+  ) {
+    throw new RuleError('type', 'and product-type are the same criterion; given both, they must be equal');
+  }
   const pool = context.database.pool;
   const [found, lastModified] = await Promise.all([
     search(
       pool,
       subject,
-      { text: text?.trim(), status: input.status, productType: input.kind, issuer: input.issuer },
+      {
+        text: text?.trim(),
+        status: input.status,
+        productType: input.kind ?? input.type,
+        issuer: input.issuer,
+        anyName: input.anyName?.trim(),
+      },
       { limit: page.pageSize, offset: page.offset },
     ),
     latestChange(pool, subject),
   ]);
-  const given = [input.nameOrNumber, input.status, input.kind, input.issuer];
+  const given = [input.nameOrNumber, input.status, input.kind, input.issuer, input.anyName, input.type];
   const extra = searchCriteria(subject)
     .map((name, i) => [name, given[i]] as const)
     .filter(([, value]) => value !== undefined)

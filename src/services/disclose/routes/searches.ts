@@ -31,12 +31,15 @@ export function searchRoutes(app: FastifyInstance, context: ServiceContext): voi
             throw new RuleError(name, `is not a search criterion; use ${named}`);
           }
         }
+        const named = query as Readonly<Record<string, string | undefined>>;
         return searchRecords(context, {
           subject,
           nameOrNumber: query['name-or-number'],
           status: query.status,
           kind: query[kindParam],
           issuer: query.issuer,
+          anyName: named['offer-or-issuer-name-or-number'],
+          type: named.type,
           page: pageFrom(query),
         });
       },

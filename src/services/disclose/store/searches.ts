@@ -12,6 +12,8 @@ export interface SearchCriteria {
   productType?: string | undefined;
   /** Issuer (offers) or manager (schemes) name contains. */
   issuer?: string | undefined;
+  /** Name or number, or the issuer's (manager's) name, contains (case ignored). */
+  anyName?: string | undefined;
 }
 
 export interface SummaryRow {
@@ -44,6 +46,11 @@ export async function search(
   if (criteria.status) add((n) => `lower(status) = lower(${n})`, criteria.status);
   if (criteria.productType) add((n) => `lower(${t.kind}) = lower(${n})`, criteria.productType);
   if (criteria.issuer) add((n) => `${t.issuer} ILIKE ${n}`, like(criteria.issuer));
+  if (criteria.anyName)
+    add(
+      (n) => `(name ILIKE ${n} OR ${t.number} ILIKE ${n} OR ${t.issuer} ILIKE ${n})`,
+      like(criteria.anyName),
+    );
   const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   values.push(slice.limit, slice.offset);
   const result = await pool.query<SummaryRow & { total: number }>(

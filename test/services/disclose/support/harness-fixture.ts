@@ -90,7 +90,12 @@ export const discloseFixture: ServiceFixture = {
   operations: {
     'GET /offers': {
       organisation: true,
-      query: ['name-or-number=OFR1', ...PAGING, 'status=Open&product-type=Debt%20securities'],
+      query: [
+        'name-or-number=OFR1',
+        ...PAGING,
+        'status=Open&product-type=Debt%20securities',
+        'offer-or-issuer-name-or-number=Harbour&type=Debt%20securities',
+      ],
     },
     'GET /schemes': {
       organisation: true,
