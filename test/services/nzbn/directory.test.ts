@@ -3,6 +3,8 @@ import { seedRegisterOrganisation } from '../../../src/identity/operations/regis
 import { findUserById } from '../../../src/identity/store/users.ts';
 import { outboxEntries } from '../../../src/platform/store/mail-outbox.ts';
 import { seedOrganisations } from '../../../src/services/nzbn/sandbox/organisations.ts';
+import { signedInUser as portalUser } from '../../portal/support/api.ts';
+import { rsg } from '../../support/cli.ts';
 import { type SignedInUser, signedInUser } from '../../support/oauth.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
 
@@ -318,6 +320,68 @@ describe('business authorities', () => {
       as(t.stranger),
     );
     expect(stranger.json().totalItems).toBe(0);
+  });
+});
+
+describe('operators decide requests in the portal and with rsg', () => {
+  const ask = async (requester: SignedInUser, nzbn: string) => {
+    const asked = await t.call('POST', '/authorities', {
+      ...as(requester),
+      payload: { nzbn, approvalType: 'PROFESSIONAL_AUTHORITY', documents: [{ documentType: 'ENGAGEMENT' }] },
+    });
+    expect(asked.statusCode, asked.body).toBe(201);
+    return asked.json().authorityId as string;
+  };
+
+  it('the approvals page lists a request; the operator accepts it and the holder may act at once', async () => {
+    const requester = await signedInUser(t.gateway);
+    const id = await ask(requester, FIXTURE.privateData);
+    const portal = await portalUser(t.gateway, { operator: true });
+    const queue = await portal.client.get('/portal/operator/approvals');
+    expect(queue.body).toContain('Business authority requests');
+    expect(queue.body).toContain(`/portal/operator/approvals/authority-requests/${id}`);
+    const member = await portalUser(t.gateway);
+    const byUser = await member.client.submit(
+      '/portal/account',
+      `/portal/operator/approvals/authority-requests/${id}`,
+      { decision: 'approve' },
+    );
+    expect(byUser.statusCode).toBe(403);
+    const accepted = await portal.client.submit(
+      '/portal/operator/approvals',
+      `/portal/operator/approvals/authority-requests/${id}`,
+      { decision: 'approve', reason: 'Letter checked' },
+    );
+    expect(accepted.statusCode).toBe(303);
+    const read = await t.call(
+      'GET',
+      `/authorities?nzbn=${FIXTURE.privateData}&user-id=${requester.userId}`,
+      as(requester),
+    );
+    expect(read.json().items[0]).toMatchObject({ AuthorityStatus: 'ACCEPTED', reason: 'Letter checked' });
+    const update = await t.call('POST', `/entities/${FIXTURE.privateData}/trading-areas`, {
+      ...as(requester),
+      payload: [{ tradingArea: 'Otago' }],
+    });
+    expect(update.statusCode).toBe(200);
+  });
+
+  it('rsg users pending-authorities lists it and decide-authority rejects it', async () => {
+    const requester = await signedInUser(t.gateway);
+    const id = await ask(requester, FIXTURE.removed);
+    const urls = t.gateway.urls;
+    const pending = await rsg(['users', 'pending-authorities', '--json'], { urls });
+    expect(JSON.parse(pending.stdout).map((a: { id: string }) => a.id)).toContain(id);
+    const rejected = await rsg(['users', 'decide-authority', '--authority', id, '--decision', 'reject'], {
+      urls,
+    });
+    expect(rejected).toMatchObject({ code: 0, stdout: `authority ${id} rejected\n` });
+    const again = await rsg(['users', 'decide-authority', '--authority', id, '--decision', 'accept'], {
+      urls,
+    });
+    expect(again.code).not.toBe(0);
+    const read = await t.call('GET', `/authorities?user-id=${requester.userId}&historic=true`, as(requester));
+    expect(read.json().items[0].AuthorityStatus).toBe('REJECTED');
   });
 });
 
