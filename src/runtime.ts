@@ -19,6 +19,7 @@ import { setPasswordCost } from './identity/domain/passwords.ts';
 import { OAUTH_PREFIX } from './identity/oauth/provider.ts';
 import { grantAuthority } from './identity/operations/authorities.ts';
 import { addOrganisation } from './identity/operations/organisations.ts';
+import { seedRegisterOrganisation } from './identity/operations/register-seed.ts';
 import { ensureSigningKey } from './identity/operations/signing-keys.ts';
 import { addMember } from './identity/store/memberships.ts';
 import { findOrganisation } from './identity/store/organisations.ts';
@@ -197,6 +198,9 @@ export async function seedSandbox(
           { at: clock.now() },
         );
         return OPERATORS_ORGANISATION;
+      },
+      async seedOrganisation(organisation) {
+        await seedRegisterOrganisation(gateway.pool, organisation, clock.now());
       },
     };
     const summaries: string[] = [];

@@ -56,7 +56,9 @@ export const COMMANDS: readonly Command[] = [
 users set-password --email E --password-file F|-
 users grant-authority --email E|--organisation ID --service S --kind K --id X [--environment E]
 users revoke-authority --authority ID --service S --kind K --id X [--environment E]
-users authorities --service S --kind K --id X [--environment E]`,
+users authorities --service S --kind K --id X [--environment E]
+users pending-authorities [--json]   requests for authority waiting for an operator
+users decide-authority --authority ID --decision accept|reject [--reason TEXT] [--by EMAIL]`,
     run: usersCommand,
   },
   {

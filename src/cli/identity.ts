@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { RegisterObject } from '../identity/domain/authorities.ts';
 import type { GrantType } from '../identity/domain/clients.ts';
 import type { MembershipRole } from '../identity/domain/organisations.ts';
-import { grantAuthority } from '../identity/operations/authorities.ts';
+import { decideAuthority, grantAuthority } from '../identity/operations/authorities.ts';
 import { registerClient } from '../identity/operations/clients.ts';
 import { addOrganisation } from '../identity/operations/organisations.ts';
 import { rotateSigningKey } from '../identity/operations/signing-keys.ts';
@@ -11,6 +11,7 @@ import { setPassword } from '../identity/operations/users.ts';
 import { listAuthorities, revokeAuthority } from '../identity/store/authorities.ts';
 import { addMember } from '../identity/store/memberships.ts';
 import { findOrganisation } from '../identity/store/organisations.ts';
+import { pendingRegisterAuthorities } from '../identity/store/register-authorities.ts';
 import type { Environment } from '../services/contract.ts';
 import { optional, parse, print, required, UsageError, userId, withGateway } from './args.ts';
 
@@ -48,6 +49,9 @@ const OBJECT_OPTIONS = {
   kind: { type: 'string' },
   id: { type: 'string' },
   authority: { type: 'string' },
+  decision: { type: 'string' },
+  reason: { type: 'string' },
+  by: { type: 'string' },
   'password-file': { type: 'string' },
   json: { type: 'boolean' },
 } as const;
@@ -98,11 +102,47 @@ export async function identityUsersCommand(config: Config, args: string[]): Prom
       );
       return 0;
     }
+    case 'pending-authorities': {
+      const list = await withGateway(config, (pool) => pendingRegisterAuthorities(pool, 200));
+      print(list, json, () =>
+        list
+          .map(
+            (a) =>
+              `${a.id}\t${a.environment} ${a.service} ${a.objectKind} ${a.objectId}\t${a.organisationIdentifier ?? a.userEmail}\t${a.approvalType}`,
+          )
+          .join('\n'),
+      );
+      return 0;
+    }
+    case 'decide-authority':
+      return decideAuthorityCommand(config, values, json);
     default:
       throw new UsageError(
-        'users add | list | set-password | grant-authority | revoke-authority | authorities',
+        'users add | list | set-password | grant-authority | revoke-authority | authorities | pending-authorities | decide-authority',
       );
   }
+}
+
+/** `rsg users decide-authority --authority ID --decision accept|reject [--reason TEXT] [--by EMAIL]`. */
+async function decideAuthorityCommand(
+  config: Config,
+  values: Record<string, string | boolean | undefined>,
+  json: boolean,
+): Promise<number> {
+  const id = required(values, 'authority');
+  const decision = { accept: 'ACCEPTED', reject: 'REJECTED' } as const;
+  const chosen = decision[required(values, 'decision') as keyof typeof decision];
+  if (!chosen) throw new UsageError('--decision must be accept or reject');
+  const by = optional(values, 'by');
+  const decided = await withGateway(config, async (pool) =>
+    decideAuthority(pool, id, chosen, {
+      by: by ? await userId(pool, by) : null,
+      reason: optional(values, 'reason'),
+    }),
+  );
+  if (!decided) throw new UsageError(`no request for authority ${id} is waiting`);
+  print({ authority: id, status: chosen }, json, () => `authority ${id} ${chosen.toLowerCase()}`);
+  return 0;
 }
 
 export async function organisationsCommand(config: Config, args: string[]): Promise<number> {

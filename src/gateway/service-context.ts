@@ -1,8 +1,10 @@
 import { type ServiceFees, serviceFees } from '../billing/fees.ts';
 import { readSettings } from '../config.ts';
+import type { RegisterDirectory } from '../identity/operations/register-directory.ts';
 import { serviceIdentity } from '../identity/operations/service-identity.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/pool.ts';
+import { sendMail } from '../platform/mail.ts';
 import type { ServerKeys } from '../platform/server-keys.ts';
 import type { Runtime } from '../runtime.ts';
 import {
@@ -58,7 +60,12 @@ export function serviceContext(
     clock,
     keyedUniform: runtime.keyedUniform,
     serverKeys: runtime.serverKeys,
-    identity: serviceIdentity(runtime.gateway.pool, environment, service.id, clock),
+    identity: serviceIdentity(runtime.gateway.pool, environment, service.id, clock, async (message) => {
+      await sendMail(
+        { pool: runtime.gateway.pool, smtpUrl: runtime.config.smtpUrl, from: runtime.config.mailFrom },
+        message,
+      );
+    }),
     fees: serviceFees({
       environment,
       service: service.id,
@@ -95,6 +102,11 @@ export interface ServiceIdentity {
   organisation(organisationId: string): Promise<{ id: string; identifier: string; name: string } | undefined>;
   /** Revokes one authority over the object; false when there was none with that id. */
   revokeAuthority(kind: string, objectId: string, authorityId: string): Promise<boolean>;
+  /**
+   * The register's view of identity's users, organisations, organisation users and authorities (with
+   * their register profile, statuses and invitations): identity's own rows, never a copy.
+   */
+  directory: RegisterDirectory;
 }
 
 export interface HeldAuthority {

@@ -233,6 +233,29 @@ export interface SeedIdentity {
    * over one object of `service` (idempotent). Resolves to the organisation's identifier.
    */
   grantOperatorsOrganisationAuthority?(service: ServiceId, kind: string, objectId: string): Promise<string>;
+  /**
+   * Makes a sandbox organisation with its users (made without a password when missing) and their
+   * authorities, when it is not there yet (idempotent: a second seed changes nothing).
+   */
+  seedOrganisation?(organisation: SeedOrganisation): Promise<void>;
+}
+
+/** A sandbox organisation a register's seed asks for: its users, and authorities it or they hold. */
+export interface SeedOrganisation {
+  /** A system identifier (`sandbox-…`), so no user can make it first. */
+  identifier: string;
+  name: string;
+  categoryCode: string;
+  users: { email: string; firstName: string; lastName: string; role: 'owner' | 'admin' | 'member' }[];
+  authorities: {
+    service: ServiceId;
+    kind: string;
+    objectId: string;
+    /** The organisation, or one of its users (by email) holding it for the organisation. */
+    holder: 'organisation' | { email: string };
+    status: 'ACCEPTED' | 'PENDING';
+    approvalType: 'REGISTRAR_LETTER' | 'REGISTRAR_ID_PROOF' | 'USER' | 'PROFESSIONAL_AUTHORITY';
+  }[];
 }
 
 export const productId = (environment: Environment, service: ServiceId): string =>

@@ -18,13 +18,17 @@ export interface SignedInUser {
   token: string;
 }
 
-/** A new user who signs in through a new client and consents; returns their access token. */
+/** A new user (an operator, when asked) who signs in through a new client and consents; returns their access token. */
 export async function signedInUser(
   gateway: TestGateway,
   environment: Environment = 'sandbox',
+  options: { isOperator?: boolean } = {},
 ): Promise<SignedInUser> {
   const pool = gateway.runtime.gateway.pool;
-  const user = await addUser(pool, { email: `${randomBytes(5).toString('hex')}@example.test` });
+  const user = await addUser(pool, {
+    email: `${randomBytes(5).toString('hex')}@example.test`,
+    ...(options.isOperator ? { isOperator: true } : {}),
+  });
   await setPassword(pool, user.id, PASSWORD);
   const token = await threeLeggedToken(
     gateway.app,

@@ -4,6 +4,7 @@
  * store/authorities.ts.
  */
 import type { Pool } from 'pg';
+import { withTransaction } from '../../platform/db/pool.ts';
 import {
   type Authority,
   checkHolderEnvironment,
@@ -12,6 +13,7 @@ import {
 } from '../domain/authorities.ts';
 import { findAuthority, insertAuthority } from '../store/authorities.ts';
 import { organisationEnvironment } from '../store/organisations.ts';
+import { lockPendingAuthority, updateAuthorityStatus } from '../store/register-authorities.ts';
 
 /**
  * The holder's authority over the object: recorded now, or the one it holds already. An organisation
@@ -32,4 +34,30 @@ export async function grantAuthority(
     at: options.at ?? null,
   });
   return (await findAuthority(pool, id))!;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An operator's decision on a request for authority (the portal's approvals, `rsg users
+ * decide-authority`; a register's API decides through `ServiceIdentity.directory`): ACCEPTED lets its
+ * holder act at once, REJECTED ends it. False when no request with this id is waiting.
+ */
+export async function decideAuthority(
+  pool: Pool,
+  authorityId: string,
+  decision: 'ACCEPTED' | 'REJECTED',
+  options: { by: string | null; reason?: string | undefined; at?: Date },
+): Promise<boolean> {
+  if (!UUID.test(authorityId)) return false;
+  return withTransaction(pool, async (client) => {
+    if (!(await lockPendingAuthority(client, authorityId))) return false;
+    await updateAuthorityStatus(
+      client,
+      authorityId,
+      { status: decision, by: options.by, reason: options.reason || null },
+      options.at ?? new Date(),
+    );
+    return true;
+  });
 }

@@ -1,12 +1,14 @@
 import type { Pool } from 'pg';
 import type { Caller, HeldAuthority, ServiceIdentity } from '../../gateway/service-context.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { MailMessage } from '../../platform/mail.ts';
 import type { Environment } from '../../services/contract.ts';
 import type { Authority } from '../domain/authorities.ts';
 import { listAuthorities, mayAct, objectsActorMayActOn, revokeAuthority } from '../store/authorities.ts';
 import { findOrganisation, findOrganisationById } from '../store/organisations.ts';
 import { findUserByEmail } from '../store/users.ts';
 import { grantAuthority } from './authorities.ts';
+import { registerDirectory } from './register-directory.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -21,13 +23,14 @@ const held = (authority: Authority): HeldAuthority => ({
 /**
  * What a service may ask identity/, bound to its environment and service. Grants and revocations are
  * dated by the environment's clock (the sandbox's virtual clock when it runs one), as the register's
- * own records are.
+ * own records are. `mail` sends what the directory mails (an organisation user's invitation).
  */
 export function serviceIdentity(
   pool: Pool,
   environment: Environment,
   service: string,
   clock: Clock,
+  mail: (message: MailMessage) => Promise<void> = async () => {},
 ): ServiceIdentity {
   const actor = (caller: Caller | undefined) => ({
     userId: caller?.userId,
@@ -67,6 +70,7 @@ export function serviceIdentity(
       if (!UUID.test(organisationId)) return undefined;
       return findOrganisationById(pool, environment, organisationId);
     },
+    directory: registerDirectory(pool, environment, service, clock, mail),
     revokeAuthority: (kind, objectId, authorityId) =>
       UUID.test(authorityId)
         ? revokeAuthority(pool, object(kind, objectId), authorityId, clock.now())

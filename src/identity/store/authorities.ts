@@ -43,16 +43,16 @@ export async function insertAuthority(
       options.at,
     ],
   );
-  return (
-    inserted.rows[0]?.id ??
-    (
-      await pool.query<{ id: string }>(
-        `SELECT id FROM authorities WHERE revoked_at IS NULL AND environment = $1 AND service = $2 AND object_kind = $3
-           AND object_id = $4 AND COALESCE(user_id, organisation_id) = COALESCE($5::uuid, $6::uuid)`,
-        [object.environment, object.service, object.kind, object.id, userId, organisationId],
-      )
-    ).rows[0]!.id
+  if (inserted.rows[0]) return inserted.rows[0].id;
+  // Held already, or asked for: a request waiting for a decision is granted by this grant.
+  const held = await pool.query<{ id: string }>(
+    `UPDATE authorities SET status = 'ACCEPTED', updated_at = COALESCE($7::timestamptz, now()),
+        granted_at = CASE WHEN status = 'PENDING' THEN COALESCE($7::timestamptz, now()) ELSE granted_at END
+      WHERE revoked_at IS NULL AND environment = $1 AND service = $2 AND object_kind = $3
+        AND object_id = $4 AND COALESCE(user_id, organisation_id) = COALESCE($5::uuid, $6::uuid) RETURNING id`,
+    [object.environment, object.service, object.kind, object.id, userId, organisationId, options.at],
   );
+  return held.rows[0]!.id;
 }
 
 export async function findAuthority(pool: Pool, id: string): Promise<Authority | undefined> {
@@ -67,8 +67,9 @@ export async function revokeAuthority(
   at?: Date,
 ): Promise<boolean> {
   const result = await pool.query(
-    `UPDATE authorities SET revoked_at = COALESCE($6::timestamptz, now())
-      WHERE id = $5 AND revoked_at IS NULL AND environment = $1 AND service = $2 AND object_kind = $3 AND object_id = $4`,
+    `UPDATE authorities SET revoked_at = COALESCE($6::timestamptz, now()), status = 'REVOKED',
+        updated_at = COALESCE($6::timestamptz, now())
+      WHERE id = $5 AND status = 'ACCEPTED' AND environment = $1 AND service = $2 AND object_kind = $3 AND object_id = $4`,
     [object.environment, object.service, object.kind, object.id, authorityId, at ?? null],
   );
   return (result.rowCount ?? 0) > 0;
@@ -77,16 +78,20 @@ export async function revokeAuthority(
 export async function listAuthorities(pool: Pool, object: RegisterObject): Promise<Authority[]> {
   const result = await pool.query<Authority>(
     `SELECT ${COLUMNS} FROM ${FROM}
-      WHERE a.revoked_at IS NULL AND a.environment = $1 AND a.service = $2 AND a.object_kind = $3 AND a.object_id = $4
+      WHERE a.status = 'ACCEPTED' AND a.environment = $1 AND a.service = $2 AND a.object_kind = $3 AND a.object_id = $4
       ORDER BY a.granted_at`,
     [object.environment, object.service, object.kind, object.id],
   );
   return result.rows;
 }
 
-const ACTS = `a.revoked_at IS NULL AND a.environment = $1 AND a.service = $2
-  AND (a.user_id = $3 OR a.organisation_id = $4
-       OR a.organisation_id IN (SELECT organisation_id FROM memberships WHERE user_id = $3))`;
+/**
+ * Accepted authorities the actor holds: the user's own (held for an organisation too), or an
+ * organisation's (the calling one, or one the user belongs to).
+ */
+const ACTS = `a.status = 'ACCEPTED' AND a.environment = $1 AND a.service = $2
+  AND (a.user_id = $3 OR (a.user_id IS NULL AND (a.organisation_id = $4
+       OR a.organisation_id IN (SELECT organisation_id FROM memberships WHERE user_id = $3))))`;
 
 export async function mayAct(pool: Pool, object: RegisterObject, actor: Actor): Promise<boolean> {
   if (!actor.userId && !actor.organisationId) return false;
@@ -130,8 +135,9 @@ export async function authorityClaims(
 ): Promise<string[]> {
   const rows = await pool.query<{ service: string; object_kind: string; object_id: string }>(
     `SELECT DISTINCT a.service, a.object_kind, a.object_id FROM authorities a
-      WHERE a.revoked_at IS NULL AND a.environment = $1
-        AND (a.user_id = $2 OR a.organisation_id IN (SELECT organisation_id FROM memberships WHERE user_id = $2))
+      WHERE a.status = 'ACCEPTED' AND a.environment = $1
+        AND (a.user_id = $2 OR (a.user_id IS NULL
+             AND a.organisation_id IN (SELECT organisation_id FROM memberships WHERE user_id = $2)))
       ORDER BY 1, 2, 3 LIMIT $3`,
     [environment, userId, limit],
   );

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { RegisterAuthority } from '../../identity/domain/register-profiles.ts';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
 import type { OutboxEntry } from '../../platform/store/mail-outbox.ts';
 import { formatDate } from '../domain/values.ts';
@@ -12,7 +13,13 @@ export function approvalsPage(
   request: FastifyRequest,
   pending: SubscriptionRequest[],
   decided: string,
-  queues: { authorities: SafeHtml; access: SafeHtml; bulk: SafeHtml; credit: SafeHtml },
+  queues: {
+    authorities: SafeHtml;
+    access: SafeHtml;
+    bulk: SafeHtml;
+    credit: SafeHtml;
+    registerAuthorities: SafeHtml;
+  },
 ): SafeHtml {
   return html`<h1>Subscription requests</h1>
 ${decided === 'approved' || decided === 'rejected' ? html`<p class="ok" role="status">The request was ${decided} and the requester was told by mail.</p>` : ''}
@@ -35,8 +42,41 @@ ${
 }
 ${queues.authorities}
 ${queues.credit}
+${queues.registerAuthorities}
 ${queues.access}
 ${queues.bulk}`;
+}
+
+/** A pending request's documents: each one's type and address. */
+const documentsOf = (documents: unknown[]): SafeHtml[] =>
+  documents.map((item) => {
+    const document = item as { documentType?: string | null; url?: { href?: string } | null };
+    return html`<br>${document.documentType ?? 'document'}: <code>${document.url?.href ?? 'no address'}</code>`;
+  });
+
+/** Requests for business authority over a register's object (a business number), oldest first. */
+export function registerAuthorityQueue(
+  request: FastifyRequest,
+  pending: (RegisterAuthority & { environment: string; service: string })[],
+): SafeHtml {
+  return html`<h2>Business authority requests</h2>
+${
+  pending.length === 0
+    ? html`<p class="notice">No requests for business authority are waiting.</p>`
+    : html`<table class="stack"><caption class="muted">${pending.length} waiting, oldest first</caption>
+<thead><tr><th scope="col">Requested</th><th scope="col">For</th><th scope="col">Over and evidence</th><th scope="col">Decision</th></tr></thead>
+<tbody>${pending.map(
+        (a) => html`<tr id="authority-${a.id}"><td data-label="Requested">${formatDate(a.updatedAt)}</td>
+<td data-label="For">${a.organisationName ?? a.userName ?? ''}<br><code>${a.organisationIdentifier ?? a.userEmail ?? ''}</code></td>
+<td data-label="Over and evidence"><strong>${a.environment} ${a.service} ${a.objectId}</strong> (${a.approvalType ?? ''}, ${a.authorityType})${documentsOf(a.documents)}${a.comment ? html`<br>${a.comment}` : ''}</td>
+<td data-label="Decision"><form method="post" action="/portal/operator/approvals/authority-requests/${a.id}">${csrfField(request)}
+<label for="authority-reason-${a.id}">Reason (optional)</label>
+<input id="authority-reason-${a.id}" name="reason" type="text" maxlength="500">
+<button type="submit" name="decision" value="approve" aria-label="Accept authority over ${a.objectId}">Accept</button>
+<button type="submit" name="decision" value="decline" class="danger" aria-label="Reject authority over ${a.objectId}">Reject</button>
+</form></td></tr>`,
+      )}</tbody></table>`
+}`;
 }
 
 export function outboxPage(mails: OutboxEntry[], smtp: boolean): SafeHtml {

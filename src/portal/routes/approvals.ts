@@ -1,21 +1,25 @@
 import type { FastifyInstance } from 'fastify';
+import { decideAuthority } from '../../identity/operations/authorities.ts';
+import { pendingRegisterAuthorities } from '../../identity/store/register-authorities.ts';
 import { listOutbox } from '../../platform/mail.ts';
+import { checkedDecision } from '../domain/values.ts';
 import type { PortalDeps } from '../index.ts';
 import { waitingAuthorities } from '../operations/billing.ts';
 import { bulkAccessRequests } from '../operations/bulk-data.ts';
 import { waitingProductionAccess } from '../operations/sandbox.ts';
 import { decideSubscription, pendingRequests } from '../operations/subscriptions.ts';
-import { approvalsPage, outboxPage } from '../pages/approvals.ts';
+import { approvalsPage, outboxPage, registerAuthorityQueue } from '../pages/approvals.ts';
 import { authorityQueue, directCreditForm } from '../pages/billing.ts';
 import { bulkAccessQueue } from '../pages/bulk-data.ts';
 import { sendPage } from '../pages/layout.ts';
 import { accessQueue } from '../pages/sandbox.ts';
 import { requireOperator } from '../session.ts';
-import { field, queryValue } from './forms.ts';
+import { field, queryValue, textField } from './forms.ts';
 
 /**
- * Operators only: the approval queue — subscriptions, direct debit authorities, production access and
- * bulk data access (each requester is told by mail) — and the mail outbox.
+ * Operators only: the approval queue — subscriptions, direct debit authorities, requests for business
+ * authority, production access and bulk data access (each requester is told by mail, but for business
+ * authority, which the requester finds in the register) — and the mail outbox.
  */
 export function approvalRoutes(scope: FastifyInstance, deps: PortalDeps): void {
   const pool = deps.runtime.gateway.pool;
@@ -31,6 +35,7 @@ export function approvalRoutes(scope: FastifyInstance, deps: PortalDeps): void {
       access: accessQueue(request, await waitingProductionAccess(pool)),
       bulk: bulkAccessQueue(request, await bulkAccessRequests(pool)),
       credit: directCreditForm(request, queryValue(request.query, 'credit')),
+      registerAuthorities: registerAuthorityQueue(request, await pendingRegisterAuthorities(pool, 200)),
     };
     const page = approvalsPage(
       request,
@@ -51,6 +56,20 @@ export function approvalRoutes(scope: FastifyInstance, deps: PortalDeps): void {
     );
     return reply.redirect(`/portal/operator/approvals?decided=${approved ? 'approved' : 'rejected'}`, 303);
   });
+
+  // A request for business authority (a register's, e.g. over a business number): accepted or rejected.
+  scope.post<{ Params: { id: string } }>(
+    '/operator/approvals/authority-requests/:id',
+    async (request, reply) => {
+      const operator = requireOperator(request);
+      const decision = checkedDecision(textField(request.body, 'decision', 20));
+      await decideAuthority(pool, request.params.id, decision === 'approve' ? 'ACCEPTED' : 'REJECTED', {
+        by: operator.id,
+        reason: textField(request.body, 'reason', 500, false),
+      });
+      return reply.redirect('/portal/operator/approvals', 303);
+    },
+  );
 
   scope.get('/operator/outbox', async (request, reply) => {
     requireOperator(request);

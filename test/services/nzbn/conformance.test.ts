@@ -16,7 +16,11 @@ let t: NzbnTest;
 const base = nzbnFixture((made) => {
   t = made;
 });
-const spare = { watchlistId: [] as string[], authorityId: [] as string[] };
+const spare = {
+  watchlistId: [] as string[],
+  authorityId: [] as string[],
+  organisationUserId: [] as string[],
+};
 /** A path whose `name` is a different object on every call (the last one again once they run out). */
 const fresh = (name: keyof typeof spare): Record<string, string> => ({
   get [name]() {
@@ -47,11 +51,22 @@ conformanceMatrix({
           'watchlistId',
         ),
       );
-      const { email } = await addUser(t.gateway.runtime.gateway.pool, {
+      const { id } = await addUser(t.gateway.runtime.gateway.pool, {
         email: `spare-${randomUUID()}@example.test`,
       });
       spare.authorityId.push(
-        await made(`/entities/${FIXTURE.authority}/authorities`, { userEmail: email }, 'authorityId'),
+        await made(
+          '/authorities',
+          { nzbn: FIXTURE.authority, userId: id, approvalType: 'USER' },
+          'authorityId',
+        ),
+      );
+      spare.organisationUserId.push(
+        await made(
+          `/organisations/${subject.ids.organisationId}/organisationUsers`,
+          { email: { emailAddress: `spare-${randomUUID()}@example.test` } },
+          'organisationUserId',
+        ),
       );
     }
     return subject;
@@ -62,9 +77,15 @@ conformanceMatrix({
       ...(base.operations['DELETE /watchlists/{watchlistId}'] as OperationAccess),
       path: fresh('watchlistId'),
     },
-    'DELETE /entities/{nzbn}/authorities/{authorityId}': {
-      ...(base.operations['DELETE /entities/{nzbn}/authorities/{authorityId}'] as OperationAccess),
+    'PUT /authorities/{authorityId}': {
+      ...(base.operations['PUT /authorities/{authorityId}'] as OperationAccess),
       path: fresh('authorityId'),
+    },
+    'DELETE /organisations/{organisationId}/organisationUsers/{organisationUserId}': {
+      ...(base.operations[
+        'DELETE /organisations/{organisationId}/organisationUsers/{organisationUserId}'
+      ] as OperationAccess),
+      path: fresh('organisationUserId'),
     },
   },
 });

@@ -67,16 +67,15 @@ describe('private data of an entity', () => {
       (await t.call('GET', `/entities/${FIXTURE.privateData}`, { token: reader.token })).json().gstNumbers,
     ).not.toEqual([]);
     const holders = (
-      await t.call('GET', `/entities/${FIXTURE.privateData}/authorities`, { token: t.owner.token })
-    ).json();
-    const held = holders.find((a: { userEmail: string }) => a.userEmail === reader.email);
-    const revoked = await t.call(
-      'DELETE',
-      `/entities/${FIXTURE.privateData}/authorities/${held.authorityId}`,
-      {
+      await t.call('GET', `/authorities?nzbn=${FIXTURE.privateData}&user-id=${reader.userId}`, {
         token: t.owner.token,
-      },
-    );
+      })
+    ).json().items;
+    const held = holders.find((a: { userId: string }) => a.userId === reader.userId);
+    const revoked = await t.call('PUT', `/authorities/${held.authorityId}`, {
+      token: t.owner.token,
+      payload: { AuthorityStatus: 'REVOKED' },
+    });
     expect(revoked.statusCode).toBe(204);
     expect(
       (await t.call('GET', `/entities/${FIXTURE.privateData}`, { token: reader.token })).json().gstNumbers,

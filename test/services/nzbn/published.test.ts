@@ -6,7 +6,9 @@ import {
   UNPUBLISHED_PATHS,
 } from '../../../src/services/nzbn/routes/published.ts';
 import { REPLACED } from '../../../src/services/nzbn/schemas/replaced.ts';
+import { signedInUser } from '../../support/oauth.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
+import { invitationsOf } from './support/harness-fixture.ts';
 import { OpenApi } from './support/openapi.ts';
 import {
   type CheckOptions,
@@ -17,9 +19,7 @@ import {
 
 /**
  * The business number register against its published v5 definition (reference-data/nzbn/v5-operations.md):
- * our OpenAPI document has no operation the definition does not (the business authorities under
- * `/entities/{nzbn}/authorities` are the one, temporary, exception: the definition has them at
- * `/authorities`), each at its published method and path with its published operation id and code,
+ * our OpenAPI document has no operation the definition does not, each at its published method and path with its published operation id and code,
  * parameters and statuses; and every operation we serve answers its success in the published schema, a
  * bad input with 400 naming the field, the 401 and 403 its status list names, and 404 where it names one.
  */
@@ -163,17 +163,12 @@ describe('the check of an answer against a published schema', () => {
 });
 
 describe('our OpenAPI document against the definition', () => {
-  it('has no operation the definition does not (but the authorities it moves to /authorities)', () => {
+  it('has no operation the definition does not', () => {
     const unknown = documented()
       .filter(({ method, path }) => !byRoute.has(`${method} ${path}`))
       .map(({ method, path }) => `${method} ${path}`);
-    // A documented, temporary exception: the authorities under an entity move to the top level.
-    expect(unknown.filter((route) => !UNPUBLISHED_PATHS.includes(route.split(' ')[1]!))).toEqual([]);
-    expect(unknown.sort()).toEqual([
-      'DELETE /entities/{nzbn}/authorities/{authorityId}',
-      'GET /entities/{nzbn}/authorities',
-      'POST /entities/{nzbn}/authorities',
-    ]);
+    expect(UNPUBLISHED_PATHS).toEqual([]);
+    expect(unknown).toEqual([]);
   });
 
   it('says in its description, as the guide does, what the published definition replaced; the old paths answer 404', async () => {
@@ -274,12 +269,14 @@ const PART = '9429800000019';
 /** One operation's calls: its success, a bad input and the field it names, a 404 where one is published. */
 interface Case {
   url: string;
+  /** The body, or one made from the `make` id. */
   body?: unknown;
   /** A three-legged call by the owner (business authority over the entity). */
   user?: boolean;
   /** Its 403: a user without authority over the entity (the default for a user's call), or an organisation the caller is not in. */
   refusal?: 'authority' | 'organisation';
-  bad: { url?: string; body?: unknown; field: string };
+  /** Its bad input and the field the 400 names (none for an operation that takes no input at all). */
+  bad?: { url?: string; body?: unknown; field: string };
   notFound?: { url?: string; body?: unknown };
   /** The answer is a list that holds items (so the shape of its items is checked). */
   holds?: boolean;
@@ -320,7 +317,164 @@ const add = (list: string, items: unknown, bad: unknown, field: string): Case =>
   notFound: { url: `/entities/${MISSING}/${list}` },
 });
 
+const NO_USER = '00000000-0000-4000-8000-000000000000';
+const LONG = 'x'.repeat(65);
+/** A user the owner grants authority over the entity: the authority's id. */
+const grantee = async () => {
+  const user = await signedInUser(t.gateway);
+  const made = await t.call('POST', '/authorities', {
+    token: t.owner.token,
+    payload: { nzbn: E, userId: user.userId, approvalType: 'USER' },
+  });
+  return made.json().authorityId as string;
+};
+/** An organisation the owner administers: its identifier. */
+const organisation = async () => {
+  const made = await t.call('POST', '/organisations', {
+    token: t.owner.token,
+    payload: { name: 'Published' },
+  });
+  return made.json().organisationId as string;
+};
+/** An invitation of the owner's organisation: `<organisation>/organisationUsers/<id>`. */
+const invitation = async () => {
+  const id = await organisation();
+  const made = await t.call('POST', `/organisations/${id}/organisationUsers`, {
+    token: t.owner.token,
+    payload: { email: { emailAddress: `published-${Date.now()}-${Math.random()}@example.test` } },
+  });
+  return `${id}/organisationUsers/${made.json().organisationUserId}`;
+};
+/** An invitation of the owner to another user's organisation: its activation code. */
+const activationCode = async () => (await invitationsOf(t, t.owner.email, 1))[0]!;
+
+const DIRECTORY_CASES = {
+  NZBN_103_1: {
+    url: `/authorities?nzbn=${E}`,
+    user: true,
+    refusal: 'organisation',
+    holds: false,
+    bad: { url: '/authorities?authority-status=LOST', field: 'authority-status' },
+  },
+  NZBN_103_2: {
+    url: '/authorities',
+    user: true,
+    refusal: 'organisation',
+    body: {
+      nzbn: FIXTURE.company,
+      approvalType: 'REGISTRAR_LETTER',
+      documents: [{ documentType: 'LETTER', url: { href: 'https://example.test/letter.pdf' } }],
+    },
+    bad: { body: { nzbn: E, approvalType: 'LETTER' }, field: 'approvalType' },
+  },
+  NZBN_103_3: {
+    url: '/authorities/{id}',
+    user: true,
+    make: grantee,
+    body: { AuthorityStatus: 'REVOKED' },
+    bad: { body: { AuthorityStatus: 'EXPIRED' }, field: 'AuthorityStatus' },
+    notFound: { url: `/authorities/${NO_USER}` },
+  },
+  NZBN_101_1: { url: '/users', user: true, refusal: 'organisation' },
+  NZBN_101_4: {
+    url: '/users',
+    user: true,
+    refusal: 'organisation',
+    body: { acceptTerms: true, firstName: 'Published' },
+    bad: { body: { acceptTerms: false }, field: 'acceptTerms' },
+  },
+  NZBN_101_2: {
+    url: '/users/{id}',
+    user: true,
+    make: async () => t.owner.userId,
+    bad: { url: `/users/${LONG}`, field: 'userId' },
+    notFound: { url: `/users/${NO_USER}` },
+  },
+  NZBN_101_3: {
+    url: '/users/{id}',
+    user: true,
+    make: async () => t.owner.userId,
+    body: { lastName: 'Published', mobile: { countryCode: '64', areaCode: '21', number: '1234567' } },
+    bad: { body: { phone: { number: 'four' } }, field: 'phone.number' },
+    notFound: { url: `/users/${NO_USER}` },
+  },
+  NZBN_102_1: { url: '/organisations', user: true, refusal: 'organisation' },
+  NZBN_102_2: {
+    url: '/organisations',
+    user: true,
+    refusal: 'organisation',
+    body: {
+      name: 'Published Organisation',
+      categoryCode: 'ACC',
+      postalAddress: { address1: '1 Published Road' },
+    },
+    bad: { body: { name: 'Published', categoryCode: 'ZZZ' }, field: 'categoryCode' },
+  },
+  NZBN_104_3: {
+    url: '/organisations/activateOrganisationUser',
+    user: true,
+    refusal: 'organisation',
+    make: activationCode,
+    body: (code: string) => ({ activationCode: code }),
+    bad: { body: { activationCode: '' }, field: 'activationCode' },
+    notFound: { body: { activationCode: 'no-such-code' } },
+  },
+  NZBN_102_3: {
+    url: '/organisations/{id}',
+    user: true,
+    make: organisation,
+    bad: { url: `/organisations/${LONG}`, field: 'organisationId' },
+    notFound: { url: '/organisations/no-such-organisation' },
+  },
+  NZBN_102_4: {
+    url: '/organisations/{id}',
+    user: true,
+    make: organisation,
+    body: { name: 'Published, renamed', phone: { areaCode: '4', number: '4991234' } },
+    bad: { body: { categoryCode: 'ZZZ' }, field: 'categoryCode' },
+    notFound: { url: '/organisations/no-such-organisation' },
+  },
+  NZBN_104_1: {
+    url: '/organisations/{id}/organisationUsers',
+    user: true,
+    make: organisation,
+    bad: { url: `/organisations/${LONG}/organisationUsers`, field: 'organisationId' },
+    notFound: { url: '/organisations/no-such-organisation/organisationUsers' },
+  },
+  NZBN_104_2: {
+    url: '/organisations/{id}/organisationUsers',
+    user: true,
+    make: organisation,
+    body: { role: 'MEMBER', firstName: 'Pub', email: { emailAddress: 'published-invitee@example.test' } },
+    bad: { body: { email: { emailAddress: 'nobody' } }, field: 'email.emailAddress' },
+    notFound: { url: '/organisations/no-such-organisation/organisationUsers' },
+  },
+  NZBN_104_4: {
+    url: '/organisations/{id}',
+    user: true,
+    make: invitation,
+    bad: { url: `/organisations/x/organisationUsers/${LONG}`, field: 'organisationUserId' },
+    notFound: { url: `/organisations/no-such-organisation/organisationUsers/${NO_USER}` },
+  },
+  NZBN_104_5: {
+    url: '/organisations/{id}',
+    user: true,
+    make: invitation,
+    body: { role: 'ADMINISTRATOR', lastName: 'Published' },
+    bad: { body: { role: 'OWNER' }, field: 'role' },
+    notFound: { url: `/organisations/no-such-organisation/organisationUsers/${NO_USER}` },
+  },
+  NZBN_104_6: {
+    url: '/organisations/{id}',
+    user: true,
+    make: invitation,
+    bad: { url: `/organisations/x/organisationUsers/${LONG}`, field: 'organisationUserId' },
+    notFound: { url: `/organisations/no-such-organisation/organisationUsers/${NO_USER}` },
+  },
+} satisfies Record<string, Case>;
+
 const CASES: Record<OperationCode, Case> = {
+  ...DIRECTORY_CASES,
   NZBN_001_1: { url: '/entities?search-term=sandbox', bad: { url: '/entities', field: 'search-term' } },
   NZBN_003: {
     url: '/entities',
@@ -572,15 +726,20 @@ describe('every operation we serve, as published', () => {
           ...(body === undefined ? {} : { payload: body as object }),
         });
 
+      const body = typeof c.body === 'function' ? c.body(id) : c.body;
       // The bad input first (nothing may change), then the success.
-      const bad = await call(c.bad.url ?? c.url, c.bad.body ?? c.body);
-      expect(bad.statusCode, `${code} bad input → ${bad.body}`).toBe(400);
-      expect(
-        bad.json().list.map((f: { field: string }) => f.field),
-        code,
-      ).toContain(c.bad.field);
+      if (c.bad) {
+        const bad = await call(c.bad.url ?? c.url, c.bad.body ?? body);
+        expect(bad.statusCode, `${code} bad input → ${bad.body}`).toBe(400);
+        expect(
+          bad.json().list.map((f: { field: string }) => f.field),
+          code,
+        ).toContain(c.bad.field);
+      } else {
+        expect(published.get(code)!.query, `${code} takes no input`).toEqual([]);
+      }
 
-      const ok = await call(c.url, c.body);
+      const ok = await call(c.url, body);
       const success = operation.responses.find(
         (response) => response.status >= 200 && response.status < 300,
       )!;
@@ -601,19 +760,19 @@ describe('every operation we serve, as published', () => {
 
       // 401: the gateway's, without a key.
       expect(statusesOf(operation)).toContain(401);
-      const anonymous = await call(c.url, c.body, { key: null });
+      const anonymous = await call(c.url, body, { key: null });
       expect(anonymous.statusCode, code).toBe(401);
       // 403: no authority over the entity (a user's operation), or an organisation the caller is not in.
       expect(statusesOf(operation)).toContain(403);
       const refused =
         (c.refusal ?? (c.user ? 'authority' : 'organisation')) === 'authority'
-          ? await call(c.url, c.body, { token: t.stranger.token })
-          : await call(c.url, c.body, { headers: { 'x-organisation': 'not-ours' } });
+          ? await call(c.url, body, { token: t.stranger.token })
+          : await call(c.url, body, { headers: { 'x-organisation': 'not-ours' } });
       expect(refused.statusCode, `${code} → ${refused.body.slice(0, 200)}`).toBe(403);
       // 404 where the definition lists one and something of ours can be missing.
       if (c.notFound) {
         expect(statusesOf(operation), code).toContain(404);
-        const missing = await call(c.notFound.url ?? c.url, c.notFound.body ?? c.body);
+        const missing = await call(c.notFound.url ?? c.url, c.notFound.body ?? body);
         expect(missing.statusCode, `${code} → ${missing.body.slice(0, 200)}`).toBe(404);
         expect(missing.json().errorDescription, code).toMatch(/^Object Not Found/);
       }

@@ -179,12 +179,11 @@ describe('POST /entities takes the published PostableEntity', () => {
 });
 
 describe('business authorities', () => {
-  it('are listed, granted by email and revoked by the entity’s holders; revocation takes effect at once', async () => {
-    const url = `/entities/${FIXTURE.authority}/authorities`;
-    const listed = await t.call('GET', url, { token: t.owner.token });
+  it('are granted by a holder, used at once, and revoked by a holder; revocation takes effect at once', async () => {
+    const listed = await t.call('GET', `/authorities?nzbn=${FIXTURE.authority}`, { token: t.owner.token });
     expect(listed.statusCode).toBe(200);
-    api.conforms('GET', '/entities/{nzbn}/authorities', listed);
-    expect(listed.json().map((a: { userEmail: string }) => a.userEmail)).toContain(t.owner.email);
+    api.conforms('GET', '/authorities', listed);
+    expect(listed.json().items.map((a: { userId: string }) => a.userId)).toContain(t.owner.userId);
 
     const helper = await signedInUser(t.gateway);
     const tryUpdate = () =>
@@ -193,44 +192,58 @@ describe('business authorities', () => {
         payload: [{ tradingArea: 'Nelson' }],
       });
     expect((await tryUpdate()).statusCode).toBe(403);
-    const granted = await t.call('POST', url, {
+    const granted = await t.call('POST', '/authorities', {
       token: t.owner.token,
-      payload: { userEmail: helper.email.toUpperCase() },
+      payload: { nzbn: FIXTURE.authority, userId: helper.userId, approvalType: 'USER' },
     });
     expect(granted.statusCode).toBe(201);
-    api.conforms('POST', '/entities/{nzbn}/authorities', granted);
+    api.conforms('POST', '/authorities', granted);
     expect(granted.json()).toMatchObject({
       nzbn: FIXTURE.authority,
-      userEmail: helper.email,
+      userId: helper.userId,
       organisationId: null,
+      AuthorityStatus: 'ACCEPTED',
+      approvalType: 'USER',
     });
     expect((await tryUpdate()).statusCode).toBe(200);
 
-    const revoked = await t.call('DELETE', `${url}/${granted.json().authorityId}`, { token: t.owner.token });
+    const url = `/authorities/${granted.json().authorityId}`;
+    const revoked = await t.call('PUT', url, {
+      token: t.owner.token,
+      payload: { AuthorityStatus: 'REVOKED' },
+    });
     expect(revoked.statusCode).toBe(204);
     expect((await tryUpdate()).statusCode).toBe(403);
-    const again = await t.call('DELETE', `${url}/${granted.json().authorityId}`, { token: t.owner.token });
-    expect(again.statusCode).toBe(404);
-    expect(again.json().errorDescription).toContain('Object Not Found');
-    expect((await t.call('DELETE', `${url}/not-a-uuid`, { token: t.owner.token })).statusCode).toBe(404);
+    const again = await t.call('PUT', url, { token: t.owner.token, payload: { AuthorityStatus: 'REVOKED' } });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().list[0].field).toBe('AuthorityStatus');
+    const unknown = await t.call('PUT', '/authorities/not-a-uuid', {
+      token: t.owner.token,
+      payload: { AuthorityStatus: 'REVOKED' },
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().errorDescription).toContain('Object Not Found');
   });
 
-  it('a grant names exactly one existing holder', async () => {
-    const url = `/entities/${FIXTURE.authority}/authorities`;
-    const nobody = await t.call('POST', url, {
+  it('a grant names an existing holder, and a user without authority cannot grant one to another', async () => {
+    const nobody = await t.call('POST', '/authorities', {
       token: t.owner.token,
-      payload: { userEmail: 'nobody@example.test' },
+      payload: {
+        nzbn: FIXTURE.authority,
+        userId: '00000000-0000-4000-8000-000000000000',
+        approvalType: 'USER',
+      },
     });
-    expect(nobody.json().list).toEqual([{ field: 'userEmail', message: 'no user has this email address' }]);
-    const both = await t.call('POST', url, {
+    expect(nobody.json().list).toEqual([{ field: 'userId', message: 'no user has this id' }]);
+    const org = await t.call('POST', '/authorities', {
       token: t.owner.token,
-      payload: { userEmail: t.stranger.email, organisationId: 'ORG-1' },
-    });
-    expect(both.statusCode).toBe(400);
-    const org = await t.call('POST', url, {
-      token: t.owner.token,
-      payload: { organisationId: 'NO-SUCH-ORG' },
+      payload: { nzbn: FIXTURE.authority, organisationId: 'NO-SUCH-ORG', approvalType: 'USER' },
     });
     expect(org.json().list[0].field).toBe('organisationId');
+    const stranger = await t.call('POST', '/authorities', {
+      token: t.stranger.token,
+      payload: { nzbn: FIXTURE.authority, userId: t.owner.userId, approvalType: 'USER' },
+    });
+    expect(stranger.statusCode).toBe(403);
   });
 });

@@ -1,85 +1,260 @@
 /**
- * Business authorities: who may act for an entity (update its Primary Business Data, see its private
- * data, manage its organisation parts and its authorities). Each operation needs a signed-in user who
- * already holds authority over the entity. Holders are users of this gateway (by email) or
- * organisations of this environment (by their register identifier); they live in the gateway's
- * database (identity/), and revoking takes effect at once: services ask identity/ on every call.
+ * Business authorities (published Authority, NZBN_103): who may act for an entity (update its Primary
+ * Business Data, see its private data, manage its organisation parts). They live in the gateway's
+ * database (identity/), and services ask identity on every call, so a decision takes effect at once.
+ *
+ * - A signed-in user requests authority over an entity for themselves, or for an organisation they
+ *   administer, with its `approvalType` and supporting documents: PENDING until an operator accepts or
+ *   rejects it (the API, the portal's approvals or `rsg users authorities decide`). A holder of authority
+ *   over the entity (or an operator) grants it to another user at once with `approvalType: USER`.
+ * - Its holder withdraws a pending request (REMOVED) or surrenders an accepted authority (SURRENDERED);
+ *   an operator or another holder of the entity revokes it (REVOKED); it ends (REMOVED) with the
+ *   membership it was held through.
+ * - The search shows a user their own authorities, their organisations' and those over the entities they
+ *   act for; an operator every one.
  */
-import type { Caller, HeldAuthority } from '../../../gateway/service-context.ts';
+
+import type { Caller } from '../../../gateway/service-context.ts';
+import {
+  AUTHORITY_STATUSES,
+  type AuthoritySearch,
+  type AuthorityStatus,
+  administers,
+  type RegisterAuthority,
+  type UserProfile,
+} from '../../../identity/domain/register-profiles.ts';
 import { strongEtag } from '../../../platform/http/conditional.ts';
-import { badRequest, HttpError } from '../../../platform/http/errors.ts';
+import { badRequest } from '../../../platform/http/errors.ts';
 import type { Preconditions } from '../../../platform/http/operation.ts';
-import { formatNzDateTime } from '../../../platform/nz-time.ts';
-import { NZBN_ERRORS } from '../errors.ts';
-import type { Authority, AuthorityGrant } from '../schemas/operations.ts';
-import { loadEntity, type NzbnContext, requireAuthority } from './support.ts';
+import type { PageRequest } from '../../../platform/http/pagination.ts';
+import { evidence, publishedAuthority } from '../domain/directory.ts';
+import type {
+  Authority,
+  AuthorityChangeBody,
+  AuthorityRequestBody,
+  AuthoritySearchQuery,
+} from '../schemas/directory.ts';
+import { forbidden, notFound, signedIn } from './directory-support.ts';
+import { actsFor, choice, entityView, loadEntity, type NzbnContext, nzbnParam } from './support.ts';
 
-const published = (nzbn: string, authority: HeldAuthority): Authority => ({
-  authorityId: authority.id,
-  nzbn,
-  userEmail: authority.userEmail,
-  organisationId: authority.organisationIdentifier,
-  role: authority.role,
-  startDate: formatNzDateTime(authority.grantedAt.getTime()),
-});
+const KIND = 'entity';
 
-/** A valid, existing entity the signed-in user acts for: its business number. */
-async function entityActedFor(
-  context: NzbnContext,
-  caller: Caller | undefined,
-  nzbn: string,
-): Promise<string> {
-  const stored = await loadEntity(context, nzbn);
-  await requireAuthority(context, caller, stored.nzbn);
-  return stored.nzbn;
+/** The published facts of the entity an authority is over (null when the register has no such entity). */
+async function entityFacts(context: NzbnContext, nzbn: string) {
+  try {
+    const entity = entityView(await loadEntity(context, nzbn), false);
+    return {
+      entityName: entity.entityName,
+      entityStatusCode: entity.entityStatusCode,
+      entityTypeCode: entity.entityTypeCode,
+    };
+  } catch {
+    return undefined;
+  }
 }
 
-/** The current holders of business authority over the entity. */
-export async function listAuthorities(
-  context: NzbnContext,
-  input: { caller: Caller | undefined; nzbn: string },
-): Promise<Authority[]> {
-  const nzbn = await entityActedFor(context, input.caller, input.nzbn);
-  return (await context.identity.listAuthorities('entity', nzbn)).map((a) => published(nzbn, a));
+const published = async (context: NzbnContext, authority: RegisterAuthority): Promise<Authority> =>
+  publishedAuthority(authority, await entityFacts(context, authority.objectId));
+
+const SORTS = { authorityStartDate: 'authorityStartDate', nzbn: 'nzbn', authorityStatus: 'status' } as const;
+
+/** The statuses asked for: repeated or comma-joined, any case. */
+function statusesOf(values: readonly string[] | undefined): AuthorityStatus[] {
+  return (values ?? [])
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean)
+    .map((value) => {
+      const status = choice(value, AUTHORITY_STATUSES);
+      if (!status) throw badRequest('authority-status', `must be one of ${AUTHORITY_STATUSES.join(', ')}`);
+      return status;
+    });
 }
 
-/** Grants business authority to a user (by email) or an organisation (by identifier): exactly one. */
-export async function grantAuthority(
+/** NZBN_103_1: a page of the authorities the caller may see, by the published filters. */
+export async function searchAuthorities(
   context: NzbnContext,
-  input: { caller: Caller | undefined; nzbn: string; grant: AuthorityGrant },
+  input: { caller: Caller | undefined; query: AuthoritySearchQuery; page: PageRequest },
+): Promise<{ total: number; items: Authority[]; sortBy: string; sortOrder: 'ASC' | 'DESC' }> {
+  const viewer = await signedIn(context, input.caller);
+  const { query, page } = input;
+  const sortBy = choice(
+    query['sort-by'] ?? 'authorityStartDate',
+    Object.keys(SORTS) as (keyof typeof SORTS)[],
+  );
+  if (!sortBy) throw badRequest('sort-by', `must be one of ${Object.keys(SORTS).join(', ')}`);
+  const sortOrder = query.sortorder ?? 'ASC';
+  const search: AuthoritySearch = {
+    kind: KIND,
+    objectId: query.nzbn === undefined ? undefined : nzbnParam(query.nzbn),
+    userId: query['user-id'],
+    organisationIdentifier: query['organisation-id'],
+    historic: query.historic ?? false,
+    statuses: statusesOf(query['authority-status']),
+    visibleTo: viewer.isOperator ? null : viewer.id,
+    sortBy: SORTS[sortBy],
+    sortOrder,
+    limit: page.pageSize,
+    offset: page.offset,
+  };
+  if (search.userId !== undefined && !/^[0-9a-f-]{36}$/i.test(search.userId)) {
+    return { total: 0, items: [], sortBy, sortOrder };
+  }
+  const found = await context.identity.directory.authorities(search);
+  const items = await Promise.all(found.items.map((authority) => published(context, authority)));
+  return { total: found.total, items, sortBy, sortOrder };
+}
+
+/** Whether the viewer holds the authority: it is theirs, or their organisation's and they administer it. */
+async function holds(context: NzbnContext, viewer: UserProfile, authority: RegisterAuthority) {
+  if (authority.userId !== null) return authority.userId === viewer.id;
+  const organisation = await context.identity.directory.organisation(authority.organisationIdentifier!);
+  return (
+    organisation !== undefined &&
+    administers(await context.identity.directory.roleIn(organisation.id, viewer.id))
+  );
+}
+
+/** The holder a request names: the caller, another user, an organisation, or a user for an organisation. */
+async function requestedHolder(context: NzbnContext, viewer: UserProfile, body: AuthorityRequestBody) {
+  const userId = body.userId ?? (body.organisationId ? null : viewer.id);
+  if (userId !== null && userId !== viewer.id && !(await context.identity.directory.user(userId))) {
+    throw badRequest('userId', 'no user has this id');
+  }
+  if (!body.organisationId) return { userId, organisationIdentifier: null, forOthers: userId !== viewer.id };
+  const organisation = await context.identity.directory.organisation(body.organisationId);
+  if (!organisation)
+    throw badRequest('organisationId', `no ${context.environment} organisation has this identifier`);
+  // The organisation itself holds it: asked by its administrators (a user holding it for the organisation
+  // must belong to it, below).
+  const role = await context.identity.directory.roleIn(organisation.id, viewer.id);
+  if (userId === null && !viewer.isOperator && !administers(role)) {
+    throw forbidden('organisationId', 'a request for an organisation is made by its administrators');
+  }
+  if (userId !== null && (await context.identity.directory.roleIn(organisation.id, userId)) === undefined) {
+    throw badRequest('userId', 'does not belong to the organisation');
+  }
+  return { userId, organisationIdentifier: organisation.identifier, forOthers: userId !== viewer.id };
+}
+
+/**
+ * NZBN_103_2: requests business authority over an entity (PENDING), or grants it at once when a holder
+ * of authority over the entity (or an operator) gives it with `approvalType: USER`.
+ */
+export async function requestAuthority(
+  context: NzbnContext,
+  input: { caller: Caller | undefined; body: AuthorityRequestBody },
 ): Promise<Authority> {
-  const nzbn = await entityActedFor(context, input.caller, input.nzbn);
-  const { userEmail, organisationId, role } = input.grant;
-  if ((userEmail === undefined) === (organisationId === undefined)) {
-    throw badRequest('userEmail', 'give exactly one of userEmail and organisationId');
+  const viewer = await signedIn(context, input.caller);
+  const { body } = input;
+  const nzbn = nzbnParam(body.nzbn);
+  if (!(await entityFacts(context, nzbn))) throw badRequest('nzbn', 'no entity has this business number');
+  const holder = await requestedHolder(context, viewer, body);
+  const grants = viewer.isOperator || (await actsFor(context, input.caller, nzbn));
+  if (holder.forOthers && !grants) {
+    throw forbidden('userId', 'only a holder of authority over the entity grants it to another user');
   }
-  const holder = userEmail !== undefined ? { email: userEmail } : { organisation: organisationId! };
-  const granted = await context.identity.grantAuthority('entity', nzbn, holder, {
-    role: role ?? 'authority',
-    ...(input.caller?.userId ? { grantedBy: input.caller.userId } : {}),
+  const given = evidence(body);
+  if (body.approvalType === 'USER' && !grants) {
+    throw badRequest('approvalType', 'USER is the approval of a holder of authority over the entity');
+  }
+  if (body.approvalType !== 'USER' && !given.documents?.length && !given.supportingInformation?.length) {
+    throw badRequest('documents', `a ${body.approvalType} request needs its supporting documents`);
+  }
+  const made = await context.identity.directory.requestAuthority({
+    kind: KIND,
+    objectId: nzbn,
+    userId: holder.userId,
+    organisationIdentifier: holder.organisationIdentifier,
+    status: body.approvalType === 'USER' ? 'ACCEPTED' : 'PENDING',
+    authorityType: body.AuthorityType ?? 'DELEGATED',
+    approvalType: body.approvalType,
+    supportingInformation: given.supportingInformation ?? [],
+    documents: given.documents ?? [],
+    reason: body.reason ?? null,
+    comment: body.comment ?? null,
+    requestedBy: viewer.id,
   });
-  if (!granted) {
-    throw userEmail !== undefined
-      ? badRequest('userEmail', 'no user has this email address')
-      : badRequest('organisationId', `no ${context.environment} organisation has this identifier`);
-  }
-  return published(nzbn, granted);
+  if (!made) throw badRequest('nzbn', 'the holder has a current authority or request over this entity');
+  return published(context, made);
 }
 
-/** Revokes one authority, held against the authority as listed (its ETag and grant time). */
-export async function revokeAuthority(
+/** Who may move an authority to `to`, from where it is. */
+function checkMove(
+  current: RegisterAuthority,
+  to: AuthorityStatus,
+  standing: { operator: boolean; holder: boolean; entityHolder: boolean },
+): void {
+  const refuse = (rule: string) => badRequest('AuthorityStatus', rule);
+  const denied = (who: string) => forbidden('AuthorityStatus', `${to} is decided by ${who}`);
+  if (to === 'ACCEPTED' || to === 'REJECTED') {
+    if (current.status !== 'PENDING') throw refuse(`${to} is the decision on a PENDING request`);
+    if (!standing.operator) throw denied('an operator');
+  } else if (to === 'REMOVED' || to === 'SURRENDERED') {
+    const from = to === 'REMOVED' ? 'PENDING' : 'ACCEPTED';
+    if (current.status !== from) throw refuse(`${to} ends a ${from} authority`);
+    if (!standing.holder && !standing.operator) throw denied('its holder');
+  } else if (to === 'REVOKED') {
+    if (current.status !== 'ACCEPTED') throw refuse('REVOKED ends an ACCEPTED authority');
+    if (!standing.operator && !standing.entityHolder) throw denied('an operator or a holder of the entity');
+  } else {
+    throw refuse('may be set to ACCEPTED, REJECTED, REMOVED, SURRENDERED or REVOKED');
+  }
+}
+
+/**
+ * NZBN_103_3: an operator accepts or rejects a request; its holder withdraws or surrenders it, or
+ * changes a pending request's documents; an operator or a holder of the entity revokes it.
+ */
+export async function changeAuthority(
   context: NzbnContext,
-  input: { caller: Caller | undefined; nzbn: string; authorityId: string; preconditions: Preconditions },
+  input: {
+    caller: Caller | undefined;
+    authorityId: string;
+    body: AuthorityChangeBody;
+    preconditions: Preconditions;
+  },
 ): Promise<void> {
-  const nzbn = await entityActedFor(context, input.caller, input.nzbn);
-  const { authorityId } = input;
-  const notFound = () =>
-    new HttpError(NZBN_ERRORS.notFound, 'Object Not Found: no such authority over this entity');
-  // The authority as listed (its bytes make the ETag; its grant is its last modification). The
-  // holders live in the gateway's database, outside this register's transactions: a revocation
-  // between this check and the revoke below is answered 404, as a second revoke is.
-  const held = (await context.identity.listAuthorities('entity', nzbn)).find((a) => a.id === authorityId);
-  if (!held) throw notFound();
-  input.preconditions({ etag: strongEtag(published(nzbn, held)), lastModified: held.grantedAt });
-  if (!(await context.identity.revokeAuthority('entity', nzbn, authorityId))) throw notFound();
+  const viewer = await signedIn(context, input.caller);
+  const { body, authorityId } = input;
+  const found = await context.identity.directory.authority(KIND, authorityId);
+  const missing = () => notFound(`no authority has the id ${authorityId}`);
+  if (!found) throw missing();
+  const standing = {
+    operator: viewer.isOperator,
+    holder: await holds(context, viewer, found),
+    entityHolder: await actsFor(context, input.caller, found.objectId),
+  };
+  if (!standing.operator && !standing.holder && !standing.entityHolder) {
+    throw forbidden('authorityId', 'the signed-in user neither holds this authority nor acts for its entity');
+  }
+  if (body.nzbn !== undefined && body.nzbn !== found.objectId) {
+    throw badRequest('nzbn', 'is the authority’s own business number: an authority does not move');
+  }
+  const to = body.AuthorityStatus;
+  const changed = await context.identity.directory.changeAuthority(
+    KIND,
+    authorityId,
+    {
+      ...(to !== undefined && to !== found.status ? { status: to } : {}),
+      by: viewer.id,
+      ...(body.reason ? { reason: body.reason } : {}),
+      ...(body.comment ? { comment: body.comment } : {}),
+      ...evidence(body),
+    },
+    (current) => {
+      if (to !== undefined && to !== current.status) checkMove(current, to, standing);
+      else if (current.status !== 'PENDING' || !standing.holder) {
+        throw badRequest(
+          'AuthorityStatus',
+          'documents and words change only on a PENDING request, by its holder',
+        );
+      }
+      input.preconditions({
+        etag: strongEtag(publishedAuthority(current, undefined)),
+        lastModified: current.updatedAt,
+      });
+    },
+  );
+  if (!changed) throw missing();
 }

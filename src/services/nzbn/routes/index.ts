@@ -13,12 +13,14 @@ import { changeRoutes } from './changes.ts';
 import { historyRoutes } from './history.ts';
 import { partWriteRoutes } from './org-part-writes.ts';
 import { partReadRoutes } from './org-parts.ts';
+import { organisationRoutes } from './organisations.ts';
 import { listRoutes } from './pbd-lists.ts';
 import { replaceRoutes } from './pbd-replace.ts';
 import { checkPublishedRoute } from './published.ts';
 import { readRoutes } from './read.ts';
 import { registerRoutes } from './register.ts';
 import { searchRoutes } from './search.ts';
+import { userRoutes } from './users.ts';
 import { watchlistRoutes } from './watchlists.ts';
 
 /**
@@ -42,6 +44,8 @@ export function nzbnRoutes(documents: DocumentSource): FastifyPluginAsync<Servic
     await replaceRoutes(app, context);
     await registerRoutes(app, context);
     await authorityRoutes(app, context);
+    await userRoutes(app, context);
+    await organisationRoutes(app, context);
     await partReadRoutes(app, context);
     await partWriteRoutes(app, context);
     await watchlistRoutes(app, context);

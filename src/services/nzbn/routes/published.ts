@@ -107,19 +107,53 @@ export const SERVED_OPERATIONS = {
     'WatchlistsActionSendTestNotificationByWatchlistIdPost',
   ],
   NZBN_007_1: ['GET', '/watchlists/{watchlistId}/nzbns', 'WatchlistsNzbnsByWatchlistIdGet'],
+  NZBN_103_1: ['GET', '/authorities', 'AuthoritiesGet'],
+  NZBN_103_2: ['POST', '/authorities', 'AuthoritiesPost'],
+  NZBN_103_3: ['PUT', '/authorities/{authorityId}', 'AuthoritiesByAuthorityIdPut'],
+  NZBN_101_1: ['GET', '/users', 'UsersGet'],
+  NZBN_101_4: ['POST', '/users', 'UsersPost'],
+  NZBN_101_2: ['GET', '/users/{userId}', 'UsersByUserIdGet'],
+  NZBN_101_3: ['PUT', '/users/{userId}', 'UsersByUserIdPut'],
+  NZBN_102_1: ['GET', '/organisations', 'OrganisationsGet'],
+  NZBN_102_2: ['POST', '/organisations', 'OrganisationsPost'],
+  NZBN_104_3: [
+    'POST',
+    '/organisations/activateOrganisationUser',
+    'OrganisationsActivateOrganisationUserPost',
+  ],
+  NZBN_102_3: ['GET', '/organisations/{organisationId}', 'OrganisationsByOrganisationIdGet'],
+  NZBN_102_4: ['PUT', '/organisations/{organisationId}', 'OrganisationsByOrganisationIdPut'],
+  NZBN_104_1: [
+    'GET',
+    '/organisations/{organisationId}/organisationUsers',
+    'OrganisationsOrganisationUsersByOrganisationIdGet',
+  ],
+  NZBN_104_2: [
+    'POST',
+    '/organisations/{organisationId}/organisationUsers',
+    'OrganisationsOrganisationUsersByOrganisationIdPost',
+  ],
+  NZBN_104_6: [
+    'DELETE',
+    '/organisations/{organisationId}/organisationUsers/{organisationUserId}',
+    'OrganisationsOrganisationUsersByOrganisationIdAndOrganisationUserIdDelete',
+  ],
+  NZBN_104_4: [
+    'GET',
+    '/organisations/{organisationId}/organisationUsers/{organisationUserId}',
+    'OrganisationsOrganisationUsersByOrganisationIdAndOrganisationUserIdGet',
+  ],
+  NZBN_104_5: [
+    'PUT',
+    '/organisations/{organisationId}/organisationUsers/{organisationUserId}',
+    'OrganisationsOrganisationUsersByOrganisationIdAndOrganisationUserIdPut',
+  ],
 } as const satisfies Record<string, Served>;
 
 export type OperationCode = keyof typeof SERVED_OPERATIONS;
 
-/**
- * Paths of ours the published definition does not have, kept for now: business authorities under an
- * entity (the published definition has them at the top level, `/authorities`, served in their place
- * by a later change).
- */
-export const UNPUBLISHED_PATHS: readonly string[] = [
-  '/entities/{nzbn}/authorities',
-  '/entities/{nzbn}/authorities/{authorityId}',
-];
+/** Paths of ours the published definition does not have (none: every operation is a published one). */
+export const UNPUBLISHED_PATHS: readonly string[] = [];
 
 /** The OpenAPI entries a route's schema carries for its published operation. */
 export function published(code: OperationCode): { operationId: string; 'x-operation-code': string } {

@@ -25,6 +25,7 @@ import {
   seededEntities,
   vacuumEntities,
 } from '../store/seed-load.ts';
+import { seedOrganisations } from './organisations.ts';
 import { loadChunksInParallel } from './seed-parallel.ts';
 import { CHUNK_SIZE, chunkText, fixtureRows, SANDBOX_SEED } from './seed-rows.ts';
 
@@ -96,13 +97,21 @@ export async function seedNzbn(context: SeedContext, options: SeedOptions = {}):
     : `${total.toLocaleString('en-NZ')} generated entities and ${fixtures} fixtures in place`;
 }
 
-/** Inserts the fixed test cases that are missing, their organisation parts, and the operator's authority. */
+/**
+ * Inserts the fixed test cases that are missing, their organisation parts, and the operator's authority;
+ * then the scale's organisations with their users and authorities (sandbox/organisations.ts).
+ */
 async function ensureFixtures(context: SeedContext): Promise<number> {
   const rows = fixtureRows();
   await insertFixtures(context.database.pool, rows);
   for (const { fixture } of rows) {
     if (fixture.sandboxOperatorHasAuthority) {
       await context.identity.grantOperatorsAuthority('nzbn', 'entity', fixture.nzbn);
+    }
+  }
+  if (context.identity.seedOrganisation) {
+    for (const organisation of seedOrganisations(context.scale)) {
+      await context.identity.seedOrganisation(organisation);
     }
   }
   return rows.length;

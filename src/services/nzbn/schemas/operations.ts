@@ -9,7 +9,6 @@ import { ADDRESS_TYPES } from '../domain/codes.ts';
 import {
   IndustryClassification,
   Link,
-  literals,
   Nullable,
   Nzbn,
   NzDateTime,
@@ -83,6 +82,18 @@ export const WriteHeaders = Type.Object({
   'If-Match': Optional(
     'The ETag of the version you change: 412, and nothing written, when it is not current',
   ),
+  'If-Unmodified-Since': Optional('412, and nothing written, when it changed since'),
+});
+
+/**
+ * The headers of a write the published definition names If-Modified-Since for (a user, an organisation,
+ * an organisation user): read as "the time I last read it", 412 when it changed after; If-Match and
+ * If-Unmodified-Since are honoured too.
+ */
+export const ModifiedSinceHeaders = Type.Object({
+  ...RequestId,
+  'If-Modified-Since': Optional('412, and nothing written, when it changed after this time'),
+  'If-Match': Optional('412, and nothing written, unless the ETag is current'),
   'If-Unmodified-Since': Optional('412, and nothing written, when it changed since'),
 });
 
@@ -221,27 +232,3 @@ export const HibernationHistoryItem = Type.Object(
   },
   Strict,
 );
-
-export const Authority = Type.Object(
-  {
-    authorityId: Type.String({ pattern: '^[0-9a-f-]{36}$' }),
-    nzbn: Nzbn,
-    userEmail: Nullable(Type.String()),
-    organisationId: Nullable(Type.String()),
-    role: Type.String(),
-    startDate: NzDateTime,
-  },
-  Strict,
-);
-export type Authority = Static<typeof Authority>;
-
-export const AuthorityGrant = Type.Object(
-  {
-    userEmail: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
-    organisationId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    role: Type.Optional(literals(['authority', 'administrator'] as const)),
-  },
-  // The sandbox operators' organisation, present in every sandbox.
-  { ...Strict, examples: [{ organisationId: 'sandbox-operators' }] },
-);
-export type AuthorityGrant = Static<typeof AuthorityGrant>;

@@ -40,6 +40,11 @@ export const REPLACED: readonly Replaced[] = [
     now: 'the published `PostableEntity` lists (`registeredAddress` …, `phoneNumber`, `emailAddress`, `website`, `industryClassification`)',
   },
   {
+    was: '`GET` / `POST /entities/{nzbn}/authorities`, `DELETE …/authorities/{authorityId}`',
+    now: '`GET` / `POST /authorities` (filters `nzbn`, `user-id`, `organisation-id` …) and `PUT /authorities/{authorityId}`',
+    gone: { method: 'GET', path: '/entities/{nzbn}/authorities' },
+  },
+  {
     was: 'a UUID `watchlistId`',
     now: 'the integer `watchlistId` each watchlist now has (listed by `GET /watchlists`)',
   },

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { addUser } from '../../../../src/identity/operations/users.ts';
+import { outboxEntries } from '../../../../src/platform/store/mail-outbox.ts';
 import { NZBN_ERRORS } from '../../../../src/services/nzbn/errors.ts';
+import { signedInUser } from '../../../support/oauth.ts';
 import type { OperationAccess, ServiceFixture, Values } from '../../../support/service-fixture.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './api.ts';
 import { fieldValues } from './fuzz-values.ts';
@@ -27,6 +29,31 @@ const watchlist = (body?: unknown, owned = true, write?: OperationAccess['write'
   body,
   ...(write ? { write } : {}),
 });
+/** Users a grant names, and activation codes of invitations to the owner: a new one each call (the last again once they run out). */
+const grantees: string[] = [];
+const codes: string[] = [];
+const next = (list: string[]) => (list.length > 1 ? list.shift()! : list[0]!);
+let invitee = 0;
+
+/** Organisations made by another user, each inviting `email`: the activation codes their mails give. */
+export async function invitationsOf(t: NzbnTest, email: string, count: number): Promise<string[]> {
+  const inviter = await signedInUser(t.gateway);
+  const found: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const organisation = await t.call('POST', '/organisations', {
+      token: inviter.token,
+      payload: { name: `Inviter ${i}` },
+    });
+    await t.call('POST', `/organisations/${organisation.json().organisationId}/organisationUsers`, {
+      token: inviter.token,
+      payload: { email: { emailAddress: email } },
+    });
+  }
+  const mails = await outboxEntries(t.gateway.runtime.gateway.pool, count, email);
+  for (const mail of mails) found.push(/Activation code: (\S+)/.exec(mail.text)![1]!);
+  return found;
+}
+
 const watchlistBody = {
   name: 'Matrix',
   channel: 'EMAIL',
@@ -76,21 +103,38 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
       { roleType: 'Director', rolePerson: { firstName: 'Matrix', lastName: 'Director' } },
       'uniqueIdentifier',
     );
-    // Authorities held by other users, for the revocations to find.
+    // Authorities held by other users, for the revocations to find; users a grant may name.
     const holders = [];
     for (let i = 0; i < 3; i++) {
-      const { email } = await addUser(t.gateway.runtime.gateway.pool, {
+      const { id } = await addUser(t.gateway.runtime.gateway.pool, {
         email: `holder-${randomUUID()}@example.test`,
       });
-      holders.push(await made(`/entities/${E}/authorities`, { userEmail: email }, 'authorityId'));
+      holders.push(await made('/authorities', { nzbn: E, userId: id, approvalType: 'USER' }, 'authorityId'));
     }
+    for (let i = 0; i < 12; i++) {
+      const { id } = await addUser(t.gateway.runtime.gateway.pool, {
+        email: `grantee-${randomUUID()}@example.test`,
+      });
+      grantees.push(id);
+    }
+    // An organisation the owner administers, with an invitation in it; invitations of the owner to
+    // organisations of others, for the activations.
+    const organisation = await made('/organisations', { name: 'Matrix Organisation' }, 'organisationId');
+    const invited = await made(
+      `/organisations/${organisation}/organisationUsers`,
+      { email: { emailAddress: `invited-${randomUUID()}@example.test` } },
+      'organisationUserId',
+    );
+    codes.push(...(await invitationsOf(t, t.owner.email, 12)));
     const ids = {
       nzbn: E,
       opn: PART,
       watchlistId: watchlists[0]!,
       authorityId: holders[0]!,
       id: role,
-      userEmail: t.owner.email,
+      userId: t.owner.userId,
+      organisationId: organisation,
+      organisationUserId: invited,
     };
     const tables = [
       // The register's tables and the fee ledger (an organisation part beyond the second is charged).
@@ -106,6 +150,10 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
         fc.uuid(),
       ),
       authorityId: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...holders) }, fc.uuid()),
+      userId: { valid: [t.owner.userId], odd: ['x', '00000000-0000-0000-0000-000000000000'] },
+      organisationId: { valid: [organisation], odd: ['no-such-organisation', 'sandbox-x'] },
+      organisationUserId: { valid: [invited], odd: ['x', '00000000-0000-0000-0000-000000000000'] },
+      activationCode: { valid: [...codes], odd: ['', 'no-such-code'] },
     };
     const values = (name: string): Values | undefined => {
       return known[name] ?? fieldValues(name);
@@ -174,12 +222,34 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
       australianBusinessNumber: null,
     }),
     'POST /entities/{nzbn}/statuses': author({ entityStatusCode: '90' }, { nzbn: FIXTURE.soleTrader }),
-    'GET /entities/{nzbn}/authorities': author(),
-    'POST /entities/{nzbn}/authorities': {
-      ...author((ids: Record<string, string>) => ({ userEmail: ids.userEmail })),
+    'GET /authorities': { user: 'any', query: `nzbn=${E}&historic=true&authority-status=ACCEPTED,PENDING` },
+    'POST /authorities': {
+      ...author(() => ({ nzbn: E, userId: next(grantees), approvalType: 'USER' })),
       write: 'create',
     },
-    'DELETE /entities/{nzbn}/authorities/{authorityId}': author(),
+    'PUT /authorities/{authorityId}': author({ AuthorityStatus: 'REVOKED' }),
+    'GET /users': { user: 'any' },
+    'POST /users': { user: 'any', body: { acceptTerms: true, firstName: 'Matrix' }, write: 'create' },
+    'GET /users/{userId}': author(),
+    'PUT /users/{userId}': author({ firstName: 'Matrix', phone: { areaCode: '4', number: '4991234' } }),
+    'GET /organisations': { user: 'any' },
+    'POST /organisations': { user: 'any', body: { name: 'Matrix Made' }, write: 'create' },
+    'POST /organisations/activateOrganisationUser': {
+      ...author(() => ({ activationCode: next(codes) })),
+      write: 'create',
+    },
+    'GET /organisations/{organisationId}': author(),
+    'PUT /organisations/{organisationId}': author({ name: 'Matrix Organisation', categoryCode: 'ACC' }),
+    'GET /organisations/{organisationId}/organisationUsers': author(),
+    'POST /organisations/{organisationId}/organisationUsers': {
+      ...author(() => ({ email: { emailAddress: `matrix-${invitee++}-${randomUUID()}@example.test` } })),
+      write: 'create',
+    },
+    'GET /organisations/{organisationId}/organisationUsers/{organisationUserId}': author(),
+    'PUT /organisations/{organisationId}/organisationUsers/{organisationUserId}': author({
+      firstName: 'Matrix',
+    }),
+    'DELETE /organisations/{organisationId}/organisationUsers/{organisationUserId}': author(),
     'POST /entities/{nzbn}/organisation-parts': {
       ...author({ termsAndConditionsAccepted: true, organisationPart: { name: 'Matrix Depot' } }),
       write: 'create',
