@@ -177,6 +177,22 @@ export const VersionList = Type.Object({
   ),
 });
 
+export const VerificationStatementList = Type.Object({
+  registrationNumber: Type.String(),
+  verificationStatements: Type.Array(
+    Type.Object({
+      verificationStatementId: Type.String(),
+      version: Type.Integer({ description: 'The version it confirms' }),
+      change: Type.String({ enum: ['Registered', 'Amended', 'Renewed', 'Discharged'] }),
+      to: Type.String({ description: 'Where it was mailed: the group’s email, or a secured party’s' }),
+      subject: Type.String(),
+      text: Type.String({ description: 'As mailed: collateral under the published type names' }),
+      createdDate: nzDateTime('When it was made (with its change)'),
+      sentDate: Type.Union([nzDateTime('When it was mailed'), Type.Null()]),
+    }),
+  ),
+});
+
 export const SearchRequest = Type.Object(
   {
     searchBy: optional(Type.String({ enum: [...SEARCH_KINDS] })),

@@ -326,7 +326,7 @@ describe('the OpenAPI document', () => {
     'PPSR_34_DELETE',
   ];
   /** The reads of a whole statement take its PIN or its debtor PIN. */
-  const WHOLE_READS = ['PPSR_01', 'PPSR_55'];
+  const WHOLE_READS = ['PPSR_01', 'PPSR_55', 'PPSR_55_VERIFICATION'];
 
   it.each([
     ['sandbox', BASE, ['NZRIS-org-nz-Request-Id', 'Billing-Reference', 'Sandbox-Processing-Delay']],

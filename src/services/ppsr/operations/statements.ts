@@ -8,6 +8,7 @@ import type pg from 'pg';
 import type { Caller, ServiceContext } from '../../../gateway/service-context.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import type { ResourceValidators } from '../../../platform/http/operation.ts';
+import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import { type Collateral, checkCollaterals } from '../domain/collateral.ts';
 import { expiryDate } from '../domain/dates.ts';
 import {
@@ -28,6 +29,7 @@ import {
   type StatementDocument,
   type StatementRow,
 } from '../store/statements.ts';
+import { listVerificationStatements } from '../store/verification.ts';
 import {
   chargeFee,
   present,
@@ -182,6 +184,35 @@ export async function readStatement(
   if (!row) throw statementNotFound(input.registrationNumber);
   await requireRightToRead(context, row, input.access);
   return { statement: present(row, today(context)), validators: statementValidators(row) };
+}
+
+/**
+ * A statement's verification statements, oldest first (ours: read through the API as well as mailed),
+ * to a reader who may see the statement: each as mailed (its collateral under the published type names)
+ * with when it was made and sent.
+ */
+export async function readVerificationStatements(
+  context: ServiceContext,
+  input: { registrationNumber: string; access: ReadAccess },
+) {
+  const pool = context.database.pool;
+  const row = await getStatement(pool, input.registrationNumber);
+  if (!row) throw statementNotFound(input.registrationNumber);
+  await requireRightToRead(context, row, input.access);
+  const kept = await listVerificationStatements(pool, input.registrationNumber);
+  return {
+    registrationNumber: input.registrationNumber,
+    verificationStatements: kept.map((v) => ({
+      verificationStatementId: v.id,
+      version: v.version,
+      change: v.change,
+      to: v.to,
+      subject: v.subject,
+      text: v.text,
+      createdDate: formatNzDateTime(v.createdAt.getTime()),
+      sentDate: v.sentAt ? formatNzDateTime(v.sentAt.getTime()) : null,
+    })),
+  };
 }
 
 /**

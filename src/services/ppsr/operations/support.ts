@@ -14,6 +14,7 @@ import { PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 import type { ResourceValidators } from '../../../platform/http/operation.ts';
 import { formatNzDateTime, nzMidnight } from '../../../platform/nz-time.ts';
+import { COLLATERAL_TYPES, type CollateralType } from '../domain/collateral.ts';
 import { statusOn } from '../domain/dates.ts';
 import { checkPin, type PinVerifier } from '../domain/pin-verifiers.ts';
 import { isRegistrationNumber } from '../domain/registration-number.ts';
@@ -248,7 +249,7 @@ export function verificationOf(row: StatementRow, change: Change) {
       `Secured parties: ${securedPartiesNow(row)
         .map((p) => p.name)
         .join('; ')}.`,
-      `Collateral: ${row.document.collaterals.map((c) => c.collateralType).join(', ')}.`,
+      `Collateral: ${row.document.collaterals.map((c) => COLLATERAL_TYPES[c.collateralType as CollateralType] ?? c.collateralType).join('; ')}.`,
       '',
       'If you did not expect this change, contact the registering organisation at once.',
     ].join('\n'),

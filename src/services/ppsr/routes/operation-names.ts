@@ -15,6 +15,7 @@ const NAMES = {
   PPSR_RENEW: { ours: ['operationId', 'path'] },
   PPSR_DISCHARGE: { ours: ['operationId', 'path'] },
   PPSR_55: { ours: ['path'] },
+  PPSR_55_VERIFICATION: { ours: ['operation', 'operationId', 'path'] },
   PPSR_40: { ours: ['path'] },
   PPSR_38: { ours: ['path'] },
   PPSR_02: { ours: [] },

@@ -21,7 +21,12 @@ import {
   type StatementChange,
 } from '../operations/statement-changes.ts';
 import { dischargedStatements, statementsOf } from '../operations/statement-lists.ts';
-import { readStatement, readVersions, registerStatement } from '../operations/statements.ts';
+import {
+  readStatement,
+  readVerificationStatements,
+  readVersions,
+  registerStatement,
+} from '../operations/statements.ts';
 import {
   organisationOf,
   payingOrganisationOf,
@@ -45,6 +50,7 @@ import {
   StatementListQuery,
   statementReadHeaders,
   transactionHeaders,
+  VerificationStatementList,
   VersionList,
 } from '../schemas.ts';
 import { named, type OperationName } from './operation-names.ts';
@@ -236,6 +242,29 @@ function listRoutes(plugin: FastifyInstance, context: ServiceContext): void {
       const list = await readVersions(context, { registrationNumber, access });
       if (conditionalRead(request, reply, list.validators)) return reply;
       return reply.type(JSON_TYPE).send(JSON.stringify(await list.versions()));
+    },
+  );
+
+  app.get(
+    '/financing-statements/:registrationNumber/verification-statements',
+    declareOperation(
+      {
+        schema: {
+          ...named('PPSR_55_VERIFICATION'),
+          summary:
+            'The verification statements of a financing statement, as mailed (ours; as PPSR_01: who may read it)',
+          params: RegistrationNumberParams,
+          headers: statementReadHeaders(),
+          response: responses({ 200: VerificationStatementList }),
+        },
+      },
+      { produces: JSON_ONLY },
+    ),
+    async (request, reply) => {
+      const registrationNumber = registrationNumberParam(request.params.registrationNumber);
+      const access = await readAccessOf(context, request);
+      const list = await readVerificationStatements(context, { registrationNumber, access });
+      return reply.type(JSON_TYPE).send(JSON.stringify(list));
     },
   );
 

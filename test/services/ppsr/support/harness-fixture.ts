@@ -88,6 +88,7 @@ export const ppsrFixture: ServiceFixture = {
     'PUT /financing-statements/{registrationNumber}/renew': { body: {} },
     'PUT /financing-statements/{registrationNumber}/discharge': {},
     'GET /financing-statements/{registrationNumber}/versions': { etag: true },
+    'GET /financing-statements/{registrationNumber}/verification-statements': { owned: true },
     'GET /discharged-financing-statements': {
       query: [
         'start-date=2020-01-01&end-date=2030-01-01',
