@@ -22,4 +22,9 @@ export const PPSR_ERRORS = {
     403,
     'The financing statement was registered by another organisation: its financing statement PIN is needed',
   ),
+  groupInUse: errorCode(
+    'secured-party-group-in-use',
+    409,
+    'The secured party group is named by financing statements: it cannot be deleted while they name it',
+  ),
 } as const satisfies Record<string, ErrorCode>;

@@ -11,6 +11,37 @@ import { seedPpsr } from './sandbox/seed.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/**
+ * The document's security (published): the subscription key always, and preferably a three-legged OAuth2
+ * token of a register user (authorization code, from the gateway's authorization server at /oauth2).
+ */
+const PPSR_OPENAPI = {
+  components: {
+    securitySchemes: {
+      subscriptionKey: { type: 'apiKey', in: 'header', name: 'Ocp-Apim-Subscription-Key' },
+      subscriptionKeyQuery: { type: 'apiKey', in: 'query', name: 'subscription-key' },
+      oauth2: {
+        type: 'oauth2',
+        description:
+          'Preferred (published): a three-legged token of a register user; every operation then acts for that user’s organisation.',
+        flows: {
+          authorizationCode: {
+            authorizationUrl: '/oauth2/auth',
+            tokenUrl: '/oauth2/token',
+            scopes: { 'ppsr:read': 'Read (GET operations)', 'ppsr:write': 'Write (every other operation)' },
+          },
+        },
+      },
+    },
+  },
+  security: [
+    { subscriptionKey: [], oauth2: [] },
+    { subscriptionKeyQuery: [], oauth2: [] },
+    { subscriptionKey: [] },
+    { subscriptionKeyQuery: [] },
+  ],
+};
+
 /** The secured interests register (spec part D, `/ppsr/v2`): routes, migrations, the sandbox seed and
  * the verification statements' mailing. */
 export const ppsrService: ServiceDefinition = {
@@ -21,6 +52,7 @@ export const ppsrService: ServiceDefinition = {
   dialect: 'problem',
   errorCodes: [GATEWAY_TIMEOUT, ...Object.values(PPSR_ERRORS), ...Object.values(BILLING_ERRORS)],
   routes: ppsrRoutes,
+  openapi: PPSR_OPENAPI,
   migrations: path.join(here, 'migrations'),
   seed: seedPpsr,
   settings: {

@@ -177,6 +177,22 @@ export const VersionList = Type.Object({
   ),
 });
 
+export const VerificationStatementList = Type.Object({
+  registrationNumber: Type.String(),
+  verificationStatements: Type.Array(
+    Type.Object({
+      verificationStatementId: Type.String(),
+      version: Type.Integer({ description: 'The version it confirms' }),
+      change: Type.String({ enum: ['Registered', 'Amended', 'Renewed', 'Discharged'] }),
+      to: Type.String({ description: 'Where it was mailed: the group’s email, or a secured party’s' }),
+      subject: Type.String(),
+      text: Type.String({ description: 'As mailed: collateral under the published type names' }),
+      createdDate: nzDateTime('When it was made (with its change)'),
+      sentDate: Type.Union([nzDateTime('When it was mailed'), Type.Null()]),
+    }),
+  ),
+});
+
 export const SearchRequest = Type.Object(
   {
     searchBy: optional(Type.String({ enum: [...SEARCH_KINDS] })),
@@ -224,6 +240,26 @@ export const SearchAnswer = Type.Object({
   page: Type.Integer(),
   pageSize: Type.Integer(),
   financingStatements: Type.Array(FinancingStatement),
+});
+
+export const CertificateParams = Type.Object({
+  certificateNumber: Type.String({ description: 'SC and 10 digits, as the search answered it' }),
+});
+
+export const SearchCertificate = Type.Object({
+  searchCertificateNumber: text('SC and 10 digits'),
+  searchId: Type.String(),
+  searchedDate: nzDateTime('When the search was made'),
+  searchedUtcDate: Type.String({ description: 'The same instant in UTC' }),
+  searcher: Type.Object({ organisationId: Type.String(), name: Type.String() }),
+  criteria: Type.Object(
+    { searchBy: Type.String({ enum: [...SEARCH_KINDS] }), criterion: Type.String() },
+    { additionalProperties: true, description: 'What was searched for' },
+  ),
+  totalResults: Type.Integer({ description: 'At most 300' }),
+  financingStatements: Type.Array(FinancingStatement, {
+    description: 'Every statement found, as it stood at the search',
+  }),
 });
 
 export const Transaction = Type.Object({
@@ -326,11 +362,24 @@ export const HEADERS = {
   billingReference: 'Billing-Reference',
   /** Ours, sandbox only: seconds to hold a transaction's work. */
   sandboxDelay: 'Sandbox-Processing-Delay',
-  /** Ours: the statement's PIN, for a change by another organisation. */
+  /** Ours: the statement's PIN, for a change or a read by another organisation. */
   pin: 'Financing-Statement-PIN',
+  /** Ours: the debtor PIN, for a debtor reading the statement that names them. */
+  debtorPin: 'Debtor-PIN',
 } as const;
 
 export const MAX_REQUEST_ID_ALIAS = 100;
+
+/**
+ * Published (version 1): every answer carries `Service-Version` and a `NZRIS-org-nz-Correlation-Id` made
+ * for the request (the transaction record's `correlationId`), and echoes `NZRIS-org-nz-Request-Id`.
+ */
+export const RESPONSE_HEADERS = {
+  correlationId: 'NZRIS-org-nz-Correlation-Id',
+  serviceVersion: 'Service-Version',
+} as const;
+/** The `Service-Version` this register answers: its API's version. */
+export const SERVICE_VERSION = '2';
 export const MAX_BILLING_REFERENCE = 100;
 export const MAX_SANDBOX_DELAY_SECONDS = 900;
 
@@ -340,18 +389,26 @@ export const MAX_SANDBOX_DELAY_SECONDS = 900;
  */
 const SANDBOX_DELAY_PATTERN = '^0*(?:(?:[0-9]{1,2}|[1-8][0-9]{2})(?:\\.[0-9]{1,3})?|900(?:\\.0{1,3})?)$';
 
-const TRANSACTION_HEADERS = {
+/** Published (version 1): the request id's alias, read (and echoed) on every operation. */
+const REQUEST_ID_HEADERS = {
   [HEADERS.requestIdAlias]: optional(
     declaredHeader(
       Type.String({
         maxLength: MAX_REQUEST_ID_ALIAS,
         pattern: '^[A-Za-z0-9._:-]*$',
         description:
-          'Published (version 1): the caller’s request id, when api-business-govt-nz-Request-Id is not sent (that one wins); echoed back. A repeat with the same body answers the first outcome; another body is 409. 1 to 100 letters, digits, ".", "_", ":" or "-".',
+          'Published (version 1): the caller’s request id, when api-business-govt-nz-Request-Id is not sent (that one wins); echoed back on every operation. On a transaction a repeat with the same body answers the first outcome; another body is 409. 1 to 100 letters, digits, ".", "_", ":" or "-".',
       }),
       `must be 1 to ${MAX_REQUEST_ID_ALIAS} letters, digits, ".", "_", ":" or "-"`,
     ),
   ),
+};
+
+/** The headers of an operation that is no transaction: the request id's alias alone. */
+export const readHeaders = () => Type.Object({ ...REQUEST_ID_HEADERS });
+
+const TRANSACTION_HEADERS = {
+  ...REQUEST_ID_HEADERS,
   [HEADERS.billingReference]: optional(
     declaredHeader(
       Type.String({
@@ -389,6 +446,38 @@ const CHANGE_HEADERS = {
     ),
   ),
 };
+
+/**
+ * The headers of a read of a whole statement (PPSR_01, PPSR_55) by anyone but the organisation that
+ * registered it: its financing statement PIN, or its debtor PIN (ours). Without either, or with another,
+ * the statement is answered as one that does not exist.
+ */
+const READ_HEADERS = {
+  [HEADERS.pin]: optional(
+    declaredHeader(
+      Type.String({
+        pattern: '^(?:[0-9]{8})?$',
+        description:
+          'The statement’s financing statement PIN (8 digits): opens the whole statement to an organisation that did not register it. Without it (or the debtor PIN), or with another, 404 as for a statement that does not exist.',
+        examples: ['20221101'],
+      }),
+      'must be 8 digits, the financing statement PIN',
+    ),
+  ),
+  [HEADERS.debtorPin]: optional(
+    declaredHeader(
+      Type.String({
+        pattern: '^(?:[0-9]{8})?$',
+        description:
+          'Ours: the statement’s debtor PIN (8 digits), issued at registration for the debtor: opens the whole statement for reading (never a change).',
+      }),
+      'must be 8 digits, the debtor PIN',
+    ),
+  ),
+};
+
+/** The headers of a read of a whole statement: its PIN or its debtor PIN (`READ_HEADERS`). */
+export const statementReadHeaders = () => Type.Object({ ...REQUEST_ID_HEADERS, ...READ_HEADERS });
 
 /**
  * The headers of an operation that is a transaction (every write, a new search): the request id's

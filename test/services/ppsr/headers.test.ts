@@ -316,7 +316,17 @@ describe('the OpenAPI document', () => {
   const headersOf = (operation: Operation) =>
     (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
   const CHANGES = ['PPSR_03', 'PPSR_RENEW', 'PPSR_DISCHARGE'];
-  const TRANSACTIONS = ['PPSR_17', ...CHANGES, 'PPSR_02', 'PPSR_45', 'PPSR_34', 'PPSR_34_UPDATE'];
+  const TRANSACTIONS = [
+    'PPSR_17',
+    ...CHANGES,
+    'PPSR_02',
+    'PPSR_45',
+    'PPSR_34',
+    'PPSR_34_UPDATE',
+    'PPSR_34_DELETE',
+  ];
+  /** The reads of a whole statement take its PIN or its debtor PIN. */
+  const WHOLE_READS = ['PPSR_01', 'PPSR_55', 'PPSR_55_VERIFICATION'];
 
   it.each([
     ['sandbox', BASE, ['NZRIS-org-nz-Request-Id', 'Billing-Reference', 'Sandbox-Processing-Delay']],
@@ -327,12 +337,15 @@ describe('the OpenAPI document', () => {
     const transactions = operations.filter((o) => '504' in o.responses).map((o) => o.operationId);
     expect(transactions.sort()).toEqual([...TRANSACTIONS].sort());
     for (const operation of operations) {
+      // Every operation reads the request id's alias (published, version 1).
       const expected = TRANSACTIONS.includes(operation.operationId)
         ? [
             ...(headers as string[]),
             ...(CHANGES.includes(operation.operationId) ? ['Financing-Statement-PIN'] : []),
           ]
-        : [];
+        : WHOLE_READS.includes(operation.operationId)
+          ? ['NZRIS-org-nz-Request-Id', 'Financing-Statement-PIN', 'Debtor-PIN']
+          : ['NZRIS-org-nz-Request-Id'];
       expect(headersOf(operation), operation.operationId).toEqual(expected);
     }
     const registration = operations.find((o) => o.operationId === 'PPSR_17')!;

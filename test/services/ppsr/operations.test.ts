@@ -88,7 +88,7 @@ describe('operations called directly', () => {
     const registrationNumber = registered.registrationNumber!;
     expect(registered.headers?.Location).toBe(`financing-statements/${registrationNumber}`);
 
-    const read = await readStatement(context, { registrationNumber });
+    const read = await readStatement(context, { registrationNumber, access: { organisationId } });
     expect(read.statement).toMatchObject({ registrationNumber, version: 1, status: 'Registered' });
     expect(read.validators.etag).toBe(`"${registrationNumber}.1"`);
 
@@ -109,7 +109,7 @@ describe('operations called directly', () => {
     expect(amended.body).toMatchObject({ registrationNumber, version: 2 });
     expect(amended.headers?.ETag).toBe(`"${registrationNumber}.2"`);
 
-    const versions = await readVersions(context, { registrationNumber });
+    const versions = await readVersions(context, { registrationNumber, access: { organisationId } });
     expect(await versions.versions()).toMatchObject({
       registrationNumber,
       versions: [
@@ -143,7 +143,10 @@ describe('operations called directly', () => {
     );
     await expect(discharge).rejects.toThrow(/has changed; it is at version 1/);
     expect(seen).toMatchObject({ etag: `"${registrationNumber}.1"` });
-    expect((await readStatement(context, { registrationNumber })).statement.status).toBe('Registered');
+    const access = { organisationId };
+    expect((await readStatement(context, { registrationNumber, access })).statement.status).toBe(
+      'Registered',
+    );
   });
 
   it("refuses another organisation's change without the PIN, and admits it with the PIN", async () => {
@@ -156,6 +159,26 @@ describe('operations called directly', () => {
     expect(refused).toBeInstanceOf(HttpError);
     expect((refused as HttpError).status).toBe(403);
     await expect(admitChange(context, { ...other, pin })).resolves.toBeUndefined();
+  });
+
+  it("reads another organisation's statement only with its PIN or debtor PIN, else as none", async () => {
+    const registered = await register(randomUUID());
+    const registrationNumber = registered.registrationNumber!;
+    const { financingStatementPin, debtorPin } = registered.body as Record<string, string>;
+    const read = (access: Record<string, string | undefined>) =>
+      readStatement(context, { registrationNumber, access: { organisationId: randomUUID(), ...access } });
+    for (const access of [
+      {},
+      { pin: '00000000' },
+      { debtorPin: financingStatementPin === '00000000' ? '1' : '00000000' },
+    ]) {
+      const refused = await read(access).catch((error) => error);
+      expect((refused as HttpError).status, JSON.stringify(access)).toBe(404);
+    }
+    await expect(read({ pin: financingStatementPin })).resolves.toMatchObject({
+      statement: { registrationNumber },
+    });
+    await expect(read({ debtorPin })).resolves.toMatchObject({ statement: { registrationNumber } });
   });
 
   it('refuses a statement list that names neither a search nor a group', async () => {

@@ -71,7 +71,10 @@ describe('the sandbox seed', () => {
     expect(
       found.json().financingStatements.map((s: { registrationNumber: string }) => s.registrationNumber),
     ).toEqual(['FIXC120000000000']);
-    const expired = await test.call('GET', '/financing-statements/FIXEXPIRED000000');
+    // The seed's statements belong to no organisation: their published PIN opens them.
+    const expired = await test.call('GET', '/financing-statements/FIXEXPIRED000000', {
+      headers: { 'financing-statement-pin': FIXTURE_PIN },
+    });
     expect(expired.json().status).toBe('Expired');
     const renewed = await test.call('PUT', '/financing-statements/FIXC010000000000/renew', {
       body: {},

@@ -10,9 +10,11 @@ import { HttpError } from '../../../platform/http/errors.ts';
 import type { Preconditions, ResourceValidators } from '../../../platform/http/operation.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import { checkSecuredParties, EMAIL } from '../domain/parties.ts';
+import { PPSR_ERRORS } from '../errors.ts';
 import type { SecuredPartyGroupRequest } from '../schemas.ts';
 import {
   type CustomerOrganisationRow,
+  deleteUnusedGroup,
   ensureCustomerOrganisation,
   type GroupRow,
   getGroup,
@@ -197,6 +199,33 @@ export async function replaceGroup(
   input.preconditions(validatorsOf(row), () => stale(`the group is at version ${row.version}`));
   const updated = await updateGroup(client, id, input.group, context.clock.now());
   return { httpStatus: 200, body: presentGroup(updated), headers: validatorHeaders(updated), spgId: id };
+}
+
+/**
+ * A secured party group deleted (ours: no published operation), its preconditions checked under its
+ * lock: refused while a financing statement names it (409, nothing changes), since a statement shows
+ * its group's parties and mails its group.
+ */
+export async function deleteGroup(
+  _context: ServiceContext,
+  input: { organisationId: string; groupId: string; preconditions: Preconditions },
+  { client }: InTransaction,
+): Promise<Answer> {
+  const id = input.groupId;
+  const row = await getGroup(client, id, { forUpdate: true });
+  if (!row || row.organisationId !== input.organisationId) throw groupNotFound(id);
+  input.preconditions(validatorsOf(row), () => stale(`the group is at version ${row.version}`));
+  const outcome = await deleteUnusedGroup(client, id);
+  if (!outcome.deleted) {
+    const named =
+      outcome.statements === 1 ? '1 financing statement' : `${outcome.statements} financing statements`;
+    throw new HttpError(
+      PPSR_ERRORS.groupInUse,
+      `Secured party group ${id} is named by ${named}: it cannot be deleted while they name it.`,
+      [{ field: 'securedPartyGroupId', message: `is named by ${named}` }],
+    );
+  }
+  return { httpStatus: 204, body: null, spgId: id };
 }
 
 export interface FeeQuery {

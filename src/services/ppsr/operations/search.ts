@@ -70,7 +70,11 @@ export async function searchStatements(
 ): Promise<Answer> {
   const checked = input.search;
   const searchedAt = context.clock.now();
-  const results = await findInForce(client, lookupOf(checked.criterion), today(context), MAX_RESULTS);
+  const day = today(context);
+  const results = await findInForce(client, lookupOf(checked.criterion), day, MAX_RESULTS);
+  // The certificate's: the statements as this search shows them, and the searcher's organisation.
+  const found = await getStatements(client, results);
+  const searcher = await context.identity.organisation(input.organisationId);
   const search = await insertSearch(client, {
     searchId: randomUUID(),
     organisationId: input.organisationId,
@@ -79,6 +83,8 @@ export async function searchStatements(
     searchedAt,
     results,
     transactionId: transaction.id,
+    searcherName: searcher?.name ?? input.organisationId,
+    resultStatements: found.map((row) => present(row, day)),
   });
   const paymentSessionId = await chargeFee(context, client, transaction, {
     operation: 'PPSR_02',

@@ -4,6 +4,7 @@
  * (`changeStatement`): the next version, its fee and its verification statements.
  */
 import type { Caller, ServiceContext } from '../../../gateway/service-context.ts';
+import { RuleError } from '../../../platform/errors.ts';
 import { PLATFORM_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 import type { Preconditions } from '../../../platform/http/operation.ts';
@@ -25,6 +26,7 @@ import {
   chargeFee,
   present,
   requireRightToChange,
+  securedPartiesNow,
   statementNotFound,
   statementValidators,
   today,
@@ -52,6 +54,8 @@ function planned(
   change: StatementChange,
   day: string,
 ): { change: Exclude<Change, 'Registered'>; expiryDate: string; document: StatementDocument } {
+  // A version copies the secured parties as they stand (a group's current ones).
+  const asItStands = { ...current.document, securedParties: securedPartiesNow(current) };
   switch (change.kind) {
     case 'amend': {
       const body = change.amendment;
@@ -61,9 +65,15 @@ function planned(
         Number(day.slice(0, 4)),
         current.document.collaterals,
       );
+      if (current.group && body.securedParties !== undefined) {
+        throw new RuleError(
+          'securedParties',
+          `must be left out: the statement is registered under secured party group ${current.securedPartyGroupId} (change the group)`,
+        );
+      }
       const securedParties =
         body.securedParties === undefined
-          ? current.document.securedParties
+          ? securedPartiesNow(current)
           : checkSecuredParties(body.securedParties);
       return {
         change: 'Amended',
@@ -75,10 +85,10 @@ function planned(
       return {
         change: 'Renewed',
         expiryDate: renewedExpiryDate(day, current.expiryDate, change.expiryDate),
-        document: current.document,
+        document: asItStands,
       };
     case 'discharge':
-      return { change: 'Discharged', expiryDate: current.expiryDate, document: current.document };
+      return { change: 'Discharged', expiryDate: current.expiryDate, document: asItStands };
   }
 }
 

@@ -8,6 +8,7 @@ import type pg from 'pg';
 import type { Caller, ServiceContext } from '../../../gateway/service-context.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import type { ResourceValidators } from '../../../platform/http/operation.ts';
+import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import { type Collateral, checkCollaterals } from '../domain/collateral.ts';
 import { expiryDate } from '../domain/dates.ts';
 import {
@@ -20,7 +21,7 @@ import {
 import { pinVerifier } from '../domain/pin-verifiers.ts';
 import { pinFrom, registrationNumberFrom } from '../domain/registration-number.ts';
 import type { RegistrationRequest } from '../schemas.ts';
-import { getGroup } from '../store/account.ts';
+import { type GroupRow, getGroup } from '../store/account.ts';
 import {
   getStatement,
   insertStatement,
@@ -28,9 +29,12 @@ import {
   type StatementDocument,
   type StatementRow,
 } from '../store/statements.ts';
+import { listVerificationStatements } from '../store/verification.ts';
 import {
   chargeFee,
   present,
+  type ReadAccess,
+  requireRightToRead,
   statementNotFound,
   statementValidators,
   today,
@@ -55,23 +59,27 @@ async function checkBusinessNumbers(context: ServiceContext, debtors: readonly D
   }
 }
 
-/** The secured parties of a registration: listed, or the group's (of the caller's organisation). */
+/**
+ * The secured parties of a registration: listed, or the group's (of the caller's organisation), which
+ * the statement references: the group is kept from deletion until the registration commits, and its
+ * parties as they stand are the first version's.
+ */
 async function securedPartiesOf(
   client: pg.PoolClient,
   body: { securedParties?: SecuredParty[] | undefined; securedPartyGroupId?: string | undefined },
   organisationId: string,
-): Promise<{ parties: SecuredParty[]; groupId: string | null }> {
+): Promise<{ parties: SecuredParty[]; group: GroupRow | null }> {
   if (body.securedPartyGroupId !== undefined) {
     if (body.securedParties !== undefined) {
       throw new RuleError('securedParties', 'must be left out when securedPartyGroupId is given');
     }
-    const group = await getGroup(client, body.securedPartyGroupId);
+    const group = await getGroup(client, body.securedPartyGroupId, { forKeyShare: true });
     if (!group || group.organisationId !== organisationId) {
       throw new RuleError('securedPartyGroupId', 'is not a secured party group of your organisation');
     }
-    return { parties: group.securedParties, groupId: group.securedPartyGroupId };
+    return { parties: group.securedParties, group };
   }
-  return { parties: checkSecuredParties(body.securedParties ?? []), groupId: null };
+  return { parties: checkSecuredParties(body.securedParties ?? []), group: null };
 }
 
 export interface RegistrationInput {
@@ -98,7 +106,8 @@ export async function registerStatement(
   const debtors = checkDebtors(body.debtors as Debtor[], day);
   const collaterals = checkCollaterals(body.collaterals as Collateral[], Number(day.slice(0, 4)));
   const expiry = expiryDate(day, body.expiryDate);
-  const { parties, groupId } = await securedPartiesOf(client, body, organisationId);
+  const { parties, group } = await securedPartiesOf(client, body, organisationId);
+  const groupId = group?.securedPartyGroupId ?? null;
   await checkBusinessNumbers(context, debtors);
   const document: StatementDocument = { debtors, securedParties: parties, collaterals };
   const pin = pinFrom(randomBytes(8));
@@ -121,6 +130,15 @@ export async function registerStatement(
       document,
       pinHash: verifier.hash,
       pinKeyIds: verifier.keyIds,
+      debtorPinHash: debtorVerifier.hash,
+      debtorPinKeyIds: debtorVerifier.keyIds,
+      group: group && {
+        name: group.name,
+        email: group.email,
+        securedParties: group.securedParties,
+        version: group.version,
+        updatedAt: group.updatedAt.toISOString(),
+      },
     };
   } while (
     !(await insertStatement(client, {
@@ -154,28 +172,62 @@ export async function registerStatement(
   };
 }
 
-/** A statement as the API shows it today, with its validators (PPSR_01). */
+/**
+ * A statement as the API shows it today, with its validators (PPSR_01), to a reader who may see it
+ * (`requireRightToRead`); to anyone else as a statement that does not exist.
+ */
 export async function readStatement(
   context: ServiceContext,
-  input: { registrationNumber: string },
+  input: { registrationNumber: string; access: ReadAccess },
 ): Promise<{ statement: ReturnType<typeof present>; validators: ResourceValidators }> {
   const row = await getStatement(context.database.pool, input.registrationNumber);
   if (!row) throw statementNotFound(input.registrationNumber);
+  await requireRightToRead(context, row, input.access);
   return { statement: present(row, today(context)), validators: statementValidators(row) };
 }
 
 /**
- * A statement's versions, oldest first (PPSR_55): the list's validators, and the list itself read only
+ * A statement's verification statements, oldest first (ours: read through the API as well as mailed),
+ * to a reader who may see the statement: each as mailed (its collateral under the published type names)
+ * with when it was made and sent.
+ */
+export async function readVerificationStatements(
+  context: ServiceContext,
+  input: { registrationNumber: string; access: ReadAccess },
+) {
+  const pool = context.database.pool;
+  const row = await getStatement(pool, input.registrationNumber);
+  if (!row) throw statementNotFound(input.registrationNumber);
+  await requireRightToRead(context, row, input.access);
+  const kept = await listVerificationStatements(pool, input.registrationNumber);
+  return {
+    registrationNumber: input.registrationNumber,
+    verificationStatements: kept.map((v) => ({
+      verificationStatementId: v.id,
+      version: v.version,
+      change: v.change,
+      to: v.to,
+      subject: v.subject,
+      text: v.text,
+      createdDate: formatNzDateTime(v.createdAt.getTime()),
+      sentDate: v.sentAt ? formatNzDateTime(v.sentAt.getTime()) : null,
+    })),
+  };
+}
+
+/**
+ * A statement's versions, oldest first (PPSR_55), to a reader who may see the statement: the list's validators, and the list itself read only
  * when it is wanted (`versions`; a conditional read that answers 304 never reads it).
  */
 export async function readVersions(
   context: ServiceContext,
-  input: { registrationNumber: string },
+  input: { registrationNumber: string; access: ReadAccess },
 ): Promise<{ validators: ResourceValidators; versions(): Promise<unknown> }> {
   const pool = context.database.pool;
   const { registrationNumber } = input;
   const row = await getStatement(pool, registrationNumber);
   if (!row) throw statementNotFound(registrationNumber);
+  await requireRightToRead(context, row, input.access);
   const day = today(context);
   return {
     validators: versionListValidators(row, day),
@@ -188,6 +240,8 @@ export async function readVersions(
             expiryDate: v.expiryDate,
             dischargedAt: v.change === 'Discharged' ? v.changedAt : null,
             document: v.document,
+            // Each version shows its secured parties as they stood then (a group's, copied into it).
+            group: null,
           },
           day,
         ),

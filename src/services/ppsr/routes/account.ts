@@ -17,6 +17,7 @@ import {
   checkGroup,
   createGroup,
   customerOrganisation,
+  deleteGroup,
   feesOf,
   groupsOf,
   readGroup,
@@ -33,6 +34,7 @@ import {
   FeeQuery,
   GroupList,
   GroupParams,
+  readHeaders,
   responses,
   SecuredPartyGroup,
   SecuredPartyGroupRequest,
@@ -40,6 +42,7 @@ import {
   TransactionQuery,
   transactionHeaders,
 } from '../schemas.ts';
+import { named } from './operation-names.ts';
 import type { Processing } from './processing.ts';
 import { JSON_ONLY, JSON_TYPE } from './support.ts';
 
@@ -62,8 +65,9 @@ function organisationRoutes(plugin: FastifyInstance, context: ServiceContext, pr
     declareOperation(
       {
         schema: {
-          operationId: 'PPSR_44',
+          ...named('PPSR_44'),
           summary: 'The customer organisation the caller acts for',
+          headers: readHeaders(),
           response: responses({ 200: CustomerOrganisation }, { conditional: true }),
         },
       },
@@ -81,7 +85,7 @@ function organisationRoutes(plugin: FastifyInstance, context: ServiceContext, pr
     declareOperation(
       {
         schema: {
-          operationId: 'PPSR_45',
+          ...named('PPSR_45'),
           summary: 'Update the customer organisation’s email address (If-Match: its ETag)',
           headers: transactionHeaders(context.environment),
           body: CustomerOrganisationUpdate,
@@ -114,7 +118,7 @@ function groupRoutes(plugin: FastifyInstance, context: ServiceContext, processin
     declareOperation(
       {
         schema: {
-          operationId: 'PPSR_34',
+          ...named('PPSR_34'),
           summary: 'Create a secured party group',
           headers: transactionHeaders(context.environment),
           body: SecuredPartyGroupRequest,
@@ -139,8 +143,9 @@ function groupRoutes(plugin: FastifyInstance, context: ServiceContext, processin
     declareOperation(
       {
         schema: {
-          operationId: 'PPSR_34_LIST',
+          ...named('PPSR_34_LIST'),
           summary: 'The secured party groups of the caller’s organisation',
+          headers: readHeaders(),
           response: responses({ 200: GroupList }),
         },
       },
@@ -157,9 +162,10 @@ function groupRoutes(plugin: FastifyInstance, context: ServiceContext, processin
     declareOperation(
       {
         schema: {
-          operationId: 'PPSR_34_GET',
+          ...named('PPSR_34_GET'),
           summary: 'A secured party group of the caller’s organisation',
           params: GroupParams,
+          headers: readHeaders(),
           response: responses({ 200: SecuredPartyGroup }, { conditional: true }),
         },
       },
@@ -179,7 +185,7 @@ function groupRoutes(plugin: FastifyInstance, context: ServiceContext, processin
     declareOperation(
       {
         schema: {
-          operationId: 'PPSR_34_UPDATE',
+          ...named('PPSR_34_UPDATE'),
           summary: 'Replace a secured party group (If-Match: its ETag)',
           params: GroupParams,
           headers: transactionHeaders(context.environment),
@@ -202,6 +208,36 @@ function groupRoutes(plugin: FastifyInstance, context: ServiceContext, processin
       });
     },
   );
+
+  app.delete(
+    '/secured-party-groups/:securedPartyGroupId',
+    declareOperation(
+      {
+        schema: {
+          ...named('PPSR_34_DELETE'),
+          summary: 'Delete a secured party group no financing statement names (ours; If-Match: its ETag)',
+          params: GroupParams,
+          headers: transactionHeaders(context.environment),
+          response: {
+            204: { description: 'Deleted' },
+            ...responses({}, { transaction: true, update: true }),
+          },
+        },
+      },
+      { produces: JSON_ONLY, conditional: {} },
+    ),
+    async (request, reply) => {
+      const organisationId = await organisationOf(context, request.caller);
+      const groupId = request.params.securedPartyGroupId;
+      await admitGroupReplacement(context, { organisationId, groupId });
+      const input = { organisationId, groupId, preconditions: preconditionsOf(request) };
+      return processing.run(request, reply, {
+        operation: 'PPSR_34_DELETE',
+        organisationId,
+        work: (client, transaction) => deleteGroup(context, input, { client, transaction }),
+      });
+    },
+  );
 }
 
 /** SEC_43, SEC_56: the fees and the transactions. */
@@ -213,9 +249,10 @@ function recordRoutes(plugin: FastifyInstance, context: ServiceContext): void {
     declareOperation(
       {
         schema: {
-          operationId: 'SEC_43',
+          ...named('PPSR_43'),
           summary: 'The customer organisation’s fees for this register, newest first',
           querystring: FeeQuery,
+          headers: readHeaders(),
           response: responses({ 200: FeeList }),
         },
       },
@@ -241,10 +278,11 @@ function recordRoutes(plugin: FastifyInstance, context: ServiceContext): void {
     declareOperation(
       {
         schema: {
-          operationId: 'SEC_56',
+          ...named('PPSR_56'),
           summary:
             'Transactions by request id or billing reference, once completed or failed (never while processing)',
           querystring: TransactionQuery,
+          headers: readHeaders(),
           response: responses({ 200: TransactionList }),
         },
       },

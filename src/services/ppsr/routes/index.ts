@@ -5,6 +5,7 @@ import { accountRoutes } from './account.ts';
 import { Processing } from './processing.ts';
 import { searchRoutes } from './search.ts';
 import { statementRoutes } from './statements.ts';
+import { answerHeaders } from './support.ts';
 
 /** The secured interests register's operations in one environment. */
 export const ppsrRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
@@ -31,6 +32,11 @@ export const ppsrRoutes: FastifyPluginAsync<ServiceContext> = async (app, contex
       'ppsr: converting to the current server key failed; the next start tries again',
     );
   }
+  // Published (version 1): every answer's Service-Version, correlation id and echoed request id.
+  app.addHook('onSend', async (request, reply, payload) => {
+    answerHeaders(request, reply);
+    return payload;
+  });
   const processing = new Processing(context, {
     platformTimeoutMs: context.settings.platformTimeoutMs ?? 180_000,
     sandboxDelayMs: context.settings.sandboxDelayMs ?? 0,

@@ -20,7 +20,6 @@
  * without holding a database connection for the delay); one whose process then ends is failed with 500
  * by the service's job.
  */
-import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
@@ -49,6 +48,7 @@ import {
   receiveTransaction,
   type TransactionRow,
 } from '../store/transactions.ts';
+import { correlationIdOf } from './support.ts';
 import { keptOf, type Ppsr, transactionStore } from './transaction-store.ts';
 
 // The headers a transaction reads, lower-cased as Node.js gives them. Every transactional operation
@@ -187,7 +187,7 @@ export class Processing {
         body: request.body ?? null,
       }),
       channel: 'API',
-      correlationId: randomUUID(),
+      correlationId: correlationIdOf(request),
       receivedAt: this.context.clock.now(),
     };
   }

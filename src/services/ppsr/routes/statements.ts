@@ -5,7 +5,7 @@
  */
 
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import {
   conditionalRead,
@@ -21,8 +21,19 @@ import {
   type StatementChange,
 } from '../operations/statement-changes.ts';
 import { dischargedStatements, statementsOf } from '../operations/statement-lists.ts';
-import { readStatement, readVersions, registerStatement } from '../operations/statements.ts';
-import { organisationOf, payingOrganisationOf, registrationNumberParam } from '../operations/support.ts';
+import {
+  readStatement,
+  readVerificationStatements,
+  readVersions,
+  registerStatement,
+} from '../operations/statements.ts';
+import {
+  organisationOf,
+  payingOrganisationOf,
+  type ReadAccess,
+  readerOrganisationOf,
+  registrationNumberParam,
+} from '../operations/support.ts';
 import {
   AmendmentRequest,
   DISCHARGED_PAGING,
@@ -32,15 +43,28 @@ import {
   RegistrationNumberParams,
   RegistrationRequest,
   RenewalRequest,
+  readHeaders,
   responses,
   STATEMENT_PAGING,
   StatementList,
   StatementListQuery,
+  statementReadHeaders,
   transactionHeaders,
+  VerificationStatementList,
   VersionList,
 } from '../schemas.ts';
+import { named, type OperationName } from './operation-names.ts';
 import type { Processing } from './processing.ts';
-import { JSON_ONLY, JSON_TYPE, pinOf } from './support.ts';
+import { debtorPinOf, JSON_ONLY, JSON_TYPE, pinOf } from './support.ts';
+
+/** Who reads a whole statement: the organisation they act for, the PINs they send. */
+async function readAccessOf(context: ServiceContext, request: FastifyRequest): Promise<ReadAccess> {
+  return {
+    organisationId: await readerOrganisationOf(context, request.caller),
+    pin: pinOf(request),
+    debtorPin: debtorPinOf(request),
+  };
+}
 
 /** The body of a change that takes none (the discharge): nothing, or an empty object. */
 const NO_BODY = Type.Unsafe<Record<string, never> | null>({
@@ -69,7 +93,7 @@ function registrationRoutes(plugin: FastifyInstance, context: ServiceContext, pr
     declareOperation(
       {
         schema: {
-          operationId: 'PPSR_17',
+          ...named('PPSR_17'),
           summary: 'Register a financing statement (fee-bearing)',
           headers: transactionHeaders(context.environment),
           body: RegistrationRequest,
@@ -96,9 +120,11 @@ function registrationRoutes(plugin: FastifyInstance, context: ServiceContext, pr
     declareOperation(
       {
         schema: {
-          operationId: 'PPSR_01',
-          summary: 'Get a financing statement by its registration number',
+          ...named('PPSR_01'),
+          summary:
+            'Get a financing statement by its registration number (its organisation, or with its PIN or debtor PIN)',
           params: RegistrationNumberParams,
+          headers: statementReadHeaders(),
           response: responses({ 200: FinancingStatement }, { conditional: true }),
         },
       },
@@ -106,7 +132,8 @@ function registrationRoutes(plugin: FastifyInstance, context: ServiceContext, pr
     ),
     async (request, reply) => {
       const registrationNumber = registrationNumberParam(request.params.registrationNumber);
-      const { statement, validators } = await readStatement(context, { registrationNumber });
+      const access = await readAccessOf(context, request);
+      const { statement, validators } = await readStatement(context, { registrationNumber, access });
       if (conditionalRead(request, reply, validators)) return reply;
       return reply.type(JSON_TYPE).send(JSON.stringify(statement));
     },
@@ -130,7 +157,7 @@ function changeRoutes(plugin: FastifyInstance, context: ServiceContext, processi
       declareOperation(
         {
           schema: {
-            operationId: operation,
+            ...named(operation as OperationName),
             summary,
             params: RegistrationNumberParams,
             headers: transactionHeaders(context.environment, { change: true }),
@@ -200,9 +227,10 @@ function listRoutes(plugin: FastifyInstance, context: ServiceContext): void {
     declareOperation(
       {
         schema: {
-          operationId: 'PPSR_55',
-          summary: 'Every version of a financing statement, oldest first',
+          ...named('PPSR_55'),
+          summary: 'Every version of a financing statement, oldest first (as PPSR_01: who may read it)',
           params: RegistrationNumberParams,
+          headers: statementReadHeaders(),
           response: responses({ 200: VersionList }, { conditional: true }),
         },
       },
@@ -210,9 +238,33 @@ function listRoutes(plugin: FastifyInstance, context: ServiceContext): void {
     ),
     async (request, reply) => {
       const registrationNumber = registrationNumberParam(request.params.registrationNumber);
-      const list = await readVersions(context, { registrationNumber });
+      const access = await readAccessOf(context, request);
+      const list = await readVersions(context, { registrationNumber, access });
       if (conditionalRead(request, reply, list.validators)) return reply;
       return reply.type(JSON_TYPE).send(JSON.stringify(await list.versions()));
+    },
+  );
+
+  app.get(
+    '/financing-statements/:registrationNumber/verification-statements',
+    declareOperation(
+      {
+        schema: {
+          ...named('PPSR_55_VERIFICATION'),
+          summary:
+            'The verification statements of a financing statement, as mailed (ours; as PPSR_01: who may read it)',
+          params: RegistrationNumberParams,
+          headers: statementReadHeaders(),
+          response: responses({ 200: VerificationStatementList }),
+        },
+      },
+      { produces: JSON_ONLY },
+    ),
+    async (request, reply) => {
+      const registrationNumber = registrationNumberParam(request.params.registrationNumber);
+      const access = await readAccessOf(context, request);
+      const list = await readVerificationStatements(context, { registrationNumber, access });
+      return reply.type(JSON_TYPE).send(JSON.stringify(list));
     },
   );
 
@@ -221,9 +273,10 @@ function listRoutes(plugin: FastifyInstance, context: ServiceContext): void {
     declareOperation(
       {
         schema: {
-          operationId: 'PPSR_40',
+          ...named('PPSR_40'),
           summary: 'The financing statements of an earlier search (search-id) or of a secured party group',
           querystring: StatementListQuery,
+          headers: readHeaders(),
           response: responses({ 200: StatementList }),
         },
       },
@@ -248,10 +301,11 @@ function listRoutes(plugin: FastifyInstance, context: ServiceContext): void {
     declareOperation(
       {
         schema: {
-          operationId: 'PPSR_38',
+          ...named('PPSR_38'),
           summary:
             'Financing statements discharged in a date range (pages of at most 100, at most 50,000 results)',
           querystring: DischargedQuery,
+          headers: readHeaders(),
           response: responses({ 200: StatementList }),
         },
       },

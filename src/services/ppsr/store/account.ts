@@ -89,16 +89,39 @@ export async function insertGroup(
   return result.rows[0]!;
 }
 
+/**
+ * A group; `forUpdate` locks it for a change, `forKeyShare` keeps it from being deleted until the
+ * caller's transaction ends (a registration under it).
+ */
 export async function getGroup(
   client: Client,
   id: string,
-  options: { forUpdate?: boolean } = {},
+  options: { forUpdate?: boolean; forKeyShare?: boolean } = {},
 ): Promise<GroupRow | undefined> {
+  const lock = options.forUpdate ? ' FOR UPDATE' : options.forKeyShare ? ' FOR KEY SHARE' : '';
   const result = await client.query<GroupRow>(
-    `SELECT ${GROUP_COLUMNS} FROM ppsr_secured_party_groups WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    `SELECT ${GROUP_COLUMNS} FROM ppsr_secured_party_groups WHERE id = $1${lock}`,
     [id],
   );
   return result.rows[0];
+}
+
+/**
+ * Deletes a group (locked by the caller with `getGroup(..., { forUpdate })`) unless a financing
+ * statement names it: then nothing is deleted and the answer is how many do.
+ */
+export async function deleteUnusedGroup(
+  client: Client,
+  id: string,
+): Promise<{ deleted: true } | { deleted: false; statements: number }> {
+  const used = await client.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM ppsr_financing_statements WHERE secured_party_group_id = $1',
+    [id],
+  );
+  const statements = used.rows[0]?.n ?? 0;
+  if (statements > 0) return { deleted: false, statements };
+  await client.query('DELETE FROM ppsr_secured_party_groups WHERE id = $1', [id]);
+  return { deleted: true };
 }
 
 export async function listGroups(client: Client, organisationId: string): Promise<GroupRow[]> {

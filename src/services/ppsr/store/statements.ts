@@ -34,6 +34,21 @@ export interface StatementRow {
   /** The financing statement PIN's verifier (domain/pin-verifiers.ts) and the ids of its keys. */
   pinHash: Buffer;
   pinKeyIds: string | null;
+  /** The debtor PIN's verifier and the ids of its keys. */
+  debtorPinHash: Buffer;
+  debtorPinKeyIds: string | null;
+  /** The secured party group it is registered under, as the group stands now (referenced, not copied). */
+  group: StatementGroup | null;
+}
+
+/** A statement's secured party group as it stands: its parties, email and validators. */
+export interface StatementGroup {
+  name: string;
+  email: string;
+  securedParties: SecuredParty[];
+  version: number;
+  /** ISO 8601 (from the row's JSON). */
+  updatedAt: string;
 }
 
 export interface VersionRow {
@@ -47,7 +62,11 @@ export interface VersionRow {
 const STATEMENT_COLUMNS = `registration_number AS "registrationNumber", organisation_id AS "organisationId",
   secured_party_group_id AS "securedPartyGroupId", registered_at AS "registeredAt",
   to_char(expiry_date, 'YYYY-MM-DD') AS "expiryDate", discharged_at AS "dischargedAt", version,
-  changed_at AS "changedAt", document, pin_hash AS "pinHash", pin_key_ids AS "pinKeyIds"`;
+  changed_at AS "changedAt", document, pin_hash AS "pinHash", pin_key_ids AS "pinKeyIds",
+  debtor_pin_hash AS "debtorPinHash", debtor_pin_key_ids AS "debtorPinKeyIds",
+  (SELECT jsonb_build_object('name', g.name, 'email', g.email, 'securedParties', g.secured_parties,
+     'version', g.version, 'updatedAt', g.updated_at)
+     FROM ppsr_secured_party_groups g WHERE g.id = ppsr_financing_statements.secured_party_group_id) AS "group"`;
 
 /** The keys of a statement's current version, found by searches until `expiryDate`. */
 async function insertSearchKeys(

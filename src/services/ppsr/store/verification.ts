@@ -65,12 +65,20 @@ export async function sendPending(
   });
 }
 
+export type KeptVerificationStatement = VerificationStatement & {
+  id: string;
+  createdAt: Date;
+  sentAt: Date | null;
+};
+
+/** A statement's verification statements, oldest first. */
 export async function listVerificationStatements(
   client: Client,
   registrationNumber: string,
-): Promise<(VerificationStatement & { sentAt: Date | null })[]> {
-  const result = await client.query<VerificationStatement & { sentAt: Date | null }>(
-    `SELECT registration_number AS "registrationNumber", version, change, "to", subject, text, sent_at AS "sentAt"
+): Promise<KeptVerificationStatement[]> {
+  const result = await client.query<KeptVerificationStatement>(
+    `SELECT id::text, registration_number AS "registrationNumber", version, change, "to", subject, text,
+            created_at AS "createdAt", sent_at AS "sentAt"
        FROM ppsr_verification_statements WHERE registration_number = $1 ORDER BY id`,
     [registrationNumber],
   );

@@ -18,7 +18,7 @@ export interface PpsrTest {
   /** A company of the sandbox business number register. */
   company: { name: string; nzbn: string };
   call(
-    method: 'GET' | 'POST' | 'PUT',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     options?: {
       body?: unknown;

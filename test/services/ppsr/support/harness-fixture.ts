@@ -42,12 +42,14 @@ export const ppsrFixture: ServiceFixture = {
       },
     });
     const searchId = search.json().searchId as string;
+    const certificateNumber = search.json().searchCertificateNumber as string;
     const known: Record<string, Values> = {
       registrationNumber: {
         valid: [amend, renew, discharge],
         odd: ['FH04R729A8ND9224', 'fh04', '0'.repeat(16)],
       },
       securedPartyGroupId: { valid: [group], odd: ['SPG00000000', 'SPG'] },
+      certificateNumber: { valid: [certificateNumber], odd: ['SC9999999999', 'SC1', 'sc0000000001'] },
       'search-id': { valid: [searchId], odd: ['00000000-0000-0000-0000-000000000000', 'x'] },
       'secured-party-group-id': { valid: [group], odd: ['SPG99999999'] },
       'request-id': { valid: ['abc', searchId], odd: [''] },
@@ -69,7 +71,7 @@ export const ppsrFixture: ServiceFixture = {
       owner: t.user,
       tables,
       key: t.key,
-      ids: { registrationNumber: amend, securedPartyGroupId: group },
+      ids: { registrationNumber: amend, securedPartyGroupId: group, certificateNumber },
       values: (name: string) => known[name],
       close: () => t.close(),
     };
@@ -86,6 +88,7 @@ export const ppsrFixture: ServiceFixture = {
     'PUT /financing-statements/{registrationNumber}/renew': { body: {} },
     'PUT /financing-statements/{registrationNumber}/discharge': {},
     'GET /financing-statements/{registrationNumber}/versions': { etag: true },
+    'GET /financing-statements/{registrationNumber}/verification-statements': { owned: true },
     'GET /discharged-financing-statements': {
       query: [
         'start-date=2020-01-01&end-date=2030-01-01',
@@ -120,6 +123,10 @@ export const ppsrFixture: ServiceFixture = {
         securedParties: [{ name: 'L', email: 'l@example.test' }],
       },
     },
+    // Last (the matrix deletes last): the group no statement names.
+    'DELETE /secured-party-groups/{securedPartyGroupId}': { owned: true },
+    'GET /search-certificates/{certificateNumber}': { owned: true },
+    'GET /search-certificates/{certificateNumber}/pdf': { owned: true },
     'GET /customer-organisation-fees': { query: ['page=1&page-size=10', 'fee-status=Unbilled'] },
     'GET /customer-organisation-transactions': { query: ['request-id=abc', 'billing-reference=none'] },
   },
