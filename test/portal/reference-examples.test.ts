@@ -126,7 +126,7 @@ describe('response examples from real sandbox answers', () => {
     // The offers register refuses a call without x-organisation; these answered with it.
     expect(live.disclose!.answers['GET /offers']?.status).toBe(200);
     // Three-legged: the gateway refused the key alone, the recorder's user's token was accepted.
-    expect(live.nzbn!.answers['GET /entities/{nzbn}/authorities']?.status).toBe(200);
+    expect(live.nzbn!.answers['GET /authorities']?.status).toBe(200);
     // A SOAP write from the document's sample envelope, answered as XML and kept as it is.
     const filed = live.iponz!.answers['POST /patent']!;
     expect(filed.contentType).toBe('text/xml');

@@ -23,6 +23,10 @@ const COLUMNS = `a.id, a.object_id AS "objectId", a.user_id AS "userId", u.name 
 const FROM =
   'authorities a LEFT JOIN users u ON u.id = a.user_id LEFT JOIN organisations o ON o.id = a.organisation_id';
 
+/** After the sort asked for, ties go by what the authority is about and for whom, then its id: a page
+ * of authorities granted at one instant (a seed) comes out the same in every run. */
+const TIES = 'a.object_id, o.identifier NULLS FIRST, lower(u.email) NULLS FIRST, a.id';
+
 const SORT: Record<AuthoritySearch['sortBy'], string> = {
   authorityStartDate: 'a.granted_at',
   nzbn: 'a.object_id',
@@ -66,7 +70,7 @@ export async function searchRegisterAuthorities(
   );
   const items = await db.query<RegisterAuthority>(
     `SELECT ${COLUMNS} FROM ${FROM} WHERE ${where}
-      ORDER BY ${SORT[search.sortBy]} ${search.sortOrder}, a.id LIMIT $10 OFFSET $11`,
+      ORDER BY ${SORT[search.sortBy]} ${search.sortOrder}, ${TIES} LIMIT $10 OFFSET $11`,
     [...values, search.limit, search.offset],
   );
   return { total: total.rows[0]!.n, items: items.rows };

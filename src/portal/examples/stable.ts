@@ -4,7 +4,8 @@
  * here, the same value to the same replacement wherever it appears (so a watchlist id in a later call's
  * path still names the watchlist its creation answered):
  * - UUIDs (request ids, watchlist and authority ids, users and organisations made by the seed) become
- *   `00000000-0000-4000-8000-00000000000n`, numbered in order of first appearance;
+ *   `00000000-0000-4000-8000-00000000000n`, numbered in order of first appearance, and organisation
+ *   identifiers made at random (`org-` and 12 hex digits) `org-00000000000n`;
  * - what the register draws for what the recorder made (`drawn`: a financing statement's number and
  *   PINs) becomes a value of the same shape, derived from its order;
  * - Standard Webhooks secrets (`whsec_…`) and signed download URLs' `signature` keep their length with
@@ -13,6 +14,8 @@
 import { createHash } from 'node:crypto';
 
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+/** An organisation identifier made at random (`org-` and 12 hex digits: identity's own organisations). */
+const ORGANISATION = /\borg-[0-9a-f]{12}\b/g;
 const SECRET = /\bwhsec_[A-Za-z0-9+/=_-]+/g;
 const SIGNATURE = /([?&]signature=)([A-Za-z0-9_-]+)/g;
 
@@ -50,6 +53,7 @@ export function stableAnswers<T>(recorded: T, drawn: readonly string[] = []): T 
     text = text.replaceAll(value, redrawn(value, i + 1));
   });
   text = replace(UUID, text, (_, n) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`);
+  text = replace(ORGANISATION, text, (_, n) => `org-${String(n).padStart(12, '0')}`);
   text = replace(SECRET, text, (match, n) => `whsec_${derived(`secret ${n}`, match.length - 6)}`);
   text = text.replace(SIGNATURE, (_, prefix: string, value: string) => {
     const key = `signature ${value}`;
