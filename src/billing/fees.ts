@@ -137,7 +137,7 @@ export function serviceFees(settings: FeesSettings): ServiceFees {
 
   const noOrganisation = () =>
     new RuleError('organisation', 'the acting user belongs to no organisation in this environment', {
-      message: `This operation carries a fee, charged to an organisation account; the acting user belongs to no ${environment} organisation. Ask for one in the developer portal (Sandbox access); an operator approves it, or adds one (rsg organisations add, add-member).`,
+      message: `This operation acts for an organisation account (the one its fees, if any, are charged to); the acting user belongs to no ${environment} organisation. Ask for one in the developer portal (Sandbox access); an operator approves it, or adds one (rsg organisations add, add-member).`,
       code: BILLING_ERRORS.billingOrganisationRequired,
     });
   const shortOfCredit = (organisationId: string, balanceCents: number, totalCents: number) =>

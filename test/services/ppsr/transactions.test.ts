@@ -220,6 +220,15 @@ describe('fees in production', () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json().type).toBe('about:blank#billing-organisation-required');
     expect(await count('SELECT count(*) AS n FROM ppsr_transactions', [])).toBe(before);
+    // A read without a fee is refused for the same want of an organisation, without speaking of a fee.
+    const account = await test.call('GET', '/customer-organisation', {
+      base: PRODUCTION,
+      key: test.productionKey,
+      token: null,
+    });
+    expect(account.statusCode).toBe(403);
+    expect(account.body).toContain('belongs to no production organisation');
+    expect(account.body).not.toContain('carries a fee');
   });
 
   it('refuses without an approved direct debit authority, then charges once with one', async () => {
