@@ -6,7 +6,8 @@
  *
  * Published: the element names and order up to the current status (reference/iponz.md).
  * Ours: TransactionDateTime is the case's last change (so an answer's ETag holds until the case changes);
- * the elements after the current status (title, dates, StatusHistory, Parties, Documents, GoodsAndServices);
+ * the elements after the current status (title, dates, StatusHistory with its status changes and renewals,
+ * Parties, Documents, GoodsAndServices);
  * text is stripped of characters XML 1.0 cannot hold (controls, lone surrogates).
  */
 import { XMLBuilder } from 'fast-xml-parser';
@@ -45,6 +46,12 @@ function common(record: CaseRecord): Tree {
   return {
     StatusHistory: {
       Status: record.history.map((h) => ({ StatusCode: xmlText(h.status), StatusDate: h.statusDate })),
+      // Renewals are events of their own, after the status changes, oldest first (not repeated statuses).
+      Renewal: record.renewals.map((r) => ({
+        RenewalDate: r.renewalDate,
+        RenewedExpiryDate: r.renewedExpiryDate,
+        NewExpiryDate: r.newExpiryDate,
+      })),
     },
     Parties: {
       Party: record.parties.map((p) => ({

@@ -16,6 +16,7 @@ import {
 } from '../domain/renewals.ts';
 import type { GeneratedCase } from '../store/seed.ts';
 import { markImageDocument, markImageNameOf } from './mark-images.ts';
+import { seededRenewals } from './renewal-events.ts';
 
 /** Fixed clients take the first ids; generated ones start here. */
 export const FIXTURE_CLIENTS = 100;
@@ -125,6 +126,11 @@ export function fixedCases(today: string): (GeneratedCase & { purpose: string })
     cases.push(
       fixedCase(kind, first + 51, graceStatus, graceDate, true, today, 'renewal in its grace period', true),
     );
+    // A trade mark renewed twice: filed 20 years and 3 months ago, both renewals in its history.
+    if (kind === 'trademark') {
+      const renewedDate = addYears(addMonths(today, -3), -20);
+      cases.push(fixedCase(kind, first + 52, 'Registered', renewedDate, true, today, 'renewed twice'));
+    }
   }
   return cases;
 }
@@ -174,6 +180,17 @@ function fixedCase(
     markImageName: kind === 'trademark' ? markImageNameOf(caseNumber) : null,
     noveltyStatement:
       kind === 'design' ? 'The novelty resides in the shape and configuration as shown.' : null,
+    renewals: seededRenewals(
+      {
+        kind,
+        caseNumber,
+        status,
+        termDate: applicationDate,
+        registrationDate,
+        lastRenewalDueDate: lastPaid ?? null,
+      },
+      today,
+    ),
     history:
       registrationDate && statusDate !== applicationDate
         ? [

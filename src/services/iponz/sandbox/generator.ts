@@ -20,6 +20,7 @@ import { type CaseKind, nextSlot, PATENT_TERM_YEARS } from '../domain/renewals.t
 import type { GeneratedCase } from '../store/seed.ts';
 import { FIXTURE_CLIENTS } from './fixtures.ts';
 import { markImageDocument, markImageNameOf } from './mark-images.ts';
+import { seededRenewals } from './renewal-events.ts';
 
 /** Businesses of the sandbox business number register, by index (same names and numbers). */
 export interface OrganisationSource {
@@ -379,6 +380,10 @@ export function generateCase(kind: CaseKind, index: number, today: string, clien
   ];
   if (status !== history[0]!.status) history.push({ status, statusDate });
   const word = random.pick(WORDS);
+  const renewals = seededRenewals(
+    { kind, caseNumber, status, termDate, registrationDate, lastRenewalDueDate: lastPaid ?? null },
+    today,
+  );
   return {
     kind,
     caseNumber,
@@ -410,6 +415,7 @@ export function generateCase(kind: CaseKind, index: number, today: string, clien
         ? `The novelty resides in the shape and configuration of the ${random.pick(THINGS)} as shown.`
         : null,
     history,
+    renewals,
     parties,
     documents,
     goodsAndServices: goods,

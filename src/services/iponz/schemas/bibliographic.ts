@@ -14,7 +14,12 @@ const opt = <T extends TSchema>(schema: T) => Type.Optional(schema);
 
 const common = {
   StatusHistory: Type.Object(
-    { Status: Type.Array(Type.Object({ StatusCode: Text, StatusDate: DateText }, Closed)) },
+    {
+      Status: Type.Array(Type.Object({ StatusCode: Text, StatusDate: DateText }, Closed)),
+      Renewal: Type.Array(
+        Type.Object({ RenewalDate: DateText, RenewedExpiryDate: DateText, NewExpiryDate: DateText }, Closed),
+      ),
+    },
     Closed,
   ),
   Parties: Type.Object(
