@@ -37,7 +37,7 @@ const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 /** Text XML 1.0 can hold. */
 export const xmlText = (text: string): string => text.replace(NOT_XML, '');
 
-type Tree = { [element: string]: string | boolean | Tree | Tree[] | undefined };
+type Tree = { [element: string]: string | string[] | boolean | Tree | Tree[] | undefined };
 
 const opt = (value: string | null | undefined): string | undefined =>
   value === null || value === undefined ? undefined : xmlText(value);
@@ -72,6 +72,48 @@ function common(record: CaseRecord): Tree {
   };
 }
 
+/**
+ * A patent's detail (ours, after its expiry): abstract, claims, IPC classifications, priority claims, PCT
+ * publication (each absent for a patent without them), and its inventors (the parties of role Inventor).
+ */
+function patentDetailTree(record: CaseRecord): Tree {
+  const detail = record.patentDetail;
+  return {
+    Abstract: opt(detail?.abstract),
+    Claims: detail
+      ? {
+          ClaimCount: String(detail.claims.count),
+          IndependentClaim: detail.claims.independent.map((c) => ({
+            ClaimNumber: String(c.number),
+            ClaimText: xmlText(c.text),
+          })),
+        }
+      : undefined,
+    IpcClassifications: detail ? { IpcClassification: detail.ipcClassifications } : undefined,
+    PriorityClaims: detail
+      ? {
+          PriorityClaim: detail.priorityClaims.map((p) => ({
+            PriorityNumber: xmlText(p.number),
+            PriorityDate: p.date,
+            PriorityCountryCode: p.countryCode,
+          })),
+        }
+      : undefined,
+    PctPublication: detail?.pctPublication
+      ? { PublicationNumber: detail.pctPublication.number, PublicationDate: detail.pctPublication.date }
+      : undefined,
+    Inventors: {
+      Inventor: record.parties
+        .filter((p) => p.role === 'Inventor')
+        .map((p) => ({
+          ClientIdentifier: String(p.clientId),
+          InventorName: xmlText(p.name),
+          CountryCode: opt(p.countryCode),
+        })),
+    },
+  };
+}
+
 /** The element tree of one case (the content of its record element). */
 export function recordTree(record: CaseRecord): Tree {
   const transaction = record.updatedAt.toISOString();
@@ -91,6 +133,7 @@ export function recordTree(record: CaseRecord): Tree {
       ApplicationDate: record.applicationDate,
       GrantDate: opt(record.registrationDate),
       ExpiryDate: expiry,
+      ...patentDetailTree(record),
       ...common(record),
     };
   }

@@ -4,6 +4,7 @@
  * and renewals, parties by role, documents and goods and services. Pure types and small computations only.
  */
 import type { AddressType, ClientAddress } from './client-search.ts';
+import type { PatentDetail } from './patent-detail.ts';
 import { type CaseKind, expiryDateOf, type RenewalCase } from './renewals.ts';
 
 export interface Client {
@@ -71,6 +72,8 @@ export interface CaseRecord {
   priorityCountryCode: string | null;
   markImageName: string | null;
   noveltyStatement: string | null;
+  /** A patent's abstract, claims, classifications, priority claims, PCT publication; null if none. */
+  patentDetail: PatentDetail | null;
   version: number;
   updatedAt: Date;
   history: StatusChange[];

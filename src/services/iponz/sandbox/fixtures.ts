@@ -16,6 +16,7 @@ import {
 } from '../domain/renewals.ts';
 import type { GeneratedCase } from '../store/seed.ts';
 import { markImageDocument, markImageNameOf } from './mark-images.ts';
+import { seededPatentDetail } from './patent-details.ts';
 import { seededRenewals } from './renewal-events.ts';
 
 /** Fixed clients take the first ids; generated ones start here. */
@@ -132,7 +133,8 @@ export function fixedCases(today: string): (GeneratedCase & { purpose: string })
       cases.push(fixedCase(kind, first + 52, 'Registered', renewedDate, true, today, 'renewed twice'));
     }
   }
-  return cases;
+  // Each patent's abstract, claims, classifications, priority claims and PCT publication.
+  return cases.map((c) => (c.kind === 'patent' ? { ...c, patentDetail: seededPatentDetail(c, today) } : c));
 }
 
 function fixedCase(
@@ -180,6 +182,7 @@ function fixedCase(
     markImageName: kind === 'trademark' ? markImageNameOf(caseNumber) : null,
     noveltyStatement:
       kind === 'design' ? 'The novelty resides in the shape and configuration as shown.' : null,
+    patentDetail: null,
     renewals: seededRenewals(
       {
         kind,
@@ -201,6 +204,8 @@ function fixedCase(
     parties: [
       { role: kind === 'patent' ? 'Applicant' : 'Owner', clientId: owner },
       { role: 'Agent', clientId: FIXED_CLIENTS[2]!.clientId },
+      // A patent's inventor: Mere Tūhoe, a person.
+      ...(kind === 'patent' ? [{ role: 'Inventor' as const, clientId: FIXED_CLIENTS[7]!.clientId }] : []),
     ],
     documents: [
       {

@@ -20,6 +20,7 @@ import { type CaseKind, nextSlot, PATENT_TERM_YEARS } from '../domain/renewals.t
 import type { GeneratedCase } from '../store/seed.ts';
 import { FIXTURE_CLIENTS } from './fixtures.ts';
 import { markImageDocument, markImageNameOf } from './mark-images.ts';
+import { seededPatentDetail } from './patent-details.ts';
 import { seededRenewals } from './renewal-events.ts';
 
 /** Businesses of the sandbox business number register, by index (same names and numbers). */
@@ -384,7 +385,7 @@ export function generateCase(kind: CaseKind, index: number, today: string, clien
     { kind, caseNumber, status, termDate, registrationDate, lastRenewalDueDate: lastPaid ?? null },
     today,
   );
-  return {
+  const generated: Omit<GeneratedCase, 'patentDetail'> = {
     kind,
     caseNumber,
     title:
@@ -420,6 +421,7 @@ export function generateCase(kind: CaseKind, index: number, today: string, clien
     documents,
     goodsAndServices: goods,
   };
+  return { ...generated, patentDetail: kind === 'patent' ? seededPatentDetail(generated, today) : null };
 }
 
 const minDate = (a: string, b: string): string => (a < b ? a : b);

@@ -15,7 +15,7 @@ type Queryable = pg.Pool | pg.PoolClient;
 const CASE_COLUMNS = `c.kind, c.case_number, c.title, c.status, c.status_date::text, c.application_date::text,
   c.term_date::text, c.registration_date::text, c.last_renewal_due_date::text,
   c.international_application_number, c.international_publication_number,
-  c.international_registration_number, c.priority_country_code, c.mark_image_name, c.novelty_statement,
+  c.international_registration_number, c.priority_country_code, c.mark_image_name, c.novelty_statement, c.patent_detail,
   c.version, c.updated_at,
   (SELECT coalesce(json_agg(json_build_object('status', h.status, 'statusDate', h.status_date) ORDER BY h.seq), '[]')
      FROM iponz_status_history h
@@ -54,6 +54,7 @@ interface CaseRow {
   priority_country_code: string | null;
   mark_image_name: string | null;
   novelty_statement: string | null;
+  patent_detail: CaseRecord['patentDetail'];
   version: number;
   updated_at: Date;
   history: CaseRecord['history'];
@@ -79,6 +80,7 @@ const recordOf = (row: CaseRow): CaseRecord => ({
   priorityCountryCode: row.priority_country_code,
   markImageName: row.mark_image_name,
   noveltyStatement: row.novelty_statement,
+  patentDetail: row.patent_detail,
   version: row.version,
   updatedAt: row.updated_at,
   history: row.history,

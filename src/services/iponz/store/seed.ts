@@ -105,7 +105,7 @@ export async function loadCases(pool: pg.Pool, cases: readonly GeneratedCase[], 
       `COPY iponz_cases (kind, case_number, title, status, status_date, application_date, term_date,
         registration_date, last_renewal_due_date, international_application_number,
         international_publication_number, international_registration_number, priority_country_code,
-        mark_image_name, novelty_statement, updated_at, updated_on) FROM STDIN`,
+        mark_image_name, novelty_statement, patent_detail, updated_at, updated_on) FROM STDIN`,
       cases.map((c) => {
         // A case was last changed on its last status change or renewal (a case of today: now).
         const changed = lastChangeOf(c);
@@ -125,6 +125,7 @@ export async function loadCases(pool: pg.Pool, cases: readonly GeneratedCase[], 
           c.priorityCountryCode,
           c.markImageName,
           c.noveltyStatement,
+          c.patentDetail ? JSON.stringify(c.patentDetail) : null,
           changed >= day ? stamp : `${changed}T00:00:00+12:00`,
           changed >= day ? day : changed,
         ]);
