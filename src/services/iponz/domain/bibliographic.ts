@@ -6,7 +6,8 @@
  *
  * Published: the element names and order up to the current status (reference/iponz.md).
  * Ours: TransactionDateTime is the case's last change (so an answer's ETag holds until the case changes);
- * the elements after the current status (title, dates, StatusHistory, Parties, Documents, GoodsAndServices);
+ * the elements after the current status (title, dates, StatusHistory with its status changes and renewals,
+ * Parties, Documents, GoodsAndServices);
  * text is stripped of characters XML 1.0 cannot hold (controls, lone surrogates).
  */
 import { XMLBuilder } from 'fast-xml-parser';
@@ -36,7 +37,7 @@ const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 /** Text XML 1.0 can hold. */
 export const xmlText = (text: string): string => text.replace(NOT_XML, '');
 
-type Tree = { [element: string]: string | boolean | Tree | Tree[] | undefined };
+type Tree = { [element: string]: string | string[] | boolean | Tree | Tree[] | undefined };
 
 const opt = (value: string | null | undefined): string | undefined =>
   value === null || value === undefined ? undefined : xmlText(value);
@@ -45,6 +46,12 @@ function common(record: CaseRecord): Tree {
   return {
     StatusHistory: {
       Status: record.history.map((h) => ({ StatusCode: xmlText(h.status), StatusDate: h.statusDate })),
+      // Renewals are events of their own, after the status changes, oldest first (not repeated statuses).
+      Renewal: record.renewals.map((r) => ({
+        RenewalDate: r.renewalDate,
+        RenewedExpiryDate: r.renewedExpiryDate,
+        NewExpiryDate: r.newExpiryDate,
+      })),
     },
     Parties: {
       Party: record.parties.map((p) => ({
@@ -61,6 +68,48 @@ function common(record: CaseRecord): Tree {
         ObjectFormat: d.objectFormat,
         DocumentDate: d.createdOn,
       })),
+    },
+  };
+}
+
+/**
+ * A patent's detail (ours, after its expiry): abstract, claims, IPC classifications, priority claims, PCT
+ * publication (each absent for a patent without them), and its inventors (the parties of role Inventor).
+ */
+function patentDetailTree(record: CaseRecord): Tree {
+  const detail = record.patentDetail;
+  return {
+    Abstract: opt(detail?.abstract),
+    Claims: detail
+      ? {
+          ClaimCount: String(detail.claims.count),
+          IndependentClaim: detail.claims.independent.map((c) => ({
+            ClaimNumber: String(c.number),
+            ClaimText: xmlText(c.text),
+          })),
+        }
+      : undefined,
+    IpcClassifications: detail ? { IpcClassification: detail.ipcClassifications } : undefined,
+    PriorityClaims: detail
+      ? {
+          PriorityClaim: detail.priorityClaims.map((p) => ({
+            PriorityNumber: xmlText(p.number),
+            PriorityDate: p.date,
+            PriorityCountryCode: p.countryCode,
+          })),
+        }
+      : undefined,
+    PctPublication: detail?.pctPublication
+      ? { PublicationNumber: detail.pctPublication.number, PublicationDate: detail.pctPublication.date }
+      : undefined,
+    Inventors: {
+      Inventor: record.parties
+        .filter((p) => p.role === 'Inventor')
+        .map((p) => ({
+          ClientIdentifier: String(p.clientId),
+          InventorName: xmlText(p.name),
+          CountryCode: opt(p.countryCode),
+        })),
     },
   };
 }
@@ -84,6 +133,7 @@ export function recordTree(record: CaseRecord): Tree {
       ApplicationDate: record.applicationDate,
       GrantDate: opt(record.registrationDate),
       ExpiryDate: expiry,
+      ...patentDetailTree(record),
       ...common(record),
     };
   }

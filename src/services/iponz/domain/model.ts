@@ -1,9 +1,10 @@
 /**
  * The register's records as the store reads and writes them and the answers are built from: clients
- * with their three address types, and cases (patents, trade marks, designs) with their status history,
- * parties by role, documents and goods and services. Pure types and small computations only.
+ * with their three address types, and cases (patents, trade marks, designs) with their status history
+ * and renewals, parties by role, documents and goods and services. Pure types and small computations only.
  */
 import type { AddressType, ClientAddress } from './client-search.ts';
+import type { PatentDetail } from './patent-detail.ts';
 import { type CaseKind, expiryDateOf, type RenewalCase } from './renewals.ts';
 
 export interface Client {
@@ -30,6 +31,16 @@ export interface CaseParty {
 export interface StatusChange {
   status: string;
   statusDate: string;
+}
+
+/**
+ * A renewal in a case's history (ours): a renewal or maintenance fee paid on `renewalDate`, which renewed
+ * the expiry (due) date `renewedExpiryDate` to `newExpiryDate`. Not a status change.
+ */
+export interface RenewalEvent {
+  renewalDate: string;
+  renewedExpiryDate: string;
+  newExpiryDate: string;
 }
 
 export interface CaseDocument {
@@ -61,9 +72,13 @@ export interface CaseRecord {
   priorityCountryCode: string | null;
   markImageName: string | null;
   noveltyStatement: string | null;
+  /** A patent's abstract, claims, classifications, priority claims, PCT publication; null if none. */
+  patentDetail: PatentDetail | null;
   version: number;
   updatedAt: Date;
   history: StatusChange[];
+  /** The renewals, oldest first. */
+  renewals: RenewalEvent[];
   parties: CaseParty[];
   documents: CaseDocument[];
   goodsAndServices: GoodsAndServices[];

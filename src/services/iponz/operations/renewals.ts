@@ -1,7 +1,7 @@
 /**
  * Renewals: the check (is a renewal or maintenance fee due for a case, when, how much) and the payment
  * (registered users only; idempotent per request id through the platform's `runOnce`; the fee charged
- * through the billing module, the expiry moved and the status history written in one transaction; the
+ * through the billing module, the expiry moved and a renewal event written in the history in one transaction; the
  * write's preconditions checked on the locked case before anything is charged).
  */
 import type { Caller, ServiceContext } from '../../../gateway/service-context.ts';
@@ -214,6 +214,7 @@ export async function payCaseRenewal(
       const status = statusAfterRenewal(record.status);
       await recordRenewal(tx, record, {
         renewedDueDate: paid.renewedDueDate,
+        newExpiryDate: paid.expiryDate,
         status,
         statusDate: on,
         at: context.clock.now(),

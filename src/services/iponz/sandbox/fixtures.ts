@@ -16,6 +16,8 @@ import {
 } from '../domain/renewals.ts';
 import type { GeneratedCase } from '../store/seed.ts';
 import { markImageDocument, markImageNameOf } from './mark-images.ts';
+import { seededPatentDetail } from './patent-details.ts';
+import { seededRenewals } from './renewal-events.ts';
 
 /** Fixed clients take the first ids; generated ones start here. */
 export const FIXTURE_CLIENTS = 100;
@@ -125,8 +127,14 @@ export function fixedCases(today: string): (GeneratedCase & { purpose: string })
     cases.push(
       fixedCase(kind, first + 51, graceStatus, graceDate, true, today, 'renewal in its grace period', true),
     );
+    // A trade mark renewed twice: filed 20 years and 3 months ago, both renewals in its history.
+    if (kind === 'trademark') {
+      const renewedDate = addYears(addMonths(today, -3), -20);
+      cases.push(fixedCase(kind, first + 52, 'Registered', renewedDate, true, today, 'renewed twice'));
+    }
   }
-  return cases;
+  // Each patent's abstract, claims, classifications, priority claims and PCT publication.
+  return cases.map((c) => (c.kind === 'patent' ? { ...c, patentDetail: seededPatentDetail(c, today) } : c));
 }
 
 function fixedCase(
@@ -174,6 +182,18 @@ function fixedCase(
     markImageName: kind === 'trademark' ? markImageNameOf(caseNumber) : null,
     noveltyStatement:
       kind === 'design' ? 'The novelty resides in the shape and configuration as shown.' : null,
+    patentDetail: null,
+    renewals: seededRenewals(
+      {
+        kind,
+        caseNumber,
+        status,
+        termDate: applicationDate,
+        registrationDate,
+        lastRenewalDueDate: lastPaid ?? null,
+      },
+      today,
+    ),
     history:
       registrationDate && statusDate !== applicationDate
         ? [
@@ -184,6 +204,8 @@ function fixedCase(
     parties: [
       { role: kind === 'patent' ? 'Applicant' : 'Owner', clientId: owner },
       { role: 'Agent', clientId: FIXED_CLIENTS[2]!.clientId },
+      // A patent's inventor: Mere Tūhoe, a person.
+      ...(kind === 'patent' ? [{ role: 'Inventor' as const, clientId: FIXED_CLIENTS[7]!.clientId }] : []),
     ],
     documents: [
       {

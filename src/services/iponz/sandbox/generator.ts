@@ -20,6 +20,8 @@ import { type CaseKind, nextSlot, PATENT_TERM_YEARS } from '../domain/renewals.t
 import type { GeneratedCase } from '../store/seed.ts';
 import { FIXTURE_CLIENTS } from './fixtures.ts';
 import { markImageDocument, markImageNameOf } from './mark-images.ts';
+import { seededPatentDetail } from './patent-details.ts';
+import { seededRenewals } from './renewal-events.ts';
 
 /** Businesses of the sandbox business number register, by index (same names and numbers). */
 export interface OrganisationSource {
@@ -379,7 +381,11 @@ export function generateCase(kind: CaseKind, index: number, today: string, clien
   ];
   if (status !== history[0]!.status) history.push({ status, statusDate });
   const word = random.pick(WORDS);
-  return {
+  const renewals = seededRenewals(
+    { kind, caseNumber, status, termDate, registrationDate, lastRenewalDueDate: lastPaid ?? null },
+    today,
+  );
+  const generated: Omit<GeneratedCase, 'patentDetail'> = {
     kind,
     caseNumber,
     title:
@@ -410,10 +416,12 @@ export function generateCase(kind: CaseKind, index: number, today: string, clien
         ? `The novelty resides in the shape and configuration of the ${random.pick(THINGS)} as shown.`
         : null,
     history,
+    renewals,
     parties,
     documents,
     goodsAndServices: goods,
   };
+  return { ...generated, patentDetail: kind === 'patent' ? seededPatentDetail(generated, today) : null };
 }
 
 const minDate = (a: string, b: string): string => (a < b ? a : b);

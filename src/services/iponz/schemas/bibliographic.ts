@@ -14,7 +14,12 @@ const opt = <T extends TSchema>(schema: T) => Type.Optional(schema);
 
 const common = {
   StatusHistory: Type.Object(
-    { Status: Type.Array(Type.Object({ StatusCode: Text, StatusDate: DateText }, Closed)) },
+    {
+      Status: Type.Array(Type.Object({ StatusCode: Text, StatusDate: DateText }, Closed)),
+      Renewal: Type.Array(
+        Type.Object({ RenewalDate: DateText, RenewedExpiryDate: DateText, NewExpiryDate: DateText }, Closed),
+      ),
+    },
     Closed,
   ),
   Parties: Type.Object(
@@ -53,6 +58,65 @@ const common = {
   ),
 };
 
+const CountryText = Type.String({ pattern: '^[A-Z]{2}$' });
+const patentDetail = {
+  Abstract: opt(Text),
+  Claims: opt(
+    Type.Object(
+      {
+        ClaimCount: NumberText,
+        IndependentClaim: Type.Array(Type.Object({ ClaimNumber: NumberText, ClaimText: Text }, Closed), {
+          minItems: 1,
+        }),
+      },
+      Closed,
+    ),
+  ),
+  IpcClassifications: opt(
+    Type.Object(
+      {
+        IpcClassification: Type.Array(
+          Type.String({ pattern: '^[A-H][0-9]{2}[A-Z] [0-9]{1,4}/[0-9]{2,6}$' }),
+          {
+            minItems: 1,
+          },
+        ),
+      },
+      Closed,
+    ),
+  ),
+  PriorityClaims: opt(
+    Type.Object(
+      {
+        PriorityClaim: Type.Array(
+          Type.Object(
+            { PriorityNumber: Text, PriorityDate: DateText, PriorityCountryCode: CountryText },
+            Closed,
+          ),
+        ),
+      },
+      Closed,
+    ),
+  ),
+  PctPublication: opt(
+    Type.Object(
+      { PublicationNumber: Type.String({ pattern: '^WO/[0-9]{4}/[0-9]{6}$' }), PublicationDate: DateText },
+      Closed,
+    ),
+  ),
+  Inventors: Type.Object(
+    {
+      Inventor: Type.Array(
+        Type.Object(
+          { ClientIdentifier: NumberText, InventorName: Text, CountryCode: opt(CountryText) },
+          Closed,
+        ),
+      ),
+    },
+    Closed,
+  ),
+};
+
 const PatentTree = Type.Object(
   {
     TransactionDateTime: Text,
@@ -67,6 +131,7 @@ const PatentTree = Type.Object(
     ApplicationDate: DateText,
     GrantDate: opt(DateText),
     ExpiryDate: opt(DateText),
+    ...patentDetail,
     ...common,
   },
   Closed,

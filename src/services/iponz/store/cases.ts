@@ -15,10 +15,15 @@ type Queryable = pg.Pool | pg.PoolClient;
 const CASE_COLUMNS = `c.kind, c.case_number, c.title, c.status, c.status_date::text, c.application_date::text,
   c.term_date::text, c.registration_date::text, c.last_renewal_due_date::text,
   c.international_application_number, c.international_publication_number,
-  c.international_registration_number, c.priority_country_code, c.mark_image_name, c.novelty_statement,
+  c.international_registration_number, c.priority_country_code, c.mark_image_name, c.novelty_statement, c.patent_detail,
   c.version, c.updated_at,
   (SELECT coalesce(json_agg(json_build_object('status', h.status, 'statusDate', h.status_date) ORDER BY h.seq), '[]')
-     FROM iponz_status_history h WHERE h.kind = c.kind AND h.case_number = c.case_number) AS history,
+     FROM iponz_status_history h
+     WHERE h.kind = c.kind AND h.case_number = c.case_number AND h.event = 'status') AS history,
+  (SELECT coalesce(json_agg(json_build_object('renewalDate', h.status_date,
+       'renewedExpiryDate', h.renewed_expiry_date, 'newExpiryDate', h.new_expiry_date) ORDER BY h.seq), '[]')
+     FROM iponz_status_history h
+     WHERE h.kind = c.kind AND h.case_number = c.case_number AND h.event = 'renewal') AS renewals,
   (SELECT coalesce(json_agg(json_build_object('role', p.role, 'clientId', p.client_id, 'name', k.name,
        'countryCode', (SELECT a.country_code FROM iponz_client_addresses a WHERE a.client_id = k.client_id
          ORDER BY a.address_type = 'physical' DESC, a.address_type = 'service' DESC LIMIT 1))
@@ -49,9 +54,11 @@ interface CaseRow {
   priority_country_code: string | null;
   mark_image_name: string | null;
   novelty_statement: string | null;
+  patent_detail: CaseRecord['patentDetail'];
   version: number;
   updated_at: Date;
   history: CaseRecord['history'];
+  renewals: CaseRecord['renewals'];
   parties: CaseRecord['parties'];
   documents: CaseRecord['documents'];
   goods: CaseRecord['goodsAndServices'];
@@ -73,9 +80,11 @@ const recordOf = (row: CaseRow): CaseRecord => ({
   priorityCountryCode: row.priority_country_code,
   markImageName: row.mark_image_name,
   noveltyStatement: row.novelty_statement,
+  patentDetail: row.patent_detail,
   version: row.version,
   updatedAt: row.updated_at,
   history: row.history,
+  renewals: row.renewals,
   parties: row.parties,
   documents: row.documents,
   goodsAndServices: row.goods,
@@ -137,16 +146,20 @@ export async function* streamCases(
 }
 
 /**
- * The renewal's writes on a locked case: the fee's due date paid, a status change, the version bumped,
- * and the change notice for the case caches (delivered at commit).
+ * The renewal's writes on a locked case: the fee's due date paid, the version bumped, a renewal event in
+ * the history (its date, the expiry renewed, the new expiry), a status row only when the renewal changes
+ * the status (a trade mark past its expiry date registered again), and the change notice for the case
+ * caches (delivered at commit).
  */
 export async function recordRenewal(
   tx: pg.PoolClient,
-  record: Pick<CaseRecord, 'kind' | 'caseNumber'>,
-  change: { renewedDueDate: string; status: string; statusDate: string; at: Date },
+  record: Pick<CaseRecord, 'kind' | 'caseNumber' | 'status'>,
+  change: { renewedDueDate: string; newExpiryDate: string; status: string; statusDate: string; at: Date },
 ): Promise<void> {
+  const statusChanged = change.status !== record.status;
   await tx.query(
-    `UPDATE iponz_cases SET last_renewal_due_date = $3, status = $4, status_date = $5,
+    `UPDATE iponz_cases SET last_renewal_due_date = $3, status = $4,
+       status_date = CASE WHEN $8::boolean THEN $5::date ELSE status_date END,
        version = version + 1, updated_at = $6, updated_on = $7
      WHERE kind = $1 AND case_number = $2`,
     [
@@ -157,13 +170,30 @@ export async function recordRenewal(
       change.statusDate,
       change.at,
       nzDate(change.at.getTime()),
+      statusChanged,
     ],
   );
   await tx.query(
-    `INSERT INTO iponz_status_history (kind, case_number, seq, status, status_date, recorded_at)
-     SELECT $1, $2, coalesce(max(seq), 0) + 1, $3, $4, $5 FROM iponz_status_history
+    `INSERT INTO iponz_status_history
+       (kind, case_number, seq, status, status_date, recorded_at, event, renewed_expiry_date, new_expiry_date)
+     SELECT $1, $2, coalesce(max(seq), 0) + 1, $3, $4, $5, 'renewal', $6, $7 FROM iponz_status_history
      WHERE kind = $1 AND case_number = $2`,
-    [record.kind, record.caseNumber, change.status, change.statusDate, change.at],
+    [
+      record.kind,
+      record.caseNumber,
+      change.status,
+      change.statusDate,
+      change.at,
+      change.renewedDueDate,
+      change.newExpiryDate,
+    ],
   );
+  if (statusChanged)
+    await tx.query(
+      `INSERT INTO iponz_status_history (kind, case_number, seq, status, status_date, recorded_at)
+       SELECT $1, $2, coalesce(max(seq), 0) + 1, $3, $4, $5 FROM iponz_status_history
+       WHERE kind = $1 AND case_number = $2`,
+      [record.kind, record.caseNumber, change.status, change.statusDate, change.at],
+    );
   await noticeCaseChange(tx, record.kind, record.caseNumber);
 }

@@ -59,6 +59,42 @@ export async function loadClients(pool: pg.Pool, clients: readonly Client[], at:
   });
 }
 
+/** A case's last change: its last status change or its last renewal, whichever is later. */
+function lastChangeOf(c: GeneratedCase): string {
+  const status = c.history.at(-1)!.statusDate;
+  const renewal = c.renewals.at(-1)?.renewalDate;
+  return renewal && renewal > status ? renewal : status;
+}
+
+/**
+ * A case's history rows, in date order (a status change before a renewal of the same day): status
+ * changes, and renewals with the status the case had on their day.
+ */
+function historyLines(c: GeneratedCase): string[] {
+  const events = [
+    ...c.history.map((h) => ({ date: h.statusDate, order: 0, status: h.status, renewal: null })),
+    ...c.renewals.map((r) => ({
+      date: r.renewalDate,
+      order: 1,
+      status: [...c.history].reverse().find((h) => h.statusDate <= r.renewalDate)?.status ?? c.status,
+      renewal: r,
+    })),
+  ].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.order - b.order));
+  return events.map((e, i) =>
+    copyLine([
+      c.kind,
+      c.caseNumber,
+      i + 1,
+      e.status,
+      e.date,
+      `${e.date}T00:00:00+12:00`,
+      e.renewal ? 'renewal' : 'status',
+      e.renewal?.renewedExpiryDate ?? null,
+      e.renewal?.newExpiryDate ?? null,
+    ]),
+  );
+}
+
 /** Loads cases with their history, parties, documents and goods in one transaction. */
 export async function loadCases(pool: pg.Pool, cases: readonly GeneratedCase[], at: Date): Promise<void> {
   const stamp = at.toISOString();
@@ -69,10 +105,10 @@ export async function loadCases(pool: pg.Pool, cases: readonly GeneratedCase[], 
       `COPY iponz_cases (kind, case_number, title, status, status_date, application_date, term_date,
         registration_date, last_renewal_due_date, international_application_number,
         international_publication_number, international_registration_number, priority_country_code,
-        mark_image_name, novelty_statement, updated_at, updated_on) FROM STDIN`,
+        mark_image_name, novelty_statement, patent_detail, updated_at, updated_on) FROM STDIN`,
       cases.map((c) => {
-        // A case was last changed on its last status change (a case of today: now).
-        const changed = c.history.at(-1)!.statusDate;
+        // A case was last changed on its last status change or renewal (a case of today: now).
+        const changed = lastChangeOf(c);
         return copyLine([
           c.kind,
           c.caseNumber,
@@ -89,6 +125,7 @@ export async function loadCases(pool: pg.Pool, cases: readonly GeneratedCase[], 
           c.priorityCountryCode,
           c.markImageName,
           c.noveltyStatement,
+          c.patentDetail ? JSON.stringify(c.patentDetail) : null,
           changed >= day ? stamp : `${changed}T00:00:00+12:00`,
           changed >= day ? day : changed,
         ]);
@@ -96,12 +133,9 @@ export async function loadCases(pool: pg.Pool, cases: readonly GeneratedCase[], 
     );
     await copyText(
       tx,
-      'COPY iponz_status_history (kind, case_number, seq, status, status_date, recorded_at) FROM STDIN',
-      cases.flatMap((c) =>
-        c.history.map((h, i) =>
-          copyLine([c.kind, c.caseNumber, i + 1, h.status, h.statusDate, `${h.statusDate}T00:00:00+12:00`]),
-        ),
-      ),
+      `COPY iponz_status_history (kind, case_number, seq, status, status_date, recorded_at, event,
+        renewed_expiry_date, new_expiry_date) FROM STDIN`,
+      cases.flatMap((c) => historyLines(c)),
     );
     await copyText(
       tx,
