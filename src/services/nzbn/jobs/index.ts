@@ -164,15 +164,15 @@ export class NzbnJobs extends BackgroundJob implements RunningJobs {
   }
 }
 
-function suspensionText(context: JobContext, watchlist: { id: string; name: string }): string {
+function suspensionText(context: JobContext, watchlist: { watchlistId: number; name: string }): string {
   return [
-    `Push delivery for the watchlist "${watchlist.name}" (${watchlist.id}) failed on its original attempt and`,
+    `Push delivery for the watchlist "${watchlist.name}" (${watchlist.watchlistId}) failed on its original attempt and`,
     'all five retries (20, 90, 180, 300 and 450 minutes later), so the watchlist is suspended.',
     '',
     'Notification records are still created while it is suspended; nothing is sent. Once the problem at',
     'the recipient is fixed, resume it — delivery restarts from the point of suspension, in order:',
     '',
-    `  PUT ${context.apiBase}/watchlists/${watchlist.id}   {"suspended": false}`,
+    `  PUT ${context.apiBase}/watchlists/${watchlist.watchlistId}   {"suspended": false}`,
     '',
     'A watchlist suspended for one month without resumption is end-dated.',
   ].join('\n');

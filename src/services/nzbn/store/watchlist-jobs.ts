@@ -19,18 +19,31 @@ export async function workWaiting(pool: pg.Pool, now: Date): Promise<boolean> {
 }
 
 export interface SuspensionMail {
+  /** The internal key. */
   id: string;
+  /** The published watchlistId, which the mail names. */
+  watchlistId: number;
   name: string;
   adminEmailAddress: string | null;
 }
 
 /** Up to 100 watchlists whose suspension email is due, oldest suspension first. */
 export async function dueSuspensionMails(pool: pg.Pool): Promise<SuspensionMail[]> {
-  const due = await pool.query<{ id: string; name: string; admin_email_address: string | null }>(
-    `SELECT id::text AS id, name, admin_email_address FROM nzbn_watchlists
+  const due = await pool.query<{
+    id: string;
+    number: number;
+    name: string;
+    admin_email_address: string | null;
+  }>(
+    `SELECT id::text AS id, number, name, admin_email_address FROM nzbn_watchlists
       WHERE suspension_mail_due ORDER BY suspended_at LIMIT 100`,
   );
-  return due.rows.map((row) => ({ id: row.id, name: row.name, adminEmailAddress: row.admin_email_address }));
+  return due.rows.map((row) => ({
+    id: row.id,
+    watchlistId: row.number,
+    name: row.name,
+    adminEmailAddress: row.admin_email_address,
+  }));
 }
 
 /** Takes the suspension email of one watchlist (false: another process took it). */
