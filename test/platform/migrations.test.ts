@@ -53,6 +53,7 @@ describe('migrations', () => {
         { module: 'identity', version: 4 },
         { module: 'identity', version: 5 },
         { module: 'identity', version: 6 },
+        { module: 'identity', version: 7 },
         { module: 'mail', version: 1 },
         { module: 'platform', version: 1 },
         { module: 'portal', version: 1 },

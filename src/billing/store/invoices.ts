@@ -149,21 +149,21 @@ export async function findInvoice(
   const row = found.rows[0];
   if (!row) return undefined;
   const invoice = toInvoice(row);
-  const [lines, credits, paidByDirectCreditCents] = await Promise.all([
-    pool.query<Record<string, string>>(
-      `SELECT line_number, service, fee_code, description, channel, quantity, unit_cents, net_cents, gst_cents,
+  // One after another: `pool` may be a transaction's client, which runs one query at a time.
+  const lines = await pool.query<Record<string, string>>(
+    `SELECT line_number, service, fee_code, description, channel, quantity, unit_cents, net_cents, gst_cents,
               total_cents
          FROM invoice_lines WHERE invoice_id = $1 ORDER BY line_number`,
-      [row.id],
-    ),
-    pool.query<{ number: string }>(
-      `SELECT number FROM invoices WHERE credits_invoice_id = $1 ORDER BY number`,
-      [row.id],
-    ),
+    [row.id],
+  );
+  const credits = await pool.query<{ number: string }>(
+    `SELECT number FROM invoices WHERE credits_invoice_id = $1 ORDER BY number`,
+    [row.id],
+  );
+  const paidByDirectCreditCents =
     invoice.kind === 'invoice'
-      ? directCreditPaidInPeriod(pool, invoice.organisationId, invoice.period)
-      : Promise.resolve(0),
-  ]);
+      ? await directCreditPaidInPeriod(pool, invoice.organisationId, invoice.period)
+      : 0;
   return {
     ...invoice,
     paidByDirectCreditCents,

@@ -74,6 +74,9 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
   otherService: 'market-rent',
   refusals: { noAuthority: NZBN_ERRORS.forbidden, notOwned: NZBN_ERRORS.notFound },
   async setup() {
+    // Test files may share this module: what an earlier setup left names another database's rows.
+    grantees.length = 0;
+    codes.length = 0;
     const t = await nzbnTest({ entities: ENTITIES });
     for (const nzbn of [FIXTURE.company, FIXTURE.soleTrader, FIXTURE.orgParts])
       await t.grant(t.owner.userId, nzbn);
