@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { invoiceCsv } from '../billing/documents/invoice-csv.ts';
+import { invoiceCsv, invoiceTransactionsCsv } from '../billing/documents/invoice-csv.ts';
 import { invoicePdf } from '../billing/documents/invoice-pdf.ts';
 import { formatCents } from '../billing/domain/invoice-gst.ts';
 import { isPeriod } from '../billing/domain/invoice-month.ts';
@@ -8,6 +8,7 @@ import {
   findInvoice,
   type Invoice,
   type InvoiceWithLines,
+  invoiceTransactions,
   issueCreditNote,
   listInvoices,
   parseReference,
@@ -22,7 +23,9 @@ import { optional, parse, print, required, UsageError, withDatabases } from './a
 
 /** `rsg invoices`: the month end's invoices and credit notes, per environment (the operator's side). */
 export const INVOICES_USAGE = `invoices list [--environment E] [--organisation ID] [--period YYYY-MM] [--json]
-invoices show NUMBER --environment E [--json] [--csv FILE|-] [--pdf FILE]
+invoices show NUMBER --environment E [--json] [--csv FILE|-] [--pdf FILE] [--transactions FILE|-]
+                                 --transactions: each fee of the invoice with its line, request id and
+                                 billing reference, as CSV (for reconciliation)
 invoices run [--environment E] [--period YYYY-MM]   month end now: every month ended on the environment's
                                  clock (New Zealand time) that holds fees not yet invoiced, or just --period
 invoices credit NUMBER --environment E --reason TEXT [--amount CENTS]   a credit note (whole invoice
@@ -89,6 +92,7 @@ export async function invoicesCommand(config: Config, args: string[]): Promise<n
     amount: { type: 'string' },
     csv: { type: 'string' },
     pdf: { type: 'string' },
+    transactions: { type: 'string' },
     json: { type: 'boolean' },
   });
   const json = values.json === true;
@@ -130,11 +134,24 @@ export async function invoicesCommand(config: Config, args: string[]): Promise<n
         if (!invoice) throw new UsageError(`no ${number} in ${environment} (rsg invoices list)`);
         const csv = optional(values, 'csv');
         const pdf = optional(values, 'pdf');
+        const transactions = optional(values, 'transactions');
+        if (transactions && invoice.kind !== 'invoice')
+          throw new UsageError(`${invoice.reference} is a credit note: it corrects amounts, not transactions`);
+        const breakdown = async () =>
+          invoiceTransactionsCsv(
+            invoice,
+            await invoiceTransactions(databases.environments[environment], invoice),
+          );
         if (csv === '-') {
           process.stdout.write(invoiceCsv(invoice));
           return 0;
         }
+        if (transactions === '-') {
+          process.stdout.write(await breakdown());
+          return 0;
+        }
         if (csv) writeFileSync(csv, invoiceCsv(invoice));
+        if (transactions) writeFileSync(transactions, await breakdown());
         if (pdf) writeFileSync(pdf, await invoicePdf(invoice));
         print({ environment, ...invoice }, json, () => details(environment, invoice));
         return 0;

@@ -1,9 +1,16 @@
+import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { invoiceTransactionsCsv } from '../../src/billing/documents/invoice-csv.ts';
 import { gstOf } from '../../src/billing/domain/invoice-gst.ts';
 import { nextPeriod, periodEnd, periodStart } from '../../src/billing/domain/invoice-month.ts';
 import { identityDirectory, type OrganisationDirectory } from '../../src/billing/store/directory.ts';
-import { findInvoice, issueCreditNote, listInvoices } from '../../src/billing/store/invoices.ts';
+import {
+  findInvoice,
+  invoiceTransactions,
+  issueCreditNote,
+  listInvoices,
+} from '../../src/billing/store/invoices.ts';
 import {
   closeDueMonths,
   holdChargeBarrier,
@@ -321,12 +328,73 @@ describe('the month end', () => {
             expect(sum((line) => line.totalCents)).toBe(invoice.totalCents);
             expect(sum((line) => line.quantity)).toBe(expected.length);
             for (const line of invoice.lines) expect(line.netCents).toBe(line.quantity * line.unitCents);
+            // Broken down by transaction: every fee once, on the line of its kind, adding up to the line.
+            const transactions = await invoiceTransactions(pool, invoice);
+            expect(transactions).toHaveLength(expected.length);
+            for (const line of invoice.lines) {
+              const mine = transactions.filter((fee) => fee.lineNumber === line.lineNumber);
+              expect(mine).toHaveLength(line.quantity);
+              expect(mine.reduce((total, fee) => total + fee.netCents, 0)).toBe(line.netCents);
+              for (const fee of mine) {
+                expect([fee.feeCode, fee.channel, fee.netCents]).toEqual([
+                  line.feeCode,
+                  line.channel,
+                  line.unitCents,
+                ]);
+              }
+            }
           }
         },
       ),
       { numRuns: 25 },
     );
   });
+  it('an invoice breaks down by transaction: request id, billing reference, line; inert in spreadsheets', async () => {
+    const pool = production.pool;
+    const org = await organisationWithOwner(gateway.pool, 'Reconciled Ltd', 'production');
+    await insertFees(pool, [
+      {
+        organisationId: org.id,
+        chargedAt: at('2036-02-03T00:00:00Z'),
+        amountCents: 700,
+        requestId: 'req-1',
+        billingReference: 'Job 17',
+      },
+      {
+        organisationId: org.id,
+        chargedAt: at('2036-02-04T00:00:00Z'),
+        amountCents: 1500,
+        feeCode: 'REGISTER',
+        requestId: 'req-2',
+        billingReference: '=HYPERLINK("http://example.test")',
+      },
+      { organisationId: org.id, chargedAt: at('2036-02-05T00:00:00Z'), amountCents: 700 },
+    ]);
+    await closeDueMonths(pool, periodEnd('2036-02'), directory);
+    const summary = (await listInvoices(pool, { organisationIds: [org.id], period: '2036-02' }))[0]!;
+    const invoice = (await findInvoice(pool, summary.reference))!;
+    const rows = parse(invoiceTransactionsCsv(invoice, await invoiceTransactions(pool, invoice)), {
+      columns: true,
+    }) as Record<string, string>[];
+    const register = invoice.lines.find((line) => line.feeCode === 'REGISTER')!.lineNumber;
+    const search = invoice.lines.find((line) => line.feeCode === 'SEARCH')!.lineNumber;
+    expect(rows.map((row) => [row.line, row.request_id, row.billing_reference, row.net_nzd])).toEqual([
+      [String(search), 'req-1', 'Job 17', '7.00'],
+      [String(register), 'req-2', `'=HYPERLINK("http://example.test")`, '15.00'],
+      [String(search), '', '', '7.00'],
+      ['TOTAL', '', '', '29.00'],
+    ]);
+    expect(rows[0]!.charged).toBe('2036-02-03T13:00:00.000+1300');
+    // A credit note corrects amounts, not transactions.
+    const credit = await issueCreditNote(pool, {
+      invoice: invoice.reference,
+      reason: 'test',
+      netCents: 100,
+      now: at('2036-03-02T00:00:00Z'),
+    });
+    expect(await invoiceTransactions(pool, (await findInvoice(pool, credit.reference))!)).toEqual([]);
+  });
+
   it('waits at the charge barrier for a charging transaction in flight, so its fee is on its own month', async () => {
     const pool = sandbox.pool;
     const org = await organisationWithOwner(gateway.pool, 'Barrier Ltd');

@@ -151,6 +151,18 @@ describe('billing in the portal', () => {
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toBe('attachment; filename="INV-000001.csv"');
     expect(csv.body.trim().split('\n').at(-1)).toMatch(/TOTAL,,,,,2,,13\.50,2\.03,15\.53$/);
+    expect(view.body).toContain(`href="${url}/transactions-csv"`);
+    const transactions = await member.client.get(`${url}/transactions-csv`);
+    expect(transactions.statusCode).toBe(200);
+    expect(transactions.headers['content-disposition']).toBe(
+      'attachment; filename="INV-000001-transactions.csv"',
+    );
+    const rows = transactions.body.trim().split('\n');
+    expect(rows).toHaveLength(4);
+    expect(rows[0]).toBe(
+      'document,line,charged,service,operation,fee_code,description,channel,request_id,billing_reference,object,net_nzd',
+    );
+    expect(rows.at(-1)).toBe('INV-000001,TOTAL,,,,,,,,,,13.50');
     const pdf = await member.client.get(`${url}/pdf`);
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
@@ -160,6 +172,7 @@ describe('billing in the portal', () => {
     for (const [client, target] of [
       [outsider.client, url],
       [outsider.client, `${url}/pdf`],
+      [outsider.client, `${url}/transactions-csv`],
       [member.client, '/portal/billing/production/invoices/INV-000999'],
       [member.client, '/portal/billing/production/invoices/garbage'],
       [member.client, '/portal/billing/staging/invoices/INV-000001'],

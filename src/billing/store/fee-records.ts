@@ -9,6 +9,7 @@ import type { Environment } from '../../services/contract.ts';
 import type { Channel } from '../domain/fee-schedule.ts';
 import { SANDBOX_DUMMY_NOTE } from './authorities.ts';
 import { CHARGE_BARRIER_LOCK } from './charge-barrier.ts';
+import { invoiceReference } from './invoices.ts';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -138,6 +139,8 @@ export interface FeeRecord extends NewFeeRecord {
   feeStatus: FeeStatus;
   /** The invoice the fee went to (the invoices table's id), once invoiced. */
   invoiceId: number | null;
+  /** That invoice's number (`INV-000042`), once invoiced. */
+  invoiceReference: string | null;
   /** The billing month the fee belongs to (`YYYY-MM`): its clock's month, or the next open one. */
   billingPeriod: string;
 }
@@ -172,7 +175,7 @@ const FEE_COLUMNS = `f.id, f.organisation_id AS "organisationId", f.user_id AS "
   f.amount_cents AS "amountCents", f.gst_cents AS "gstCents", f.currency, f.channel, f.request_id AS "requestId",
   f.billing_reference AS "billingReference", f.object_kind AS "objectKind", f.object_id AS "objectId",
   f.charged_at AS "chargedAt", CASE WHEN i.id IS NULL THEN 'Unbilled' ELSE 'Invoiced' END AS "feeStatus",
-  i.id AS "invoiceId", f.billing_period AS "billingPeriod"`;
+  i.id AS "invoiceId", i.number AS "invoiceNumber", f.billing_period AS "billingPeriod"`;
 
 /** A fee and its invoice: its organisation's invoice of its billing month, which exists once the month is invoiced. */
 const FEE_WITH_INVOICE = `fee_records f LEFT JOIN invoices i
@@ -203,7 +206,7 @@ export async function listFeeRecords(db: Queryable, query: FeeRecordQuery): Prom
     query.to ?? null,
   ];
   // One after the other: `db` may be a transaction's client, which runs one query at a time.
-  const rows = await db.query<FeeRecord>(
+  const rows = await db.query<Omit<FeeRecord, 'invoiceReference'> & { invoiceNumber: string | null }>(
     `SELECT ${FEE_COLUMNS} FROM ${FEE_WITH_INVOICE} WHERE ${where}
       ORDER BY f.charged_at DESC, f.id DESC LIMIT $8 OFFSET $9`,
     [...values, pageSize, (page - 1) * pageSize],
@@ -212,5 +215,9 @@ export async function listFeeRecords(db: Queryable, query: FeeRecordQuery): Prom
     `SELECT count(*)::int AS total FROM ${FEE_WITH_INVOICE} WHERE ${where}`,
     values,
   );
-  return { records: rows.rows, page, pageSize, total: count.rows[0]!.total };
+  const records = rows.rows.map(({ invoiceNumber, ...record }) => ({
+    ...record,
+    invoiceReference: invoiceNumber === null ? null : invoiceReference('invoice', Number(invoiceNumber)),
+  }));
+  return { records, page, pageSize, total: count.rows[0]!.total };
 }

@@ -120,6 +120,78 @@ function toInvoice(row: InvoiceRow): Invoice {
   };
 }
 
+/** One fee of an invoice: the transaction it was charged for, and the invoice line it went to. */
+export interface InvoiceTransaction {
+  lineNumber: number;
+  chargedAt: Date;
+  service: string;
+  operation: string;
+  feeCode: string;
+  description: string;
+  channel: string;
+  requestId: string | null;
+  billingReference: string | null;
+  objectKind: string | null;
+  objectId: string | null;
+  netCents: number;
+}
+
+/**
+ * The fees an invoice is made of, oldest first, each with the number of the line it went to (the month end
+ * makes one line per service, fee code, description, channel and amount: the same key finds it here). A
+ * credit note corrects amounts, not transactions: it has none.
+ */
+export async function invoiceTransactions(
+  pool: pg.Pool,
+  invoice: InvoiceWithLines,
+): Promise<InvoiceTransaction[]> {
+  if (invoice.kind !== 'invoice') return [];
+  const key = (parts: readonly (string | number)[]) => JSON.stringify(parts);
+  const lineOf = new Map(
+    invoice.lines.map((line) => [
+      key([line.service, line.feeCode, line.description, line.channel, line.unitCents]),
+      line.lineNumber,
+    ]),
+  );
+  const rows = await pool.query<Record<string, string | Date | null>>(
+    `SELECT charged_at, service, operation, fee_code, description, channel, request_id, billing_reference,
+            object_kind, object_id, amount_cents
+       FROM fee_records WHERE organisation_id = $1 AND billing_period = $2
+      ORDER BY charged_at, id`,
+    [invoice.organisationId, invoice.period],
+  );
+  return rows.rows.map((row) => {
+    const netCents = Number(row.amount_cents);
+    const lineNumber = lineOf.get(
+      key([
+        row.service as string,
+        row.fee_code as string,
+        row.description as string,
+        row.channel as string,
+        netCents,
+      ]),
+    );
+    // Invoices and fee records are both immutable once the month is invoiced: a fee without its line
+    // is a broken ledger, not a caller's mistake.
+    if (lineNumber === undefined)
+      throw new Error(`${invoice.reference}: a fee of ${row.charged_at} has no line`);
+    return {
+      lineNumber,
+      chargedAt: row.charged_at as Date,
+      service: row.service as string,
+      operation: row.operation as string,
+      feeCode: row.fee_code as string,
+      description: row.description as string,
+      channel: row.channel as string,
+      requestId: row.request_id as string | null,
+      billingReference: row.billing_reference as string | null,
+      objectKind: row.object_kind as string | null,
+      objectId: row.object_id as string | null,
+      netCents,
+    };
+  });
+}
+
 /** Invoices and credit notes, newest first; of some organisations only when `organisationIds` is given. */
 export async function listInvoices(
   pool: pg.Pool,

@@ -12,7 +12,9 @@ import {
 import {
   findInvoice,
   type Invoice,
+  type InvoiceTransaction,
   type InvoiceWithLines,
+  invoiceTransactions,
   listInvoices,
   parseReference,
   subscriptionFees,
@@ -124,6 +126,15 @@ export async function visibleInvoice(
     throw notFound('You have no invoice with that number.');
   }
   return invoice;
+}
+
+/** The fees a visible invoice is made of, each with its line (a credit note has none). */
+export async function visibleInvoiceTransactions(
+  deps: PortalDeps,
+  environment: Environment,
+  invoice: InvoiceWithLines,
+): Promise<InvoiceTransaction[]> {
+  return invoiceTransactions(poolOf(deps, environment), invoice);
 }
 
 /** Operators see every organisation's invoices; a member those of their organisations in that environment. */

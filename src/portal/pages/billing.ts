@@ -161,7 +161,7 @@ ${invoice.creditsReference ? html`<dt>Credits</dt><dd><a href="${invoicePath(env
 ${invoice.reason ? html`<dt>Reason</dt><dd>${invoice.reason}</dd>` : ''}
 ${invoice.creditNotes.length > 0 ? html`<dt>Credit notes</dt><dd>${invoice.creditNotes.map((reference, index) => html`${index > 0 ? ', ' : ''}<a href="${invoicePath(environment, { reference })}">${reference}</a>`)}</dd>` : ''}
 </dl>
-<p><a href="${invoicePath(environment, invoice)}/csv">Download CSV</a> · <a href="${invoicePath(environment, invoice)}/pdf">Download PDF</a></p></section>
+<p><a href="${invoicePath(environment, invoice)}/csv">Download CSV</a> · <a href="${invoicePath(environment, invoice)}/pdf">Download PDF</a>${invoice.kind === 'invoice' ? html` · <a href="${invoicePath(environment, invoice)}/transactions-csv">Transactions (CSV)</a>` : ''}</p></section>
 <section class="card"><table class="stack"><caption class="muted">${invoice.lines.length} lines; GST at 15% is computed once on the net total and shared among the lines, so they add up to it</caption>
 <thead><tr><th scope="col">#</th><th scope="col">Description</th><th scope="col">Channel</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Unit</th><th scope="col" class="num">Net</th><th scope="col" class="num">GST</th><th scope="col" class="num">Total</th></tr></thead>
 <tbody>${invoice.lines.map(

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { invoiceCsv } from '../../billing/documents/invoice-csv.ts';
+import { invoiceCsv, invoiceTransactionsCsv } from '../../billing/documents/invoice-csv.ts';
 import { invoicePdf } from '../../billing/documents/invoice-pdf.ts';
 import type { Environment } from '../../services/contract.ts';
 import { isEnvironment } from '../domain/values.ts';
@@ -11,6 +11,7 @@ import {
   requestDirectDebit,
   topUpDirectCreditAsOperator,
   visibleInvoice,
+  visibleInvoiceTransactions,
 } from '../operations/billing.ts';
 import { billingPage, invoicePage, invoiceTitle } from '../pages/billing.ts';
 import { sendPage } from '../pages/layout.ts';
@@ -72,6 +73,20 @@ export function billingRoutes(scope: FastifyInstance, deps: PortalDeps): void {
     const { invoice } = await invoiceOf(request);
     return download(reply, `${invoice.reference}.csv`, 'text/csv; charset=utf-8', invoiceCsv(invoice));
   });
+
+  scope.get<InvoiceRoute>(
+    '/billing/:environment/invoices/:reference/transactions-csv',
+    async (request, reply) => {
+      const { environment, invoice } = await invoiceOf(request);
+      const transactions = await visibleInvoiceTransactions(deps, environment, invoice);
+      return download(
+        reply,
+        `${invoice.reference}-transactions.csv`,
+        'text/csv; charset=utf-8',
+        invoiceTransactionsCsv(invoice, transactions),
+      );
+    },
+  );
 
   scope.get<InvoiceRoute>('/billing/:environment/invoices/:reference/pdf', async (request, reply) => {
     const { invoice } = await invoiceOf(request);

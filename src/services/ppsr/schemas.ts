@@ -519,6 +519,10 @@ export const FeeRecord = Type.Object({
   gst: Type.Number({ description: 'NZ$' }),
   currency: Type.Literal('NZD'),
   feeStatus: Type.String({ enum: ['Unbilled', 'Invoiced'] }),
+  invoiceNumber: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'Ours: the invoice the fee went to (`INV-000042`) once its month is invoiced, null while Unbilled. Its CSV with `transactions` breaks each line down by request id and billing reference.',
+  }),
   paymentSessionId: Type.String(),
   requestId: Type.Union([Type.String(), Type.Null()]),
   billingReference: Type.Union([Type.String(), Type.Null()]),

@@ -25,17 +25,21 @@ export interface TestFee {
   feeCode?: string;
   channel?: 'API' | 'Web';
   subscriptionId?: string;
+  requestId?: string;
+  billingReference?: string;
 }
 
 export async function insertFees(pool: pg.Pool, fees: readonly TestFee[]): Promise<void> {
   if (fees.length === 0) return;
   await pool.query(
     `INSERT INTO fee_records (organisation_id, subscription_id, service, operation, fee_code, description,
-                              amount_cents, gst_cents, channel, charged_at)
+                              amount_cents, gst_cents, channel, charged_at, request_id, billing_reference)
      SELECT t.organisation_id, t.subscription_id, t.service, 'op', t.fee_code, t.fee_code || ' fee', t.amount,
-            (t.amount * 15 + 50) / 100, t.channel, t.charged_at
-       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::int[], $6::text[], $7::timestamptz[])
-            AS t(organisation_id, subscription_id, service, fee_code, amount, channel, charged_at)`,
+            (t.amount * 15 + 50) / 100, t.channel, t.charged_at, t.request_id, t.billing_reference
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::int[], $6::text[], $7::timestamptz[],
+                   $8::text[], $9::text[])
+            AS t(organisation_id, subscription_id, service, fee_code, amount, channel, charged_at, request_id,
+                 billing_reference)`,
     [
       fees.map((fee) => fee.organisationId),
       fees.map((fee) => fee.subscriptionId ?? null),
@@ -44,6 +48,8 @@ export async function insertFees(pool: pg.Pool, fees: readonly TestFee[]): Promi
       fees.map((fee) => fee.amountCents),
       fees.map((fee) => fee.channel ?? 'API'),
       fees.map((fee) => fee.chargedAt),
+      fees.map((fee) => fee.requestId ?? null),
+      fees.map((fee) => fee.billingReference ?? null),
     ],
   );
 }

@@ -253,6 +253,7 @@ export async function feesOf(context: ServiceContext, input: FeeQuery) {
     gst: fee.gstCents / 100,
     currency: fee.currency,
     feeStatus: fee.feeStatus,
+    invoiceNumber: fee.invoiceReference,
     paymentSessionId: String(fee.id),
     requestId: fee.requestId,
     billingReference: fee.billingReference,
