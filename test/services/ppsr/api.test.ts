@@ -363,7 +363,7 @@ describe('customer organisation and secured party groups', () => {
     ).toEqual([created.json().registrationNumber]);
   });
 
-  it('lists statements discharged in a date range', async () => {
+  it('lists the organisation’s statements discharged in a date range, to it only', async () => {
     const created = (await test.call('POST', '/financing-statements', { body: registration() })).json();
     await test.call('PUT', `/financing-statements/${created.registrationNumber}/discharge`);
     const now = test.gateway.runtime.clocks.for('sandbox').now().getTime();
@@ -377,6 +377,15 @@ describe('customer organisation and secured party groups', () => {
     expect(
       listed.json().financingStatements.map((s: { registrationNumber: string }) => s.registrationNumber),
     ).toContain(created.registrationNumber);
+    // Another organisation's list holds its own discharges only: a search is its way to ours.
+    const other = await (await import('../../support/oauth.ts')).signedInUser(test.gateway);
+    const theirs = await test.call(
+      'GET',
+      `/discharged-financing-statements?start-date=${from}&end-date=${today}&page-size=100`,
+      { token: other.token },
+    );
+    expect(theirs.statusCode, theirs.body).toBe(200);
+    expect(theirs.json()).toMatchObject({ totalResults: 0, financingStatements: [] });
     const tooBig = await test.call(
       'GET',
       `/discharged-financing-statements?start-date=${from}&end-date=${today}&page-size=101`,

@@ -158,14 +158,18 @@ describe('financing statements in the store', () => {
     ]);
     expect(versions[0]?.document.debtors[0]).toMatchObject({ organisationName: 'Version Co' });
     expect(await findInForce(database.pool, lookup('3HGCM82633A004352'), '2027-02-02', 300)).toEqual([]);
-    const discharged = await dischargedBetween(
-      database.pool,
-      new Date('2027-01-01T00:00:00Z'),
-      new Date('2027-03-01T00:00:00Z'),
-      { offset: 0, limit: 100, cap: 50_000 },
-    );
+    const between = (organisation: string) =>
+      dischargedBetween(
+        database.pool,
+        organisation,
+        new Date('2027-01-01T00:00:00Z'),
+        new Date('2027-03-01T00:00:00Z'),
+        { offset: 0, limit: 100, cap: 50_000 },
+      );
+    const discharged = await between(organisationId);
     expect(discharged.total).toBe(1);
     expect(discharged.rows[0]).toMatchObject({ registrationNumber: 'VERSIONS00000001', version: 3 });
+    expect((await between(randomUUID())).total).toBe(0);
   });
 });
 

@@ -83,14 +83,15 @@ function dayOf(value: string, field: string) {
 }
 
 /**
- * The statements discharged from the start date to the end date, New Zealand days (PPSR_38): pages
- * within the first 50,000 results.
+ * The organisation's statements discharged from the start date to the end date, New Zealand days
+ * (PPSR_38): pages within the first 50,000 results. Only its own: a whole statement is for its secured
+ * party's organisation (operations/statements.ts); anyone else finds statements through a search.
  */
 export async function dischargedStatements(
   context: ServiceContext,
-  input: { startDate: string; endDate: string } & Paged,
+  input: { organisationId: string; startDate: string; endDate: string } & Paged,
 ): Promise<StatementPage> {
-  const { startDate, endDate, page, pageSize, offset } = input;
+  const { organisationId, startDate, endDate, page, pageSize, offset } = input;
   const start = dayOf(startDate, 'start-date');
   dayOf(endDate, 'end-date');
   if (endDate < startDate) throw new RuleError('end-date', 'must not be before start-date');
@@ -101,7 +102,7 @@ export async function dischargedStatements(
   const from = new Date(nzLocalToEpoch(start.year, start.month, start.day));
   const after = parseDate(addDays(endDate, 1))!;
   const to = new Date(nzLocalToEpoch(after.year, after.month, after.day));
-  const { total, rows } = await dischargedBetween(context.database.pool, from, to, {
+  const { total, rows } = await dischargedBetween(context.database.pool, organisationId, from, to, {
     offset,
     limit: Math.min(pageSize, DISCHARGED_CAP - offset),
     cap: DISCHARGED_CAP,

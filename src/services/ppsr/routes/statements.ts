@@ -303,7 +303,7 @@ function listRoutes(plugin: FastifyInstance, context: ServiceContext): void {
         schema: {
           ...named('PPSR_38'),
           summary:
-            'Financing statements discharged in a date range (pages of at most 100, at most 50,000 results)',
+            'Your organisation’s financing statements discharged in a date range (pages of at most 100, at most 50,000 results)',
           querystring: DischargedQuery,
           headers: readHeaders(),
           response: responses({ 200: StatementList }),
@@ -314,6 +314,7 @@ function listRoutes(plugin: FastifyInstance, context: ServiceContext): void {
     async (request, reply) => {
       const query = request.query;
       const list = await dischargedStatements(context, {
+        organisationId: await organisationOf(context, request.caller),
         startDate: query['start-date'],
         endDate: query['end-date'],
         ...parsePage(query, DISCHARGED_PAGING),

@@ -276,11 +276,12 @@ export async function listVersions(client: Client, registrationNumber: string): 
 }
 
 /**
- * Statements discharged in `[from, to)` (PPSR_38), oldest discharge first: one page, and the total
- * counted up to `cap` (the published 50,000) so a count never scans past what can be paged.
+ * An organisation's statements discharged in `[from, to)` (PPSR_38), oldest discharge first: one page,
+ * and the total counted up to `cap` (the published 50,000) so a count never scans past what can be paged.
  */
 export async function dischargedBetween(
   client: Client,
+  organisationId: string,
   from: Date,
   to: Date,
   page: { offset: number; limit: number; cap: number },
@@ -288,14 +289,14 @@ export async function dischargedBetween(
   const [count, rows] = await Promise.all([
     client.query<{ total: number }>(
       `SELECT count(*)::int AS total FROM (SELECT 1 FROM ppsr_financing_statements
-         WHERE discharged_at >= $1 AND discharged_at < $2 LIMIT $3) AS capped`,
-      [from, to, page.cap],
+         WHERE organisation_id = $1 AND discharged_at >= $2 AND discharged_at < $3 LIMIT $4) AS capped`,
+      [organisationId, from, to, page.cap],
     ),
     client.query<StatementRow>(
       `SELECT ${STATEMENT_COLUMNS} FROM ppsr_financing_statements
-        WHERE discharged_at >= $1 AND discharged_at < $2
-        ORDER BY discharged_at, registration_number OFFSET $3 LIMIT $4`,
-      [from, to, page.offset, page.limit],
+        WHERE organisation_id = $1 AND discharged_at >= $2 AND discharged_at < $3
+        ORDER BY discharged_at, registration_number OFFSET $4 LIMIT $5`,
+      [organisationId, from, to, page.offset, page.limit],
     ),
   ]);
   return { total: count.rows[0]?.total ?? 0, rows: rows.rows };
