@@ -102,7 +102,8 @@ function addAnswers(document: Json, answers: Readonly<Record<string, RecordedAns
     const status = String(answer.status);
     const response = operation.responses[status];
     if (!isObject(response) || response.$ref) continue;
-    const call = `\`${method} ${answer.request}\``;
+    const sent = Object.entries(answer.sent ?? {}).map(([header, value]) => ` with \`${header}: ${value}\``);
+    const call = `\`${method} ${answer.request}\`${sent.join(' and')}`;
     if (answer.contentType === '') {
       // No body (a removal's 204, a download's 302): the answer is its status and its headers.
       const location = answer.headers?.location;

@@ -54,6 +54,10 @@ export function exampleCall(
       query.set(parameter.name, example);
     } else if (parameter.in === 'header' && given[parameter.name] !== undefined) {
       // Sent already (a SOAP endpoint's SOAPAction, named by the body's example).
+    } else if (parameter.in === 'header' && parameter.required !== true && example !== undefined) {
+      // An optional header the document gives an example of is part of the example (a statement's PIN,
+      // which opens another organisation's statement).
+      headers[parameter.name] = example;
     } else if (parameter.required === true && (parameter.in === 'query' || parameter.in === 'header')) {
       if (example === undefined) {
         return {

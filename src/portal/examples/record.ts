@@ -49,6 +49,8 @@ export interface RecordedAnswer {
   body: unknown;
   /** The answer's headers that are its example when it has no body (a redirect's `location`). */
   headers?: Record<string, string>;
+  /** Headers of the call that are the document's examples (a statement's PIN). */
+  sent?: Record<string, string>;
 }
 
 export interface ServiceAnswers {
@@ -134,7 +136,13 @@ async function call(
   path: string,
 ): Promise<
   | { missing: string }
-  | { url: string; accept: string; condition: [string, string] | undefined; answer: LightMyRequestResponse }
+  | {
+      url: string;
+      accept: string;
+      condition: [string, string] | undefined;
+      sent: Record<string, string>;
+      answer: LightMyRequestResponse;
+    }
 > {
   const { method, operation } = planned;
   const body = method === 'get' ? undefined : exampleBody(operation);
@@ -177,7 +185,7 @@ async function call(
       headers: { ...headers, authorization: `Bearer ${await shared.token}` },
     });
   }
-  return { url: filled.url, accept, condition, answer };
+  return { url: filled.url, accept, condition, sent: filled.headers, answer };
 }
 
 /** The answer to keep as the example, if it is one: JSON, XML asked for as XML, or no body (a 204, a redirect). */
@@ -238,7 +246,7 @@ async function record(recording: Recording, planned: Planned, onMadeItem = false
   const status = answer.statusCode;
   const example = exampleOf(done.url, accept, answer);
   if (example) {
-    recording.answers[name] = example;
+    recording.answers[name] = Object.keys(done.sent).length > 0 ? { ...example, sent: done.sent } : example;
     delete recording.missing[name];
     remember(recording, planned, done);
     return true;
