@@ -169,6 +169,19 @@ export async function seedSandbox(
     const reading = await readClock(gateway.pool, 'sandbox');
     const offset = reading.mode === 'virtual' ? reading.now.getTime() - Date.now() : 0;
     const clock = { now: () => (reading.frozen ? new Date(reading.now) : new Date(Date.now() + offset)) };
+    const operatorsOrganisationId = async () => {
+      const organisation =
+        (await findOrganisation(gateway.pool, 'sandbox', OPERATORS_ORGANISATION)) ??
+        (await addOrganisation(gateway.pool, {
+          environment: 'sandbox',
+          identifier: OPERATORS_ORGANISATION,
+          name: 'Sandbox operators',
+        }));
+      for (const user of (await listUsers(gateway.pool)).filter((u) => u.isOperator)) {
+        await addMember(gateway.pool, organisation.id, user.id, 'owner');
+      }
+      return organisation.id;
+    };
     const identity: SeedIdentity = {
       async grantOperatorsAuthority(service, kind, objectId) {
         for (const user of (await listUsers(gateway.pool)).filter((u) => u.isOperator)) {
@@ -181,24 +194,15 @@ export async function seedSandbox(
         }
       },
       async grantOperatorsOrganisationAuthority(service, kind, objectId) {
-        const organisation =
-          (await findOrganisation(gateway.pool, 'sandbox', OPERATORS_ORGANISATION)) ??
-          (await addOrganisation(gateway.pool, {
-            environment: 'sandbox',
-            identifier: OPERATORS_ORGANISATION,
-            name: 'Sandbox operators',
-          }));
-        for (const user of (await listUsers(gateway.pool)).filter((u) => u.isOperator)) {
-          await addMember(gateway.pool, organisation.id, user.id, 'owner');
-        }
         await grantAuthority(
           gateway.pool,
           { environment: 'sandbox', service, kind, id: objectId },
-          { organisationId: organisation.id },
+          { organisationId: await operatorsOrganisationId() },
           { at: clock.now() },
         );
         return OPERATORS_ORGANISATION;
       },
+      operatorsOrganisationId,
       async seedOrganisation(organisation) {
         await seedRegisterOrganisation(gateway.pool, organisation, clock.now());
       },

@@ -136,7 +136,9 @@ export async function invoicesCommand(config: Config, args: string[]): Promise<n
         const pdf = optional(values, 'pdf');
         const transactions = optional(values, 'transactions');
         if (transactions && invoice.kind !== 'invoice')
-          throw new UsageError(`${invoice.reference} is a credit note: it corrects amounts, not transactions`);
+          throw new UsageError(
+            `${invoice.reference} is a credit note: it corrects amounts, not transactions`,
+          );
         const breakdown = async () =>
           invoiceTransactionsCsv(
             invoice,

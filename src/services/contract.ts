@@ -234,6 +234,11 @@ export interface SeedIdentity {
    */
   grantOperatorsOrganisationAuthority?(service: ServiceId, kind: string, objectId: string): Promise<string>;
   /**
+   * The operators' sandbox organisation's id (every operator an owner; made when missing): a register's
+   * fixtures that belong to an organisation belong to this one, so the operators' first calls find them.
+   */
+  operatorsOrganisationId?(): Promise<string>;
+  /**
    * Makes a sandbox organisation with its users (made without a password when missing) and their
    * authorities, when it is not there yet (idempotent: a second seed changes nothing).
    */

@@ -38,7 +38,12 @@ export async function seedPpsr(context: SeedContext): Promise<string> {
     );
     if (loaded > 0 && chunk % 10 === 9) context.log(`ppsr: ${(chunk + 1) * CHUNK} of ${total} statements`);
   }
-  loaded += await loadChunk(pool, 'fixtures', 0, () => fixtureStatements(now, companies[0]));
+  // The fixtures are the operators' organisation's: its lists (discharged, fees) hold them, and its members
+  // read them whole; anyone else still amends, renews and discharges them with their PIN.
+  const owner = await context.identity.operatorsOrganisationId?.();
+  loaded += await loadChunk(pool, 'fixtures', 0, () =>
+    fixtureStatements(now, companies[0]).map((s) => (owner ? { ...s, organisationId: owner } : s)),
+  );
   if (loaded > 0) await settleAfterLoad(pool);
   const present = await seededCount(pool, 'generated');
   return `${present.toLocaleString('en-NZ')} financing statements and the fixed test cases`;

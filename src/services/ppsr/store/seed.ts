@@ -29,6 +29,8 @@ export interface GeneratedStatement {
   dischargedAt: Date | null;
   /** A known financing statement PIN (the fixtures'); generated statements have none anyone holds. */
   pin?: string;
+  /** The customer organisation that registered it (the fixtures': the operators'); none for generated ones. */
+  organisationId?: string;
 }
 
 const SEED_LOCK_SPACE = 420_017;
@@ -43,7 +45,7 @@ function* statementLines(statements: readonly GeneratedStatement[]): Generator<s
     const current = s.versions.at(-1)!;
     yield copyLine([
       s.registrationNumber,
-      null,
+      s.organisationId ?? null,
       null,
       s.registeredAt.toISOString(),
       s.expiryDate,
