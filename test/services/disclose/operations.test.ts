@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller, ServiceContext } from '../../../src/gateway/service-context.ts';
 import { noPreconditions } from '../../../src/platform/http/operation.ts';
@@ -26,24 +24,10 @@ import {
 } from '../../../src/services/disclose/routes/online-register-views.ts';
 import { BASE, type DiscloseGateway, discloseGateway, sandboxContext } from './support/api.ts';
 
-const OPERATIONS = path.resolve(import.meta.dirname, '../../../src/services/disclose/operations');
-
 /** A JSON answer's content as a client reads it: what an operation's body must serialise to. */
 const asSent = (body: unknown) => JSON.parse(JSON.stringify(body));
 
 const FIRST_PAGE = { page: 1, pageSize: 20, offset: 0 };
-
-describe('operations/ speak no HTTP', () => {
-  it('no file of services/disclose/operations imports Fastify', () => {
-    const files = readdirSync(OPERATIONS).filter((name) => name.endsWith('.ts'));
-    expect(files.length).toBeGreaterThan(0);
-    for (const name of files) {
-      const text = readFileSync(path.join(OPERATIONS, name), 'utf8');
-      expect(text, name).not.toMatch(/from ['"]fastify['"]|from ['"]@fastify\//);
-      expect(text, name).not.toMatch(/FastifyRequest|FastifyReply/);
-    }
-  });
-});
 
 describe('operations called without HTTP (as the CLI or an import does)', () => {
   let d: DiscloseGateway;

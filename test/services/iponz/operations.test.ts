@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../../src/gateway/service-context.ts';
 import { HttpError } from '../../../src/platform/http/errors.ts';
@@ -23,19 +21,9 @@ import { sandboxCaller, sandboxContext } from './support/context.ts';
 
 /**
  * The IP office's operations (src/services/iponz/operations/) called as the CLI, an import or a job
- * calls them: plain input and the service context, no HTTP, no case cache, no preconditions; and no
- * operation imports Fastify.
+ * calls them: plain input and the service context, no HTTP, no case cache, no preconditions (that none
+ * imports Fastify is ../operations-layer.test.ts).
  */
-const OPERATIONS = path.join(import.meta.dirname, '../../../src/services/iponz/operations');
-
-describe('operations/', () => {
-  it('imports nothing of Fastify', () => {
-    const files = readdirSync(OPERATIONS).filter((file) => file.endsWith('.ts'));
-    expect(files.length).toBeGreaterThan(0);
-    for (const file of files)
-      expect(readFileSync(path.join(OPERATIONS, file), 'utf8'), file).not.toMatch(/from 'fastify'|fastify\//);
-  });
-});
 
 let t: IponzTest;
 let context: ServiceContext;

@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { noPreconditions } from '../../../src/platform/http/operation.ts';
 import { searchChangeEvents } from '../../../src/services/nzbn/operations/changes.ts';
@@ -27,20 +25,6 @@ function expectSameAnswer(
   expect(response.headers.etag).toBe(answer.validators.etag);
   expect(response.headers['last-modified']).toBe(answer.validators.lastModified.toUTCString());
 }
-
-const OPERATIONS = path.resolve(import.meta.dirname, '../../../src/services/nzbn/operations');
-
-describe('operations/ speak no HTTP', () => {
-  it('no file of services/nzbn/operations imports Fastify', () => {
-    const files = readdirSync(OPERATIONS).filter((name) => name.endsWith('.ts'));
-    expect(files.length).toBeGreaterThan(0);
-    for (const name of files) {
-      const text = readFileSync(path.join(OPERATIONS, name), 'utf8');
-      expect(text, name).not.toMatch(/from ['"]fastify['"]|from ['"]@fastify\//);
-      expect(text, name).not.toMatch(/FastifyRequest|FastifyReply/);
-    }
-  });
-});
 
 describe('operations called without HTTP (as the CLI or an import does)', () => {
   // One gateway for the writes and the reads: the reads compare each operation with the API's answer.

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceFees } from '../../../src/billing/fees.ts';
 import { type ServiceContext, serviceContext } from '../../../src/gateway/service-context.ts';
@@ -23,21 +21,9 @@ import { registration } from './support/api.ts';
 
 /**
  * The register's operations run without HTTP, as the CLI, an import or a job runs them: the service
- * context, plain input, a transaction the tool records itself, no preconditions. No file of operations/
- * imports Fastify.
+ * context, plain input, a transaction the tool records itself, no preconditions (that none
+ * imports Fastify is ../operations-layer.test.ts).
  */
-const OPERATIONS = join(import.meta.dirname, '..', '..', '..', 'src', 'services', 'ppsr', 'operations');
-
-describe('operations/', () => {
-  it('imports no Fastify', () => {
-    const files = readdirSync(OPERATIONS).filter((name) => name.endsWith('.ts'));
-    expect(files.length).toBeGreaterThan(0);
-    for (const name of files) {
-      const text = readFileSync(join(OPERATIONS, name), 'utf8');
-      expect(text, name).not.toMatch(/from ['"]fastify['"]|from ['"]@fastify\//);
-    }
-  });
-});
 
 let gateway: TestGateway;
 let context: ServiceContext;
