@@ -226,8 +226,8 @@ async function changeShares(
   input: PartWrite & { nzbns: string[] },
   change: (part: OrganisationPart, nzbns: string[]) => OrganisationPart,
 ): Promise<ItemAnswer> {
-  const changed = await changePart(context, input, async ({ found }) => {
-    const nzbns = [...(await registeredNzbns(context, input.nzbns)).keys()];
+  const changed = await changePart(context, input, async ({ client, found }) => {
+    const nzbns = [...(await registeredNzbns(context, input.nzbns, 'nzbns', client)).keys()];
     const part = change(found.part, nzbns);
     return { part, result: shareList(part) };
   });
