@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateProduct } from '../../src/gateway/store/products.ts';
 import type { Dialect } from '../../src/platform/http/error-codes.ts';
 import { dialectError } from './error-codes.ts';
 import { type FingerprintedTables, fingerprint } from './fingerprint.ts';
@@ -53,6 +54,10 @@ export function conformanceMatrix(fixture: ServiceFixture): void {
   beforeAll(async () => {
     const subject = await fixture.setup();
     const key = subject.key ?? (await subscriber(subject.gateway, `sandbox-${fixture.service}`)).primaryKey;
+    // Several calls per operation in a few seconds: above the sandbox product's rate limit.
+    await updateProduct(subject.gateway.runtime.gateway.pool, `sandbox-${fixture.service}`, {
+      rateLimitPerMinute: 1_000_000,
+    });
     s = {
       subject,
       key,

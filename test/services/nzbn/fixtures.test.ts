@@ -4,8 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { isValidGln } from '../../../src/platform/gs1.ts';
 import { nzLocalToEpoch } from '../../../src/platform/nz-time.ts';
 import { ENTITY_STATUS_CODES, ENTITY_TYPE_CODES } from '../../../src/services/nzbn/domain/codes.ts';
+import { OrganisationPart } from '../../../src/services/nzbn/domain/organisation-part.ts';
 import { Entity } from '../../../src/services/nzbn/domain/schema.ts';
 import { generateEntityAt } from '../../../src/services/nzbn/sandbox/entity.ts';
+import { fixtureParts } from '../../../src/services/nzbn/sandbox/fixture-parts.ts';
 import {
   FIXTURE_CASES,
   generateFixtureEntity,
@@ -95,6 +97,33 @@ describe('fixed test cases', () => {
       expect(FIXTURE_CASES.some((fixture) => fixture.nzbn === part.opn)).toBe(false);
     }
     expect(parts[2]!.nzbnList).toEqual([byNumber(0).fixture.nzbn]);
+  });
+
+  it('give each organisation part an item in every list, in the published shape, the same bytes every time', () => {
+    const made = () =>
+      generateFixtures({ geography }).flatMap(({ fixture, entity }) =>
+        fixtureParts(entity, fixture.organisationParts),
+      );
+    const parts = made();
+    expect(parts).toHaveLength(3);
+    const ids: string[] = [];
+    for (const part of parts) {
+      expect(Value.Errors(OrganisationPart, part).First(), part.opn).toBeUndefined();
+      for (const list of [
+        'purposes',
+        'addresses',
+        'phoneNumbers',
+        'emailAddresses',
+        'custom-data',
+      ] as const) {
+        expect(part[list].length, `${part.opn} ${list}`).toBeGreaterThan(0);
+        ids.push(...part[list].map((item) => item.uniqueIdentifier));
+      }
+    }
+    // Identifiers of their own: below those the store gives, distinct across the parts.
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.every((id) => Number(id) < 10_000_000_000)).toBe(true);
+    expect(JSON.stringify(made())).toBe(JSON.stringify(parts));
   });
 
   it('include exactly one the sandbox operator has authority over', () => {

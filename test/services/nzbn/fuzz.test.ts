@@ -14,6 +14,16 @@ import { nzbnFixture } from './support/harness-fixture.ts';
 
 const NZBN_CODES = dialectCodes(nzbnService);
 
+/** The operations that address one item of an organisation part (addresses have no published PUT). */
+const PART_ITEMS = Object.fromEntries(
+  ['addresses', 'phone-numbers', 'email-addresses', 'custom-data', 'purpose'].flatMap((list) =>
+    (list === 'addresses' ? ['DELETE'] : ['PUT', 'DELETE']).map((method) => [
+      `${method} /entities/{nzbn}/organisation-parts/{opn}/${list}/{uid}`,
+      40,
+    ]),
+  ),
+);
+
 let t: NzbnTest;
 fuzzOperations(
   nzbnFixture((ready) => {
@@ -23,7 +33,8 @@ fuzzOperations(
     seed: 20_250_701,
     runs: 12,
     // A role is addressed by the entity and the role both: more draws before one names the pair.
-    perOperation: { 'PUT /entities/{nzbn}/roles/{id}': 30 },
+    // An item of an organisation part by the entity, the part and the item: more still.
+    perOperation: { 'PUT /entities/{nzbn}/roles/{id}': 30, ...PART_ITEMS },
     // Fields that must name something that exists, or be allocated first; and those of a role that
     // rarely hold together when drawn at random (an end date of an active role, a business number
     // with its check digit, addresses), so that a role sent alone reaches the register now and then.

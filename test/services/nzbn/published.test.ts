@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateProduct } from '../../../src/gateway/store/products.ts';
 import {
   type OperationCode,
   SERVED_OPERATIONS,
@@ -46,6 +47,11 @@ const NEVER_ANSWERED: Readonly<Record<string, readonly number[]>> = {
   OP005: [402],
   // A replace changes the part, or is refused: never "not modified".
   OP006: [304],
+  // The same for a change of one of its items.
+  OP010: [304],
+  OP013: [304],
+  OP016: [304],
+  OP021: [304],
 };
 
 /** Fields of ours the published schemas do not name, kept because clients read them (reference/nzbn.md). */
@@ -77,6 +83,8 @@ let t: NzbnTest;
 let api: OpenApi;
 beforeAll(async () => {
   t = await nzbnTest({ entities: 200 });
+  // Several hundred calls in a few seconds: above the sandbox product's rate limit.
+  await updateProduct(t.gateway.runtime.gateway.pool, 'sandbox-nzbn', { rateLimitPerMinute: 1_000_000 });
   api = await OpenApi.load(t);
   for (const nzbn of [FIXTURE.soleTrader, FIXTURE.orgParts]) await t.grant(t.owner.userId, nzbn);
 });
@@ -473,8 +481,124 @@ const DIRECTORY_CASES = {
   },
 } satisfies Record<string, Case>;
 
+/** The public part of the fixed test case, its items made by each case that changes or removes one. */
+const PART_URL = `/entities/${FIXTURE.orgParts}/organisation-parts/${PART}`;
+const NO_PART_URL = `/entities/${FIXTURE.orgParts}/organisation-parts/9429800000040`;
+let itemsMade = 0;
+const partItem = (list: string, body: (n: number) => unknown) => async () => {
+  const made = await t.call('POST', `${PART_URL}/${list}`, {
+    token: t.owner.token,
+    payload: body(++itemsMade),
+  });
+  return made.json().uniqueIdentifier as string;
+};
+/** The POST, PUT and DELETE of one list of the part's items. */
+const itemCases = (
+  list: string,
+  add: unknown,
+  made: (n: number) => unknown,
+  change: unknown,
+  bad: [unknown, string],
+): { post: Case; put: Case; delete: Case } => {
+  const make = partItem(list, made);
+  const one = `${PART_URL}/${list}/{id}`;
+  return {
+    post: {
+      url: `${PART_URL}/${list}`,
+      user: true,
+      body: add,
+      bad: { body: bad[0], field: bad[1] },
+      notFound: { url: `${NO_PART_URL}/${list}` },
+    },
+    put: {
+      url: one,
+      user: true,
+      make,
+      body: change,
+      bad: { body: bad[0], field: bad[1] },
+      notFound: { url: `${PART_URL}/${list}/42` },
+    },
+    delete: {
+      url: one,
+      user: true,
+      make,
+      bad: { url: `${PART_URL}/${list}/${LONG}`, field: 'uid' },
+      notFound: { url: `${PART_URL}/${list}/42` },
+    },
+  };
+};
+const ADDRESSES = itemCases(
+  'addresses',
+  { addressType: 'DELIVERY', address1: '1 Published Quay', address3: 'Napier' },
+  (n) => ({ addressType: 'POSTAL', address1: `PO Box ${n}` }),
+  undefined,
+  [{ addressType: 'REGISTERED', address1: '1 Published Quay' }, 'addressType'],
+);
+const PHONES = itemCases(
+  'phone-numbers',
+  { phoneAreaCode: '6', phoneNumber: '8351234' },
+  (n) => ({ phoneNumber: String(5550200 + n) }),
+  { phoneAreaCode: '6', phoneNumber: '8354321', phonePurpose: 'Fax' },
+  [{ phoneNumber: '8351234', phonePurpose: 'Pigeon' }, 'phonePurpose'],
+);
+const EMAILS = itemCases(
+  'email-addresses',
+  { emailAddress: 'published@part.example', emailPurpose: 'OTHER' },
+  (n) => ({ emailAddress: `made-${n}@part.example` }),
+  { emailAddress: 'changed@part.example', emailPurpose: 'INVOICE_ADDRESS' },
+  [{ emailAddress: 'bad@part.example', emailPurpose: 'BILLING' }, 'emailPurpose'],
+);
+const CUSTOM_DATA = itemCases(
+  'custom-data',
+  { key: 'published', value: 'yes' },
+  (n) => ({ key: `made-${n}`, value: String(n) }),
+  { key: 'changed', value: 'yes' },
+  [{ key: '', value: 'x' }, 'key'],
+);
+const PURPOSES = itemCases(
+  'purpose',
+  { purpose: 'LOCATIONARRIVAL', purposeDescription: 'Published' },
+  (n) => ({ purpose: 'OTHER', purposeDescription: `Made ${n}` }),
+  { purpose: 'OTHER', purposeDescription: 'Changed' },
+  [{ purpose: 'SALES' }, 'purpose'],
+);
+/** The shared fixture part: shared with more entities, and with fewer. */
+const SHARED_URL = `/entities/${FIXTURE.orgParts}/organisation-parts/9429800000033`;
+
+const PART_ITEM_CASES = {
+  OP007: ADDRESSES.post,
+  OP008: ADDRESSES.delete,
+  OP009: PHONES.post,
+  OP010: PHONES.put,
+  OP011: PHONES.delete,
+  OP012: EMAILS.post,
+  OP013: EMAILS.put,
+  OP014: EMAILS.delete,
+  OP015: CUSTOM_DATA.post,
+  OP016: CUSTOM_DATA.put,
+  OP017: CUSTOM_DATA.delete,
+  OP020: PURPOSES.post,
+  OP021: PURPOSES.put,
+  OP022: PURPOSES.delete,
+  OP018: {
+    url: `${SHARED_URL}/action-append-nzbns`,
+    user: true,
+    body: { nzbns: [FIXTURE.soleTrader] },
+    bad: { body: { nzbns: [MISSING] }, field: 'nzbns' },
+    notFound: { url: `${NO_PART_URL}/action-append-nzbns` },
+  },
+  OP019: {
+    url: `${SHARED_URL}/action-delete-nzbns`,
+    user: true,
+    body: { nzbns: [FIXTURE.soleTrader] },
+    bad: { body: { nzbns: [] }, field: 'nzbns' },
+    notFound: { url: `${NO_PART_URL}/action-delete-nzbns` },
+  },
+} satisfies Record<string, Case>;
+
 const CASES: Record<OperationCode, Case> = {
   ...DIRECTORY_CASES,
+  ...PART_ITEM_CASES,
   NZBN_001_1: { url: '/entities?search-term=sandbox', bad: { url: '/entities', field: 'search-term' } },
   NZBN_003: {
     url: '/entities',

@@ -8,17 +8,26 @@
 import { RuleError } from '../../../platform/errors.ts';
 import { glnProblem } from '../../../platform/gs1.ts';
 import { bankAccountProblem, irdNumberProblem } from './identifiers.ts';
-import { phoneItem, readDate } from './items.ts';
+import type { ItemContext } from './items.ts';
 import {
-  ORGANISATION_PART_ADDRESS_TYPES,
-  ORGANISATION_PART_EMAIL_PURPOSES,
   ORGANISATION_PART_FUNCTIONS,
   ORGANISATION_PART_PRIVACY,
-  ORGANISATION_PART_PURPOSES,
   ORGANISATION_PART_STATUSES,
   type OrganisationPart,
-  publishedValue,
 } from './organisation-part.ts';
+import {
+  type MetadataLike,
+  oneOf,
+  type PartAddressLike,
+  type PartEmailLike,
+  type PartPhoneLike,
+  type PurposeLike,
+  partAddress,
+  partEmail,
+  partMetadata,
+  partPhone,
+  partPurpose,
+} from './organisation-part-items.ts';
 
 type Identified = { uniqueIdentifier?: string | null | undefined };
 
@@ -26,35 +35,15 @@ export interface PartLike {
   opn?: string | null | undefined;
   parentGln?: string | null | undefined;
   name: string;
-  purposes?: (Identified & { purpose: string; purposeDescription?: string | null | undefined })[] | undefined;
+  purposes?: PurposeLike[] | undefined;
   function?: string | null | undefined;
   organisationPartStatus?: string | null | undefined;
-  addresses?:
-    | (Identified & {
-        addressType: string;
-        careOf?: string | null | undefined;
-        address1: string;
-        address2?: string | null | undefined;
-        address3?: string | null | undefined;
-        address4?: string | null | undefined;
-        postCode?: string | null | undefined;
-        countryCode?: string | undefined;
-        pafId?: string | null | undefined;
-        startDate?: string | undefined;
-      })[]
-    | undefined;
-  phoneNumbers?: (Identified & Parameters<typeof phoneItem>[0])[] | undefined;
-  emailAddresses?:
-    | (Identified & {
-        emailAddress: string;
-        emailPurpose?: string | null | undefined;
-        emailPurposeDescription?: string | null | undefined;
-        startDate?: string | undefined;
-      })[]
-    | undefined;
+  addresses?: PartAddressLike[] | undefined;
+  phoneNumbers?: PartPhoneLike[] | undefined;
+  emailAddresses?: PartEmailLike[] | undefined;
   gstNumber?: string | null | undefined;
   paymentBankAccountNumber?: string | null | undefined;
-  'custom-data'?: (Identified & { key: string; value: string; startDate?: string | undefined })[] | undefined;
+  'custom-data'?: MetadataLike[] | undefined;
   privacy?: string | null | undefined;
   /** `{nzbn}` each (as answered), or the business numbers alone. */
   'nzbn-list'?: ({ nzbn: string } | string)[] | undefined;
@@ -76,15 +65,6 @@ export interface PartSetting {
   /** The part being replaced (its start date stays; its status date moves only with its status). */
   existing?: OrganisationPart;
 }
-
-/** The published value of a field, in any case; 400 naming the field and the values otherwise. */
-function oneOf<T extends string>(value: string, allowed: readonly T[], field: string): T {
-  const found = publishedValue(value, allowed);
-  if (!found) throw new RuleError(field, `must be one of ${allowed.join(', ')}`);
-  return found;
-}
-
-const orNull = (value: string | null | undefined): string | null => value?.trim() || null;
 
 export function buildPart(input: PartLike, setting: PartSetting): OrganisationPart {
   const { now, newId, existing } = setting;
@@ -119,53 +99,28 @@ export function buildPart(input: PartLike, setting: PartSetting): OrganisationPa
     given.uniqueIdentifier && own?.some((item) => item.uniqueIdentifier === given.uniqueIdentifier)
       ? given.uniqueIdentifier
       : newId();
-  const date = (value: string | undefined, field: string) => readDate(value, now, field);
+  /** Each item of a list built by `build`, its identifier kept or new, its fields named `list.i.…`. */
+  const items = <In extends Identified, Out>(
+    given: readonly In[] | undefined,
+    own: readonly { uniqueIdentifier: string }[] | undefined,
+    list: string,
+    build: (input: In, context: ItemContext) => Out,
+  ): Out[] => (given ?? []).map((item, i) => build(item, { id: idFor(own, item), now, at: `${list}.${i}.` }));
   return {
     opn: setting.opn,
     parentNzbn: setting.parent.nzbn,
     parentNzbnName: setting.parent.entityName,
     parentGln: input.parentGln ?? existing?.parentGln ?? setting.parent.nzbn,
     name,
-    purposes: (input.purposes ?? []).map((purpose, i) => ({
-      uniqueIdentifier: idFor(existing?.purposes, purpose),
-      purpose: oneOf(purpose.purpose, ORGANISATION_PART_PURPOSES, `purposes.${i}.purpose`),
-      purposeDescription: orNull(purpose.purposeDescription),
-    })),
+    purposes: items(input.purposes, existing?.purposes, 'purposes', partPurpose),
     function: input.function ? oneOf(input.function, ORGANISATION_PART_FUNCTIONS, 'function') : null,
     organisationPartStatus: status,
-    addresses: (input.addresses ?? []).map((address, i) => ({
-      uniqueIdentifier: idFor(existing?.addresses, address),
-      startDate: date(address.startDate, `addresses.${i}.startDate`),
-      careOf: orNull(address.careOf),
-      address1: address.address1,
-      address2: orNull(address.address2),
-      address3: orNull(address.address3),
-      address4: orNull(address.address4),
-      postCode: orNull(address.postCode),
-      countryCode: address.countryCode ?? 'NZ',
-      addressType: oneOf(address.addressType, ORGANISATION_PART_ADDRESS_TYPES, `addresses.${i}.addressType`),
-      pafId: orNull(address.pafId),
-    })),
-    phoneNumbers: (input.phoneNumbers ?? []).map((phone, i) =>
-      phoneItem(phone, { id: idFor(existing?.phoneNumbers, phone), now, at: `phoneNumbers.${i}.` }),
-    ),
-    emailAddresses: (input.emailAddresses ?? []).map((email, i) => ({
-      uniqueIdentifier: idFor(existing?.emailAddresses, email),
-      emailAddress: email.emailAddress,
-      emailPurpose: email.emailPurpose
-        ? oneOf(email.emailPurpose, ORGANISATION_PART_EMAIL_PURPOSES, `emailAddresses.${i}.emailPurpose`)
-        : null,
-      emailPurposeDescription: orNull(email.emailPurposeDescription),
-      startDate: date(email.startDate, `emailAddresses.${i}.startDate`),
-    })),
+    addresses: items(input.addresses, existing?.addresses, 'addresses', partAddress),
+    phoneNumbers: items(input.phoneNumbers, existing?.phoneNumbers, 'phoneNumbers', partPhone),
+    emailAddresses: items(input.emailAddresses, existing?.emailAddresses, 'emailAddresses', partEmail),
     gstNumber: gst === null ? null : gst.padStart(9, '0'),
     paymentBankAccountNumber: account,
-    'custom-data': (input['custom-data'] ?? []).map((item, i) => ({
-      uniqueIdentifier: idFor(existing?.['custom-data'], item),
-      key: item.key,
-      value: item.value,
-      startDate: date(item.startDate, `custom-data.${i}.startDate`),
-    })),
+    'custom-data': items(input['custom-data'], existing?.['custom-data'], 'custom-data', partMetadata),
     privacy,
     'nzbn-list': shared.map((nzbn) => ({ nzbn })),
     startDate: existing?.startDate ?? now,

@@ -10,7 +10,7 @@
 import type { Caller } from '../../../gateway/service-context.ts';
 import { strongEtag } from '../../../platform/http/conditional.ts';
 import { badRequest } from '../../../platform/http/errors.ts';
-import type { Preconditions, ResourceValidators } from '../../../platform/http/operation.ts';
+import type { ResourceValidators } from '../../../platform/http/operation.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import { FREE_ORGANISATION_PARTS } from '../domain/fees.ts';
 import {
@@ -30,10 +30,10 @@ import {
   insertPart,
   partNumbersOf,
   partsOf,
-  replacePart,
   searchParts,
   withEntityLocked,
 } from '../store/org-parts.ts';
+import { changePart, type PartWrite, partChangeEvent } from './org-part-change.ts';
 import {
   baseUrl,
   entitiesCallerActsFor,
@@ -51,16 +51,6 @@ export interface PartAnswer {
   body: string;
   validators: ResourceValidators;
 }
-
-const event = (part: OrganisationPart, entityTypeCode: string, now: Date) => ({
-  nzbn: part.parentNzbn,
-  entityName: part.parentNzbnName,
-  entityTypeCode,
-  changeEventType: 'ORGANISATIONPART',
-  changeDate: now,
-  newValue: part,
-  isPrivate: part.privacy !== 'PUBLIC',
-});
 
 type Client = Parameters<typeof findPart>[0];
 
@@ -132,7 +122,7 @@ export async function createPart(
         object: { kind: 'organisation-part', id: opn },
       });
     }
-    await recordChange(client, event(part, parent.entityTypeCode, now));
+    await recordChange(client, partChangeEvent(part, parent.entityTypeCode, now));
     return { part, etag };
   });
   if (!created) throw entityNotFound(nzbn);
@@ -148,36 +138,18 @@ export async function createPart(
 /** Replaces a part, held against the part as it stands; its number cannot change. */
 export async function replaceOrganisationPart(
   context: NzbnContext,
-  input: {
-    caller: Caller | undefined;
-    nzbn: string;
-    opn: string;
-    part: PartLike;
-    preconditions: Preconditions;
-  },
+  input: PartWrite & { part: PartLike },
 ): Promise<PartAnswer> {
-  const nzbn = nzbnParam(input.nzbn);
-  const opn = nzbnParam(input.opn, 'opn');
-  await loadEntity(context, nzbn);
-  await requireAuthority(context, input.caller, nzbn);
-  const now = context.clock.now();
   const given = input.part;
-  const updated = await withEntityLocked(context.database.pool, nzbn, async (client, parent) => {
-    const found = await findPart(client, opn, true);
-    if (!found || found.part.parentNzbn !== nzbn) throw partNotFound(opn);
-    // The ETag its owner read: the hash of the part as sent (GET …/organisation-parts/{opn}).
-    input.preconditions({ etag: strongEtag(JSON.stringify(found.part)), lastModified: found.lastUpdated });
+  const replaced = await changePart(context, input, async ({ client, found, parent, nowText }) => {
+    const opn = found.part.opn;
     if (given.opn && given.opn !== opn) throw badRequest('opn', 'cannot change');
-    await checkParentGln(client, given.parentGln ?? undefined, nzbn, opn);
+    await checkParentGln(client, given.parentGln ?? undefined, parent.nzbn, opn);
     const newId = await identifiersFor(client, given);
-    const setting = { opn, parent, now: formatNzDateTime(now.getTime()), newId, existing: found.part };
-    const part = buildPart(given, setting);
-    const saved = await replacePart(client, part, found.version, now);
-    await recordChange(client, event(part, parent.entityTypeCode, now));
-    return saved;
+    const setting = { opn, parent, now: nowText, newId, existing: found.part };
+    return { part: buildPart(given, setting), result: undefined };
   });
-  if (!updated) throw entityNotFound(nzbn);
-  return { body: JSON.stringify(updated.part), validators: { etag: `"${updated.etag}"`, lastModified: now } };
+  return { body: JSON.stringify(replaced.part), validators: replaced.validators };
 }
 
 /** The published search parameters of organisation parts. */

@@ -11,7 +11,13 @@ import { publicView } from '../domain/privacy.ts';
 import type { Entity } from '../domain/schema.ts';
 import { NZBN_ERRORS } from '../errors.ts';
 import type { DocumentSource } from '../store/document-source.ts';
-import { findEntity, parseEntity, type StoredEntity, unchangedGeneratedEntity } from '../store/entities.ts';
+import {
+  entityTypesOf,
+  findEntity,
+  parseEntity,
+  type StoredEntity,
+  unchangedGeneratedEntity,
+} from '../store/entities.ts';
 import { CachedEntity, entityCacheOf } from '../store/entity-cache.ts';
 
 /**
@@ -28,6 +34,28 @@ export function nzbnParam(value: string, field = 'nzbn'): string {
   const problem = glnProblem(value);
   if (problem) throw badRequest(field, problem.message);
   return value;
+}
+
+/**
+ * The business numbers a request lists (trimmed, each once, in the order given), each with its entity
+ * type: every one of the GS1 form and held by the register, else 400 naming `field` and the numbers.
+ * Asked on `db` (a transaction's connection), else on the pool.
+ */
+export async function registeredNzbns(
+  context: NzbnContext,
+  values: readonly string[],
+  field = 'nzbns',
+  db: Parameters<typeof entityTypesOf>[0] = context.database.pool,
+): Promise<Map<string, string>> {
+  const nzbns = [...new Set(values.map((value) => value.trim()))];
+  for (const nzbn of nzbns) {
+    const problem = glnProblem(nzbn);
+    if (problem) throw badRequest(field, `"${nzbn}": ${problem.message}`);
+  }
+  const types = await entityTypesOf(db, nzbns);
+  const unknown = nzbns.filter((nzbn) => !types.has(nzbn)).sort();
+  if (unknown.length > 0) throw badRequest(field, `unknown business number "${unknown.join('", "')}"`);
+  return new Map(nzbns.map((nzbn) => [nzbn, types.get(nzbn)!]));
 }
 
 export const entityNotFound = (nzbn: string): HttpError =>

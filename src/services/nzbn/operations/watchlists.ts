@@ -6,7 +6,6 @@
  * its update and deletion, its business numbers' for theirs (`watchlistShown`, `numbersShown`).
  */
 import type { Caller } from '../../../gateway/service-context.ts';
-import { glnProblem } from '../../../platform/gs1.ts';
 import { strongEtag } from '../../../platform/http/conditional.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
 import type { Preconditions, ResourceValidators } from '../../../platform/http/operation.ts';
@@ -21,13 +20,12 @@ import {
   changeNzbns,
   createWatchlist,
   deleteWatchlist,
-  entityTypesOf,
   findWatchlist,
   listWatchlists,
   type StoredWatchlist,
   updateWatchlist,
 } from '../store/watchlists.ts';
-import { baseUrl, choice, link, type NzbnContext } from './support.ts';
+import { baseUrl, choice, link, type NzbnContext, registeredNzbns } from './support.ts';
 
 interface Owner {
   key: string;
@@ -55,16 +53,10 @@ export const notFound = (id: string): HttpError =>
     ? new HttpError(NZBN_ERRORS.notFound, `Object Not Found: no watchlist has the id ${id}`)
     : badRequest('watchlistId', `must be a whole number from 1 to ${MAX_WATCHLIST_ID}`);
 
-/** Checks business numbers' form and that the register holds them; 400 naming the others. */
+/** Checks business numbers' form and that the register holds them, not public sector; 400 naming the others. */
 export async function checkedNzbns(context: NzbnContext, values: readonly string[]): Promise<string[]> {
-  const nzbns = [...new Set(values.map((value) => value.trim()))];
-  for (const nzbn of nzbns) {
-    const problem = glnProblem(nzbn);
-    if (problem) throw badRequest('nzbns', `"${nzbn}": ${problem.message}`);
-  }
-  const types = await entityTypesOf(context.database.pool, nzbns);
-  const unknown = nzbns.filter((nzbn) => !types.has(nzbn)).sort();
-  if (unknown.length > 0) throw badRequest('nzbns', `unknown business number "${unknown.join('", "')}"`);
+  const types = await registeredNzbns(context, values);
+  const nzbns = [...types.keys()];
   const publicSector = nzbns.filter((nzbn) => PUBLIC_SECTOR_TYPE_CODES.has(types.get(nzbn)!)).sort();
   if (publicSector.length > 0) {
     throw badRequest(

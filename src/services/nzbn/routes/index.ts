@@ -11,6 +11,7 @@ import { openEntityCache } from '../store/entity-cache.ts';
 import { authorityRoutes } from './authorities.ts';
 import { changeRoutes } from './changes.ts';
 import { historyRoutes } from './history.ts';
+import { partItemRoutes } from './org-part-items.ts';
 import { partWriteRoutes } from './org-part-writes.ts';
 import { partReadRoutes } from './org-parts.ts';
 import { organisationRoutes } from './organisations.ts';
@@ -48,6 +49,7 @@ export function nzbnRoutes(documents: DocumentSource): FastifyPluginAsync<Servic
     await organisationRoutes(app, context);
     await partReadRoutes(app, context);
     await partWriteRoutes(app, context);
+    await partItemRoutes(app, context);
     await watchlistRoutes(app, context);
   };
 }

@@ -11,11 +11,18 @@ import { setValidators } from '../../../platform/http/conditional.ts';
 import { badRequest } from '../../../platform/http/errors.ts';
 import { preconditionsOf, typed } from '../../../platform/http/operation.ts';
 import { GlnAllocationSummary, OrganisationPart } from '../domain/organisation-part.ts';
+import { MAX_CUSTOM_DATA, MAX_PART_ITEMS, MAX_SHARED_WITH } from '../domain/organisation-part-items.ts';
 import { Strict } from '../domain/schema.ts';
 import { createPart, partAllocation, replaceOrganisationPart } from '../operations/organisation-parts.ts';
 import type { NzbnContext } from '../operations/support.ts';
-import * as Input from '../schemas/inputs.ts';
 import { NotModified, NzbnParams, READ_ERRORS, responses } from '../schemas/operations.ts';
+import {
+  PartAddressInput,
+  PartEmailInput,
+  PartMetadataInput,
+  PartPhoneInput,
+  PartPurposeInput,
+} from '../schemas/org-part-items.ts';
 import { nzbnOperation, sendRead } from './operation.ts';
 import { PartParams } from './org-parts.ts';
 import { published } from './published.ts';
@@ -24,8 +31,7 @@ import { UPDATE_ERRORS } from './update-support.ts';
 const config = { threeLegged: true };
 const Text = (maxLength: number) => Type.String({ maxLength });
 const OptionalText = (maxLength: number) => Type.Optional(Type.Union([Text(maxLength), Type.Null()]));
-const Id = Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Null()]));
-const List = <T extends TSchema>(item: T) => Type.Optional(Type.Array(item, { maxItems: 20 }));
+const List = <T extends TSchema>(item: T) => Type.Optional(Type.Array(item, { maxItems: MAX_PART_ITEMS }));
 const Part = 'published values, any case';
 
 /** The published OrganisationPart as a request: the register sets identifiers, dates and the parent. */
@@ -34,19 +40,7 @@ export const PartInput = Type.Object(
     opn: OptionalText(20),
     parentGln: Type.Optional(Type.Union([Type.String({ pattern: '^[0-9]{13}$' }), Type.Null()])),
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    purposes: List(
-      Type.Object(
-        {
-          uniqueIdentifier: Id,
-          purpose: Type.String({
-            maxLength: 40,
-            description: `E_INVOICING, OTHER or LOCATIONARRIVAL (${Part})`,
-          }),
-          purposeDescription: OptionalText(200),
-        },
-        Strict,
-      ),
-    ),
+    purposes: List(PartPurposeInput),
     function: Type.Optional(
       Type.Union([
         Type.String({
@@ -57,53 +51,12 @@ export const PartInput = Type.Object(
       ]),
     ),
     organisationPartStatus: Type.Optional(Type.Union([Text(20), Type.Null()])),
-    addresses: List(
-      Type.Object(
-        {
-          ...Input.AddressInput.properties,
-          uniqueIdentifier: Id,
-          addressType: Type.String({
-            maxLength: 20,
-            description: `POSTAL, PHYSICAL, DELIVERY or INVOICE (${Part})`,
-          }),
-        },
-        Strict,
-      ),
-    ),
-    phoneNumbers: List(Type.Object({ ...Input.PhoneInput.properties, uniqueIdentifier: Id }, Strict)),
-    emailAddresses: List(
-      Type.Object(
-        {
-          uniqueIdentifier: Id,
-          emailAddress: Input.EmailInput.properties.emailAddress,
-          emailPurpose: Type.Optional(
-            Type.Union([
-              Type.String({ maxLength: 40, description: `INVOICE_ADDRESS or OTHER (${Part})` }),
-              Type.Null(),
-            ]),
-          ),
-          emailPurposeDescription: OptionalText(200),
-          startDate: Input.EmailInput.properties.startDate,
-        },
-        Strict,
-      ),
-    ),
+    addresses: List(PartAddressInput),
+    phoneNumbers: List(PartPhoneInput),
+    emailAddresses: List(PartEmailInput),
     gstNumber: OptionalText(20),
     paymentBankAccountNumber: OptionalText(25),
-    'custom-data': Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            uniqueIdentifier: Id,
-            key: Type.String({ minLength: 1, maxLength: 100 }),
-            value: Text(500),
-            startDate: Input.EmailInput.properties.startDate,
-          },
-          Strict,
-        ),
-        { maxItems: 50 },
-      ),
-    ),
+    'custom-data': Type.Optional(Type.Array(PartMetadataInput, { maxItems: MAX_CUSTOM_DATA })),
     privacy: Type.Optional(Type.Union([Text(20), Type.Null()])),
     'nzbn-list': Type.Optional(
       Type.Array(
@@ -111,7 +64,7 @@ export const PartInput = Type.Object(
           Type.Object({ nzbn: Type.String({ maxLength: 20 }) }, Strict),
           Type.String({ maxLength: 20 }),
         ]),
-        { maxItems: 100 },
+        { maxItems: MAX_SHARED_WITH },
       ),
     ),
   },

@@ -70,6 +70,87 @@ export const SERVED_OPERATIONS = {
   ],
   OP004: ['GET', '/entities/{nzbn}/organisation-parts/{opn}', 'EntitiesOrganisationPartByNzbnGet'],
   OP006: ['PUT', '/entities/{nzbn}/organisation-parts/{opn}', 'EntitiesOrganisationPartByNzbnPut'],
+  // The items of an organisation part and its share list (routes/org-part-items.ts).
+  OP018: [
+    'POST',
+    '/entities/{nzbn}/organisation-parts/{opn}/action-append-nzbns',
+    'EntitiesOrganisationPartAddNzbn',
+  ],
+  OP019: [
+    'POST',
+    '/entities/{nzbn}/organisation-parts/{opn}/action-delete-nzbns',
+    'EntitiesOrganisationPartRemoveNzbn',
+  ],
+  OP007: [
+    'POST',
+    '/entities/{nzbn}/organisation-parts/{opn}/addresses',
+    'EntitiesOrganisationPartByNzbnAddressesPost',
+  ],
+  OP008: [
+    'DELETE',
+    '/entities/{nzbn}/organisation-parts/{opn}/addresses/{uid}',
+    'EntitiesOrganisationPartAddressByNzbnDelete',
+  ],
+  OP015: [
+    'POST',
+    '/entities/{nzbn}/organisation-parts/{opn}/custom-data',
+    'EntitiesOrganisationPartByNzbnCustomDataPost',
+  ],
+  OP017: [
+    'DELETE',
+    '/entities/{nzbn}/organisation-parts/{opn}/custom-data/{uid}',
+    'EntitiesOrganisationParByNzbnCustomDataDelete',
+  ],
+  OP016: [
+    'PUT',
+    '/entities/{nzbn}/organisation-parts/{opn}/custom-data/{uid}',
+    'EntitiesOrganisationPartByNzbnCustomDataPut',
+  ],
+  OP012: [
+    'POST',
+    '/entities/{nzbn}/organisation-parts/{opn}/email-addresses',
+    'EntitiesOrganisationPartByNzbnEmailPost',
+  ],
+  OP014: [
+    'DELETE',
+    '/entities/{nzbn}/organisation-parts/{opn}/email-addresses/{uid}',
+    'EntitiesOrganisationPartEmailByNzbnDelete',
+  ],
+  OP013: [
+    'PUT',
+    '/entities/{nzbn}/organisation-parts/{opn}/email-addresses/{uid}',
+    'EntitiesOrganisationPartEmailAddressByNzbnPut',
+  ],
+  OP009: [
+    'POST',
+    '/entities/{nzbn}/organisation-parts/{opn}/phone-numbers',
+    'EntitiesOrganisationPartByNzbnPhoneNumberPost',
+  ],
+  OP011: [
+    'DELETE',
+    '/entities/{nzbn}/organisation-parts/{opn}/phone-numbers/{uid}',
+    'EntitiesOrganisationPartPhoneNumberByNzbnDelete',
+  ],
+  OP010: [
+    'PUT',
+    '/entities/{nzbn}/organisation-parts/{opn}/phone-numbers/{uid}',
+    'EntitiesOrganisationPartPhoneNumberByNzbnPut',
+  ],
+  OP020: [
+    'POST',
+    '/entities/{nzbn}/organisation-parts/{opn}/purpose',
+    'EntitiesOrganisationPartByNzbnPurposePost',
+  ],
+  OP022: [
+    'DELETE',
+    '/entities/{nzbn}/organisation-parts/{opn}/purpose/{uid}',
+    'EntitiesOrganisationPartPurposeByNzbnDelete',
+  ],
+  OP021: [
+    'PUT',
+    '/entities/{nzbn}/organisation-parts/{opn}/purpose/{uid}',
+    'EntitiesOrganisationPartPurposeByNzbnPut',
+  ],
   NZBN_004_4: ['GET', '/entities/{nzbn}/payment-bank-accounts', 'EntitiesPaymentBankAccountsByNzbnGet'],
   NZBN_024_4: ['POST', '/entities/{nzbn}/payment-bank-accounts', 'EntitiesPaymentBankAccountsByNzbnPost'],
   NZBN_004_9: ['GET', '/entities/{nzbn}/phone-numbers', 'EntitiesPhoneNumbersByNzbnGet'],

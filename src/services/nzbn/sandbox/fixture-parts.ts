@@ -5,8 +5,10 @@
  * number × 100, clear of generated (below 6,001,000,000) and store-allocated (from 10,000,000,000)
  * identifiers.
  */
+import { seeded } from '../../../platform/random.ts';
 import type { OrganisationPart } from '../domain/organisation-part.ts';
-import type { Entity } from '../domain/schema.ts';
+import type { Entity, PhoneNumber } from '../domain/schema.ts';
+import { generateMobile } from './contacts.ts';
 import type { OrganisationPartPlaceholder } from './fixtures.ts';
 import { ORGANISATION_PART_BODY_START } from './numbers.ts';
 
@@ -19,6 +21,20 @@ export function fixtureParts(
   placeholders: readonly OrganisationPartPlaceholder[],
 ): OrganisationPart[] {
   return placeholders.map((placeholder) => fixturePart(entity, placeholder));
+}
+
+/** A mobile number for a part whose entity has no phone: the same for the same part number. */
+function partPhone(opn: string, uniqueIdentifier: string, startDate: string): PhoneNumber {
+  const drawn = generateMobile(seeded('organisation-part', opn));
+  return {
+    uniqueIdentifier,
+    phonePurpose: 'Mobile',
+    phonePurposeDescription: 'Mobile',
+    phoneCountryCode: drawn.phoneCountryCode,
+    phoneAreaCode: drawn.phoneAreaCode,
+    phoneNumber: drawn.phoneNumber,
+    startDate,
+  };
 }
 
 function fixturePart(entity: Entity, placeholder: OrganisationPartPlaceholder): OrganisationPart {
@@ -60,7 +76,11 @@ function fixturePart(entity: Entity, placeholder: OrganisationPartPlaceholder): 
           },
         ]
       : [],
-    phoneNumbers: phone ? [{ ...phone, uniqueIdentifier: id(2), startDate: entity.registrationDate }] : [],
+    phoneNumbers: [
+      phone
+        ? { ...phone, uniqueIdentifier: id(2), startDate: entity.registrationDate }
+        : partPhone(placeholder.opn, id(2), entity.registrationDate),
+    ],
     emailAddresses: [
       {
         uniqueIdentifier: id(3),

@@ -147,3 +147,13 @@ export async function keepStatusNote(
     [nzbn, note.statusReasonCode, note.comment],
   );
 }
+
+/** The entity type code of each business number the register holds (others are left out). */
+export async function entityTypesOf(db: Queryable, nzbns: readonly string[]): Promise<Map<string, string>> {
+  if (nzbns.length === 0) return new Map();
+  const result = await db.query<{ nzbn: string; type_code: string }>(
+    'SELECT nzbn, type_code FROM nzbn_entities WHERE nzbn = ANY($1::text[])',
+    [nzbns],
+  );
+  return new Map(result.rows.map((row) => [row.nzbn, row.type_code]));
+}

@@ -131,17 +131,6 @@ export async function listWatchlists(
   return { total: Number(count.rows[0]!.total), watchlists: rows.rows.map(toStored) };
 }
 
-/** The business numbers among `nzbns` that the register does not hold. */
-/** The entity type code of each business number the register holds (others are left out). */
-export async function entityTypesOf(pool: pg.Pool, nzbns: readonly string[]): Promise<Map<string, string>> {
-  if (nzbns.length === 0) return new Map();
-  const result = await pool.query<{ nzbn: string; type_code: string }>(
-    'SELECT nzbn, type_code FROM nzbn_entities WHERE nzbn = ANY($1::text[])',
-    [nzbns],
-  );
-  return new Map(result.rows.map((row) => [row.nzbn, row.type_code]));
-}
-
 const FIELD_VALUES = (fields: WatchlistFields) => [
   fields.name,
   fields.channel,

@@ -29,6 +29,53 @@ const watchlist = (body?: unknown, owned = true, write?: OperationAccess['write'
   body,
   ...(write ? { write } : {}),
 });
+/**
+ * The part whose items the item operations act on (made in setup, with one item in each list; shared
+ * with one entity), and each list's item: filled in by `setup`, read when an operation is called.
+ */
+const itemPart: Record<string, string> = {};
+const itemOf = (list: string): Record<string, string> => {
+  itemPath[list] ??= {};
+  return itemPath[list];
+};
+const itemPath: Record<string, Record<string, string>> = {};
+const ITEM_LISTS = {
+  addresses: { field: 'addresses', body: { addressType: 'PHYSICAL', address1: '3 Matrix Lane' } },
+  'phone-numbers': { field: 'phoneNumbers', body: { phoneAreaCode: '4', phoneNumber: '4990001' } },
+  'email-addresses': { field: 'emailAddresses', body: { emailAddress: 'matrix@part.example' } },
+  'custom-data': { field: 'custom-data', body: { key: 'matrix', value: '1' } },
+  purpose: { field: 'purposes', body: { purpose: 'OTHER', purposeDescription: 'Matrix' } },
+} as const;
+/** A unique body for each addition (a part refuses a second item the same). */
+let itemsAdded = 0;
+const addition = (list: keyof typeof ITEM_LISTS) => () => {
+  const n = ++itemsAdded;
+  switch (list) {
+    case 'addresses':
+      return { addressType: 'DELIVERY', address1: `${n} Matrix Quay` };
+    case 'phone-numbers':
+      return { phoneAreaCode: '4', phoneNumber: String(4_991_000 + n) };
+    case 'email-addresses':
+      return { emailAddress: `matrix-${n}@part.example` };
+    case 'custom-data':
+      return { key: `matrix-${n}`, value: String(n) };
+    default:
+      return { purpose: 'OTHER', purposeDescription: `Matrix ${n}` };
+  }
+};
+/** The operations on one list of the part's items (addresses have no published PUT). */
+const itemOperations = (list: keyof typeof ITEM_LISTS): Record<string, OperationAccess> => {
+  const base = `/entities/{nzbn}/organisation-parts/{opn}/${list}`;
+  const changed = { ...ITEM_LISTS[list].body, ...(list === 'custom-data' ? { value: '2' } : {}) };
+  return {
+    [`POST ${base}`]: { user: 'authority', path: itemPart, body: addition(list) },
+    ...(list === 'addresses'
+      ? {}
+      : { [`PUT ${base}/{uid}`]: { user: 'authority', path: itemOf(list), body: changed } }),
+    [`DELETE ${base}/{uid}`]: { user: 'authority', path: itemOf(list) },
+  };
+};
+
 /** Users a grant names, and activation codes of invitations to the owner: a new one each call (the last again once they run out). */
 const grantees: string[] = [];
 const codes: string[] = [];
@@ -100,6 +147,30 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
       ),
       PART,
     ];
+    // A part with one item in each list, shared with one entity, for the operations on its items.
+    const itemOpn = await made(
+      `/entities/${E}/organisation-parts`,
+      {
+        termsAndConditionsAccepted: true,
+        organisationPart: {
+          name: 'Matrix Items',
+          privacy: 'SHARED',
+          'nzbn-list': [FIXTURE.soleTrader],
+          ...Object.fromEntries(Object.values(ITEM_LISTS).map(({ field, body }) => [field, [body]])),
+        },
+      },
+      'opn',
+    );
+    Object.assign(itemPart, { nzbn: E, opn: itemOpn });
+    const itemPartRead = await t.call('GET', `/entities/${E}/organisation-parts/${itemOpn}`, {
+      token: t.owner.token,
+    });
+    const uids: string[] = [];
+    for (const [list, { field }] of Object.entries(ITEM_LISTS)) {
+      const uid = itemPartRead.json()[field][0].uniqueIdentifier as string;
+      Object.assign(itemOf(list), { nzbn: E, opn: itemOpn, uid });
+      uids.push(uid);
+    }
     // A role of the entity, for PUT …/roles/{id}.
     const role = await made(
       `/entities/${E}/roles`,
@@ -147,6 +218,7 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
     const known: Record<string, Values> = {
       opn: { valid: opns, odd: ['9429000000000', '1'] },
       id: { valid: [role], odd: ['42', 'x'] },
+      uid: { valid: uids, odd: ['42', 'x', '9000000101'] },
       watchlistId: fc.oneof(
         { weight: 3, arbitrary: fc.constantFrom(...watchlists) },
         fc.integer({ min: 1, max: 2_147_483_647 }).map(String),
@@ -262,6 +334,21 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
       { nzbn: FIXTURE.orgParts },
     ),
     'GET /entities/{nzbn}/organisation-parts-allocation': { ...author(), etag: true },
+    ...itemOperations('addresses'),
+    ...itemOperations('phone-numbers'),
+    ...itemOperations('email-addresses'),
+    ...itemOperations('custom-data'),
+    ...itemOperations('purpose'),
+    'POST /entities/{nzbn}/organisation-parts/{opn}/action-append-nzbns': {
+      user: 'authority',
+      path: itemPart,
+      body: { nzbns: [FIXTURE.company] },
+    },
+    'POST /entities/{nzbn}/organisation-parts/{opn}/action-delete-nzbns': {
+      user: 'authority',
+      path: itemPart,
+      body: { nzbns: [FIXTURE.company] },
+    },
     'GET /watchlists': watchlist(undefined, false),
     'POST /watchlists': watchlist(watchlistBody, false, 'create'),
     'GET /watchlists/{watchlistId}': { ...watchlist(), etag: true },
