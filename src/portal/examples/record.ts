@@ -120,9 +120,13 @@ function madeItem(recording: Recording, path: string): string {
   const parameters = [...path.matchAll(/\{([^}]+)\}/g)];
   for (const found of parameters.reverse()) {
     const collection = path.slice(0, found.index - 1);
-    const write = recording.writesMade.find((w) => w.template === collection && w.made.has(plain(found[1]!)));
+    // The item's parameter by its name, else (an item list's `{uid}` or `{id}`) the `uniqueIdentifier`
+    // the write's answer gave it.
+    const keyIn = (made: ReadonlyMap<string, string>) =>
+      [plain(found[1]!), plain('uniqueIdentifier')].find((key) => made.has(key));
+    const write = recording.writesMade.find((w) => w.template === collection && keyIn(w.made));
     if (write) {
-      const value = encodeURIComponent(write.made.get(plain(found[1]!))!);
+      const value = encodeURIComponent(write.made.get(keyIn(write.made)!)!);
       return `${write.url}/${value}${path.slice(found.index + found[0].length)}`;
     }
   }
