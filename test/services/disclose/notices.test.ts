@@ -176,6 +176,19 @@ describe('what is not there', () => {
     expectNotFound(await get('/scheme/SCH1/fma-notice/DOC100013'), 'schemeNumber');
   });
 
+  it('a page that cannot be one is 400 naming its parameter', async () => {
+    for (const [query, field] of [
+      ['page=0', 'page'],
+      ['page-size=101', 'page-size'],
+      ['page=first', 'page'],
+    ] as const) {
+      const response = await get(`/scheme/SCH10000/fma-notices?${query}`);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json().type).toBe('about:blank#invalid-parameter');
+      expect(response.json().errors[0].field, query).toBe(field);
+    }
+  });
+
   it('notices are not written through the API: no operation takes a write at their paths', async () => {
     const notice = register.schemes[0]!.notices[0]!.noticeRecId;
     for (const [method, url] of [
