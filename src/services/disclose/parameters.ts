@@ -25,6 +25,8 @@ const date = (name: string, description: string) =>
 const paging = pagingProperties(PAGE_RULES);
 
 export const PagingQuery = Type.Object({ ...paging });
+/** A read that takes no query parameters (others are ignored, as by every read). */
+export const NoQuery = Type.Object({});
 
 /** An offer, scheme or fund number: three letters and 5 to 9 digits (`OFFER_NUMBER` and its kin). */
 const NUMBER_LENGTH = 12;
@@ -50,6 +52,9 @@ const fundVersion = Type.Optional(
     maxLength: VERSION_LENGTH,
   }),
 );
+
+/** The OpenAPI extension of an operation that is ours as a whole (not in the published design). */
+export const OURS_OPERATION = { 'x-ours': true } as const;
 
 /** The OpenAPI extension of an operation that takes `fund-version`: the parameters that are ours. */
 export const OURS_FUND_VERSION = { 'x-ours-parameters': ['fund-version'] } as const;

@@ -195,6 +195,36 @@ export const FilingPage = pageOf(
   'A page of the filing history',
 );
 
+const noticeFields = {
+  noticeRecId: Type.String({ description: 'The notice’s id: the `{noticeRecId}` of its paths' }),
+  noticeType: Type.String({ description: 'Its kind, e.g. Stop order, Direction order, Exemption notice' }),
+  noticeDate: Type.String({ description: 'The day it was given, YYYY-MM-DD' }),
+  summary: Type.String(),
+};
+
+/** A notice of the regulator on an offer or a scheme (ours: the published design has its documents only). */
+export const Notice = Type.Object(
+  {
+    ...noticeFields,
+    offerNumber: Nullable(Type.String({ description: 'The offer it is on (null on a scheme’s notice)' })),
+    schemeNumber: Nullable(Type.String({ description: 'The scheme it is on (null on an offer’s notice)' })),
+    documents: Type.Array(DocumentItem, {
+      description: 'Its first 10 documents, newest first (the link `documents` lists all)',
+    }),
+    links: Links,
+    registerUrl: RegisterUrl,
+  },
+  { description: 'A notice of the Financial Markets Authority (ours)' },
+);
+export const NoticePage = pageOf(
+  Type.Object({
+    ...noticeFields,
+    documentCount: Type.Integer({ description: 'How many documents it has' }),
+    href: Type.String({ description: 'The notice' }),
+  }),
+  'A page of the regulator’s notices on the record, newest first (ours)',
+);
+
 export const Activities = Type.Object({
   organisation: Type.String(),
   activities: Type.Array(
@@ -337,16 +367,16 @@ const PATH_PARAMETERS: Readonly<Record<string, string>> = {
 
 /** Examples that depend on the record: the fixed cases' documents (the seed numbers them in order). */
 const SUBJECT_EXAMPLES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  offer: { documentType: 'product-disclosure-statements', documentRecId: 'DOC100016' },
+  offer: { documentType: 'product-disclosure-statements', documentRecId: 'DOC100030' },
   scheme: { documentType: 'governing-documents', documentRecId: 'DOC100001', noticeRecId: 'DOC100013' },
 };
 
 /**
- * A notice's documents: the fixed offer has no notice, so the offer's example is the first seeded offer
- * that has one (generated from the fixed seed, the same in every sandbox of that seed).
+ * The regulator's notices: the fixed offer OFR10001 has none, so an offer's notices (their list, one, its
+ * documents) are the fixed offer OFR10003's, and its first notice (README, "Sandbox data").
  */
 const NOTICE_EXAMPLES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  offer: { offerNumber: 'OFR10004', noticeRecId: 'DOC100065' },
+  offer: { offerNumber: 'OFR10003', noticeRecId: 'DOC100067' },
 };
 
 /** The parameter names of a route's URL: `/offer/:offerNumber/fund/:fundNumber` has `offerNumber | fundNumber`. */
@@ -367,7 +397,7 @@ export const pathParameters = <Url extends string>(url: Url): PathParameters<Url
   const kind = url.split('/')[1] ?? '';
   const subject = {
     ...SUBJECT_EXAMPLES[kind],
-    ...(url.includes('/fma-notice/') ? NOTICE_EXAMPLES[kind] : {}),
+    ...(url.includes('/fma-notice') ? NOTICE_EXAMPLES[kind] : {}),
   };
   return Type.Object(
     Object.fromEntries(

@@ -1,27 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setClock } from '../../../src/platform/environment-clocks.ts';
-import { OpenApi } from '../../support/openapi.ts';
 import { BASE, type DiscloseGateway, discloseGateway } from './support/api.ts';
+import { linkOf, type Outside, outside } from './support/reading.ts';
 
 // A fund's own sub-resources, from outside over HTTP at the published address.
 let d: DiscloseGateway;
-let api: OpenApi;
+let call: Outside['call'];
+let get: Outside['get'];
 beforeAll(async () => {
   d = await discloseGateway({ schemes: 3, standaloneOffers: 2 });
-  api = await OpenApi.fetch(d.gateway.app, BASE);
+  ({ call, get } = await outside(d));
 }, 120_000);
 afterAll(() => d?.close());
 
 const FUND = '/offer/OFR10001/fund/FND10001';
 
-async function call(method: string, url: string, options: Parameters<DiscloseGateway['call']>[2] = {}) {
-  const response = await d.call(method, url, options);
-  api.conformsUrl(method, `${BASE}${url}`, response);
-  return response;
-}
-const get = (url: string) => call('GET', url);
-const linkOf = (body: { links: { rel: string; href: string }[] }, rel: string) =>
-  body.links.find((l) => l.rel === rel)?.href;
 const moveClock = async (iso: string) => {
   await setClock(d.gateway.runtime.gateway.pool, 'sandbox', iso);
   await d.gateway.runtime.clocks.reload();
@@ -58,7 +51,7 @@ async function fileUpdate(body: unknown, fund = FUND) {
 describe('a fund’s filing history', () => {
   it('is linked from the fund and holds the entries that name it, newest first', async () => {
     const fund = (await get('/fund/FND10001')).json();
-    const href = linkOf(fund, 'filing-history');
+    const href = linkOf(fund, 'filing-history')?.href;
     expect(href).toBe(`${BASE}/fund/FND10001/filing-history`);
     const history = await get('/fund/FND10001/filing-history?page-size=100');
     expect(history.statusCode, history.body).toBe(200);
@@ -115,7 +108,7 @@ async function allReturns(fund: string): Promise<Returns[]> {
 describe('a fund’s returns over time', () => {
   it('is linked from the fund: one item per fund update filed, newest period first, paged', async () => {
     const fund = (await get('/fund/FND10002')).json();
-    expect(linkOf(fund, 'fund-returns')).toBe(`${BASE}/fund/FND10002/fund-returns`);
+    expect(linkOf(fund, 'fund-returns')?.href).toBe(`${BASE}/fund/FND10002/fund-returns`);
     const items = await allReturns('FND10002');
     expect(items.length).toBeGreaterThan(1);
     const periods = items.map((i) => i.periodEndDate);
@@ -207,7 +200,7 @@ type FundVersion = {
 describe('a fund’s own versions', () => {
   it('are listed newest first, linked from the fund, each readable with fund-version', async () => {
     const fund = (await get('/fund/FND10002')).json();
-    expect(linkOf(fund, 'versions')).toBe(`${BASE}/fund/FND10002/versions`);
+    expect(linkOf(fund, 'versions')?.href).toBe(`${BASE}/fund/FND10002/versions`);
     const list = await get('/fund/FND10002/versions?page-size=100');
     expect(list.statusCode, list.body).toBe(200);
     const items = list.json().items as FundVersion[];
@@ -222,7 +215,7 @@ describe('a fund’s own versions', () => {
       expect(shown.json().versionId).toBe(item.versionId);
       expect(shown.json().offerVersionId).toBe(item.offerVersionId);
       expect(shown.json().versionDate).toBe(item.versionDate);
-      expect(linkOf(shown.json(), 'self')).toBe(
+      expect(linkOf(shown.json(), 'self')?.href).toBe(
         `${BASE}/offer/OFR10001/fund/FND10002?fund-version=${item.versionId}`,
       );
     }

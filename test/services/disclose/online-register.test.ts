@@ -46,7 +46,8 @@ describe('the online register’s pages: what they take', () => {
       'a historic version',
     );
     await expectPage('/fund/FND10001?fbclid=abc', 200);
-    await expectPage('/offers?page=2', 200, 'Offers (10)');
+    // Every offer: 6 of schemes, 4 outside them, and SCH10000's 2 further offers.
+    await expectPage('/offers?page=2', 200, 'Offers (12)');
     await expectPage('/schemes?colour=red', 200);
   });
 

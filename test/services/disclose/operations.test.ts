@@ -151,7 +151,8 @@ describe('operations called without HTTP (as the CLI or an import does)', () => 
     expect(offer.documents.rows[0]?.href).toMatch(/\/files\/DOC\d+\?.*caller=online-register/);
     expect(rendered(recordView(pages, offer))).toBe(await served('/offer/OFR10001?version=OFR10001-v1'));
     const scheme = await readRecordPage(context, { subject: 'scheme', number: 'SCH10000' });
-    expect(scheme.offers?.map((o) => o.offerNumber)).toEqual(['OFR10001']);
+    // Its first offer and its two further ones, numbered after the 10 others of the test register.
+    expect(scheme.offers?.map((o) => o.offerNumber)).toEqual(['OFR10001', 'OFR10011', 'OFR10012']);
     expect(rendered(recordView(pages, scheme))).toBe(await served('/scheme/SCH10000'));
     const fund = await readFundPage(context, { fundNumber: 'FND10002' });
     expect(rendered(fundView(pages, fund))).toBe(await served('/fund/FND10002'));

@@ -19,7 +19,7 @@ import {
 import { FIXTURES } from '../../../src/services/disclose/sandbox/fixtures.ts';
 import { generateRegister } from '../../../src/services/disclose/sandbox/generator.ts';
 import { broken } from '../../support/rules.ts';
-import { testCompanies } from './support/api.ts';
+import { testCompanies } from './support/companies.ts';
 
 describe('records', () => {
   it('the 10-item cut: 11 items give 10 and a link counting 11; 10 give all 10', () => {

@@ -24,6 +24,9 @@ export const SCHEME_NUMBER = /^SCH[0-9]{5,9}$/;
 export const FUND_NUMBER = /^FND[0-9]{5,9}$/;
 export const DOCUMENT_REC_ID = /^DOC[0-9]{6,9}$/;
 
+/** The type of the regulator's notices' documents (published: the last segment of their list's path). */
+export const NOTICE_DOCUMENTS = 'financial-markets-authority-notice-documents';
+
 /** A signed document URL (platform/signed-url.ts) lives this many seconds (ours). */
 export const SIGNED_URL_SECONDS = 300;
 

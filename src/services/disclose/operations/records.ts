@@ -1,7 +1,6 @@
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { strongEtag } from '../../../platform/http/conditional.ts';
-import type { PageRequest } from '../../../platform/http/pagination.ts';
-import { cut, DOCUMENT_REC_ID, type Link, pageOf, parseVersion, versionId } from '../domain/records.ts';
+import { cut, type Link, type NOTICE_DOCUMENTS, parseVersion, versionId } from '../domain/records.ts';
 import type { AnswerCache, RenderedAnswer } from '../store/answer-cache.ts';
 import { documents } from '../store/documents.ts';
 import { fundsOfOffer } from '../store/funds.ts';
@@ -13,6 +12,7 @@ import {
   recordAt,
   versionsOf,
 } from '../store/register.ts';
+import { latestChange, search } from '../store/searches.ts';
 import {
   apiBase,
   iso,
@@ -25,6 +25,9 @@ import {
 } from './common.ts';
 import { documentItem } from './documents.ts';
 import { fundBody } from './funds.ts';
+import { requireNotice } from './notices.ts';
+import { summary } from './searches.ts';
+import { existingRecord, later, type SubResourceInput, sliceOf, subResourcePage } from './sub-resources.ts';
 
 /**
  * Offers and schemes: the record at a version, and its paginated sub-resources. Every read answers
@@ -88,8 +91,12 @@ function recordBody(
   ];
   if (subject === 'offer') {
     links.push({ rel: 'funds', href: `${path}/funds${at}`, count: row.fundCount });
+    const scheme = row.document.schemeNumber;
+    if (typeof scheme === 'string')
+      links.push({ rel: 'scheme', href: `${apiBase(context)}/scheme/${scheme}` });
   } else {
     links.push(
+      { rel: 'offers', href: `${path}/offers`, count: row.offerCount },
       { rel: 'governing-documents', href: `${path}/governing-documents` },
       {
         rel: 'manager-and-supervisor-consent-documents',
@@ -97,7 +104,11 @@ function recordBody(
       },
     );
   }
-  links.push(versionCut.link, participantCut.link, documentCut.link);
+  links.push(versionCut.link, participantCut.link, documentCut.link, {
+    rel: 'fma-notices',
+    href: `${path}/fma-notices`,
+    count: row.noticeCount,
+  });
   return {
     ...row.document,
     versionId: versionId(number, row.version),
@@ -114,43 +125,6 @@ function recordBody(
     registerUrl: registerUrl(context, `/${subject}/${number}${at}`),
   };
 }
-
-/** A sub-resource's input: the record and the page. */
-export interface SubResourceInput {
-  subject: Subject;
-  number: string;
-  page: PageRequest;
-}
-
-/** The record a sub-resource belongs to, current: 404 when it is not on the register. */
-async function existingRecord(context: ServiceContext, subject: Subject, raw: string) {
-  const { pattern, what, param } = SUBJECT[subject];
-  const number = numberParam(raw, pattern, param, what);
-  const row = await recordAt(context.database.pool, subject, number, undefined);
-  if (!row) throw notFound(`${what} ${number}`, param);
-  return { number, row };
-}
-
-/** A sub-resource's page: the envelope under `<record>/<suffix>`; Last-Modified: the record's last change. */
-function subResourcePage(
-  context: ServiceContext,
-  input: SubResourceInput & { number: string },
-  suffix: string,
-  found: { total: number; rows: unknown[] },
-  lastChanged: Date,
-): ReadResult {
-  const { subject, number } = input;
-  const path = `${apiBase(context)}/${subject}/${number}/${suffix}`;
-  return {
-    body: {
-      ...pageOf(found.rows, found.total, input.page, path),
-      registerUrl: registerUrl(context, `/${subject}/${number}`),
-    },
-    lastModified: lastChanged,
-  };
-}
-
-const sliceOf = (page: PageRequest) => ({ limit: page.pageSize, offset: page.offset });
 
 /** Every version of the record, newest first. */
 export async function listVersions(context: ServiceContext, input: SubResourceInput): Promise<ReadResult> {
@@ -209,7 +183,7 @@ export type DocumentList =
   | 'documents'
   | 'governing-documents'
   | 'manager-and-supervisor-consent-documents'
-  | 'financial-markets-authority-notice-documents';
+  | typeof NOTICE_DOCUMENTS;
 
 export interface DocumentListInput extends SubResourceInput {
   list: DocumentList;
@@ -217,12 +191,12 @@ export interface DocumentListInput extends SubResourceInput {
   notice?: string | undefined;
 }
 
-/** The record's documents of a list, newest first (a notice that cannot be one: 404 naming it). */
+/** The record's documents of a list, newest first (a notice the record does not have: 404 naming it). */
 export async function listDocuments(context: ServiceContext, input: DocumentListInput): Promise<ReadResult> {
   const { number, row } = await existingRecord(context, input.subject, input.number);
   const { notice, list } = input;
-  if (notice !== undefined && !DOCUMENT_REC_ID.test(notice))
-    throw notFound(`Notice ${notice.slice(0, 40)}`, 'noticeRecId');
+  const ofNotice =
+    notice !== undefined ? await requireNotice(context, input.subject, number, notice) : undefined;
   const found = await documents(
     context.database.pool,
     {
@@ -240,7 +214,7 @@ export async function listDocuments(context: ServiceContext, input: DocumentList
     { ...input, number },
     suffix,
     { total: found.total, rows },
-    row.lastChanged,
+    later(row.lastChanged, ofNotice?.lastChanged),
   );
 }
 
@@ -263,5 +237,29 @@ export async function listFundsOfOffer(
     'funds',
     { total: found.total, rows },
     row.lastChanged,
+  );
+}
+
+/**
+ * The scheme's offers (ours), in number order, as the searches list them; Last-Modified: the scheme's or
+ * one of its offers' latest change.
+ */
+export async function listOffersOfScheme(
+  context: ServiceContext,
+  input: Omit<SubResourceInput, 'subject'>,
+): Promise<ReadResult> {
+  const pool = context.database.pool;
+  const { number, row } = await existingRecord(context, 'scheme', input.number);
+  const [found, offersChanged] = await Promise.all([
+    search(pool, 'offer', { schemeNumber: number }, sliceOf(input.page)),
+    latestChange(pool, 'offer', number),
+  ]);
+  const rows = found.rows.map((offer) => summary(context, 'offer', offer));
+  return subResourcePage(
+    context,
+    { ...input, subject: 'scheme', number },
+    'offers',
+    { total: found.total, rows },
+    later(row.lastChanged, offersChanged),
   );
 }

@@ -36,8 +36,8 @@ export interface SearchInput {
   page: PageRequest;
 }
 
-/** A summary item of a search or new-or-changed answer. */
-function summary(context: ServiceContext, subject: Subject, row: SummaryRow) {
+/** A summary item of a search or new-or-changed answer (and of a scheme's offers). */
+export function summary(context: ServiceContext, subject: Subject, row: SummaryRow) {
   return {
     number: row.number,
     name: row.name,

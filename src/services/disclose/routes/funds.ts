@@ -2,7 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { listFundFilingHistory, listFundReturns, listFundVersions } from '../operations/fund-history.ts';
 import { listHoldings, readFund } from '../operations/funds.ts';
-import { FundVersionPagingQuery, FundVersionQuery, OURS_FUND_VERSION, PagingQuery } from '../parameters.ts';
+import {
+  FundVersionPagingQuery,
+  FundVersionQuery,
+  OURS_FUND_VERSION,
+  OURS_OPERATION,
+  PagingQuery,
+} from '../parameters.ts';
 import { FilingPage, Fund, FundReturnsPage, FundVersionPage, HoldingPage } from '../schemas.ts';
 import { readRoute } from './declared.ts';
 import { pageFrom } from './support.ts';
@@ -87,7 +93,7 @@ export function fundRoutes(app: FastifyInstance, context: ServiceContext): void 
       summary: 'Every version of the fund itself, newest first (ours)',
       response: FundVersionPage,
       query: PagingQuery,
-      extensions: { 'x-ours': true },
+      extensions: OURS_OPERATION,
     },
     ({ params, query }) =>
       listFundVersions(context, { fundNumber: params.fundNumber!, page: pageFrom(query) }),

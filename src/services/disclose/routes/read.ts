@@ -3,23 +3,28 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import type { PageRequest } from '../../../platform/http/pagination.ts';
 import type { ReadResult, Subject } from '../operations/common.ts';
+import { listNotices, readNotice } from '../operations/notices.ts';
 import {
   type DocumentList,
   listDocuments,
   listFilingHistory,
   listFundsOfOffer,
+  listOffersOfScheme,
   listParticipants,
   listVersions,
   readRecord,
 } from '../operations/records.ts';
-import { PagingQuery, VersionPagingQuery, VersionQuery } from '../parameters.ts';
+import { NoQuery, OURS_OPERATION, PagingQuery, VersionPagingQuery, VersionQuery } from '../parameters.ts';
 import {
   DocumentPage,
   FilingPage,
   FundPage,
+  Notice,
+  NoticePage,
   Offer,
   ParticipantPage,
   Scheme,
+  SummaryPage,
   VersionPage,
 } from '../schemas.ts';
 import type { AnswerCache } from '../store/answer-cache.ts';
@@ -63,11 +68,23 @@ function recordRoutes(app: FastifyInstance, context: ServiceContext, answers: An
     ({ params, query }) =>
       readRecord(context, { subject, number: params[param]!, version: query.version }, answers),
   );
-  const subRoute = (suffix: string, summary: string, schema: TSchema, list: SubResource, versioned = false) =>
+  const subRoute = (
+    suffix: string,
+    summary: string,
+    schema: TSchema,
+    list: SubResource,
+    options: { versioned?: boolean; ours?: boolean } = {},
+  ) => {
+    const versioned = options.versioned ?? false;
     readRoute(
       app,
       `/${subject}/:${param}/${suffix}`,
-      { summary, response: schema, query: versioned ? VersionPagingQuery : PagingQuery },
+      {
+        summary,
+        response: schema,
+        query: versioned ? VersionPagingQuery : PagingQuery,
+        ...(options.ours ? { extensions: OURS_OPERATION } : {}),
+      },
       ({ params, query }) =>
         list({
           number: params[param]!,
@@ -77,6 +94,7 @@ function recordRoutes(app: FastifyInstance, context: ServiceContext, answers: An
           page: pageFrom(query),
         }),
     );
+  };
   const documentList =
     (list: DocumentList): SubResource =>
     ({ number, params, page }) =>
@@ -105,6 +123,25 @@ function recordRoutes(app: FastifyInstance, context: ServiceContext, answers: An
     DocumentPage,
     documentList('financial-markets-authority-notice-documents'),
   );
+  subRoute(
+    'fma-notices',
+    `The regulator's notices on the ${subject}, newest first (ours)`,
+    NoticePage,
+    ({ number, page }) => listNotices(context, { subject, number, page }),
+    { ours: true },
+  );
+  readRoute(
+    app,
+    `/${subject}/:${param}/fma-notice/:noticeRecId`,
+    {
+      summary: `One of the regulator's notices on the ${subject}: its type, date, summary and documents (ours)`,
+      response: Notice,
+      query: NoQuery,
+      extensions: OURS_OPERATION,
+    },
+    ({ params }) =>
+      readNotice(context, { subject, number: params[param]!, noticeRecId: params.noticeRecId! }),
+  );
   if (subject === 'scheme') {
     subRoute(
       'governing-documents',
@@ -118,13 +155,20 @@ function recordRoutes(app: FastifyInstance, context: ServiceContext, answers: An
       DocumentPage,
       documentList('manager-and-supervisor-consent-documents'),
     );
+    subRoute(
+      'offers',
+      'Offers of the scheme, in number order (ours)',
+      SummaryPage,
+      ({ number, page }) => listOffersOfScheme(context, { number, page }),
+      { ours: true },
+    );
   } else {
     subRoute(
       'funds',
       'Funds of the offer (as they were at an offer version with ?version=)',
       FundPage,
       ({ number, version, page }) => listFundsOfOffer(context, { number, version, page }),
-      true,
+      { versioned: true },
     );
   }
 }

@@ -1,13 +1,14 @@
 /**
  * The sandbox's offers register, deterministic for a scale and a "now" (the sandbox clock when the seed
  * runs): schemes with managers and supervisors drawn from the sandbox business number register, their
- * offers and funds, each with several versions over the last years, participants, documents, filing
- * histories and filed compliance activities, so that on the sandbox clock some activities are filed, some
+ * offers and funds, each with several versions over the last years, participants, documents and the
+ * regulator's notices (generator-documents.ts), filing histories and filed compliance activities, so that on the sandbox clock some activities are filed, some
  * upcoming and some overdue. The fixed test cases come first (fixtures.ts, the README's table).
  */
 import { nzDate } from '../../../platform/calendar.ts';
 import { type Random, seeded } from '../../../platform/random.ts';
 import type { ActivityKind } from '../domain/activities.ts';
+import { type DocumentMaking, offerDocuments, schemeDocuments } from './generator-documents.ts';
 import { FUND_KINDS, type FundMaking, makeFund } from './generator-funds.ts';
 
 /** Companies of the sandbox business number register, by index (the same names and numbers). */
@@ -50,6 +51,16 @@ export interface GeneratedDocument {
   addedAt: Date;
 }
 
+/** A notice of the regulator on an offer or a scheme; its documents are the record's that name it. */
+export interface GeneratedNotice {
+  noticeRecId: string;
+  noticeType: string;
+  /** New Zealand date, YYYY-MM-DD. */
+  noticeDate: string;
+  summary: string;
+  recordedAt: Date;
+}
+
 export interface GeneratedParticipant {
   role: string;
   name: string;
@@ -66,6 +77,7 @@ export interface GeneratedScheme {
   versions: GeneratedVersion[];
   participants: GeneratedParticipant[];
   documents: GeneratedDocument[];
+  notices: GeneratedNotice[];
 }
 
 export interface GeneratedOffer {
@@ -80,6 +92,7 @@ export interface GeneratedOffer {
   versions: GeneratedVersion[];
   participants: GeneratedParticipant[];
   documents: GeneratedDocument[];
+  notices: GeneratedNotice[];
   funds: GeneratedFund[];
 }
 
@@ -131,31 +144,6 @@ export interface GeneratorOptions {
 const DAY = 86_400_000;
 const pad = (n: number) => String(n).padStart(5, '0');
 
-/** Documents of a record, `count` of each listed type. */
-function documentsFor(
-  random: Random,
-  next: () => string,
-  types: readonly (readonly [string, string, number])[],
-  from: Date,
-  now: Date,
-): GeneratedDocument[] {
-  const docs: GeneratedDocument[] = [];
-  for (const [type, title, count] of types) {
-    const notice = type === 'financial-markets-authority-notice-documents' ? next() : null;
-    for (let i = 0; i < count; i++) {
-      const at = new Date(from.getTime() + random.next() * (now.getTime() - from.getTime()));
-      docs.push({
-        documentRecId: next(),
-        documentType: type,
-        noticeRecId: notice,
-        title: `${title} ${i + 1}`,
-        addedAt: at,
-      });
-    }
-  }
-  return docs;
-}
-
 /** Times of the versions of a record between `from` and `now`, oldest first. */
 function versionTimes(random: Random, count: number, from: Date, now: Date): Date[] {
   const span = now.getTime() - from.getTime();
@@ -173,15 +161,18 @@ export interface FixtureShape {
    * (so its last fund update and FPH are Upcoming or Overdue on the sandbox clock).
    */
   fphFiled?: 'all' | 'none' | 'all-but-last';
+  /** Offers of the fixture's scheme besides its first (numbered after every other offer). */
+  furtherOffers?: number;
+  /** The regulator's notices on the scheme and on the offer: each the number of its documents. */
+  schemeNotices?: readonly number[];
+  offerNotices?: readonly number[];
 }
 
 /** What the making of one register shares: the clock, the companies and the running numbers. */
-interface Generation extends FundMaking {
+interface Generation extends FundMaking, DocumentMaking {
   readonly source: OrganisationSource;
   /** How many schemes are fixed test cases (the first ones). */
   readonly fixtures: number;
-  /** The next document record identifier (`DOC100001`, …), in the order documents are made. */
-  nextDoc(): string;
 }
 
 function generation(source: OrganisationSource, now: Date, fixtures: number): Generation {
@@ -267,29 +258,6 @@ function offerParticipants(
   return participants;
 }
 
-/** An offer's documents: product disclosure statements (a fixture's count) and, for a few, a notice. */
-function offerDocuments(
-  g: Generation,
-  random: Random,
-  shape: FixtureShape | undefined,
-  registered: Date,
-): GeneratedDocument[] {
-  return documentsFor(
-    random,
-    g.nextDoc,
-    shape?.documents !== undefined
-      ? [['product-disclosure-statements', 'Product disclosure statement', shape.documents]]
-      : [
-          ['product-disclosure-statements', 'Product disclosure statement', random.int(1, 3)],
-          ...(random.chance(0.3)
-            ? ([['financial-markets-authority-notice-documents', 'Notice', 1]] as const)
-            : []),
-        ],
-    registered,
-    g.now,
-  );
-}
-
 /** An offer's funds: 1–4 in a scheme (a fixture's count), none outside one; each from a fork. */
 function offerFunds(
   g: Generation,
@@ -319,19 +287,23 @@ function offerFunds(
   );
 }
 
-/** An offer: of a scheme (its manager the offeror), or outside one (debt or equity, a drawn offeror). */
+/**
+ * An offer: of a scheme (its manager the offeror), or outside one (debt or equity, a drawn offeror). A
+ * scheme's further offers are its `edition` 2, 3, … (named so).
+ */
 function makeOffer(
   g: Generation,
   random: Random,
   offerNumber: string,
   scheme: GeneratedScheme | null,
   shape: FixtureShape | undefined,
+  edition = 1,
 ): GeneratedOffer {
   const now = g.now;
   const issuer = scheme ? scheme.manager : company(g, random);
   const productType = scheme ? PRODUCT_TYPES[0] : random.pick(PRODUCT_TYPES.slice(1));
   const name = scheme
-    ? scheme.name.replace(/Scheme$/, 'Offer')
+    ? `${scheme.name.replace(/Scheme$/, 'Offer')}${edition > 1 ? ` ${edition}` : ''}`
     : `${issuer.name} ${productType === 'Debt securities' ? 'Bond' : 'Share'} Offer`;
   const registered = new Date(now.getTime() - random.int(400, 2500) * DAY);
   const status = scheme ? (scheme.status === 'Open' ? 'Open' : 'Closed') : random.pick(OFFER_STATUSES);
@@ -341,7 +313,14 @@ function makeOffer(
   const facts = { offerNumber, name, status, productType, schemeNumber, issuer, openDate, closeDate };
   const versions = offerVersions(g, random, facts, registered);
   const participants = offerParticipants(g, random, issuer, shape);
-  const documents = offerDocuments(g, random, shape, registered);
+  const { documents, notices } = offerDocuments(g, random, {
+    number: offerNumber,
+    name,
+    issuer: issuer.name,
+    registered,
+    shape,
+    inScheme: !!scheme,
+  });
   const funds = offerFunds(g, random, { name, scheme, shape, registered, versions });
   return {
     offerNumber,
@@ -355,6 +334,7 @@ function makeOffer(
     versions,
     participants,
     documents,
+    notices,
     funds,
   };
 }
@@ -370,7 +350,7 @@ const SCHEME_CHANGES = [
 function schemeVersions(
   g: Generation,
   random: Random,
-  facts: Omit<GeneratedScheme, 'versions' | 'participants' | 'documents'>,
+  facts: Omit<GeneratedScheme, 'versions' | 'participants' | 'documents' | 'notices'>,
   registered: Date,
 ): GeneratedVersion[] {
   const { status, supervisor } = facts;
@@ -440,18 +420,25 @@ function makeScheme(
   const facts = { schemeNumber, name, status, schemeType, manager, supervisor };
   const versions = schemeVersions(g, random, facts, registered);
   const participants = schemeParticipants(g, random, manager, supervisor, shape);
-  const documents = documentsFor(
-    random,
-    g.nextDoc,
-    [
-      ['governing-documents', 'Governing document', shape?.documents ?? random.int(1, 3)],
-      ['manager-and-supervisor-consent-documents', 'Consent of the manager and supervisor', 1],
-      ['financial-markets-authority-notice-documents', 'Notice', shape ? 2 : random.chance(0.2) ? 1 : 0],
-    ],
+  const { documents, notices } = schemeDocuments(g, random, {
+    number: schemeNumber,
+    name,
+    issuer: manager.name,
     registered,
-    g.now,
-  );
-  return { schemeNumber, name, status, schemeType, manager, supervisor, versions, participants, documents };
+    shape,
+  });
+  return {
+    schemeNumber,
+    name,
+    status,
+    schemeType,
+    manager,
+    supervisor,
+    versions,
+    participants,
+    documents,
+    notices,
+  };
 }
 
 export function generateRegister(
@@ -473,6 +460,16 @@ export function generateRegister(
   for (let n = 0; n < options.standaloneOffers; n++) {
     const random = seeded('disclose-sandbox-v1', 'offer', n);
     offers.push(makeOffer(g, random, `OFR${pad(++offerNumber)}`, null, undefined));
+  }
+  // Further offers of a scheme (a fixture's `furtherOffers`, else one for a few), numbered after the
+  // others and drawn from sources of their own: the rest of the register is as it would be without them.
+  for (const [n, scheme] of schemes.entries()) {
+    const random = seeded('disclose-sandbox-v1', 'further-offers', n);
+    const count = n < fixtures.length ? (fixtures[n]!.furtherOffers ?? 0) : random.chance(0.1) ? 1 : 0;
+    for (let k = 0; k < count; k++) {
+      const number = `OFR${pad(++offerNumber)}`;
+      offers.push(makeOffer(g, random.fork(`offer-${k}`), number, scheme, undefined, k + 2));
+    }
   }
   return { schemes, offers };
 }

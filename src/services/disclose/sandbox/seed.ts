@@ -1,23 +1,25 @@
 /**
  * The sandbox seed hook of the offers register (`rsg seed`): the generated register (generator.ts, with
- * the fixed test cases of fixtures.ts first) written in one transaction, its documents as small PDFs in
- * the document store, and authority over the fixtures' funds for the operators' sandbox organisation.
+ * the fixed test cases of fixtures.ts first) written in one transaction, its documents as PDFs that say
+ * what their type says (document-content.ts) in the document store, and authority over the fixtures' funds for the operators' sandbox organisation.
  * Idempotent: a register already there is kept as it is (filings made through the API survive).
  */
-import { nzDate } from '../../../platform/calendar.ts';
 import type { SeedContext, SeedScale } from '../../contract.ts';
 import { type DocumentFiles, documentFolder, folderDocumentFiles } from '../store/document-files.ts';
 import { insertRegister, registerIsSeeded, type SeedRows } from '../store/seed.ts';
+import { type DocumentOwner, documentContent } from './document-content.ts';
 import { FIXTURES } from './fixtures.ts';
 import {
+  type GeneratedDocument,
   type GeneratedFund,
+  type GeneratedNotice,
   type GeneratedOffer,
   type GeneratedRegister,
   type GeneratedScheme,
   generateRegister,
   type OrganisationSource,
 } from './generator.ts';
-import { samplePdf } from './pdf.ts';
+import { documentPdf } from './pdf.ts';
 
 export const SCALES: Record<SeedScale, { schemes: number; standaloneOffers: number }> = {
   small: { schemes: 30, standaloneOffers: 20 },
@@ -74,39 +76,44 @@ export async function seedDisclose(context: SeedContext, options: DiscloseSeedOp
   return `${register.schemes.length} schemes, ${register.offers.length} offers, ${funds} funds${organisation ? `; organisation ${organisation} has authority over the fixtures' funds` : ''}`;
 }
 
+/** Every generated document with the record it belongs to, in the order they were made. */
+function ownedDocuments(
+  register: GeneratedRegister,
+): { owner: DocumentOwner; document: GeneratedDocument }[] {
+  return [
+    ...register.schemes.flatMap((scheme) =>
+      scheme.documents.map((document) => ({ owner: { kind: 'scheme', scheme } as const, document })),
+    ),
+    ...register.offers.flatMap((offer) =>
+      offer.documents.map((document) => ({ owner: { kind: 'offer', offer } as const, document })),
+    ),
+    ...register.offers.flatMap((offer) =>
+      offer.funds.flatMap((fund) =>
+        fundUpdateDocument(fund.fundNumber, fund.versions.at(-1)!.at).map((document) => ({
+          owner: { kind: 'fund', fund, offer } as const,
+          document,
+        })),
+      ),
+    ),
+  ];
+}
+
+/** Each document as a PDF in the document store (its content: document-content.ts); their sizes. */
 async function writeDocuments(
   register: GeneratedRegister,
   files: DocumentFiles,
 ): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
-  const records = [
-    ...register.schemes.map((s) => ({ number: s.schemeNumber, name: s.name, documents: s.documents })),
-    ...register.offers.map((o) => ({ number: o.offerNumber, name: o.name, documents: o.documents })),
-    ...register.offers.flatMap((o) =>
-      o.funds.map((f) => ({
-        number: f.fundNumber,
-        name: f.name,
-        documents: fundUpdateDocument(f.fundNumber, f.versions.at(-1)!.at),
-      })),
-    ),
-  ];
-  for (const record of records) {
-    for (const document of record.documents) {
-      const bytes = await samplePdf({
-        title: document.title,
-        subject: `${record.name} (${record.number})`,
-        recId: document.documentRecId,
-        date: nzDate(document.addedAt.getTime()),
-      });
-      await files.put(`${document.documentRecId}.pdf`, bytes);
-      sizes.set(document.documentRecId, bytes.length);
-    }
+  for (const { owner, document } of ownedDocuments(register)) {
+    const bytes = await documentPdf(documentContent(owner, document));
+    await files.put(`${document.documentRecId}.pdf`, bytes);
+    sizes.set(document.documentRecId, bytes.length);
   }
   return sizes;
 }
 
 /** The fund update document of a fund: one per fund, its record id from the fund number. */
-const fundUpdateDocument = (fundNumber: string, at: Date) => [
+const fundUpdateDocument = (fundNumber: string, at: Date): GeneratedDocument[] => [
   {
     documentRecId: `DOC9${fundNumber.slice(3).padStart(6, '0')}`,
     documentType: 'fund-update-document',
@@ -156,6 +163,16 @@ const participantRow =
     nzbn: p.nzbn,
   });
 
+const noticeRow = (kind: string, number: string) => (n: GeneratedNotice) => ({
+  notice_rec_id: n.noticeRecId,
+  subject_kind: kind,
+  subject_number: number,
+  notice_type: n.noticeType,
+  notice_date: n.noticeDate,
+  summary: n.summary,
+  recorded_at: n.recordedAt,
+});
+
 /** A record's version as its filing-history entry (a register entry). */
 const historyRow = (kind: string, number: string, v: { at: Date; change: string }) => ({
   subject_kind: kind,
@@ -179,6 +196,7 @@ function rowsOf(register: GeneratedRegister, sizes: Map<string, number>): SeedRo
     disclose_fund_versions: [],
     disclose_fund_holdings: [],
     disclose_participants: [],
+    disclose_notices: [],
     disclose_documents: [],
     disclose_filing_history: [],
     disclose_compliance_activities: [],
@@ -219,6 +237,7 @@ function addScheme(rows: SeedRows, document: DocumentOf, s: GeneratedScheme): vo
     rows.disclose_filing_history.push(historyRow('scheme', s.schemeNumber, v));
   }
   rows.disclose_participants.push(...s.participants.map(participantRow('scheme', s.schemeNumber)));
+  rows.disclose_notices.push(...s.notices.map(noticeRow('scheme', s.schemeNumber)));
   rows.disclose_documents.push(...s.documents.map((d) => document('scheme', s.schemeNumber, d)));
 }
 
@@ -252,6 +271,7 @@ function addOffer(rows: SeedRows, document: DocumentOf, o: GeneratedOffer): void
     rows.disclose_filing_history.push(historyRow('offer', o.offerNumber, v));
   }
   rows.disclose_participants.push(...o.participants.map(participantRow('offer', o.offerNumber)));
+  rows.disclose_notices.push(...o.notices.map(noticeRow('offer', o.offerNumber)));
   rows.disclose_documents.push(...o.documents.map((d) => document('offer', o.offerNumber, d)));
 }
 

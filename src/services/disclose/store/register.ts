@@ -149,11 +149,16 @@ export interface DetailRow extends VersionRow {
   documentCount: number;
   /** Offers: funds that existed at the version shown. */
   fundCount: number;
+  /** The regulator's notices on the record. */
+  noticeCount: number;
+  /** Schemes: their offers. */
+  offerCount: number;
 }
 
 /**
  * A main answer's data in one statement: the offer or scheme at a version (or current), the first 10
- * versions, participants and documents, and how many there are of each (and of the offer's funds).
+ * versions, participants and documents, and how many there are of each (and of its notices, the offer's
+ * funds, the scheme's offers).
  */
 export async function detail(
   pool: Pool,
@@ -168,6 +173,10 @@ export async function detail(
       ? `(SELECT count(DISTINCT fv.fund_number) FROM disclose_funds f
             JOIN disclose_fund_versions fv ON fv.fund_number = f.fund_number
            WHERE f.offer_number = r.offer_number AND fv.offer_version <= v.version)`
+      : '0';
+  const offers =
+    subject === 'scheme'
+      ? '(SELECT count(*) FROM disclose_offers o WHERE o.scheme_number = r.scheme_number)'
       : '0';
   const result = await pool.query<DetailRow>(
     `SELECT r.${t.number} AS number, v.version, r.version AS "currentVersion", v.changed_at AS "changedAt",
@@ -194,7 +203,10 @@ export async function detail(
                       ORDER BY added_at DESC, document_rec_id DESC LIMIT 10) d) AS documents,
             (SELECT count(*) FROM disclose_documents WHERE subject_kind = $3 AND subject_number = r.${t.number})::int
               AS "documentCount",
-            ${funds}::int AS "fundCount"
+            ${funds}::int AS "fundCount",
+            (SELECT count(*) FROM disclose_notices WHERE subject_kind = $3 AND subject_number = r.${t.number})::int
+              AS "noticeCount",
+            ${offers}::int AS "offerCount"
        FROM ${t.table} r JOIN ${versions} v ON v.${t.number} = r.${t.number}
       WHERE r.${t.number} = $1 AND v.version = coalesce($2, r.version)`,
     [number, version ?? null, subject],

@@ -14,6 +14,8 @@ export interface SearchCriteria {
   issuer?: string | undefined;
   /** Name or number, or the issuer's (manager's) name, contains (case ignored). */
   anyName?: string | undefined;
+  /** Offers: of this scheme. */
+  schemeNumber?: string | undefined;
 }
 
 export interface SummaryRow {
@@ -51,6 +53,7 @@ export async function search(
       (n) => `(name ILIKE ${n} OR ${t.number} ILIKE ${n} OR ${t.issuer} ILIKE ${n})`,
       like(criteria.anyName),
     );
+  if (criteria.schemeNumber && subject === 'offer') add((n) => `scheme_number = ${n}`, criteria.schemeNumber);
   const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   values.push(slice.limit, slice.offset);
   const result = await pool.query<SummaryRow & { total: number }>(
@@ -96,11 +99,18 @@ export async function newOrChanged(
 
 /**
  * When any offer (or scheme) last changed: the searches' Last-Modified. A change that takes a record out
- * of a search's results changes this too, so a search is never "not modified" after it.
+ * of a search's results changes this too, so a search is never "not modified" after it. With a scheme:
+ * when any of its offers last changed.
  */
-export async function latestChange(pool: Pool, subject: 'offer' | 'scheme'): Promise<Date> {
+export async function latestChange(
+  pool: Pool,
+  subject: 'offer' | 'scheme',
+  schemeNumber?: string,
+): Promise<Date> {
   const result = await pool.query<{ at: Date }>(
-    `SELECT coalesce(max(last_changed), 'epoch') AS at FROM ${TABLES[subject].table}`,
+    `SELECT coalesce(max(last_changed), 'epoch') AS at FROM ${TABLES[subject].table}
+      WHERE $1::text IS NULL OR scheme_number = $1`,
+    [schemeNumber ?? null],
   );
   return result.rows[0]!.at;
 }

@@ -21,6 +21,7 @@ export type SeedRows = Record<
   | 'disclose_fund_versions'
   | 'disclose_fund_holdings'
   | 'disclose_participants'
+  | 'disclose_notices'
   | 'disclose_documents'
   | 'disclose_filing_history'
   | 'disclose_compliance_activities',
@@ -36,6 +37,7 @@ const ORDER: (keyof SeedRows)[] = [
   'disclose_fund_versions',
   'disclose_fund_holdings',
   'disclose_participants',
+  'disclose_notices',
   'disclose_documents',
   'disclose_filing_history',
   'disclose_compliance_activities',

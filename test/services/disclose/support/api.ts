@@ -15,32 +15,11 @@ import {
   folderDocumentFiles,
 } from '../../../../src/services/disclose/store/document-files.ts';
 import { subscriber, type TestGateway, testGateway } from '../../../support/runtime.ts';
+import { testCompanies } from './companies.ts';
 
 /** The sandbox clock of the tests: 20 May 2026, so FPH for 31 March 2026 is due and not yet overdue. */
 export const NOW = '2026-05-20T00:00:00Z';
 export const BASE = '/sandbox/companies-office/disclose-register/v1';
-
-/** Companies standing in for the sandbox business number register (valid GS1 check digits). */
-export function testCompanies(count = 40) {
-  const names = [
-    'Harbour Funds Limited',
-    'Kauri Trustees Limited',
-    'Summit Asset Management Limited',
-    'Pacific Custody Limited',
-  ];
-  return {
-    count,
-    organisation: (i: number) => {
-      const body = `942900${String(1000 + i).padStart(6, '0')}`;
-      let sum = 0;
-      for (let k = 0; k < 12; k++) sum += Number(body[11 - k]) * (k % 2 === 0 ? 3 : 1);
-      return {
-        name: `${names[i % names.length]!.replace(' Limited', '')} ${i} Limited`,
-        nzbn: `${body}${(10 - (sum % 10)) % 10}`,
-      };
-    },
-  };
-}
 
 export interface DiscloseGateway {
   gateway: TestGateway;

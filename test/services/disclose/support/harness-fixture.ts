@@ -1,9 +1,8 @@
 import { withIsinCheckDigit } from '../../../../src/services/disclose/domain/isin.ts';
 import { DISCLOSE_ERRORS } from '../../../../src/services/disclose/errors.ts';
-import { FIXTURES } from '../../../../src/services/disclose/sandbox/fixtures.ts';
-import { generateRegister } from '../../../../src/services/disclose/sandbox/generator.ts';
 import type { ServiceFixture } from '../../../support/service-fixture.ts';
-import { discloseGateway, NOW, testCompanies } from './api.ts';
+import { discloseGateway, NOW } from './api.ts';
+import { registerAsSeeded } from './companies.ts';
 
 /**
  * The offers register's fixture for the shared harnesses: every operation needs a key and
@@ -14,13 +13,12 @@ import { discloseGateway, NOW, testCompanies } from './api.ts';
 const PAGING = ['page=1&page-size=5', 'page=2&page-size=1'];
 
 /** The documents of the fixed cases, as the seed makes them (record ids do not depend on the clock). */
-const register = generateRegister(
-  testCompanies(),
-  { schemes: 6, standaloneOffers: 4, now: new Date(NOW) },
-  FIXTURES,
-);
+const register = registerAsSeeded(6, 4, NOW);
 const offerDocument = register.offers[0]!.documents[0]!;
 const schemeDocument = register.schemes[0]!.documents[0]!;
+/** The regulator's notices of the fixed cases: SCH10000's first, and OFR10003's (OFR10001 has none). */
+const schemeNotice = register.schemes[0]!.notices[0]!.noticeRecId;
+const offerNotice = { offerNumber: 'OFR10003', noticeRecId: register.offers[2]!.notices[0]!.noticeRecId };
 const holdings = Array.from({ length: 4 }, (_, i) => ({
   assetName: `Holding ${i}`,
   assetType: 'INTERNATIONAL_EQUITIES',
@@ -44,7 +42,7 @@ export const discloseFixture: ServiceFixture = {
         offerNumber: 'OFR10001',
         schemeNumber: 'SCH10000',
         fundNumber: 'FND10001',
-        noticeRecId: 'DOC100001',
+        noticeRecId: schemeNotice,
       },
       values: (name) =>
         (
@@ -52,6 +50,10 @@ export const discloseFixture: ServiceFixture = {
             documentType: {
               valid: [offerDocument.documentType, schemeDocument.documentType],
               odd: ['fund', '..', 'governing-documents%2F..'],
+            },
+            noticeRecId: {
+              valid: [schemeNotice, offerNotice.noticeRecId],
+              odd: ['DOC1', 'notice', 'DOC999999', schemeDocument.documentRecId],
             },
             documentRecId: {
               valid: [offerDocument.documentRecId, schemeDocument.documentRecId],
@@ -120,6 +122,19 @@ export const discloseFixture: ServiceFixture = {
     'GET /offer/{offerNumber}/fma-notice/{noticeRecId}/financial-markets-authority-notice-documents': {
       organisation: true,
       query: PAGING,
+      path: offerNotice,
+      etag: true,
+    },
+    'GET /offer/{offerNumber}/fma-notices': {
+      organisation: true,
+      query: PAGING,
+      path: { offerNumber: offerNotice.offerNumber },
+      etag: true,
+    },
+    'GET /offer/{offerNumber}/fma-notice/{noticeRecId}': {
+      organisation: true,
+      path: offerNotice,
+      etag: true,
     },
     'GET /offer/{offerNumber}/funds': { organisation: true, query: ['', 'version=OFR10001-v1', ...PAGING] },
     'GET /offer/{offerNumber}/fund/{fundNumber}': { organisation: true, query: ['', 'version=OFR10001-v1'] },
@@ -131,7 +146,11 @@ export const discloseFixture: ServiceFixture = {
     'GET /scheme/{schemeNumber}/fma-notice/{noticeRecId}/financial-markets-authority-notice-documents': {
       organisation: true,
       query: PAGING,
+      etag: true,
     },
+    'GET /scheme/{schemeNumber}/fma-notices': { organisation: true, query: PAGING, etag: true },
+    'GET /scheme/{schemeNumber}/fma-notice/{noticeRecId}': { organisation: true, etag: true },
+    'GET /scheme/{schemeNumber}/offers': { organisation: true, query: PAGING, etag: true },
     'GET /scheme/{schemeNumber}/governing-documents': { organisation: true, query: PAGING },
     'GET /scheme/{schemeNumber}/manager-and-supervisor-consent-documents': {
       organisation: true,
