@@ -5,9 +5,9 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MultipartBody, multipartUploads, uploadedFile } from '../../src/platform/http/multipart.ts';
 import { listOutbox } from '../../src/platform/mail.ts';
 import { derivedSigningKey, signedQuery } from '../../src/platform/signed-url.ts';
-import { type MultipartBody, multipartUploads, uploadedFile } from '../../src/portal/routes/multipart.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 import { csrfOf, type PortalClient, signedInUser } from './support/api.ts';
 
