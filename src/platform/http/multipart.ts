@@ -84,10 +84,16 @@ export async function multipartUploads(scope: FastifyInstance, options: UploadOp
   });
 }
 
+/**
+ * The files this reader wrote: only these are uploaded files (a body of another type that merely looks
+ * like one, a JSON object with a `temporary` path, is not one, so nothing reads or removes its path).
+ */
+const written = new WeakSet<object>();
+
 /** The uploaded file of a read body, if any. */
 export const uploadedFile = (body: unknown, name: string): UploadedFile | undefined => {
   const value = (body as Record<string, unknown> | undefined)?.[name];
-  return value && typeof value === 'object' && 'temporary' in value ? (value as UploadedFile) : undefined;
+  return value && typeof value === 'object' && written.has(value) ? (value as UploadedFile) : undefined;
 };
 
 async function readBody(request: FastifyRequest, options: UploadOptions): Promise<MultipartBody> {
@@ -161,7 +167,9 @@ async function temporaryFile(part: MultipartFile, options: UploadOptions): Promi
     : 'application/octet-stream';
   await mkdir(options.folder, { recursive: true });
   const temporary = path.join(options.folder, `upload-${randomBytes(12).toString('hex')}.tmp`);
-  return { temporary, fileName, contentType, bytes: 0, sha256: '' };
+  const file = { temporary, fileName, contentType, bytes: 0, sha256: '' };
+  written.add(file);
+  return file;
 }
 
 /** Streams the file part to its temporary file, counting its size and SHA-256; 413 past the limit. */
