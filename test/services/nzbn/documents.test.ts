@@ -366,6 +366,69 @@ describe('POST /companies-document-upload', () => {
   });
 });
 
+describe('authorities refer to uploads by their documentId', () => {
+  it('keeps the caller’s upload on a request and answers it with links that read it', async () => {
+    const letter = pdf('Registrar letter');
+    const uploaded = (await upload({ documentType: 'LETTER' }, [letter])).json();
+    const theirs = (await upload({}, [pdf('not yours')], { token: t.stranger.token })).json();
+    const refused = await t.call('POST', '/authorities', {
+      token: t.owner.token,
+      payload: {
+        nzbn: FIXTURE.company,
+        approvalType: 'REGISTRAR_LETTER',
+        documents: [{ documentId: uploaded.documentId }, { documentId: theirs.documentId }],
+      },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().list).toEqual([
+      { field: 'documents.1.documentId', message: 'names no document you uploaded (POST /documents)' },
+    ]);
+
+    const made = await t.call('POST', '/authorities', {
+      token: t.owner.token,
+      payload: {
+        nzbn: FIXTURE.company,
+        approvalType: 'REGISTRAR_LETTER',
+        documents: [{ documentId: uploaded.documentId }],
+      },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const [document] = made.json().documents;
+    expect(document).toMatchObject({
+      documentId: uploaded.documentId,
+      documentType: 'LETTER',
+      url: { rel: 'download' },
+    });
+    expect((await follow(document.url.href)).rawPayload.equals(letter.bytes)).toBe(true);
+
+    // Kept without links: each answer makes them afresh.
+    const listed = await t.call('GET', `/authorities?nzbn=${FIXTURE.company}`, { token: t.owner.token });
+    const found = listed
+      .json()
+      .items.find((a: { authorityId: string }) => a.authorityId === made.json().authorityId);
+    expect(found.documents[0]).toMatchObject({
+      documentId: uploaded.documentId,
+      document: { rel: 'document' },
+    });
+
+    // Its holder changes the pending request's documents to another upload of theirs.
+    const second = (await upload({ documentType: 'ID_PROOF' }, [pdf('passport')])).json();
+    const changed = await t.call('PUT', `/authorities/${made.json().authorityId}`, {
+      token: t.owner.token,
+      payload: { documents: [{ documentId: uploaded.documentId }, { documentId: second.documentId }] },
+    });
+    expect(changed.statusCode, changed.body).toBe(204);
+    const again = await t.call('GET', `/authorities?nzbn=${FIXTURE.company}`, { token: t.owner.token });
+    const now = again
+      .json()
+      .items.find((a: { authorityId: string }) => a.authorityId === made.json().authorityId);
+    expect(now.documents.map((d: { documentType: string }) => d.documentType)).toEqual([
+      'LETTER',
+      'ID_PROOF',
+    ]);
+  });
+});
+
 describe('the document store', () => {
   it('removes bytes no row names and unfinished uploads once an hour old, and keeps the rest', async () => {
     const store = documentFilesOf(database());

@@ -7,12 +7,13 @@
  * kept answer's links expire but the answer can be asked for again.
  *
  * The bytes: an uploaded document's from the document store; a generated filing's document (the
- * sandbox's) made again from the seed, a one-page PDF the same every time.
+ * sandbox's) made again from the seed, a one-page PDF the same every time. An authority refers to
+ * uploads by their documentId (`keptDocuments`), and is answered with their links (`answeredDocuments`).
  */
 import { Readable } from 'node:stream';
 import type { Caller } from '../../../gateway/service-context.ts';
 import { onePagePdf } from '../../../platform/documents/one-page-pdf.ts';
-import { HttpError } from '../../../platform/http/errors.ts';
+import { badRequest, HttpError } from '../../../platform/http/errors.ts';
 import { checkSignature, ownedSigningKey, signedQuery } from '../../../platform/signed-url.ts';
 import { ENVIRONMENT_PREFIX } from '../../contract.ts';
 import {
@@ -23,7 +24,7 @@ import {
 } from '../domain/documents.ts';
 import { type GeneratedFiling, generatedDocumentLines, type PublishedDocument } from '../domain/filings.ts';
 import { NZBN_ERRORS } from '../errors.ts';
-import { documentById } from '../store/documents.ts';
+import { documentById, documentsByIds } from '../store/documents.ts';
 import { notFound } from './directory-support.ts';
 import { documentFilesOf } from './document-files.ts';
 import type { NzbnContext } from './support.ts';
@@ -132,4 +133,74 @@ export async function documentDownload(
       await file.close?.();
     },
   };
+}
+
+/** An authority's document as kept and answered (the published Document). */
+interface KeptDocument {
+  documentId: string;
+  documentType: string | null;
+  url: unknown;
+  document: unknown;
+}
+
+const isKept = (value: unknown): value is KeptDocument =>
+  typeof value === 'object' && value !== null && typeof (value as KeptDocument).documentId === 'string';
+
+/**
+ * An authority's documents as kept (Authority.documents): one naming a document uploaded to the register
+ * (its 16-digit documentId) must be the caller's upload, or one the authority has already (else 400
+ * naming it); it takes the upload's type when none is given, and keeps no links (they are made, signed,
+ * when the authority is answered). Documents given by their own links only are kept as they are.
+ */
+export async function keptDocuments(
+  context: NzbnContext,
+  ownerUserId: string,
+  documents: readonly unknown[] | undefined,
+  already: readonly unknown[] = [],
+): Promise<unknown[] | undefined> {
+  if (!documents) return undefined;
+  const known = new Set(already.filter(isKept).map((document) => document.documentId));
+  const uploaded = documents
+    .filter(isKept)
+    .filter((document) => UPLOADED_DOCUMENT_ID.test(document.documentId));
+  const rows = new Map(
+    (
+      await documentsByIds(
+        context.database.pool,
+        uploaded.map((document) => document.documentId),
+      )
+    ).map((row) => [row.documentId, row]),
+  );
+  return documents.map((document, index) => {
+    if (!isKept(document) || !UPLOADED_DOCUMENT_ID.test(document.documentId)) return document;
+    const row = rows.get(document.documentId);
+    if (!row || (row.ownerUserId !== ownerUserId && !known.has(row.documentId))) {
+      throw badRequest(`documents.${index}.documentId`, 'names no document you uploaded (POST /documents)');
+    }
+    return {
+      ...document,
+      documentType: document.documentType ?? row.documentType,
+      url: null,
+      document: null,
+    };
+  });
+}
+
+/** An authority's documents as answered: the register's uploads with signed URLs made for `caller`. */
+export async function answeredDocuments(
+  context: NzbnContext,
+  caller: Caller | undefined,
+  documents: readonly unknown[],
+): Promise<unknown[]> {
+  const ids = documents
+    .filter(isKept)
+    .map((document) => document.documentId)
+    .filter((id) => UPLOADED_DOCUMENT_ID.test(id));
+  if (ids.length === 0) return [...documents];
+  const present = new Set((await documentsByIds(context.database.pool, ids)).map((row) => row.documentId));
+  return documents.map((document) =>
+    isKept(document) && present.has(document.documentId)
+      ? publishedDocument(context, caller, document)
+      : document,
+  );
 }
