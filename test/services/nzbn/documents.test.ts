@@ -154,7 +154,7 @@ describe('POST /documents', () => {
       payload: { file: { temporary: '/etc/passwd' } },
     });
     expect(json.statusCode).toBe(415);
-    expect(json.json().status).toBe('415');
+    expect(json.json()).toMatchObject({ status: '415', errorCode: 'fst_err_ctp_invalid_media_type' });
     expect(await leftovers()).toEqual([]);
   });
 

@@ -103,6 +103,11 @@ export const CompanyDocumentBody = Type.Object(
 
 export const AddressParams = Type.Object({
   ...NzbnParams.properties,
-  id: Type.String({ maxLength: 20, description: "The address's uniqueIdentifier" }),
+  id: Type.String({
+    maxLength: 20,
+    description: "The address's uniqueIdentifier",
+    // The invoice address of the example entity (the fixed test case 9429000001007).
+    examples: ['6000900004'],
+  }),
 });
 export type AddressParams = Static<typeof AddressParams>;
