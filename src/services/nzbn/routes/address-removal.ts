@@ -6,14 +6,14 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { preconditionsOf, typed } from '../../../platform/http/operation.ts';
+import { typed } from '../../../platform/http/operation.ts';
 import { removeAddress } from '../operations/address-removal.ts';
 import type { NzbnContext } from '../operations/support.ts';
 import { AddressParams } from '../schemas/documents.ts';
 import { responses, WriteHeaders } from '../schemas/operations.ts';
 import { nzbnOperation } from './operation.ts';
 import { published } from './published.ts';
-import { UPDATE_ERRORS, withValidators } from './update-support.ts';
+import { UPDATE_ERRORS, withValidators, writeOf } from './update-support.ts';
 
 export async function addressRemovalRoutes(app: FastifyInstance, context: NzbnContext): Promise<void> {
   typed(app).delete(
@@ -33,10 +33,8 @@ export async function addressRemovalRoutes(app: FastifyInstance, context: NzbnCo
     ),
     async (request, reply) => {
       const updated = await removeAddress(context, {
-        caller: request.caller,
-        nzbn: request.params.nzbn,
+        ...writeOf(request, request.params.nzbn),
         addressId: request.params.id,
-        preconditions: preconditionsOf(request),
       });
       return withValidators(reply, updated).code(204).send();
     },
