@@ -215,6 +215,26 @@ describe('POST /documents', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('states the uploads’ shape and rules: multipart, the file part, its limit and kinds, 413 and 415', async () => {
+    const document = (await t.gateway.app.inject({ url: '/sandbox/nzbn/v5/openapi.json' })).json();
+    for (const path of ['/documents', '/companies-document-upload']) {
+      const operation = document.paths[path].post;
+      const schema = operation.requestBody.content['multipart/form-data'].schema;
+      expect(Object.keys(operation.requestBody.content), path).toEqual(['multipart/form-data']);
+      expect(schema.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+      expect(operation.description).toMatch(/judged by its content/);
+      expect(operation.description).toContain(String(MAX_DOCUMENT_BYTES));
+      expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '413', '415']));
+    }
+    expect(
+      document.paths['/documents'].post.requestBody.content['multipart/form-data'].schema.required,
+    ).toEqual(['file']);
+    // The download route is public and outside the document: the links are how a client finds it.
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/files'))).toEqual([]);
+  });
+});
+
 describe('the signed URLs', () => {
   it('refuse a changed path, a changed signature and, after a quarter of an hour, themselves', async () => {
     const document = (await upload({}, [pdf('signed')])).json();

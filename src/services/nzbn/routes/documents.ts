@@ -21,8 +21,10 @@ import { type MultipartBody, multipartUploads, uploadedFile } from '../../../pla
 import { preconditionsOf, typed } from '../../../platform/http/operation.ts';
 import {
   FILE_FIELD,
+  MAX_DOCUMENT_BYTES,
   MAX_UPLOAD_BODY_BYTES,
   readDocumentType,
+  SIGNED_URL_SECONDS,
   UPLOADED_DOCUMENT_ID,
 } from '../domain/documents.ts';
 import { DOCUMENT_TYPES, type DocumentType } from '../domain/filings.ts';
@@ -42,6 +44,13 @@ import { nzbnOperation } from './operation.ts';
 import { published } from './published.ts';
 
 const config = { threeLegged: true, ...LARGE_UPLOAD };
+
+/** What an upload takes (ours: the definition says only "object"), as the OpenAPI document states it. */
+const UPLOAD_RULES =
+  `multipart/form-data: the document in the part \`file\`, the other fields as text parts. The document is ` +
+  `a PDF, PNG, JPEG or TIFF file, judged by its content (a declared type must agree with it; ` +
+  `application/octet-stream is taken as the content shows), at most ${MAX_DOCUMENT_BYTES} bytes (413 naming ` +
+  `\`file\`). The answer's links are signed URLs, valid ${SIGNED_URL_SECONDS} seconds, that need no key.`;
 
 /** A text part of the body (undefined when absent). */
 const text = (body: MultipartBody, name: string): string | undefined => {
@@ -123,6 +132,7 @@ async function uploadRoutes(scope: FastifyInstance, context: NzbnContext): Promi
         schema: {
           ...published('NZBN_105'),
           summary: 'Upload a document (or a new version of one of yours): multipart/form-data',
+          description: UPLOAD_RULES,
           consumes: ['multipart/form-data'],
           headers: ModifiedSinceHeaders,
           body: DocumentUploadBody,
@@ -153,6 +163,7 @@ async function uploadRoutes(scope: FastifyInstance, context: NzbnContext): Promi
         schema: {
           ...published('NZBN_905'),
           summary: 'File a company’s document (business debt hibernation): multipart/form-data; 200',
+          description: `${UPLOAD_RULES} The caller holds business authority over the company; the filing joins its filings (GET /entities/{nzbn}/filings) with a FILING change event.`,
           consumes: ['multipart/form-data'],
           headers: RequestHeaders,
           body: CompanyDocumentBody,
