@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { realClock } from '../src/platform/clock.ts';
 import { openDatabase, withTransaction } from '../src/platform/db/pool.ts';
-import { FolderDocumentStore } from '../src/services/iponz/documents/fs-store.ts';
+import { FolderDocumentStore } from '../src/platform/documents/folder-store.ts';
 import { documentsFolder } from '../src/services/iponz/documents/location.ts';
 import { parseTitleQuery } from '../src/services/iponz/domain/title-query.ts';
 import { SEARCH_CAP } from '../src/services/iponz/domain/trademark-search.ts';

@@ -3,7 +3,8 @@
  * HMAC-SHA256 over the path, the expiry and the caller (who the URL was made for), keyed by a secret the
  * user of this module derives from the server's. A changed path, expiry or caller, or a URL past its
  * expiry, is refused. Pure: the caller passes the key, "now" and the lifetime. Used by the offers
- * register's document URLs and the portal's bulk data and data-request downloads.
+ * register's and the business number register's document URLs and the portal's bulk data and
+ * data-request downloads.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -44,4 +45,24 @@ export function checkSignature(
 export function derivedSigningKey(keyedUniform: (key: string) => number, purpose: string): Buffer {
   const parts = [0, 1, 2, 3].map((i) => keyedUniform(`${purpose}|${i}`));
   return createHash('sha256').update(parts.join('|')).digest();
+}
+
+const ownedKeys = new WeakMap<object, Map<string, Buffer>>();
+
+/**
+ * `derivedSigningKey` for one purpose, derived once per owner (a service's context, whose keyed uniforms
+ * it uses) and kept as long as the owner lives.
+ */
+export function ownedSigningKey(owner: { keyedUniform(key: string): number }, purpose: string): Buffer {
+  let keys = ownedKeys.get(owner);
+  if (!keys) {
+    keys = new Map();
+    ownedKeys.set(owner, keys);
+  }
+  let key = keys.get(purpose);
+  if (!key) {
+    key = derivedSigningKey((name) => owner.keyedUniform(name), purpose);
+    keys.set(purpose, key);
+  }
+  return key;
 }

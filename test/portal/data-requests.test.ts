@@ -5,9 +5,10 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MultipartBody, multipartUploads, uploadedFile } from '../../src/platform/http/multipart.ts';
 import { listOutbox } from '../../src/platform/mail.ts';
 import { derivedSigningKey, signedQuery } from '../../src/platform/signed-url.ts';
-import { type MultipartBody, multipartUploads, uploadedFile } from '../../src/portal/routes/multipart.ts';
+import { BOUNDARY, multipartBody, multipartType } from '../support/multipart.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 import { csrfOf, type PortalClient, signedInUser } from './support/api.ts';
 
@@ -32,36 +33,18 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-const BOUNDARY = '----rsg-test-boundary-7MA4YWxkTrZu0gW';
-
 function multipart(
   fields: Record<string, string>,
   file?: { name: string; type: string; bytes: Buffer },
 ): Buffer {
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    parts.push(
-      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
-    );
-  }
-  if (file) {
-    parts.push(
-      Buffer.from(
-        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
-      ),
-      file.bytes,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${BOUNDARY}--\r\n`));
-  return Buffer.concat(parts);
+  return multipartBody(fields, file ? [file] : []);
 }
 
 async function upload(client: PortalClient, url: string, body: Buffer) {
   return t.app.inject({
     method: 'POST',
     url,
-    headers: { cookie: client.cookieHeader, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    headers: { cookie: client.cookieHeader, 'content-type': multipartType() },
     payload: body,
   });
 }

@@ -25,7 +25,9 @@ import {
  * impossible dates) and hostile ones at any depth (empty and very long strings, NUL, lone surrogates,
  * SQL and JSON metacharacters, wrong types, huge and negative numbers, broken %-encoding, repeated and
  * unknown parameters, extra fields, JSON nested 100,000 deep). The fixture's valid example queries and
- * body are sent too, with a parameter or a field dropped, repeated or replaced.
+ * body are sent too, with a parameter or a field dropped, repeated or replaced. A body of another kind
+ * (a multipart upload, which the fixture gives as bytes) is sent whole, cut at any byte, with a byte
+ * changed or as random bytes, now and then under another type.
  *
  * Every answer must be below 500; an error must be in the service's dialect with a code of its
  * catalogue (and a 400 `invalid-parameter` must name the field); a successful answer must conform to the
@@ -56,6 +58,40 @@ interface Request {
   query: string[];
   headers: Record<string, string>;
   body?: string;
+  /** A body of another kind than JSON (a multipart upload), with the type it is sent as. */
+  raw?: { bytes: Buffer; contentType: string };
+}
+
+/**
+ * A raw example body (a multipart upload) as sent, cut at any byte, with a byte changed, or replaced by
+ * random bytes; mostly under its own type, now and then under another.
+ */
+function rawBodies(example: Buffer, contentType: string): fc.Arbitrary<NonNullable<Request['raw']>> {
+  const bytes = fc.oneof(
+    { weight: 4, arbitrary: fc.constant(example) },
+    { weight: 3, arbitrary: fc.nat(example.length).map((n) => example.subarray(0, n)) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(fc.nat(Math.max(0, example.length - 1)), fc.integer({ min: 0, max: 255 }))
+        .map(([at, byte]) => {
+          const copy = Buffer.from(example);
+          copy[at] = byte;
+          return copy;
+        }),
+    },
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }).map((array) => Buffer.from(array)) },
+  );
+  const types = fc.oneof(
+    { weight: 8, arbitrary: fc.constant(contentType) },
+    fc.constantFrom(
+      'application/json',
+      'text/plain',
+      'multipart/form-data',
+      'multipart/form-data; boundary=x',
+    ),
+  );
+  return fc.record({ bytes, contentType: types });
 }
 
 /** Raw, possibly broken, URL bytes: sent as they are. */
@@ -397,13 +433,17 @@ class Generator {
         if (accept !== undefined) all.accept = accept;
         return all;
       });
+    const example = bodyOf(access, this.subject);
+    if (Buffer.isBuffer(example)) {
+      const raw = rawBodies(example, access.headers?.['content-type'] ?? 'application/octet-stream');
+      return fc.record({ path, query, headers, raw });
+    }
     let body: fc.Arbitrary<unknown> = fc.constant(undefined);
     if (operation.body) {
       const bodies: fc.WeightedArbitrary<unknown>[] = LEVELS.map((level) => ({
         weight: 5,
         arbitrary: this.value(operation.body!, 'body', level),
       }));
-      const example = bodyOf(access, this.subject);
       if (example !== undefined) bodies.push({ weight: 10, arbitrary: this.exampleBody(operation, example) });
       bodies.push({ weight: 1, arbitrary: deepJson });
       body = fc.oneof(...bodies);
@@ -457,6 +497,7 @@ export function fuzzOperations(fixture: ServiceFixture, options: FuzzOptions): v
     const names = new Set([
       ...operation.parameters.map((p) => p.name),
       ...Object.keys(operation.body?.properties ?? {}),
+      ...(operation.formFields ?? []),
       ...(options.fieldAliases ?? []),
       'body',
       'path',
@@ -529,7 +570,10 @@ export function fuzzOperations(fixture: ServiceFixture, options: FuzzOptions): v
         fc.asyncProperty(generator.request(operation, access), async (request) => {
           const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => request.path[name] ?? '');
           const url = `${base}${path}${request.query.length ? `?${request.query.join('&')}` : ''}`;
-          const label = `${operation.method} ${url.slice(0, 200)} ${request.body?.slice(0, 200) ?? ''}`;
+          const sent = request.raw
+            ? `[${request.raw.bytes.length} bytes of ${request.raw.contentType}]`
+            : request.body;
+          const label = `${operation.method} ${url.slice(0, 200)} ${sent?.slice(0, 200) ?? ''}`;
           const before = operation.method === 'GET' ? undefined : await fingerprint(...tables);
           const response = await subject.gateway.app.inject({
             method: operation.method as 'GET',
@@ -541,8 +585,10 @@ export function fuzzOperations(fixture: ServiceFixture, options: FuzzOptions): v
               ...(token ? { authorization: `Bearer ${token}` } : {}),
               ...request.headers,
               ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+              ...(request.raw ? { 'content-type': request.raw.contentType } : {}),
             },
             ...(request.body === undefined ? {} : { payload: request.body }),
+            ...(request.raw ? { payload: request.raw.bytes } : {}),
           });
           statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
           check(label, response, operation, request);

@@ -42,6 +42,8 @@ export interface Operation {
   parameters: Parameter[];
   /** The JSON body's schema, when the operation takes one. */
   body?: Schema;
+  /** The fields of a body of another kind (a multipart upload's parts), when the operation takes one. */
+  formFields?: string[];
 }
 
 type Response = { content?: Record<string, { schema: object }> };
@@ -56,6 +58,13 @@ export const serviceBase = (id: ServiceId, environment: Environment = 'sandbox')
   `${ENVIRONMENT_PREFIX[environment]}${serviceOf(id).path}`;
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** The parts a `multipart/form-data` body's schema names. */
+function formFieldsOf(requestBody: unknown): { formFields?: string[] } {
+  const content = (requestBody as { content?: Record<string, { schema?: Schema }> } | undefined)?.content;
+  const schema = content?.['multipart/form-data']?.schema;
+  return schema ? { formFields: Object.keys(schema.properties ?? {}) } : {};
+}
 
 export class OpenApi {
   private readonly ajv = new Ajv({ strict: false, allErrors: true });
@@ -90,6 +99,7 @@ export class OpenApi {
                 ]!.schema,
               }
             : {}),
+          ...formFieldsOf(operation.requestBody),
         })),
     );
   }

@@ -53,6 +53,8 @@ export function callOperation(
   const [method] = entry.id.split(' ') as [string];
   const key = call.key === undefined ? defaultKey : call.key;
   const body = bodyOf(entry.access, subject);
+  // A body of another kind than JSON (a multipart upload) is sent as it is, of the type its headers name.
+  const raw = Buffer.isBuffer(body);
   const fixtureHeaders = Object.fromEntries(
     Object.entries(entry.access.headers ?? {}).filter(
       ([name]) => !call.omitHeaders?.includes(name.toLowerCase()),
@@ -73,9 +75,9 @@ export function callOperation(
       ...(key === null ? {} : { 'Ocp-Apim-Subscription-Key': key }),
       ...(call.authorization ? { authorization: call.authorization } : {}),
       ...(call.organisation ? { 'x-organisation': call.organisation } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(body === undefined || raw ? {} : { 'content-type': 'application/json' }),
       ...call.headers,
     },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    ...(body === undefined ? {} : { payload: raw ? body : JSON.stringify(body) }),
   });
 }

@@ -24,7 +24,10 @@ export interface OperationAccess {
   query?: string | string[];
   /** Headers the operation's valid example needs (e.g. `If-Match` of a compliance filing). */
   headers?: Record<string, string>;
-  /** A valid body, or one made from the subject's `ids` (for ids known once the gateway is set up). */
+  /**
+   * A valid body, or one made from the subject's `ids` (for ids known once the gateway is set up): JSON,
+   * or a `Buffer` sent as it is, of the type `headers` names (a multipart upload).
+   */
   body?: unknown;
   /**
    * The test file whose own matrix and fuzzer cover the operation (a SOAP operation without a JSON form:

@@ -4,8 +4,8 @@ import path from 'node:path';
 
 /**
  * Each test worker keeps the files the product writes beside its databases (bulk data exports, the offers
- * register's and the IP office's documents) in a temporary folder of its own, removed when the worker
- * ends — never in the checkout's `data/`, where workers running at once would write the same files. A
+ * register's, the IP office's and the business number register's documents) in a temporary folder of its
+ * own, removed when the worker ends — never in the checkout's `data/`, where workers running at once would write the same files. A
  * test that needs a folder of its own still sets the variable itself.
  *
  * The suite runs without isolation (vitest.config.ts): a worker process runs file after file, and this
@@ -17,6 +17,7 @@ const VARIABLES = [
   ['RSG_BULK_DATA_DIR', 'bulk-data'],
   ['RSG_DISCLOSE_DOCUMENTS_DIR', 'disclose-documents'],
   ['RSG_IPONZ_DOCUMENTS_DIR', 'iponz-documents'],
+  ['RSG_NZBN_DOCUMENTS_DIR', 'nzbn-documents'],
 ] as const;
 
 const KEPT = Symbol.for('rsg.test.worker-folders');

@@ -47,11 +47,20 @@ ${queues.access}
 ${queues.bulk}`;
 }
 
-/** A pending request's documents: each one's type and address. */
+/**
+ * A pending request's documents: each one's type and address, or, for a document uploaded to the
+ * register (whose signed URL is made when the register answers, GET /authorities), its identifier.
+ */
 const documentsOf = (documents: unknown[]): SafeHtml[] =>
   documents.map((item) => {
-    const document = item as { documentType?: string | null; url?: { href?: string } | null };
-    return html`<br>${document.documentType ?? 'document'}: <code>${document.url?.href ?? 'no address'}</code>`;
+    const document = item as {
+      documentId?: string | null;
+      documentType?: string | null;
+      url?: { href?: string } | null;
+    };
+    const uploaded = /^[0-9a-f]{16}$/.test(document.documentId ?? '');
+    const where = document.url?.href ?? (uploaded ? `uploaded ${document.documentId}` : 'no address');
+    return html`<br>${document.documentType ?? 'document'}: <code>${where}</code>`;
   });
 
 /** Requests for business authority over a register's object (a business number), oldest first. */

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { LARGE_UPLOAD } from '../../platform/http/body-deadline.ts';
 import { html } from '../../platform/http/html.ts';
+import { multipartUploads, uploadedFile } from '../../platform/http/multipart.ts';
 import { ANSWER_LIMIT, FORMATS, isFormat } from '../domain/data-requests.ts';
 import { invalidField } from '../errors.ts';
 import type { PortalDeps } from '../index.ts';
@@ -19,7 +20,6 @@ import { dataRequestsPage, operatorDataRequestsPage } from '../pages/data-reques
 import { linkRefusal, refusalPage, sendPage } from '../pages/layout.ts';
 import { portalContext, requireOperator, requireUser } from '../session.ts';
 import { queryValue, textField } from './forms.ts';
-import { multipartUploads, uploadedFile } from './multipart.ts';
 
 /**
  * The offers register's data-request form (spec part A): the user's form and requests, the answer's
@@ -108,7 +108,7 @@ export function dataRequestRoutes(scope: FastifyInstance, deps: PortalDeps): voi
 }
 
 /**
- * The answer: a multipart body read by @fastify/multipart in this scope only (routes/multipart.ts), the
+ * The answer: a multipart body read by @fastify/multipart in this scope only (platform/http/multipart.ts), the
  * file streamed to a temporary file in the data folder. Only an operator's body is read at all (checked
  * before parsing); the CSRF token is one of its fields, checked by the portal's `preHandler` as any
  * form's.

@@ -14,4 +14,9 @@ export const NZBN_ERRORS = {
   ),
   unauthorized: errorCode('UNAUTHORIZED', 401, 'The operation needs a subscription and there is none'),
   forbidden: errorCode('FORBIDDEN', 403, 'The caller holds no authority over this entity'),
+  signatureRefused: errorCode(
+    'SIGNATURE_REFUSED',
+    403,
+    'A document URL whose signature does not match, or that has expired: ask the API for a new one',
+  ),
 } as const satisfies Record<string, ErrorCode>;

@@ -6,6 +6,7 @@ import { BULK_COLUMNS, BULK_DATASET } from './domain/bulk-record.ts';
 import { NZBN_ERRORS } from './errors.ts';
 import { BulkExportJob, DEFAULT_BULK_DATA_MONTHS, exportBusinessNumbers } from './jobs/bulk-export.ts';
 import { NzbnJobs } from './jobs/index.ts';
+import { nzbnPublicRoutes } from './routes/files.ts';
 import { nzbnRoutes } from './routes/index.ts';
 import { simulateActivity } from './sandbox/activity.ts';
 import { sandboxDocuments } from './sandbox/documents.ts';
@@ -28,6 +29,8 @@ export const nzbnService: ServiceDefinition = {
   // The generated entities' documents (not stored by the seed) come from the sandbox generator: wired
   // here, into the routes, the jobs and the bulk export, never imported by the store.
   routes: nzbnRoutes(sandboxDocuments),
+  // A document's bytes for a signed URL (no key: the signature is the permission).
+  publicRoutes: nzbnPublicRoutes(sandboxDocuments),
   description: NZBN_DESCRIPTION,
   openapi: nzbnWebhooks,
   migrations: path.join(here, 'migrations'),

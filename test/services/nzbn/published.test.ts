@@ -10,6 +10,7 @@ import { REPLACED } from '../../../src/services/nzbn/schemas/replaced.ts';
 import { signedInUser } from '../../support/oauth.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
 import { invitationsOf } from './support/harness-fixture.ts';
+import { MULTIPART, multipartBody, pdf } from './support/multipart.ts';
 import { OpenApi } from './support/openapi.ts';
 import {
   type CheckOptions,
@@ -290,6 +291,8 @@ interface Case {
   holds?: boolean;
   /** An object this case needs, made first (its id replaces `{id}` in the URLs). */
   make?: () => Promise<string>;
+  /** Headers every call of the case sends (a multipart body's type). */
+  headers?: Record<string, string>;
 }
 
 const watchlist = async () => {
@@ -297,6 +300,14 @@ const watchlist = async () => {
     payload: { name: 'Published', channel: 'EMAIL', watchlistEmailAddresses: ['p@example.test'], nzbns: [E] },
   });
   return String(made.json().watchlistId);
+};
+/** An address of the entity, for its removal. */
+const address = async () => {
+  const made = await t.call('POST', `/entities/${E}/addresses`, {
+    token: t.owner.token,
+    payload: { addressType: 'DELIVERY', address1: '1 Published Lane', address3: 'Wellington' },
+  });
+  return made.json().uniqueIdentifier as string;
 };
 const role = async () => {
   const made = await t.call('POST', `/entities/${E}/roles`, {
@@ -638,6 +649,37 @@ const CASES: Record<OperationCode, Case> = {
     { addressType: 'HOME', address1: 'x' },
     'addressType',
   ),
+  NZBN_044_1: {
+    url: `/entities/${E}/addresses/{id}`,
+    user: true,
+    make: address,
+    bad: { url: `/entities/${BROKEN}/addresses/1`, field: 'nzbn' },
+    notFound: { url: `/entities/${E}/addresses/42` },
+  },
+  NZBN_004_13: {
+    url: `/entities/${FIXTURE.company}/filings`,
+    bad: { url: `/entities/${BROKEN}/filings`, field: 'nzbn' },
+  },
+  NZBN_105: {
+    url: '/documents',
+    user: true,
+    // Any signed-in user uploads documents: its 403 is the organisation's.
+    refusal: 'organisation',
+    headers: MULTIPART,
+    body: multipartBody({ documentType: 'LETTER' }, pdf('Published letter')),
+    bad: {
+      body: multipartBody({}, { name: 'letter.pdf', type: 'application/pdf', bytes: Buffer.from('words') }),
+      field: 'file',
+    },
+    notFound: { body: multipartBody({ documentId: '0123456789abcdef' }, pdf()) },
+  },
+  NZBN_905: {
+    url: '/companies-document-upload',
+    user: true,
+    headers: MULTIPART,
+    body: multipartBody({ nzbn: E, documentType: 'BDHNOTICE' }, pdf('Published notice')),
+    bad: { body: multipartBody({ nzbn: E, documentType: 'ANNUAL' }, pdf()), field: 'documentType' },
+  },
   NZBN_004_20: read('business-ethnicity-identifiers'),
   NZBN_024_13: add(
     'business-ethnicity-identifiers',
@@ -847,6 +889,7 @@ describe('every operation we serve, as published', () => {
         t.call(method as 'GET', url(at), {
           ...(c.user && extra.token === undefined ? { token: t.owner.token } : {}),
           ...extra,
+          headers: { ...c.headers, ...extra.headers },
           ...(body === undefined ? {} : { payload: body as object }),
         });
 

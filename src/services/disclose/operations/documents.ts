@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
-import { checkSignature, derivedSigningKey, signedQuery } from '../../../platform/signed-url.ts';
+import { checkSignature, ownedSigningKey, signedQuery } from '../../../platform/signed-url.ts';
 import {
   DOCUMENT_REC_ID,
   FUND_NUMBER,
@@ -18,18 +18,9 @@ import { apiBase, iso, notFound, numberParam, type Subject } from './common.ts';
  * store (valid SIGNED_URL_SECONDS, bound to the calling subscription), and the bytes such a URL serves.
  */
 
-/** Each context's key, derived once. */
-const keys = new WeakMap<ServiceContext, Buffer>();
-
 /** The key of this environment's document URLs: derived from the server's secret, never stored. */
-export function signingKey(context: ServiceContext): Buffer {
-  let key = keys.get(context);
-  if (!key) {
-    key = derivedSigningKey(context.keyedUniform, `disclose|document-url|${context.environment}`);
-    keys.set(context, key);
-  }
-  return key;
-}
+export const signingKey = (context: ServiceContext): Buffer =>
+  ownedSigningKey(context, `disclose|document-url|${context.environment}`);
 
 /** Where a document's bytes are served (public: the signature is the permission). */
 export const downloadPath = (context: ServiceContext, recId: string): string =>

@@ -2,11 +2,12 @@
  * The bytes of a seeded document (a row of `iponz_case_documents` the generator wrote, whose bytes were
  * never stored): a small file made on demand from its identifier and name, the same every time (ours;
  * nothing is stored for them, so a full-scale seed writes no files). Each is a valid file of its format:
- * a one-page PDF naming the document, an 8×8 grey baseline JPEG carrying the identifier in a comment, a
- * 1×1 GIF whose colour comes from the identifier; a trade mark's image (the document `MarkImageName`
+ * a one-page PDF naming the document (platform/documents/one-page-pdf.ts), an 8×8 grey baseline JPEG
+ * carrying the identifier in a comment, a 1×1 GIF whose colour comes from the identifier; a trade mark's image (the document `MarkImageName`
  * names) a GIF picture of the mark's title (documents/mark-picture.ts).
  */
 import { createHash } from 'node:crypto';
+import { onePagePdf } from '../../../platform/documents/one-page-pdf.ts';
 import { markPicture } from './mark-picture.ts';
 
 export type ObjectFormat = 'pdf' | 'jpeg' | 'gif';
@@ -20,30 +21,7 @@ export function generatedDocument(
   if (format === 'gif' && markTitle) return markPicture(markTitle);
   if (format === 'gif') return gif(id);
   if (format === 'jpeg') return jpeg(id);
-  return pdf(id, name);
-}
-
-function pdf(id: string, name: string): Buffer {
-  const text = (value: string) => value.replace(/[^\x20-\x7e]/g, '?').replace(/[()\\]/g, '\\$&');
-  const stream = `BT /F1 12 Tf 72 720 Td (Sandbox document ${id}) Tj 0 -18 Td (${text(name)}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(body.length);
-    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
+  return onePagePdf([`Sandbox document ${id}`, name]);
 }
 
 function gif(id: string): Buffer {

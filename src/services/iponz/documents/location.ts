@@ -1,28 +1,22 @@
 /**
  * Where an environment's documents live (ours): the folder `RSG_IPONZ_DOCUMENTS_DIR`, else
  * `<RSG_DATA_DIR or ./data>/iponz-documents`, then one subfolder per database (its name), so the
- * sandbox and production — and each test's database — never share a document. Tests set
- * `RSG_IPONZ_DOCUMENTS_DIR` to a temporary folder. Read from the environment, not the settings:
- * service settings are numbers.
+ * sandbox and production — and each test's database — never share a document
+ * (platform/documents/location.ts). Tests set `RSG_IPONZ_DOCUMENTS_DIR` to a temporary folder.
  */
-import path from 'node:path';
 import type { Database } from '../../../platform/db/pool.ts';
-import { FolderDocumentStore } from './fs-store.ts';
+import type { FolderDocumentStore } from '../../../platform/documents/folder-store.ts';
+import {
+  type DocumentsPlace,
+  documentsFolder as folderOf,
+  folderStoreFor,
+} from '../../../platform/documents/location.ts';
 
-export function documentsFolder(databaseUrl: string, env: NodeJS.ProcessEnv = process.env): string {
-  const root = env.RSG_IPONZ_DOCUMENTS_DIR || path.join(env.RSG_DATA_DIR || 'data', 'iponz-documents');
-  const name = decodeURIComponent(new URL(databaseUrl).pathname.replace(/^\//, '')) || 'default';
-  return path.resolve(root, name.replace(/[^A-Za-z0-9_-]/g, '_'));
-}
+const PLACE: DocumentsPlace = { variable: 'RSG_IPONZ_DOCUMENTS_DIR', folder: 'iponz-documents' };
+
+export const documentsFolder = (databaseUrl: string, env: NodeJS.ProcessEnv = process.env): string =>
+  folderOf(PLACE, databaseUrl, env);
 
 /** One store per database, shared by the routes of every process that uses it. */
-const stores = new Map<string, FolderDocumentStore>();
-export function documentStoreFor(database: Pick<Database, 'url'>): FolderDocumentStore {
-  const folder = documentsFolder(database.url);
-  let store = stores.get(folder);
-  if (!store) {
-    store = new FolderDocumentStore(folder);
-    stores.set(folder, store);
-  }
-  return store;
-}
+export const documentStoreFor = (database: Pick<Database, 'url'>): FolderDocumentStore =>
+  folderStoreFor(PLACE, database);

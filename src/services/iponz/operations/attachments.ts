@@ -3,8 +3,9 @@
  * from the staged names the SOAP framework stored them under (soap/endpoint.ts) into the document store
  * under new document identifiers, and deleted again when the operation fails or records nothing.
  */
+
+import type { DocumentStore } from '../../../platform/documents/store.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import type { DocumentStore } from '../documents/store.ts';
 import type { CaseDocument } from '../domain/model.ts';
 import type { BinaryValue } from '../soap/validator.ts';
 import type { FiledDocument } from '../store/applications.ts';

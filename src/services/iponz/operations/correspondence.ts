@@ -8,9 +8,9 @@
 import type { ServiceContext } from '../../../gateway/service-context.ts';
 import { nzDate } from '../../../platform/calendar.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
+import type { DocumentStore } from '../../../platform/documents/store.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { documentStoreFor } from '../documents/location.ts';
-import type { DocumentStore } from '../documents/store.ts';
 import { checkDateRange, LIST_MAX, type ListFilter } from '../domain/correspondence.ts';
 import { caseKey } from '../store/case-cache.ts';
 import {

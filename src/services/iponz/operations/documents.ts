@@ -3,9 +3,9 @@
  * record and its bytes, stored, or generated on demand for a seeded document (documents/generated.ts).
  */
 import type { ServiceContext } from '../../../gateway/service-context.ts';
+import type { DocumentStore } from '../../../platform/documents/store.ts';
 import { generatedDocument } from '../documents/generated.ts';
 import { documentStoreFor } from '../documents/location.ts';
-import type { DocumentStore } from '../documents/store.ts';
 import { findDocument } from '../store/documents.ts';
 
 /** The document's record and bytes; undefined: no document has this identifier. */

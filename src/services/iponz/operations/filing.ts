@@ -16,10 +16,10 @@
 import type pg from 'pg';
 import type { Caller, ServiceContext } from '../../../gateway/service-context.ts';
 import { nzDate } from '../../../platform/calendar.ts';
+import type { DocumentStore } from '../../../platform/documents/store.ts';
 import { RuleError } from '../../../platform/errors.ts';
 import { keepNoFailure, requestHash, runOnce, successOnlyStore } from '../../../platform/http/idempotency.ts';
 import { documentStoreFor } from '../documents/location.ts';
-import type { DocumentStore } from '../documents/store.ts';
 import {
   checkTradeMarkApplication,
   type FeeLine,

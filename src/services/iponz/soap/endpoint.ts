@@ -21,11 +21,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DocumentStore } from '../../../platform/documents/store.ts';
 import { LARGE_UPLOAD } from '../../../platform/http/body-deadline.ts';
 import { frameworkError, PLATFORM_ERRORS, SOAP_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 import { typed } from '../../../platform/http/operation.ts';
-import type { DocumentStore } from '../documents/store.ts';
 import { declareAnyAccept } from '../routes/support.ts';
 import { fault, faultOf, sendAnswer } from './answer.ts';
 import { postSchema, samplesOf, WSDL_FOLDER, wsdlSchema } from './endpoint-docs.ts';

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
+import type { DocumentStore } from '../../../platform/documents/store.ts';
 import { drained } from '../../../platform/drained.ts';
-import type { DocumentStore } from '../documents/store.ts';
 import type { BinarySink, BinaryValue } from './validator.ts';
 import { XsdViolation } from './validator.ts';
 

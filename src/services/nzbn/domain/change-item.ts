@@ -63,6 +63,7 @@ const RESOURCES: Readonly<Record<string, string>> = {
   ENTITY_NAME: '/history/entity-names',
   HIBERNATIONSTATUS: '/history/hibernation-statuses',
   ORGANISATIONPART: '/organisation-parts',
+  FILING: '/filings',
   COMPANYDETAILS_ANNUALRETURNS: '/company-details',
   COMPANYDETAILS_FINANCIALSTATEMENTS: '/company-details',
   COMPANYDETAILS_REMOVALCOMMENCED: '/company-details',

@@ -135,7 +135,7 @@ export const CHANGE_EVENT_TYPES: readonly ChangeEventTypeInfo[] = [
   event('ROLES_PARTNER', false, 'A partner role changed'),
   event('ROLES_TRUSTEE', false, 'A trustee role changed'),
   event('ROLES_OTHER', false, 'Any other role changed (sole trader, officer, authorised person …)'),
-  event('ADDRESS', false, 'An address was added or changed'),
+  event('ADDRESS', false, 'An address was added, changed or removed'),
   event('TRADINGNAME', false, 'Trading names changed'),
   event('PHONENUMBER', false, 'Phone numbers changed'),
   event('EMAILADDRESS', false, 'Email addresses changed'),
@@ -147,6 +147,11 @@ export const CHANGE_EVENT_TYPES: readonly ChangeEventTypeInfo[] = [
   event('AUSTRALIANBUSINESSNUMBER', false, 'The Australian Business Number changed'),
   event('HIBERNATIONSTATUS', false, 'The hibernation status changed'),
   event('ORGANISATIONPART', false, 'An organisation part was created or updated'),
+  event(
+    'FILING',
+    false,
+    'A company filed a document (POST /companies-document-upload); new value is the filing',
+  ),
 ];
 
 const CHANGE_EVENT_CODES = new Set(CHANGE_EVENT_TYPES.map((type) => type.code));

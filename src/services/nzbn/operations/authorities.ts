@@ -35,6 +35,7 @@ import type {
   AuthoritySearchQuery,
 } from '../schemas/directory.ts';
 import { forbidden, notFound, signedIn } from './directory-support.ts';
+import { answeredDocuments, keptDocuments } from './document-links.ts';
 import { actsFor, choice, entityView, loadEntity, type NzbnContext, nzbnParam } from './support.ts';
 
 const KIND = 'entity';
@@ -53,8 +54,15 @@ async function entityFacts(context: NzbnContext, nzbn: string) {
   }
 }
 
-const published = async (context: NzbnContext, authority: RegisterAuthority): Promise<Authority> =>
-  publishedAuthority(authority, await entityFacts(context, authority.objectId));
+/** An authority as published, its uploaded documents with signed URLs made for `caller`. */
+const published = async (
+  context: NzbnContext,
+  authority: RegisterAuthority,
+  caller: Caller | undefined,
+): Promise<Authority> => ({
+  ...publishedAuthority(authority, await entityFacts(context, authority.objectId)),
+  documents: await answeredDocuments(context, caller, authority.documents),
+});
 
 const SORTS = { authorityStartDate: 'authorityStartDate', nzbn: 'nzbn', authorityStatus: 'status' } as const;
 
@@ -101,7 +109,9 @@ export async function searchAuthorities(
     return { total: 0, items: [], sortBy, sortOrder };
   }
   const found = await context.identity.directory.authorities(search);
-  const items = await Promise.all(found.items.map((authority) => published(context, authority)));
+  const items = await Promise.all(
+    found.items.map((authority) => published(context, authority, input.caller)),
+  );
   return { total: found.total, items, sortBy, sortOrder };
 }
 
@@ -155,6 +165,7 @@ export async function requestAuthority(
     throw forbidden('userId', 'only a holder of authority over the entity grants it to another user');
   }
   const given = evidence(body);
+  const documents = await keptDocuments(context, viewer.id, given.documents);
   if (body.approvalType === 'USER' && !grants) {
     throw badRequest('approvalType', 'USER is the approval of a holder of authority over the entity');
   }
@@ -170,13 +181,13 @@ export async function requestAuthority(
     authorityType: body.AuthorityType ?? 'DELEGATED',
     approvalType: body.approvalType,
     supportingInformation: given.supportingInformation ?? [],
-    documents: given.documents ?? [],
+    documents: documents ?? [],
     reason: body.reason ?? null,
     comment: body.comment ?? null,
     requestedBy: viewer.id,
   });
   if (!made) throw badRequest('nzbn', 'the holder has a current authority or request over this entity');
-  return published(context, made);
+  return published(context, made, input.caller);
 }
 
 /** Who may move an authority to `to`, from where it is. */
@@ -232,6 +243,8 @@ export async function changeAuthority(
     throw badRequest('nzbn', 'is the authority’s own business number: an authority does not move');
   }
   const to = body.AuthorityStatus;
+  const given = evidence(body);
+  const documents = await keptDocuments(context, viewer.id, given.documents, found.documents);
   const changed = await context.identity.directory.changeAuthority(
     KIND,
     authorityId,
@@ -240,7 +253,8 @@ export async function changeAuthority(
       by: viewer.id,
       ...(body.reason ? { reason: body.reason } : {}),
       ...(body.comment ? { comment: body.comment } : {}),
-      ...evidence(body),
+      ...given,
+      ...(documents ? { documents } : {}),
     },
     (current) => {
       if (to !== undefined && to !== current.status) checkMove(current, to, standing);

@@ -8,8 +8,10 @@ import type { ServiceContext } from '../../../gateway/service-context.ts';
 import type { NzbnContext } from '../operations/support.ts';
 import type { DocumentSource } from '../store/document-source.ts';
 import { openEntityCache } from '../store/entity-cache.ts';
+import { addressRemovalRoutes } from './address-removal.ts';
 import { authorityRoutes } from './authorities.ts';
 import { changeRoutes } from './changes.ts';
+import { documentRoutes } from './documents.ts';
 import { historyRoutes } from './history.ts';
 import { partItemRoutes } from './org-part-items.ts';
 import { partWriteRoutes } from './org-part-writes.ts';
@@ -51,5 +53,7 @@ export function nzbnRoutes(documents: DocumentSource): FastifyPluginAsync<Servic
     await partWriteRoutes(app, context);
     await partItemRoutes(app, context);
     await watchlistRoutes(app, context);
+    await documentRoutes(app, context);
+    await addressRemovalRoutes(app, context);
   };
 }

@@ -5,6 +5,7 @@
  * disregard it; the published definition lists no 406 for any operation of the register).
  */
 import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { DeclaredParts } from '../../../platform/http/declared-validators.ts';
 import {
   conditionalRead,
   declareOperation,
@@ -20,11 +21,12 @@ export const PRODUCES = ['application/json'] as const;
  * operation that declares no headers gets the ones the published definition gives every operation: the
  * request id, and If-None-Match (with the other conditions) on a read with validators. A write declares
  * If-Match itself where the definition names it (`WriteHeaders`); every write of an existing resource
- * honours it all the same.
+ * honours it all the same. A body that is not JSON (the multipart uploads) declares its `validators`.
  */
 export function nzbnOperation<Options extends RouteShorthandOptions>(
   options: Options,
   conditional?: OperationDeclaration['conditional'],
+  validators?: DeclaredParts,
 ): Options {
   const schema = options.schema as { headers?: unknown } | undefined;
   if (schema && schema.headers === undefined) {
@@ -34,6 +36,7 @@ export function nzbnOperation<Options extends RouteShorthandOptions>(
     produces: PRODUCES,
     unacceptable: 'first',
     ...(conditional === undefined ? {} : { conditional }),
+    ...(validators === undefined ? {} : { validators }),
   });
 }
 

@@ -8,14 +8,13 @@
  */
 
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { preconditionsOf, typed } from '../../../platform/http/operation.ts';
+import type { FastifyInstance } from 'fastify';
+import { typed } from '../../../platform/http/operation.ts';
 import { Nullable, Nzbn, PrivacySettings, Role, Strict } from '../domain/schema.ts';
 import {
   appointRole,
   changePrivacySettings,
   changeRole,
-  type EntityWrite,
   requestStatus,
   setAustralianBusinessNumber,
 } from '../operations/entity-updates.ts';
@@ -24,16 +23,9 @@ import * as Input from '../schemas/inputs.ts';
 import { NzbnParams, responses, WriteHeaders } from '../schemas/operations.ts';
 import { nzbnOperation } from './operation.ts';
 import { published } from './published.ts';
-import { UPDATE_ERRORS, withValidators } from './update-support.ts';
+import { UPDATE_ERRORS, withValidators, writeOf } from './update-support.ts';
 
 const config = { threeLegged: true };
-
-/** The write a request makes: its caller, the entity of its path and its preconditions. */
-const writeOf = (request: FastifyRequest, nzbn: string): EntityWrite => ({
-  caller: request.caller,
-  nzbn,
-  preconditions: preconditionsOf(request),
-});
 
 /** The published UpdateAustralianBusinessNumberResponse. */
 const AbnAnswer = Type.Object(

@@ -2,15 +2,16 @@
  * The sandbox's `DocumentSource` (store/document-source.ts): the documents of generated entities that
  * have not changed since the seed, made again from (seed, index) by the deterministic generator. The
  * service wires it at start (index.ts); the store reads rows without a document through it and never
- * imports the generator. Documents made more than once recently are kept in memory (the last few
- * thousand), so repeated reads and searches do not generate them again; one made once is not kept
- * (store/recently-seen.ts says why).
+ * imports the generator. The filings of the generated companies come through it too (filings.ts).
+ * Documents made more than once recently are kept in memory (the last few thousand), so repeated reads
+ * and searches do not generate them again; one made once is not kept (store/recently-seen.ts says why).
  */
 import { parseNzDateTime } from '../../../platform/nz-time.ts';
 import { hidesItems } from '../domain/privacy.ts';
 import type { DocumentSource, GeneratedVersion } from '../store/document-source.ts';
 import { RecentlySeen } from '../store/recently-seen.ts';
 import { documentEtag } from '../store/rows.ts';
+import { sandboxFilings } from './filings.ts';
 import { generatePreviousNames } from './history.ts';
 import { indexForNzbn } from './numbers.ts';
 import { generatedEntity, SANDBOX_SEED, sandboxGeography } from './seed-rows.ts';
@@ -47,10 +48,11 @@ function previousNames(index: number): string[] {
   return generatePreviousNames(SANDBOX_SEED, index, entity, sandboxGeography()).map((name) => name.name);
 }
 
-/** The generated documents of the sandbox register (seed `nzbn-sandbox-v1`). */
+/** The generated documents of the sandbox register (seed `nzbn-sandbox-v1`), and its companies' filings. */
 export const sandboxDocuments: DocumentSource = {
   seed: SANDBOX_SEED,
   indexOf: indexForNzbn,
   version,
   previousNames,
+  filings: sandboxFilings,
 };

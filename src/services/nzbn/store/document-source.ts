@@ -5,11 +5,16 @@
  * the document from a `DocumentSource`, which makes it again from (seed, index) — the generator is
  * deterministic — with the ETag the hash of that text, as for a stored document.
  *
+ * Filings are the same: the seed stores none for the generated companies, and a read of a company's
+ * filings (`GET /entities/{nzbn}/filings`) gets them from the source, made again from (seed, company).
+ *
  * The store never imports the generator: the service wires the sandbox's source (sandbox/documents.ts)
  * at start — into its service context (`NzbnContext.documents`) when the routes mount, into the entity
  * cache it opens there, and into its jobs and bulk export — and the store's functions take it from their
  * caller.
  */
+
+import type { GeneratedFiling } from '../domain/filings.ts';
 
 /** A generated entity as the seed made it: its document and the columns the seed wrote beside it. */
 export interface GeneratedVersion {
@@ -30,4 +35,9 @@ export interface DocumentSource {
   version(index: number): GeneratedVersion;
   /** The seed's `previous_names` of generated entity `index`. */
   previousNames(index: number): string[];
+  /**
+   * The filings the generator gives a business number (a generated or fixed company; none for any
+   * other number), oldest first, each with its document.
+   */
+  filings(nzbn: string): GeneratedFiling[];
 }

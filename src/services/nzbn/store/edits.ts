@@ -9,7 +9,7 @@
 import { RuleError } from '../../../platform/errors.ts';
 import { parseNzDateTime } from '../../../platform/nz-time.ts';
 import { roleChangeEventType } from '../domain/changes.ts';
-import { ENTITY_STATUSES, type EntityStatusCode } from '../domain/codes.ts';
+import { ENTITY_STATUSES, type EntityStatusCode, isCompanyType } from '../domain/codes.ts';
 import {
   type EntityNamePeriod,
   NO_STATUS_NOTE,
@@ -51,6 +51,38 @@ export async function addressChange(
   const { ended, isPrivate } = addAddress(entity, item);
   return { result: item, events: [{ changeEventType: 'ADDRESS', newValue: item, isPrivate }], ended };
 }
+
+/**
+ * DELETE /entities/{nzbn}/addresses/{id}: the address ends now and goes to the address history; event
+ * `ADDRESS` with the address as it ended. Undefined when the entity has no address `id`. A company keeps
+ * its registered address and its address for service (the Companies Act asks for both): a new one of
+ * the type replaces them (POST addresses), none removes them.
+ */
+export function addressRemoval(entity: Entity, id: string, tools: UpdateTools): Change<Address> | undefined {
+  const list = entity.addresses.addressList;
+  const found = list.find((address) => address.uniqueIdentifier === id);
+  if (!found) return undefined;
+  if (isCompanyType(entity.entityTypeCode) && KEPT_BY_COMPANIES.has(found.addressType ?? '')) {
+    throw new RuleError(
+      'id',
+      `is the company’s ${found.addressType} address: a company keeps one (POST an address of the type to replace it)`,
+    );
+  }
+  const item = { ...found, endDate: tools.stamp };
+  entity.addresses.addressList = list.filter((address) => address !== found);
+  return {
+    result: item,
+    events: [
+      {
+        changeEventType: 'ADDRESS',
+        newValue: item,
+        isPrivate: isPrivateAddress(entity.privacySettings, found),
+      },
+    ],
+    ended: [{ kind: 'addresses', item, startDate: found.startDate, endDate: tools.stamp }],
+  };
+}
+const KEPT_BY_COMPANIES: ReadonlySet<string> = new Set(['REGISTERED', 'SERVICE']);
 
 /**
  * PUT /entities/{nzbn}/roles: the whole list (domain/roles.ts); one event per changed role with the

@@ -7,6 +7,7 @@ import { signedInUser } from '../../../support/oauth.ts';
 import type { OperationAccess, ServiceFixture, Values } from '../../../support/service-fixture.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './api.ts';
 import { fieldValues } from './fuzz-values.ts';
+import { MULTIPART, multipartBody, pdf } from './multipart.ts';
 
 /**
  * The business number register's fixture for the shared harnesses (test/support/security-matrix.ts,
@@ -81,6 +82,17 @@ const grantees: string[] = [];
 const codes: string[] = [];
 const next = (list: string[]) => (list.length > 1 ? list.shift()! : list[0]!);
 let invitee = 0;
+/**
+ * The address `DELETE …/addresses/{id}` removes, made by the setup: read when the harness fills the path
+ * (the role of `PUT …/roles/{id}` is the subject's `id`).
+ */
+let address = '';
+const madeAddress = {
+  nzbn: E,
+  get id() {
+    return address;
+  },
+};
 
 /** Organisations made by another user, each inviting `email`: the activation codes their mails give. */
 export async function invitationsOf(t: NzbnTest, email: string, count: number): Promise<string[]> {
@@ -175,6 +187,12 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
     const role = await made(
       `/entities/${E}/roles`,
       { roleType: 'Director', rolePerson: { firstName: 'Matrix', lastName: 'Director' } },
+      'uniqueIdentifier',
+    );
+    // An address of the entity, for DELETE …/addresses/{id}.
+    address = await made(
+      `/entities/${E}/addresses`,
+      { addressType: 'DELIVERY', address1: '1 Matrix Lane', address3: 'Wellington' },
       'uniqueIdentifier',
     );
     // Authorities held by other users, for the revocations to find; users a grant may name.
@@ -362,5 +380,20 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
       'action',
     ),
     'DELETE /watchlists/{watchlistId}': watchlist(),
+    // Last, so the fuzzer's seed of every operation above stays what it was (its index).
+    'DELETE /entities/{nzbn}/addresses/{id}': author(undefined, madeAddress),
+    'GET /entities/{nzbn}/filings': { path: { nzbn: FIXTURE.company } },
+    // The uploads take multipart bodies: sent as they are (test/support/operation-calls.ts).
+    'POST /documents': {
+      user: 'any',
+      body: multipartBody({ documentType: 'LETTER' }, pdf('Matrix letter')),
+      headers: MULTIPART,
+      write: 'create',
+    },
+    'POST /companies-document-upload': {
+      ...author(multipartBody({ nzbn: E, documentType: 'BDHNOTICE' }, pdf('Matrix notice'))),
+      headers: MULTIPART,
+      write: 'create',
+    },
   },
 });

@@ -1,6 +1,6 @@
 /**
  * The document store in a filesystem folder (the default backend): one file per document, named by its
- * identifier (checked: 16 hexadecimal digits, or a staged attachment's `staged-` name, so no path can
+ * identifier (checked: 16 hexadecimal digits, or a staged upload's `staged-` name, so no path can
  * escape the folder), spread over 256 subfolders by the identifier's last two digits. A write goes to a
  * temporary file in the same folder, flushed, then renamed over the name: readers see the old bytes or
  * the new, never a part. Temporary files left by a crash (`*.tmp-*`) are removed by `cleanTemporaries`.

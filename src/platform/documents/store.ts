@@ -1,7 +1,9 @@
 /**
- * The document store: the bytes of the IP office's documents (downloads, attachments of applications
- * and task answers), by document identifier, behind an interface another backend (an object store) can
- * implement. Streams only: nothing here holds a document in memory.
+ * The document store: the bytes of a register's documents by identifier, behind an interface another
+ * backend (an object store) can implement. Streams only: nothing here holds a document in memory. The IP
+ * office keeps its downloads and the attachments of applications and task answers in one, the business
+ * number register its uploaded documents; each register its own folder (location.ts), so neither reads
+ * the other's bytes.
  */
 import type { Readable } from 'node:stream';
 

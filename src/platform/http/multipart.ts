@@ -1,13 +1,15 @@
 /**
  * `multipart/form-data` uploads, read with `@fastify/multipart` (busboy) in the scope of the routes that
- * take them, and nowhere else: every other portal form is refused with 415 as before. A multipart body
- * becomes the request's body before the portal's CSRF check runs (a `preValidation` hook): its text
- * fields as strings (64 KiB in all, strict UTF-8, each given once), and its one file part streamed
- * straight to a temporary file in the given folder with its size and SHA-256 counted on the way, so a
- * 200 MB answer never sits in memory. The whole body is bounded: a declared length past `limit` is
- * refused before a byte is read, and past `limit` bytes received the read stops with a 413. Any
- * refusal is a 4xx naming the field or `body`, and leaves no file behind: the temporary file is removed
- * when the read fails and, unless the handler moved it into place, before the answer goes out.
+ * take them, and nowhere else: every other route of the app refuses a multipart body (415) as before.
+ * Used by the portal's data-request answers and the business number register's document uploads. A
+ * multipart body becomes the request's body in a `preValidation` hook (before the portal's CSRF check and
+ * before a declared operation's validators): its text fields as strings (64 KiB in all, strict UTF-8,
+ * each given once), and its one file part streamed straight to a temporary file in the given folder with
+ * its size and SHA-256 counted on the way, so a 200 MB body never sits in memory. The whole body is
+ * bounded: a declared length past `limit` is refused before a byte is read, and past `limit` bytes
+ * received the read stops with a 413. Any refusal is a 4xx naming the field or `body` (in the dialect of
+ * the API that reads it), and leaves no file behind: the temporary file is removed when the read fails
+ * and, unless the handler moved it into place, before the answer goes out.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -17,8 +19,8 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { PLATFORM_ERRORS } from '../../platform/http/error-codes.ts';
-import { bodyTooLarge, HttpError } from '../../platform/http/errors.ts';
+import { PLATFORM_ERRORS } from './error-codes.ts';
+import { bodyTooLarge, HttpError } from './errors.ts';
 
 export interface UploadedFile {
   /** Where the bytes are (the handler renames it into place, or it is removed). */
@@ -82,10 +84,16 @@ export async function multipartUploads(scope: FastifyInstance, options: UploadOp
   });
 }
 
+/**
+ * The files this reader wrote: only these are uploaded files (a body of another type that merely looks
+ * like one, a JSON object with a `temporary` path, is not one, so nothing reads or removes its path).
+ */
+const written = new WeakSet<object>();
+
 /** The uploaded file of a read body, if any. */
 export const uploadedFile = (body: unknown, name: string): UploadedFile | undefined => {
   const value = (body as Record<string, unknown> | undefined)?.[name];
-  return value && typeof value === 'object' && 'temporary' in value ? (value as UploadedFile) : undefined;
+  return value && typeof value === 'object' && written.has(value) ? (value as UploadedFile) : undefined;
 };
 
 async function readBody(request: FastifyRequest, options: UploadOptions): Promise<MultipartBody> {
@@ -159,7 +167,9 @@ async function temporaryFile(part: MultipartFile, options: UploadOptions): Promi
     : 'application/octet-stream';
   await mkdir(options.folder, { recursive: true });
   const temporary = path.join(options.folder, `upload-${randomBytes(12).toString('hex')}.tmp`);
-  return { temporary, fileName, contentType, bytes: 0, sha256: '' };
+  const file = { temporary, fileName, contentType, bytes: 0, sha256: '' };
+  written.add(file);
+  return file;
 }
 
 /** Streams the file part to its temporary file, counting its size and SHA-256; 413 past the limit. */
