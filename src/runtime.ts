@@ -47,7 +47,9 @@ import {
   type SeedIdentity,
   type SeedScale,
   type ServiceDefinition,
+  type ServiceId,
 } from './services/contract.ts';
+import { type InvariantResult, runInvariants } from './services/invariants.ts';
 import { SERVICES } from './services/registry.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -215,6 +217,30 @@ export async function seedSandbox(
       if (summary) summaries.push(`${service.id}: ${summary}`);
     }
     return summaries;
+  } finally {
+    await Promise.all([gateway.close(), sandbox.close()]);
+  }
+}
+
+/**
+ * Checks the sandbox registers against their invariants (`ServiceDefinition.invariants`): of every
+ * service, or of those named. Reads only.
+ */
+export async function checkSandbox(
+  urls: DatabaseUrls,
+  only?: readonly ServiceId[],
+): Promise<InvariantResult[]> {
+  const gateway = openDatabase(urls.gateway, 1);
+  const sandbox = openDatabase(urls.sandbox, 4);
+  try {
+    const reading = await readClock(gateway.pool, 'sandbox');
+    const clock = { now: () => new Date(reading.now) };
+    const services = only ? SERVICES.filter((s) => only.includes(s.id)) : SERVICES;
+    return await runInvariants(services, () => ({
+      database: sandbox,
+      clock,
+      registers: registersOf(SERVICES, sandbox),
+    }));
   } finally {
     await Promise.all([gateway.close(), sandbox.close()]);
   }

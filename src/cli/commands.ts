@@ -13,6 +13,7 @@ import { clockCommand } from './clock.ts';
 import { oauthCommand, organisationsCommand } from './identity.ts';
 import { INVOICES_USAGE, invoicesCommand } from './invoices.ts';
 import { productsCommand } from './products.ts';
+import { SANDBOX_USAGE, sandboxCommand } from './sandbox.ts';
 import { checkServiceSettings, SERVICE_COMMANDS } from './service-commands.ts';
 import { migrateCommand, seedCommand } from './setup.ts';
 import { startCommand, workerCommand } from './start.ts';
@@ -49,6 +50,11 @@ export const COMMANDS: readonly Command[] = [
     usage: `seed [--scale small|full]        create the operator and sandbox subscriptions if missing, then
                                  generate the sandbox registers`,
     run: seedCommand,
+  },
+  {
+    name: 'sandbox',
+    usage: SANDBOX_USAGE,
+    run: sandboxCommand,
   },
   {
     name: 'users',

@@ -53,6 +53,8 @@ export interface ServiceDefinition {
    * under the same prefix beside the guarded ones. They must hide themselves from the OpenAPI document.
    */
   publicRoutes?: FastifyPluginAsync<ServiceContext>;
+  /** The rules its generated sandbox keeps (`rsg sandbox check`). */
+  invariants?: readonly SandboxInvariant[];
   /** Folder of the service's migrations, applied to the sandbox and production databases. */
   migrations?: string;
   /**
@@ -210,6 +212,36 @@ export interface RunningJobs {
 }
 
 export type SeedScale = 'small' | 'full';
+
+/** What an invariant of a sandbox register reads: the sandbox database and clock, and the other registers. */
+export interface InvariantContext {
+  database: Database;
+  clock: Clock;
+  registers?: Registers;
+}
+
+/** A record that breaks an invariant: its identifier (an application number, an NZBN…) and what is wrong. */
+export interface InvariantBreak {
+  record: string;
+  detail: string;
+}
+
+/**
+ * A rule a register's generated sandbox keeps, as a domain expert reads it (dates in order, categories
+ * that agree with content, real addresses): checked by `rsg sandbox check` and by the tests at both
+ * scales, and listed in the register's README. A fixed test case that breaks it on purpose (an overdue
+ * filing, an expired statement) is an exception, named with why: the check passes over it.
+ */
+export interface SandboxInvariant {
+  /** Short and stable, e.g. `dates-in-order`; reported as `<service>/<id>`. */
+  id: string;
+  /** The rule in one sentence, for the README and the check's report. */
+  description: string;
+  /** Records (by the identifier `check` reports) that break it on purpose, each with why. */
+  exceptions?: Readonly<Record<string, string>>;
+  /** Every record that breaks the rule (an empty list: it holds). Reads only. */
+  check(context: InvariantContext): Promise<InvariantBreak[]>;
+}
 
 export interface SeedContext {
   /** The sandbox database. */

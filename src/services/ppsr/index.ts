@@ -7,6 +7,7 @@ import { serverKeysCommand } from './commands/server-keys.ts';
 import { PPSR_ERRORS } from './errors.ts';
 import { startPpsrJobs } from './jobs/index.ts';
 import { ppsrRoutes } from './routes/index.ts';
+import { PPSR_INVARIANTS } from './sandbox/invariants.ts';
 import { seedPpsr } from './sandbox/seed.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -55,6 +56,7 @@ export const ppsrService: ServiceDefinition = {
   openapi: PPSR_OPENAPI,
   migrations: path.join(here, 'migrations'),
   seed: seedPpsr,
+  invariants: PPSR_INVARIANTS,
   settings: {
     /** Published: every operation times out on the platform after 180 seconds (504 at the gateway). */
     platformTimeoutMs: { variable: 'RSG_PPSR_PLATFORM_TIMEOUT_MS', default: 180_000, min: 100, max: 600_000 },

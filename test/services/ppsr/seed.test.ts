@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invariantReport, invariantsHold, runInvariants } from '../../../src/services/invariants.ts';
 import { businessNumberRegister } from '../../../src/services/nzbn/store/business-numbers.ts';
+import { ppsrService } from '../../../src/services/ppsr/index.ts';
 import { FIXTURE_PIN, FIXTURE_VIN, FIXTURES } from '../../../src/services/ppsr/sandbox/fixtures.ts';
+import { PPSR_INVARIANTS } from '../../../src/services/ppsr/sandbox/invariants.ts';
 import { STATEMENTS, seedPpsr } from '../../../src/services/ppsr/sandbox/seed.ts';
+import { rsg } from '../../support/cli.ts';
 import { type PpsrTest, ppsrTest } from './support/api.ts';
 
 /**
@@ -81,5 +85,46 @@ describe('the sandbox seed', () => {
       headers: { 'financing-statement-pin': FIXTURE_PIN },
     });
     expect(renewed.statusCode, renewed.body).toBe(200);
+  });
+
+  it('keeps the register’s invariants, and `rsg sandbox check` reports one broken', async () => {
+    const pool = test.gateway.runtime.environments.sandbox.pool;
+    const results = await runInvariants([ppsrService], () => ({
+      database: test.gateway.runtime.environments.sandbox,
+      clock: test.gateway.runtime.clocks.for('sandbox'),
+    }));
+    expect(results.map((r) => r.id)).toEqual(PPSR_INVARIANTS.map((i) => i.id));
+    expect(invariantReport(results)).toMatch(/3 of 3 rules hold\n$/);
+    expect(invariantsHold(results)).toBe(true);
+    const checked = await rsg(['sandbox', 'check', '--service', 'ppsr'], { urls: test.gateway.urls });
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
+    expect(checked.stdout).toContain('✓ ppsr/history-in-order: ok.');
+    // A renewal dated before the registration it renews breaks the history's order.
+    const { rows } = await pool.query<{ registration_number: string }>(
+      `SELECT registration_number FROM ppsr_financing_statement_versions WHERE version = 2 AND change = 'Renewed'
+        ORDER BY registration_number LIMIT 1`,
+    );
+    const broken = rows[0]!.registration_number;
+    await pool.query(
+      `UPDATE ppsr_financing_statement_versions SET changed_at = changed_at - interval '20 years'
+        WHERE registration_number = $1 AND version = 2`,
+      [broken],
+    );
+    try {
+      const failed = await rsg(['sandbox', 'check', '--service', 'ppsr', '--json'], {
+        urls: test.gateway.urls,
+      });
+      expect(failed.code).toBe(1);
+      const order = (JSON.parse(failed.stdout) as { id: string; breaks: { record: string }[] }[]).find(
+        (r) => r.id === 'history-in-order',
+      )!;
+      expect(order.breaks.map((b) => b.record)).toEqual([broken]);
+    } finally {
+      await pool.query(
+        `UPDATE ppsr_financing_statement_versions SET changed_at = changed_at + interval '20 years'
+          WHERE registration_number = $1 AND version = 2`,
+        [broken],
+      );
+    }
   });
 });
