@@ -14,4 +14,9 @@ export const NZBN_ERRORS = {
   ),
   unauthorized: errorCode('UNAUTHORIZED', 401, 'The operation needs a subscription and there is none'),
   forbidden: errorCode('FORBIDDEN', 403, 'The caller holds no authority over this entity'),
+  purchaseDeclined: errorCode(
+    'purchase-declined',
+    402,
+    'The purchase of an organisation part was declined (in production: the paying organisation holds no approved direct debit authority): nothing was made or charged; the purchase is kept, DECLINED',
+  ),
 } as const satisfies Record<string, ErrorCode>;

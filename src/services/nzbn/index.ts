@@ -7,6 +7,7 @@ import { NZBN_ERRORS } from './errors.ts';
 import { BulkExportJob, DEFAULT_BULK_DATA_MONTHS, exportBusinessNumbers } from './jobs/bulk-export.ts';
 import { NzbnJobs } from './jobs/index.ts';
 import { nzbnRoutes } from './routes/index.ts';
+import { OURS_DESCRIPTION } from './routes/org-part-access.ts';
 import { simulateActivity } from './sandbox/activity.ts';
 import { sandboxDocuments } from './sandbox/documents.ts';
 import { seedNzbn } from './sandbox/seed.ts';
@@ -28,7 +29,7 @@ export const nzbnService: ServiceDefinition = {
   // The generated entities' documents (not stored by the seed) come from the sandbox generator: wired
   // here, into the routes, the jobs and the bulk export, never imported by the store.
   routes: nzbnRoutes(sandboxDocuments),
-  description: NZBN_DESCRIPTION,
+  description: `${NZBN_DESCRIPTION}\n\n${OURS_DESCRIPTION}`,
   openapi: nzbnWebhooks,
   migrations: path.join(here, 'migrations'),
   seed: (context) => seedNzbn(context),

@@ -2,7 +2,7 @@ import type { QueryResultRow } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realClock } from '../../../src/platform/clock.ts';
 import type { SeedContext } from '../../../src/services/contract.ts';
-import { FIXTURE_CASES } from '../../../src/services/nzbn/sandbox/fixtures.ts';
+import { FIXTURE_ACCESS_REQUESTS, FIXTURE_CASES } from '../../../src/services/nzbn/sandbox/fixtures.ts';
 import { nzbnForIndex } from '../../../src/services/nzbn/sandbox/numbers.ts';
 import { seedNzbn } from '../../../src/services/nzbn/sandbox/seed.ts';
 import { generatedEntity } from '../../../src/services/nzbn/sandbox/seed-rows.ts';
@@ -24,6 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => gateway?.close());
 
+const FIXTURE_PARTS = FIXTURE_CASES.reduce((n, fixture) => n + fixture.organisationParts.length, 0);
 const sql = <T extends QueryResultRow>(text: string) =>
   gateway.runtime.environments.sandbox.pool.query<T>(text).then((r) => r.rows);
 const count = async (table: string, where = 'true') =>
@@ -35,9 +36,12 @@ describe('the sandbox seed', () => {
     expect(summary).toMatch(/^2,000 entities generated/);
     expect(await count('nzbn_entities', "origin = 'generated'")).toBe(2_000);
     expect(await count('nzbn_entities', "origin = 'fixture'")).toBe(FIXTURE_CASES.length);
-    expect(await count('nzbn_organisation_parts')).toBe(3);
-    // The fixtures' third part is a fact of the register, not a call: nobody is charged for it.
+    expect(await count('nzbn_organisation_parts')).toBe(FIXTURE_PARTS);
+    expect(await count('nzbn_part_access_requests')).toBe(FIXTURE_ACCESS_REQUESTS.length);
+    // The fixtures' third part is a fact of the register, not a call: nobody is charged for it, and
+    // nobody bought it.
     expect(await count('fee_records')).toBe(0);
+    expect(await count('nzbn_part_purchases')).toBe(0);
     expect(granted).toEqual(['9429000003025']);
     expect(await count('nzbn_entities', 'document IS NULL')).toBe(2_000);
   });
@@ -79,7 +83,8 @@ describe('the sandbox seed', () => {
     expect(await seedNzbn(context, { entities: 1_000, chunkSize: 1_000, threads: 0 })).toMatch(
       /^3,000 generated/,
     );
-    expect(await count('nzbn_organisation_parts')).toBe(3);
+    expect(await count('nzbn_organisation_parts')).toBe(FIXTURE_PARTS);
+    expect(await count('nzbn_part_access_requests')).toBe(FIXTURE_ACCESS_REQUESTS.length);
     expect(await count('fee_records')).toBe(0);
   });
 });

@@ -11,6 +11,8 @@ import { openEntityCache } from '../store/entity-cache.ts';
 import { authorityRoutes } from './authorities.ts';
 import { changeRoutes } from './changes.ts';
 import { historyRoutes } from './history.ts';
+import { partAccessRoutes } from './org-part-access.ts';
+import { partLookupRoutes } from './org-part-lookups.ts';
 import { partWriteRoutes } from './org-part-writes.ts';
 import { partReadRoutes } from './org-parts.ts';
 import { organisationRoutes } from './organisations.ts';
@@ -48,6 +50,8 @@ export function nzbnRoutes(documents: DocumentSource): FastifyPluginAsync<Servic
     await organisationRoutes(app, context);
     await partReadRoutes(app, context);
     await partWriteRoutes(app, context);
+    await partLookupRoutes(app, context);
+    await partAccessRoutes(app, context);
     await watchlistRoutes(app, context);
   };
 }

@@ -2,16 +2,22 @@
  * The rows of the sandbox register as COPY text: generated entities by index, in chunks that can be
  * produced in any order and in parallel (every number and identifier is a function of the index), the
  * earlier names of those entities for the name history, and the fixed test cases with their
- * organisation parts. The store loads them (store/seed-load.ts) without knowing how they were made.
+ * organisation parts and the requests for access to those. The store loads them (store/seed-load.ts) without knowing how they were made.
  */
 import path from 'node:path';
 import { REFERENCE_DATA_DIR } from '../../../platform/paths.ts';
 import type { Entity } from '../domain/schema.ts';
+import type { SeededAccessRequest } from '../store/org-part-access.ts';
 import { entityCopyLine, entityNameHistoryLine, toEntityRow } from '../store/rows.ts';
 import type { ChunkText, FixtureRow } from '../store/seed-load.ts';
 import { DEFAULT_AS_OF, generateEntityAt } from './entity.ts';
 import { fixtureParts } from './fixture-parts.ts';
-import { generateFixtures } from './fixtures.ts';
+import {
+  FIXTURE_ACCESS_ASKED,
+  FIXTURE_ACCESS_DECIDED,
+  FIXTURE_ACCESS_REQUESTS,
+  generateFixtures,
+} from './fixtures.ts';
 import { type Geography, loadGeography } from './geography.ts';
 import { generatePreviousNames } from './history.ts';
 
@@ -65,6 +71,15 @@ export function fixtureRows(): (FixtureRow & {
     fixture,
     row: toEntityRow(entity, { origin: 'fixture' }),
     parts: fixtureParts(entity, fixture.organisationParts),
+  }));
+}
+
+/** The seed's requests for access to the fixed test cases' private parts. */
+export function fixtureAccessRequests(): SeededAccessRequest[] {
+  return FIXTURE_ACCESS_REQUESTS.map((request) => ({
+    ...request,
+    requestedAt: new Date(FIXTURE_ACCESS_ASKED),
+    decidedAt: request.status === 'PENDING' ? null : new Date(FIXTURE_ACCESS_DECIDED),
   }));
 }
 

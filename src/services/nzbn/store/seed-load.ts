@@ -9,6 +9,7 @@ import type pg from 'pg';
 import { copyText } from '../../../platform/db/copy-text.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import type { OrganisationPart } from '../domain/organisation-part.ts';
+import { insertSeededAccessRequest, type SeededAccessRequest } from './org-part-access.ts';
 import { insertPart } from './org-parts.ts';
 import { ENTITY_COLUMNS, type EntityRow, entityRowValues, HISTORY_COPY_COLUMNS } from './rows.ts';
 
@@ -121,8 +122,15 @@ export async function vacuumEntities(pool: pg.Pool): Promise<void> {
   await pool.query('VACUUM (ANALYZE) nzbn_entities');
 }
 
-/** Inserts the fixed test cases that are missing, with their organisation parts, in one transaction. */
-export async function insertFixtures(pool: pg.Pool, rows: readonly FixtureRow[]): Promise<void> {
+/**
+ * Inserts the fixed test cases that are missing, with their organisation parts and the requests for
+ * access to those, in one transaction.
+ */
+export async function insertFixtures(
+  pool: pg.Pool,
+  rows: readonly FixtureRow[],
+  accessRequests: readonly SeededAccessRequest[] = [],
+): Promise<void> {
   await withTransaction(pool, async (client) => {
     const placeholders = ENTITY_COLUMNS.map((_, i) => `$${i + 1}`).join(', ');
     for (const { row } of rows) {
@@ -138,5 +146,6 @@ export async function insertFixtures(pool: pg.Pool, rows: readonly FixtureRow[])
         if (!exists.rowCount) await insertPart(client, part, new Date(row.registrationDate));
       }
     }
+    for (const request of accessRequests) await insertSeededAccessRequest(client, request);
   });
 }
