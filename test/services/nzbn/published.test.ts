@@ -170,8 +170,8 @@ describe('our OpenAPI document against the definition', () => {
       'PUT /entities/{nzbn}/organisation-parts/{opn}/access-requests/{requestingNzbn}',
     ]);
     for (const { path, operation } of unknown) {
-      const marked = operation as DocumentOperation & { 'x-unpublished'?: boolean; tags?: string[] };
-      expect(marked['x-unpublished'], path).toBe(true);
+      const marked = operation as DocumentOperation & { 'x-ours'?: boolean; tags?: string[] };
+      expect(marked['x-ours'], path).toBe(true);
       expect(marked['x-operation-code'], path).toBeUndefined();
       expect(marked.tags, path).toEqual(['Ours: not in the published definition']);
     }

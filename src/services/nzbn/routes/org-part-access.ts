@@ -2,7 +2,7 @@
  * Access to organisation parts that are not public (operations/org-part-access.ts): the published
  * request (OP025), and the owner's side, which the published definition does not have: the requests for
  * an entity's parts and the decision on one. Those two are ours, marked so in the OpenAPI document (no
- * operation code, `x-unpublished: true`, the tag "Ours: not in the published definition") and listed in
+ * operation code, `x-ours: true`, the tag "Ours: not in the published definition") and listed in
  * routes/published.ts `UNPUBLISHED_PATHS`. All three need a three-legged token.
  */
 import { Type } from '@sinclair/typebox';
@@ -37,13 +37,13 @@ const config = { threeLegged: true };
 /** How an operation of ours says so in the OpenAPI document. */
 export const OURS = {
   tags: ['Ours: not in the published definition'],
-  'x-unpublished': true,
+  'x-ours': true,
 } as const;
 
 /** What the OpenAPI document's description says of the operations of ours. */
 export const OURS_DESCRIPTION = [
   '### Ours: not in the published definition',
-  'The published definition lets an entity ask to see an organisation part that is not public (`POST /entities/organisation-parts/action-request-access`) but has no operation for the part’s owner to answer. Two operations of ours do, tagged “Ours: not in the published definition” and marked `x-unpublished: true` (a client of the public API never calls them): `GET /entities/{nzbn}/organisation-parts-access-requests` lists the requests for the entity’s parts, `PUT /entities/{nzbn}/organisation-parts/{opn}/access-requests/{requestingNzbn}` with `{"requestStatus": "APPROVED" | "DECLINED"}` decides one. Both need a three-legged token of a user with business authority over the entity. Once approved, the requesting entity’s holders of authority see the part (its reads, the GLN lookup, the search) until the owner declines it.',
+  'The published definition lets an entity ask to see an organisation part that is not public (`POST /entities/organisation-parts/action-request-access`) but has no operation for the part’s owner to answer. Two operations of ours do, tagged “Ours: not in the published definition” and marked `x-ours: true` (a client of the public API never calls them): `GET /entities/{nzbn}/organisation-parts-access-requests` lists the requests for the entity’s parts, `PUT /entities/{nzbn}/organisation-parts/{opn}/access-requests/{requestingNzbn}` with `{"requestStatus": "APPROVED" | "DECLINED"}` decides one. Both need a three-legged token of a user with business authority over the entity. Once approved, the requesting entity’s holders of authority see the part (its reads, the GLN lookup, the search) until the owner declines it.',
 ].join('\n');
 
 const RequestsQuery = Type.Object({
@@ -54,11 +54,17 @@ const RequestsQuery = Type.Object({
   ...PagingQuery,
 });
 
+// The examples: the operator's test case, its private part and the seed's request that waits for it.
+const OwnerParams = Type.Object({
+  nzbn: Type.String({ ...NzbnParams.properties.nzbn, examples: ['9429000003025'] }),
+});
+
 const DecisionParams = Type.Object({
-  ...PartParams.properties,
+  ...OwnerParams.properties,
+  opn: Type.String({ ...PartParams.properties.opn, examples: ['9429800000057'] }),
   requestingNzbn: Type.String({
     description: 'The entity that asked for access',
-    examples: ['9429000003025'],
+    examples: ['9429000001007'],
   }),
 });
 
@@ -91,7 +97,7 @@ export async function partAccessRoutes(app: FastifyInstance, context: NzbnContex
         schema: {
           ...OURS,
           summary: "Ours: the requests for access to the entity's organisation parts, a page at a time",
-          params: NzbnParams,
+          params: OwnerParams,
           querystring: RequestsQuery,
           response: responses({ 200: envelope(OpnAccessRequestItem), 304: NotModified }, READ_ERRORS),
         },

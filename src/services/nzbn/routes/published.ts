@@ -162,7 +162,7 @@ export type OperationCode = keyof typeof SERVED_OPERATIONS;
 /**
  * Paths of ours the published definition does not have: the owner's side of the requests for access to
  * organisation parts (routes/org-part-access.ts), which the definition lacks. Each is marked in the
- * OpenAPI document (`x-unpublished: true` and its tag) and in the guide.
+ * OpenAPI document (`x-ours: true` and its tag) and in the guide.
  */
 export const UNPUBLISHED_PATHS: readonly string[] = [
   '/entities/{nzbn}/organisation-parts-access-requests',
