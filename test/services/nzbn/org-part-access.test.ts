@@ -168,6 +168,35 @@ describe('a request for access to a private part', () => {
     ).toBe(404);
   });
 
+  it('the generated register’s: a private part a neighbour asked for, hidden until its owner approves', async () => {
+    const [asked] = (
+      await t.gateway.runtime.environments.sandbox.pool.query<{ opn: string; parent: string; by: string }>(
+        `SELECT a.opn, p.parent_nzbn AS parent, a.requesting_nzbn AS by
+           FROM nzbn_part_access_requests a JOIN nzbn_organisation_parts p ON p.opn = a.opn
+          WHERE a.status = 'PENDING' AND p.privacy = 'PRIVATE' AND a.opn LIKE '94299%' ORDER BY a.opn LIMIT 1`,
+      )
+    ).rows;
+    expect(asked).toBeDefined();
+    const [owner, neighbour] = [await signedInUser(t.gateway), await signedInUser(t.gateway)];
+    await t.grant(owner.userId, asked!.parent);
+    await t.grant(neighbour.userId, asked!.by);
+    const lookup = (user?: SignedInUser) =>
+      t.call('GET', `/entities/organisation-parts/gln/${asked!.opn}`, as(user)).then((r) => r.statusCode);
+    expect([await lookup(), await lookup(neighbour), await lookup(owner)]).toEqual([404, 404, 200]);
+    const listed = await t.call(
+      'GET',
+      `/entities/${asked!.parent}/organisation-parts-access-requests`,
+      as(owner),
+    );
+    expect(listed.json().items).toContainEqual(
+      expect.objectContaining({ opn: asked!.opn, requestingNzbn: asked!.by, requestStatus: 'PENDING' }),
+    );
+    const url = `/entities/${asked!.parent}/organisation-parts/${asked!.opn}/access-requests/${asked!.by}`;
+    const approved = await t.call('PUT', url, { ...as(owner), payload: { requestStatus: 'APPROVED' } });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect([await lookup(), await lookup(neighbour)]).toEqual([404, 200]);
+  });
+
   it('is refused, with nothing written, for a public part, an entity that sees the part, a caller without authority, an unknown part', async () => {
     const refused = async (user: SignedInUser, body: unknown) => {
       const answer = await ask(user, body);

@@ -1,5 +1,8 @@
 -- Purchases of organisation parts and requests for access to private ones.
 
+-- Part numbers from 90,000,000 up are the sandbox's generated parts' (sandbox/numbers.ts).
+ALTER SEQUENCE nzbn_opn_body_seq MAXVALUE 89999999;
+
 -- A purchase: the transaction of a part created beyond an entity's free ones (POST
 -- …/organisation-parts with the published purchaserDetails), read at GET
 -- /entities/organisation-parts-purchase/{transaction_id} by the subscription that made it and by the

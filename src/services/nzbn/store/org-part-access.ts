@@ -4,6 +4,7 @@
  * which the reads of parts add to what a caller sees.
  */
 import type pg from 'pg';
+import { copyLine } from '../../../platform/db/copy-text.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import type { AccessRequestStatus } from '../domain/organisation-part-access.ts';
 
@@ -174,4 +175,22 @@ export async function insertSeededAccessRequest(
      ON CONFLICT (opn, requesting_nzbn) DO NOTHING`,
     [request.opn, request.requestingNzbn, request.status, request.requestedAt, request.decidedAt],
   );
+}
+
+/** The columns a seeded request's COPY line fills, in its order (`accessRequestCopyLine`). */
+export const ACCESS_REQUEST_COPY_COLUMNS =
+  'opn, requesting_nzbn, status, requested_at, decided_at, updated_at';
+
+/** A seeded request as a COPY line of `nzbn_part_access_requests` (the generated parts'). */
+export function accessRequestCopyLine(request: SeededAccessRequest): string {
+  const decided = request.decidedAt?.toISOString() ?? null;
+  const requested = request.requestedAt.toISOString();
+  return copyLine([
+    request.opn,
+    request.requestingNzbn,
+    request.status,
+    requested,
+    decided,
+    decided ?? requested,
+  ]);
 }

@@ -5,6 +5,7 @@
  * Writers hold the parent entity's row lock, so counting the parts for the fee cannot race.
  */
 import type pg from 'pg';
+import { arrayLiteral, copyLine } from '../../../platform/db/copy-text.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import { withCheckDigit } from '../../../platform/gs1.ts';
 import { organisationPartFee } from '../domain/fees.ts';
@@ -55,6 +56,17 @@ function partValues(part: OrganisationPart) {
       sharedWith(part),
     ],
   };
+}
+
+/** The columns a part's COPY line fills, in its order (`partCopyLine`). */
+export const PART_COPY_COLUMNS =
+  'opn, parent_nzbn, parent_gln, name, function, status, privacy, nzbn_list, last_updated, etag, document';
+
+/** A part as a COPY line of `nzbn_organisation_parts` (the seed's generated parts), last updated then. */
+export function partCopyLine(part: OrganisationPart, lastUpdated: Date): string {
+  const { document, etag, values } = partValues(part);
+  const fields = values.map((value) => (Array.isArray(value) ? arrayLiteral(value) : value));
+  return copyLine([...fields, lastUpdated.toISOString(), etag, document]);
 }
 
 /**
