@@ -113,6 +113,9 @@ describe('a request for access to a private part', () => {
     expect(odd.statusCode).toBe(400);
     expect(odd.json().list[0].field).toBe('requestStatus');
     expect(await seen(requester)).toEqual(HIDDEN);
+    const listed = (headers: Record<string, string> = {}) =>
+      t.call('GET', `/entities/${P}/organisation-parts`, { ...as(requester), headers });
+    const lastModified = String((await listed()).headers['last-modified']);
 
     const approved = await decide('approved');
     expect(approved.statusCode, approved.body).toBe(200);
@@ -123,6 +126,8 @@ describe('a request for access to a private part', () => {
     );
     expect(approved.json()).toMatchObject({ requestStatus: 'APPROVED', decisionDate: expect.any(String) });
     expect(await seen(requester)).toEqual(SEEN);
+    // The part came into view: the requester's Last-Modified moved with the approval.
+    expect((await listed({ 'if-modified-since': lastModified })).statusCode).toBe(200);
     // The requester sees the part, not who else it is shared with.
     const part = await t.call('GET', `/entities/${P}/organisation-parts/${PRIVATE}`, as(requester));
     expect(part.json()).toMatchObject({ opn: PRIVATE, privacy: 'PRIVATE', 'nzbn-list': [] });

@@ -121,7 +121,7 @@ export const sharedWith = (part: Pick<OrganisationPart, 'nzbn-list'>): string[] 
 export function partVisibleTo(
   part: Pick<OrganisationPart, 'parentNzbn' | 'privacy' | 'nzbn-list'> & { opn?: string },
   mine: ReadonlySet<string>,
-  granted?: ReadonlySet<string>,
+  granted?: { has(opn: string): boolean },
 ): boolean {
   if (part.privacy === 'PUBLIC' || mine.has(part.parentNzbn)) return true;
   if (part.opn !== undefined && granted?.has(part.opn)) return true;

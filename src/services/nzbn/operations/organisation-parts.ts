@@ -45,6 +45,7 @@ import {
   type NzbnContext,
   nzbnParam,
   partNotFound,
+  partSeenSince,
   partsSeenBy,
   partViewerOf,
   requireAuthority,
@@ -270,5 +271,5 @@ export async function organisationPart(
   const visible = found?.part.parentNzbn === nzbn && partVisibleTo(found.part, mine, granted);
   if (!found || !visible) throw partNotFound(opn);
   const body = JSON.stringify(partViewFor(found.part, mine));
-  return { body, validators: { etag: strongEtag(body), lastModified: found.lastUpdated } };
+  return { body, validators: { etag: strongEtag(body), lastModified: partSeenSince(found, granted) } };
 }

@@ -15,7 +15,7 @@ import type { DocumentSource } from '../store/document-source.ts';
 import { findEntity, parseEntity, type StoredEntity, unchangedGeneratedEntity } from '../store/entities.ts';
 import { CachedEntity, entityCacheOf } from '../store/entity-cache.ts';
 import { grantedParts } from '../store/org-part-access.ts';
-import { partsOf } from '../store/org-parts.ts';
+import { partsOf, type StoredPart } from '../store/org-parts.ts';
 
 /**
  * What an operation is given: the gateway's service context and where the documents of generated
@@ -89,22 +89,32 @@ export async function entitiesCallerActsFor(
 
 /**
  * Whom the caller sees organisation parts as: the entities it acts for (`mine`) and the parts those were
- * given access to (`granted`: approved access requests), for domain/organisation-part.ts `partVisibleTo`.
+ * given access to, with when (`granted`: approved access requests), for domain/organisation-part.ts
+ * `partVisibleTo`.
  */
 export async function partViewerOf(
   context: NzbnContext,
   caller: Caller | undefined,
-): Promise<{ mine: Set<string>; granted: Set<string> }> {
+): Promise<{ mine: Set<string>; granted: Map<string, Date> }> {
   const mine = await entitiesCallerActsFor(context, caller);
   return { mine, granted: await grantedParts(context.database.pool, [...mine]) };
 }
 
-/** The entity's organisation parts the caller sees (by number), and whom it sees them as. */
+/**
+ * When a part last changed for this caller: its own last update, or the approval that let the caller
+ * see it, whichever is later (a part that comes into view moves the caller's Last-Modified).
+ */
+export function partSeenSince(part: StoredPart, granted: ReadonlyMap<string, Date>): Date {
+  const since = granted.get(part.part.opn);
+  return since && since > part.lastUpdated ? since : part.lastUpdated;
+}
+
+/** The entity's organisation parts the caller sees (by number, each as of `partSeenSince`), and whom it sees them as. */
 export async function partsSeenBy(context: NzbnContext, caller: Caller | undefined, nzbn: string) {
   const viewer = await partViewerOf(context, caller);
-  const parts = (await partsOf(context.database.pool, nzbn)).filter(({ part }) =>
-    partVisibleTo(part, viewer.mine, viewer.granted),
-  );
+  const parts = (await partsOf(context.database.pool, nzbn))
+    .filter(({ part }) => partVisibleTo(part, viewer.mine, viewer.granted))
+    .map((stored) => ({ ...stored, lastUpdated: partSeenSince(stored, viewer.granted) }));
   return { ...viewer, parts };
 }
 

@@ -24,7 +24,6 @@ import {
   PagingQuery,
   READ_ERRORS,
   responses,
-  WriteHeaders,
 } from '../schemas/operations.ts';
 import { nzbnOperation } from './operation.ts';
 import { PartParams } from './org-parts.ts';
@@ -133,7 +132,6 @@ export async function partAccessRoutes(app: FastifyInstance, context: NzbnContex
           ...OURS,
           summary: 'Ours: approve or decline a request for access to one of the entity’s organisation parts',
           params: DecisionParams,
-          headers: WriteHeaders,
           body: OpnAccessDecision,
           response: responses({ 200: OpnAccessRequestItem }, UPDATE_ERRORS),
         },

@@ -80,7 +80,7 @@ export async function askForAccess(
     // The part's row lock serialises the requests for it (a first request has no row of its own to lock).
     await client.query('SELECT 1 FROM nzbn_organisation_parts WHERE opn = $1 FOR UPDATE', [request.opn]);
     const current = await client.query<{ status: AccessRequestStatus }>(
-      'SELECT status FROM nzbn_part_access_requests WHERE opn = $1 AND requesting_nzbn = $2',
+      'SELECT status FROM nzbn_part_access_requests WHERE opn = $1 AND requesting_nzbn = $2 FOR UPDATE',
       [request.opn, request.requestingNzbn],
     );
     const was = current.rows[0]?.status;
@@ -145,14 +145,15 @@ export async function accessRequestsTo(
   return { total: count.rows[0]!.total, items: rows.rows.map(stored) };
 }
 
-/** The parts the entities `nzbns` were given access to (their approved requests). */
-export async function grantedParts(db: Queryable, nzbns: readonly string[]): Promise<Set<string>> {
-  if (nzbns.length === 0) return new Set();
-  const { rows } = await db.query<{ opn: string }>(
-    "SELECT opn FROM nzbn_part_access_requests WHERE status = 'APPROVED' AND requesting_nzbn = ANY($1)",
+/** The parts the entities `nzbns` were given access to (their approved requests), each with when. */
+export async function grantedParts(db: Queryable, nzbns: readonly string[]): Promise<Map<string, Date>> {
+  if (nzbns.length === 0) return new Map();
+  const { rows } = await db.query<{ opn: string; granted: Date }>(
+    `SELECT opn, max(updated_at) AS granted FROM nzbn_part_access_requests
+      WHERE status = 'APPROVED' AND requesting_nzbn = ANY($1) GROUP BY opn`,
     [nzbns],
   );
-  return new Set(rows.map((row) => row.opn));
+  return new Map(rows.map((row) => [row.opn, row.granted]));
 }
 
 /** A request the seed makes (sandbox/fixtures.ts), decided or not. */
