@@ -3,9 +3,9 @@
  * GLN). The allocation summary and the writes need business authority over the parent entity: create
  * (a new number, once per request id; a part beyond the entity's second is a purchase, its fee charged
  * through `context.fees` in the same transaction: operations/org-part-purchases.ts) and replace (held
- * against the part as it stands). Each write records an ORGANISATIONPART
- * change event, marked private unless the part is public. Reads apply the visibility rule
- * (domain/organisation-part.ts): a part the caller may not see is answered exactly as a missing one.
+ * against the part as it stands). Each write records an ORGANISATIONPART change event, marked private
+ * unless the part is public. Reads apply the visibility rule (domain/organisation-part.ts, approved
+ * access requests included): a part the caller may not see is answered exactly as a missing one.
  */
 import type { Caller } from '../../../gateway/service-context.ts';
 import { strongEtag } from '../../../platform/http/conditional.ts';
