@@ -11,6 +11,7 @@ import { openDatabase } from '../../src/platform/db/pool.ts';
 import { migrateAll } from '../../src/runtime.ts';
 import { nzbnService } from '../../src/services/nzbn/index.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from '../services/nzbn/support/api.ts';
+import { partRequest } from '../services/nzbn/support/bodies.ts';
 import { signedInUser } from '../support/oauth.ts';
 import { freshDatabases } from '../support/runtime.ts';
 import { feesOf, fingerprint, organisationOf } from './support/api.ts';
@@ -26,7 +27,7 @@ const E = FIXTURE.authority;
 const production = () => t.gateway.runtime.environments.production.pool;
 
 describe('an organisation part beyond the second, in production', () => {
-  it('is refused without an organisation or an authority (nzbn dialect, nothing written), then lands in the ledger', async () => {
+  it('is refused without an organisation (403), declined without an authority (402, the purchase kept), then lands in the ledger', async () => {
     // The production register holds the entity (copied from the sandbox's fixture).
     const entity = await t.gateway.runtime.environments.sandbox.pool.query(
       'SELECT row_to_json(e) AS row FROM nzbn_entities e WHERE nzbn = $1',
@@ -47,32 +48,64 @@ describe('an organisation part beyond the second, in production', () => {
       { environment: 'production', service: 'nzbn', kind: 'entity', id: E },
       { userId: user.userId },
     );
-    const create = (name: string) =>
+    const create = (name: string, headers: Record<string, string> = {}) =>
       t.call('POST', `/gateway/nzbn/v5/entities/${E}/organisation-parts`, {
         key: t.productionKey,
         token: user.token,
-        // The published OrganisationPartRequest.
-        payload: { termsAndConditionsAccepted: true, organisationPart: { name } },
+        headers,
+        // The published OrganisationPartRequest, with who buys a part beyond the free ones.
+        payload: partRequest({ name }),
       });
+    const purchase = async (answer: { headers: Record<string, unknown> }) => {
+      const url = /^<([^>]+)>; rel="related"$/.exec(String(answer.headers.link))![1]!;
+      const read = await t.call('GET', url.slice(url.indexOf('/gateway/')), {
+        key: t.productionKey,
+        token: user.token,
+      });
+      expect(read.statusCode, read.body).toBe(200);
+      return read.json();
+    };
+    // Everything but the purchases: a declined purchase is kept, nothing else is written.
+    const rest = async () =>
+      (await fingerprint(production()))
+        .split('\n')
+        .filter((line) => !line.startsWith('nzbn_part_purchases:'))
+        .join('\n');
     // The first two parts are free: no organisation, no authority needed.
     expect((await create('First')).statusCode).toBe(201);
     expect((await create('Second')).statusCode).toBe(201);
 
-    const before = await fingerprint(production());
+    const before = await rest();
+    const purchases = async () =>
+      (await production().query<{ status: string }>('SELECT status FROM nzbn_part_purchases')).rows;
     const noOrganisation = await create('Third');
     expect(noOrganisation.statusCode).toBe(403);
     expect(noOrganisation.json()).toMatchObject({
       status: '403',
       errorCode: 'billing-organisation-required',
     });
-    expect(await fingerprint(production())).toBe(before);
+    expect(await rest()).toBe(before);
+    expect(await purchases()).toEqual([]);
 
     const organisation = await organisationOf(t.gateway, 'production', user.userId, 'member');
-    const noAuthority = await create('Third');
-    expect(noAuthority.statusCode).toBe(403);
-    expect(noAuthority.json()).toMatchObject({ status: '403', errorCode: 'direct-debit-authority-required' });
+    // Without an approved direct debit authority the purchase is declined: 402, the purchase kept
+    // DECLINED, nothing made or charged.
+    const requestId = { 'api-business-govt-nz-Request-Id': 'third-part' };
+    const noAuthority = await create('Third', requestId);
+    expect(noAuthority.statusCode).toBe(402);
+    expect(noAuthority.json()).toMatchObject({ status: '402', errorCode: 'purchase-declined' });
     expect(noAuthority.json().errorDescription).toContain('approved direct debit authority');
-    expect(await fingerprint(production())).toBe(before);
+    expect(noAuthority.json().list[0].field).toBe('purchaserDetails');
+    expect(await rest()).toBe(before);
+    expect(await purchases()).toEqual([{ status: 'DECLINED' }]);
+    expect(await purchase(noAuthority)).toMatchObject({
+      purchaseStatus: 'DECLINED',
+      purchaseAmount: 5.75,
+      paymentResponseCode: 'direct-debit-authority-required',
+      paymentReceiptNumber: null,
+      issuedOpn: null,
+      paymentNumber: organisation.identifier,
+    });
 
     const requested = await requestAuthority(production(), 'production', {
       organisationId: organisation.id,
@@ -81,9 +114,12 @@ describe('an organisation part beyond the second, in production', () => {
       now: new Date(),
     });
     await approveAuthority(production(), requested.id, { now: new Date() });
-    const third = await create('Third');
-    expect(third.statusCode).toBe(201);
+    // The declined request's id was not kept: the same request runs again once the authority is there.
+    const third = await create('Third', requestId);
+    expect(third.statusCode, third.body).toBe(201);
     const opn = third.json().opn;
+    expect(third.headers.link).not.toBe(noAuthority.headers.link);
+    expect(await purchase(third)).toMatchObject({ purchaseStatus: 'APPROVED', issuedOpn: opn });
 
     // Read back through the billing module, as a register's fee operation would.
     const { records, total } = await feesOf(t.gateway, 'production', { service: 'nzbn' }).list(
@@ -101,7 +137,7 @@ describe('an organisation part beyond the second, in production', () => {
       gstCents: 75,
       currency: 'NZD',
       channel: 'API',
-      requestId: String(third.headers['api-business-govt-nz-request-id']),
+      requestId: 'third-part',
       objectKind: 'organisation-part',
       objectId: opn,
       feeStatus: 'Unbilled',

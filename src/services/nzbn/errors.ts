@@ -19,4 +19,9 @@ export const NZBN_ERRORS = {
     403,
     'A document URL whose signature does not match, or that has expired: ask the API for a new one',
   ),
+  purchaseDeclined: errorCode(
+    'purchase-declined',
+    402,
+    'The purchase of an organisation part was declined (in production: the paying organisation holds no approved direct debit authority): nothing was made or charged; the purchase is kept, DECLINED',
+  ),
 } as const satisfies Record<string, ErrorCode>;

@@ -8,6 +8,7 @@ import { BulkExportJob, DEFAULT_BULK_DATA_MONTHS, exportBusinessNumbers } from '
 import { NzbnJobs } from './jobs/index.ts';
 import { nzbnPublicRoutes } from './routes/files.ts';
 import { nzbnRoutes } from './routes/index.ts';
+import { OURS_DESCRIPTION } from './routes/org-part-access.ts';
 import { simulateActivity } from './sandbox/activity.ts';
 import { sandboxDocuments } from './sandbox/documents.ts';
 import { seedNzbn } from './sandbox/seed.ts';
@@ -31,7 +32,7 @@ export const nzbnService: ServiceDefinition = {
   routes: nzbnRoutes(sandboxDocuments),
   // A document's bytes for a signed URL (no key: the signature is the permission).
   publicRoutes: nzbnPublicRoutes(sandboxDocuments),
-  description: NZBN_DESCRIPTION,
+  description: `${NZBN_DESCRIPTION}\n\n${OURS_DESCRIPTION}`,
   openapi: nzbnWebhooks,
   migrations: path.join(here, 'migrations'),
   seed: (context) => seedNzbn(context),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
+import { partRequest } from './support/bodies.ts';
 
 /**
  * What the conformance matrix (conformance.test.ts) does not see of the contract every operation keeps
@@ -82,7 +83,7 @@ describe('creations', () => {
     });
     const part = await t.call('POST', `/entities/${FIXTURE.authority}/organisation-parts`, {
       token: t.owner.token,
-      payload: { termsAndConditionsAccepted: true, organisationPart: { name: 'Contract Depot' } },
+      payload: partRequest({ name: 'Contract Depot' }),
     });
     const watchlist = await t.call('POST', '/watchlists', { payload: WATCHLIST });
     // A registration answers 200, the published status of POST /entities; the others 201.

@@ -9,6 +9,7 @@ import { Entity } from '../../../src/services/nzbn/domain/schema.ts';
 import { generateEntityAt } from '../../../src/services/nzbn/sandbox/entity.ts';
 import { fixtureParts } from '../../../src/services/nzbn/sandbox/fixture-parts.ts';
 import {
+  FIXTURE_ACCESS_REQUESTS,
   FIXTURE_CASES,
   generateFixtureEntity,
   generateFixtures,
@@ -88,7 +89,7 @@ describe('fixed test cases', () => {
 
   it('include one with three organisation parts (public, private, shared) with valid part numbers', () => {
     const withParts = FIXTURE_CASES.filter((fixture) => fixture.organisationParts.length > 0);
-    expect(withParts).toHaveLength(1);
+    expect(withParts.map((fixture) => fixture.number)).toEqual([201, 202]);
     const parts = withParts[0]!.organisationParts;
     // The published privacy values.
     expect(parts.map((part) => part.privacy)).toEqual(['PUBLIC', 'PRIVATE', 'SHARED']);
@@ -105,7 +106,7 @@ describe('fixed test cases', () => {
         fixtureParts(entity, fixture.organisationParts),
       );
     const parts = made();
-    expect(parts).toHaveLength(3);
+    expect(parts).toHaveLength(FIXTURE_CASES.flatMap((fixture) => fixture.organisationParts).length);
     const ids: string[] = [];
     for (const part of parts) {
       expect(Value.Errors(OrganisationPart, part).First(), part.opn).toBeUndefined();
@@ -124,6 +125,27 @@ describe('fixed test cases', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.every((id) => Number(id) < 10_000_000_000)).toBe(true);
     expect(JSON.stringify(made())).toBe(JSON.stringify(parts));
+  });
+
+  it('include requests for access to private parts of theirs, one of each status, none to a part its requester sees', () => {
+    const parts = FIXTURE_CASES.flatMap((fixture) =>
+      fixture.organisationParts.map((part) => ({ ...part, parentNzbn: fixture.nzbn })),
+    );
+    expect(FIXTURE_ACCESS_REQUESTS.map((request) => request.status).sort()).toEqual([
+      'APPROVED',
+      'DECLINED',
+      'PENDING',
+    ]);
+    for (const request of FIXTURE_ACCESS_REQUESTS) {
+      const part = parts.find((candidate) => candidate.opn === request.opn)!;
+      expect(part.privacy).toBe('PRIVATE');
+      expect(FIXTURE_CASES.some((fixture) => fixture.nzbn === request.requestingNzbn)).toBe(true);
+      expect(part.parentNzbn).not.toBe(request.requestingNzbn);
+    }
+    // The operator's case sees another case's private part; two cases asked for its own.
+    const held = byNumber(202).fixture;
+    expect(FIXTURE_ACCESS_REQUESTS.find((r) => r.requestingNzbn === held.nzbn)?.status).toBe('APPROVED');
+    expect(FIXTURE_ACCESS_REQUESTS.filter((r) => r.opn === held.organisationParts[0]!.opn)).toHaveLength(2);
   });
 
   it('include exactly one the sandbox operator has authority over', () => {

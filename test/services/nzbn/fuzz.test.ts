@@ -32,9 +32,15 @@ fuzzOperations(
   {
     seed: 20_250_701,
     runs: 12,
-    // A role is addressed by the entity and the role both: more draws before one names the pair.
-    // An item of an organisation part by the entity, the part and the item: more still.
-    perOperation: { 'PUT /entities/{nzbn}/roles/{id}': 30, ...PART_ITEMS },
+    // A role is addressed by the entity and the role both, an access request by its part and the entity
+    // that asked (which must see the part not already): more draws before one names the pair. An item of
+    // an organisation part by the entity, the part and the item: more still.
+    perOperation: {
+      'PUT /entities/{nzbn}/roles/{id}': 30,
+      'POST /entities/organisation-parts/action-request-access': 40,
+      'PUT /entities/{nzbn}/organisation-parts/{opn}/access-requests/{requestingNzbn}': 40,
+      ...PART_ITEMS,
+    },
     // Fields that must name something that exists, or be allocated first; and those of a role that
     // rarely hold together when drawn at random (an end date of an active role, a business number
     // with its check digit, addresses), so that a role sent alone reaches the register now and then.

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidGln } from '../../../src/platform/gs1.ts';
 import { type SignedInUser, signedInUser } from '../../support/oauth.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
+import { partRequest } from './support/bodies.ts';
 import { OpenApi } from './support/openapi.ts';
 
 let t: NzbnTest;
@@ -135,10 +136,7 @@ describe('create, allocate, update', () => {
   const E = FIXTURE.authority;
   /** The published OrganisationPartRequest around the part. */
   const create = (part: unknown) =>
-    t.call('POST', `/entities/${E}/organisation-parts`, {
-      token: t.owner.token,
-      payload: { termsAndConditionsAccepted: true, organisationPart: part },
-    });
+    t.call('POST', `/entities/${E}/organisation-parts`, { token: t.owner.token, payload: partRequest(part) });
 
   it('gives each new part a unique number that is a valid GLN, and sums up the numbers held', async () => {
     const allocation = () =>

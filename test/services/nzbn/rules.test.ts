@@ -138,6 +138,11 @@ describe('organisation parts and fees', () => {
     expect(partVisibleTo(part, new Set(['B']))).toBe(true);
     expect(partVisibleTo({ ...part, privacy: 'PRIVATE' }, new Set(['B']))).toBe(false);
     expect(partVisibleTo({ ...part, privacy: 'PUBLIC' }, new Set())).toBe(true);
+    // An approved access request: the requester's holders see the part, whatever its privacy.
+    const requested = { ...part, privacy: 'PRIVATE' as const, opn: 'P' };
+    expect(partVisibleTo(requested, new Set(['C']))).toBe(false);
+    expect(partVisibleTo(requested, new Set(['C']), new Set(['P']))).toBe(true);
+    expect(partVisibleTo(requested, new Set(['C']), new Set(['Q']))).toBe(false);
     const full = { 'nzbn-list': [{ nzbn: 'B' }], parentNzbn: 'A' } as Parameters<typeof partViewFor>[0];
     expect(partViewFor(full, new Set(['B']))['nzbn-list']).toEqual([]);
     expect(partViewFor(full, new Set(['A']))['nzbn-list']).toEqual([{ nzbn: 'B' }]);

@@ -2,10 +2,11 @@ import type { QueryResultRow } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realClock } from '../../../src/platform/clock.ts';
 import type { SeedContext } from '../../../src/services/contract.ts';
-import { FIXTURE_CASES } from '../../../src/services/nzbn/sandbox/fixtures.ts';
+import { FIXTURE_ACCESS_REQUESTS, FIXTURE_CASES } from '../../../src/services/nzbn/sandbox/fixtures.ts';
 import { nzbnForIndex } from '../../../src/services/nzbn/sandbox/numbers.ts';
+import { generatedParts } from '../../../src/services/nzbn/sandbox/organisation-parts.ts';
 import { seedNzbn } from '../../../src/services/nzbn/sandbox/seed.ts';
-import { generatedEntity } from '../../../src/services/nzbn/sandbox/seed-rows.ts';
+import { generatedEntity, SANDBOX_SEED } from '../../../src/services/nzbn/sandbox/seed-rows.ts';
 import { entityRowValues, toEntityRow } from '../../../src/services/nzbn/store/rows.ts';
 import { type TestGateway, testGateway } from '../../support/runtime.ts';
 
@@ -24,6 +25,18 @@ beforeAll(async () => {
 });
 afterAll(() => gateway?.close());
 
+const FIXTURE_PARTS = FIXTURE_CASES.reduce((n, fixture) => n + fixture.organisationParts.length, 0);
+/** The organisation parts, and the requests for access to them, of the first `entities` generated. */
+function generated(entities: number) {
+  let parts = FIXTURE_PARTS;
+  let requests = FIXTURE_ACCESS_REQUESTS.length;
+  for (let index = 0; index < entities; index++) {
+    const made = generatedParts(SANDBOX_SEED, index, generatedEntity(index));
+    parts += made.parts.length;
+    requests += made.requests.length;
+  }
+  return { parts, requests };
+}
 const sql = <T extends QueryResultRow>(text: string) =>
   gateway.runtime.environments.sandbox.pool.query<T>(text).then((r) => r.rows);
 const count = async (table: string, where = 'true') =>
@@ -35,9 +48,17 @@ describe('the sandbox seed', () => {
     expect(summary).toMatch(/^2,000 entities generated/);
     expect(await count('nzbn_entities', "origin = 'generated'")).toBe(2_000);
     expect(await count('nzbn_entities', "origin = 'fixture'")).toBe(FIXTURE_CASES.length);
-    expect(await count('nzbn_organisation_parts')).toBe(3);
-    // The fixtures' third part is a fact of the register, not a call: nobody is charged for it.
+    // The fixtures' parts and the generated entities', with the requests for access to them.
+    const expected = generated(2_000);
+    expect(expected.parts - FIXTURE_PARTS).toBeGreaterThan(0);
+    expect(expected.requests - FIXTURE_ACCESS_REQUESTS.length).toBeGreaterThan(0);
+    expect(await count('nzbn_organisation_parts')).toBe(expected.parts);
+    expect(await count('nzbn_part_access_requests')).toBe(expected.requests);
+    expect(await count('nzbn_organisation_parts', "privacy = 'PRIVATE'")).toBeGreaterThan(1);
+    // The fixtures' third part is a fact of the register, not a call: nobody is charged for it, and
+    // nobody bought it.
     expect(await count('fee_records')).toBe(0);
+    expect(await count('nzbn_part_purchases')).toBe(0);
     expect(granted).toEqual(['9429000003025']);
     expect(await count('nzbn_entities', 'document IS NULL')).toBe(2_000);
   });
@@ -79,7 +100,9 @@ describe('the sandbox seed', () => {
     expect(await seedNzbn(context, { entities: 1_000, chunkSize: 1_000, threads: 0 })).toMatch(
       /^3,000 generated/,
     );
-    expect(await count('nzbn_organisation_parts')).toBe(3);
+    const expected = generated(3_000);
+    expect(await count('nzbn_organisation_parts')).toBe(expected.parts);
+    expect(await count('nzbn_part_access_requests')).toBe(expected.requests);
     expect(await count('fee_records')).toBe(0);
   });
 });

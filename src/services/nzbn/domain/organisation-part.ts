@@ -8,7 +8,9 @@
  *
  * Visibility: a `PUBLIC` part is seen by everyone; a `PRIVATE` part only by callers with business
  * authority over its parent entity; a `SHARED` part also by callers with authority over any entity in
- * its `nzbn-list`. Only the parent's authorised callers see `nzbn-list` itself (others get `[]`).
+ * its `nzbn-list`; a part that is not public also by callers with authority over an entity its owner
+ * approved an access request of. Only the parent's authorised callers see `nzbn-list` itself (others
+ * get `[]`).
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { literals, Nullable, Nzbn, NzDateTime, PhoneNumber, Strict } from './schema-parts.ts';
@@ -112,12 +114,17 @@ export const readPrivacy = (value: string) => publishedValue(value, ORGANISATION
 export const sharedWith = (part: Pick<OrganisationPart, 'nzbn-list'>): string[] =>
   part['nzbn-list'].map((item) => item.nzbn);
 
-/** Whether a caller acting for the entities `mine` may see the part. */
+/**
+ * Whether a caller acting for the entities `mine` may see the part; `granted`, the parts an entity of
+ * theirs was given access to (an approved access request, domain/organisation-part-access.ts).
+ */
 export function partVisibleTo(
-  part: Pick<OrganisationPart, 'parentNzbn' | 'privacy' | 'nzbn-list'>,
+  part: Pick<OrganisationPart, 'parentNzbn' | 'privacy' | 'nzbn-list'> & { opn?: string },
   mine: ReadonlySet<string>,
+  granted?: { has(opn: string): boolean },
 ): boolean {
   if (part.privacy === 'PUBLIC' || mine.has(part.parentNzbn)) return true;
+  if (part.opn !== undefined && granted?.has(part.opn)) return true;
   return part.privacy === 'SHARED' && sharedWith(part).some((nzbn) => mine.has(nzbn));
 }
 

@@ -10,7 +10,6 @@ import { strongEtag } from '../../../platform/http/conditional.ts';
 import { badRequest } from '../../../platform/http/errors.ts';
 import type { ResourceValidators } from '../../../platform/http/operation.ts';
 import { ADDRESS_TYPES, isAddressType, isCompanyType } from '../domain/codes.ts';
-import { partVisibleTo } from '../domain/organisation-part.ts';
 import {
   Addresses,
   BusinessEthnicityIdentifier,
@@ -28,17 +27,16 @@ import {
   TradingName,
   Website,
 } from '../domain/schema.ts';
-import { partsOf } from '../store/org-parts.ts';
 import {
   actsFor,
   baseUrl,
-  entitiesCallerActsFor,
   entityView,
   latestOf,
   link,
   loadCachedEntity,
   loadEntity,
   type NzbnContext,
+  partsSeenBy,
 } from './support.ts';
 
 /** A read's JSON as sent, with its validators. */
@@ -161,10 +159,17 @@ export async function discoverEntity(
   const stored = await loadEntity(context, input.nzbn);
   const authorised = await actsFor(context, input.caller, stored.nzbn);
   const entity = entityView(stored, authorised);
-  const mine = await entitiesCallerActsFor(context, input.caller);
-  const parts = (await partsOf(context.database.pool, stored.nzbn)).filter((p) =>
-    partVisibleTo(p.part, mine),
-  );
+  const { parts } = await partsSeenBy(context, input.caller, stored.nzbn);
+  const discoverable = discoverableOf(context, entity, parts.length > 0);
+  return readAnswer(discoverable, latestOf(stored.lastUpdated, parts));
+}
+
+/**
+ * The published Entity of `entity` as the caller sees it: its own fields with a link (null when there is
+ * nothing to find) in place of each part, one address link per address type it has, and a link to its
+ * organisation parts when the caller sees one (`partsSeen`).
+ */
+export function discoverableOf(context: NzbnContext, entity: Entity, partsSeen: boolean) {
   const base = `${baseUrl(context)}/entities/${entity.nzbn}`;
   const links: Record<string, ReturnType<typeof link> | null> = {};
   for (const { key, part, path } of DISCOVERABLE_LINKS) {
@@ -173,7 +178,7 @@ export async function discoverEntity(
       path !== 'supporting-information' && present(entity[part]) ? link(path, `${base}/${path}`) : null;
   }
   const types = [...new Set(entity.addresses.addressList.map((address) => address.addressType))];
-  const discoverable = {
+  return {
     entityStatusCode: entity.entityStatusCode,
     entityName: entity.entityName,
     nzbn: entity.nzbn,
@@ -201,14 +206,13 @@ export async function discoverEntity(
     'non-company-details': links['non-company-details'],
     'supporting-information': links['supporting-information'],
     roles: links.roles,
-    organisationParts: parts.length > 0 ? link('organisation-parts', `${base}/organisation-parts`) : null,
+    organisationParts: partsSeen ? link('organisation-parts', `${base}/organisation-parts`) : null,
     businessEthnicityIdentifiers: present(entity.businessEthnicityIdentifiers)
       ? link('business-ethnicity-identifiers', `${base}/business-ethnicity-identifiers`)
       : null,
     hibernationStatusCode: entity.hibernationStatusCode,
     hibernationStatusDescription: entity.hibernationStatusDescription,
   };
-  return readAnswer(discoverable, latestOf(stored.lastUpdated, parts));
 }
 
 function present(value: unknown): boolean {

@@ -1,11 +1,11 @@
 /**
  * Organisation parts (physical, functional or digital locations of a business, each numbered with a
  * GLN). The allocation summary and the writes need business authority over the parent entity: create
- * (a new number; the fee for a part beyond the entity's second is charged through `context.fees` in the
- * same transaction: in production refused, and nothing written, without an approved direct debit
- * authority) and replace (held against the part as it stands). Each write records an ORGANISATIONPART
- * change event, marked private unless the part is public. Reads apply the visibility rule
- * (domain/organisation-part.ts): a part the caller may not see is answered exactly as a missing one.
+ * (a new number, once per request id; a part beyond the entity's second is a purchase, its fee charged
+ * through `context.fees` in the same transaction: operations/org-part-purchases.ts) and replace (held
+ * against the part as it stands). Each write records an ORGANISATIONPART change event, marked private
+ * unless the part is public. Reads apply the visibility rule (domain/organisation-part.ts, approved
+ * access requests included): a part the caller may not see is answered exactly as a missing one.
  */
 import type { Caller } from '../../../gateway/service-context.ts';
 import { strongEtag } from '../../../platform/http/conditional.ts';
@@ -23,6 +23,7 @@ import {
   publishedValue,
 } from '../domain/organisation-part.ts';
 import { buildPart, type PartLike, partIdentifiers } from '../domain/organisation-part-build.ts';
+import { type PurchaserDetailsInput, purchaserOf } from '../domain/organisation-part-purchase.ts';
 import { nextItemId, recordChange } from '../store/changes.ts';
 import {
   allocateOpn,
@@ -34,6 +35,7 @@ import {
   withEntityLocked,
 } from '../store/org-parts.ts';
 import { changePart, type PartWrite, partChangeEvent } from './org-part-change.ts';
+import { createPartOnce, madeValidators, type PartCreation, purchaseUrl } from './org-part-purchases.ts';
 import {
   baseUrl,
   entitiesCallerActsFor,
@@ -43,6 +45,9 @@ import {
   type NzbnContext,
   nzbnParam,
   partNotFound,
+  partSeenSince,
+  partsSeenBy,
+  partViewerOf,
   requireAuthority,
 } from './support.ts';
 
@@ -95,43 +100,36 @@ export async function partAllocation(
 
 /**
  * Creates a part with a new number (a number in the body is the register's to give, so it is not read),
- * charging its fee when one applies.
+ * once per request id, as a purchase when a fee applies (operations/org-part-purchases.ts).
  */
 export async function createPart(
   context: NzbnContext,
-  input: { caller: Caller | undefined; requestId?: string | undefined; nzbn: string; part: PartLike },
-): Promise<PartAnswer & { opn: string; location: string }> {
+  input: Omit<PartCreation, 'purchaser'> & {
+    part: PartLike;
+    purchaserDetails?: PurchaserDetailsInput | undefined;
+  },
+): Promise<PartAnswer & { opn: string; location: string; purchase: string | undefined }> {
   const nzbn = nzbnParam(input.nzbn);
   // A missing entity is 404 (the published answer) before anyone's authority over it is asked.
   await loadEntity(context, nzbn);
   await requireAuthority(context, input.caller, nzbn);
-  const now = context.clock.now();
   const given = input.part;
-  const created = await withEntityLocked(context.database.pool, nzbn, async (client, parent) => {
+  const purchaser = input.purchaserDetails && purchaserOf(input.purchaserDetails);
+  const made = await createPartOnce(context, { ...input, nzbn, purchaser }, async (client, parent, now) => {
     await checkParentGln(client, given.parentGln ?? undefined, nzbn);
     const opn = await allocateOpn(client, nzbn, now);
     const newId = await identifiersFor(client, given);
     const part = buildPart(given, { opn, parent, now: formatNzDateTime(now.getTime()), newId });
-    const { etag, fee } = await insertPart(client, part, now);
-    if (fee) {
-      await context.fees.charge(client, {
-        operation: 'createOrganisationPart',
-        feeCode: fee,
-        caller: input.caller,
-        requestId: input.requestId,
-        object: { kind: 'organisation-part', id: opn },
-      });
-    }
+    const { etag } = await insertPart(client, part, now);
     await recordChange(client, partChangeEvent(part, parent.entityTypeCode, now));
     return { part, etag };
   });
-  if (!created) throw entityNotFound(nzbn);
-  const opn = created.part.opn;
   return {
-    opn,
-    body: JSON.stringify(created.part),
-    validators: { etag: `"${created.etag}"`, lastModified: now },
-    location: `${baseUrl(context)}/entities/${nzbn}/organisation-parts/${opn}`,
+    opn: made.opn,
+    body: made.body,
+    validators: madeValidators(made),
+    location: `${baseUrl(context)}/entities/${nzbn}/organisation-parts/${made.opn}`,
+    purchase: made.purchaseId === null ? undefined : purchaseUrl(context, made.purchaseId),
   };
 }
 
@@ -220,10 +218,7 @@ export async function entityParts(
   input: { caller: Caller | undefined; nzbn: string; page: { pageSize: number; offset: number } },
 ): Promise<{ total: number; items: OrganisationPart[]; validators: ResourceValidators }> {
   const stored = await loadEntity(context, input.nzbn);
-  const mine = await entitiesCallerActsFor(context, input.caller);
-  const visible = (await partsOf(context.database.pool, stored.nzbn)).filter(({ part }) =>
-    partVisibleTo(part, mine),
-  );
+  const { parts: visible, mine } = await partsSeenBy(context, input.caller, stored.nzbn);
   const shown = visible.slice(input.page.offset, input.page.offset + input.page.pageSize);
   const items = shown.map(({ part }) => partViewFor(part, mine));
   return {
@@ -244,8 +239,9 @@ export async function organisationPart(
   const nzbn = nzbnParam(input.nzbn);
   const opn = nzbnParam(input.opn, 'opn');
   const found = await findPart(context.database.pool, opn);
-  const mine = await entitiesCallerActsFor(context, input.caller);
-  if (!found || found.part.parentNzbn !== nzbn || !partVisibleTo(found.part, mine)) throw partNotFound(opn);
+  const { mine, granted } = await partViewerOf(context, input.caller);
+  const visible = found?.part.parentNzbn === nzbn && partVisibleTo(found.part, mine, granted);
+  if (!found || !visible) throw partNotFound(opn);
   const body = JSON.stringify(partViewFor(found.part, mine));
-  return { body, validators: { etag: strongEtag(body), lastModified: found.lastUpdated } };
+  return { body, validators: { etag: strongEtag(body), lastModified: partSeenSince(found, granted) } };
 }

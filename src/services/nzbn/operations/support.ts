@@ -7,6 +7,7 @@ import type { Caller, ServiceContext } from '../../../gateway/service-context.ts
 import { glnProblem } from '../../../platform/gs1.ts';
 import { badRequest, HttpError } from '../../../platform/http/errors.ts';
 import { ENVIRONMENT_PREFIX } from '../../contract.ts';
+import { partVisibleTo } from '../domain/organisation-part.ts';
 import { publicView } from '../domain/privacy.ts';
 import type { Entity } from '../domain/schema.ts';
 import { NZBN_ERRORS } from '../errors.ts';
@@ -19,6 +20,8 @@ import {
   unchangedGeneratedEntity,
 } from '../store/entities.ts';
 import { CachedEntity, entityCacheOf } from '../store/entity-cache.ts';
+import { grantedParts } from '../store/org-part-access.ts';
+import { partsOf, type StoredPart } from '../store/org-parts.ts';
 
 /**
  * What an operation is given: the gateway's service context and where the documents of generated
@@ -112,17 +115,49 @@ export async function entitiesCallerActsFor(
   return new Set(await context.identity.objectsCallerMayActOn(caller, 'entity'));
 }
 
-/** 403 unless the signed-in user holds business authority over the entity. */
+/**
+ * Whom the caller sees organisation parts as: the entities it acts for (`mine`) and the parts those were
+ * given access to, with when (`granted`: approved access requests), for domain/organisation-part.ts
+ * `partVisibleTo`.
+ */
+export async function partViewerOf(
+  context: NzbnContext,
+  caller: Caller | undefined,
+): Promise<{ mine: Set<string>; granted: Map<string, Date> }> {
+  const mine = await entitiesCallerActsFor(context, caller);
+  return { mine, granted: await grantedParts(context.database.pool, [...mine]) };
+}
+
+/**
+ * When a part last changed for this caller: its own last update, or the approval that let the caller
+ * see it, whichever is later (a part that comes into view moves the caller's Last-Modified).
+ */
+export function partSeenSince(part: StoredPart, granted: ReadonlyMap<string, Date>): Date {
+  const since = granted.get(part.part.opn);
+  return since && since > part.lastUpdated ? since : part.lastUpdated;
+}
+
+/** The entity's organisation parts the caller sees (by number, each as of `partSeenSince`), and whom it sees them as. */
+export async function partsSeenBy(context: NzbnContext, caller: Caller | undefined, nzbn: string) {
+  const viewer = await partViewerOf(context, caller);
+  const parts = (await partsOf(context.database.pool, nzbn))
+    .filter(({ part }) => partVisibleTo(part, viewer.mine, viewer.granted))
+    .map((stored) => ({ ...stored, lastUpdated: partSeenSince(stored, viewer.granted) }));
+  return { ...viewer, parts };
+}
+
+/** 403 unless the signed-in user holds business authority over the entity (named by `field`). */
 export async function requireAuthority(
   context: NzbnContext,
   caller: Caller | undefined,
   nzbn: string,
+  field = 'nzbn',
 ): Promise<void> {
   if (!(await actsFor(context, caller, nzbn))) {
     throw new HttpError(
       NZBN_ERRORS.forbidden,
       `Forbidden: the signed-in user has no business authority over the entity ${nzbn}`,
-      [{ field: 'nzbn', message: 'needs business authority over this entity' }],
+      [{ field, message: 'needs business authority over this entity' }],
     );
   }
 }

@@ -13,7 +13,9 @@ import { authorityRoutes } from './authorities.ts';
 import { changeRoutes } from './changes.ts';
 import { documentRoutes } from './documents.ts';
 import { historyRoutes } from './history.ts';
+import { partAccessRoutes } from './org-part-access.ts';
 import { partItemRoutes } from './org-part-items.ts';
+import { partLookupRoutes } from './org-part-lookups.ts';
 import { partWriteRoutes } from './org-part-writes.ts';
 import { partReadRoutes } from './org-parts.ts';
 import { organisationRoutes } from './organisations.ts';
@@ -52,6 +54,8 @@ export function nzbnRoutes(documents: DocumentSource): FastifyPluginAsync<Servic
     await partReadRoutes(app, context);
     await partWriteRoutes(app, context);
     await partItemRoutes(app, context);
+    await partLookupRoutes(app, context);
+    await partAccessRoutes(app, context);
     await watchlistRoutes(app, context);
     await documentRoutes(app, context);
     await addressRemovalRoutes(app, context);

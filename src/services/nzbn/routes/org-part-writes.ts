@@ -1,8 +1,8 @@
 /**
  * Organisation parts, writes (three-legged token and business authority over the parent entity), at
  * their published paths and in their published shapes: the allocation summary (GET
- * organisation-parts-allocation), create (POST, the published OrganisationPartRequest; a fee beyond the
- * entity's second part) and replace (PUT, honours If-Match). The operations are
+ * organisation-parts-allocation), create (POST, the published OrganisationPartRequest; beyond the
+ * entity's second part a purchase, operations/org-part-purchases.ts) and replace (PUT, honours If-Match). The operations are
  * operations/organisation-parts.ts.
  */
 import { type TSchema, Type } from '@sinclair/typebox';
@@ -10,8 +10,10 @@ import type { FastifyInstance } from 'fastify';
 import { setValidators } from '../../../platform/http/conditional.ts';
 import { badRequest } from '../../../platform/http/errors.ts';
 import { preconditionsOf, typed } from '../../../platform/http/operation.ts';
+import { callerRequestId } from '../../../platform/http/request-id.ts';
 import { GlnAllocationSummary, OrganisationPart } from '../domain/organisation-part.ts';
 import { MAX_CUSTOM_DATA, MAX_PART_ITEMS, MAX_SHARED_WITH } from '../domain/organisation-part-items.ts';
+import { PurchaserDetailsInput } from '../domain/organisation-part-purchase.ts';
 import { Strict } from '../domain/schema.ts';
 import { createPart, partAllocation, replaceOrganisationPart } from '../operations/organisation-parts.ts';
 import type { NzbnContext } from '../operations/support.ts';
@@ -79,11 +81,7 @@ export const PartRequest = Type.Object(
   {
     termsAndConditionsAccepted: Type.Optional(Type.Boolean()),
     organisationPart: PartInput,
-    purchaserDetails: Type.Optional(
-      Type.Union([Type.Record(Type.String({ maxLength: 60 }), Type.Unknown()), Type.Null()], {
-        description: 'Who pays for a part beyond the free ones; the fee is charged to the caller’s account',
-      }),
-    ),
+    purchaserDetails: Type.Optional(Type.Union([PurchaserDetailsInput, Type.Null()])),
   },
   {
     ...Strict,
@@ -94,6 +92,12 @@ export const PartRequest = Type.Object(
           name: 'Sandbox Example Branch',
           function: 'PHYSICAL_LOCATION',
           privacy: 'PUBLIC',
+        },
+        purchaserDetails: {
+          purchaserName: 'Sandbox Example Buyer',
+          purchaserEmailAddress: 'buyer@example.test',
+          purchaserPhoneNumber: '+64 4 499 1234',
+          purchaseRedirectUrl: 'https://example.test/parts/bought',
         },
       },
     ],
@@ -129,23 +133,30 @@ export async function partWriteRoutes(app: FastifyInstance, context: NzbnContext
       config,
       schema: {
         ...published('OP005'),
-        summary: 'Create an organisation part (a fee applies beyond the second part of an entity)',
+        summary: 'Create an organisation part (beyond the second part of an entity, a purchase)',
+        description:
+          'A part beyond the second of an entity is a purchase: `purchaserDetails` is required, the fee is charged to the paying organisation, and the answer links the purchase (`Link: <…/entities/organisation-parts-purchase/{id}>; rel="related"`); a declined purchase is 402, nothing made or charged, with the same link. A request sent again with the same `api-business-govt-nz-Request-Id` answers the first answer: nothing is made or charged twice.',
         params: NzbnParams,
         body: PartRequest,
-        response: responses({ 201: OrganisationPart }, UPDATE_ERRORS),
+        response: responses({ 201: OrganisationPart }, [...UPDATE_ERRORS, 402]),
       },
     }),
     async (request, reply) => {
-      if (request.body.termsAndConditionsAccepted === false) {
+      const { body } = request;
+      if (body.termsAndConditionsAccepted === false) {
         throw badRequest('termsAndConditionsAccepted', 'the terms and conditions must be accepted');
       }
       const created = await createPart(context, {
         caller: request.caller,
         requestId: request.id,
+        idempotencyKey: callerRequestId(request),
         nzbn: request.params.nzbn,
-        part: request.body.organisationPart,
+        part: body.organisationPart,
+        purchaserDetails: body.purchaserDetails ?? undefined,
+        request: body,
       });
       setValidators(reply, created.validators);
+      if (created.purchase) reply.header('Link', `<${created.purchase}>; rel="related"`);
       return reply
         .code(201)
         .header('Location', created.location)

@@ -1,6 +1,7 @@
 /**
  * Fixed test-case entities for integrators: one per entity type, one per status, and special cases
- * (private data, organisation parts, an entity the operator's sandbox user has authority over). Their
+ * (private data, organisation parts, an entity the operator's sandbox user has authority over), and the
+ * requests for access to their private parts. Their
  * business numbers live in a range of their own (numbers.ts) and they are generated from a fixed seed
  * and a fixed "now", so they are the same in every sandbox whatever seed or scale it was built with.
  * The README lists them.
@@ -21,6 +22,7 @@ import type {
   OrganisationPartPurposeType,
   OrganisationPartStatus,
 } from '../domain/organisation-part.ts';
+import type { AccessRequestStatus } from '../domain/organisation-part-access.ts';
 import type { Entity } from '../domain/schema.ts';
 import {
   DEFAULT_AS_OF,
@@ -171,12 +173,49 @@ const withOrganisationParts = fixture(
   },
 );
 
+/** The private part of the case the operator holds, which others have asked to see. */
+const PRIVATE_COUNTER = opn(5);
+
 const withAuthority = fixture(
   202,
-  "The operator's sandbox user holds business authority over it (updates allowed)",
+  "The operator's sandbox user holds business authority over it (updates allowed), and one private organisation part others have asked to see",
   { entityTypeCode: 'LTD', entityStatusCode: '50', entityName: 'SANDBOX TEST AUTHORITY HOLDER LIMITED' },
-  { sandboxOperatorHasAuthority: true },
+  {
+    sandboxOperatorHasAuthority: true,
+    organisationParts: [
+      {
+        opn: PRIVATE_COUNTER,
+        name: 'Sandbox Test Private Counter',
+        function: 'PHYSICAL_LOCATION',
+        purposes: [['OTHER', 'Collections']],
+        organisationPartStatus: 'ACTIVE',
+        privacy: 'PRIVATE',
+        nzbnList: [],
+      },
+    ],
+  },
 );
+
+/** A request of the seed for access to a fixed test case's part that is not public. */
+export interface FixtureAccessRequest {
+  readonly opn: string;
+  readonly requestingNzbn: string;
+  readonly status: AccessRequestStatus;
+}
+
+/**
+ * The access requests the seed makes, so both sides can be tried at once: the operator's case has asked
+ * to see the private warehouse of the case with parts and was approved (its holders see it); two cases
+ * asked to see the operator's private counter: one waits for the operator's decision, one was declined.
+ */
+export const FIXTURE_ACCESS_REQUESTS: readonly FixtureAccessRequest[] = [
+  { opn: opn(2), requestingNzbn: withAuthority.nzbn, status: 'APPROVED' },
+  { opn: PRIVATE_COUNTER, requestingNzbn: fixtureNzbn(0), status: 'PENDING' },
+  { opn: PRIVATE_COUNTER, requestingNzbn: fixtureNzbn(1), status: 'DECLINED' },
+];
+/** When the seed's access requests were made, and decided. */
+export const FIXTURE_ACCESS_ASKED = nzLocalToEpoch(2024, 2, 1, 10, 0, 0);
+export const FIXTURE_ACCESS_DECIDED = nzLocalToEpoch(2024, 2, 8, 10, 0, 0);
 
 export const FIXTURE_CASES: readonly FixtureCase[] = [
   ...byType,

@@ -8,7 +8,9 @@
  * | 00 000 100 – 00 000 999 | fixed test-case entities (fixtures.ts)           |
  * | 10 000 000 – 69 999 999 | generated entities, a permutation of the index   |
  * | 70 000 000 – 79 999 999 | entities registered through POST /entities       |
- * | 80 000 000 – 99 999 999 | organisation part numbers (OPNs)                 |
+ * | 80 000 000 – 89 999 999 | organisation part numbers (OPNs): the fixtures',  |
+ * |                         | then the register's (from 80 001 000)            |
+ * | 90 000 000 – 99 999 999 | the generated entities' organisation parts       |
  */
 import { withCheckDigit } from '../../../platform/gs1.ts';
 
@@ -73,6 +75,29 @@ export const FIRST_STORE_UNIQUE_IDENTIFIER = 10_000_000_000;
 export function uniqueIdentifier(index: number, slot: number): string {
   if (slot < 0 || slot >= SLOTS_PER_ENTITY) throw new RangeError(`sub-item slot ${slot} out of 0–99`);
   return String(1_000_000 + index * SLOTS_PER_ENTITY + slot);
+}
+
+/** Generated organisation parts: at most four an entity, numbered by its index (90,000,000 up). */
+export const GENERATED_PART_BODY_START = 90_000_000;
+export const PARTS_PER_ENTITY = 4;
+/** The largest index whose entity may have parts: the part numbers' range holds no more. */
+export const MAX_INDEX_WITH_PARTS = (100_000_000 - GENERATED_PART_BODY_START) / PARTS_PER_ENTITY - 1;
+/** Sub-items of generated parts: 20 a part, from 7,000,000,000 (entities' are below 6,001,000,000). */
+const GENERATED_PART_ITEMS_START = 7_000_000_000;
+const SLOTS_PER_PART = 20;
+
+/** The number of the k-th generated organisation part of entity `index`. */
+export function generatedPartNumber(index: number, k: number): string {
+  if (index > MAX_INDEX_WITH_PARTS || k < 0 || k >= PARTS_PER_ENTITY) {
+    throw new RangeError(`no organisation part ${k} of entity ${index}`);
+  }
+  return nzbnFromBody(GENERATED_PART_BODY_START + index * PARTS_PER_ENTITY + k);
+}
+
+/** The `uniqueIdentifier` of the slot-th sub-item of the k-th generated part of entity `index`. */
+export function generatedPartItemId(index: number, k: number, slot: number): string {
+  if (slot < 0 || slot >= SLOTS_PER_PART) throw new RangeError(`part sub-item slot ${slot} out of 0–19`);
+  return String(GENERATED_PART_ITEMS_START + (index * PARTS_PER_ENTITY + k) * SLOTS_PER_PART + slot);
 }
 
 function assertIndex(index: number): void {

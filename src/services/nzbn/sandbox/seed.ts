@@ -27,7 +27,7 @@ import {
 } from '../store/seed-load.ts';
 import { seedOrganisations } from './organisations.ts';
 import { loadChunksInParallel } from './seed-parallel.ts';
-import { CHUNK_SIZE, chunkText, fixtureRows, SANDBOX_SEED } from './seed-rows.ts';
+import { CHUNK_SIZE, chunkText, fixtureAccessRequests, fixtureRows, SANDBOX_SEED } from './seed-rows.ts';
 
 /** Generated entities per scale (fixtures come on top). */
 export const SCALE_ENTITIES: Readonly<Record<SeedScale, number>> = { small: 10_000, full: 700_000 };
@@ -98,12 +98,13 @@ export async function seedNzbn(context: SeedContext, options: SeedOptions = {}):
 }
 
 /**
- * Inserts the fixed test cases that are missing, their organisation parts, and the operator's authority;
+ * Inserts the fixed test cases that are missing, their organisation parts and the requests for access to
+ * those, and the operator's authority;
  * then the scale's organisations with their users and authorities (sandbox/organisations.ts).
  */
 async function ensureFixtures(context: SeedContext): Promise<number> {
   const rows = fixtureRows();
-  await insertFixtures(context.database.pool, rows);
+  await insertFixtures(context.database.pool, rows, fixtureAccessRequests());
   for (const { fixture } of rows) {
     if (fixture.sandboxOperatorHasAuthority) {
       await context.identity.grantOperatorsAuthority('nzbn', 'entity', fixture.nzbn);

@@ -1,9 +1,11 @@
 /**
  * Organisation parts in SQL: create (telling the caller the fee for a part beyond the entity's second),
- * read, list, search with the visibility rule applied in the query, replace, and number allocation.
+ * read, list, search with the visibility rule applied in the query (approved access requests,
+ * store/org-part-access.ts, included), replace, and number allocation.
  * Writers hold the parent entity's row lock, so counting the parts for the fee cannot race.
  */
 import type pg from 'pg';
+import { arrayLiteral, copyLine } from '../../../platform/db/copy-text.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import { withCheckDigit } from '../../../platform/gs1.ts';
 import { organisationPartFee } from '../domain/fees.ts';
@@ -56,6 +58,17 @@ function partValues(part: OrganisationPart) {
   };
 }
 
+/** The columns a part's COPY line fills, in its order (`partCopyLine`). */
+export const PART_COPY_COLUMNS =
+  'opn, parent_nzbn, parent_gln, name, function, status, privacy, nzbn_list, last_updated, etag, document';
+
+/** A part as a COPY line of `nzbn_organisation_parts` (the seed's generated parts), last updated then. */
+export function partCopyLine(part: OrganisationPart, lastUpdated: Date): string {
+  const { document, etag, values } = partValues(part);
+  const fields = values.map((value) => (Array.isArray(value) ? arrayLiteral(value) : value));
+  return copyLine([...fields, lastUpdated.toISOString(), etag, document]);
+}
+
 /**
  * Inserts a new part. Returns its ETag and the fee code when the entity already had two or more parts;
  * the route charges it through `context.fees` in this transaction (the seed charges nobody).
@@ -65,10 +78,7 @@ export async function insertPart(
   part: OrganisationPart,
   now: Date,
 ): Promise<{ fee: ReturnType<typeof organisationPartFee>; etag: string }> {
-  const existing = await client.query<{ parts: number }>(
-    'SELECT count(*)::int AS parts FROM nzbn_organisation_parts WHERE parent_nzbn = $1',
-    [part.parentNzbn],
-  );
+  const existing = await partCount(client, part.parentNzbn);
   const { document, etag, values } = partValues(part);
   await client.query(
     `INSERT INTO nzbn_organisation_parts
@@ -77,8 +87,17 @@ export async function insertPart(
     [...values, now, etag, document],
   );
   await client.query('UPDATE nzbn_opn_allocations SET used_at = $2 WHERE opn = $1', [part.opn, now]);
-  const fee = organisationPartFee(existing.rows[0]!.parts);
+  const fee = organisationPartFee(existing);
   return { fee, etag };
+}
+
+/** How many parts (active or not) the entity has. */
+export async function partCount(db: Queryable, nzbn: string): Promise<number> {
+  const result = await db.query<{ parts: number }>(
+    'SELECT count(*)::int AS parts FROM nzbn_organisation_parts WHERE parent_nzbn = $1',
+    [nzbn],
+  );
+  return result.rows[0]!.parts;
 }
 
 export async function replacePart(
@@ -128,7 +147,10 @@ export interface PartFilters {
 
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Parts matching the filters that a caller acting for `mine` may see, by name. */
+/**
+ * Parts matching the filters that a caller acting for `mine` may see (domain/organisation-part.ts
+ * `partVisibleTo`, approved access requests included), by name.
+ */
 export async function searchParts(
   db: Queryable,
   filters: PartFilters,
@@ -142,7 +164,9 @@ export async function searchParts(
     AND ($7::text[] IS NULL OR EXISTS (SELECT 1 FROM json_array_elements(document->'purposes') p
                                         WHERE p->>'purpose' = ANY($7)))
     AND ($8::text IS NULL OR status = $8)
-    AND (privacy = 'PUBLIC' OR parent_nzbn = ANY($9) OR (privacy = 'SHARED' AND nzbn_list && $9))`;
+    AND (privacy = 'PUBLIC' OR parent_nzbn = ANY($9) OR (privacy = 'SHARED' AND nzbn_list && $9)
+         OR opn IN (SELECT a.opn FROM nzbn_part_access_requests a
+                     WHERE a.status = 'APPROVED' AND a.requesting_nzbn = ANY($9)))`;
   const params = [
     likePattern(filters.searchTerm),
     filters.searchTerm.trim(),
@@ -199,18 +223,27 @@ export type { OrganisationPartPrivacy };
 export async function withEntityLocked<T>(
   pool: pg.Pool,
   nzbn: string,
-  work: (
-    client: pg.PoolClient,
-    parent: { nzbn: string; entityName: string; entityTypeCode: string },
-  ) => Promise<T>,
+  work: (client: pg.PoolClient, parent: LockedEntity) => Promise<T>,
 ): Promise<T | undefined> {
   return withTransaction(pool, async (client) => {
-    const locked = await client.query<{ entity_name: string; type_code: string }>(
-      'SELECT entity_name, type_code FROM nzbn_entities WHERE nzbn = $1 FOR UPDATE',
-      [nzbn],
-    );
-    const row = locked.rows[0];
-    if (!row) return undefined;
-    return work(client, { nzbn, entityName: row.entity_name, entityTypeCode: row.type_code });
+    const parent = await lockEntityRow(client, nzbn);
+    return parent && work(client, parent);
   });
+}
+
+/** The parent of new parts, as the entity's row lock gives it. */
+export interface LockedEntity {
+  nzbn: string;
+  entityName: string;
+  entityTypeCode: string;
+}
+
+/** Locks the entity's row in the client's transaction; undefined when there is no such entity. */
+export async function lockEntityRow(client: pg.PoolClient, nzbn: string): Promise<LockedEntity | undefined> {
+  const locked = await client.query<{ entity_name: string; type_code: string }>(
+    'SELECT entity_name, type_code FROM nzbn_entities WHERE nzbn = $1 FOR UPDATE',
+    [nzbn],
+  );
+  const row = locked.rows[0];
+  return row && { nzbn, entityName: row.entity_name, entityTypeCode: row.type_code };
 }

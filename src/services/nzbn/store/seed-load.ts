@@ -1,6 +1,7 @@
 /**
  * Loads one chunk of generated entities with COPY: the entities, the earlier names of those entities,
- * and the chunk's row in `nzbn_seed_chunks`, in one transaction. A chunk is all there or not at all,
+ * their organisation parts and the requests for access to those, and the chunk's row in
+ * `nzbn_seed_chunks`, in one transaction. A chunk is all there or not at all,
  * so an interrupted seed resumes where it stopped and two seeders never load a chunk twice (each
  * chunk is claimed with a transaction-scoped advisory lock and checked before loading). What a chunk
  * holds comes from the caller (the sandbox's generator, sandbox/seed-rows.ts): the store only loads it.
@@ -9,7 +10,12 @@ import type pg from 'pg';
 import { copyText } from '../../../platform/db/copy-text.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import type { OrganisationPart } from '../domain/organisation-part.ts';
-import { insertPart } from './org-parts.ts';
+import {
+  ACCESS_REQUEST_COPY_COLUMNS,
+  insertSeededAccessRequest,
+  type SeededAccessRequest,
+} from './org-part-access.ts';
+import { insertPart, PART_COPY_COLUMNS } from './org-parts.ts';
 import { ENTITY_COLUMNS, type EntityRow, entityRowValues, HISTORY_COPY_COLUMNS } from './rows.ts';
 
 type Client = pg.Client | pg.PoolClient;
@@ -19,10 +25,19 @@ const SEED_LOCK_SPACE = 420_005;
 export const ENTITY_COPY = `COPY nzbn_entities (${ENTITY_COLUMNS.join(', ')}) FROM STDIN`;
 const HISTORY_COPY = `COPY nzbn_entity_history (${HISTORY_COPY_COLUMNS}) FROM STDIN`;
 
-/** One batch of a chunk's COPY text: entity lines, ended-name history lines, and how many entities. */
+const PART_COPY = `COPY nzbn_organisation_parts (${PART_COPY_COLUMNS}) FROM STDIN`;
+const ACCESS_COPY = `COPY nzbn_part_access_requests (${ACCESS_REQUEST_COPY_COLUMNS}) FROM STDIN`;
+
+/**
+ * One batch of a chunk's COPY text: entity lines, ended-name history lines, organisation part lines
+ * (`partCopyLine`) and lines of requests for access to them (`accessRequestCopyLine`), and how many
+ * entities.
+ */
 export interface ChunkText {
   entities: string[];
   history: string[];
+  parts: string[];
+  access: string[];
   count: number;
 }
 
@@ -57,16 +72,23 @@ export async function loadChunk(
     ]);
     if (done.rowCount) return 0;
     const history: string[] = [];
+    const parts: string[] = [];
+    const access: string[] = [];
     let count = 0;
     const entities = (function* () {
       for (const batch of rows(seed, chunk * size, (chunk + 1) * size)) {
         history.push(...batch.history);
+        parts.push(...batch.parts);
+        access.push(...batch.access);
         count += batch.count;
         yield batch.entities.join('');
       }
     })();
     await copyText(client, ENTITY_COPY, entities);
     if (history.length > 0) await copyText(client, HISTORY_COPY, [history.join('')]);
+    // After the entities (their parents) and the parts (what the requests ask for).
+    if (parts.length > 0) await copyText(client, PART_COPY, [parts.join('')]);
+    if (access.length > 0) await copyText(client, ACCESS_COPY, [access.join('')]);
     await client.query('INSERT INTO nzbn_seed_chunks (seed, chunk, entities) VALUES ($1, $2, $3)', [
       seed,
       chunk,
@@ -121,8 +143,15 @@ export async function vacuumEntities(pool: pg.Pool): Promise<void> {
   await pool.query('VACUUM (ANALYZE) nzbn_entities');
 }
 
-/** Inserts the fixed test cases that are missing, with their organisation parts, in one transaction. */
-export async function insertFixtures(pool: pg.Pool, rows: readonly FixtureRow[]): Promise<void> {
+/**
+ * Inserts the fixed test cases that are missing, with their organisation parts and the requests for
+ * access to those, in one transaction.
+ */
+export async function insertFixtures(
+  pool: pg.Pool,
+  rows: readonly FixtureRow[],
+  accessRequests: readonly SeededAccessRequest[] = [],
+): Promise<void> {
   await withTransaction(pool, async (client) => {
     const placeholders = ENTITY_COLUMNS.map((_, i) => `$${i + 1}`).join(', ');
     for (const { row } of rows) {
@@ -138,5 +167,6 @@ export async function insertFixtures(pool: pg.Pool, rows: readonly FixtureRow[])
         if (!exists.rowCount) await insertPart(client, part, new Date(row.registrationDate));
       }
     }
+    for (const request of accessRequests) await insertSeededAccessRequest(client, request);
   });
 }

@@ -41,3 +41,18 @@ export const LISTS: [string, unknown, string, string][] = [
     'businessEthnicityIdentifiers',
   ],
 ];
+
+/** The published purchaserDetails of an organisation part: who buys one beyond an entity's free ones. */
+export const PURCHASER = {
+  purchaserName: 'Kowhai Buyer',
+  purchaserEmailAddress: 'buyer@kowhai.example',
+  purchaserPhoneNumber: '+64 4 499 1234',
+  purchaseRedirectUrl: 'https://kowhai.example/parts/bought',
+};
+
+/** The published OrganisationPartRequest around a part, with a purchaser (read when a fee applies). */
+export const partRequest = (organisationPart: unknown) => ({
+  termsAndConditionsAccepted: true,
+  organisationPart,
+  purchaserDetails: PURCHASER,
+});

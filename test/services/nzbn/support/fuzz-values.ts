@@ -121,6 +121,20 @@ const HINTS: Record<string, [valid: string[], odd: string[]]> = {
     ['https://kowhai.example', 'http://rata.example/shop'],
     ['kowhai.example', 'ftp://x'],
   ],
+  purchaseRedirectUrl: [
+    ['https://kowhai.example/bought', 'http://localhost:3000/back'],
+    ['http://kowhai.example/back', 'kowhai.example', 'https://user:pass@kowhai.example/'],
+  ],
+  purchaserEmailAddress: [['buyer@kowhai.example'], ['buyer', '@kowhai.example']],
+  purchaserPhoneNumber: [
+    ['+64 4 499 1234', '021 555 0123'],
+    ['phone', '1'],
+  ],
+  requestStatus: [
+    ['APPROVED', 'DECLINED', 'approved'],
+    ['PENDING', 'MAYBE'],
+  ],
+  'request-status': [['PENDING', 'APPROVED', 'declined'], ['LOST']],
 };
 
 export function fieldValues(name: string): Values | undefined {

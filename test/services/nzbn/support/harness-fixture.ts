@@ -6,6 +6,7 @@ import { NZBN_ERRORS } from '../../../../src/services/nzbn/errors.ts';
 import { signedInUser } from '../../../support/oauth.ts';
 import type { OperationAccess, ServiceFixture, Values } from '../../../support/service-fixture.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './api.ts';
+import { partRequest } from './bodies.ts';
 import { fieldValues } from './fuzz-values.ts';
 import { MULTIPART, multipartBody, pdf } from './multipart.ts';
 
@@ -113,6 +114,9 @@ export async function invitationsOf(t: NzbnTest, email: string, count: number): 
   return found;
 }
 
+/** A request by the owner's entity for access to the private part of the test case with parts. */
+const PRIVATE_PART = '9429800000026';
+const ACCESS_REQUEST = { opn: PRIVATE_PART, requestingNzbn: E };
 const watchlistBody = {
   name: 'Matrix',
   channel: 'EMAIL',
@@ -151,10 +155,7 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
     const opns = [
       await made(
         `/entities/${E}/organisation-parts`,
-        {
-          termsAndConditionsAccepted: true,
-          organisationPart: { name: 'Fuzz Depot', function: 'PHYSICAL_LOCATION' },
-        },
+        partRequest({ name: 'Fuzz Depot', function: 'PHYSICAL_LOCATION' }),
         'opn',
       ),
       PART,
@@ -183,6 +184,14 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
       Object.assign(itemOf(list), { nzbn: E, opn: itemOpn, uid });
       uids.push(uid);
     }
+    // A purchase (a part beyond the test case's three) and a request for access to its private part.
+    const bought = await t.call('POST', `/entities/${FIXTURE.orgParts}/organisation-parts`, {
+      token: t.owner.token,
+      payload: partRequest({ name: 'Matrix Purchase' }),
+    });
+    const purchase = /organisation-parts-purchase\/([0-9a-f-]+)>/.exec(String(bought.headers.link))?.[1];
+    if (!purchase) throw new Error(`no purchase: ${bought.body}`);
+    await made('/entities/organisation-parts/action-request-access', ACCESS_REQUEST, 'requestStatus');
     // A role of the entity, for PUT …/roles/{id}.
     const role = await made(
       `/entities/${E}/roles`,
@@ -227,6 +236,9 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
       userId: t.owner.userId,
       organisationId: organisation,
       organisationUserId: invited,
+      gln: PART,
+      transaction_id: purchase,
+      requestingNzbn: E,
     };
     const tables = [
       // The register's tables and the fee ledger (an organisation part beyond the second is charged).
@@ -247,6 +259,7 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
       organisationId: { valid: [organisation], odd: ['no-such-organisation', 'sandbox-x'] },
       organisationUserId: { valid: [invited], odd: ['x', '00000000-0000-0000-0000-000000000000'] },
       activationCode: { valid: [...codes], odd: ['', 'no-such-code'] },
+      transaction_id: fc.oneof({ weight: 3, arbitrary: fc.constant(purchase) }, fc.uuid(), fc.string()),
     };
     const values = (name: string): Values | undefined => {
       return known[name] ?? fieldValues(name);
@@ -344,7 +357,7 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
     }),
     'DELETE /organisations/{organisationId}/organisationUsers/{organisationUserId}': author(),
     'POST /entities/{nzbn}/organisation-parts': {
-      ...author({ termsAndConditionsAccepted: true, organisationPart: { name: 'Matrix Depot' } }),
+      ...author(partRequest({ name: 'Matrix Depot' })),
       write: 'create',
     },
     'PUT /entities/{nzbn}/organisation-parts/{opn}': author(
@@ -367,6 +380,23 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
       path: itemPart,
       body: { nzbns: [FIXTURE.company] },
     },
+    'GET /entities/organisation-parts/gln/{gln}': { etag: true },
+    // The purchase the setup made with the subscription's key: another subscriber's finds nothing.
+    'GET /entities/organisation-parts-purchase/{transaction_id}': {
+      owned: true,
+      organisation: true,
+      etag: true,
+    },
+    'POST /entities/organisation-parts/action-request-access': { ...author(ACCESS_REQUEST), write: 'create' },
+    // Ours: the owner's side of access requests.
+    'GET /entities/{nzbn}/organisation-parts-access-requests': {
+      ...author(undefined, { nzbn: FIXTURE.orgParts }),
+      etag: true,
+    },
+    'PUT /entities/{nzbn}/organisation-parts/{opn}/access-requests/{requestingNzbn}': author(
+      { requestStatus: 'APPROVED' },
+      { nzbn: FIXTURE.orgParts, opn: PRIVATE_PART, requestingNzbn: E },
+    ),
     'GET /watchlists': watchlist(undefined, false),
     'POST /watchlists': watchlist(watchlistBody, false, 'create'),
     'GET /watchlists/{watchlistId}': { ...watchlist(), etag: true },
