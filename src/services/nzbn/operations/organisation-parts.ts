@@ -32,14 +32,12 @@ import {
   partNumbersOf,
   partsOf,
   searchParts,
-  withEntityLocked,
 } from '../store/org-parts.ts';
 import { changePart, type PartWrite, partChangeEvent } from './org-part-change.ts';
 import { createPartOnce, madeValidators, type PartCreation, purchaseUrl } from './org-part-purchases.ts';
 import {
   baseUrl,
   entitiesCallerActsFor,
-  entityNotFound,
   latestOf,
   loadEntity,
   type NzbnContext,
