@@ -530,6 +530,9 @@ export function fuzzOperations(fixture: ServiceFixture, options: FuzzOptions): v
     if (response.statusCode < 400) return;
     // An empty path parameter can make a path no operation has: API Management's own 404 (mount.ts).
     if (response.body === '{"statusCode":404,"message":"Resource not found"}') return;
+    // Or another operation's path (`/entities/organisation-parts-purchase/` is the entity
+    // `organisation-parts-purchase`): its refusal names that operation's fields.
+    const elsewhere = Object.values(request.path).some((value) => value === '');
     const code = dialectError(response, service.dialect, label);
     expectCatalogued(code, response.statusCode, codes, where);
     if (code === 'invalid-parameter') {
@@ -539,7 +542,7 @@ export function fuzzOperations(fixture: ServiceFixture, options: FuzzOptions): v
       const names = fieldNames(operation, request);
       for (const { field } of fields) {
         const named = [...names].some((name) => field === name || field.startsWith(`${name}.`));
-        if (!/^\d+(\.|$)/.test(field) && !named)
+        if (!/^\d+(\.|$)/.test(field) && !named && !elsewhere)
           expect.fail(`${where}: the field "${field}" is no field of the request`);
       }
     }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fanOutAll } from '../../../src/services/nzbn/store/fanout.ts';
 import { type SignedInUser, signedInUser } from '../../support/oauth.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
+import { partRequest } from './support/bodies.ts';
 import { createWatchlist, notifications } from './support/watchlists.ts';
 
 /**
@@ -32,10 +33,7 @@ let parts = 0;
 async function newPart(part: Record<string, unknown> = {}): Promise<string> {
   const made = await t.call('POST', `/entities/${E}/organisation-parts`, {
     token: t.owner.token,
-    payload: {
-      termsAndConditionsAccepted: true,
-      organisationPart: { name: `Item Depot ${++parts}`, ...part },
-    },
+    payload: partRequest({ name: `Item Depot ${++parts}`, ...part }),
   });
   expect(made.statusCode, made.body).toBe(201);
   return made.json().opn as string;

@@ -163,15 +163,12 @@ export const nzbnFixture = (onReady?: (t: NzbnTest) => void): ServiceFixture => 
     // A part with one item in each list, shared with one entity, for the operations on its items.
     const itemOpn = await made(
       `/entities/${E}/organisation-parts`,
-      {
-        termsAndConditionsAccepted: true,
-        organisationPart: {
-          name: 'Matrix Items',
-          privacy: 'SHARED',
-          'nzbn-list': [FIXTURE.soleTrader],
-          ...Object.fromEntries(Object.values(ITEM_LISTS).map(({ field, body }) => [field, [body]])),
-        },
-      },
+      partRequest({
+        name: 'Matrix Items',
+        privacy: 'SHARED',
+        'nzbn-list': [FIXTURE.soleTrader],
+        ...Object.fromEntries(Object.values(ITEM_LISTS).map(({ field, body }) => [field, [body]])),
+      }),
       'opn',
     );
     Object.assign(itemPart, { nzbn: E, opn: itemOpn });
