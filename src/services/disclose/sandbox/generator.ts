@@ -119,6 +119,12 @@ export const PRODUCT_TYPES = [
   'Equity securities',
   'Derivatives',
 ] as const;
+/** What an offer of each product type outside a scheme is called (`<issuer> Bond Offer`, …). */
+export const OFFER_NAMES: Readonly<Record<string, string>> = {
+  'Debt securities': 'Bond',
+  'Equity securities': 'Share',
+  Derivatives: 'Derivatives',
+};
 export const OFFER_STATUSES = ['Open', 'Closed'] as const;
 const PEOPLE = [
   'Aroha Ngata',
@@ -304,7 +310,7 @@ function makeOffer(
   const productType = scheme ? PRODUCT_TYPES[0] : random.pick(PRODUCT_TYPES.slice(1));
   const name = scheme
     ? `${scheme.name.replace(/Scheme$/, 'Offer')}${edition > 1 ? ` ${edition}` : ''}`
-    : `${issuer.name} ${productType === 'Debt securities' ? 'Bond' : 'Share'} Offer`;
+    : `${issuer.name} ${OFFER_NAMES[productType]} Offer`;
   const registered = new Date(now.getTime() - random.int(400, 2500) * DAY);
   const status = scheme ? (scheme.status === 'Open' ? 'Open' : 'Closed') : random.pick(OFFER_STATUSES);
   const openDate = nzDate(registered.getTime());
