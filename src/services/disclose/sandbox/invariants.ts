@@ -18,8 +18,10 @@ import {
   holdingsUnlikeThemselves,
   offersMisnamed,
   returnsUnlikeType,
+  tooManyKiwiSaver,
 } from '../store/invariants.ts';
-import { OFFER_NAMES } from './generator.ts';
+import { FIXTURES } from './fixtures.ts';
+import { KIWISAVER_SHARE, OFFER_NAMES } from './generator.ts';
 import { FUND_MIXES } from './generator-funds.ts';
 
 /** What a fund of a type must mostly hold: cash funds cash and near-cash, property funds property… */
@@ -117,6 +119,11 @@ export const DISCLOSE_INVARIANTS: readonly SandboxInvariant[] = [
     description:
       'An offer outside a scheme is named for its product type: a bond offer debt securities, a share offer equity securities',
     check: async ({ database }) => offersMisnamed(database.pool, OFFER_NAMES),
+  },
+  {
+    id: 'few-kiwisaver-schemes',
+    description: `At most ${KIWISAVER_SHARE * 100}% of the generated schemes (one at least) are KiwiSaver schemes; the fixed test cases, KiwiSaver schemes all, aside`,
+    check: async ({ database }) => tooManyKiwiSaver(database.pool, FIXTURES.length, KIWISAVER_SHARE),
   },
   {
     id: 'only-last-period-unfiled',

@@ -159,6 +159,24 @@ export async function offersMisnamed(
   );
 }
 
+/**
+ * KiwiSaver schemes beyond the first `fixed` schemes (the fixed test cases), when they are more than
+ * `share` of those schemes (and more than one): each of them.
+ */
+export async function tooManyKiwiSaver(pool: Pool, fixed: number, share: number): Promise<RuleBreak[]> {
+  return breaks(
+    pool,
+    `WITH generated AS (SELECT scheme_number, scheme_type FROM disclose_schemes ORDER BY scheme_number OFFSET $1::int),
+          counted AS (SELECT count(*) FILTER (WHERE scheme_type = 'KiwiSaver scheme') AS kiwisaver, count(*) AS schemes
+                        FROM generated)
+     SELECT g.scheme_number AS record, c.kiwisaver || ' of ' || c.schemes || ' generated schemes are KiwiSaver schemes' AS detail
+       FROM generated g CROSS JOIN counted c
+      WHERE g.scheme_type = 'KiwiSaver scheme' AND c.kiwisaver > greatest(1, floor(c.schemes * $2::numeric))
+      ORDER BY g.scheme_number`,
+    [fixed, share],
+  );
+}
+
 /** Every fund's number (for the activities the domain works out from its filings). */
 export async function fundNumbers(pool: Pool): Promise<string[]> {
   return (
