@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { ServiceDefinition } from '../contract.ts';
 import { DISCLOSE_ERRORS } from './errors.ts';
 import { disclosePublicRoutes, discloseRoutes } from './routes/index.ts';
+import { DISCLOSE_INVARIANTS } from './sandbox/invariants.ts';
 import { seedDisclose } from './sandbox/seed.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -18,6 +19,7 @@ export const discloseService: ServiceDefinition = {
   routes: discloseRoutes,
   publicRoutes: disclosePublicRoutes,
   migrations: path.join(here, 'migrations'),
+  invariants: DISCLOSE_INVARIANTS,
   seed: (context) => seedDisclose(context),
   settings: {
     /** Offer and scheme detail answers kept rendered per process and environment (0: none kept). */

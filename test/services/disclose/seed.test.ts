@@ -3,8 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedContext } from '../../../src/services/contract.ts';
+import { discloseService } from '../../../src/services/disclose/index.ts';
+import { DISCLOSE_INVARIANTS } from '../../../src/services/disclose/sandbox/invariants.ts';
 import { seedDisclose } from '../../../src/services/disclose/sandbox/seed.ts';
 import { folderDocumentFiles } from '../../../src/services/disclose/store/document-files.ts';
+import { invariantReport, invariantsHold, runInvariants } from '../../../src/services/invariants.ts';
 import { seedNzbn } from '../../../src/services/nzbn/sandbox/seed.ts';
 import { businessNumberRegister } from '../../../src/services/nzbn/store/business-numbers.ts';
 import { type TestGateway, testGateway } from '../../support/runtime.ts';
@@ -65,5 +68,54 @@ describe('the seed hook', () => {
     );
     expect(managers.rows.every((r) => r.same === true)).toBe(true);
     expect(await seedDisclose(context, { files })).toBe('offers register already seeded');
+  });
+
+  it('keeps the register’s invariants, each fixed test case that breaks one named as its exception', async () => {
+    const results = await runInvariants([discloseService], () => ({
+      database: context.database,
+      clock: context.clock,
+    }));
+    expect(results.map((r) => r.id)).toEqual(DISCLOSE_INVARIANTS.map((i) => i.id));
+    const report = invariantReport(results);
+    expect(invariantsHold(results), report).toBe(true);
+    expect(report).toMatch(
+      new RegExp(`${DISCLOSE_INVARIANTS.length} of ${DISCLOSE_INVARIANTS.length} rules hold\\n$`),
+    );
+    expect(results.find((r) => r.id === 'few-overdue')?.excepted.map((b) => b.record)).toEqual([
+      'FND10001',
+      'FND10014',
+    ]);
+  });
+
+  it('reports a cash fund holding shares as breaking its rule', async () => {
+    const pool = context.database.pool;
+    const { rows } = await pool.query<{ fund_number: string; version: number }>(
+      `SELECT v.fund_number, v.version FROM disclose_fund_versions v JOIN disclose_funds f USING (fund_number)
+        WHERE f.fund_type = 'Cash' ORDER BY v.fund_number, v.version LIMIT 1`,
+    );
+    const { fund_number: fund, version } = rows[0]!;
+    const allocation = `jsonb_set(document, '{assetAllocation,0,assetType}', '"INTERNATIONAL_EQUITIES"')`;
+    const before = await pool.query(
+      'SELECT document FROM disclose_fund_versions WHERE fund_number = $1 AND version = $2',
+      [fund, version],
+    );
+    await pool.query(
+      `UPDATE disclose_fund_versions SET document = ${allocation} WHERE fund_number = $1 AND version = $2`,
+      [fund, version],
+    );
+    try {
+      const results = await runInvariants([discloseService], () => ({
+        database: context.database,
+        clock: context.clock,
+      }));
+      const broken = results.find((r) => r.id === 'assets-match-fund-type')!;
+      expect(broken.breaks.map((b) => b.record)).toEqual([`${fund}-v${version}`]);
+      expect(invariantsHold(results)).toBe(false);
+    } finally {
+      await pool.query(
+        'UPDATE disclose_fund_versions SET document = $3 WHERE fund_number = $1 AND version = $2',
+        [fund, version, before.rows[0].document],
+      );
+    }
   });
 });

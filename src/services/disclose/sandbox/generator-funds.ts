@@ -3,10 +3,10 @@
  * the last ended period of some left unfiled) as fund versions, and the holdings of its last FPH filing.
  * Deterministic for the random source each fund is given (generator.ts forks one per fund).
  */
-import { addDays, nzDate } from '../../../platform/calendar.ts';
+import { addDays, addMonths, nzDate } from '../../../platform/calendar.ts';
 import { type Random, seeded } from '../../../platform/random.ts';
 import { type ActivityKind, dueDateOf, periodEnds } from '../domain/activities.ts';
-import { ASSET_TYPES } from '../domain/holdings.ts';
+import type { AssetType } from '../domain/holdings.ts';
 import { withIsinCheckDigit } from '../domain/isin.ts';
 import type { FixtureShape, GeneratedFund, GeneratedVersion } from './generator.ts';
 
@@ -30,57 +30,179 @@ export const FUND_KINDS = [
   'Property',
 ];
 
-/** A fund's full portfolio holdings: `lines` lines whose percentages sum to 100. */
-function holdingsFor(random: Random, lines: number): GeneratedFund['holdings'] {
-  const weights = Array.from({ length: lines }, () => 0.2 + random.next());
+/**
+ * What each fund kind holds (target weights of the asset classes, in percent) and the range of its
+ * one-year return: a cash fund holds cash and near-cash and returns little, a property fund holds
+ * property, an aggressive fund mostly shares. The sandbox's invariants (invariants.ts) check the same.
+ */
+export const FUND_MIXES: Readonly<
+  Record<
+    string,
+    { targets: Readonly<Partial<Record<AssetType, number>>>; oneYear: readonly [number, number] }
+  >
+> = {
+  Conservative: {
+    targets: {
+      CASH_AND_CASH_EQUIVALENTS: 10,
+      NEW_ZEALAND_FIXED_INTEREST: 35,
+      INTERNATIONAL_FIXED_INTEREST: 30,
+      AUSTRALASIAN_EQUITIES: 10,
+      INTERNATIONAL_EQUITIES: 15,
+    },
+    oneYear: [-1, 8],
+  },
+  Balanced: {
+    targets: {
+      CASH_AND_CASH_EQUIVALENTS: 5,
+      NEW_ZEALAND_FIXED_INTEREST: 20,
+      INTERNATIONAL_FIXED_INTEREST: 20,
+      AUSTRALASIAN_EQUITIES: 20,
+      INTERNATIONAL_EQUITIES: 30,
+      LISTED_PROPERTY: 5,
+    },
+    oneYear: [-3, 12],
+  },
+  Growth: {
+    targets: {
+      CASH_AND_CASH_EQUIVALENTS: 3,
+      NEW_ZEALAND_FIXED_INTEREST: 10,
+      INTERNATIONAL_FIXED_INTEREST: 12,
+      AUSTRALASIAN_EQUITIES: 25,
+      INTERNATIONAL_EQUITIES: 45,
+      LISTED_PROPERTY: 5,
+    },
+    oneYear: [-5, 16],
+  },
+  Aggressive: {
+    targets: {
+      CASH_AND_CASH_EQUIVALENTS: 2,
+      NEW_ZEALAND_FIXED_INTEREST: 3,
+      INTERNATIONAL_FIXED_INTEREST: 5,
+      AUSTRALASIAN_EQUITIES: 30,
+      INTERNATIONAL_EQUITIES: 55,
+      LISTED_PROPERTY: 5,
+    },
+    oneYear: [-8, 20],
+  },
+  Cash: {
+    targets: { CASH_AND_CASH_EQUIVALENTS: 85, NEW_ZEALAND_FIXED_INTEREST: 15 },
+    oneYear: [2, 6],
+  },
+  'Global Equity': {
+    targets: { CASH_AND_CASH_EQUIVALENTS: 3, INTERNATIONAL_EQUITIES: 97 },
+    oneYear: [-8, 22],
+  },
+  'NZ Bond': {
+    targets: { CASH_AND_CASH_EQUIVALENTS: 5, NEW_ZEALAND_FIXED_INTEREST: 95 },
+    oneYear: [-2, 8],
+  },
+  Property: {
+    targets: { CASH_AND_CASH_EQUIVALENTS: 5, LISTED_PROPERTY: 70, UNLISTED_PROPERTY: 25 },
+    oneYear: [-6, 12],
+  },
+};
+
+const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
+
+/** Weights that sum to 100 at `places` decimals, the rounding's remainder on the largest. */
+function toHundred(weights: number[], places: number): number[] {
   const total = weights.reduce((a, b) => a + b, 0);
-  const percentages = weights.map((w) => Math.round((w / total) * 100 * 10_000) / 10_000);
-  const drift = Math.round((100 - percentages.reduce((a, b) => a + b, 0)) * 10_000) / 10_000;
-  percentages[0] = Math.round((percentages[0]! + drift) * 10_000) / 10_000;
+  const shares = weights.map((w) => round((w / total) * 100, places));
+  const largest = shares.indexOf(Math.max(...shares));
+  shares[largest] = round(shares[largest]! + 100 - shares.reduce((a, b) => a + b, 0), places);
+  return shares;
+}
+
+/** Where a holding of an asset class is listed (its ISIN's country and its currency), and its name. */
+const HOLDING_KINDS: Readonly<Record<AssetType, { countries: readonly string[]; names: readonly string[] }>> =
+  {
+    CASH_AND_CASH_EQUIVALENTS: { countries: [], names: ['Call account', 'Term deposit'] },
+    NEW_ZEALAND_FIXED_INTEREST: {
+      countries: ['NZ'],
+      names: ['Local Government Bond 2031', 'Kauri Senior Bond 2029'],
+    },
+    INTERNATIONAL_FIXED_INTEREST: {
+      countries: ['AU', 'US', 'GB'],
+      names: ['Treasury Bond 2033', 'Corporate Note 2030'],
+    },
+    AUSTRALASIAN_EQUITIES: { countries: ['NZ', 'AU'], names: ['Southern Energy', 'Harbour Industries'] },
+    INTERNATIONAL_EQUITIES: { countries: ['US', 'GB'], names: ['Pacific Holdings', 'Summit Industries'] },
+    LISTED_PROPERTY: { countries: ['NZ', 'AU'], names: ['Property Trust', 'Industrial Property'] },
+    UNLISTED_PROPERTY: { countries: [], names: ['Office Building', 'Retail Centre'] },
+    COMMODITIES: { countries: ['US'], names: ['Gold Trust'] },
+    OTHER: { countries: ['US'], names: ['Currency Forward'] },
+  };
+const CURRENCIES: Readonly<Record<string, string>> = { NZ: 'NZD', AU: 'AUD', US: 'USD', GB: 'GBP' };
+
+/**
+ * A fund's full portfolio holdings worth `fundSize`: `lines` lines of the classes its kind holds (drawn
+ * by their weights), whose percentages sum to 100; each named for its class, its ISIN from the country
+ * it is listed in (none for cash and unlisted property), in that country's currency.
+ */
+function holdingsFor(
+  random: Random,
+  kind: string,
+  fundSize: number,
+  lines: number,
+): GeneratedFund['holdings'] {
+  const mix = Object.entries(FUND_MIXES[kind]!.targets) as [AssetType, number][];
+  const percentages = toHundred(
+    Array.from({ length: lines }, () => 0.2 + random.next()),
+    4,
+  );
   return percentages.map((percentageOfFund, i) => {
-    const assetType = ASSET_TYPES[random.int(0, ASSET_TYPES.length - 2)]!;
-    const cash = assetType === 'CASH_AND_CASH_EQUIVALENTS';
-    const country = random.pick(['NZ', 'AU', 'US', 'GB']);
+    const assetType = random.weighted(mix);
+    const { countries, names } = HOLDING_KINDS[assetType];
+    const country = countries.length > 0 ? random.pick(countries) : null;
     return {
-      assetName: cash
-        ? `Call account ${i + 1}`
-        : `${random.pick(['Pacific', 'Southern', 'Harbour', 'Summit', 'Kauri'])} ${random.pick(['Holdings', 'Energy', 'Bond 2031', 'Property Trust', 'Industries'])} ${i + 1}`,
+      assetName: `${random.pick(names)} ${i + 1}`,
       assetType,
-      isin: cash
-        ? null
-        : withIsinCheckDigit(`${country}${String(random.int(0, 999_999_999)).padStart(9, '0')}`),
-      value: Math.round(percentageOfFund * 1_000_000) / 100,
+      isin: country
+        ? withIsinCheckDigit(`${country}${String(random.int(0, 999_999_999)).padStart(9, '0')}`)
+        : null,
+      value: round((fundSize * percentageOfFund) / 100, 2),
       percentageOfFund,
-      currency: country === 'NZ' ? 'NZD' : country === 'AU' ? 'AUD' : country === 'US' ? 'USD' : 'GBP',
+      currency: country ? CURRENCIES[country]! : 'NZD',
     };
   });
 }
 
-/** A fund's document: its unit price, returns, fees and asset allocation, drawn. */
+/**
+ * A fund's document: its unit price, returns in its kind's range, fees, and its asset allocation: its
+ * kind's targets, each actual near its target (within a few points) and not all equal to it.
+ */
 function fundDocument(
   random: Random,
   fundNumber: string,
   name: string,
   fundType: string,
 ): Record<string, unknown> {
-  const allocation = ASSET_TYPES.slice(0, 5).map((assetType) => ({ assetType, weight: random.next() + 0.1 }));
-  const total = allocation.reduce((a, b) => a + b.weight, 0);
-  const actual = allocation.map((a) => Math.round((a.weight / total) * 10_000) / 100);
-  actual[0] = Math.round((actual[0]! + 100 - actual.reduce((a, b) => a + b, 0)) * 100) / 100;
+  const { targets, oneYear } = FUND_MIXES[fundType]!;
+  const classes = Object.entries(targets) as [AssetType, number][];
+  // The classes in pairs, each pair's actuals moved apart by up to 2 points (a class at most half its
+  // target): they still sum to 100, each near its target, and the first pair off it.
+  const actual = classes.map(([, target]) => target);
+  for (let i = 0; i + 1 < classes.length; i += 2) {
+    const most = Math.min(2, actual[i]! / 2, actual[i + 1]! / 2);
+    const move = round((0.1 + random.next() * (most - 0.1)) * (random.chance(0.5) ? 1 : -1), 2);
+    actual[i] = round(actual[i]! + move, 2);
+    actual[i + 1] = round(actual[i + 1]! - move, 2);
+  }
+  const [low, high] = oneYear;
   return {
     fundNumber,
     name,
     fundType,
-    unitPrice: { price: Math.round((0.8 + random.next() * 2) * 10_000) / 10_000, currency: 'NZD' },
+    unitPrice: { price: round(0.8 + random.next() * 2, 4), currency: 'NZD' },
     returns: [
-      { period: '1y', percentage: Math.round((random.next() * 20 - 4) * 100) / 100 },
-      { period: '5y', percentage: Math.round(random.next() * 10 * 100) / 100 },
+      { period: '1y', percentage: round(low + random.next() * (high - low), 2) },
+      { period: '5y', percentage: round(low / 2 + random.next() * (high - low) * 0.6, 2) },
     ],
-    fees: [{ feeType: 'TOTAL_ANNUAL', percentage: Math.round((0.2 + random.next() * 1.2) * 100) / 100 }],
-    assetAllocation: allocation.map((a, i) => ({
-      assetType: a.assetType,
+    fees: [{ feeType: 'TOTAL_ANNUAL', percentage: round(0.2 + random.next() * 1.2, 2) }],
+    assetAllocation: classes.map(([assetType, target], i) => ({
+      assetType,
       actualPercentage: actual[i],
-      targetPercentage: actual[i],
+      targetPercentage: target,
     })),
   };
 }
@@ -89,7 +211,10 @@ function fundDocument(
  * The optional figures of a fund update (fund size, investors, risk indicator), drawn from a source of
  * their own keyed by the fund and period: the rest of the register draws as it did before they existed.
  */
-function reportedFigures(fundNumber: string, periodEnd: string): Record<string, number> {
+function reportedFigures(
+  fundNumber: string,
+  periodEnd: string,
+): { fundSize: number; numberOfInvestors: number; riskIndicator: number } {
   const random = seeded('fund-figures', fundNumber, periodEnd);
   return {
     fundSize: Math.round((1 + random.next() * 999) * 1_000_000 * 100) / 100,
@@ -118,9 +243,9 @@ interface FilingEvent {
 }
 
 /**
- * The periods a fund has filed, in the order they fell due: the last six ended periods of each kind
- * since its registration, less those a fixture leaves unfiled and, for generated funds, the last ended
- * period of a few.
+ * The periods a fund has filed, in the order they fell due: the ended periods of each kind the register
+ * shows since its registration, less those a fixture leaves unfiled and, for generated funds, the last
+ * ended period of a few.
  */
 function filingEvents(
   g: FundMaking,
@@ -131,14 +256,16 @@ function filingEvents(
 ): FilingEvent[] {
   const events: FilingEvent[] = [];
   for (const kind of kinds) {
-    const ends = periodEnds(kind, addDays(registeredOn, 1), addDays(g.today, -1)).slice(-6);
+    // Every period the register shows (`activitiesOfFund`: the last 24 months) is filed.
+    const floor = addMonths(g.today, -24);
+    const ends = periodEnds(kind, registeredOn > floor ? registeredOn : floor, addDays(g.today, -1));
     ends.forEach((periodEnd, i) => {
       const due = dueDateOf(kind, periodEnd);
       const last = i === ends.length - 1;
       if (kind === 'FULL_PORTFOLIO_HOLDINGS' && fphFiled === 'none') return;
       if (fphFiled === 'all-but-last' && last) return;
-      // Generated funds: most periods filed; the last ended period of a few left unfiled.
-      if (!fphFiled && last && random.chance(0.3)) return;
+      // Generated funds: every period filed but the last ended one of a few (it is Upcoming or Overdue).
+      if (!fphFiled && last && random.chance(0.03)) return;
       events.push({ kind, periodEnd, due });
     });
   }
@@ -225,7 +352,10 @@ export function makeFund(g: FundMaking, random: Random, plan: FundPlan): Generat
     versions,
     offerVersionAt,
   );
-  const holdings = holdingsPeriodEnd ? holdingsFor(random, random.int(12, 40)) : [];
+  // The holdings are worth the fund's size as its fund update for the same period reports it.
+  const holdings = holdingsPeriodEnd
+    ? holdingsFor(random, kind, reportedFigures(number, holdingsPeriodEnd).fundSize, random.int(12, 40))
+    : [];
   return {
     fundNumber: number,
     name,

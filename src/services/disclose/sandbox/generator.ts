@@ -107,6 +107,10 @@ export const SCHEME_TYPES = [
   'Managed investment scheme',
   'Restricted scheme',
 ] as const;
+/** How often each scheme type is generated, in the order of `SCHEME_TYPES`. */
+const SCHEME_TYPE_WEIGHTS = [1, 3, 12, 2];
+/** The share of generated schemes that may be KiwiSaver schemes (the sandbox's invariants). */
+export const KIWISAVER_SHARE = 0.2;
 export const SCHEME_STATUSES = [
   'Open',
   'Closed to new investors',
@@ -119,6 +123,12 @@ export const PRODUCT_TYPES = [
   'Equity securities',
   'Derivatives',
 ] as const;
+/** What an offer of each product type outside a scheme is called (`<issuer> Bond Offer`, …). */
+export const OFFER_NAMES: Readonly<Record<string, string>> = {
+  'Debt securities': 'Bond',
+  'Equity securities': 'Share',
+  Derivatives: 'Derivatives',
+};
 export const OFFER_STATUSES = ['Open', 'Closed'] as const;
 const PEOPLE = [
   'Aroha Ngata',
@@ -304,7 +314,7 @@ function makeOffer(
   const productType = scheme ? PRODUCT_TYPES[0] : random.pick(PRODUCT_TYPES.slice(1));
   const name = scheme
     ? `${scheme.name.replace(/Scheme$/, 'Offer')}${edition > 1 ? ` ${edition}` : ''}`
-    : `${issuer.name} ${productType === 'Debt securities' ? 'Bond' : 'Share'} Offer`;
+    : `${issuer.name} ${OFFER_NAMES[productType]} Offer`;
   const registered = new Date(now.getTime() - random.int(400, 2500) * DAY);
   const status = scheme ? (scheme.status === 'Open' ? 'Open' : 'Closed') : random.pick(OFFER_STATUSES);
   const openDate = nzDate(registered.getTime());
@@ -411,7 +421,10 @@ function makeScheme(
   const manager = company(g, random);
   const supervisor = company(g, random.fork('supervisor'));
   const fixed = n < g.fixtures;
-  const schemeType = fixed ? SCHEME_TYPES[0] : random.pick(SCHEME_TYPES);
+  // KiwiSaver schemes are few (a handful of large managers run them); most are managed investment schemes.
+  const schemeType = fixed
+    ? SCHEME_TYPES[0]
+    : random.weighted(SCHEME_TYPES.map((t, i) => [t, SCHEME_TYPE_WEIGHTS[i]!] as const));
   const status = fixed
     ? 'Open'
     : random.weighted(SCHEME_STATUSES.map((s, i) => [s, [6, 2, 1, 1][i]!] as const));
