@@ -18,7 +18,7 @@ import {
 import type { CaseDocument, Client, GoodsAndServices } from '../domain/model.ts';
 import { type CaseKind, nextSlot, PATENT_TERM_YEARS } from '../domain/renewals.ts';
 import type { GeneratedCase } from '../store/seed.ts';
-import { FIXTURE_CLIENTS } from './fixtures.ts';
+import { FIXTURE_CASES, FIXTURE_CLIENTS } from './fixtures.ts';
 import { hasMarkImage, markImageDocument, markImageNameOf } from './mark-images.ts';
 import { seededPatentDetail } from './patent-details.ts';
 import { seededRenewals } from './renewal-events.ts';
@@ -321,12 +321,25 @@ const REGISTERED_STATUSES = new Set([
   'Closed',
 ]);
 
-/** The `index`-th generated case of a kind (index from FIXTURE_CASES on) at `today`. */
-export function generateCase(kind: CaseKind, index: number, today: string, clients: number): GeneratedCase {
+/**
+ * The `index`-th generated case of a kind (index from FIXTURE_CASES on) at `today`, of `count` generated
+ * cases of that kind (`ofKind`).
+ */
+export function generateCase(
+  kind: CaseKind,
+  index: number,
+  today: string,
+  clients: number,
+  ofKind: number,
+): GeneratedCase {
   const random = seeded('iponz', kind, index);
   const caseNumber = CASE_NUMBER_RANGES[kind].first + index;
-  // Filing dates over the years back, more of them recent.
-  const daysBack = Math.floor(YEARS_BACK * 365 * random.next() ** 1.4);
+  // Filing dates over the years back, more of them recent, in the order of the numbers: the case's place
+  // among the kind's generated cases takes the place of a random draw (made all the same, so the rest of
+  // the case is unchanged).
+  random.next();
+  const place = Math.min(1, Math.max(0, (index - FIXTURE_CASES + 0.5) / ofKind));
+  const daysBack = Math.floor(YEARS_BACK * 365 * (1 - place) ** 1.4);
   const applicationDate = addDays(today, -daysBack);
   const young = daysBack < 3 * 365;
   let status = random.weighted(STATUS_WEIGHTS[kind][young ? 'young' : 'old']);
