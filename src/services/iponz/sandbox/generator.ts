@@ -386,18 +386,7 @@ export function generateCase(
   if (kind === 'trademark' && !MARK_ON_REGISTER.has(status))
     lastPaid = registrationDate ? paidBefore(termDate, statusDate) : undefined;
   const year = Number(termDate.slice(0, 4));
-  const owner = random.int(0, clients - 1);
-  const parties: GeneratedCase['parties'] = [
-    { role: kind === 'patent' ? 'Applicant' : 'Owner', clientId: clientIdAt(FIXTURE_CLIENTS + owner) },
-  ];
-  // Agents are firms of attorneys; inventors are persons.
-  if (random.chance(0.7))
-    parties.push({ role: 'Agent', clientId: agentFirmAt(random.int(0, clients - 1), clients) });
-  if (kind === 'patent') {
-    const inventors = random.int(1, 3);
-    for (let i = 0; i < inventors; i++)
-      parties.push({ role: 'Inventor', clientId: personFrom(random.int(0, clients - 1), clients) });
-  }
+  const parties = caseParties(kind, random, clients);
   const imaged = kind === 'trademark' && hasMarkImage(caseNumber);
   const documents: CaseDocument[] = [];
   const count = random.int(1, 3);
@@ -477,6 +466,22 @@ export function generateCase(
     goodsAndServices: goods,
   };
   return { ...generated, patentDetail: kind === 'patent' ? seededPatentDetail(generated, today) : null };
+}
+
+/** A generated case's parties: its owner (applicant), an agent firm seven times in ten, a patent's inventors (persons). */
+function caseParties(kind: CaseKind, random: Random, clients: number): GeneratedCase['parties'] {
+  const owner = random.int(0, clients - 1);
+  const parties: GeneratedCase['parties'] = [
+    { role: kind === 'patent' ? 'Applicant' : 'Owner', clientId: clientIdAt(FIXTURE_CLIENTS + owner) },
+  ];
+  if (random.chance(0.7))
+    parties.push({ role: 'Agent', clientId: agentFirmAt(random.int(0, clients - 1), clients) });
+  if (kind === 'patent') {
+    const inventors = random.int(1, 3);
+    for (let i = 0; i < inventors; i++)
+      parties.push({ role: 'Inventor', clientId: personFrom(random.int(0, clients - 1), clients) });
+  }
+  return parties;
 }
 
 const minDate = (a: string, b: string): string => (a < b ? a : b);
