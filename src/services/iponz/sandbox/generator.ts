@@ -182,9 +182,19 @@ export const clientIdAt = (index: number): number => CLIENT_ID_RANGE.first + ind
 const AGENT_FIRM_EVERY = 50;
 const PERSON_SHARE = 0.35;
 const isAgentFirm = (index: number): boolean => index % AGENT_FIRM_EVERY === 0;
-/** Whether the `index`-th client is a person: the first draw of its stream, as generateClient makes it. */
-const isPerson = (index: number): boolean =>
-  !isAgentFirm(index) && seeded('iponz', 'client', index).chance(PERSON_SHARE);
+/**
+ * Whether the `index`-th client is a person: the first draw of its stream, as generateClient makes it
+ * (kept, as inventors are drawn from the same clients over and over).
+ */
+const persons = new Map<number, boolean>();
+function isPerson(index: number): boolean {
+  let person = persons.get(index);
+  if (person === undefined) {
+    person = !isAgentFirm(index) && seeded('iponz', 'client', index).chance(PERSON_SHARE);
+    persons.set(index, person);
+  }
+  return person;
+}
 
 /** The `draw`-th agent firm among `clients` generated clients (draw from 0 to clients - 1). */
 function agentFirmAt(draw: number, clients: number): number {
