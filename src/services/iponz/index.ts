@@ -6,6 +6,7 @@ import type { ServiceDefinition } from '../contract.ts';
 import { IPONZ_ERRORS } from './errors.ts';
 import { startIponzJobs } from './jobs/index.ts';
 import { iponzRoutes } from './routes/index.ts';
+import { IPONZ_INVARIANTS } from './sandbox/invariants.ts';
 import { seedIponz } from './sandbox/seed.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -32,6 +33,7 @@ export const iponzService: ServiceDefinition = {
   routes: iponzRoutes,
   migrations: path.join(here, 'migrations'),
   seed: (context) => seedIponz(context),
+  invariants: IPONZ_INVARIANTS,
   jobs: startIponzJobs,
   settings: {
     // The document download's time limit (published: 120 s); 0 fails every download at once (tests).

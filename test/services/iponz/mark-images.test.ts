@@ -55,13 +55,24 @@ describe('the mark image', () => {
     },
   );
 
-  it('every generated trade mark has exactly one document named by its MarkImageName', async () => {
+  it('every generated trade mark with a MarkImageName has exactly one document it names; one without, no image', async () => {
     const pool = s.t.gateway.runtime.environments.sandbox.pool;
     const { rows } = await pool.query(
       `SELECT c.case_number, count(d.*) FILTER (WHERE d.document_name = c.mark_image_name AND d.object_format = 'gif') AS images
          FROM iponz_cases c LEFT JOIN iponz_case_documents d USING (kind, case_number)
-        WHERE c.kind = 'trademark' AND c.case_number < 1900000 GROUP BY 1 HAVING count(d.*) FILTER (WHERE d.document_name = c.mark_image_name AND d.object_format = 'gif') <> 1`,
+        WHERE c.kind = 'trademark' AND c.case_number < 1900000 AND c.mark_image_name IS NOT NULL
+        GROUP BY 1 HAVING count(d.*) FILTER (WHERE d.document_name = c.mark_image_name AND d.object_format = 'gif') <> 1`,
     );
     expect(rows).toEqual([]);
+    const unimaged = await pool.query(
+      `SELECT c.case_number FROM iponz_cases c JOIN iponz_case_documents d USING (kind, case_number)
+        WHERE c.kind = 'trademark' AND c.mark_image_name IS NULL AND d.object_format = 'gif'`,
+    );
+    expect(unimaged.rows).toEqual([]);
+    const { rows: counts } = await pool.query(
+      `SELECT count(*) FILTER (WHERE mark_image_name IS NULL)::int AS without, count(*)::int AS marks
+         FROM iponz_cases WHERE kind = 'trademark'`,
+    );
+    expect(counts[0].without).toBeGreaterThan(counts[0].marks / 3);
   });
 });

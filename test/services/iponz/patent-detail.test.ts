@@ -79,8 +79,8 @@ describe('a patent by number', () => {
 
   it('the generator: the same detail every time, coherent with the case', () => {
     for (let i = 100; i < 300; i++) {
-      const patent = generateCase('patent', i, TODAY, 1_000);
-      expect(generateCase('patent', i, TODAY, 1_000)).toEqual(patent);
+      const patent = generateCase('patent', i, TODAY, 1_000, 1_000);
+      expect(generateCase('patent', i, TODAY, 1_000, 1_000)).toEqual(patent);
       const detail = patent.patentDetail!;
       expect(detail.claims.independent[0]!.number).toBe(1);
       for (const c of detail.claims.independent) expect(c.number).toBeLessThanOrEqual(detail.claims.count);
@@ -91,7 +91,7 @@ describe('a patent by number', () => {
       expect(detail.pctPublication?.number ?? null).toBe(patent.internationalPublicationNumber);
       if (detail.pctPublication) expect(detail.pctPublication.date <= TODAY).toBe(true);
     }
-    expect(generateCase('trademark', 100, TODAY, 1_000).patentDetail).toBeNull();
+    expect(generateCase('trademark', 100, TODAY, 1_000, 1_000).patentDetail).toBeNull();
   });
 
   it('the date-range list of patents is valid with every generated detail', async () => {

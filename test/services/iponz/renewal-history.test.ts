@@ -61,8 +61,8 @@ describe('the seeded history', () => {
   it('the generator: the same renewals every time, each renewing its due date by ten years', () => {
     let seen = 0;
     for (let i = 100; i < 2_000 && seen < 5; i++) {
-      const mark = generateCase('trademark', i, TODAY, 1_000);
-      expect(generateCase('trademark', i, TODAY, 1_000)).toEqual(mark);
+      const mark = generateCase('trademark', i, TODAY, 1_000, 1_000);
+      expect(generateCase('trademark', i, TODAY, 1_000, 1_000)).toEqual(mark);
       if (mark.renewals.length === 0) continue;
       seen++;
       expect(['Registered', 'Registered - past expiry date']).toContain(mark.status);

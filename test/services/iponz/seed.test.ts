@@ -29,18 +29,18 @@ afterAll(async () => gateway?.close());
 describe('the generator', () => {
   it('is the same for the same index and today', () => {
     expect(generateClient(150)).toEqual(generateClient(150));
-    expect(generateCase('trademark', 321, '2026-06-15', 600)).toEqual(
-      generateCase('trademark', 321, '2026-06-15', 600),
+    expect(generateCase('trademark', 321, '2026-06-15', 600, 600)).toEqual(
+      generateCase('trademark', 321, '2026-06-15', 600, 600),
     );
-    expect(generateCase('patent', 321, '2026-06-15', 600)).not.toEqual(
-      generateCase('patent', 322, '2026-06-15', 600),
+    expect(generateCase('patent', 321, '2026-06-15', 600, 600)).not.toEqual(
+      generateCase('patent', 322, '2026-06-15', 600, 600),
     );
   });
 
   it('makes the real mix: every kind with several statuses, PCT patents, registered and pending cases', () => {
     const today = '2026-06-15';
     for (const kind of ['patent', 'trademark', 'design'] as const) {
-      const cases = Array.from({ length: 2_000 }, (_, i) => generateCase(kind, 100 + i, today, 600));
+      const cases = Array.from({ length: 2_000 }, (_, i) => generateCase(kind, 100 + i, today, 600, 2_000));
       const statuses = new Set(cases.map((c) => c.status));
       expect(statuses.size, kind).toBeGreaterThanOrEqual(5);
       for (const c of cases) {

@@ -18,8 +18,8 @@ import {
 import type { CaseDocument, Client, GoodsAndServices } from '../domain/model.ts';
 import { type CaseKind, nextSlot, PATENT_TERM_YEARS } from '../domain/renewals.ts';
 import type { GeneratedCase } from '../store/seed.ts';
-import { FIXTURE_CLIENTS } from './fixtures.ts';
-import { markImageDocument, markImageNameOf } from './mark-images.ts';
+import { FIXTURE_CASES, FIXTURE_CLIENTS } from './fixtures.ts';
+import { hasMarkImage, markImageDocument, markImageNameOf } from './mark-images.ts';
 import { seededPatentDetail } from './patent-details.ts';
 import { seededRenewals } from './renewal-events.ts';
 
@@ -113,6 +113,12 @@ const TRADES = [
   'Cosmetics',
   'Brewing',
 ];
+/** How the sandbox's agent firms are named: each name ends in one of these. */
+export const AGENT_FIRM_TITLES = [
+  'Patent Attorneys',
+  'Trade Mark Attorneys',
+  'Intellectual Property',
+] as const;
 const SUFFIX = ['Limited', 'Ltd', 'Holdings Limited', 'Group Limited', 'Inc.', 'Pty Ltd', 'GmbH', 'LLC'];
 const STREETS = [
   'Queen Street',
@@ -172,6 +178,40 @@ const PCT_OFFICES = ['AU', 'US', 'GB', 'EP', 'JP', 'CN', 'DE', 'IB'];
 
 export const clientIdAt = (index: number): number => CLIENT_ID_RANGE.first + index;
 
+/** One generated client in AGENT_FIRM_EVERY is a firm of attorneys (the clients agents are drawn from). */
+const AGENT_FIRM_EVERY = 50;
+const PERSON_SHARE = 0.35;
+const isAgentFirm = (index: number): boolean => index % AGENT_FIRM_EVERY === 0;
+/**
+ * Whether the `index`-th client is a person: the first draw of its stream, as generateClient makes it
+ * (kept, as inventors are drawn from the same clients over and over).
+ */
+const persons = new Map<number, boolean>();
+function isPerson(index: number): boolean {
+  let person = persons.get(index);
+  if (person === undefined) {
+    person = !isAgentFirm(index) && seeded('iponz', 'client', index).chance(PERSON_SHARE);
+    persons.set(index, person);
+  }
+  return person;
+}
+
+/** The `draw`-th agent firm among `clients` generated clients (draw from 0 to clients - 1). */
+function agentFirmAt(draw: number, clients: number): number {
+  const firms = Math.max(1, Math.floor((clients - 1) / AGENT_FIRM_EVERY) + 1);
+  const first = Math.ceil(FIXTURE_CLIENTS / AGENT_FIRM_EVERY) * AGENT_FIRM_EVERY;
+  return clientIdAt(first + (draw % firms) * AGENT_FIRM_EVERY);
+}
+
+/** The first person among the generated clients from the `draw`-th on (going round). */
+function personFrom(draw: number, clients: number): number {
+  for (let step = 0; step < clients; step++) {
+    const index = FIXTURE_CLIENTS + ((draw + step) % clients);
+    if (isPerson(index)) return clientIdAt(index);
+  }
+  return clientIdAt(FIXTURE_CLIENTS + draw);
+}
+
 function address(random: Random): ClientAddress {
   const hasSuburb = random.chance(0.6);
   return {
@@ -185,10 +225,12 @@ function address(random: Random): ClientAddress {
 /** The `index`-th generated client (index from FIXTURE_CLIENTS on). */
 export function generateClient(index: number, organisations?: OrganisationSource): Client {
   const random = seeded('iponz', 'client', index);
-  const person = random.chance(0.35);
+  const person = random.chance(PERSON_SHARE) && !isAgentFirm(index);
   let name: string;
   let nzbn: string | null = null;
-  if (person) name = `${random.pick(FIRST)} ${random.pick(LAST)}`;
+  if (isAgentFirm(index))
+    name = `${random.pick(LAST)} ${random.pick(LAST)} ${random.pick(AGENT_FIRM_TITLES)}`;
+  else if (person) name = `${random.pick(FIRST)} ${random.pick(LAST)}`;
   else if (organisations && organisations.count > 0 && random.chance(0.7)) {
     // The index-th business of the register: no two clients share one while there are enough.
     const business = organisations.organisation(index % organisations.count);
@@ -289,12 +331,25 @@ const REGISTERED_STATUSES = new Set([
   'Closed',
 ]);
 
-/** The `index`-th generated case of a kind (index from FIXTURE_CASES on) at `today`. */
-export function generateCase(kind: CaseKind, index: number, today: string, clients: number): GeneratedCase {
+/**
+ * The `index`-th generated case of a kind (index from FIXTURE_CASES on) at `today`, of `count` generated
+ * cases of that kind (`ofKind`).
+ */
+export function generateCase(
+  kind: CaseKind,
+  index: number,
+  today: string,
+  clients: number,
+  ofKind: number,
+): GeneratedCase {
   const random = seeded('iponz', kind, index);
   const caseNumber = CASE_NUMBER_RANGES[kind].first + index;
-  // Filing dates over the years back, more of them recent.
-  const daysBack = Math.floor(YEARS_BACK * 365 * random.next() ** 1.4);
+  // Filing dates over the years back, more of them recent, in the order of the numbers: the case's place
+  // among the kind's generated cases takes the place of a random draw (made all the same, so the rest of
+  // the case is unchanged).
+  random.next();
+  const place = Math.min(1, Math.max(0, (index - FIXTURE_CASES + 0.5) / ofKind));
+  const daysBack = Math.floor(YEARS_BACK * 365 * (1 - place) ** 1.4);
   const applicationDate = addDays(today, -daysBack);
   const young = daysBack < 3 * 365;
   let status = random.weighted(STATUS_WEIGHTS[kind][young ? 'young' : 'old']);
@@ -327,23 +382,22 @@ export function generateCase(kind: CaseKind, index: number, today: string, clien
   }
   // The last status change: the filing for a case still at its first status, else within 400 days of
   // the registration (or filing), never after today.
+  // A Granted or Registered status is dated on the registration (the draw is made all the same, so the
+  // rest of the case is unchanged).
   const from = registrationDate ?? applicationDate;
+  const drawnDate = addDays(from, random.int(0, Math.min(400, daysBetween(from, today))));
   const statusDate =
     status === 'Filed' || status === 'Under Examination'
       ? applicationDate
-      : addDays(from, random.int(0, Math.min(400, daysBetween(from, today))));
+      : registrationDate && (status === 'Granted' || status === 'Registered')
+        ? registrationDate
+        : drawnDate;
+  // A trade mark renews once registered, and off the register (lapsed, removed…) only before it left.
+  if (kind === 'trademark' && !MARK_ON_REGISTER.has(status))
+    lastPaid = registrationDate ? paidBefore(termDate, statusDate) : undefined;
   const year = Number(termDate.slice(0, 4));
-  const owner = random.int(0, clients - 1);
-  const parties: GeneratedCase['parties'] = [
-    { role: kind === 'patent' ? 'Applicant' : 'Owner', clientId: clientIdAt(FIXTURE_CLIENTS + owner) },
-  ];
-  if (random.chance(0.7))
-    parties.push({ role: 'Agent', clientId: clientIdAt(FIXTURE_CLIENTS + random.int(0, clients - 1)) });
-  if (kind === 'patent') {
-    const inventors = random.int(1, 3);
-    for (let i = 0; i < inventors; i++)
-      parties.push({ role: 'Inventor', clientId: clientIdAt(FIXTURE_CLIENTS + random.int(0, clients - 1)) });
-  }
+  const parties = caseParties(kind, random, clients);
+  const imaged = kind === 'trademark' && hasMarkImage(caseNumber);
   const documents: CaseDocument[] = [];
   const count = random.int(1, 3);
   for (let i = 0; i < count; i++) {
@@ -354,15 +408,15 @@ export function generateCase(kind: CaseKind, index: number, today: string, clien
       documentName:
         i === 0
           ? 'Application form.pdf'
-          : kind === 'trademark' && i === 1
+          : imaged && i === 1
             ? markImageNameOf(caseNumber)
             : `Correspondence ${i}.pdf`,
-      objectFormat: kind === 'trademark' && i === 1 ? 'gif' : 'pdf',
+      objectFormat: imaged && i === 1 ? 'gif' : 'pdf',
       createdOn: minDate(addDays(applicationDate, i * random.int(10, 200)), today),
     });
   }
-  // Every trade mark has its image, named by MarkImageName (outside the case's random stream).
-  if (kind === 'trademark' && count === 1) documents.push(markImageDocument(caseNumber, applicationDate));
+  // A mark with an image has it among its documents, named by MarkImageName (outside the random stream).
+  if (imaged && count === 1) documents.push(markImageDocument(caseNumber, applicationDate));
   const goods: GoodsAndServices[] = [];
   if (kind === 'trademark') {
     const classes = new Set<number>();
@@ -410,7 +464,7 @@ export function generateCase(kind: CaseKind, index: number, today: string, clien
       kind === 'trademark' && random.chance(0.1) ? String(random.int(600_000, 1_800_000)) : null,
     priorityCountryCode:
       kind === 'patent' ? (pct ? random.pick(['AU', 'US', 'GB', 'JP', 'CN', 'DE']) : 'NZ') : null,
-    markImageName: kind === 'trademark' ? markImageNameOf(caseNumber) : null,
+    markImageName: imaged ? markImageNameOf(caseNumber) : null,
     noveltyStatement:
       kind === 'design'
         ? `The novelty resides in the shape and configuration of the ${random.pick(THINGS)} as shown.`
@@ -424,4 +478,32 @@ export function generateCase(kind: CaseKind, index: number, today: string, clien
   return { ...generated, patentDetail: kind === 'patent' ? seededPatentDetail(generated, today) : null };
 }
 
+/** A generated case's parties: its owner (applicant), an agent firm seven times in ten, a patent's inventors (persons). */
+function caseParties(kind: CaseKind, random: Random, clients: number): GeneratedCase['parties'] {
+  const owner = random.int(0, clients - 1);
+  const parties: GeneratedCase['parties'] = [
+    { role: kind === 'patent' ? 'Applicant' : 'Owner', clientId: clientIdAt(FIXTURE_CLIENTS + owner) },
+  ];
+  if (random.chance(0.7))
+    parties.push({ role: 'Agent', clientId: agentFirmAt(random.int(0, clients - 1), clients) });
+  if (kind === 'patent') {
+    const inventors = random.int(1, 3);
+    for (let i = 0; i < inventors; i++)
+      parties.push({ role: 'Inventor', clientId: personFrom(random.int(0, clients - 1), clients) });
+  }
+  return parties;
+}
+
 const minDate = (a: string, b: string): string => (a < b ? a : b);
+
+const MARK_ON_REGISTER = new Set(['Registered', 'Registered - past expiry date']);
+
+/** The last renewal due before `until` (a trade mark that left the register paid no more). */
+function paidBefore(termDate: string, until: string): string | undefined {
+  let paid: string | undefined;
+  for (;;) {
+    const slot = nextSlot('trademark', termDate, paid);
+    if (!slot || slot.dueDate >= until) return paid;
+    paid = slot.dueDate;
+  }
+}

@@ -6,6 +6,13 @@
  */
 import type { CaseDocument } from '../domain/model.ts';
 
+/**
+ * Whether a generated trade mark has an image (four in ten, by its number, outside its random stream; none of
+ * the numbers migration 011 types Colour, Shape or Sound):
+ * its type follows (migration 011: Image or Combined with one, Word, Colour, Shape or Sound without).
+ */
+export const hasMarkImage = (caseNumber: number): boolean => caseNumber % 5 === 0 || caseNumber % 5 === 4;
+
 export const markImageNameOf = (caseNumber: number): string => `${caseNumber}.gif`;
 
 export const markImageDocument = (caseNumber: number, createdOn: string): CaseDocument => ({

@@ -1,7 +1,7 @@
 /**
  * The renewals a seeded trade mark shows in its history: one event per renewal the seed counts as paid
- * (every renewal due before the last one paid, `lastRenewalDueDate`), for a mark still on the register
- * (Registered, or past its expiry date). Ours: each renewal was made 0–89 days before its due date, the
+ * (every renewal due up to the last one paid, `lastRenewalDueDate`), for a registered mark (one that
+ * left the register paid only those due before it left). Ours: each renewal was made 0–89 days before its due date, the
  * days chosen by the case number (deterministic, outside the case's random stream, so the rest of a
  * generated case is unchanged), never before registration nor after today; it renewed the due date to
  * the next one (domain/renewals.ts `renewalSlot`).
@@ -9,8 +9,6 @@
 import { addDays } from '../../../platform/calendar.ts';
 import type { RenewalEvent } from '../domain/model.ts';
 import { type CaseKind, nextSlot } from '../domain/renewals.ts';
-
-const ON_REGISTER = new Set(['Registered', 'Registered - past expiry date']);
 
 export interface SeededRenewalInput {
   kind: CaseKind;
@@ -23,8 +21,7 @@ export interface SeededRenewalInput {
 
 export function seededRenewals(input: SeededRenewalInput, today: string): RenewalEvent[] {
   const { kind, caseNumber, termDate, registrationDate, lastRenewalDueDate } = input;
-  if (kind !== 'trademark' || !registrationDate || !lastRenewalDueDate || !ON_REGISTER.has(input.status))
-    return [];
+  if (kind !== 'trademark' || !registrationDate || !lastRenewalDueDate) return [];
   const events: RenewalEvent[] = [];
   let paid: string | undefined;
   for (;;) {

@@ -64,7 +64,7 @@ export async function seedIponz(context: SeedContext, override: Partial<Plan> = 
     for (let from = 0; from < total; from += CHUNK) {
       const chunk: GeneratedCase[] = [];
       for (let i = from; i < Math.min(total, from + CHUNK); i++)
-        chunk.push(generateCase(kind, FIXTURE_CASES + i, today, plan.clients));
+        chunk.push(generateCase(kind, FIXTURE_CASES + i, today, plan.clients, total));
       await loadCases(pool, chunk, now);
     }
     context.log(`iponz: ${total} ${PLAN_OF[kind]}`);

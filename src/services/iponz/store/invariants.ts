@@ -1,0 +1,133 @@
+/**
+ * The queries of the sandbox's invariants (sandbox/invariants.ts): each finds the cases (or clients) that
+ * break one rule, with what is wrong. Reads only.
+ */
+import type pg from 'pg';
+
+export interface RuleBreak {
+  record: string;
+  detail: string;
+}
+
+type Pool = Pick<pg.Pool, 'query'>;
+const found = async (pool: Pool, sql: string, values: unknown[] = []): Promise<RuleBreak[]> =>
+  (await pool.query<RuleBreak>(sql, values)).rows;
+
+/**
+ * Trade marks whose type disagrees with what they have: an image (Image, Combined) or none (the rest);
+ * and each type no mark has (the search's type filters find something).
+ */
+export function marksTypedAgainstContent(pool: Pool): Promise<RuleBreak[]> {
+  return found(
+    pool,
+    `SELECT case_number::text AS record,
+            'typed ' || mark_type || CASE WHEN mark_image_name IS NULL THEN ' with no image' ELSE ' with an image' END AS detail
+       FROM iponz_cases
+      WHERE kind = 'trademark' AND (mark_image_name IS NOT NULL) <> (mark_type IN ('Image', 'Combined'))
+     UNION ALL
+     SELECT 'mark types', 'no trade mark typed ' || t
+       FROM unnest(ARRAY['Word', 'Image', 'Combined', 'Colour', 'Shape', 'Sound']) t
+      WHERE NOT EXISTS (SELECT 1 FROM iponz_cases WHERE kind = 'trademark' AND mark_type = t)
+      ORDER BY record`,
+  );
+}
+
+/** Cases numbered out of filing order: filed before the case numbered just below them in their series. */
+export function numbersAgainstFilingOrder(pool: Pool): Promise<RuleBreak[]> {
+  return found(
+    pool,
+    `SELECT case_number::text AS record, 'filed ' || application_date || ', after ' || previous_number
+              || ' filed ' || previous_date AS detail
+       FROM (SELECT case_number, application_date,
+                    lag(case_number) OVER w AS previous_number, lag(application_date) OVER w AS previous_date
+               FROM iponz_cases WINDOW w AS (PARTITION BY kind ORDER BY case_number)) c
+      WHERE application_date < previous_date
+      ORDER BY case_number`,
+  );
+}
+
+/**
+ * Cases whose dates are out of order: registration before filing; a history before filing, dated
+ * backwards or after today; a Granted or Registered status dated otherwise than the registration; a
+ * later status (lapsed, expired, removed…) or a renewal before the registration; a status date that is
+ * not the last status change's.
+ */
+export function datesOutOfOrder(pool: Pool, today: string): Promise<RuleBreak[]> {
+  return found(
+    pool,
+    `SELECT case_number::text AS record, string_agg(detail, '; ' ORDER BY seq) AS detail FROM (
+       SELECT 0 AS seq, case_number, 'registered ' || registration_date || ' before its filing ' || application_date AS detail
+         FROM iponz_cases WHERE registration_date < application_date
+       UNION ALL
+       SELECT 0, c.case_number, 'status dated ' || c.status_date || ', its last status change ' || l.status_date
+         FROM iponz_cases c
+         JOIN LATERAL (SELECT status_date FROM iponz_status_history h
+                        WHERE h.kind = c.kind AND h.case_number = c.case_number AND h.event = 'status'
+                        ORDER BY seq DESC LIMIT 1) l ON true
+        WHERE c.status_date <> l.status_date
+       UNION ALL
+       SELECT seq, case_number,
+              CASE
+                WHEN status_date < application_date THEN 'event ' || seq || ' dated before the filing'
+                WHEN status_date > $1::date THEN 'event ' || seq || ' dated after today'
+                WHEN status_date < previous THEN 'event ' || seq || ' dated before event ' || (seq - 1)
+                WHEN event = 'status' AND status IN ('Granted', 'Registered') AND status_date <> registration_date
+                  THEN status || ' dated ' || status_date || ', registered ' || registration_date
+                WHEN status_date < registration_date AND (event = 'renewal' OR status IN
+                       ('Lapsed', 'Expired', 'Removed', 'Revoked', 'Registered - past expiry date'))
+                  THEN CASE WHEN event = 'renewal' THEN 'renewal' ELSE status END || ' dated ' || status_date
+                       || ', before the registration ' || registration_date
+              END
+         FROM (SELECT h.seq, h.case_number, h.status, h.status_date, h.event, c.application_date, c.registration_date,
+                      lag(h.status_date) OVER (PARTITION BY h.kind, h.case_number ORDER BY h.seq) AS previous
+                 FROM iponz_status_history h JOIN iponz_cases c USING (kind, case_number)) h
+     ) d WHERE detail IS NOT NULL GROUP BY case_number ORDER BY case_number`,
+    [today],
+  );
+}
+
+/**
+ * Trade marks whose renewals paid (the due dates up to `last_renewal_due_date`, one each ten years from
+ * the term date) are not each in their history, or that were renewed without being registered.
+ */
+export function renewalsMissingFromHistory(pool: Pool): Promise<RuleBreak[]> {
+  return found(
+    pool,
+    `SELECT case_number::text AS record,
+            CASE WHEN registration_date IS NULL THEN 'renewed to ' || last_renewal_due_date || ' but never registered'
+                 ELSE expected || ' renewals paid (to ' || last_renewal_due_date || '), ' || shown || ' in its history' END AS detail
+       FROM (SELECT c.case_number, c.registration_date, c.last_renewal_due_date,
+                    round((c.last_renewal_due_date - c.term_date) / 3652.425)::int AS expected,
+                    (SELECT count(*) FROM iponz_status_history h
+                      WHERE h.kind = c.kind AND h.case_number = c.case_number AND h.event = 'renewal'
+                        AND h.renewed_expiry_date <= c.last_renewal_due_date)::int AS shown
+               FROM iponz_cases c WHERE c.kind = 'trademark' AND c.last_renewal_due_date IS NOT NULL) r
+      WHERE registration_date IS NULL OR expected <> shown
+      ORDER BY case_number`,
+  );
+}
+
+/** Inventors that are not persons. */
+export function inventorsNotPersons(pool: Pool): Promise<RuleBreak[]> {
+  return found(
+    pool,
+    `SELECT p.case_number::text AS record, 'inventor ' || c.client_id || ' (' || c.name || ') is an organisation' AS detail
+       FROM iponz_case_parties p JOIN iponz_clients c USING (client_id)
+      WHERE p.role = 'Inventor' AND c.client_type <> 'Person'
+      ORDER BY p.case_number, c.client_id`,
+  );
+}
+
+/** Clients acting as agents that are not agent firms (an organisation whose name matches `firmName`), by client. */
+export function agentsNotFirms(pool: Pool, firmName: string): Promise<RuleBreak[]> {
+  return found(
+    pool,
+    `SELECT c.client_id::text AS record,
+            c.name || ' (' || c.client_type || ') acts as agent for ' || count(*) || ' cases' AS detail
+       FROM iponz_case_parties p JOIN iponz_clients c USING (client_id)
+      WHERE p.role = 'Agent' AND (c.client_type <> 'Organisation' OR c.name !~ $1)
+      GROUP BY c.client_id, c.name, c.client_type
+      ORDER BY c.client_id`,
+    [firmName],
+  );
+}
