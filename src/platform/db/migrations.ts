@@ -101,3 +101,17 @@ export async function migrate(pool: pg.Pool, sources: MigrationSource[]): Promis
   }
   return { applied };
 }
+
+/**
+ * A fingerprint of the migrations of `sources` (each file's module, name and content): it changes when a
+ * file is added, so a database copied from a template made under other migrations is known to need them.
+ */
+export async function migrationsFingerprint(sources: MigrationSource[]): Promise<string> {
+  const hash = createHash('sha256');
+  for (const source of sources) {
+    for (const file of await readMigrations(source.dir)) {
+      hash.update(`${source.module}/${file.name}:${file.checksum}\n`);
+    }
+  }
+  return hash.digest('hex');
+}
