@@ -58,7 +58,7 @@ export const print = (value: unknown, json: boolean, text: () => string) =>
   process.stdout.write(`${json ? JSON.stringify(value, null, 2) : text()}\n`);
 
 /** Finds the databases (starting or attaching to the embedded server), migrates them, runs `work`, cleans up. */
-async function withMigrated<T>(config: Config, work: (urls: DatabaseUrls) => Promise<T>): Promise<T> {
+export async function withMigrated<T>(config: Config, work: (urls: DatabaseUrls) => Promise<T>): Promise<T> {
   const setup = await prepareDatabases(config);
   try {
     await migrateAll(setup.urls);
