@@ -288,6 +288,7 @@ export function openSandboxStates(
   const { limits } = options;
   return new SandboxStates({
     sandboxUrl: urls.sandbox,
+    gatewayUrl: urls.gateway,
     gateway: gateway.pool,
     migrations: ENVIRONMENT_MIGRATIONS,
     generators: generatorFolders(SERVICES),

@@ -32,7 +32,7 @@ export interface ClockReading {
 
 export class ClockError extends Error {}
 
-async function readRow(pool: Pool, environment: string): Promise<Row> {
+async function readRow(pool: Pool | PoolClient, environment: string): Promise<Row> {
   const row = await clockRow(pool, environment);
   if (!row) throw new ClockError(`unknown environment "${environment}"`);
   return row;
@@ -51,7 +51,7 @@ function reading(environment: string, row: Row): ClockReading {
   };
 }
 
-export async function readClock(pool: Pool, environment: string): Promise<ClockReading> {
+export async function readClock(pool: Pool | PoolClient, environment: string): Promise<ClockReading> {
   return reading(environment, await readRow(pool, environment));
 }
 

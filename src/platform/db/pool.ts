@@ -279,6 +279,24 @@ export async function withAdvisoryLock<T>(
 }
 
 /**
+ * Runs `work` while this process holds the session-level advisory lock `key` of the database at `url`,
+ * on a connection of its own made for it (not a pool's: a caller waiting for the lock holds no pooled
+ * connection meanwhile). Long work that takes turns (a sandbox reset) waits here.
+ */
+export async function withSessionLock<T>(url: string, key: number, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, application_name: 'rsg lock' });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [key]);
+    return await work();
+  } finally {
+    // Ending the session gives the lock back.
+    await client.end().catch(() => {});
+  }
+}
+
+/**
  * Whether nobody holds the session-level advisory lock `key` now (taken and given back at once, in one
  * statement on one connection): a process that waits for another's work under that lock asks it.
  */

@@ -13,7 +13,7 @@ import {
 } from '../db/databases.ts';
 import { type MigrationSource, migrate, migrationsFingerprint } from '../db/migrations.ts';
 import { publish } from '../db/notify.ts';
-import { ensureDatabase, openDatabase, withAdvisoryLock, withTransaction } from '../db/pool.ts';
+import { ensureDatabase, openDatabase, withSessionLock, withTransaction } from '../db/pool.ts';
 import { databaseName, withDatabase } from '../db/urls.ts';
 import { type ClockReading, readClock, restoreClockReading } from '../environment-clocks.ts';
 import { environmentMail, replaceEnvironmentMail } from '../store/mail-outbox.ts';
@@ -55,6 +55,8 @@ import type { SandboxParticipant } from './participant.ts';
 export interface SandboxStatesOptions {
   /** The sandbox database (its server also holds the kept states' databases). */
   sandboxUrl: string;
+  /** The gateway database: its address (the operations' lock) and a pool of it. */
+  gatewayUrl: string;
   gateway: pg.Pool;
   /** The environment migrations: a fresh seed is migrated with them; an older snapshot is brought up. */
   migrations: MigrationSource[];
@@ -127,7 +129,7 @@ export class SandboxStates {
   }
 
   /** Keeps the sandbox as it is now under `name` (replacing a snapshot of that name). */
-  snapshot(name: string): Promise<SnapshotSummary> {
+  async snapshot(name: string): Promise<SnapshotSummary> {
     checkName(name);
     return this.locked(async () => {
       await this.keepLive(name, 'snapshot', await this.migrationsFingerprint());
@@ -136,7 +138,7 @@ export class SandboxStates {
   }
 
   /** Puts the sandbox back as it was when `name` was kept. */
-  restore(name: string): Promise<Replacement> {
+  async restore(name: string): Promise<Replacement> {
     checkName(name);
     const started = Date.now();
     return this.locked(async () => {
@@ -151,7 +153,7 @@ export class SandboxStates {
   }
 
   /** Deletes a snapshot; false when there is none of that name. */
-  delete(name: string): Promise<boolean> {
+  async delete(name: string): Promise<boolean> {
     checkName(name);
     return this.locked(async () => {
       const state = await keptState(this.options.gateway, name);
@@ -243,7 +245,7 @@ export class SandboxStates {
         }
       },
       async (tx) => {
-        const clock = await readClock(gateway, 'sandbox');
+        const clock = await readClock(tx, 'sandbox');
         const mail = await environmentMail(tx, 'sandbox');
         await keepState(tx, {
           name,
@@ -341,7 +343,7 @@ export class SandboxStates {
    * operation left behind (named like the sandbox's own, and no kept state's).
    */
   private locked<T>(work: () => Promise<T>): Promise<T> {
-    return withAdvisoryLock(this.options.gateway, SANDBOX_STATES_LOCK, async () => {
+    return withSessionLock(this.options.gatewayUrl, SANDBOX_STATES_LOCK, async () => {
       await this.dropLeftovers();
       return work();
     });
