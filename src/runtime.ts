@@ -27,7 +27,7 @@ import { findOrganisation } from './identity/store/organisations.ts';
 import { listUsers } from './identity/store/users.ts';
 import type { Clock, ClockMode } from './platform/clock.ts';
 import { type EmbeddedServer, startEmbedded } from './platform/db/embedded.ts';
-import { type MigrationSource, migrate } from './platform/db/migrations.ts';
+import { hasMigrations, type MigrationSource, migrate } from './platform/db/migrations.ts';
 import { ChangeFeed } from './platform/db/notify.ts';
 import { type Database, ensureDatabase, openDatabase } from './platform/db/pool.ts';
 import { type DatabaseUrls, resolveDatabaseUrls } from './platform/db/urls.ts';
@@ -123,7 +123,10 @@ export interface Runtime {
 export interface DatabaseSetup {
   urls: DatabaseUrls;
   embedded: EmbeddedServer | undefined;
-  /** The sandbox database was created by this setup (a first start): its first seed is its seeded state. */
+  /**
+   * The sandbox database was created by this setup, or had never been migrated (a first start): its
+   * first seed is its seeded state.
+   */
   freshSandbox?: boolean;
 }
 
@@ -142,9 +145,19 @@ export async function prepareDatabases(
     productionDatabaseUrl: config.productionDatabaseUrl,
   });
   await ensureDatabase(urls.gateway);
-  const freshSandbox = await ensureDatabase(urls.sandbox);
+  const created = await ensureDatabase(urls.sandbox);
   await ensureDatabase(urls.production);
-  return { urls, embedded, freshSandbox };
+  return { urls, embedded, freshSandbox: created || !(await migrated(urls.sandbox)) };
+}
+
+/** Whether any migration was ever applied to the database at `url`. */
+async function migrated(url: string): Promise<boolean> {
+  const database = openDatabase(url, 1);
+  try {
+    return await hasMigrations(database.pool);
+  } finally {
+    await database.close();
+  }
 }
 
 export async function migrateAll(urls: DatabaseUrls): Promise<string[]> {
@@ -397,6 +410,12 @@ export async function openRuntime(
   const keys = new KeyCache(gateway.pool, config.keyCacheMs, feed);
   const cors = new CorsPolicies(gateway.pool, feed);
   await cors.reload();
+  const sandboxStates = openSandboxStates(urls, gateway, {
+    graceMs: config.sandboxReset.graceMs,
+    participant: sandbox,
+    limits,
+    log: (line) => healthLog.info(line),
+  });
   return {
     config,
     services: SERVICES,
@@ -408,12 +427,7 @@ export async function openRuntime(
     limits,
     clocks,
     sandbox,
-    sandboxStates: openSandboxStates(urls, gateway, {
-      graceMs: config.sandboxReset.graceMs,
-      participant: sandbox,
-      limits,
-      log: (line) => healthLog.info(line),
-    }),
+    sandboxStates,
     keys,
     cors,
     subscriptions: {
@@ -438,6 +452,7 @@ export async function openRuntime(
     async close() {
       stopListening();
       await sandbox.close();
+      await sandboxStates.settled();
       cors.close();
       await usage.close();
       await feed.close();

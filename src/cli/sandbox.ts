@@ -105,12 +105,15 @@ export async function sandboxCommand(config: Config, args: string[]): Promise<nu
         limits,
         log: (line) => process.stderr.write(`${line}\n`),
       });
-      return await run(states, config, action, name, values).catch((error: unknown) => {
+      const code = await run(states, config, action, name, values).catch((error: unknown) => {
         if (error instanceof SandboxStateError && error.kind === 'invalid-name') {
           throw new UsageError(error.message.replace(/^name:/, 'NAME'));
         }
         throw error;
       });
+      // The old sandbox database, dropped once the sandbox serves again.
+      await states.settled();
+      return code;
     } finally {
       await limits.close();
       await gateway.close();

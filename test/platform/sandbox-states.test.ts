@@ -38,8 +38,12 @@ async function seed(url: string, scale: string, clock: Clock): Promise<void> {
   seeds.push({ url, scale, at: clock.now() });
 }
 
-const states = (migrations = ENVIRONMENT_MIGRATIONS) =>
-  new SandboxStates({
+/** Every keeper made, so that what each drops after answering can be waited for (`settled`). */
+const made: SandboxStates[] = [];
+const settled = () => Promise.all(made.map((keeper) => keeper.settled()));
+
+const states = (migrations = ENVIRONMENT_MIGRATIONS) => {
+  const keeper = new SandboxStates({
     sandboxUrl: databases.sandbox,
     gatewayUrl: databases.gateway,
     gateway: gateway.pool,
@@ -48,6 +52,9 @@ const states = (migrations = ENVIRONMENT_MIGRATIONS) =>
     seed,
     graceMs: 200,
   });
+  made.push(keeper);
+  return keeper;
+};
 
 const marks = async () =>
   (await sandbox.pool.query<{ scale: string }>('SELECT scale FROM seed_marks ORDER BY at')).rows.map(
@@ -97,6 +104,7 @@ describe('the seeded state', () => {
     expect((await states().reset('full')).seeded).toBe(true);
     expect(await marks()).toEqual(['full']);
     // The seeded states replaced are dropped: one database per scale is left, and no scratch copy.
+    await settled();
     expect(await kept()).toHaveLength(2);
   });
 
@@ -158,6 +166,7 @@ describe('snapshots', () => {
   });
 
   it('drops the scratch databases a crashed operation left behind, never a kept state', async () => {
+    await settled();
     const prefix = keptDatabasePrefix(databaseName(databases.sandbox));
     const leftover = `${prefix}next_000000000000`;
     await copyDatabase(databases.sandbox, databaseName(databases.sandbox), leftover, { connectable: true });
@@ -165,6 +174,7 @@ describe('snapshots', () => {
     await states().snapshots();
     expect(await databaseExists(databases.sandbox, leftover)).toBe(true);
     await states().delete('at-once-b');
+    await settled();
     expect(await databaseExists(databases.sandbox, leftover)).toBe(false);
     expect((await kept()).length).toBe(keptBefore.length - 1);
   });

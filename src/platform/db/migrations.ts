@@ -115,3 +115,13 @@ export async function migrationsFingerprint(sources: MigrationSource[]): Promise
   }
   return hash.digest('hex');
 }
+
+/** Whether any migration was ever applied to the database (a database made and left empty has none). */
+export async function hasMigrations(pool: pg.Pool): Promise<boolean> {
+  const table = await pool.query<{ found: boolean }>(
+    "SELECT to_regclass('schema_migrations') IS NOT NULL AS found",
+  );
+  if (table.rows[0]?.found !== true) return false;
+  const applied = await pool.query('SELECT 1 FROM schema_migrations LIMIT 1');
+  return (applied.rowCount ?? 0) > 0;
+}

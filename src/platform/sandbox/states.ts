@@ -114,6 +114,11 @@ const summary = (state: KeptState): SnapshotSummary => ({
 
 export class SandboxStates {
   private readonly live: string;
+  /**
+   * Databases dropped after an operation answered (the old sandbox database, a replaced state's): a
+   * database that was written to takes a while to drop, and the sandbox is serving again by then.
+   */
+  private cleanup: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: SandboxStatesOptions) {
     this.live = databaseName(options.sandboxUrl);
@@ -146,6 +151,11 @@ export class SandboxStates {
       if (state?.kind !== 'snapshot') throw noSuchSnapshot(name);
       return { ...(await this.replaceLive(state, started)), seeded: false };
     });
+  }
+
+  /** Resolves once the databases left to drop after the last operations are dropped. */
+  settled(): Promise<void> {
+    return this.cleanup;
   }
 
   async snapshots(): Promise<SnapshotSummary[]> {
@@ -226,7 +236,7 @@ export class SandboxStates {
     await withTransaction(gateway, (tx) =>
       keepState(tx, { name, kind: 'seed', database, fingerprint, clockAt, clockFrozen: false, mail: [] }),
     );
-    if (previous) await dropDatabaseNamed(sandboxUrl, previous.database);
+    if (previous) this.dropLater(previous.database);
     return { state: (await keptState(gateway, name))!, made: true };
   }
 
@@ -261,7 +271,7 @@ export class SandboxStates {
       await dropDatabaseNamed(sandboxUrl, database).catch(() => {});
       throw error;
     });
-    if (previous) await dropDatabaseNamed(sandboxUrl, previous.database);
+    if (previous) this.dropLater(previous.database);
   }
 
   /** Puts a kept state in the place of the sandbox database, with its clock and mail. */
@@ -304,8 +314,8 @@ export class SandboxStates {
       throw error;
     }
     const tookMs = Date.now() - started;
+    this.dropLater(retired);
     await this.options.afterReplace?.();
-    await dropDatabaseNamed(sandboxUrl, retired);
     return { state: state.name, tookMs, pausedMs, clock: await readClock(gateway, 'sandbox') };
   }
 
@@ -344,9 +354,19 @@ export class SandboxStates {
    */
   private locked<T>(work: () => Promise<T>): Promise<T> {
     return withSessionLock(this.options.gatewayUrl, SANDBOX_STATES_LOCK, async () => {
+      await this.cleanup;
       await this.dropLeftovers();
       return work();
     });
+  }
+
+  private dropLater(database: string): void {
+    this.cleanup = this.cleanup
+      .then(() => dropDatabaseNamed(this.options.sandboxUrl, database))
+      .catch((error: unknown) =>
+        // The next operation drops it (dropLeftovers).
+        this.options.log?.(`could not drop ${database} yet: ${(error as Error).message}`),
+      );
   }
 
   private async dropLeftovers(): Promise<void> {
