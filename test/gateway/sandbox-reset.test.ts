@@ -246,6 +246,20 @@ describe('sandbox reset', () => {
   }, 120_000);
 });
 
+describe('readiness during a reset', () => {
+  it('a process holding its sandbox for a reset is still ready: its sandbox requests wait', async () => {
+    await t.runtime.sandbox.pause('readiness');
+    try {
+      const ready = await t.app.inject({ url: '/readyz' });
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json()).toMatchObject({ status: 'ready', databases: { sandbox: 'resetting' } });
+    } finally {
+      await t.runtime.sandbox.resume('readiness');
+    }
+    expect((await t.app.inject({ url: '/readyz' })).json()).toMatchObject({ databases: { sandbox: 'ok' } });
+  });
+});
+
 describe('sandbox snapshots', () => {
   it('a snapshot restored after the clock moved brings the clock and the data back', async () => {
     const kept = await admin('PUT', '/snapshots/before-the-move');

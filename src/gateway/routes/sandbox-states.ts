@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { PLATFORM_ERRORS } from '../../platform/http/error-codes.ts';
+import { PLATFORM_ERRORS, PROBLEM_ERRORS } from '../../platform/http/error-codes.ts';
 import { HttpError } from '../../platform/http/errors.ts';
 import { type Replacement, SandboxStateError, type SnapshotSummary } from '../../platform/sandbox/states.ts';
 import type { Runtime } from '../../runtime.ts';
@@ -43,8 +43,17 @@ const showSnapshot = (snapshot: SnapshotSummary): Static<typeof SnapshotBody> =>
   clockFrozen: snapshot.clockFrozen,
 });
 
-/** A refused name is a 400 naming `name`; an unknown snapshot, a 404. */
+/**
+ * A refused name is a 400 naming `name`; an unknown snapshot, a 404; a database user who may not create
+ * or alter databases (docs/operations.md: `CREATEDB`, owning the sandbox database), a 409 saying so.
+ */
 function stateFailure(error: unknown): never {
+  if ((error as { code?: unknown })?.code === '42501') {
+    throw new HttpError(
+      PROBLEM_ERRORS.conflict,
+      `The database user may not copy or replace the sandbox database (${(error as Error).message}): it needs CREATEDB and must own the sandbox database`,
+    );
+  }
   if (error instanceof SandboxStateError) {
     if (error.kind === 'no-such-snapshot') throw new HttpError(PLATFORM_ERRORS.notFound, error.message);
     throw new HttpError(PLATFORM_ERRORS.invalidParameter, error.message, [
@@ -57,7 +66,7 @@ function stateFailure(error: unknown): never {
 export function sandboxStateRoutes(scope: FastifyInstance, runtime: Runtime): void {
   const states = runtime.sandboxStates;
   scope.post('/reset', { schema: { response: { 200: ReplacementBody } } }, async () =>
-    showReplacement(await states.reset(runtime.config.seedScale)),
+    showReplacement(await states.reset(runtime.config.seedScale).catch(stateFailure)),
   );
   scope.get('/snapshots', { schema: { response: { 200: SnapshotList } } }, async () => ({
     snapshots: (await states.snapshots()).map(showSnapshot),
