@@ -148,15 +148,18 @@ async function siteRoutes(
   app.get('/readyz', async (_request, reply) => {
     // Not ready once shutting down, so a load balancer that polls /readyz stops sending.
     if (marks.closing) return reply.code(503).send({ status: 'shutting down' });
+    // A sandbox held by a reset is let go of for a moment on purpose: its requests wait, still ready.
+    const resetting = !runtime.sandbox.open;
     const checks = await Promise.allSettled([
       ping(runtime.gateway.pool),
-      ping(runtime.environments.sandbox.pool),
+      resetting ? Promise.resolve() : ping(runtime.environments.sandbox.pool),
       ping(runtime.environments.production.pool),
     ]);
     const names = ['gateway', 'sandbox', 'production'];
     const databases = Object.fromEntries(
       checks.map((check, i) => [names[i], check.status === 'fulfilled' ? 'ok' : 'down']),
     );
+    if (resetting) databases.sandbox = 'resetting';
     const ready = checks.every((check) => check.status === 'fulfilled');
     return reply
       .code(ready ? 200 : 503)

@@ -59,6 +59,13 @@ export interface Config {
   /** Sandbox: simulate the source registers' Wednesday 21:00–23:00 (New Zealand) maintenance window. */
   sandboxMaintenance: boolean;
   /**
+   * Sandbox reset, snapshot and restore (platform/sandbox/): how long requests and jobs in flight may
+   * take to finish before the sandbox database is let go of (`RSG_SANDBOX_RESET_GRACE_MS`), and how
+   * long a sandbox request that arrives meanwhile waits before it is answered 503
+   * (`RSG_SANDBOX_RESET_WAIT_MS`).
+   */
+  sandboxReset: { graceMs: number; waitMs: number };
+  /**
    * Request bodies (platform/http/body-deadline.ts): the time any body may take to arrive
    * (`RSG_BODY_TIMEOUT_MS`), and the average rate, bytes a second, at which a large upload may take
    * longer (`RSG_UPLOAD_MIN_RATE`).
@@ -258,6 +265,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     jobs: oneOf(env, 'RSG_JOBS', ['on', 'off'] as const, 'on') === 'on',
     shutdownTimeoutMs: integer(env, 'RSG_SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     sandboxMaintenance: oneOf(env, 'RSG_SANDBOX_MAINTENANCE', ['on', 'off'] as const, 'off') === 'on',
+    sandboxReset: {
+      graceMs: integer(env, 'RSG_SANDBOX_RESET_GRACE_MS', 1_000, 0, 60_000),
+      waitMs: integer(env, 'RSG_SANDBOX_RESET_WAIT_MS', 10_000, 0, 600_000),
+    },
     bodies: {
       timeoutMs: integer(env, 'RSG_BODY_TIMEOUT_MS', 30_000, 100, 600_000),
       uploadMinRate: integer(env, 'RSG_UPLOAD_MIN_RATE', 65_536, 0, 1_073_741_824),

@@ -9,6 +9,7 @@ import { PayerCache } from './billing/store/payer-cache.ts';
 import { type Config, readSettings } from './config.ts';
 import type { KeySlot, SubscriptionState } from './gateway/domain/subscriptions.ts';
 import { CorsPolicies } from './gateway/http/cors-policies.ts';
+import { forgetEnvironmentLimits } from './gateway/http/guard.ts';
 import { KeyCache } from './gateway/http/key-cache.ts';
 import { OrganisationResolver } from './gateway/http/organisation-resolver.ts';
 import { TokenVerifier } from './gateway/http/tokens.ts';
@@ -24,9 +25,9 @@ import { ensureSigningKey } from './identity/operations/signing-keys.ts';
 import { addMember } from './identity/store/memberships.ts';
 import { findOrganisation } from './identity/store/organisations.ts';
 import { listUsers } from './identity/store/users.ts';
-import type { ClockMode } from './platform/clock.ts';
+import type { Clock, ClockMode } from './platform/clock.ts';
 import { type EmbeddedServer, startEmbedded } from './platform/db/embedded.ts';
-import { type MigrationSource, migrate } from './platform/db/migrations.ts';
+import { hasMigrations, type MigrationSource, migrate } from './platform/db/migrations.ts';
 import { ChangeFeed } from './platform/db/notify.ts';
 import { type Database, ensureDatabase, openDatabase } from './platform/db/pool.ts';
 import { type DatabaseUrls, resolveDatabaseUrls } from './platform/db/urls.ts';
@@ -35,6 +36,8 @@ import { PublicUrl } from './platform/http/public-url.ts';
 import { createLimitStore, type LimitStore } from './platform/limits/index.ts';
 import { sendMail } from './platform/mail.ts';
 import { keyedUniform } from './platform/random.ts';
+import { SandboxParticipant } from './platform/sandbox/participant.ts';
+import { SandboxStates } from './platform/sandbox/states.ts';
 import { loadServerKeys, type ServerKeys } from './platform/server-keys.ts';
 import { keptSetting, writeSetting } from './platform/store/settings.ts';
 import {
@@ -87,6 +90,13 @@ export interface Runtime {
   payers: PayerCache;
   limits: LimitStore;
   clocks: Clocks;
+  /**
+   * This process's part in a sandbox reset, snapshot or restore (platform/sandbox/participant.ts): the
+   * gate sandbox requests pass, and the pause and resume every process hears on the change feed.
+   */
+  sandbox: SandboxParticipant;
+  /** The sandbox's reset, snapshots and restores (platform/sandbox/states.ts), run from this process. */
+  sandboxStates: SandboxStates;
   keys: KeyCache;
   /** Each product's CORS policy, reloaded on every product change notice. */
   cors: CorsPolicies;
@@ -115,6 +125,11 @@ export interface Runtime {
 export interface DatabaseSetup {
   urls: DatabaseUrls;
   embedded: EmbeddedServer | undefined;
+  /**
+   * The sandbox database was created by this setup, or had never been migrated (a first start): its
+   * first seed is its seeded state.
+   */
+  freshSandbox?: boolean;
 }
 
 /** Starts (or attaches to) the embedded server unless DATABASE_URL is set, and creates the databases. */
@@ -131,8 +146,20 @@ export async function prepareDatabases(
     sandboxDatabaseUrl: config.sandboxDatabaseUrl,
     productionDatabaseUrl: config.productionDatabaseUrl,
   });
-  for (const url of [urls.gateway, urls.sandbox, urls.production]) await ensureDatabase(url);
-  return { urls, embedded };
+  await ensureDatabase(urls.gateway);
+  const created = await ensureDatabase(urls.sandbox);
+  await ensureDatabase(urls.production);
+  return { urls, embedded, freshSandbox: created || !(await migrated(urls.sandbox)) };
+}
+
+/** Whether any migration was ever applied to the database at `url`. */
+async function migrated(url: string): Promise<boolean> {
+  const database = openDatabase(url, 1);
+  try {
+    return await hasMigrations(database.pool);
+  } finally {
+    await database.close();
+  }
 }
 
 export async function migrateAll(urls: DatabaseUrls): Promise<string[]> {
@@ -159,18 +186,24 @@ export async function migrateAll(urls: DatabaseUrls): Promise<string[]> {
 /** The sandbox organisation every operator belongs to (the offers register's `x-organisation` for them). */
 export const OPERATORS_ORGANISATION = 'sandbox-operators';
 
-/** Runs every service's sandbox generator (each is idempotent per scale). */
+/**
+ * Runs every service's sandbox generator (each is idempotent per scale), on the sandbox clock unless
+ * `options.clock` is given (a fresh seeded state is made on real time).
+ */
 export async function seedSandbox(
   urls: DatabaseUrls,
   scale: SeedScale,
   log: (line: string) => void = () => {},
+  options: { clock?: Clock } = {},
 ): Promise<string[]> {
   const gateway = openDatabase(urls.gateway, 1);
   const sandbox = openDatabase(urls.sandbox, 4);
   try {
     const reading = await readClock(gateway.pool, 'sandbox');
     const offset = reading.mode === 'virtual' ? reading.now.getTime() - Date.now() : 0;
-    const clock = { now: () => (reading.frozen ? new Date(reading.now) : new Date(Date.now() + offset)) };
+    const clock = options.clock ?? {
+      now: () => (reading.frozen ? new Date(reading.now) : new Date(Date.now() + offset)),
+    };
     const operatorsOrganisationId = async () => {
       const organisation =
         (await findOrganisation(gateway.pool, 'sandbox', OPERATORS_ORGANISATION)) ??
@@ -269,6 +302,57 @@ export async function presetServerSecret(urls: DatabaseUrls, secret: string): Pr
   }
 }
 
+/** The sandbox generators' folders (`sandbox/` beside each seeded service's migrations). */
+function generatorFolders(services: readonly ServiceDefinition[]): string[] {
+  return services.flatMap((service) =>
+    service.seed && service.migrations ? [path.join(path.dirname(service.migrations), 'sandbox')] : [],
+  );
+}
+
+/**
+ * The sandbox's reset, snapshots and restores on these databases (platform/sandbox/states.ts): seeded
+ * states made with this gateway's generators and migrations. A serving process gives its participant
+ * and limit store (`openRuntime`); `rsg sandbox` gives its limit store only.
+ */
+export function openSandboxStates(
+  urls: DatabaseUrls,
+  gateway: Database,
+  options: {
+    graceMs: number;
+    participant?: SandboxParticipant;
+    limits?: LimitStore;
+    log?: (line: string) => void;
+  },
+): SandboxStates {
+  const { limits } = options;
+  return new SandboxStates({
+    sandboxUrl: urls.sandbox,
+    gatewayUrl: urls.gateway,
+    gateway: gateway.pool,
+    migrations: ENVIRONMENT_MIGRATIONS,
+    generators: generatorFolders(SERVICES),
+    seed: async (url, scale, clock) => {
+      await seedSandbox({ ...urls, sandbox: url }, scale as SeedScale, options.log, { clock });
+    },
+    participant: options.participant,
+    afterReplace: limits ? () => forgetEnvironmentLimits(limits, 'sandbox') : undefined,
+    graceMs: options.graceMs,
+    log: options.log,
+  });
+}
+
+/**
+ * The limit store of a gateway whose database holds `secret` (`REDIS_URL`, else this process's memory):
+ * what `rsg sandbox` forgets the sandbox's counts in, as the serving processes do.
+ */
+export async function openLimitStore(config: Config, gateway: Database): Promise<LimitStore> {
+  const limits = createLimitStore(config.redisUrl, limitPrefix(await serverSecret(gateway)), {
+    commandTimeoutMs: config.redisTimeoutMs,
+  });
+  await limits.ready?.();
+  return limits;
+}
+
 function limitPrefix(secret: string): string {
   return `rsg:${createHash('sha256').update(`limits:${secret}`).digest('hex').slice(0, 16)}:`;
 }
@@ -317,6 +401,14 @@ export async function openRuntime(
   const clocks = new Clocks(gateway.pool);
   const mode = options.clockMode ?? config.sandboxClock;
   await clocks.start(mode === 'keep' ? undefined : mode, feed);
+  const sandbox = new SandboxParticipant({
+    database: environments.sandbox,
+    gateway: gateway.pool,
+    graceMs: config.sandboxReset.graceMs,
+    waitMs: config.sandboxReset.waitMs,
+    log: (message, error) => healthLog.warn({ err: error }, message),
+  });
+  const stopListening = sandbox.listen(feed);
   const secret = await serverSecret(gateway);
   await ensureSigningKey(gateway.pool);
   const publicUrl = new PublicUrl(config.publicUrl, config.host, config.port);
@@ -333,10 +425,23 @@ export async function openRuntime(
     commandTimeoutMs: config.redisTimeoutMs,
   });
   await limits.ready?.();
+  // After a reset or restore: the sandbox clock as it was put back, and none of the sandbox's counts.
+  sandbox.add({
+    resume: async () => {
+      await clocks.reload();
+      await forgetEnvironmentLimits(limits, 'sandbox');
+    },
+  });
   const usage = new UsageRecorder(gateway.pool);
   const keys = new KeyCache(gateway.pool, config.keyCacheMs, feed);
   const cors = new CorsPolicies(gateway.pool, feed);
   await cors.reload();
+  const sandboxStates = openSandboxStates(urls, gateway, {
+    graceMs: config.sandboxReset.graceMs,
+    participant: sandbox,
+    limits,
+    log: (line) => healthLog.info(line),
+  });
   return {
     config,
     services: SERVICES,
@@ -347,6 +452,8 @@ export async function openRuntime(
     payers,
     limits,
     clocks,
+    sandbox,
+    sandboxStates,
     keys,
     cors,
     subscriptions: {
@@ -369,6 +476,9 @@ export async function openRuntime(
     keyedUniform: (key) => keyedUniform(secret, key),
     serverKeys,
     async close() {
+      stopListening();
+      await sandbox.close();
+      await sandboxStates.settled();
       cors.close();
       await usage.close();
       await feed.close();
@@ -390,7 +500,8 @@ export interface JobsHandle {
 
 /**
  * Starts every service's background jobs in both environments in this process. `base` is the address
- * callers use (links in notifications and emails).
+ * callers use (links in notifications and emails). The sandbox's stop while a reset or restore holds
+ * the sandbox (their runs in flight finish, within the grace) and start again once it is back.
  */
 export async function startJobs(
   runtime: Runtime,
@@ -398,62 +509,105 @@ export async function startJobs(
   log: JobContext['log'] = { info: () => {}, error: () => {} },
 ): Promise<JobsHandle> {
   const running = new Map<string, RunningJobs>();
-  const mail = { pool: runtime.gateway.pool, smtpUrl: runtime.config.smtpUrl, from: runtime.config.mailFrom };
-  const unsubscribe: Array<() => void> = [];
+  const unsubscribe: Record<Environment, Array<() => void>> = { sandbox: [], production: [] };
+  const stopEnvironment = async (environment: Environment) => {
+    for (const off of unsubscribe[environment].splice(0)) off();
+    const stopping = [...running].filter(([name]) => name.startsWith(`${environment}-`));
+    for (const [name] of stopping) running.delete(name);
+    await Promise.allSettled(stopping.map(([, jobs]) => jobs.stop()));
+  };
   try {
     for (const environment of ENVIRONMENTS) {
-      for (const service of SERVICES) {
-        if (!service.jobs) continue;
-        const jobs = await service.jobs({
-          environment,
-          database: runtime.environments[environment],
-          clock: runtime.clocks.for(environment),
-          apiBase: `${base}${ENVIRONMENT_PREFIX[environment]}${service.path}`,
-          mail: async (message) => {
-            await sendMail(mail, message);
-          },
-          onClockMoved: (handler) => {
-            // Production runs on real time: only the sandbox clock moves.
-            if (environment === 'sandbox') unsubscribe.push(runtime.clocks.onSandboxMoved(handler));
-          },
-          keyedUniform: runtime.keyedUniform,
-          settings: readSettings(runtime.config.variables, service.settings),
-          registers: registersOf(runtime.services, runtime.environments[environment]),
-          log,
-        });
-        running.set(`${environment}-${service.id}`, jobs);
+      for (const [name, jobs] of await environmentJobs(
+        runtime,
+        environment,
+        base,
+        log,
+        unsubscribe[environment],
+      )) {
+        running.set(name, jobs);
       }
-      // Billing is a platform module: its month end runs beside the services' jobs.
-      const billing = new BillingJobs(
-        {
-          environment,
-          database: runtime.environments[environment],
-          clock: runtime.clocks.for(environment),
-          mail: async (message) => {
-            await sendMail(mail, message);
-          },
-          onClockMoved: (handler) => {
-            if (environment === 'sandbox') unsubscribe.push(runtime.clocks.onSandboxMoved(handler));
-          },
-          log,
-        },
-        { directory: identityDirectory(runtime.gateway.pool), portalUrl: `${base}/portal/billing` },
-      );
-      billing.start();
-      running.set(`${environment}-billing`, billing);
     }
   } catch (error) {
-    await Promise.allSettled([...running.values()].map((jobs) => jobs.stop()));
+    await Promise.allSettled(ENVIRONMENTS.map(stopEnvironment));
     throw error;
   }
+  const removeHooks = runtime.sandbox.add({
+    pause: () => stopEnvironment('sandbox'),
+    resume: async () => {
+      for (const [name, jobs] of await environmentJobs(runtime, 'sandbox', base, log, unsubscribe.sandbox)) {
+        running.set(name, jobs);
+      }
+    },
+  });
   return {
     running,
     async settle() {
       for (const jobs of running.values()) await jobs.settle();
     },
     async stop() {
-      for (const off of unsubscribe) off();
-      await Promise.allSettled([...running.values()].map((jobs) => jobs.stop()));
+      removeHooks();
+      await Promise.allSettled(ENVIRONMENTS.map(stopEnvironment));
     },
   };
+}
+
+/** Starts every service's jobs and billing's month end in one environment; `unsubscribe` gets its clock handlers. */
+async function environmentJobs(
+  runtime: Runtime,
+  environment: Environment,
+  base: string,
+  log: JobContext['log'],
+  unsubscribe: Array<() => void>,
+): Promise<Map<string, RunningJobs>> {
+  const started = new Map<string, RunningJobs>();
+  const mail = {
+    pool: runtime.gateway.pool,
+    smtpUrl: runtime.config.smtpUrl,
+    from: runtime.config.mailFrom,
+    environment,
+  };
+  // Production runs on real time: only the sandbox clock moves.
+  const onClockMoved = (handler: () => void) => {
+    if (environment === 'sandbox') unsubscribe.push(runtime.clocks.onSandboxMoved(handler));
+  };
+  const send = async (message: { to: string; subject: string; text: string }) => {
+    await sendMail(mail, message);
+  };
+  try {
+    for (const service of SERVICES) {
+      if (!service.jobs) continue;
+      const jobs = await service.jobs({
+        environment,
+        database: runtime.environments[environment],
+        clock: runtime.clocks.for(environment),
+        apiBase: `${base}${ENVIRONMENT_PREFIX[environment]}${service.path}`,
+        mail: send,
+        onClockMoved,
+        keyedUniform: runtime.keyedUniform,
+        settings: readSettings(runtime.config.variables, service.settings),
+        registers: registersOf(runtime.services, runtime.environments[environment]),
+        log,
+      });
+      started.set(`${environment}-${service.id}`, jobs);
+    }
+    // Billing is a platform module: its month end runs beside the services' jobs.
+    const billing = new BillingJobs(
+      {
+        environment,
+        database: runtime.environments[environment],
+        clock: runtime.clocks.for(environment),
+        mail: send,
+        onClockMoved,
+        log,
+      },
+      { directory: identityDirectory(runtime.gateway.pool), portalUrl: `${base}/portal/billing` },
+    );
+    billing.start();
+    started.set(`${environment}-billing`, billing);
+  } catch (error) {
+    await Promise.allSettled([...started.values()].map((jobs) => jobs.stop()));
+    throw error;
+  }
+  return started;
 }

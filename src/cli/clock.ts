@@ -4,7 +4,8 @@ import { parse, UsageError, withGateway } from './args.ts';
 
 /** `rsg clock`: the sandbox clock. */
 
-const clockLine = (r: ClockReading) =>
+/** One line for a clock reading (`rsg clock`, `rsg sandbox`). */
+export const clockLine = (r: ClockReading) =>
   `${r.environment} clock: ${r.now.toISOString()} (${r.mode}${r.mode === 'virtual' ? `, offset ${r.offsetMs} ms${r.frozen ? ', frozen' : ''}` : ''})`;
 
 export async function clockCommand(config: Config, args: string[]): Promise<number> {

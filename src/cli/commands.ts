@@ -1,7 +1,7 @@
 /**
  * The `rsg` command table: each command's name, its usage lines (`rsg help` is built from them) and its
  * handler. The handlers live by area (setup.ts, users.ts and identity.ts, subscriptions.ts,
- * products.ts, clock.ts, start.ts); the services' own commands come from their definitions
+ * products.ts, clock.ts, sandbox.ts, start.ts); the services' own commands come from their definitions
  * (service-commands.ts). The argument helpers they share are args.ts, which imports none of them, so the
  * CLI has no import cycle.
  */
@@ -115,6 +115,11 @@ products set ID [--rate-limit N] [--quota N --quota-period SECONDS | --no-quota]
     name: 'clock',
     usage: 'clock show | clock advance <duration> | clock set <iso-time>   (sandbox clock)',
     run: clockCommand,
+  },
+  {
+    name: 'sandbox',
+    usage: SANDBOX_USAGE,
+    run: sandboxCommand,
   },
   // The services' own commands (e.g. `import bonds`), from their definitions.
   ...SERVICE_COMMANDS,

@@ -4,6 +4,7 @@ import { openDatabase } from '../platform/db/pool.ts';
 import { migrateAll, prepareDatabases, seedSandbox } from '../runtime.ts';
 import { SERVICES } from '../services/registry.ts';
 import { parse, UsageError } from './args.ts';
+import { keepSeededState } from './sandbox.ts';
 import { printBootstrap } from './start.ts';
 
 /** `rsg migrate` and `rsg seed`: setting up the databases. */
@@ -37,8 +38,12 @@ export async function seedCommand(config: Config, args: string[]): Promise<numbe
     );
     if (result) printBootstrap(result, config);
     else process.stdout.write('the operator and sandbox subscriptions exist already\n');
-    const summaries = await seedSandbox(setup.urls, scale, (line) => process.stderr.write(`${line}\n`));
+    const log = (line: string) => process.stderr.write(`${line}\n`);
+    const summaries = await seedSandbox(setup.urls, scale, log);
     for (const summary of summaries) process.stdout.write(`${summary}\n`);
+    if (await keepSeededState(config, setup, scale, { prepare: true })) {
+      process.stdout.write(`kept the sandbox's seeded state (${scale}) for "rsg sandbox reset"\n`);
+    }
   } finally {
     await setup.embedded?.stop();
   }

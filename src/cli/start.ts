@@ -17,6 +17,7 @@ import { loadServerKeys } from '../platform/server-keys.ts';
 import { migrateAll, openRuntime, prepareDatabases, seedSandbox, startJobs } from '../runtime.ts';
 import { ENVIRONMENT_PREFIX } from '../services/contract.ts';
 import { SERVICES } from '../services/registry.ts';
+import { keepSeededState } from './sandbox.ts';
 
 /**
  * `rsg start`: the primary process prepares the databases (embedded server, migrations, first-start
@@ -257,6 +258,8 @@ export async function startCommand(args: string[]): Promise<number> {
     )) {
       process.stdout.write(`sandbox ${summary}\n`);
     }
+    // A sandbox database made by this start holds its first seed alone: kept as its seeded state.
+    await keepSeededState(config, setup, config.seedScale, { prepare: false });
   } catch (error) {
     await setup.embedded?.stop();
     throw error;

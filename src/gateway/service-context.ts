@@ -62,7 +62,12 @@ export function serviceContext(
     serverKeys: runtime.serverKeys,
     identity: serviceIdentity(runtime.gateway.pool, environment, service.id, clock, async (message) => {
       await sendMail(
-        { pool: runtime.gateway.pool, smtpUrl: runtime.config.smtpUrl, from: runtime.config.mailFrom },
+        {
+          pool: runtime.gateway.pool,
+          smtpUrl: runtime.config.smtpUrl,
+          from: runtime.config.mailFrom,
+          environment,
+        },
         message,
       );
     }),

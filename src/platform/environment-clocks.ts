@@ -2,7 +2,7 @@
  * Each environment's clock as the gateway database keeps it (store/environment-clocks.ts): read, moved
  * and frozen, every change announced on the change feed; `Clocks`, what a running process reads.
  */
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import {
   addDuration,
   type Clock,
@@ -32,7 +32,7 @@ export interface ClockReading {
 
 export class ClockError extends Error {}
 
-async function readRow(pool: Pool, environment: string): Promise<Row> {
+async function readRow(pool: Pool | PoolClient, environment: string): Promise<Row> {
   const row = await clockRow(pool, environment);
   if (!row) throw new ClockError(`unknown environment "${environment}"`);
   return row;
@@ -51,7 +51,7 @@ function reading(environment: string, row: Row): ClockReading {
   };
 }
 
-export async function readClock(pool: Pool, environment: string): Promise<ClockReading> {
+export async function readClock(pool: Pool | PoolClient, environment: string): Promise<ClockReading> {
   return reading(environment, await readRow(pool, environment));
 }
 
@@ -120,6 +120,26 @@ export async function freezeClock(pool: Pool, environment: string, iso: string):
     await publish(client, { kind: 'clock', environment });
   });
   return readClock(pool, environment);
+}
+
+/**
+ * Puts a clock back at a reading kept earlier (a sandbox state's: platform/sandbox/), in `tx`, and
+ * announces it: a virtual clock shows `at` from now on (frozen there when it was frozen); a real-time
+ * clock has nothing to move, and is left at real time.
+ */
+export async function restoreClockReading(
+  tx: PoolClient,
+  environment: string,
+  reading: { at: Date; frozen: boolean },
+): Promise<void> {
+  const row = await lockClockRow(tx, environment);
+  if (!row) throw new ClockError(`unknown environment "${environment}"`);
+  const state =
+    row.mode === 'virtual'
+      ? { offsetMs: reading.at.getTime() - Date.now(), frozenAt: reading.frozen ? reading.at : null }
+      : { offsetMs: 0, frozenAt: null };
+  await updateClockRow(tx, environment, state);
+  await publish(tx, { kind: 'clock', environment });
 }
 
 /**

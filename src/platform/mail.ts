@@ -26,6 +26,11 @@ export interface MailSettings {
   /** smtp:// or smtps:// URL, with credentials in it when the server wants them. */
   smtpUrl?: string | undefined;
   from: string;
+  /**
+   * The environment whose register or jobs send the message (kept beside it: a sandbox reset puts the
+   * sandbox's messages back as they were); absent for the gateway's own mail.
+   */
+  environment?: 'sandbox' | 'production' | undefined;
 }
 
 const MAX_ERROR = 500;
@@ -48,7 +53,11 @@ export function closeMailTransports(): void {
 }
 
 export async function sendMail(settings: MailSettings, message: MailMessage): Promise<OutboxEntry> {
-  const entry = await insertOutboxEntry(settings.pool, { ...message, html: message.html ?? null });
+  const entry = await insertOutboxEntry(settings.pool, {
+    ...message,
+    html: message.html ?? null,
+    environment: settings.environment ?? null,
+  });
   if (!settings.smtpUrl) return entry;
   try {
     await transportFor(settings.smtpUrl).sendMail({

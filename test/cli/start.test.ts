@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { rsg } from '../support/cli.ts';
 import { freePort } from '../support/ports.ts';
 import { freshDatabases, TEST_SERVER_SECRET } from '../support/runtime.ts';
 
@@ -179,6 +180,30 @@ describe('rsg start', { timeout: 120_000 }, () => {
     expect(
       (await fetch(`${started.base}/metrics`, { headers: { 'Ocp-Apim-Subscription-Key': key } })).status,
     ).toBe(200);
+
+    // A sandbox reset while both workers serve: the first start kept its seed as the seeded state, and
+    // each worker pauses and resumes on its own; a call meanwhile is answered, held, or 503 — never 500.
+    const entity = `${started.base}/sandbox/nzbn/v5/entities/9429000001007`;
+    const read = () => fetch(entity, { headers: { 'Ocp-Apim-Subscription-Key': key } }).then((r) => r.status);
+    const limit = await rsg(['products', 'set', 'sandbox-nzbn', '--rate-limit', '1000000'], { urls: shared });
+    expect(limit.code, limit.stderr).toBe(0);
+    let resetting = true;
+    const during: number[] = [];
+    const clients = Array.from({ length: 4 }, async () => {
+      while (resetting) {
+        during.push(await read());
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    });
+    const reset = await rsg(['sandbox', 'reset'], { urls: shared });
+    resetting = false;
+    await Promise.all(clients);
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(reset.stdout).toMatch(/^sandbox reset to its seeded state \(small\) in \d+\.\d\d s;/);
+    expect(reset.stdout).not.toMatch(/made first/);
+    expect(during.filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    const after = await Promise.all(Array.from({ length: 12 }, read));
+    expect(after).toEqual(Array(12).fill(200));
     expect(await stop(started.child)).toBe(0);
   });
 

@@ -52,3 +52,30 @@ export async function fingerprint(...specs: FingerprintedTables[]): Promise<stri
   }
   return parts.join(' ');
 }
+
+/**
+ * A fingerprint of a whole database by what it holds: per table of its schema its row count and an MD5
+ * over its rows' text (in a fixed order), and per sequence its last value. Two databases with the same
+ * content give the same map, whatever transactions wrote them (a copy made from a template included);
+ * a map, so a failing comparison names the tables that differ.
+ */
+export async function databaseFingerprint(pool: Pool): Promise<Record<string, string>> {
+  const tables = await pool.query<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.tables
+      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
+  );
+  const fingerprints: Record<string, string> = {};
+  for (const { name } of tables.rows) {
+    const result = await pool.query<{ n: string; digest: string }>(
+      `SELECT count(*) AS n, md5(coalesce(string_agg(r, ',' ORDER BY r), '')) AS digest
+         FROM (SELECT md5(t::text) AS r FROM "${name}" t) rows`,
+    );
+    fingerprints[name] = `${result.rows[0]!.n}:${result.rows[0]!.digest}`;
+  }
+  const sequences = await pool.query<{ name: string; value: string | null }>(
+    `SELECT sequencename AS name, last_value::text AS value FROM pg_sequences
+      WHERE schemaname = current_schema() ORDER BY sequencename`,
+  );
+  for (const { name, value } of sequences.rows) fingerprints[`sequence ${name}`] = value ?? 'unused';
+  return fingerprints;
+}

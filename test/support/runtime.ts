@@ -7,8 +7,10 @@ import { type Config, loadConfig } from '../../src/config.ts';
 import { createSubscription } from '../../src/gateway/operations/subscriptions.ts';
 import { addUser } from '../../src/identity/operations/users.ts';
 import type { ClockMode } from '../../src/platform/clock.ts';
+import { databasesNamed, dropDatabaseNamed } from '../../src/platform/db/databases.ts';
 import { dropDatabase, ensureDatabase } from '../../src/platform/db/pool.ts';
 import { type DatabaseUrls, databaseName, withDatabase } from '../../src/platform/db/urls.ts';
+import { keptDatabasePrefix } from '../../src/platform/sandbox/names.ts';
 import { openRuntime, type Runtime } from '../../src/runtime.ts';
 
 /** A server URL for tests: the run's PostgreSQL (see global-setup.ts). */
@@ -35,7 +37,15 @@ function newTestDatabases(): TestDatabases {
     sandbox: withDatabase(server, `${stem}_sandbox`),
     production: withDatabase(server, `${stem}_production`),
   };
-  return { ...urls, drop: async () => void (await Promise.all(Object.values(urls).map(dropDatabase))) };
+  return {
+    ...urls,
+    async drop() {
+      await Promise.all(Object.values(urls).map(dropDatabase));
+      // The sandbox's kept states and scratch copies (platform/sandbox/), named after its database.
+      const kept = keptDatabasePrefix(databaseName(urls.sandbox));
+      for (const name of await databasesNamed(server, kept)) await dropDatabaseNamed(server, name);
+    },
+  };
 }
 
 /** Three fresh (empty) databases on the test server. */

@@ -110,9 +110,15 @@ function limitRequest(owner: KeyOwner): LimitRequest {
   return request;
 }
 
+/**
+ * The key of a subscription's rate log and quota: under its environment, so a sandbox reset forgets the
+ * sandbox's counts (`forgetEnvironmentLimits`).
+ */
+const subscriptionLimitKey = (owner: KeyOwner): string => `${owner.environment}:${owner.subscriptionId}`;
+
 function buildLimitRequest(owner: KeyOwner): LimitRequest {
   return {
-    key: owner.subscriptionId,
+    key: subscriptionLimitKey(owner),
     rate: { limit: owner.rateLimitPerMinute, windowMs: 60_000 },
     quota:
       owner.quotaCalls !== null && owner.quotaPeriodSeconds !== null
@@ -136,6 +142,15 @@ export const USER_RATE_WINDOW_MS = 60_000;
  */
 export const userLimitKey = (environment: Environment, service: ServiceId, userId: string): string =>
   `user:${environment}:${service}:${userId}`;
+
+/**
+ * Forgets every count of one environment's calls: its subscriptions' rate logs and quotas and its
+ * per-user logs (a sandbox reset or restore).
+ */
+export async function forgetEnvironmentLimits(limits: LimitStore, environment: Environment): Promise<void> {
+  await limits.forget(`${environment}:`);
+  await limits.forget(`user:${environment}:`);
+}
 
 /** A refused call: 429 for the rate limit, 403 for the quota, both with `Retry-After`. */
 function limitRefusal(outcome: LimitOutcome & { allowed: false }): HttpError {

@@ -7,6 +7,7 @@ import { APIM_ERRORS, PLATFORM_ERRORS, serviceErrorCodes } from '../../platform/
 import { type Dialect, HttpError, sendError } from '../../platform/http/errors.ts';
 import { URL_TEXT_CHECKED_ON_REQUEST, urlTextRefusal } from '../../platform/http/input-text.ts';
 import { keepRequestShapes } from '../../platform/http/kept-shapes.ts';
+import { type SandboxParticipant, sandboxPausedError } from '../../platform/sandbox/participant.ts';
 import type { Runtime } from '../../runtime.ts';
 import {
   ENVIRONMENT_PREFIX,
@@ -44,6 +45,8 @@ interface Mounting {
   prepare(request: FastifyRequest, reply: FastifyReply): void;
   /** API Management's 404 for an operation the service does not have. */
   notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply;
+  /** The sandbox's gate (a reset holds its requests): the sandbox mount's, none in production. */
+  gate: SandboxParticipant | undefined;
 }
 
 /**
@@ -95,7 +98,37 @@ function mountingOf(
     },
     notFound: (request, reply) =>
       sendError(request, reply, new HttpError(APIM_ERRORS.unknownOperation, 'Resource not found'), 'apim'),
+    gate: environment === 'sandbox' ? runtime.sandbox : undefined,
   };
+}
+
+/**
+ * Runs `next` once the sandbox admits the request: at once, unless a reset, snapshot or restore holds
+ * the sandbox (platform/sandbox/participant.ts); then the request waits for it to be back
+ * (`RSG_SANDBOX_RESET_WAIT_MS`), or is answered 503 with `Retry-After` in the API's dialect. An admitted
+ * request is counted in flight until its connection closes, so a reset lets it finish first.
+ */
+function throughGate(
+  gate: SandboxParticipant,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  next: () => void,
+  done: (error?: Error) => void,
+): void {
+  if (gate.open) {
+    gate.enter(reply.raw);
+    next();
+    return;
+  }
+  gate.whenOpen().then((open) => {
+    if (open) {
+      gate.enter(reply.raw);
+      next();
+    } else {
+      sendError(request, reply, sandboxPausedError());
+      done();
+    }
+  }, done);
 }
 
 /** Every answer of the service's paths counted: metrics, the caller's usage, the request's kept shape. */
@@ -153,10 +186,11 @@ async function serviceDocument(scope: FastifyInstance, mounting: Mounting): Prom
  * of the service's paths, with `prepare` and the answer's marks as hooks of their own.
  */
 async function openRoutes(open: FastifyInstance, document: () => unknown, mounting: Mounting): Promise<void> {
-  const { runtime, service, prepare, notFound } = mounting;
+  const { runtime, service, prepare, notFound, gate } = mounting;
   open.addHook('onRequest', (request, reply, done) => {
     prepare(request, reply);
-    done();
+    if (gate) throughGate(gate, request, reply, done, done);
+    else done();
   });
   // The request id header (and Connection: close once shutting down): answer-marks.ts.
   open.addHook('onSend', mounting.marks.onSend);
@@ -176,17 +210,19 @@ async function openRoutes(open: FastifyInstance, document: () => unknown, mounti
  * answer and runs the guard; in the sandbox, when configured, the maintenance window after it.
  */
 async function guardedRoutes(guarded: FastifyInstance, mounting: Mounting): Promise<void> {
-  const { runtime, environment, service, prepare, marks } = mounting;
+  const { runtime, environment, service, prepare, marks, gate } = mounting;
   // The URL's text is checked here once the call is let through, so that the routes without a
   // body run no preValidation hook (input-text.ts).
   const guard = subscriptionGuard(runtime, environment, service.id, mounting.userRateLimit, urlTextRefusal);
   guarded.decorate(URL_TEXT_CHECKED_ON_REQUEST, true);
   // The answer is marked here too (request id, Connection: close once shutting down), so that the
   // hot path runs no onSend hook (answer-marks.ts).
+  // In the sandbox the gate comes first (a reset holds the sandbox's requests: throughGate).
   guarded.addHook('onRequest', (request, reply, done) => {
     prepare(request, reply);
     marks.mark(request, reply);
-    guard(request, reply, done);
+    if (gate) throughGate(gate, request, reply, () => guard(request, reply, done), done);
+    else guard(request, reply, done);
   });
   // The simulated Wednesday-night window (sandbox only, off by default), after the guard: see
   // maintenance.ts. Unknown paths and openapi.json are outside this scope and stay reachable.

@@ -101,3 +101,27 @@ export async function migrate(pool: pg.Pool, sources: MigrationSource[]): Promis
   }
   return { applied };
 }
+
+/**
+ * A fingerprint of the migrations of `sources` (each file's module, name and content): it changes when a
+ * file is added, so a database copied from a template made under other migrations is known to need them.
+ */
+export async function migrationsFingerprint(sources: MigrationSource[]): Promise<string> {
+  const hash = createHash('sha256');
+  for (const source of sources) {
+    for (const file of await readMigrations(source.dir)) {
+      hash.update(`${source.module}/${file.name}:${file.checksum}\n`);
+    }
+  }
+  return hash.digest('hex');
+}
+
+/** Whether any migration was ever applied to the database (a database made and left empty has none). */
+export async function hasMigrations(pool: pg.Pool): Promise<boolean> {
+  const table = await pool.query<{ found: boolean }>(
+    "SELECT to_regclass('schema_migrations') IS NOT NULL AS found",
+  );
+  if (table.rows[0]?.found !== true) return false;
+  const applied = await pool.query('SELECT 1 FROM schema_migrations LIMIT 1');
+  return (applied.rowCount ?? 0) > 0;
+}

@@ -32,6 +32,33 @@ export interface NoticeListenerOptions {
   retryMs?: number;
 }
 
+/** Every listener of this process that is not closed, for `holdListeners` and `releaseListeners`. */
+const live = new Set<NoticeListener>();
+/** Database URLs whose listeners must not listen now, with how many holders hold each. */
+const held = new Map<string, number>();
+
+/**
+ * Ends the listening of every listener of this process on the database at `url`, and keeps them from
+ * listening again until `releaseListeners(url)` (as often as it was held): the database's content is
+ * about to be replaced under the same name (a sandbox reset or restore). Each listener's cache empties
+ * at once (`onReset`) and serves nothing from memory meanwhile.
+ */
+export function holdListeners(url: string): void {
+  held.set(url, (held.get(url) ?? 0) + 1);
+  for (const listener of live) if (listener.url === url) listener.drop();
+}
+
+/** Lets the listeners on `url` listen again once every hold is released (they reconnect at once). */
+export function releaseListeners(url: string): void {
+  const holds = (held.get(url) ?? 0) - 1;
+  if (holds > 0) {
+    held.set(url, holds);
+    return;
+  }
+  held.delete(url);
+  for (const listener of live) if (listener.url === url) listener.open();
+}
+
 export class NoticeListener {
   private client: pg.Client | undefined;
   private connecting: Promise<void> | undefined;
@@ -40,11 +67,18 @@ export class NoticeListener {
   listening = false;
   generation = 0;
 
-  constructor(private readonly options: NoticeListenerOptions) {}
+  constructor(private readonly options: NoticeListenerOptions) {
+    live.add(this);
+  }
 
-  /** Starts listening (when not already, nor trying, nor closed). */
+  /** The database it listens on. */
+  get url(): string {
+    return this.options.url;
+  }
+
+  /** Starts listening (when not already, nor trying, nor closed, nor held: `holdListeners`). */
   open(): void {
-    if (this.closed || this.connecting || this.retry || this.listening) return;
+    if (this.closed || this.connecting || this.retry || this.listening || held.has(this.url)) return;
     this.connecting = this.connect().finally(() => {
       this.connecting = undefined;
     });
@@ -99,8 +133,8 @@ export class NoticeListener {
       lost();
       return;
     }
-    // Closed meanwhile, or lost between LISTEN and here (its retry is already set).
-    if (this.closed || ended) {
+    // Closed or held meanwhile, or lost between LISTEN and here (its retry is already set).
+    if (this.closed || ended || held.has(this.url)) {
       await client.end().catch(() => {});
       return;
     }
@@ -128,7 +162,25 @@ export class NoticeListener {
     this.retry.unref();
   }
 
+  /** Stops listening now, without trying again (`holdListeners`): the cache empties. */
+  drop(): void {
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = undefined;
+    const client = this.client;
+    if (!client) return;
+    this.client = undefined;
+    this.listening = false;
+    this.generation++;
+    this.options.onReset();
+    // Its end is no loss to recover from: no retry is set.
+    client.removeAllListeners('end');
+    client.removeAllListeners('error');
+    client.on('error', () => {});
+    client.end().catch(() => {});
+  }
+
   async close(): Promise<void> {
+    live.delete(this);
     this.closed = true;
     this.listening = false;
     this.options.onReset();

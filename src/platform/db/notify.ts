@@ -2,7 +2,7 @@ import pg from 'pg';
 
 /**
  * Cross-process change notices over PostgreSQL LISTEN/NOTIFY: a regenerated key or an advanced clock
- * reaches every gateway process at once. When the listening connection drops, subscribers are told to
+ * reaches every gateway process at once, and a sandbox reset pauses and resumes them. When the listening connection drops, subscribers are told to
  * forget everything they cached (`{kind: 'reset'}`) and the feed reconnects.
  */
 export const CHANNEL = 'rsg_changes';
@@ -12,6 +12,12 @@ export type ChangeNotice =
   | { kind: 'product'; id: string }
   | { kind: 'clock'; environment: string }
   | { kind: 'signing-keys' }
+  /**
+   * A sandbox reset, snapshot or restore (platform/sandbox/): `pause` asks every process serving the
+   * sandbox to finish its requests and jobs and let go of the sandbox database; `resume`, that it is
+   * back (its content replaced, or kept). `id` names the operation.
+   */
+  | { kind: 'sandbox'; phase: 'pause' | 'resume'; id: string }
   | { kind: 'reset' };
 
 export type NoticeHandler = (notice: ChangeNotice) => void;

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { DatabaseHealth, type HealthListener } from './faults.ts';
+import { DatabaseHealth, DatabaseUnavailableError, type HealthListener } from './faults.ts';
 import { databaseName, withDatabase } from './urls.ts';
 
 // int8 (counts, sums) come back as strings by default; every int8 we store fits in a double.
@@ -14,6 +14,22 @@ export interface Database {
   pool: pg.Pool;
   /** The database's breaker: down while the server cannot be reached (see faults.ts). */
   health: DatabaseHealth;
+  /**
+   * Stops using the database for a while (its content is about to be replaced under the same name: a
+   * sandbox reset or restore): a new connection is refused at once with a 503 error naming `reason`,
+   * and the pool's idle connections are closed. `resume` closes those left idle meanwhile and lets
+   * connections be made again.
+   */
+  suspend(reason: string): void;
+  resume(): void;
+  /**
+   * Tells `handler` each time the database's content was replaced under the same name (after `resume`):
+   * what a process keeps in memory of it (a cache that is not on a notice listener) is dropped there.
+   * Returns the function that stops telling it.
+   */
+  onReplaced(handler: () => void): () => void;
+  /** Calls the `onReplaced` handlers (the process that resumed the database after a replacement). */
+  replaced(): void;
   close(): Promise<void>;
 }
 
@@ -50,6 +66,11 @@ type ConnectCallback = (
  *   503 without waiting for a connect timeout, and the first successful probe lets them through again.
  */
 class SurvivingPool extends pg.Pool {
+  /** The error every connect meets while suspended (see `Database.suspend`). */
+  private suspension: (() => Error) | undefined;
+  /** The connections now idle in the pool, followed through the pool's own events. */
+  private readonly idle = new Set<pg.Client>();
+
   constructor(
     config: pg.PoolConfig,
     readonly health: DatabaseHealth,
@@ -60,13 +81,41 @@ class SurvivingPool extends pg.Pool {
     this.on('connect', (client) => {
       client.on('error', () => {});
     });
+    this.on('release', (error: Error | undefined, client: pg.Client) => {
+      if (!error) this.idle.add(client);
+    });
+    this.on('acquire', (client) => this.idle.delete(client));
+    this.on('remove', (client) => this.idle.delete(client));
+  }
+
+  suspend(reason: string, name: string): void {
+    this.suspension = () => new DatabaseUnavailableError(name, reason);
+    this.closeIdle(reason);
+  }
+
+  resume(reason: string): void {
+    // Connections that went back to the pool while it was suspended were made before the replacement.
+    this.closeIdle(reason);
+    this.suspension = undefined;
+  }
+
+  /**
+   * Closes every idle connection the pool holds. pg-pool removes (and ends) an idle client that emits
+   * `error` (its documented answer to a connection the server ended while idle); a connection checked
+   * out now is not idle, and its next statement fails on its own once the server ends it.
+   */
+  private closeIdle(reason: string): void {
+    for (const client of [...this.idle]) {
+      this.idle.delete(client);
+      client.emit('error', new Error(`connection closed: ${reason}`));
+    }
   }
 
   // pg-pool calls connect(callback) from query(); our code calls connect() for a promise.
   // biome-ignore lint/suspicious/noExplicitAny: both of pg.Pool's overloads are served here.
   override connect(callback?: ConnectCallback): any {
-    if (!this.health.up) {
-      const error = this.health.unavailable();
+    if (this.suspension || !this.health.up) {
+      const error = this.suspension?.() ?? this.health.unavailable();
       if (!callback) return Promise.reject(error);
       process.nextTick(() => callback(error, undefined, () => {}));
       return undefined;
@@ -98,10 +147,21 @@ export function openDatabase(url: string, options: number | PoolOptions = {}): D
     },
     health,
   );
+  const replacedHandlers = new Set<() => void>();
+  const name = settings.name ?? databaseName(url);
   return {
     url,
     pool,
     health,
+    suspend: (reason) => pool.suspend(reason, name),
+    resume: () => pool.resume('the database was replaced'),
+    onReplaced(handler) {
+      replacedHandlers.add(handler);
+      return () => replacedHandlers.delete(handler);
+    },
+    replaced() {
+      for (const handler of replacedHandlers) handler();
+    },
     close: async () => {
       health.close();
       if (!pool.ended) await pool.end();
@@ -114,21 +174,25 @@ export async function ping(pool: pg.Pool): Promise<void> {
   await pool.query('SELECT 1');
 }
 
-/** Creates the database named in `url` when it does not exist; safe when two processes race. */
-export async function ensureDatabase(url: string): Promise<void> {
+/**
+ * Creates the database named in `url` when it does not exist; safe when two processes race. True when
+ * this call created it.
+ */
+export async function ensureDatabase(url: string): Promise<boolean> {
   const name = databaseName(url);
   const client = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
   await client.connect();
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (found.rowCount === 0) {
-      await client
-        .query(`CREATE DATABASE ${client.escapeIdentifier(name)}`)
-        .catch((error: { code?: string }) => {
-          // 42P04 duplicate_database, 23505 when the catalogue insert races another CREATE DATABASE.
-          if (error.code !== '42P04' && error.code !== '23505') throw error;
-        });
-    }
+    if (found.rowCount !== 0) return false;
+    return await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`).then(
+      () => true,
+      (error: { code?: string }) => {
+        // 42P04 duplicate_database, 23505 when the catalogue insert races another CREATE DATABASE.
+        if (error.code !== '42P04' && error.code !== '23505') throw error;
+        return false;
+      },
+    );
   } finally {
     await client.end();
   }
@@ -212,4 +276,34 @@ export async function withAdvisoryLock<T>(
     await client.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => {});
     client.release();
   }
+}
+
+/**
+ * Runs `work` while this process holds the session-level advisory lock `key` of the database at `url`,
+ * on a connection of its own made for it (not a pool's: a caller waiting for the lock holds no pooled
+ * connection meanwhile). Long work that takes turns (a sandbox reset) waits here.
+ */
+export async function withSessionLock<T>(url: string, key: number, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, application_name: 'rsg lock' });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [key]);
+    return await work();
+  } finally {
+    // Ending the session gives the lock back.
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * Whether nobody holds the session-level advisory lock `key` now (taken and given back at once, in one
+ * statement on one connection): a process that waits for another's work under that lock asks it.
+ */
+export async function advisoryLockFree(pool: pg.Pool, key: number): Promise<boolean> {
+  const result = await pool.query<{ free: boolean }>(
+    'SELECT CASE WHEN pg_try_advisory_lock($1) THEN pg_advisory_unlock($1) ELSE false END AS free',
+    [key],
+  );
+  return result.rows[0]?.free === true;
 }

@@ -132,5 +132,14 @@ export class MemoryLimitStore implements LimitStore {
     for (const [key, log] of this.logs) if (log.count(now, this.longestWindow) === 0) this.logs.delete(key);
   }
 
+  async forget(prefix: string): Promise<void> {
+    this.forgetSync(prefix);
+  }
+
+  forgetSync(prefix: string): void {
+    for (const key of this.logs.keys()) if (key.startsWith(prefix)) this.logs.delete(key);
+    for (const key of this.quotas.keys()) if (key.startsWith(prefix)) this.quotas.delete(key);
+  }
+
   async close(): Promise<void> {}
 }

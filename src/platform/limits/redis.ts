@@ -256,6 +256,24 @@ export class RedisLimitStore implements LimitStore {
     }
   }
 
+  /**
+   * Forgets the counts under `prefix`, here and on Redis: its rate logs and quota periods (found with
+   * SCAN, never KEYS, so a large Redis is not blocked). While Redis is away only the local counts go.
+   */
+  async forget(prefix: string): Promise<void> {
+    this.local.forgetSync(prefix);
+    if (this.state !== 'up') return;
+    const glob = prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+    for (const pattern of [`${this.prefix}rate:${glob}*`, `${this.prefix}quota:${glob}*`]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+        if (keys.length > 0) await this.redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+    }
+  }
+
   /** Tests use this to start from a clean slate. */
   async reset(key: string): Promise<void> {
     const quotaKeys = await this.redis.keys(`${this.prefix}quota:${key}:*`);

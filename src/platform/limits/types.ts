@@ -51,5 +51,10 @@ export interface LimitStore {
   watch?(listener: (event: LimitEvent) => void): () => void;
   /** The same decision at once, for stores that need no round trip (the in-memory one). */
   checkSync?(request: LimitRequest): LimitOutcome;
+  /**
+   * Forgets every count kept under a key that starts with `prefix` (sliding logs and quotas): the
+   * counts of one environment when the sandbox is reset. In this process, and on Redis for every process.
+   */
+  forget(prefix: string): Promise<void>;
   close(): Promise<void>;
 }

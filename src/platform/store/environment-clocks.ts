@@ -13,7 +13,7 @@ export interface ClockRow {
 
 const COLUMNS = 'mode, offset_ms, frozen_at';
 
-export async function clockRow(pool: Pool, environment: string): Promise<ClockRow | undefined> {
+export async function clockRow(pool: Pool | PoolClient, environment: string): Promise<ClockRow | undefined> {
   const result = await pool.query<ClockRow>(
     `SELECT ${COLUMNS} FROM environment_clocks WHERE environment = $1`,
     [environment],

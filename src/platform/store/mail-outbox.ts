@@ -1,5 +1,5 @@
 /** The SQL of `mail_outbox` (gateway database): every message the gateway sends, and what became of it. */
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 
 export interface OutboxEntry {
   id: string;
@@ -16,11 +16,18 @@ const COLUMNS = `id, "to", subject, text, html, created_at AS "createdAt", sent_
 
 export async function insertOutboxEntry(
   pool: Pool,
-  message: { to: string; subject: string; text: string; html: string | null },
+  message: {
+    to: string;
+    subject: string;
+    text: string;
+    html: string | null;
+    environment: 'sandbox' | 'production' | null;
+  },
 ): Promise<OutboxEntry> {
   const inserted = await pool.query<OutboxEntry>(
-    `INSERT INTO mail_outbox ("to", subject, text, html) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-    [message.to, message.subject, message.text, message.html],
+    `INSERT INTO mail_outbox ("to", subject, text, html, environment) VALUES ($1, $2, $3, $4, $5)
+     RETURNING ${COLUMNS}`,
+    [message.to, message.subject, message.text, message.html, message.environment],
   );
   return inserted.rows[0]!;
 }
@@ -49,4 +56,31 @@ export async function outboxEntries(pool: Pool, limit: number, to: string | null
     [to, limit],
   );
   return result.rows;
+}
+
+/**
+ * The messages sent from one environment, every column, as one JSON array (what a kept sandbox state
+ * holds of the outbox: `replaceEnvironmentMail` puts them back).
+ */
+export async function environmentMail(pool: Pool | PoolClient, environment: string): Promise<unknown[]> {
+  const result = await pool.query<{ mail: unknown[] }>(
+    `SELECT coalesce(jsonb_agg(m ORDER BY m.created_at, m.id), '[]'::jsonb) AS mail
+       FROM mail_outbox m WHERE m.environment = $1`,
+    [environment],
+  );
+  return result.rows[0]?.mail ?? [];
+}
+
+/** Replaces the messages sent from one environment with `mail` (from `environmentMail`), in `tx`. */
+export async function replaceEnvironmentMail(
+  tx: PoolClient,
+  environment: string,
+  mail: unknown[],
+): Promise<void> {
+  await tx.query('DELETE FROM mail_outbox WHERE environment = $1', [environment]);
+  await tx.query(
+    `INSERT INTO mail_outbox SELECT * FROM jsonb_populate_recordset(NULL::mail_outbox, $1::jsonb)
+      WHERE environment = $2`,
+    [JSON.stringify(mail), environment],
+  );
 }

@@ -67,6 +67,8 @@ export async function openMarketRent(
     latestPeriodEntries: () => store.latestPeriodEntries(context.clock.now()),
   });
   store.useEngine(engine);
+  // A sandbox reset or restore replaces the database under the same name: its revisions may repeat.
+  const stopForgetting = context.database.onReplaced(() => store.forget());
   // Random rounding is keyed per environment; the SipHash key comes from the server secret's HMAC.
   const sipKey = deriveSipKey(context.keyedUniform, `market-rent|${context.environment}`);
   return {
@@ -76,6 +78,9 @@ export async function openMarketRent(
     engine,
     // The rows of an area share their key's prefix: its SipHash blocks are hashed once per area.
     rowUniforms: sipRowUniforms(sipKey),
-    close: () => engine.close(),
+    close: () => {
+      stopForgetting();
+      return engine.close();
+    },
   };
 }

@@ -30,6 +30,13 @@ export class AnswerCache {
     return answer;
   }
 
+  /** Drops every answer, whatever its revision (the database's content was replaced). */
+  forget(): void {
+    this.answers.clear();
+    this.bytes = 0;
+    this.revision = undefined;
+  }
+
   /** Whether an answer of this size would be kept (so that a copy is made only then). */
   keeps(size: number): boolean {
     return size <= this.maxBytes;

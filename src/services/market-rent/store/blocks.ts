@@ -291,6 +291,8 @@ function sizeOf(block: RentBlock | CountBlock): number {
  */
 export class BlockCache {
   private revision: number | undefined;
+  /** Moves on at every `forget`: a read begun before it keeps nothing. */
+  private epoch = 0;
   private readonly blocks = new Map<string, RentBlock | CountBlock>();
   private readonly pending = new Map<string, Promise<Map<string, RentBlock | CountBlock>>>();
   private bytes = 0;
@@ -303,6 +305,18 @@ export class BlockCache {
 
   get size(): { blocks: number; bytes: number } {
     return { blocks: this.blocks.size, bytes: this.bytes };
+  }
+
+  /**
+   * Drops every block, whatever its revision: the database's content was replaced (a sandbox reset or
+   * restore), so a revision number may come back with other data behind it.
+   */
+  forget(): void {
+    this.epoch++;
+    this.revision = undefined;
+    this.blocks.clear();
+    this.pending.clear();
+    this.bytes = 0;
   }
 
   async rent(revision: number, months: readonly string[]): Promise<RentBlock[]> {
@@ -344,10 +358,11 @@ export class BlockCache {
     const missing = months.filter((m, i) => sources[i] === undefined && !this.pending.has(key(m)));
     // A few months per read, the reads in parallel: the database sends and this process decodes
     // several at once, on as many connections (the first query after a start reads some 49 blocks).
+    const epoch = this.epoch;
     for (let at = 0; at < missing.length; at += MONTHS_PER_READ) {
       const group = missing.slice(at, at + MONTHS_PER_READ);
       const read = readBlocks(this.pool, kind, group, this.lookup).then((found) => {
-        if (this.revision === revision) {
+        if (this.revision === revision && this.epoch === epoch) {
           for (const month of group) this.put(key(month), found.get(month) ?? empty(kind));
         }
         return found;

@@ -53,6 +53,15 @@ export class StatisticsStore {
     return Number(rows[0]?.entries ?? 0);
   }
 
+  /**
+   * Drops the cached blocks and answers: the database's content was replaced under the same name (a
+   * sandbox reset or restore, `Database.onReplaced`), so a revision may come back with other data.
+   */
+  forget(): void {
+    this.cache.forget();
+    this.answers.forget();
+  }
+
   get cacheSize(): { blocks: number; bytes: number } {
     return this.cache.size;
   }
