@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isDatabaseUnavailable } from '../../src/platform/db/faults.ts';
 import { NoticeListener } from '../../src/platform/db/notice-listener.ts';
 import { ChangeFeed, publish } from '../../src/platform/db/notify.ts';
-import { type Database, openDatabase, withSessionLock } from '../../src/platform/db/pool.ts';
+import {
+  advisoryLockFree,
+  type Database,
+  openDatabase,
+  withSessionLock,
+} from '../../src/platform/db/pool.ts';
 import { SANDBOX_STATES_LOCK } from '../../src/platform/sandbox/names.ts';
 import { SandboxParticipant } from '../../src/platform/sandbox/participant.ts';
 import { migratedDatabases } from '../support/runtime.ts';
@@ -158,12 +163,9 @@ describe('the sandbox participant', () => {
       SANDBOX_STATES_LOCK,
       () => new Promise<void>((resolve) => (release = resolve)),
     );
-    await vi.waitFor(async () => {
-      const free = await gateway.pool.query<{ held: boolean }>(
-        "SELECT count(*) > 0 AS held FROM pg_locks WHERE locktype = 'advisory' AND granted",
-      );
-      expect(free.rows[0]!.held).toBe(true);
-    });
+    await vi.waitFor(async () =>
+      expect(await advisoryLockFree(gateway.pool, SANDBOX_STATES_LOCK)).toBe(false),
+    );
     await gate.pause('seven');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(gate.open).toBe(false);
