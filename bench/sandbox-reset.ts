@@ -16,9 +16,10 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createSubscription } from '../src/gateway/operations/subscriptions.ts';
 import { addUser } from '../src/identity/operations/users.ts';
-import { copyDatabase, dropDatabaseNamed } from '../src/platform/db/databases.ts';
+import { copyDatabase, databasesNamed, dropDatabaseNamed } from '../src/platform/db/databases.ts';
 import { withTransaction } from '../src/platform/db/pool.ts';
 import { databaseName } from '../src/platform/db/urls.ts';
+import { keptDatabasePrefix } from '../src/platform/sandbox/names.ts';
 import { keptState } from '../src/platform/store/sandbox-states.ts';
 import { openRuntime, seedSandbox } from '../src/runtime.ts';
 import { benchDatabases, median, recordResults } from './support.ts';
@@ -190,5 +191,9 @@ try {
 } finally {
   await app.close();
   await runtime.close();
+  // The kept states beside the sandbox's scratch database go with it.
+  for (const name of await databasesNamed(urls.sandbox, keptDatabasePrefix(databaseName(urls.sandbox)))) {
+    await dropDatabaseNamed(urls.sandbox, name);
+  }
   await databases.release();
 }
