@@ -135,10 +135,13 @@ describe.runIf(hasNginx && redisUrl)('scale-out: 3 gateways and 2 workers behind
         ok: [201],
       });
       expect(created.status, created.body).toBe(201);
-      watched.push({
-        id: (JSON.parse(created.body) as { watchlistId: string }).watchlistId,
-        path: `/watch/${i}`,
-      });
+      // The published watchlistId is a number; notifications name the watchlist by its internal key.
+      const number = (JSON.parse(created.body) as { watchlistId: number }).watchlistId;
+      const internal = await sandbox.query<{ id: string }>(
+        'SELECT id::text AS id FROM nzbn_watchlists WHERE number = $1',
+        [number],
+      );
+      watched.push({ id: internal.rows[0]!.id, path: `/watch/${i}` });
     }
   }, 180_000);
 
