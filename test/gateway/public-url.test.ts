@@ -83,7 +83,7 @@ describe('a forged Host header changes no URL', () => {
         name: 'Suppliers',
         channel: 'EMAIL',
         watchlistEmailAddresses: ['team@example.com'],
-        wildcard: 'NEW',
+        wildcard: 'ALL',
       },
     });
     expect(created.statusCode, created.body).toBe(201);

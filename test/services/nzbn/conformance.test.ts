@@ -45,7 +45,7 @@ conformanceMatrix({
           {
             name: `Spare ${i}`,
             channel: 'EMAIL',
-            wildcard: 'NEW',
+            wildcard: 'ALL',
             watchlistEmailAddresses: ['s@example.test'],
           },
           'watchlistId',

@@ -67,7 +67,7 @@ const ADDITIONS = new Set([
 const DEVIATIONS = new Map([
   [
     'Watchlist.wildcard',
-    'ours adds NEW (every registration); PUBLIC_SECTOR is refused (public sector entities are not reported)',
+    'PUBLIC_SECTOR is refused: the specification says not all business types can be used in watchlists, and public sector entities have no source register to report changes',
   ],
 ]);
 

@@ -10,8 +10,9 @@ import { freshDatabases } from '../../support/runtime.ts';
 /**
  * A register stored before the published shapes (migrations 001–007) upgraded: a stored entity's payment
  * bank accounts become the published four parts (009) and its business ethnicity the published values
- * (013), with a new ETag that is its document's hash, and a stored organisation part the published
- * OrganisationPart, its values and columns (010).
+ * (013), with a new ETag that is its document's hash, a stored organisation part the published
+ * OrganisationPart, its values and columns (010), and a watchlist of our earlier NEW wildcard the
+ * published ALL of change event type NEW (018).
  */
 const MIGRATIONS = path.join(import.meta.dirname, '../../../src/services/nzbn/migrations');
 // The ledger comes first in every environment's database (runtime.ts): migration 007 moves fees into it.
@@ -117,7 +118,19 @@ describe('upgrading a register stored before the published shapes', () => {
       [OPN, E, part.name, JSON.stringify(part)],
     );
 
+    // A watchlist of our earlier NEW wildcard (every new registration).
+    await database.pool.query(
+      `INSERT INTO nzbn_watchlists (owner_key, name, channel, frequency, wildcard, change_event_types,
+         watchlist_email_addresses, webhook_secret, from_date, created_at, updated_at)
+       VALUES ('sub:old', 'Registrations', 'EMAIL', 'DAILY', 'NEW', '{ALL}', '{a@example.test}', 'whsec_x', now(), now(), now())`,
+    );
+
     await migrate(database.pool, [BILLING, { module: 'nzbn', dir: MIGRATIONS }]);
+
+    const watchlist = await database.pool.query(
+      `SELECT wildcard, change_event_types FROM nzbn_watchlists WHERE owner_key = 'sub:old'`,
+    );
+    expect(watchlist.rows).toEqual([{ wildcard: 'ALL', change_event_types: ['NEW'] }]);
 
     const entity = (
       await database.pool.query<{ document: string; etag: string; version: number }>(

@@ -3,8 +3,9 @@
  * applied over the stored watchlist, with the rules every watchlist keeps. A broken rule is a
  * RuleError naming the field (answered 400). Pure.
  *
- * Our choices where the reference is open: `wildcard` is null (only the listed business numbers), one
- * of the published type wildcards (WILDCARDS below) or our `NEW` (every new registration); `frequency` is one of
+ * Our choices where the reference is open: `wildcard` is null (only the listed business numbers) or one
+ * of the published wildcards (WILDCARDS below; `NEW`, our earlier name for "every new registration", is
+ * read as `ALL` with the change event type `NEW`); `frequency` is one of
  * the published ONEVENT, DAILY or WEEKLY (default DAILY for EMAIL, ONEVENT for PUSH; IMMEDIATE, our
  * earlier name, is read as ONEVENT); `changeEventTypes` and `watchlistEmailAddresses` are published as
  * text, comma-joined, and are taken as text or as a list; a PUSH watchlist needs a
@@ -26,11 +27,15 @@ export const isWatchlistId = (id: string): boolean =>
 
 /**
  * The wildcards a watchlist may have: the published ALL, COMPANIES, INCORPORATED and UNINCORPORATED
- * (every change to an entity of those types), and ours, NEW (every new registration). The published
- * PUBLIC_SECTOR is refused: public sector entities have no source register, so watchlists and change
- * event searches do not report them.
+ * (every change to an entity of those types). The published PUBLIC_SECTOR is refused: public sector
+ * entities have no source register, so watchlists and change event searches do not report them (the
+ * specification: not all business types can be used in watchlists and change event searches). Every new
+ * registration is `ALL` with the change event type `NEW`.
  */
-export const WILDCARDS = ['ALL', 'COMPANIES', 'INCORPORATED', 'UNINCORPORATED', 'NEW'] as const;
+export const WILDCARDS = ['ALL', 'COMPANIES', 'INCORPORATED', 'UNINCORPORATED'] as const;
+
+/** Our earlier wildcard for every new registration: read as ALL, reporting only the change event type NEW. */
+const EARLIER_NEW_WILDCARD = 'NEW';
 export type Wildcard = (typeof WILDCARDS)[number];
 
 /** The entity type codes each type wildcard reports: companies; every type from a source register; the opt-in types. */
@@ -121,6 +126,17 @@ function date(text: string, field: string): Date {
   return new Date(parsed);
 }
 
+/** The change event types of a watchlist asked for with the earlier NEW wildcard: NEW, or a 400 when they differ. */
+function newRegistrationTypes(given: WatchlistInput['changeEventTypes']): string[] {
+  if (given === undefined) return ['NEW'];
+  const types = changeTypes(textList(given), 'changeEventTypes');
+  if (types.every((type) => type === 'NEW' || type === 'ALL')) return ['NEW'];
+  throw new RuleError(
+    'changeEventTypes',
+    'the wildcard NEW (every new registration) reports only the change event type NEW; for other types use the wildcard ALL',
+  );
+}
+
 /**
  * The whole watchlist after applying `body` over `current` (null for a new watchlist), checked.
  * `now` is the default `fromDate` of a new watchlist.
@@ -144,7 +160,9 @@ export function mergeWatchlist(
     throw new RuleError('frequency', `must be one of ${FREQUENCIES.join(', ')}`);
   }
   const wildcardText = body.wildcard === undefined ? current?.wildcard : body.wildcard;
-  const wildcard = wildcardText ? wildcardText.toUpperCase() : null;
+  const asked = wildcardText ? wildcardText.toUpperCase() : null;
+  const newRegistrations = asked === EARLIER_NEW_WILDCARD;
+  const wildcard = newRegistrations ? 'ALL' : asked;
   if (wildcard === 'PUBLIC_SECTOR') {
     throw new RuleError(
       'wildcard',
@@ -154,11 +172,12 @@ export function mergeWatchlist(
   if (wildcard !== null && !(WILDCARDS as readonly string[]).includes(wildcard)) {
     throw new RuleError(
       'wildcard',
-      `must be ALL (every change), COMPANIES, INCORPORATED or UNINCORPORATED (every change to those entity types), NEW (every new registration) or null`,
+      `must be ALL (every change), COMPANIES, INCORPORATED or UNINCORPORATED (every change to those entity types) or null`,
     );
   }
-  const changeEventTypes =
-    body.changeEventTypes !== undefined
+  const changeEventTypes = newRegistrations
+    ? newRegistrationTypes(body.changeEventTypes)
+    : body.changeEventTypes !== undefined
       ? changeTypes(textList(body.changeEventTypes), 'changeEventTypes')
       : (current?.changeEventTypes ?? ['ALL']);
   if (changeEventTypes.length === 0)

@@ -49,7 +49,7 @@ const writable = {
     Type.String({
       maxLength: 20,
       description:
-        'ALL, COMPANIES, INCORPORATED, UNINCORPORATED (published) or NEW (ours: every new registration)',
+        'ALL, COMPANIES, INCORPORATED or UNINCORPORATED; PUBLIC_SECTOR is refused (public sector entities are not reported). Every new registration: ALL with changeEventTypes NEW (NEW, an earlier name, is read so)',
     }),
   ),
   changeEventTypes: opt(

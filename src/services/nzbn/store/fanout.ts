@@ -6,9 +6,9 @@
  * a crash repeats a batch whole or not at all.
  *
  * A watchlist matches a change when it lists the business number, or its wildcard is ALL (every
- * change), or NEW and the change is a new registration, or a type wildcard (COMPANIES, INCORPORATED,
- * UNINCORPORATED) that takes the changed entity's type; and its change event types take the change
- * (ALL: any, ENTITY: any but NEW, or the type named); and the change falls between its fromDate and
+ * change), or a type wildcard (COMPANIES, INCORPORATED, UNINCORPORATED) that takes the changed
+ * entity's type; and its change event types take the change (ALL: any, ENTITY: any but NEW, or the type
+ * named); and the change falls between its fromDate and
  * toDate; and it is not end-dated. A suspended watchlist still gets its records (spec: records are
  * created while suspended, delivered after resumption). Public sector entities have no source register,
  * so no watchlist reports them (the same rule as the change event search).
@@ -49,9 +49,7 @@ WITH batch AS (
   UNION
   SELECT w.id, b.id, b.change_event_type, b.change_date, b.entity_type_code
     FROM batch b JOIN nzbn_watchlists w ON w.wildcard = 'ALL'
-  UNION
-  SELECT w.id, b.id, b.change_event_type, b.change_date, b.entity_type_code
-    FROM batch b JOIN nzbn_watchlists w ON w.wildcard = 'NEW' AND b.change_event_type = 'NEW'
+
   UNION
   SELECT w.id, b.id, b.change_event_type, b.change_date, b.entity_type_code
     FROM batch b JOIN unnest($4::text[], $5::text[]) AS t(wildcard, type_code) ON t.type_code = b.entity_type_code

@@ -76,6 +76,7 @@ describe('watchlists', () => {
 
   it('lists, updates, resumes, manages business numbers and deletes', async () => {
     const { watchlistId } = (await create({ ...PUSH, name: 'Zeta list' })).json();
+    // NEW, our earlier wildcard for every new registration, is the published ALL of change event type NEW.
     const email = await create({
       name: 'Alpha digest',
       channel: 'EMAIL',
@@ -85,8 +86,8 @@ describe('watchlists', () => {
     expect(email.statusCode, email.body).toBe(201);
     expect(email.json()).toMatchObject({
       frequency: 'DAILY',
-      wildcard: 'NEW',
-      changeEventTypes: 'ALL',
+      wildcard: 'ALL',
+      changeEventTypes: 'NEW',
       watchlistEmailAddresses: 'team@example.com',
     });
     // The published text form is taken too, and IMMEDIATE (our earlier name) is read as ONEVENT.

@@ -234,7 +234,7 @@ describe('fan-out', () => {
     const incorporated = receiver.endpoint();
     const unincorporated = receiver.endpoint();
     await createWatchlist(t, { pushEndpoint: all, wildcard: 'ALL', nzbns: [] });
-    await createWatchlist(t, { pushEndpoint: news, wildcard: 'NEW', nzbns: [] });
+    await createWatchlist(t, { pushEndpoint: news, wildcard: 'ALL', changeEventTypes: ['NEW'], nzbns: [] });
     await createWatchlist(t, { pushEndpoint: names, changeEventTypes: ['ENTITY_NAME'] });
     await createWatchlist(t, { pushEndpoint: companies, wildcard: 'COMPANIES', nzbns: [] });
     await createWatchlist(t, { pushEndpoint: incorporated, wildcard: 'incorporated', nzbns: [] });

@@ -59,7 +59,7 @@ describe('mergeWatchlist: what a body makes of the stored watchlist', () => {
       },
     },
     {
-      name: 'a new PUSH watchlist defaults to ONEVENT (the published value)',
+      name: 'a new PUSH watchlist defaults to ONEVENT; NEW, the earlier wildcard, is ALL of type NEW',
       body: {
         name: 'Hooks',
         channel: 'PUSH',
@@ -68,7 +68,13 @@ describe('mergeWatchlist: what a body makes of the stored watchlist', () => {
         wildcard: 'new',
       },
       current: null,
-      expected: { channel: 'PUSH', frequency: 'ONEVENT', wildcard: 'NEW', watchlistEmailAddresses: [] },
+      expected: {
+        channel: 'PUSH',
+        frequency: 'ONEVENT',
+        wildcard: 'ALL',
+        changeEventTypes: ['NEW'],
+        watchlistEmailAddresses: [],
+      },
     },
     {
       name: 'IMMEDIATE, the earlier name, is ONEVENT; lists come as comma-joined text too',
@@ -147,7 +153,14 @@ describe('mergeWatchlist: broken rules name the field', () => {
       body: { wildcard: 'SOME' },
       current: EMAIL_LIST,
       field: 'wildcard',
-      rule: /ALL .* NEW/,
+      rule: /ALL .* UNINCORPORATED/,
+    },
+    {
+      name: 'NEW, the earlier wildcard, with other change event types',
+      body: { wildcard: 'NEW', changeEventTypes: 'ENTITY_NAME' },
+      current: EMAIL_LIST,
+      field: 'changeEventTypes',
+      rule: /only the change event type NEW/,
     },
     {
       name: 'an unknown change type',
