@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OutageLog } from '../../src/platform/db/faults.ts';
 import {
   BackgroundJob,
   type BackgroundJobOptions,
@@ -305,5 +306,34 @@ describe('BackgroundJob', () => {
     await job.stop();
     expect(events).toEqual(['worker started', 'worker idle', 'worker stopped']);
     expect(job.runs).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('OutageLog (a worker beside the runner: the watchlist delivery worker)', () => {
+  it('an error that repeats is one line; an outage one pause; a success after either says so once', () => {
+    const lines: string[] = [];
+    const log = {
+      info: (_: object, message: string) => void lines.push(`info ${message}`),
+      error: (_: object, message: string) => void lines.push(`error ${message}`),
+    };
+    const outage = new OutageLog('delivery', log);
+    const refused = Object.assign(new Error('password authentication failed for user "rsg"'), {
+      code: '28P01',
+    });
+    for (let attempt = 0; attempt < 5; attempt++) outage.failed(refused);
+    outage.failed(new Error('something else'));
+    outage.succeeded();
+    outage.succeeded();
+    const away = Object.assign(new Error('terminating connection'), { code: '57P01' });
+    outage.failed(away);
+    outage.failed(away);
+    outage.succeeded();
+    expect(lines).toEqual([
+      'error delivery failed',
+      'error delivery failed',
+      'info delivery succeeds again',
+      'info delivery paused: the database is unavailable; resuming when it answers',
+      expect.stringMatching(/^info delivery resumed after [0-9.]+ s$/),
+    ]);
   });
 });

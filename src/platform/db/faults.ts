@@ -195,10 +195,13 @@ export class DatabaseHealth {
 /**
  * Logs a background job's database outage once, not once a second: the first failure that means the
  * database is away is a warning ("paused"), later ones are silent, and the first success afterwards
- * says "resumed". Other errors are logged every time, as errors.
+ * says "resumed". Other errors are logged as errors when their message is new (a refused password is
+ * one line, not one a retry), and the first success after them says so.
  */
 export class OutageLog {
   private since: number | undefined;
+  /** The message of the other error logged last, while failures go on. */
+  private failure: string | undefined;
 
   constructor(
     private readonly what: string,
@@ -207,6 +210,9 @@ export class OutageLog {
 
   failed(error: unknown): void {
     if (!isDatabaseUnavailable(error)) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (message === this.failure) return;
+      this.failure = message;
       this.log.error({ err: error }, `${this.what} failed`);
       return;
     }
@@ -219,6 +225,10 @@ export class OutageLog {
   }
 
   succeeded(): void {
+    if (this.failure !== undefined) {
+      this.failure = undefined;
+      this.log.info({}, `${this.what} succeeds again`);
+    }
     if (this.since === undefined) return;
     const seconds = ((Date.now() - this.since) / 1000).toFixed(1);
     this.since = undefined;

@@ -60,6 +60,10 @@ interface Mark extends DeliveredMark {
   failed: (error: unknown) => void;
 }
 
+/** The first wait before a lost worker connection is made again, and the longest while attempts fail. */
+const RECONNECT_FIRST_MS = 1_000;
+const RECONNECT_LAST_MS = 30_000;
+
 export const webhookIdOf = (watchlistId: string, notificationId: string): string =>
   `msg_${watchlistId.replace(/-/g, '')}_${notificationId}`;
 
@@ -107,28 +111,43 @@ export class DeliveryWorker {
     this.own ??= openDatabase(connectionString, { max: 8, acquireTimeoutMs: 0, name: 'watchlist delivery' });
     const client = new pg.Client({ connectionString });
     client.on('error', (error) => this.options.onError?.(error));
-    await client.connect();
-    this.number = await nextWorkerNumber(client);
-    await holdWorkerLock(client, this.number);
-    if (listen) {
-      client.on('notification', (message) => listen(message.payload ?? ''));
-      await listenForDeliveries(client);
+    try {
+      await client.connect();
+      this.number = await nextWorkerNumber(client);
+      await holdWorkerLock(client, this.number);
+      if (listen) {
+        client.on('notification', (message) => listen(message.payload ?? ''));
+        await listenForDeliveries(client);
+      }
+    } catch (error) {
+      // A half-made connection is not kept (nor its lock): the next attempt makes a new one.
+      await client.end().catch(() => {});
+      throw error;
     }
     client.on('end', () => {
       if (this.stopping || this.lockClient !== client) return;
       this.lockClient = undefined;
-      setTimeout(() => this.reconnect(), 1000).unref();
+      this.reconnectMs = RECONNECT_FIRST_MS;
+      setTimeout(() => this.reconnect(), this.reconnectMs).unref();
     });
     this.lockClient = client;
   }
 
+  /** The wait before the next attempt to come back: a second, doubling while attempts fail, to 30 s. */
+  private reconnectMs = RECONNECT_FIRST_MS;
+
   private reconnect(): void {
     if (this.stopping || this.lockClient || !this.connection) return;
     this.start(this.connection.url, this.connection.listen).then(
-      () => this.wake(),
+      () => {
+        this.reconnectMs = RECONNECT_FIRST_MS;
+        this.options.onRecovered?.();
+        this.wake();
+      },
       (error) => {
         this.options.onError?.(error);
-        setTimeout(() => this.reconnect(), 1000).unref();
+        this.reconnectMs = Math.min(this.reconnectMs * 2, RECONNECT_LAST_MS);
+        setTimeout(() => this.reconnect(), this.reconnectMs).unref();
       },
     );
   }
