@@ -50,6 +50,11 @@ export interface DeliveryOptions {
   apiBase: string;
   /** Watchlists served at once by this worker. */
   concurrency?: number;
+  /**
+   * Connections of the worker's own pool at most (its lanes share them): 8 unless given. The jobs give
+   * no more than the environment pool's size, so `RSG_DB_POOL_SIZE` bounds the worker too.
+   */
+  connections?: number;
   onError?: (error: unknown) => void;
   /** Told after a claim succeeds (the database answers again after a failure). */
   onRecovered?: () => void;
@@ -107,8 +112,12 @@ export class DeliveryWorker {
     this.connection = { url: connectionString, listen };
     // The platform's pool (a connection ended by the server reports to its statement, not the process;
     // a breaker while the server is away). Lanes wait for a connection as long as it takes (0): 64 lanes
-    // share 8 connections by design.
-    this.own ??= openDatabase(connectionString, { max: 8, acquireTimeoutMs: 0, name: 'watchlist delivery' });
+    // share a few connections (8 at most) by design.
+    this.own ??= openDatabase(connectionString, {
+      max: this.options.connections ?? 8,
+      acquireTimeoutMs: 0,
+      name: 'watchlist delivery',
+    });
     const client = new pg.Client({ connectionString });
     client.on('error', (error) => this.options.onError?.(error));
     try {

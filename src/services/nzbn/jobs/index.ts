@@ -56,6 +56,7 @@ export class NzbnJobs extends BackgroundJob implements RunningJobs {
       clock: context.clock,
       apiBase: context.apiBase,
       concurrency: options.concurrency ?? 64,
+      connections: Math.min(8, context.database.pool.options.max ?? 10),
       onError: (error) => deliveryOutage.failed(error),
       onRecovered: () => deliveryOutage.succeeded(),
     });
