@@ -158,6 +158,16 @@ describe('response examples from real sandbox answers', () => {
     ]);
     expect(etagFor(etags, '/offer/OFR10001/fund/FND10001?version=2')?.[1]).toBe('"fund"');
     expect(etagFor(etags, '/offer/OFR10002/fund/FND10001/submit-fund-compliance')).toBeUndefined();
+    // An operation's x-etag-of names the resource whose ETag its If-Match holds against.
+    const entity = new Map([
+      ['/entities/9429000001007', '"entity"'],
+      ['/entities/9429000001007/roles', '"roles list"'],
+    ]);
+    expect(etagFor(entity, '/entities/9429000001007/roles/7', '/entities/{nzbn}')).toEqual([
+      '/entities/9429000001007',
+      '"entity"',
+    ]);
+    expect(etagFor(entity, '/entities/9429000001007/roles/7')?.[1]).toBe('"roles list"');
     expect(takesIfMatch({ parameters: [{ in: 'header', name: 'if-match' }] })).toBe(true);
     expect(takesIfMatch({ parameters: [{ in: 'header', name: 'if-none-match' }] })).toBe(false);
   });

@@ -157,14 +157,29 @@ export function readMediaType(operation: Json): string {
   return types.find((type) => /json$/.test(type)) ?? types[0] ?? 'application/json';
 }
 
+/** The part of a call's path that a template beginning its own names (`/entities/X` of `/entities/{nzbn}`). */
+export const pathNamed = (path: string, template: string): string =>
+  path.split('/').slice(0, template.split('/').length).join('/');
+
 /**
- * The resource a write's If-Match names: of the paths read (or written) so far that answered an ETag,
- * the longest that is the write's path or a parent of it (`/offer/OFR10001/fund/FND10001` for
+ * The resource a write's If-Match names: the one its `x-etag-of` names (a path template that begins the
+ * write's own: `/entities/{nzbn}` for `/entities/{nzbn}/roles/{id}`), when it has one and it was read;
+ * otherwise, of the paths read (or written) so far that answered an ETag, the longest that is the
+ * write's path or a parent of it (`/offer/OFR10001/fund/FND10001` for
  * `…/fund/FND10001/submit-fund-compliance`), with that ETag — as a client sends the ETag of what it
  * last read.
  */
-export function etagFor(etags: ReadonlyMap<string, string>, url: string): [string, string] | undefined {
+export function etagFor(
+  etags: ReadonlyMap<string, string>,
+  url: string,
+  etagOf?: string,
+): [string, string] | undefined {
   const path = url.split('?')[0]!;
+  if (etagOf !== undefined) {
+    const named = pathNamed(path, etagOf);
+    const etag = etags.get(named);
+    if (etag !== undefined) return [named, etag];
+  }
   let best: [string, string] | undefined;
   for (const [read, etag] of etags) {
     if ((path === read || path.startsWith(`${read}/`)) && read.length > (best?.[0].length ?? -1))

@@ -30,6 +30,7 @@ import {
   type Json,
   METHODS,
   needsUser,
+  pathNamed,
   plain,
   readMediaType,
   takesIfMatch,
@@ -166,7 +167,13 @@ async function call(
     : readMediaType(operation);
   // A conditional write names the ETag of what it changes, as last read or written.
   const condition =
-    method !== 'get' && takesIfMatch(operation) ? etagFor(recording.etags, filled.url) : undefined;
+    method !== 'get' && takesIfMatch(operation)
+      ? etagFor(
+          recording.etags,
+          filled.url,
+          typeof operation['x-etag-of'] === 'string' ? operation['x-etag-of'] : undefined,
+        )
+      : undefined;
   const headers: Record<string, string> = {
     ...recording.headers,
     ...filled.headers,
@@ -224,8 +231,15 @@ function remember(
   planned: Planned,
   done: { url: string; condition: [string, string] | undefined; answer: LightMyRequestResponse },
 ): void {
+  // A write's ETag is of what it changed: the resource its `x-etag-of` names, or the one its If-Match
+  // named, or its own path.
   const etag = done.answer.headers.etag;
-  if (typeof etag === 'string') recording.etags.set(done.condition?.[0] ?? done.url.split('?')[0]!, etag);
+  const etagOf = planned.operation['x-etag-of'];
+  const changed =
+    typeof etagOf === 'string' && planned.method !== 'get'
+      ? pathNamed(done.url.split('?')[0]!, etagOf)
+      : (done.condition?.[0] ?? done.url.split('?')[0]!);
+  if (typeof etag === 'string') recording.etags.set(changed, etag);
   if (planned.method === 'get') return;
   const own = new Map<string, string>();
   harvest(own, recording.answers[planned.name]!.body, done.answer.headers);

@@ -10,7 +10,7 @@ import { typed } from '../../../platform/http/operation.ts';
 import { removeAddress } from '../operations/address-removal.ts';
 import type { NzbnContext } from '../operations/support.ts';
 import { AddressParams } from '../schemas/documents.ts';
-import { responses, WriteHeaders } from '../schemas/operations.ts';
+import { HOLDS_AGAINST_ENTITY, responses, WriteHeaders } from '../schemas/operations.ts';
 import { nzbnOperation } from './operation.ts';
 import { published } from './published.ts';
 import { UPDATE_ERRORS, withValidators, writeOf } from './update-support.ts';
@@ -26,6 +26,7 @@ export async function addressRemovalRoutes(app: FastifyInstance, context: NzbnCo
           summary: 'Remove an address (it ends and goes to the address history); 204',
           params: AddressParams,
           headers: WriteHeaders,
+          ...HOLDS_AGAINST_ENTITY,
           response: responses({ 204: Type.Null() }, UPDATE_ERRORS),
         },
       },

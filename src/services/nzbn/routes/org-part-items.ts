@@ -29,7 +29,7 @@ import {
   stopSharingPart,
 } from '../operations/org-part-items.ts';
 import type { NzbnContext } from '../operations/support.ts';
-import { responses } from '../schemas/operations.ts';
+import { HOLDS_AGAINST_PART, responses } from '../schemas/operations.ts';
 import {
   PartAddressInput,
   PartEmailInput,
@@ -122,6 +122,7 @@ export async function partItemRoutes(app: FastifyInstance, context: NzbnContext)
             ...published(codes.post),
             summary: `Add to an organisation part's ${things}`,
             params: PartParams,
+            ...HOLDS_AGAINST_PART,
             body: route.input,
             response: responses({ 201: route.item }, UPDATE_ERRORS),
           },
@@ -153,6 +154,7 @@ export async function partItemRoutes(app: FastifyInstance, context: NzbnContext)
               ...published(put),
               summary: `Change one of an organisation part's ${things}`,
               params: ItemParams,
+              ...HOLDS_AGAINST_PART,
               body: route.input,
               response: responses({ 200: route.item }, UPDATE_ERRORS),
             },
@@ -182,6 +184,7 @@ export async function partItemRoutes(app: FastifyInstance, context: NzbnContext)
             ...published(codes.delete),
             summary: `Remove one of an organisation part's ${things}`,
             params: ItemParams,
+            ...HOLDS_AGAINST_PART,
             response: responses({ 204: Type.Null() }, UPDATE_ERRORS),
           },
         },
@@ -225,6 +228,7 @@ async function shareRoutes(app: FastifyInstance, context: NzbnContext): Promise<
             ...published(action.code),
             summary: `${action.summary} an organisation part with other entities (its nzbn-list)`,
             params: PartParams,
+            ...HOLDS_AGAINST_PART,
             body: ShareNzbnsInput,
             response: responses({ [action.status]: ShareNzbns }, UPDATE_ERRORS),
           },

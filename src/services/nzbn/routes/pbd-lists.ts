@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { preconditionsOf, typed } from '../../../platform/http/operation.ts';
 import { addListItems, ENTITY_LISTS, type ListPart } from '../operations/entity-lists.ts';
 import type { NzbnContext } from '../operations/support.ts';
-import { NzbnParams, responses } from '../schemas/operations.ts';
+import { HOLDS_AGAINST_ENTITY, NzbnParams, responses } from '../schemas/operations.ts';
 import { nzbnOperation } from './operation.ts';
 import { type OperationCode, published } from './published.ts';
 import { UPDATE_ERRORS, withValidators } from './update-support.ts';
@@ -59,6 +59,7 @@ export async function listRoutes(app: FastifyInstance, context: NzbnContext): Pr
             ...published(CODES[list.path]!),
             summary: `Add to an entity's ${list.path.replaceAll('-', ' ')} (three-legged token, business authority)`,
             params: NzbnParams,
+            ...HOLDS_AGAINST_ENTITY,
             body: bodyOf(list),
             response: responses(answerOf(list), UPDATE_ERRORS),
           },

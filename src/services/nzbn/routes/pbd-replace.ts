@@ -20,7 +20,7 @@ import {
 } from '../operations/entity-updates.ts';
 import type { NzbnContext } from '../operations/support.ts';
 import * as Input from '../schemas/inputs.ts';
-import { NzbnParams, responses, WriteHeaders } from '../schemas/operations.ts';
+import { HOLDS_AGAINST_ENTITY, NzbnParams, responses, WriteHeaders } from '../schemas/operations.ts';
 import { nzbnOperation } from './operation.ts';
 import { published } from './published.ts';
 import { UPDATE_ERRORS, withValidators, writeOf } from './update-support.ts';
@@ -67,6 +67,7 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
           summary: 'Change privacy settings (flags not given keep their value)',
           params: NzbnParams,
           headers: WriteHeaders,
+          ...HOLDS_AGAINST_ENTITY,
           body: Input.PrivacyInput,
           response: responses({ 200: PrivacySettings }, UPDATE_ERRORS),
         },
@@ -91,6 +92,7 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
           ...published('NZBN_024_3'),
           summary: 'Appoint a role (a director, a shareholder, a partner …)',
           params: NzbnParams,
+          ...HOLDS_AGAINST_ENTITY,
           body: RoleBody,
           response: responses({ 201: Role }, UPDATE_ERRORS),
         },
@@ -116,6 +118,7 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
           summary: 'Change a role (roleStatus INACTIVE with an endDate ends it)',
           params: RoleParams,
           headers: WriteHeaders,
+          ...HOLDS_AGAINST_ENTITY,
           body: RoleBody,
           response: responses({ 200: Role }, UPDATE_ERRORS),
         },
@@ -141,6 +144,7 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
           ...published('NZBN_005_1'),
           summary: 'Set or clear the Australian Business Number',
           params: NzbnParams,
+          ...HOLDS_AGAINST_ENTITY,
           body: Input.AbnInput,
           response: responses({ 200: AbnAnswer }, UPDATE_ERRORS),
         },
@@ -165,6 +169,7 @@ export async function replaceRoutes(app: FastifyInstance, context: NzbnContext):
           ...published('NZBN_024_2'),
           summary: 'Request a status change (entities the register keeps itself); 204',
           params: NzbnParams,
+          ...HOLDS_AGAINST_ENTITY,
           body: Input.StatusRequest,
           response: responses({ 204: Type.Null() }, UPDATE_ERRORS),
         },

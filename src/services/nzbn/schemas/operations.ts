@@ -74,6 +74,16 @@ export const ConditionalHeaders = Type.Object({
 });
 
 /**
+ * An operation's `x-etag-of` (ours): the path of the resource whose ETag its If-Match holds against,
+ * when that is not the operation's own path. A change of one role, or the removal of one address, is a
+ * change of the entity: a client sends the ETag that `GET /entities/{nzbn}` answered.
+ */
+export const HOLDS_AGAINST_ENTITY = { 'x-etag-of': '/entities/{nzbn}' } as const;
+
+/** The same for a change of one of an organisation part's items: the part's ETag. */
+export const HOLDS_AGAINST_PART = { 'x-etag-of': '/entities/{nzbn}/organisation-parts/{opn}' } as const;
+
+/**
  * The headers of a write the published definition names If-Match for (privacy settings, a role), with
  * If-Unmodified-Since; every write of an existing resource honours both, documented or not.
  */
