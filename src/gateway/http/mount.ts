@@ -22,6 +22,7 @@ import { subscriptionGuard } from './guard.ts';
 import { maintenanceHook } from './maintenance.ts';
 import type { HttpMetrics } from './metrics.ts';
 import { documentGatewayRefusals } from './openapi-refusals.ts';
+import { documentScenarios, scenarioHook } from './scenarios.ts';
 
 /** What the steps of mounting one service in one environment share. */
 interface Mounting {
@@ -176,8 +177,11 @@ async function serviceDocument(scope: FastifyInstance, mounting: Mounting): Prom
       ...service.openapi,
     },
     // The guard's 401 and 429 on every operation (openapi-refusals.ts).
-    transformObject: (document) =>
-      'openapiObject' in document ? documentGatewayRefusals(document.openapiObject) : document.swaggerObject,
+    transformObject: (document) => {
+      if (!('openapiObject' in document)) return document.swaggerObject;
+      const built = documentGatewayRefusals(document.openapiObject);
+      return environment === 'sandbox' ? documentScenarios(built) : built;
+    },
   });
 }
 
@@ -229,6 +233,12 @@ async function guardedRoutes(guarded: FastifyInstance, mounting: Mounting): Prom
   if (environment === 'sandbox' && runtime.config.sandboxMaintenance) {
     guarded.addHook('onRequest', maintenanceHook(mounting.context.clock));
   }
+  // A fault the call asks for (`Sandbox-Scenario`, sandbox only; refused in production): scenarios.ts.
+  guarded.decorateRequest('sandboxScenario', undefined);
+  guarded.addHook(
+    'preParsing',
+    scenarioHook(environment, service.id, () => mounting.context.clock.now()),
+  );
   if (service.routes) {
     // Every input of every operation has a validator: a route that would take one unchecked fails here.
     guarded.addHook('onRoute', auditDeclaredInput);

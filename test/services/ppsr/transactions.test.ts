@@ -139,6 +139,32 @@ describe('idempotency by request id', () => {
 });
 
 describe('the platform timeout, rehearsed', () => {
+  it('Sandbox-Scenario: timeout answers 504 past the platform timeout; the transaction completes once', async () => {
+    const id = requestId();
+    const timedOut = await test.call('POST', '/financing-statements', {
+      body: registration(),
+      headers: { 'api-business-govt-nz-Request-Id': id, 'Sandbox-Scenario': 'timeout' },
+    });
+    expect(timedOut.statusCode).toBe(504);
+    expect(timedOut.json()).toEqual({ statusCode: 504, message: expect.any(String) });
+    const found = await vi.waitFor(
+      async () => {
+        const transactions = (await lookup(id)).json().transactions;
+        expect(transactions).toHaveLength(1);
+        return transactions;
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    expect(found[0]!.statusCode).toBe(200);
+    expect(await count('SELECT count(*) AS n FROM fee_records WHERE request_id = $1', [id])).toBe(1);
+    // A read has no platform timeout to meet: the scenario is refused, naming the header.
+    const read = await test.call('GET', `/financing-statements/${found[0]!.registrationNumber}`, {
+      headers: { 'Sandbox-Scenario': 'timeout' },
+    });
+    expect(read.statusCode).toBe(400);
+    expect(read.body).toContain('Sandbox-Scenario');
+  });
+
   it('answers 504 in API Management’s shape, completes the transaction, and SEC_56 finds it only then', async () => {
     const id = requestId();
     const billing = `INV-${id.slice(0, 8)}`;

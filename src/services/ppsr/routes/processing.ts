@@ -60,6 +60,8 @@ const NZRIS_REQUEST_ID = HEADERS.requestIdAlias.toLowerCase();
 const BILLING_REFERENCE = HEADERS.billingReference.toLowerCase();
 /** Ours, sandbox only: seconds to hold the work before it runs (0 to 900, at most three decimals). */
 const SANDBOX_DELAY = HEADERS.sandboxDelay.toLowerCase();
+/** How long past the platform's timeout the `timeout` scenario's transaction completes. */
+const TIMEOUT_SCENARIO_MARGIN_MS = 5_000;
 const REQUEST_ID_ALIAS = {
   header: NZRIS_REQUEST_ID,
   name: HEADERS.requestIdAlias,
@@ -107,6 +109,10 @@ function billingReferenceOf(request: FastifyRequest): string | null {
  * the sandbox's setting. Production does not declare the header and refuses it here, whatever its value.
  */
 function delayOf(request: FastifyRequest, context: ServiceContext, settings: ProcessingSettings): number {
+  // The sandbox's `Sandbox-Scenario: timeout` (the gateway's scenarios.ts): the work waits past the
+  // platform's timeout, so the call is answered 504 and the transaction completes a moment later.
+  if (request.sandboxScenario?.kind === 'timeout')
+    return settings.platformTimeoutMs + TIMEOUT_SCENARIO_MARGIN_MS;
   const value = request.headers[SANDBOX_DELAY];
   if (value === undefined) return context.environment === 'sandbox' ? settings.sandboxDelayMs : 0;
   if (context.environment !== 'sandbox') {
