@@ -16,12 +16,12 @@ import {
   pctPublicationNumber,
 } from '../domain/identifiers.ts';
 import type { CaseDocument, Client, GoodsAndServices } from '../domain/model.ts';
-import { type CaseKind, nextSlot, PATENT_TERM_YEARS } from '../domain/renewals.ts';
+import { type CaseKind, nextSlot, PATENT_TERM_YEARS, termEnd } from '../domain/renewals.ts';
 import type { GeneratedCase } from '../store/seed.ts';
 import { FIXTURE_CASES, FIXTURE_CLIENTS } from './fixtures.ts';
 import { hasMarkImage, markImageDocument, markImageNameOf } from './mark-images.ts';
 import { seededPatentDetail } from './patent-details.ts';
-import { seededRenewals } from './renewal-events.ts';
+import { IN_FORCE, seededRenewals } from './renewal-events.ts';
 
 /** Businesses of the sandbox business number register, by index (same names and numbers). */
 export interface OrganisationSource {
@@ -380,6 +380,9 @@ export function generateCase(
     const slot = nextSlot(kind, termDate, lastPaid);
     if (slot && slot.dueDate < today) status = 'Registered - past expiry date';
   }
+  // A patent or design expires at its term's end; drawn expired before that, it lapsed instead.
+  const termEnds = termEnd(kind, termDate);
+  if (status === 'Expired' && termEnds !== null && termEnds > today) status = 'Lapsed';
   // The last status change: the filing for a case still at its first status, else within 400 days of
   // the registration (or filing), never after today.
   // A Granted or Registered status is dated on the registration (the draw is made all the same, so the
@@ -391,10 +394,15 @@ export function generateCase(
       ? applicationDate
       : registrationDate && (status === 'Granted' || status === 'Registered')
         ? registrationDate
-        : drawnDate;
-  // A trade mark renews once registered, and off the register (lapsed, removed…) only before it left.
-  if (kind === 'trademark' && !MARK_ON_REGISTER.has(status))
-    lastPaid = registrationDate ? paidBefore(termDate, statusDate) : undefined;
+        : status === 'Expired' && termEnds !== null
+          ? termEnds
+          : status === 'Registered - past expiry date'
+            ? addDays(nextSlot(kind, termDate, lastPaid)!.dueDate, 1)
+            : drawnDate;
+  // A trade mark or design renews once registered, a patent from its filing (maintenance, then
+  // renewal), and a case no longer in force (lapsed, withdrawn, removed…) only before it left.
+  if (!IN_FORCE[kind].has(status))
+    lastPaid = registrationDate || kind === 'patent' ? paidBefore(kind, termDate, statusDate) : undefined;
   const year = Number(termDate.slice(0, 4));
   const parties = caseParties(kind, random, clients);
   const imaged = kind === 'trademark' && hasMarkImage(caseNumber);
@@ -433,10 +441,26 @@ export function generateCase(
   const history = [
     { status: kind === 'trademark' ? 'Under Examination' : 'Filed', statusDate: applicationDate },
   ];
+  // A case that left the register (lapsed, expired, removed…) was granted or registered first.
+  const onRegister = kind === 'patent' ? 'Granted' : 'Registered';
+  if (
+    registrationDate &&
+    status !== onRegister &&
+    (REGISTERED_STATUSES.has(status) || status === 'Registered - past expiry date')
+  )
+    history.push({ status: onRegister, statusDate: registrationDate });
   if (status !== history[0]!.status) history.push({ status, statusDate });
   const word = random.pick(WORDS);
   const renewals = seededRenewals(
-    { kind, caseNumber, status, termDate, registrationDate, lastRenewalDueDate: lastPaid ?? null },
+    {
+      kind,
+      caseNumber,
+      status,
+      applicationDate,
+      termDate,
+      registrationDate,
+      lastRenewalDueDate: lastPaid ?? null,
+    },
     today,
   );
   const generated: Omit<GeneratedCase, 'patentDetail'> = {
@@ -496,13 +520,11 @@ function caseParties(kind: CaseKind, random: Random, clients: number): Generated
 
 const minDate = (a: string, b: string): string => (a < b ? a : b);
 
-const MARK_ON_REGISTER = new Set(['Registered', 'Registered - past expiry date']);
-
-/** The last renewal due before `until` (a trade mark that left the register paid no more). */
-function paidBefore(termDate: string, until: string): string | undefined {
+/** The last fee due before `until` (a case that left the register paid no more). */
+function paidBefore(kind: CaseKind, termDate: string, until: string): string | undefined {
   let paid: string | undefined;
   for (;;) {
-    const slot = nextSlot('trademark', termDate, paid);
+    const slot = nextSlot(kind, termDate, paid);
     if (!slot || slot.dueDate >= until) return paid;
     paid = slot.dueDate;
   }
