@@ -6,6 +6,7 @@
  */
 import { addDays, nzDate } from '../../../platform/calendar.ts';
 import type { InvariantBreak, SandboxInvariant } from '../../contract.ts';
+import { partiesUnlikeBusinessRegister } from '../../invariants.ts';
 import { CASE_NUMBER_RANGES } from '../domain/identifiers.ts';
 import { expiryDateOf, nextSlot, termEnd } from '../domain/renewals.ts';
 import {
@@ -15,6 +16,7 @@ import {
   datesOutOfOrder,
   inventorsNotPersons,
   marksTypedAgainstContent,
+  numberedClients,
   numbersAgainstFilingOrder,
   renewalsMissingFromHistory,
 } from '../store/invariants.ts';
@@ -126,6 +128,13 @@ export const IPONZ_RULES = {
     description:
       'A case in force has its status dated no later than its expiry; a trade mark past its expiry date is so from the day after it; an expired patent or design expired at its term’s end',
     check: async ({ database }) => statusesAgainstExpiry(database.pool),
+  },
+  businesses: {
+    id: 'clients-in-business-register',
+    description:
+      'A client with a business number is that entity of the business number register, under its name there',
+    check: async ({ database, registers }) =>
+      partiesUnlikeBusinessRegister(registers, await numberedClients(database.pool)),
   },
   inventors: {
     id: 'inventors-are-persons',

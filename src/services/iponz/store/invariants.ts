@@ -156,3 +156,11 @@ export async function caseTerms(pool: Pool): Promise<CaseTerm[]> {
   );
   return rows;
 }
+
+/** Clients with a business number (businesses drawn from the business number register), by client. */
+export async function numberedClients(pool: Pool): Promise<{ record: string; nzbn: string; name: string }[]> {
+  const { rows } = await pool.query<{ record: string; nzbn: string; name: string }>(
+    `SELECT client_id::text AS record, nzbn, name FROM iponz_clients WHERE nzbn IS NOT NULL ORDER BY client_id`,
+  );
+  return rows;
+}
