@@ -138,14 +138,16 @@ export const rolesFollowType: EntityRule = ({ entity }) => {
   const description = ENTITY_TYPES[type]?.description ?? type;
   for (const role of entity.roles) {
     const insolvency = INSOLVENCY_ROLES[role.roleType];
-    if (insolvency) {
+    // A practitioner whose appointment ended (the company left the insolvency) is history.
+    if (insolvency && role.roleStatus === 'ACTIVE') {
       const applies =
         group === 'nzCompany' &&
         filters.some(
           (f) => f === insolvency || (insolvency === 'Administration' && f.endsWith('Administration')),
         );
       if (!applies) problems.push(`a ${role.roleType} of a ${description} ${entity.entityStatusDescription}`);
-    } else if (!allowed.has(role.roleType)) problems.push(`a ${role.roleType} of a ${description}`);
+    } else if (!insolvency && !allowed.has(role.roleType))
+      problems.push(`a ${role.roleType} of a ${description}`);
     if (PERSON_ROLES.has(role.roleType) && role.rolePerson === null)
       problems.push(
         `${role.roleType} ${role.roleEntity?.entityName ?? role.uniqueIdentifier} is not a person`,
