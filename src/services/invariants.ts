@@ -3,7 +3,13 @@
  * (`ServiceDefinition.invariants`) against the sandbox, what breaks them split from the deliberate
  * exceptions each rule names.
  */
-import type { InvariantBreak, InvariantContext, ServiceDefinition, ServiceId } from './contract.ts';
+import type {
+  InvariantBreak,
+  InvariantContext,
+  Registers,
+  ServiceDefinition,
+  ServiceId,
+} from './contract.ts';
 
 export interface InvariantResult {
   service: ServiceId;
@@ -64,4 +70,43 @@ export function invariantReport(results: readonly InvariantResult[], examples = 
   const held = results.filter((r) => r.breaks.length === 0 && r.staleExceptions.length === 0).length;
   lines.push(`${held} of ${results.length} rules hold`);
   return `${lines.join('\n')}\n`;
+}
+
+/** A party a register names by business number: the record to report it by, its number and its name. */
+export interface NumberedParty {
+  record: string;
+  nzbn: string;
+  name: string;
+}
+
+/**
+ * The parties whose business number is no entity of the business number register, or one of another
+ * name there (the cross-register rule: one set of New Zealand businesses in every register). Each number
+ * is asked once. Without the register (a register checked on its own) the rule cannot be judged: one
+ * break says so.
+ */
+export async function partiesUnlikeBusinessRegister(
+  registers: Registers | undefined,
+  parties: readonly NumberedParty[],
+): Promise<InvariantBreak[]> {
+  const register = registers?.businessNumbers;
+  if (parties.length === 0) return [];
+  if (!register) return [{ record: 'nzbn', detail: 'no business number register to compare with' }];
+  const entities = new Map<string, { name: string } | undefined>();
+  const breaks: InvariantBreak[] = [];
+  for (const party of parties) {
+    if (!entities.has(party.nzbn)) entities.set(party.nzbn, await register.find(party.nzbn));
+    const entity = entities.get(party.nzbn);
+    if (!entity)
+      breaks.push({
+        record: party.record,
+        detail: `${party.name}: ${party.nzbn} is no entity of the register`,
+      });
+    else if (entity.name !== party.name)
+      breaks.push({
+        record: party.record,
+        detail: `${party.name}: ${party.nzbn} is ${entity.name} in the register`,
+      });
+  }
+  return breaks;
 }

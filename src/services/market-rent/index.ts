@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { ServiceDefinition } from '../contract.ts';
 import { importCommand } from './commands/import-bonds.ts';
 import { marketRentRoutes } from './routes/index.ts';
+import { MARKET_RENT_INVARIANTS } from './sandbox/invariants.ts';
 import { seedMarketRent } from './sandbox/seed.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -17,6 +18,7 @@ export const marketRentService: ServiceDefinition = {
   routes: marketRentRoutes,
   migrations: path.join(here, 'migrations'),
   seed: seedMarketRent,
+  invariants: MARKET_RENT_INVARIANTS,
   settings: {
     /** Memory for finished /statistics answers per process and environment, in MB (0: none kept). */
     answerCacheMegabytes: { variable: 'RSG_MARKET_RENT_ANSWER_CACHE_MB', default: 128, min: 0, max: 65_536 },

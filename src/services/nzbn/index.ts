@@ -11,6 +11,7 @@ import { nzbnRoutes } from './routes/index.ts';
 import { OURS_DESCRIPTION } from './routes/org-part-access.ts';
 import { simulateActivity } from './sandbox/activity.ts';
 import { sandboxDocuments } from './sandbox/documents.ts';
+import { NZBN_INVARIANTS } from './sandbox/invariants.ts';
 import { seedNzbn } from './sandbox/seed.ts';
 import { NZBN_DESCRIPTION } from './schemas/replaced.ts';
 import { nzbnWebhooks } from './schemas/webhooks.ts';
@@ -36,6 +37,7 @@ export const nzbnService: ServiceDefinition = {
   openapi: nzbnWebhooks,
   migrations: path.join(here, 'migrations'),
   seed: (context) => seedNzbn(context),
+  invariants: NZBN_INVARIANTS,
   businessNumberRegister,
   settings: {
     /** Sandbox: simulated register changes per hour of the sandbox clock (0: none). */

@@ -74,6 +74,7 @@ describe('the seed hook', () => {
     const results = await runInvariants([discloseService], () => ({
       database: context.database,
       clock: context.clock,
+      registers: context.registers,
     }));
     expect(results.map((r) => r.id)).toEqual(DISCLOSE_INVARIANTS.map((i) => i.id));
     const report = invariantReport(results);
@@ -107,6 +108,7 @@ describe('the seed hook', () => {
       const results = await runInvariants([discloseService], () => ({
         database: context.database,
         clock: context.clock,
+        registers: context.registers,
       }));
       const broken = results.find((r) => r.id === 'assets-match-fund-type')!;
       expect(broken.breaks.map((b) => b.record)).toEqual([`${fund}-v${version}`]);
@@ -116,6 +118,41 @@ describe('the seed hook', () => {
         'UPDATE disclose_fund_versions SET document = $3 WHERE fund_number = $1 AND version = $2',
         [fund, version, before.rows[0].document],
       );
+    }
+  });
+
+  it('reports an issuer whose name the business number register no longer has', async () => {
+    const pool = context.database.pool;
+    const { rows } = await pool.query<{ offer_number: string; issuer_nzbn: string; issuer_name: string }>(
+      `SELECT offer_number, issuer_nzbn, issuer_name FROM disclose_offers
+        WHERE scheme_number IS NULL AND issuer_nzbn IS NOT NULL ORDER BY offer_number LIMIT 1`,
+    );
+    const { offer_number: offer, issuer_nzbn: nzbn, issuer_name: name } = rows[0]!;
+    const offers = await pool.query<{ offer_number: string }>(
+      'SELECT offer_number FROM disclose_offers WHERE issuer_nzbn = $1 ORDER BY offer_number',
+      [nzbn],
+    );
+    const schemes = await pool.query<{ scheme_number: string }>(
+      'SELECT scheme_number FROM disclose_schemes WHERE manager_nzbn = $1 ORDER BY scheme_number',
+      [nzbn],
+    );
+    expect(offers.rows.map((r) => r.offer_number)).toContain(offer);
+    await pool.query(`UPDATE nzbn_entities SET entity_name = entity_name || ' RENAMED' WHERE nzbn = $1`, [
+      nzbn,
+    ]);
+    try {
+      const results = await runInvariants([discloseService], () => ({
+        database: context.database,
+        clock: context.clock,
+        registers: context.registers,
+      }));
+      const broken = results.find((r) => r.id === 'businesses-in-business-register')!;
+      expect(broken.breaks.map((b) => b.record).sort()).toEqual(
+        [...offers.rows.map((r) => r.offer_number), ...schemes.rows.map((r) => r.scheme_number)].sort(),
+      );
+      expect(broken.breaks[0]!.detail).toContain(`${name} RENAMED`);
+    } finally {
+      await pool.query('UPDATE nzbn_entities SET entity_name = $2 WHERE nzbn = $1', [nzbn, name]);
     }
   });
 });

@@ -7,6 +7,7 @@
  */
 import { nzDate } from '../../../platform/calendar.ts';
 import type { InvariantContext, SandboxInvariant } from '../../contract.ts';
+import { partiesUnlikeBusinessRegister } from '../../invariants.ts';
 import { activitiesOfFund, periodEnds } from '../domain/activities.ts';
 import { complianceFunds } from '../store/compliance.ts';
 import {
@@ -16,6 +17,7 @@ import {
   holdingsNotFundSize,
   holdingsOutsideAllocation,
   holdingsUnlikeThemselves,
+  numberedParties,
   offersMisnamed,
   returnsUnlikeType,
   tooManyKiwiSaver,
@@ -155,5 +157,12 @@ export const DISCLOSE_INVARIANTS: readonly SandboxInvariant[] = [
         detail: `${describe(f.missing)}${over ? ` (${overdue.length} of ${funds} funds)` : ''}`,
       }));
     },
+  },
+  {
+    id: 'businesses-in-business-register',
+    description:
+      'A scheme’s manager and an offer’s issuer named by business number are that entity of the business number register, under its name there',
+    check: async ({ database, registers }) =>
+      partiesUnlikeBusinessRegister(registers, await numberedParties(database.pool)),
   },
 ];

@@ -183,3 +183,15 @@ export async function fundNumbers(pool: Pool): Promise<string[]> {
     await pool.query<{ n: string }>('SELECT fund_number AS n FROM disclose_funds ORDER BY fund_number')
   ).rows.map((r) => r.n);
 }
+
+/** Schemes' managers and offers' issuers with a business number, by scheme or offer. */
+export async function numberedParties(pool: Pool): Promise<{ record: string; nzbn: string; name: string }[]> {
+  const { rows } = await pool.query<{ record: string; nzbn: string; name: string }>(
+    `SELECT scheme_number AS record, manager_nzbn AS nzbn, manager_name AS name
+       FROM disclose_schemes WHERE manager_nzbn IS NOT NULL
+     UNION ALL
+     SELECT offer_number, issuer_nzbn, issuer_name FROM disclose_offers WHERE issuer_nzbn IS NOT NULL
+      ORDER BY record`,
+  );
+  return rows;
+}

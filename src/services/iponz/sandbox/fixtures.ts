@@ -3,7 +3,7 @@
  * cases, one case per status and kind, a renewal due now, and one in its grace period. Their numbers are
  * the first of each kind's range; dates count back from the sandbox's "today" so they stay true.
  */
-import { addMonths, addYears } from '../../../platform/calendar.ts';
+import { addDays, addMonths, addYears } from '../../../platform/calendar.ts';
 import type { AddressType, ClientAddress } from '../domain/client-search.ts';
 import { CASE_NUMBER_RANGES, CLIENT_ID_RANGE } from '../domain/identifiers.ts';
 import type { Client } from '../domain/model.ts';
@@ -17,7 +17,7 @@ import {
 import type { GeneratedCase } from '../store/seed.ts';
 import { markImageDocument, markImageNameOf } from './mark-images.ts';
 import { seededPatentDetail } from './patent-details.ts';
-import { seededRenewals } from './renewal-events.ts';
+import { IN_FORCE, seededRenewals } from './renewal-events.ts';
 
 /** Fixed clients take the first ids; generated ones start here. */
 export const FIXTURE_CLIENTS = 100;
@@ -148,16 +148,21 @@ function fixedCase(
   unpaidLast = false,
 ): GeneratedCase & { purpose: string } {
   const registrationDate = registered ? addMonths(applicationDate, 9) : null;
-  // Every fee whose due date is past is paid (except the grace fixture's last one).
+  // Every fee whose due date is past is paid (except the grace fixture's last one), by a case in force.
   let lastPaid: string | undefined;
-  for (;;) {
+  for (; IN_FORCE[kind].has(status); ) {
     const slot = nextSlot(kind, applicationDate, lastPaid);
     if (!slot || slot.dueDate >= today) break;
     if (unpaidLast && slot.graceEnds >= today) break;
     lastPaid = slot.dueDate;
   }
   const owner = FIXED_CLIENTS[caseNumber % FIXED_CLIENTS.length]!.clientId;
-  const statusDate = registrationDate ?? applicationDate;
+  // A mark in its grace period has been past its expiry date since the day after it.
+  const missed =
+    unpaidLast && status === 'Registered - past expiry date'
+      ? nextSlot(kind, applicationDate, lastPaid)?.dueDate
+      : undefined;
+  const statusDate = missed ? addDays(missed, 1) : (registrationDate ?? applicationDate);
   return {
     kind,
     caseNumber,
@@ -188,6 +193,7 @@ function fixedCase(
         kind,
         caseNumber,
         status,
+        applicationDate,
         termDate: applicationDate,
         registrationDate,
         lastRenewalDueDate: lastPaid ?? null,
@@ -195,12 +201,18 @@ function fixedCase(
       today,
     ),
     history:
-      registrationDate && statusDate !== applicationDate
+      missed && registrationDate
         ? [
-            { status: kind === 'trademark' ? 'Under Examination' : 'Filed', statusDate: applicationDate },
+            { status: 'Under Examination', statusDate: applicationDate },
+            { status: 'Registered', statusDate: registrationDate },
             { status, statusDate },
           ]
-        : [{ status, statusDate }],
+        : registrationDate && statusDate !== applicationDate
+          ? [
+              { status: kind === 'trademark' ? 'Under Examination' : 'Filed', statusDate: applicationDate },
+              { status, statusDate },
+            ]
+          : [{ status, statusDate }],
     parties: [
       { role: kind === 'patent' ? 'Applicant' : 'Owner', clientId: owner },
       { role: 'Agent', clientId: FIXED_CLIENTS[2]!.clientId },

@@ -16,12 +16,12 @@ import {
   pctPublicationNumber,
 } from '../domain/identifiers.ts';
 import type { CaseDocument, Client, GoodsAndServices } from '../domain/model.ts';
-import { type CaseKind, nextSlot, PATENT_TERM_YEARS } from '../domain/renewals.ts';
+import { type CaseKind, nextSlot, PATENT_TERM_YEARS, termEnd } from '../domain/renewals.ts';
 import type { GeneratedCase } from '../store/seed.ts';
 import { FIXTURE_CASES, FIXTURE_CLIENTS } from './fixtures.ts';
 import { hasMarkImage, markImageDocument, markImageNameOf } from './mark-images.ts';
 import { seededPatentDetail } from './patent-details.ts';
-import { seededRenewals } from './renewal-events.ts';
+import { IN_FORCE, seededRenewals } from './renewal-events.ts';
 
 /** Businesses of the sandbox business number register, by index (same names and numbers). */
 export interface OrganisationSource {
@@ -380,21 +380,23 @@ export function generateCase(
     const slot = nextSlot(kind, termDate, lastPaid);
     if (slot && slot.dueDate < today) status = 'Registered - past expiry date';
   }
-  // The last status change: the filing for a case still at its first status, else within 400 days of
-  // the registration (or filing), never after today.
-  // A Granted or Registered status is dated on the registration (the draw is made all the same, so the
-  // rest of the case is unchanged).
+  // A patent or design expires at its term's end; drawn expired before that, it lapsed instead.
+  const termEnds = termEnd(kind, termDate);
+  if (status === 'Expired' && termEnds !== null && termEnds > today) status = 'Lapsed';
+  // The last status change (dateOfStatus), else a day within 400 days of the registration (or filing),
+  // never after today: drawn whatever the status, so the rest of the case is unchanged.
   const from = registrationDate ?? applicationDate;
   const drawnDate = addDays(from, random.int(0, Math.min(400, daysBetween(from, today))));
-  const statusDate =
-    status === 'Filed' || status === 'Under Examination'
-      ? applicationDate
-      : registrationDate && (status === 'Granted' || status === 'Registered')
-        ? registrationDate
-        : drawnDate;
-  // A trade mark renews once registered, and off the register (lapsed, removed…) only before it left.
-  if (kind === 'trademark' && !MARK_ON_REGISTER.has(status))
-    lastPaid = registrationDate ? paidBefore(termDate, statusDate) : undefined;
+  const statusDate = dateOfStatus(
+    kind,
+    status,
+    { applicationDate, registrationDate, termDate, lastPaid },
+    drawnDate,
+  );
+  // A trade mark or design renews once registered, a patent from its filing (maintenance, then
+  // renewal), and a case no longer in force (lapsed, withdrawn, removed…) only before it left.
+  if (!IN_FORCE[kind].has(status))
+    lastPaid = registrationDate || kind === 'patent' ? paidBefore(kind, termDate, statusDate) : undefined;
   const year = Number(termDate.slice(0, 4));
   const parties = caseParties(kind, random, clients);
   const imaged = kind === 'trademark' && hasMarkImage(caseNumber);
@@ -430,13 +432,18 @@ export function generateCase(
     for (const c of [...classes].sort((a, b) => a - b))
       goods.push({ classNumber: c, description: GOODS[c]! });
   }
-  const history = [
-    { status: kind === 'trademark' ? 'Under Examination' : 'Filed', statusDate: applicationDate },
-  ];
-  if (status !== history[0]!.status) history.push({ status, statusDate });
+  const history = statusHistory(kind, status, statusDate, applicationDate, registrationDate);
   const word = random.pick(WORDS);
   const renewals = seededRenewals(
-    { kind, caseNumber, status, termDate, registrationDate, lastRenewalDueDate: lastPaid ?? null },
+    {
+      kind,
+      caseNumber,
+      status,
+      applicationDate,
+      termDate,
+      registrationDate,
+      lastRenewalDueDate: lastPaid ?? null,
+    },
     today,
   );
   const generated: Omit<GeneratedCase, 'patentDetail'> = {
@@ -478,6 +485,55 @@ export function generateCase(
   return { ...generated, patentDetail: kind === 'patent' ? seededPatentDetail(generated, today) : null };
 }
 
+/**
+ * The date of a case's status: the filing for a case still at its first status; the registration for a
+ * Granted or Registered one; the term's end for an expired patent or design; the day after the missed
+ * due date for a mark past its expiry date; else the drawn day.
+ */
+function dateOfStatus(
+  kind: CaseKind,
+  status: string,
+  dates: {
+    applicationDate: string;
+    registrationDate: string | null;
+    termDate: string;
+    lastPaid?: string | undefined;
+  },
+  drawnDate: string,
+): string {
+  const { applicationDate, registrationDate, termDate } = dates;
+  const termEnds = termEnd(kind, termDate);
+  if (status === 'Filed' || status === 'Under Examination') return applicationDate;
+  if (registrationDate && (status === 'Granted' || status === 'Registered')) return registrationDate;
+  if (status === 'Expired' && termEnds !== null) return termEnds;
+  if (status === 'Registered - past expiry date')
+    return addDays(nextSlot(kind, termDate, dates.lastPaid)!.dueDate, 1);
+  return drawnDate;
+}
+
+/** A case's status changes: its first status, its grant or registration when it has left the register since, its status. */
+function statusHistory(
+  kind: CaseKind,
+  status: string,
+  statusDate: string,
+  applicationDate: string,
+  registrationDate: string | null,
+): { status: string; statusDate: string }[] {
+  const history = [
+    { status: kind === 'trademark' ? 'Under Examination' : 'Filed', statusDate: applicationDate },
+  ];
+  // A case that left the register (lapsed, expired, removed…) was granted or registered first.
+  const onRegister = kind === 'patent' ? 'Granted' : 'Registered';
+  if (
+    registrationDate &&
+    status !== onRegister &&
+    (REGISTERED_STATUSES.has(status) || status === 'Registered - past expiry date')
+  )
+    history.push({ status: onRegister, statusDate: registrationDate });
+  if (status !== history[0]!.status) history.push({ status, statusDate });
+  return history;
+}
+
 /** A generated case's parties: its owner (applicant), an agent firm seven times in ten, a patent's inventors (persons). */
 function caseParties(kind: CaseKind, random: Random, clients: number): GeneratedCase['parties'] {
   const owner = random.int(0, clients - 1);
@@ -496,13 +552,11 @@ function caseParties(kind: CaseKind, random: Random, clients: number): Generated
 
 const minDate = (a: string, b: string): string => (a < b ? a : b);
 
-const MARK_ON_REGISTER = new Set(['Registered', 'Registered - past expiry date']);
-
-/** The last renewal due before `until` (a trade mark that left the register paid no more). */
-function paidBefore(termDate: string, until: string): string | undefined {
+/** The last fee due before `until` (a case that left the register paid no more). */
+function paidBefore(kind: CaseKind, termDate: string, until: string): string | undefined {
   let paid: string | undefined;
   for (;;) {
-    const slot = nextSlot('trademark', termDate, paid);
+    const slot = nextSlot(kind, termDate, paid);
     if (!slot || slot.dueDate >= until) return paid;
     paid = slot.dueDate;
   }

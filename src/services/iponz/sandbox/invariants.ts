@@ -4,14 +4,19 @@
  * history, persons as inventors and attorney firms as agents. The queries are the store's
  * (store/invariants.ts).
  */
-import { nzDate } from '../../../platform/calendar.ts';
-import type { SandboxInvariant } from '../../contract.ts';
+import { addDays, nzDate } from '../../../platform/calendar.ts';
+import type { InvariantBreak, SandboxInvariant } from '../../contract.ts';
+import { partiesUnlikeBusinessRegister } from '../../invariants.ts';
 import { CASE_NUMBER_RANGES } from '../domain/identifiers.ts';
+import { expiryDateOf, nextSlot, termEnd } from '../domain/renewals.ts';
 import {
   agentsNotFirms,
+  type CaseTerm,
+  caseTerms,
   datesOutOfOrder,
   inventorsNotPersons,
   marksTypedAgainstContent,
+  numberedClients,
   numbersAgainstFilingOrder,
   renewalsMissingFromHistory,
 } from '../store/invariants.ts';
@@ -38,6 +43,57 @@ function fixedCasesOutOfFilingOrder(): Record<string, string> {
   return exceptions;
 }
 
+/**
+ * A case whose status date disagrees with its expiry (the published ExpiryDate: paid to, or the term's
+ * end): one in force (a fee-taking status) dated after it; a trade mark past its expiry date dated
+ * otherwise than the day after it; an expired patent or design dated before its term's end.
+ */
+function statusAgainstExpiry(c: CaseTerm): string | undefined {
+  if (c.status === 'Expired' && c.kind !== 'trademark') {
+    const end = termEnd(c.kind, c.termDate)!;
+    return c.statusDate < end ? `Expired dated ${c.statusDate}, before its term ends ${end}` : undefined;
+  }
+  if (c.status === 'Registered - past expiry date') {
+    const due = nextSlot(c.kind, c.termDate, c.lastRenewalDueDate ?? undefined)?.dueDate;
+    return due && c.statusDate !== addDays(due, 1)
+      ? `${c.status} dated ${c.statusDate}, its expiry ${due}`
+      : undefined;
+  }
+  const expiry = expiryDateOf({
+    kind: c.kind,
+    status: c.status,
+    filingDate: c.termDate,
+    registrationDate: c.registrationDate ?? undefined,
+    lastRenewalDueDate: c.lastRenewalDueDate ?? undefined,
+    classes: 1,
+  });
+  return expiry !== null && c.statusDate > expiry
+    ? `${c.status} dated ${c.statusDate}, after its expiry ${expiry}`
+    : undefined;
+}
+
+/**
+ * The fixed cases of one status each whose status cannot agree with their term: filed 30 months or more
+ * back for their place in the list, an expired patent or design, or a mark past its expiry date, years
+ * before the term allows (a reference day finds them; which they are does not depend on the day).
+ */
+function fixedCasesAgainstExpiry(): Record<string, string> {
+  const exceptions: Record<string, string> = {};
+  for (const c of fixedCases('2026-01-15'))
+    if (statusAgainstExpiry(c) !== undefined)
+      exceptions[String(c.caseNumber)] = `fixed case (${c.purpose}), dated back from today for its purpose`;
+  return exceptions;
+}
+
+async function statusesAgainstExpiry(pool: Parameters<typeof caseTerms>[0]): Promise<InvariantBreak[]> {
+  const breaks: InvariantBreak[] = [];
+  for (const c of await caseTerms(pool)) {
+    const detail = statusAgainstExpiry(c);
+    if (detail) breaks.push({ record: String(c.caseNumber), detail });
+  }
+  return breaks;
+}
+
 const firmName = `(${AGENT_FIRM_TITLES.join('|')})$`;
 
 /** The rules, by name. */
@@ -57,14 +113,28 @@ export const IPONZ_RULES = {
   dates: {
     id: 'dates-in-order',
     description:
-      'Filing ≤ registration ≤ later statuses and renewals ≤ today, history dated in order, a Granted or Registered status dated on the registration, the status date the last status change’s',
+      'Filing ≤ registration ≤ later statuses and renewals (a patent’s maintenance fees before its grant) ≤ today, history dated in order, a Granted or Registered status dated on the registration, the status date the last status change’s',
     check: async ({ database, clock }) => datesOutOfOrder(database.pool, nzDate(clock.now().getTime())),
   },
   renewals: {
     id: 'renewals-in-history',
     description:
-      'A trade mark renewed (its renewals paid up to its expiry) is registered and shows each of those renewals in its history',
+      'A case shows in its history each renewal or maintenance fee paid up to its expiry (a patent’s from its filing, a trade mark’s or design’s once registered)',
     check: async ({ database }) => renewalsMissingFromHistory(database.pool),
+  },
+  expiry: {
+    id: 'status-within-expiry',
+    exceptions: fixedCasesAgainstExpiry(),
+    description:
+      'A case in force has its status dated no later than its expiry; a trade mark past its expiry date is so from the day after it; an expired patent or design expired at its term’s end',
+    check: async ({ database }) => statusesAgainstExpiry(database.pool),
+  },
+  businesses: {
+    id: 'clients-in-business-register',
+    description:
+      'A client with a business number is that entity of the business number register, under its name there',
+    check: async ({ database, registers }) =>
+      partiesUnlikeBusinessRegister(registers, await numberedClients(database.pool)),
   },
   inventors: {
     id: 'inventors-are-persons',

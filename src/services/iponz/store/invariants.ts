@@ -73,12 +73,12 @@ export function datesOutOfOrder(pool: Pool, today: string): Promise<RuleBreak[]>
                 WHEN status_date < previous THEN 'event ' || seq || ' dated before event ' || (seq - 1)
                 WHEN event = 'status' AND status IN ('Granted', 'Registered') AND status_date <> registration_date
                   THEN status || ' dated ' || status_date || ', registered ' || registration_date
-                WHEN status_date < registration_date AND (event = 'renewal' OR status IN
+                WHEN status_date < registration_date AND (event = 'renewal' AND kind <> 'patent' OR status IN
                        ('Lapsed', 'Expired', 'Removed', 'Revoked', 'Registered - past expiry date'))
                   THEN CASE WHEN event = 'renewal' THEN 'renewal' ELSE status END || ' dated ' || status_date
                        || ', before the registration ' || registration_date
               END
-         FROM (SELECT h.seq, h.case_number, h.status, h.status_date, h.event, c.application_date, c.registration_date,
+         FROM (SELECT h.seq, h.kind, h.case_number, h.status, h.status_date, h.event, c.application_date, c.registration_date,
                       lag(h.status_date) OVER (PARTITION BY h.kind, h.case_number ORDER BY h.seq) AS previous
                  FROM iponz_status_history h JOIN iponz_cases c USING (kind, case_number)) h
      ) d WHERE detail IS NOT NULL GROUP BY case_number ORDER BY case_number`,
@@ -87,22 +87,25 @@ export function datesOutOfOrder(pool: Pool, today: string): Promise<RuleBreak[]>
 }
 
 /**
- * Trade marks whose renewals paid (the due dates up to `last_renewal_due_date`, one each ten years from
- * the term date) are not each in their history, or that were renewed without being registered.
+ * Cases whose renewal and maintenance fees paid (the due dates up to `last_renewal_due_date`: a patent's
+ * from its 4th anniversary of the term date, one a year; a trade mark's one each ten years, a design's
+ * each five) are not each in their history, or trade marks and designs renewed without being registered.
  */
 export function renewalsMissingFromHistory(pool: Pool): Promise<RuleBreak[]> {
   return found(
     pool,
     `SELECT case_number::text AS record,
-            CASE WHEN registration_date IS NULL THEN 'renewed to ' || last_renewal_due_date || ' but never registered'
-                 ELSE expected || ' renewals paid (to ' || last_renewal_due_date || '), ' || shown || ' in its history' END AS detail
-       FROM (SELECT c.case_number, c.registration_date, c.last_renewal_due_date,
-                    round((c.last_renewal_due_date - c.term_date) / 3652.425)::int AS expected,
+            CASE WHEN registration_date IS NULL AND kind <> 'patent' THEN 'renewed to ' || last_renewal_due_date || ' but never registered'
+                 ELSE expected || ' fees paid (to ' || last_renewal_due_date || '), ' || shown || ' in its history' END AS detail
+       FROM (SELECT c.kind, c.case_number, c.registration_date, c.last_renewal_due_date,
+                    CASE c.kind WHEN 'patent' THEN round((c.last_renewal_due_date - c.term_date) / 365.2425)::int - 3
+                                WHEN 'trademark' THEN round((c.last_renewal_due_date - c.term_date) / 3652.425)::int
+                                ELSE round((c.last_renewal_due_date - c.term_date) / 1826.2125)::int END AS expected,
                     (SELECT count(*) FROM iponz_status_history h
                       WHERE h.kind = c.kind AND h.case_number = c.case_number AND h.event = 'renewal'
                         AND h.renewed_expiry_date <= c.last_renewal_due_date)::int AS shown
-               FROM iponz_cases c WHERE c.kind = 'trademark' AND c.last_renewal_due_date IS NOT NULL) r
-      WHERE registration_date IS NULL OR expected <> shown
+               FROM iponz_cases c WHERE c.last_renewal_due_date IS NOT NULL) r
+      WHERE (registration_date IS NULL AND kind <> 'patent') OR expected <> shown
       ORDER BY case_number`,
   );
 }
@@ -130,4 +133,34 @@ export function agentsNotFirms(pool: Pool, firmName: string): Promise<RuleBreak[
       ORDER BY c.client_id`,
     [firmName],
   );
+}
+
+/** What the expiry rule reads of a case: its status, the dates its renewals count from, what it paid. */
+export interface CaseTerm {
+  kind: 'patent' | 'trademark' | 'design';
+  caseNumber: number;
+  status: string;
+  statusDate: string;
+  termDate: string;
+  registrationDate: string | null;
+  lastRenewalDueDate: string | null;
+}
+
+/** Every case's status, its date and the dates its term counts from, by kind and number. */
+export async function caseTerms(pool: Pool): Promise<CaseTerm[]> {
+  const { rows } = await pool.query<CaseTerm>(
+    `SELECT kind, case_number AS "caseNumber", status, status_date::text AS "statusDate",
+            term_date::text AS "termDate", registration_date::text AS "registrationDate",
+            last_renewal_due_date::text AS "lastRenewalDueDate"
+       FROM iponz_cases ORDER BY kind, case_number`,
+  );
+  return rows;
+}
+
+/** Clients with a business number (businesses drawn from the business number register), by client. */
+export async function numberedClients(pool: Pool): Promise<{ record: string; nzbn: string; name: string }[]> {
+  const { rows } = await pool.query<{ record: string; nzbn: string; name: string }>(
+    `SELECT client_id::text AS record, nzbn, name FROM iponz_clients WHERE nzbn IS NOT NULL ORDER BY client_id`,
+  );
+  return rows;
 }

@@ -203,13 +203,16 @@ export function drawRent(
   return Math.max(40, Math.round(level / step) * step);
 }
 
-/** Bond in whole dollars: usually four weeks' rent, sometimes less, sometimes a round figure. */
+/**
+ * Bond in whole dollars: usually four weeks' rent (the legal maximum), sometimes less, sometimes a round
+ * figure below it.
+ */
 export function drawBond(rent: number, random: Random): number {
   const u = random.next();
   if (u < 0.74) return 4 * rent;
   if (u < 0.84) return 3 * rent;
   if (u < 0.92) return 2 * rent;
-  if (u < 0.96) return Math.round((4 * rent) / 100) * 100;
+  if (u < 0.96) return Math.floor((4 * rent) / 100) * 100;
   return rent;
 }
 

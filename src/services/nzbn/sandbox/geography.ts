@@ -33,7 +33,7 @@ export interface Area {
   readonly suburb: string;
   readonly district: District;
   readonly region: Region;
-  /** A postcode fixed per area, so every address in a suburb shares it. */
+  /** A postcode fixed per suburb of a district, so every address in a suburb shares it. */
   readonly postCode: string;
 }
 
@@ -74,20 +74,19 @@ export function loadGeography(directory: string): Geography {
 
   const chathams: Region = { code: '99', name: 'Area Outside Region', shortName: 'Chatham Islands' };
   const areas: Area[] = [];
+  // A suburb split into several SA2s ("Hataitai North", "Hataitai South") has one postcode: its first SA2's.
+  const suburbPostcodes = new Map<string, string>();
   for (const row of readCsv(join(directory, 'sa2_2019.csv'))) {
     const name = field(row, 'sa2_name');
     const district = districtByCode.get(field(row, 'ta_code'));
     if (!district || NOT_ADDRESSABLE.test(name)) continue;
     const region = regionByCode.get(field(row, 'regc_code')) ?? chathams;
     const code = field(row, 'sa2_code');
-    areas.push({
-      code,
-      name,
-      suburb: suburbOf(name),
-      district,
-      region,
-      postCode: postcodeFor(code, district),
-    });
+    const suburb = suburbOf(name);
+    const place = `${district.code}|${suburb}`;
+    const postCode = suburbPostcodes.get(place) ?? postcodeFor(code, district);
+    suburbPostcodes.set(place, postCode);
+    areas.push({ code, name, suburb, district, region, postCode });
   }
   if (areas.length === 0) throw new Error(`no addressable areas in ${directory}`);
 

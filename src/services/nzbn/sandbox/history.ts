@@ -65,9 +65,12 @@ export function generatePreviousNames(
     region: home.region.shortName,
     people,
   };
-  return changes.map((change, i) => ({
+  const names = changes.map((change, i) => ({
     name: generateEntityName(random, entity.entityTypeCode, context).legalName,
     startDate: formatNzDateTime(i === 0 ? registered : changes[i - 1]!),
     endDate: formatNzDateTime(change),
   }));
+  // A change of name is to another name: a draw that repeats the next name makes no history.
+  const repeats = names.some((n, i) => n.name === (names[i + 1]?.name ?? entity.entityName));
+  return repeats ? [] : names;
 }

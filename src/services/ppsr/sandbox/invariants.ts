@@ -5,9 +5,11 @@
  * store's (store/invariants.ts).
  */
 import type { SandboxInvariant } from '../../contract.ts';
+import { partiesUnlikeBusinessRegister } from '../../invariants.ts';
 import {
   expiriesOutOfRange,
   historyOutOfOrder,
+  numberedDebtors,
   type RuleBreak,
   statementsDisagreeingWithHistory,
 } from '../store/invariants.ts';
@@ -32,5 +34,12 @@ export const PPSR_INVARIANTS: readonly SandboxInvariant[] = [
     description:
       'A statement expires after it was registered, and at most five years after its registration or its latest renewal',
     check: async ({ database }) => breaks(await expiriesOutOfRange(database.pool)),
+  },
+  {
+    id: 'debtors-in-business-register',
+    description:
+      'A debtor organisation with a business number is that entity of the business number register, under its name there',
+    check: async ({ database, registers }) =>
+      partiesUnlikeBusinessRegister(registers, await numberedDebtors(database.pool)),
   },
 ];

@@ -81,3 +81,19 @@ export async function expiriesOutOfRange(pool: Pick<pg.Pool, 'query'>): Promise<
     ).rows,
   );
 }
+
+/** The debtor organisations with a business number in each statement's latest version, by statement. */
+export async function numberedDebtors(
+  pool: Pick<pg.Pool, 'query'>,
+): Promise<{ record: string; nzbn: string; name: string }[]> {
+  const { rows } = await pool.query<{ record: string; nzbn: string; name: string }>(
+    `SELECT DISTINCT v.registration_number AS record, d ->> 'nzbn' AS nzbn, d ->> 'organisationName' AS name
+       FROM ppsr_financing_statements s
+       JOIN ppsr_financing_statement_versions v
+         ON v.registration_number = s.registration_number AND v.version = s.version
+       CROSS JOIN jsonb_array_elements(v.document -> 'debtors') d
+      WHERE d ->> 'nzbn' IS NOT NULL
+      ORDER BY 1, 2`,
+  );
+  return rows;
+}

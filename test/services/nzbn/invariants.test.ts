@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invariantReport, invariantsHold, runInvariants } from '../../../src/services/invariants.ts';
+import { nzbnService } from '../../../src/services/nzbn/index.ts';
+import { NZBN_INVARIANTS } from '../../../src/services/nzbn/sandbox/invariants.ts';
+import { seedNzbn } from '../../../src/services/nzbn/sandbox/seed.ts';
+import { rsg } from '../../support/cli.ts';
+import { type TestGateway, testGateway } from '../../support/runtime.ts';
+
+/**
+ * The rules of the generated register (sandbox/invariants.ts) on the small seed: every rule the
+ * definition registers holds, and `rsg sandbox check` reports an entity broken by hand.
+ */
+let gateway: TestGateway;
+const sandbox = () => gateway.runtime.environments.sandbox;
+const context = () => ({ database: sandbox(), clock: gateway.runtime.clocks.for('sandbox') });
+
+beforeAll(async () => {
+  gateway = await testGateway();
+  await seedNzbn(
+    { ...context(), scale: 'small', log: () => {}, identity: { grantOperatorsAuthority: async () => {} } },
+    { threads: 0 },
+  );
+}, 300_000);
+afterAll(async () => gateway?.close());
+
+describe('the business number register sandbox’s invariants', () => {
+  it('every rule the definition registers holds on the small register', async () => {
+    const results = await runInvariants([nzbnService], context);
+    expect(results.map((r) => r.id)).toEqual(NZBN_INVARIANTS.map((i) => i.id));
+    expect(invariantsHold(results), invariantReport(results, 10)).toBe(true);
+  }, 300_000);
+
+  it('`rsg sandbox check` names a live company without roles, and a number column unlike its document', async () => {
+    const pool = sandbox().pool;
+    const company = (
+      await pool.query<{ nzbn: string }>(
+        `SELECT nzbn FROM nzbn_entities WHERE origin = 'fixture' AND type_code = 'LTD' AND status_code = '50'
+          ORDER BY nzbn LIMIT 1`,
+      )
+    ).rows[0]!.nzbn;
+    const generated = (
+      await pool.query<{ nzbn: string; id: string }>(
+        `SELECT nzbn, source_register_unique_id AS id FROM nzbn_entities
+          WHERE origin = 'generated' AND source_register_unique_id IS NOT NULL ORDER BY nzbn LIMIT 1`,
+      )
+    ).rows[0]!;
+    const ok = await rsg(['sandbox', 'check', '--service', 'nzbn'], { urls: gateway.urls });
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('✓ nzbn/roles-follow-type: ok.');
+    await pool.query(
+      `UPDATE nzbn_entities SET document = jsonb_set(document::jsonb, '{roles}', '[]')::json, version = version + 1
+        WHERE nzbn = $1`,
+      [company],
+    );
+    await pool.query(`UPDATE nzbn_entities SET source_register_unique_id = NULL WHERE nzbn = $1`, [
+      generated.nzbn,
+    ]);
+    const failed = await rsg(['sandbox', 'check', '--service', 'nzbn', '--json'], { urls: gateway.urls });
+    expect(failed.code).toBe(1);
+    const results = JSON.parse(failed.stdout) as {
+      id: string;
+      breaks: { record: string; detail: string }[];
+    }[];
+    const breaks = (id: string) => results.find((r) => r.id === id)!.breaks;
+    expect(breaks('roles-follow-type').map((b) => b.record)).toEqual([company]);
+    expect(breaks('roles-follow-type')[0]!.detail).toContain('without an active Director');
+    expect(breaks('source-register-follows-type').map((b) => b.record)).toEqual([generated.nzbn]);
+  }, 300_000);
+});
