@@ -150,10 +150,16 @@ async function startFrom(runtime: Runtime, scale: string, clockAt: string | Date
   );
 }
 
-/** A user with an active subscription to every register's sandbox product; their primary keys. */
+/**
+ * An operator with an active subscription to every register's sandbox product (as `rsg start` makes on
+ * a first start), so the sandbox's admin routes take the keys too; their primary keys.
+ */
 async function subscribe(runtime: Runtime): Promise<Holder> {
   const pool = runtime.gateway.pool;
-  const user = await addUser(pool, { email: `harness-${randomBytes(5).toString('hex')}@example.test` });
+  const user = await addUser(pool, {
+    email: `harness-${randomBytes(5).toString('hex')}@example.test`,
+    isOperator: true,
+  });
   const keys = {} as Record<RegisterId, string>;
   for (const service of SERVICES) {
     const created = await createSubscription(pool, {

@@ -70,7 +70,10 @@ export interface Sandbox {
   url: string;
   /** Each register's sandbox base URL, e.g. `http://127.0.0.1:41234/sandbox/nzbn/v5` for `nzbn`. */
   registers: Record<RegisterId, string>;
-  /** A subscription key of each register's sandbox product (`Ocp-Apim-Subscription-Key`). */
+  /**
+   * A subscription key of each register's sandbox product (`Ocp-Apim-Subscription-Key`), held by an
+   * operator: the sandbox's admin routes (`/sandbox/admin/…`) take them too.
+   */
   keys: Record<RegisterId, string>;
   /** The user who holds `keys`. */
   userId: string;
