@@ -22,7 +22,6 @@ import { keepState, keptMail, keptState } from '../platform/store/sandbox-states
 import { threeLeggedToken } from '../portal/examples/sign-in.ts';
 import { type JobsHandle, openRuntime, type Runtime, startJobs } from '../runtime.ts';
 import { ENVIRONMENT_PREFIX } from '../services/contract.ts';
-import { SERVICES } from '../services/registry.ts';
 import { cacheFolder, leaseServer, type ServerLease } from './machine.ts';
 import { copyTemplate, ensureTemplate, RUN_PREFIX } from './template.ts';
 import type { ClockReading, RegisterId, Sandbox, SandboxOptions, SandboxUserOptions } from './types.ts';
@@ -161,7 +160,7 @@ async function subscribe(runtime: Runtime): Promise<Holder> {
     isOperator: true,
   });
   const keys = {} as Record<RegisterId, string>;
-  for (const service of SERVICES) {
+  for (const service of runtime.services) {
     const created = await createSubscription(pool, {
       userId: user.id,
       productId: `sandbox-${service.id}`,
@@ -201,7 +200,7 @@ function sandboxOf(
   return {
     url,
     registers: Object.fromEntries(
-      SERVICES.map((service) => [service.id, `${url}${ENVIRONMENT_PREFIX.sandbox}${service.path}`]),
+      runtime.services.map((service) => [service.id, `${url}${ENVIRONMENT_PREFIX.sandbox}${service.path}`]),
     ) as Record<RegisterId, string>,
     keys: { ...holder.keys },
     userId: holder.userId,

@@ -13,7 +13,6 @@ import {
   seedSandbox,
 } from '../runtime.ts';
 import type { SeedScale } from '../services/contract.ts';
-import { SERVICES } from '../services/registry.ts';
 
 /**
  * The harness's template databases on a server: the three databases of a gateway migrated, the
@@ -49,7 +48,7 @@ export interface Template {
 /** The template's key: the gateway's and environments' migrations, the generators' files, the scale. */
 export async function templateKey(scale: SeedScale): Promise<string> {
   const environment = await migrationsFingerprint(ENVIRONMENT_MIGRATIONS);
-  const seed = await seedFingerprint(environment, generatorFolders(SERVICES), scale);
+  const seed = await seedFingerprint(environment, generatorFolders(), scale);
   const gateway = await migrationsFingerprint(GATEWAY_MIGRATIONS);
   return createHash('sha256')
     .update(JSON.stringify({ format: TEMPLATE_FORMAT, gateway, seed }))
