@@ -105,6 +105,10 @@ async function serve(
     RSG_DB_POOL_SIZE: '5',
     // Sign-ups and sign-ins of test users: scrypt at 2^10.
     RSG_PASSWORD_COST: '10',
+    // The rental statistics' warm-up (JIT before the first query) and report thread (a worker thread
+    // for large answers) are for a server's latency under load; a suite's answers are small.
+    RSG_MARKET_RENT_WARM_UP: '0',
+    RSG_MARKET_RENT_REPORT_THREAD: '0',
     RSG_JOBS: options.jobs === false ? 'off' : 'on',
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...options.env,
