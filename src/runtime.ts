@@ -303,7 +303,7 @@ export async function presetServerSecret(urls: DatabaseUrls, secret: string): Pr
 }
 
 /** The sandbox generators' folders (`sandbox/` beside each seeded service's migrations). */
-function generatorFolders(services: readonly ServiceDefinition[]): string[] {
+export function generatorFolders(services: readonly ServiceDefinition[] = SERVICES): string[] {
   return services.flatMap((service) =>
     service.seed && service.migrations ? [path.join(path.dirname(service.migrations), 'sandbox')] : [],
   );

@@ -312,3 +312,66 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     },
   };
 }
+
+/**
+ * A server left running for several processes (the test harness's per-machine server, src/testing/):
+ * started through `pg_ctl`, which detaches it from this process (its own session, its output in
+ * `<dataDir>/pg/server.log`), so it outlives the process that started it. Attached to when already
+ * running on the folder. Whoever knows the last user is gone stops it (`stopDetachedEmbedded`).
+ */
+export async function startDetachedEmbedded(options: {
+  dataDir: string;
+  port: number;
+  log?: (line: string) => void;
+}): Promise<{ serverUrl: string; started: boolean }> {
+  const log = options.log ?? (() => {});
+  await mkdir(options.dataDir, { recursive: true });
+  const pgDir = path.join(options.dataDir, 'pg');
+  const password = await readOrCreatePassword(options.dataDir);
+  const urlFor = (port: number) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+  const runningPort = await runningServerPort(pgDir);
+  if (runningPort !== undefined) return { serverUrl: urlFor(runningPort), started: false };
+  const bin = (await binaries()) as Binaries & { pg_ctl: string };
+  const user = serverUser();
+  if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
+    log(`initialising the embedded PostgreSQL in ${pgDir}`);
+    await initialise(bin, options.dataDir, pgDir, password, user);
+  }
+  const settings = [
+    `-p ${options.port}`,
+    '-c listen_addresses=127.0.0.1',
+    "-c unix_socket_directories=''",
+    '-c max_connections=300',
+  ];
+  try {
+    await run(
+      bin.pg_ctl,
+      [
+        'start',
+        '-w',
+        '-t',
+        '60',
+        '-D',
+        pgDir,
+        '-l',
+        path.join(pgDir, 'server.log'),
+        '-o',
+        settings.join(' '),
+      ],
+      user,
+    );
+  } catch (error) {
+    throw new Error(
+      `the embedded PostgreSQL did not start on port ${options.port}: ${(error as Error).message}`,
+    );
+  }
+  return { serverUrl: urlFor(options.port), started: true };
+}
+
+/** Stops a server `startDetachedEmbedded` started (fast shutdown: sessions are ended); none running is fine. */
+export async function stopDetachedEmbedded(dataDir: string): Promise<void> {
+  const pgDir = path.join(dataDir, 'pg');
+  if ((await runningServerPort(pgDir)) === undefined) return;
+  const bin = (await binaries()) as Binaries & { pg_ctl: string };
+  await run(bin.pg_ctl, ['stop', '-w', '-m', 'fast', '-D', pgDir], serverUser());
+}

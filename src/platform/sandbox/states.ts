@@ -361,6 +361,9 @@ export class SandboxStates {
   }
 
   private dropLater(database: string): void {
+    // A state whose database is not named after this sandbox is shared (the test harness's template
+    // holds the seeded state every harness's copy names): not this sandbox's to drop.
+    if (!database.startsWith(keptDatabasePrefix(this.live))) return;
     this.cleanup = this.cleanup
       .then(() => dropDatabaseNamed(this.options.sandboxUrl, database))
       .catch((error: unknown) =>

@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import { copyDatabase, databaseExists, databasesNamed, dropDatabaseNamed } from '../platform/db/databases.ts';
+import { migrationsFingerprint } from '../platform/db/migrations.ts';
+import { ensureDatabase, openDatabase, withSessionLock } from '../platform/db/pool.ts';
+import { type DatabaseUrls, withDatabase } from '../platform/db/urls.ts';
+import { seedFingerprint } from '../platform/sandbox/names.ts';
+import {
+  ENVIRONMENT_MIGRATIONS,
+  GATEWAY_MIGRATIONS,
+  generatorFolders,
+  migrateAll,
+  openSandboxStates,
+  seedSandbox,
+} from '../runtime.ts';
+import type { SeedScale } from '../services/contract.ts';
+
+/**
+ * The harness's template databases on a server: the three databases of a gateway migrated, the
+ * sandbox seeded at a scale and kept as its seeded state (platform/sandbox/), closed to connections.
+ * A harness copies them (`CREATE DATABASE … TEMPLATE`) instead of migrating and seeding.
+ *
+ * Named `rsgh_t_<key>_…`, the key a hash of every migration, every file of the sandbox generators and
+ * the scale: when one changes, the next harness makes a new template (and drops the others). Made
+ * under an advisory lock of the server's `postgres` database, so parallel workers make it once and the
+ * others wait; it is ready when `…_production` exists (copied last).
+ */
+
+/** Bumped when what a template holds changes shape. */
+const TEMPLATE_FORMAT = 1;
+/** The advisory lock (on the server's `postgres` database) held while a template is made. */
+const TEMPLATE_LOCK = 7_361_042_917;
+
+export const TEMPLATE_PREFIX = 'rsgh_t_';
+/** What every harness's own databases are named with (`rsgh_r_<random>_gateway`, …). */
+export const RUN_PREFIX = 'rsgh_r_';
+
+export interface Template {
+  key: string;
+  scale: SeedScale;
+  /** Database names on the server. */
+  gateway: string;
+  sandbox: string;
+  production: string;
+  /** Whether this call made it (a first start: migrations and a seed). */
+  made: boolean;
+}
+
+/** The template's key: the gateway's and environments' migrations, the generators' files, the scale. */
+export async function templateKey(scale: SeedScale): Promise<string> {
+  const environment = await migrationsFingerprint(ENVIRONMENT_MIGRATIONS);
+  const seed = await seedFingerprint(environment, generatorFolders(), scale);
+  const gateway = await migrationsFingerprint(GATEWAY_MIGRATIONS);
+  return createHash('sha256')
+    .update(JSON.stringify({ format: TEMPLATE_FORMAT, gateway, seed }))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+const named = (stem: string) => ({
+  gateway: `${stem}_gateway`,
+  sandbox: `${stem}_sandbox`,
+  production: `${stem}_production`,
+});
+
+/**
+ * The template of `scale` on the server at `serverUrl` (the address of any database on it): found, or
+ * made first (as long as migrating and seeding take; other callers wait for it).
+ */
+export async function ensureTemplate(
+  serverUrl: string,
+  scale: SeedScale,
+  log: (line: string) => void = () => {},
+): Promise<Template> {
+  const key = await templateKey(scale);
+  const names = named(`${TEMPLATE_PREFIX}${key}`);
+  const found = { key, scale, ...names, made: false };
+  if (await databaseExists(serverUrl, names.production)) return found;
+  return withSessionLock(withDatabase(serverUrl, 'postgres'), TEMPLATE_LOCK, async () => {
+    if (await databaseExists(serverUrl, names.production)) return found;
+    // A template half made by a process that ended, and those of earlier code.
+    for (const name of await databasesNamed(serverUrl, TEMPLATE_PREFIX)) {
+      await dropDatabaseNamed(serverUrl, name);
+    }
+    log(`making the harness's template databases (seed scale ${scale}): once per change of the code`);
+    await makeTemplate(serverUrl, scale, key);
+    return { ...found, made: true };
+  });
+}
+
+async function makeTemplate(serverUrl: string, scale: SeedScale, key: string): Promise<void> {
+  const building = named(`${TEMPLATE_PREFIX}${key}_wip`);
+  const urls: DatabaseUrls = {
+    gateway: withDatabase(serverUrl, building.gateway),
+    sandbox: withDatabase(serverUrl, building.sandbox),
+    production: withDatabase(serverUrl, building.production),
+  };
+  for (const url of Object.values(urls)) await ensureDatabase(url);
+  await migrateAll(urls);
+  await seedSandbox(urls, scale);
+  // The seeded state a harness's reset goes back to: a closed copy of the sandbox as seeded, named in
+  // the gateway database's `sandbox_states` (every harness's copy of it names the same one).
+  const gateway = openDatabase(urls.gateway, 2);
+  try {
+    await openSandboxStates(urls, gateway, { graceMs: 0 }).keepSeeded(scale);
+  } finally {
+    await gateway.close();
+  }
+  const final = named(`${TEMPLATE_PREFIX}${key}`);
+  // Production last: its presence says the template is whole.
+  for (const role of ['gateway', 'sandbox', 'production'] as const) {
+    await copyDatabase(serverUrl, building[role], final[role], { connectable: false });
+    await dropDatabaseNamed(serverUrl, building[role]);
+  }
+}
+
+/** Copies the template into a harness's three databases (named `rsgh_r_<stem>_…`). */
+export async function copyTemplate(
+  serverUrl: string,
+  template: Template,
+  stem: string,
+): Promise<DatabaseUrls> {
+  const names = named(`${RUN_PREFIX}${stem}`);
+  await Promise.all(
+    (['gateway', 'sandbox', 'production'] as const).map((role) =>
+      copyDatabase(serverUrl, template[role], names[role], { connectable: true }),
+    ),
+  );
+  return {
+    gateway: withDatabase(serverUrl, names.gateway),
+    sandbox: withDatabase(serverUrl, names.sandbox),
+    production: withDatabase(serverUrl, names.production),
+  };
+}
