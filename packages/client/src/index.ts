@@ -80,6 +80,7 @@ export function createClient<R extends RegisterId>(options: ClientOptions<R>): C
   const transport = new Transport({
     ...rest,
     registerPath: register.basePath,
+    ...('etagScope' in register ? { etagScope: register.etagScope } : {}),
     headers: { ...options.headers, ...(organisation ? { 'x-organisation': organisation } : {}) },
   });
   const client = registerClient(transport, register.operations, register.paging) as object;

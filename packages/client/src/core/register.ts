@@ -25,6 +25,7 @@ type Input = {
   requestId?: string;
   signal?: AbortSignal;
   ifMatch?: string;
+  accept?: string;
   timeoutMs?: number;
 };
 
@@ -36,7 +37,7 @@ export function requestOf(operation: string, input: Input = {}): Request {
     path: operation.slice(space + 1),
     pathParameters: input.path,
     query: input.query,
-    headers: input.header,
+    headers: input.accept ? { ...input.header, Accept: input.accept } : input.header,
     body: input.body,
     requestId: input.requestId,
     ifMatch: input.ifMatch,

@@ -36,6 +36,11 @@ export interface TransportOptions {
   retry?: RetryPolicy | undefined;
   /** The client's own timeout of one attempt, in milliseconds. Default 60 s. */
   timeoutMs?: number | undefined;
+  /**
+   * The resource whose ETag a write to `path` must match: the path itself by default; the business
+   * number register's writes to an entity's parts match the entity's ETag.
+   */
+  etagScope?: ((path: string) => string) | undefined;
   /** A `fetch` of your own (a proxy agent, a test double); the global one by default. */
   fetch?: typeof fetch | undefined;
 }
@@ -94,8 +99,10 @@ interface Remembered {
 }
 
 export class Transport {
-  /** The ETag and body of each resource read or written, by its path and query. */
+  /** The ETag and body of each resource read, by its path and query (for `If-None-Match`). */
   private readonly etags = new Map<string, Remembered>();
+  /** The ETag of each resource as last read or written, by its scope (for `If-Match`). */
+  private readonly versions = new Map<string, string>();
   private readonly fetch: typeof fetch;
 
   constructor(readonly options: TransportOptions) {
@@ -107,9 +114,14 @@ export class Transport {
     return `${this.options.baseUrl.replace(/\/+$/, '')}${PREFIX[this.options.environment]}${this.options.registerPath}`;
   }
 
-  /** The ETag the client remembers for a resource (`/financing-statements/FH04…`), if any. */
+  /** The ETag a write to a resource (`/financing-statements/FH04…`) would send as `If-Match`, if any. */
   etagOf(resource: string): string | undefined {
-    return this.etags.get(resource)?.etag;
+    return this.versions.get(this.scopeOf(resource));
+  }
+
+  private scopeOf(resource: string): string {
+    const path = resource.split('?')[0]!;
+    return this.options.etagScope?.(path) ?? path;
   }
 
   /** Sends the request (retrying when that is safe) and answers its success, or throws its typed error. */
@@ -120,7 +132,7 @@ export class Transport {
     const repeatable = read || request.requestId !== undefined;
     const attempts = repeatable ? Math.max(1, this.options.retry?.attempts ?? 4) : 1;
     const remembered = this.etags.get(resource);
-    const ifMatch = read ? undefined : (request.ifMatch ?? this.etags.get(resource.split('?')[0]!)?.etag);
+    const ifMatch = read ? undefined : (request.ifMatch ?? this.etagOf(resource));
     let authRetried = false;
     for (let attempt = 1; ; attempt++) {
       const response = await this.attempt(request, resource, read ? remembered?.etag : undefined, ifMatch);
@@ -219,9 +231,13 @@ export class Transport {
     }
     const body = (await decodeBody(response, contentType)) as T;
     const etag = response.headers.get('etag');
-    const key = request.method === 'GET' ? resource : resource.split('?')[0]!;
-    if (etag) this.etags.set(key, { etag, body });
-    else if (request.method !== 'GET') this.etags.delete(key);
+    const scope = this.scopeOf(resource);
+    if (request.method === 'GET') {
+      if (etag) this.etags.set(resource, { etag, body });
+      // A read of the scope itself (not of a part) tells its version.
+      if (etag && scope === resource.split('?')[0]) this.versions.set(scope, etag);
+    } else if (etag) this.versions.set(scope, etag);
+    else this.versions.delete(scope);
     return { status: response.status, headers: response.headers, body };
   }
 }

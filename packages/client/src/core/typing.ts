@@ -68,6 +68,8 @@ export interface CallOptions {
   requestId?: string;
   /** Cancels the call (and any waiting between retries). */
   signal?: AbortSignal;
+  /** The media type to ask for (`Accept`), when the operation answers several (CSV, XML); JSON by default. */
+  accept?: string;
   /** The ETag a write must match (`If-Match`); the one the client remembers for the resource otherwise. */
   ifMatch?: string;
 }
