@@ -1,12 +1,13 @@
 /**
  * `npm run openapi:export`: writes every register's OpenAPI document (both environments) to
  * packages/client/openapi/, and the client's generated types (from each sandbox document) to
- * packages/client/src/generated/. Both are committed; test/client/contracts.test.ts fails while they
+ * packages/client/src/generated/, with the IP office's SOAP types from its WSDLs and XSDs. All are committed; test/client/contracts.test.ts fails while they
  * differ from what the gateway's code makes.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { documentText, exportDocuments } from './openapi-export-documents.ts';
+import { soapTypesText } from './openapi-export-soap.ts';
 import { typesText } from './openapi-export-types.ts';
 
 const root = path.join(import.meta.dirname, '..', 'packages', 'client');
@@ -21,3 +22,5 @@ for (const [name, document] of documents) {
   }
   console.log(`${name}: ${Object.keys(document.paths).length} paths`);
 }
+writeFileSync(path.join(root, 'src', 'generated', 'iponz-soap.ts'), soapTypesText());
+console.log('iponz SOAP: generated/iponz-soap.ts');

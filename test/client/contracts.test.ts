@@ -7,6 +7,7 @@ import {
   exportDocuments,
   type OpenApiDocument,
 } from '../../scripts/openapi-export-documents.ts';
+import { soapTypesText } from '../../scripts/openapi-export-soap.ts';
 import { typesText } from '../../scripts/openapi-export-types.ts';
 
 /**
@@ -39,7 +40,9 @@ describe('the committed OpenAPI documents', () => {
 
 describe('the generated types', () => {
   it('are what openapi-typescript makes of the committed documents', async () => {
-    const generated = readdirSync(path.join(CLIENT, 'src', 'generated')).sort();
+    const generated = readdirSync(path.join(CLIENT, 'src', 'generated'))
+      .filter((f) => f !== 'iponz-soap.ts')
+      .sort();
     const registers = [...documents.keys()].filter((n) => n.endsWith('.sandbox')).map((n) => n.split('.')[0]);
     expect(generated).toEqual(registers.map((id) => `${id}.ts`).sort());
     for (const register of registers) {
@@ -52,4 +55,11 @@ describe('the generated types', () => {
       );
     }
   }, 60_000);
+});
+
+describe('the generated SOAP types', () => {
+  it('are what the IP office’s WSDLs and XSDs make', () => {
+    const committed = readFileSync(path.join(CLIENT, 'src', 'generated', 'iponz-soap.ts'), 'utf8');
+    expect(committed, 'generated/iponz-soap.ts is stale: run npm run openapi:export').toBe(soapTypesText());
+  });
 });

@@ -65,3 +65,51 @@ describe('REST operations', () => {
     expect(missing.status).toBe(404);
   });
 });
+
+describe('SOAP operations', () => {
+  it('searches trade marks, the answer typed from the XSDs', async () => {
+    const answer = await iponz.soap.ListTrademarks({
+      ListTradeMarks: {
+        ListTradeMarksBody: {
+          ListTradeMarksContentDetails: {
+            TradeMarkSearchCriteria: { ClientRef: 'my-ref-1', Title: 'sandbox*' },
+          },
+        },
+      },
+    });
+    expect(answer.appErrorEncountered).toBe(false);
+    const marks = answer.ListTradeMarksResponseData?.TradeMark ?? [];
+    expect(marks.length).toBeGreaterThan(0);
+    // Repeating elements are arrays, numbers are numbers, even when one was answered.
+    expect(Array.isArray(marks[0]!.GoodsAndServices.ClassNumber)).toBe(true);
+    expect(typeof marks[0]!.GoodsAndServices.ClassNumber?.[0]).toBe('number');
+  });
+
+  it('throws the 200-with-error answer as a typed transaction error', async () => {
+    const failed = await iponz.soap
+      .getTaskContent({
+        TransactionIdentifier: `tx-${crypto.randomUUID()}`,
+        TransactionCode: 'Get Task Content',
+        RequestorIdentifier: t.owner.userId,
+        TaskIdentifier: '999999999',
+      })
+      .catch((e) => e);
+    expect(failed).toBeInstanceOf(RegisterError);
+    expect(failed.status).toBe(200);
+    expect(failed.details).toMatchObject({ kind: 'transaction-error', transactionErrorCode: 'App Error' });
+  });
+
+  it('throws a SOAP fault as a typed value', async () => {
+    const title = 'x'.repeat(300); // the XSD allows 255
+    const fault = await iponz.soap
+      .ListTrademarks({
+        ListTradeMarks: {
+          ListTradeMarksBody: { ListTradeMarksContentDetails: { TradeMarkSearchCriteria: { Title: title } } },
+        },
+      })
+      .catch((e) => e);
+    expect(fault).toBeInstanceOf(RegisterError);
+    expect(fault.details.kind).toBe('soap-fault');
+    expect(fault.details.faultCode).toMatch(/Client/);
+  });
+});

@@ -66,6 +66,20 @@ export async function typeTests(): Promise<void> {
   // @ts-expect-error the client search needs `name`
   await ip.searchClients({ query: { address: 'Wellington' } });
 
+  const tasks = await ip.soap.getTaskList({
+    TransactionIdentifier: 't1',
+    TransactionCode: 'Get Task List',
+    RequestorIdentifier: 'me',
+  });
+  void tasks.Tasks;
+  const wrongCode = {
+    TransactionIdentifier: 't1',
+    TransactionCode: 'Get Tasks',
+    RequestorIdentifier: 'me',
+  } as const;
+  // @ts-expect-error the TransactionCode of getTaskList is 'Get Task List'
+  await ip.soap.getTaskList(wrongCode);
+
   try {
     await ppsr.PPSR_03({ path: { registrationNumber: 'FH04R729A8ND9224' }, body: {} as never });
   } catch (error) {

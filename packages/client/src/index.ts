@@ -10,6 +10,7 @@ import { type RegisterClient, registerClient } from './core/register.ts';
 import { type Environment, Transport, type TransportOptions } from './core/transport.ts';
 import { type DisclosePaths, disclose, type discloseOperations } from './registers/disclose.ts';
 import { type IponzPaths, iponz, type iponzOperations } from './registers/iponz.ts';
+import { type IponzSoap, iponzSoap } from './registers/iponz-soap.ts';
 import { type MarketRentPaths, marketRent, type marketRentOperations } from './registers/market-rent.ts';
 import { type NzbnPaths, nzbn, type nzbnOperations } from './registers/nzbn.ts';
 import {
@@ -48,7 +49,10 @@ export type RegisterId = 'nzbn' | 'market-rent' | 'iponz' | 'ppsr' | 'disclose';
 
 export type NzbnClient = RegisterClient<NzbnPaths, typeof nzbnOperations>;
 export type MarketRentClient = RegisterClient<MarketRentPaths, typeof marketRentOperations>;
-export type IponzClient = RegisterClient<IponzPaths, typeof iponzOperations>;
+export type IponzClient = RegisterClient<IponzPaths, typeof iponzOperations> & {
+  /** The SOAP operations (WSDL operation names), typed from the register's XSDs. */
+  soap: IponzSoap;
+};
 export type PpsrClient = RegisterClient<PpsrPaths, typeof ppsrOperations> & PpsrTransactions;
 export type DiscloseClient = RegisterClient<DisclosePaths, typeof discloseOperations>;
 
@@ -85,5 +89,6 @@ export function createClient<R extends RegisterId>(options: ClientOptions<R>): C
   });
   const client = registerClient(transport, register.operations, register.paging) as object;
   if (id === 'ppsr') return Object.assign(client, ppsrTransactions(transport)) as Clients[R];
+  if (id === 'iponz') return Object.assign(client, { soap: iponzSoap(transport) }) as Clients[R];
   return client as Clients[R];
 }
