@@ -14,6 +14,7 @@ import { billingRoutes } from './routes/billing.ts';
 import { bulkDataRoutes } from './routes/bulk-data.ts';
 import { clientRoutes } from './routes/clients.ts';
 import { dataRequestRoutes } from './routes/data-requests.ts';
+import { downloadRoutes } from './routes/downloads.ts';
 import { landingRoutes } from './routes/landing.ts';
 import { myMailRoutes } from './routes/my-mail.ts';
 import { productRoutes } from './routes/products.ts';
@@ -97,6 +98,7 @@ export async function portalRoutes(app: FastifyInstance, runtime: Runtime): Prom
       });
 
       assetRoutes(scope);
+      downloadRoutes(scope);
       landingRoutes(scope, deps);
       authRoutes(scope, deps);
       productRoutes(scope, deps);
