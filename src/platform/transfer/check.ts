@@ -4,6 +4,7 @@
  * Every broken rule comes back as a field (dotted, as `RuleError` spells it: `debtors.0.name`) and a rule.
  */
 import type { TSchema } from '@sinclair/typebox';
+import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import { RuleError } from '../errors.ts';
 
@@ -15,8 +16,17 @@ export interface RecordProblem {
 /** At most this many problems are reported for one record (the first ones). */
 const PER_RECORD = 5;
 
+/** Each schema compiled once: a conforming record (nearly every one) is checked by compiled code. */
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
 /** The schema's broken rules for `value`, each with its field; none when it conforms. */
 export function schemaProblems(schema: TSchema, value: unknown): RecordProblem[] {
+  let check = compiled.get(schema);
+  if (!check) {
+    check = TypeCompiler.Compile(schema);
+    compiled.set(schema, check);
+  }
+  if (check.Check(value)) return [];
   const problems: RecordProblem[] = [];
   for (const error of Value.Errors(schema, value)) {
     const field = error.path.replace(/^\//, '').replaceAll('/', '.') || '(record)';
