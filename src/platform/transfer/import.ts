@@ -16,6 +16,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type pg from 'pg';
 import type { Database } from '../db/pool.ts';
+import { RuleError } from '../errors.ts';
 import {
   beginImport,
   type Checkpoint,
@@ -28,7 +29,13 @@ import {
 import type { RecordProblem } from './check.ts';
 import { fileLines } from './ndjson.ts';
 import { type Progress, silentProgress } from './progress.ts';
-import type { OptionValues, RecordImporter, TransferRegister, WriteCounts } from './register.ts';
+import {
+  type OptionValues,
+  type RecordImporter,
+  SKIP_LINE,
+  type TransferRegister,
+  type WriteCounts,
+} from './register.ts';
 
 /** Records handed to the register's `write` at once. */
 const CHUNK = 500;
@@ -97,6 +104,7 @@ async function* records(
   files: readonly string[],
   onBytes: (bytes: number) => void,
   from?: Checkpoint,
+  parse?: (text: string, line: number) => unknown,
 ): AsyncGenerator<Line | LineProblem> {
   let before = 0;
   for (const [fileIndex, file] of files.entries()) {
@@ -107,10 +115,20 @@ async function* records(
     for await (const { line, text } of fileLines(file, (bytes) => onBytes(before + bytes))) {
       if (from && fileIndex === from.fileIndex && line <= from.line) continue;
       if (text.trim() === '') continue;
+      if (!parse) {
+        try {
+          yield { fileIndex, file, line, value: JSON.parse(text) };
+        } catch {
+          yield { file, line, field: '(line)', rule: 'must be one JSON value' };
+        }
+        continue;
+      }
       try {
-        yield { fileIndex, file, line, value: JSON.parse(text) };
-      } catch {
-        yield { file, line, field: '(line)', rule: 'must be one JSON value' };
+        const value = parse(text, line);
+        if (value !== SKIP_LINE) yield { fileIndex, file, line, value };
+      } catch (error) {
+        if (!(error instanceof RuleError)) throw error;
+        yield { file, line, field: error.field, rule: error.rule };
       }
     }
     before += statSync(file).size;
@@ -205,7 +223,12 @@ async function allOrNothing(
   try {
     await beginImport(client);
     let chunk: unknown[] = [];
-    for await (const item of records(files, (b) => (bytes = b))) {
+    for await (const item of records(
+      files,
+      (b) => (bytes = b),
+      undefined,
+      importer.parseLine?.bind(importer),
+    )) {
       count++;
       const record = problems.of(item, importer);
       if (record !== undefined && problems.total === 0) chunk.push(record);
@@ -239,7 +262,12 @@ async function checkAll(
 ): Promise<void> {
   let count = 0;
   let bytes = 0;
-  for await (const item of records(files, (b) => (bytes = b))) {
+  for await (const item of records(
+    files,
+    (b) => (bytes = b),
+    undefined,
+    importer.parseLine?.bind(importer),
+  )) {
     count++;
     problems.of(item, importer);
     bar.update(bytes, total, count);
@@ -290,7 +318,12 @@ async function batched(
       await beginImport(client);
     };
     await beginImport(client);
-    for await (const item of records(options.files, (b) => (bytes = b), from)) {
+    for await (const item of records(
+      options.files,
+      (b) => (bytes = b),
+      from,
+      importer.parseLine?.bind(importer),
+    )) {
       if (isProblem(item)) continue;
       const checked = importer.check(item.value);
       if (!checked.ok) continue;

@@ -40,6 +40,12 @@ export interface WriteCounts {
 /** One import's work for a register: built once per import by `TransferRegister.importer`. */
 export interface RecordImporter<R> {
   /**
+   * A line's value from its text, for a format that is not NDJSON (a register's CSV file); `SKIP_LINE`
+   * for a line that holds no record (a header). Throws `RuleError` for a line it cannot read. Absent:
+   * `JSON.parse`.
+   */
+  parseLine?(text: string, line: number): unknown;
+  /**
    * The record a line holds, checked with the API's rules: the record, or the rules it breaks (never
    * throws for a bad record). `line` is the line's parsed JSON value.
    */
@@ -70,6 +76,9 @@ export interface TransferRegister {
   /** Writes every record, in identifier order (the same register, the same bytes); returns the count. */
   exportAll(session: ExportSession): Promise<number>;
 }
+
+/** What `parseLine` gives for a line that holds no record. */
+export const SKIP_LINE: unique symbol = Symbol('skip line');
 
 /** A checked line: its record, or the rules it breaks (at least one). */
 export type Checked<R> = { ok: true; record: R } | { ok: false; problems: RecordProblem[] };

@@ -133,3 +133,76 @@ describe('rsg import nzbn / rsg export nzbn', () => {
     expect(found).toEqual(numbers);
   }, 180_000);
 });
+
+describe('rsg import nzbn --bulk-csv (the monthly bulk file)', () => {
+  const bulk = exampleFile('nzbn-bulk.csv');
+
+  it('makes public entities only, once; a register loaded whole keeps its private parts', async () => {
+    const fresh = await migratedDatabases();
+    try {
+      const first = await rsg(['import', 'nzbn', bulk, '--bulk-csv'], { urls: fresh });
+      expect(first).toMatchObject({ code: 0, stdout: '3 records: 3 new, 0 updated, 0 unchanged\n' });
+      const out = lines(await exported(fresh, 'nzbn', 'production', file('bulk-out.ndjson'))).map((l) =>
+        JSON.parse(l),
+      );
+      expect(out.map((r) => r.entity.nzbn)).toEqual(records().map((r) => r.entity.nzbn));
+      for (const { entity } of out) {
+        expect(entity.roles).toEqual([]);
+        expect(entity.phoneNumbers).toEqual([]);
+        expect(Object.values(entity.privacySettings).every((flag) => flag === false)).toBe(true);
+      }
+      expect(out[0].entity.addresses.addressList.map((a: { addressType: string }) => a.addressType)).toEqual([
+        'REGISTERED',
+        'SERVICE',
+        'POSTAL',
+      ]);
+      const again = await rsg(['import', 'nzbn', bulk, '--bulk-csv'], { urls: fresh });
+      expect(again.stdout).toBe('3 records: 0 new, 0 updated, 3 unchanged\n');
+
+      // The sandbox loaded whole, the first entity renamed since: the month's public file puts its public
+      // name back and keeps everything private; the others are as the file says.
+      const sandbox = ['--environment', 'sandbox'];
+      expect((await rsg(['import', 'nzbn', example, ...sandbox], { urls: fresh })).code).toBe(0);
+      const [renamed] = records();
+      renamed.entity.entityName = 'SANDBOX TEST RENAMED LIMITED';
+      writeFileSync(file('bulk-renamed.ndjson'), `${JSON.stringify(renamed)}\n`);
+      expect(
+        (await rsg(['import', 'nzbn', file('bulk-renamed.ndjson'), ...sandbox], { urls: fresh })).code,
+      ).toBe(0);
+      const whole = await rsg(['import', 'nzbn', bulk, '--bulk-csv', ...sandbox], { urls: fresh });
+      expect(whole.stdout).toBe('3 records: 0 new, 1 updated, 2 unchanged\n');
+      const after = lines(await exported(fresh, 'nzbn', 'sandbox', file('whole-after.ndjson'))).map((l) =>
+        JSON.parse(l),
+      );
+      expect(after).toEqual(records());
+      expect(after[0].entity.roles.length).toBeGreaterThan(0);
+    } finally {
+      await fresh.drop();
+    }
+  }, 120_000);
+
+  it('lists every bad row and writes nothing', async () => {
+    const rows = readFileSync(bulk, 'utf8').split('\r\n');
+    rows[1] = rows[1]!.replace('9429000001007', '9429000001008');
+    rows[2] = rows[2]!.replace(',COOP,', ',NOPE,');
+    rows[3] = rows[3]!.replace(',G427210,', ',X999999,');
+    writeFileSync(file('bad.csv'), rows.join('\r\n'));
+    const result = await rsg(['import', 'nzbn', file('bad.csv'), '--bulk-csv'], { urls });
+    expect(result.code).toBe(1);
+    const name = file('bad.csv');
+    expect(progressless(result.stderr)).toBe(
+      [
+        `${name}:2 nzbn: is not a business number: wrong check digit, expected 7`,
+        `${name}:3 entityTypeCode: is not an entity type code`,
+        `${name}:4 industryClassificationCodes: X999999 is not a classification code`,
+        'rsg: 3 errors: nothing was imported',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(file('headless.csv'), rows.slice(1).join('\r\n'));
+    const headless = await rsg(['import', 'nzbn', file('headless.csv'), '--bulk-csv'], { urls });
+    expect(progressless(headless.stderr)).toContain(
+      `${file('headless.csv')}:1 (header): must be the bulk file's columns`,
+    );
+  });
+});
