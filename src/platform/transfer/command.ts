@@ -146,12 +146,15 @@ async function runImport(
   }
 }
 
-function exportCommand(register: TransferRegister): TransferCommand {
+/** The `export` command alone, for a register whose import is its own (rental bonds). */
+export function exportCommand(
+  register: Pick<TransferRegister, 'name' | 'records' | 'exportOptions' | 'exportAll'>,
+): TransferCommand {
   const usage = `export ${register.name} [--output FILE] [--environment sandbox|production]${usagesOf(register.exportOptions)}`;
   return {
     name: 'export',
     subject: register.name,
-    usage: `${usage}\n                                 ${register.records} as NDJSON (gzip when FILE ends in .gz)`,
+    usage: `${usage}\n                                 ${register.records} (gzip when FILE ends in .gz)`,
     async run(context, args) {
       const { values, positionals } = context.parse(args, {
         environment: { type: 'string' },

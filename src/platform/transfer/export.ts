@@ -5,7 +5,7 @@ import type { OptionValues, TransferRegister } from './register.ts';
 
 export async function exportRegister(
   database: Database,
-  register: TransferRegister,
+  register: Pick<TransferRegister, 'exportAll'>,
   file: string | undefined,
   options: OptionValues = {},
 ): Promise<number> {
