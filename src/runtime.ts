@@ -68,10 +68,11 @@ export const GATEWAY_MIGRATIONS: MigrationSource[] = [
 
 /**
  * Each environment's database holds the billing ledger (a platform module, first: services' migrations
- * may refer to its tables) and every service's tables.
+ * may refer to its tables), the imports' checkpoints (platform/transfer/) and every service's tables.
  */
 export const ENVIRONMENT_MIGRATIONS: MigrationSource[] = [
   { module: 'billing', dir: BILLING_MIGRATIONS },
+  { module: 'transfer', dir: path.join(here, 'platform/transfer/migrations') },
   ...SERVICES.flatMap((service) =>
     service.migrations ? [{ module: service.id, dir: service.migrations }] : [],
   ),

@@ -1,6 +1,6 @@
 import { type Config, readSettings, readUserRateLimit } from '../config.ts';
 import { migrateAll, prepareDatabases } from '../runtime.ts';
-import type { CommandContext } from '../services/contract.ts';
+import type { CommandContext, ServiceCommand } from '../services/contract.ts';
 import { SERVICES } from '../services/registry.ts';
 import { parse, UsageError } from './args.ts';
 
@@ -9,11 +9,33 @@ import { parse, UsageError } from './args.ts';
  * rows of the command table after the gateway's own) and their settings (with the per-user rate limit's
  * variable), checked before any command runs as the gateway's own settings are.
  */
-export const SERVICE_COMMANDS = SERVICES.flatMap((service) => service.commands ?? []).map((command) => ({
-  name: command.name,
-  usage: command.usage,
-  run: (config: Config, args: string[]) => command.run(commandContext(config), args),
-}));
+export const SERVICE_COMMANDS = groupedByName(SERVICES.flatMap((service) => service.commands ?? [])).map(
+  (commands) => ({
+    name: commands[0]!.name,
+    usage: commands.map((command) => command.usage).join('\n'),
+    run: (config: Config, args: string[]) => {
+      const command =
+        commands.find((candidate) => candidate.subject !== undefined && candidate.subject === args[0]) ??
+        commands.find((candidate) => candidate.subject === undefined);
+      if (!command) {
+        const subjects = commands.map((candidate) => candidate.subject).join(', ');
+        throw new UsageError(`${commands[0]!.name}: name one of ${subjects}`);
+      }
+      return command.run(commandContext(config), args);
+    },
+  }),
+);
+
+/** Commands of one name together (`import` from every register), in the order first met. */
+function groupedByName(commands: readonly ServiceCommand[]): ServiceCommand[][] {
+  const groups = new Map<string, ServiceCommand[]>();
+  for (const command of commands) {
+    const group = groups.get(command.name) ?? [];
+    group.push(command);
+    groups.set(command.name, group);
+  }
+  return [...groups.values()];
+}
 
 /** Throws a ConfigError naming the variable when a service's setting has a wrong value. */
 export function checkServiceSettings(config: Config): void {

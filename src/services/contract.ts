@@ -156,6 +156,11 @@ export interface ServiceSetting {
 /** A command of `rsg` that a service contributes, e.g. `rsg import bonds`. */
 export interface ServiceCommand {
   name: string;
+  /**
+   * The first word after the name that this command answers (`rsg import ppsr …`): commands of one name
+   * from several services are told apart by it; one without a subject answers the rest.
+   */
+  subject?: string;
   /** Its lines in `rsg help`, without the two-space indent. */
   usage: string;
   /** Runs the command; resolves to the exit status. */

@@ -5,6 +5,7 @@ import { importCommand } from './commands/import-bonds.ts';
 import { marketRentRoutes } from './routes/index.ts';
 import { MARKET_RENT_INVARIANTS } from './sandbox/invariants.ts';
 import { seedMarketRent } from './sandbox/seed.ts';
+import { exportBondsCommand } from './transfer/export-bonds.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -35,5 +36,5 @@ export const marketRentService: ServiceDefinition = {
      */
     reportThread: { variable: 'RSG_MARKET_RENT_REPORT_THREAD', default: 1, min: 0, max: 1 },
   },
-  commands: [importCommand],
+  commands: [importCommand, exportBondsCommand],
 };

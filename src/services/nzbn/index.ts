@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BILLING_ERRORS } from '../../billing/errors.ts';
+import { transferCommands } from '../../platform/transfer/command.ts';
 import type { ServiceDefinition } from '../contract.ts';
 import { BULK_COLUMNS, BULK_DATASET } from './domain/bulk-record.ts';
 import { NZBN_ERRORS } from './errors.ts';
@@ -16,6 +17,7 @@ import { seedNzbn } from './sandbox/seed.ts';
 import { NZBN_DESCRIPTION } from './schemas/replaced.ts';
 import { nzbnWebhooks } from './schemas/webhooks.ts';
 import { businessNumberRegister } from './store/business-numbers.ts';
+import { nzbnTransfer } from './transfer/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -36,6 +38,7 @@ export const nzbnService: ServiceDefinition = {
   description: `${NZBN_DESCRIPTION}\n\n${OURS_DESCRIPTION}`,
   openapi: nzbnWebhooks,
   migrations: path.join(here, 'migrations'),
+  commands: transferCommands(nzbnTransfer(sandboxDocuments)),
   seed: (context) => seedNzbn(context),
   invariants: NZBN_INVARIANTS,
   businessNumberRegister,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BILLING_ERRORS } from '../../billing/errors.ts';
 import { GATEWAY_TIMEOUT } from '../../platform/http/error-codes.ts';
+import { transferCommands } from '../../platform/transfer/command.ts';
 import type { ServiceDefinition } from '../contract.ts';
 import { serverKeysCommand } from './commands/server-keys.ts';
 import { PPSR_ERRORS } from './errors.ts';
@@ -9,6 +10,7 @@ import { startPpsrJobs } from './jobs/index.ts';
 import { ppsrRoutes } from './routes/index.ts';
 import { PPSR_INVARIANTS } from './sandbox/invariants.ts';
 import { seedPpsr } from './sandbox/seed.ts';
+import { ppsrTransfer } from './transfer/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -66,5 +68,5 @@ export const ppsrService: ServiceDefinition = {
   /** Published: requests are rate limited per user per minute (the number is not; ours: 120). */
   userRateLimit: { perMinute: 120, variable: 'RSG_PPSR_USER_RATE_LIMIT' },
   jobs: async (context) => startPpsrJobs(context),
-  commands: [serverKeysCommand],
+  commands: [serverKeysCommand, ...transferCommands(ppsrTransfer())],
 };

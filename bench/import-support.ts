@@ -1,0 +1,96 @@
+/**
+ * What the import benchmarks share (import-nzbn.ts, import-ppsr.ts): the rounds — the import through the
+ * transfer framework (`importFiles`, all or nothing, as `rsg import` runs it) against `COPY` of the same
+ * rows into the same tables, interleaved, the order alternating, the tables emptied before each — and
+ * the peak RSS of this process during each contender (sampled every 50 ms).
+ */
+import { median } from './support.ts';
+
+export interface Contender {
+  name: string;
+  /** Empties what the contender fills (not timed). */
+  reset(): Promise<void>;
+  run(): Promise<void>;
+  /** Checks what it wrote (not timed): throws when wrong. */
+  check(): Promise<void>;
+}
+
+export interface Measured {
+  seconds: number[];
+  /** The process's peak RSS while the contender ran, and how far above its RSS at the start. */
+  peakRssMb: number[];
+  growthMb: number[];
+}
+
+async function measure(
+  contender: Contender,
+): Promise<{ seconds: number; peakRssMb: number; growthMb: number }> {
+  await contender.reset();
+  (globalThis as { gc?: () => void }).gc?.();
+  const before = process.memoryUsage.rss();
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 50);
+  const started = performance.now();
+  try {
+    await contender.run();
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  peak = Math.max(peak, process.memoryUsage.rss());
+  await contender.check();
+  return { seconds, peakRssMb: peak / 2 ** 20, growthMb: (peak - before) / 2 ** 20 };
+}
+
+/** Runs `rounds` rounds of both contenders, the order alternating; every measurement by name. */
+export async function rounds(
+  contenders: readonly Contender[],
+  count: number,
+): Promise<Map<string, Measured>> {
+  const results = new Map(
+    contenders.map((c) => [c.name, { seconds: [], peakRssMb: [], growthMb: [] } as Measured]),
+  );
+  for (let round = 0; round < count; round++) {
+    const order = round % 2 === 0 ? contenders : [...contenders].reverse();
+    for (const contender of order) {
+      const { seconds, peakRssMb, growthMb } = await measure(contender);
+      const measured = results.get(contender.name)!;
+      measured.seconds.push(seconds);
+      measured.peakRssMb.push(peakRssMb);
+      measured.growthMb.push(growthMb);
+      process.stderr.write(
+        `round ${round + 1}: ${contender.name} ${seconds.toFixed(2)} s, peak RSS ${peakRssMb.toFixed(0)} MB (+${growthMb.toFixed(0)})\n`,
+      );
+    }
+  }
+  return results;
+}
+
+/** The result table: medians, records a second, the import's rate as a share of COPY's. */
+export function report(
+  title: string,
+  records: number,
+  results: Map<string, Measured>,
+  goalSeconds: number,
+): string {
+  const [importName, copyName] = [...results.keys()] as [string, string];
+  const rate = (name: string) => records / median(results.get(name)!.seconds);
+  const ratio = rate(importName) / rate(copyName);
+  const rows = [...results.entries()].map(
+    ([name, m]) =>
+      `| ${name} | ${median(m.seconds).toFixed(2)} | ${Math.round(records / median(m.seconds)).toLocaleString('en-NZ')} | ${Math.max(...m.peakRssMb).toFixed(0)} | ${Math.max(...m.growthMb).toFixed(0)} |`,
+  );
+  const seconds = median(results.get(importName)!.seconds).toFixed(1);
+  return `### ${title}
+
+${records.toLocaleString('en-NZ')} records, ${results.get(importName)!.seconds.length} rounds, medians.
+
+| contender | seconds | records/s | peak RSS (MB) | RSS growth (MB) |
+|---|---|---|---|---|
+${rows.join('\n')}
+
+Import at ${(ratio * 100).toFixed(0)}% of COPY's rate (goal ≥ 50%); ${seconds} s for this file (goal ≤ ${goalSeconds} s at full size); peak RSS goal ≤ 300 MB (the process's RSS includes the benchmark's own modules and the generated data's writer; the growth is what the contender added).
+`;
+}

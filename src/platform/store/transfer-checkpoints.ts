@@ -1,0 +1,62 @@
+/**
+ * `transfer_checkpoints`: where a batched import's last committed batch ended (platform/transfer/). Each
+ * write is made on the batch's own connection, inside its transaction.
+ */
+import type pg from 'pg';
+
+type Client = Pick<pg.ClientBase, 'query'>;
+
+export interface Checkpoint {
+  fileIndex: number;
+  line: number;
+  records: number;
+}
+
+export async function readCheckpoint(
+  client: Client,
+  register: string,
+  fingerprint: string,
+): Promise<Checkpoint | undefined> {
+  const result = await client.query<Checkpoint>(
+    `SELECT file_index AS "fileIndex", line, records FROM transfer_checkpoints
+      WHERE register = $1 AND fingerprint = $2`,
+    [register, fingerprint],
+  );
+  return result.rows[0];
+}
+
+export async function writeCheckpoint(
+  client: Client,
+  register: string,
+  fingerprint: string,
+  checkpoint: Checkpoint,
+): Promise<void> {
+  await client.query(
+    `INSERT INTO transfer_checkpoints (register, fingerprint, file_index, line, records)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (register, fingerprint) DO UPDATE
+       SET file_index = EXCLUDED.file_index, line = EXCLUDED.line, records = EXCLUDED.records, updated_at = now()`,
+    [register, fingerprint, checkpoint.fileIndex, checkpoint.line, checkpoint.records],
+  );
+}
+
+export async function deleteCheckpoint(client: Client, register: string, fingerprint: string): Promise<void> {
+  await client.query('DELETE FROM transfer_checkpoints WHERE register = $1 AND fingerprint = $2', [
+    register,
+    fingerprint,
+  ]);
+}
+
+/**
+ * An import's transactions on its own connection (platform/transfer/import.ts): begun, committed and
+ * rolled back by hand, since a batched import commits many on one connection.
+ */
+export const beginImport = async (client: Client): Promise<void> => {
+  await client.query('BEGIN');
+};
+export const commitImport = async (client: Client): Promise<void> => {
+  await client.query('COMMIT');
+};
+export const rollbackImport = async (client: Client): Promise<void> => {
+  await client.query('ROLLBACK');
+};
