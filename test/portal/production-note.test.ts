@@ -21,7 +21,8 @@ describe('production pages', () => {
       const page = await client.get(url);
       expect(page.statusCode, url).toBe(200);
       expect(page.body, url).toContain('Production starts empty.');
-      expect(page.body, url).toContain('<code>rsg import bonds FILE.csv</code>');
+      for (const register of ['nzbn', 'ppsr', 'bonds'])
+        expect(page.body, url).toContain(`<code>rsg import ${register} FILE</code>`);
       expect(page.body, url).toContain(`<code>${IMPORT_DOCS}</code>`);
       expect(page.body, url).toContain('<em>invalid subscription key</em>');
     }
@@ -33,6 +34,9 @@ describe('production pages', () => {
 
   it('points at documents and commands that exist', () => {
     expect(existsSync(IMPORT_DOCS)).toBe(true);
-    expect(readFileSync('README.md', 'utf8')).toContain('rsg import bonds FILE.csv');
+    expect(existsSync('docs/formats')).toBe(true);
+    const readme = readFileSync('README.md', 'utf8');
+    expect(readme).toContain('## Production data');
+    for (const register of ['nzbn', 'ppsr', 'bonds']) expect(readme).toContain(`rsg -- import ${register} `);
   });
 });

@@ -20,8 +20,9 @@ export const IMPORT_DOCS = 'docs/operations.md';
  */
 export function productionNote(): SafeHtml {
   return html`<div class="notice production-note"><p><strong>Production starts empty.</strong> Nothing is loaded until an
-operator imports data (<code>rsg import bonds FILE.csv</code> for the rental statistics; the import commands are in
-<code>${IMPORT_DOCS}</code> and the command table of <code>README.md</code>); until then reads answer empty lists or 404.</p>
+operator imports data (<code>rsg import nzbn FILE</code>, <code>rsg import ppsr FILE</code>, <code>rsg import bonds FILE</code>;
+the files' formats are in <code>docs/formats/</code>, the commands in <code>${IMPORT_DOCS}</code> and the README's
+"Production data"); until then reads answer empty lists or 404.</p>
 <p>Keys belong to one environment: a sandbox key on a <code>/gateway/…</code> path is refused with 401
 <em>invalid subscription key</em>. Subscribe to the production product for a production key.</p></div>`;
 }
