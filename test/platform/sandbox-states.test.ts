@@ -79,6 +79,8 @@ afterAll(async () => {
 });
 
 describe('the seeded state', () => {
+  // Five resets, each copying databases (PostgreSQL checkpoints for each CREATE DATABASE): on a loaded
+  // machine longer than the suite's default 30 s. It tests outcomes, not speed.
   it('is made from a fresh seed on real time when missing, kept while nothing changes, made again when the generators do', async () => {
     await setClockMode(gateway.pool, 'sandbox', 'virtual');
     const first = await states().reset('small');
@@ -106,7 +108,7 @@ describe('the seeded state', () => {
     // The seeded states replaced are dropped: one database per scale is left, and no scratch copy.
     await settled();
     expect(await kept()).toHaveLength(2);
-  });
+  }, 120_000);
 
   it('keepSeeded keeps the sandbox as it is, unless an up-to-date seeded state is kept', async () => {
     const fresh = states();

@@ -21,6 +21,7 @@
  */
 import pg from 'pg';
 import type { Clock } from '../../../platform/clock.ts';
+import { isDatabaseUnavailable } from '../../../platform/db/faults.ts';
 import { type Database, openDatabase } from '../../../platform/db/pool.ts';
 import { changeItem } from '../domain/change-item.ts';
 import { afterAttempt } from '../domain/delivery-schedule.ts';
@@ -142,7 +143,7 @@ export class DeliveryWorker {
     this.lockClient = client;
   }
 
-  /** The wait before the next attempt to come back: a second, doubling while attempts fail, to 30 s. */
+  /** The wait before the next attempt to come back: a second; doubling to 30 s while the database refuses. */
   private reconnectMs = RECONNECT_FIRST_MS;
 
   private reconnect(): void {
@@ -155,7 +156,11 @@ export class DeliveryWorker {
       },
       (error) => {
         this.options.onError?.(error);
-        this.reconnectMs = Math.min(this.reconnectMs * 2, RECONNECT_LAST_MS);
+        // A database that is away is tried again every second (it is back as soon as it answers);
+        // a refusal (a changed password, say) waits longer after each attempt.
+        this.reconnectMs = isDatabaseUnavailable(error)
+          ? RECONNECT_FIRST_MS
+          : Math.min(this.reconnectMs * 2, RECONNECT_LAST_MS);
         setTimeout(() => this.reconnect(), this.reconnectMs).unref();
       },
     );
