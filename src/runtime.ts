@@ -14,7 +14,7 @@ import { KeyCache } from './gateway/http/key-cache.ts';
 import { OrganisationResolver } from './gateway/http/organisation-resolver.ts';
 import { TokenVerifier } from './gateway/http/tokens.ts';
 import { UsageRecorder } from './gateway/jobs/usage.ts';
-import { changeState, regenerateKey } from './gateway/operations/subscriptions.ts';
+import { changeState, regenerateKey, setSubscriptionScenario } from './gateway/operations/subscriptions.ts';
 import { ensureProducts } from './gateway/store/products.ts';
 import { setPasswordCost } from './identity/domain/passwords.ts';
 import { OAUTH_PREFIX } from './identity/oauth/provider.ts';
@@ -105,6 +105,8 @@ export interface Runtime {
   subscriptions: {
     regenerateKey(subscriptionId: string, slot: KeySlot): Promise<string>;
     changeState(subscriptionId: string, state: SubscriptionState): Promise<void>;
+    /** The subscription's fault scenario set (or, with null or blank text, cleared); as stored. */
+    setScenario(subscriptionId: string, text: string | null): Promise<string | null>;
   };
   usage: UsageRecorder;
   tokens: TokenVerifier;
@@ -466,6 +468,11 @@ export async function openRuntime(
       async changeState(subscriptionId, state) {
         await changeState(gateway.pool, subscriptionId, state);
         keys.forgetSubscription(subscriptionId);
+      },
+      async setScenario(subscriptionId, text) {
+        const scenario = await setSubscriptionScenario(gateway.pool, subscriptionId, text);
+        keys.forgetSubscription(subscriptionId);
+        return scenario;
       },
     },
     usage,

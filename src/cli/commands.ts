@@ -84,7 +84,10 @@ oauth rotate-key                 new token signing key (the old one keeps verify
     usage: `subscriptions create --user EMAIL --product ID [--name N] [--json]
 subscriptions list [--user EMAIL] [--json]
 subscriptions approve|suspend|resume|cancel --subscription ID
-subscriptions usage --subscription ID [--hours N] [--json]`,
+subscriptions usage --subscription ID [--hours N] [--json]
+subscriptions scenario --subscription ID [--set SCENARIO | --clear] [--json]
+                                       the fault scenario every call of a sandbox subscription meets
+                                       (throttled[=S], maintenance[=S], slow=MS, drop, flaky=P, timeout)`,
     run: subscriptionsCommand,
   },
   {

@@ -1,10 +1,11 @@
 import type { Config } from '../config.ts';
-import type { KeySlot } from '../gateway/domain/subscriptions.ts';
+import { type KeySlot, unknownSubscription } from '../gateway/domain/subscriptions.ts';
 import {
   changeState,
   createSubscription,
   listSubscriptions,
   regenerateKey,
+  setSubscriptionScenario,
 } from '../gateway/operations/subscriptions.ts';
 import { usageOf } from '../gateway/store/usage.ts';
 import { ENVIRONMENT_PREFIX, ENVIRONMENTS, productId } from '../services/contract.ts';
@@ -43,6 +44,8 @@ export async function subscriptionsCommand(config: Config, args: string[]): Prom
     name: { type: 'string' },
     subscription: { type: 'string' },
     hours: { type: 'string' },
+    set: { type: 'string' },
+    clear: { type: 'boolean' },
     json: { type: 'boolean' },
   });
   const json = values.json === true;
@@ -78,7 +81,8 @@ export async function subscriptionsCommand(config: Config, args: string[]): Prom
       list
         .map(
           (s) =>
-            `${s.id}\t${s.productId}\t${s.state}\t${s.userEmail}\tkeys …${s.primaryKeyHint} …${s.secondaryKeyHint}`,
+            `${s.id}\t${s.productId}\t${s.state}\t${s.userEmail}\tkeys …${s.primaryKeyHint} …${s.secondaryKeyHint}` +
+            (s.sandboxScenario ? `\tscenario ${s.sandboxScenario}` : ''),
         )
         .join('\n'),
     );
@@ -117,7 +121,10 @@ export async function subscriptionsCommand(config: Config, args: string[]): Prom
     );
     return 0;
   }
-  throw new UsageError('subscriptions create | list | approve | suspend | resume | cancel | usage');
+  if (action === 'scenario') return scenarioAction(config, values, json);
+  throw new UsageError(
+    'subscriptions create | list | approve | suspend | resume | cancel | usage | scenario',
+  );
 }
 
 export async function keysCommand(config: Config, args: string[]): Promise<number> {
@@ -134,5 +141,35 @@ export async function keysCommand(config: Config, args: string[]): Promise<numbe
   const id = subscriptionId(values);
   const key = await withGateway(config, (pool) => regenerateKey(pool, id, which as KeySlot));
   print({ subscriptionId: id, which, key }, values.json === true, () => key);
+  return 0;
+}
+
+/**
+ * `subscriptions scenario --subscription ID --set SCENARIO | --clear`: the fault scenario every call with
+ * a sandbox subscription's keys meets (the `Sandbox-Scenario` forms), for clients that cannot add the
+ * header; without `--set` or `--clear`, the one set now.
+ */
+async function scenarioAction(
+  config: Config,
+  values: { set?: string; clear?: boolean; subscription?: string },
+  json: boolean,
+): Promise<number> {
+  const id = subscriptionId(values);
+  const set = values.set;
+  if (set !== undefined && values.clear) throw new UsageError('give --set or --clear, not both');
+  if (set !== undefined && set.trim() === '')
+    throw new UsageError('--set needs a scenario; --clear removes one');
+  const scenario = await withGateway(config, async (pool) => {
+    if (set !== undefined || values.clear)
+      return setSubscriptionScenario(pool, id, values.clear ? null : set!);
+    const found = (await listSubscriptions(pool)).find((subscription) => subscription.id === id);
+    if (!found) throw unknownSubscription(id);
+    return found.sandboxScenario;
+  });
+  print({ subscriptionId: id, scenario }, json, () =>
+    scenario
+      ? `subscription ${id}: every call without a Sandbox-Scenario header meets ${scenario}`
+      : `subscription ${id}: no scenario; calls meet the register`,
+  );
   return 0;
 }

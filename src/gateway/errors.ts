@@ -15,6 +15,11 @@ export const SUBSCRIPTION_ERRORS = {
     409,
     'The subscription’s state does not allow the change (a cancelled one has no keys; states move one way)',
   ),
+  scenarioRefused: errorCode(
+    'scenario-refused',
+    400,
+    'The fault scenario is not one this subscription can have (sandbox only; timeout is the secured interests register’s)',
+  ),
 } as const satisfies Record<string, ErrorCode>;
 
 /** A product or subscription rule broken: its code (`SUBSCRIPTION_ERRORS`) tells which. */

@@ -92,6 +92,60 @@ describe('rsg (operator commands)', () => {
     );
   });
 
+  it('subscriptions scenario: set, shown, played on every call, cleared; refused in production', async () => {
+    await rsg(['users', 'add', '--email', 'faults@example.test'], { urls: gateway.urls });
+    const create = async (product: string) =>
+      JSON.parse(
+        (
+          await rsg(
+            ['subscriptions', 'create', '--user', 'faults@example.test', '--product', product, '--json'],
+            {
+              urls: gateway.urls,
+            },
+          )
+        ).stdout,
+      ) as { subscriptionId: string; primaryKey: string };
+    const sandbox = await create('sandbox-nzbn');
+    const scenario = (...args: string[]) =>
+      rsg(['subscriptions', 'scenario', '--subscription', sandbox.subscriptionId, ...args], {
+        urls: gateway.urls,
+      });
+    expect((await scenario()).stdout).toContain('no scenario; calls meet the register');
+    const set = await scenario('--set', 'Throttled=7', '--json');
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({
+      subscriptionId: sandbox.subscriptionId,
+      scenario: 'throttled=7',
+    });
+    const throttled = await echo(sandbox.primaryKey);
+    expect(throttled.statusCode).toBe(429);
+    expect(throttled.headers['retry-after']).toBe('7');
+    const listed = await rsg(['subscriptions', 'list', '--user', 'faults@example.test'], {
+      urls: gateway.urls,
+    });
+    expect(listed.stdout).toContain('scenario throttled=7');
+    const cleared = await scenario('--clear');
+    expect(cleared.stdout).toContain('no scenario');
+    // The gateway hears of the change through LISTEN: the next calls meet the register.
+    await vi.waitFor(async () => expect((await echo(sandbox.primaryKey)).statusCode).toBe(200), {
+      timeout: 5000,
+    });
+
+    const wrong = await scenario('--set', 'meltdown');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/^rsg: scenario: must be one of throttled\[=SECONDS\]/);
+    const timeout = await scenario('--set', 'timeout');
+    expect(timeout.stderr).toContain('cannot play timeout');
+    expect((await scenario('--set', 'drop', '--clear')).code).toBe(2);
+    const production = await create('production-nzbn');
+    const refused = await rsg(
+      ['subscriptions', 'scenario', '--subscription', production.subscriptionId, '--set', 'drop'],
+      { urls: gateway.urls },
+    );
+    expect(refused).toMatchObject({ code: 1 });
+    expect(refused.stderr).toContain('sandbox only');
+  });
+
   it('clear errors: unknown product, unknown user, bad flags, bad configuration', async () => {
     await rsg(['users', 'add', '--email', 'other@example.test'], { urls: gateway.urls });
     const product = await rsg(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseScenario } from '../../src/gateway/domain/scenarios.ts';
+import { formatScenario, parseScenario } from '../../src/gateway/domain/scenarios.ts';
+import { changeState } from '../../src/gateway/operations/subscriptions.ts';
 import { RuleError } from '../../src/platform/errors.ts';
 import { seedBusinessNumbers } from '../support/business-numbers.ts';
 import { subscriber, type TestGateway, testGateway } from '../support/runtime.ts';
@@ -23,6 +24,14 @@ describe('parseScenario', () => {
     ['timeout', { kind: 'timeout' }],
   ])('%s', (text, expected) => {
     expect(parseScenario(text)).toEqual(expected);
+  });
+
+  it('formats every scenario in one canonical form that parses back to it', () => {
+    for (const text of ['throttled', 'maintenance=9', 'slow=250', 'flaky=3', 'drop', 'timeout']) {
+      const scenario = parseScenario(text);
+      expect(parseScenario(formatScenario(scenario))).toEqual(scenario);
+    }
+    expect(formatScenario(parseScenario(' THROTTLED '))).toBe('throttled=30');
   });
 
   it.each([
@@ -175,14 +184,105 @@ describe.skipIf(process.env.RSG_TEST_UNIT === '1')('Sandbox-Scenario over HTTP',
     });
   });
 
-  it('the sandbox OpenAPI documents enumerate the scenarios; production’s do not', async () => {
+  it('the sandbox OpenAPI documents enumerate each register’s scenarios; production’s do not', async () => {
     const sandbox = (await get('/sandbox/nzbn/v5/openapi.json', undefined)).json();
     const parameter = sandbox.components.parameters.SandboxScenario;
     expect(parameter).toMatchObject({ in: 'header', name: 'Sandbox-Scenario', required: false });
-    expect(parameter.schema.examples).toEqual(
-      expect.arrayContaining(['throttled', 'maintenance', 'slow=2000', 'drop', 'flaky=50', 'timeout']),
-    );
+    expect(parameter.schema.anyOf[0]).toEqual({ type: 'string', enum: ['drop'] });
+    expect(parameter.schema.anyOf.slice(1).map((form: { pattern: string }) => form.pattern)).toEqual([
+      '^throttled=[0-9]{1,6}$',
+      '^maintenance=[0-9]{1,6}$',
+      '^slow=[0-9]{1,6}$',
+      '^flaky=[0-9]{1,6}$',
+    ]);
+    expect(parameter.schema.examples).toEqual([
+      'throttled',
+      'maintenance=5',
+      'slow=2000',
+      'drop',
+      'flaky=50',
+    ]);
+    expect(Object.keys(parameter['x-scenarios'])).not.toContain('timeout');
+    // The secured interests register's has its timeout too.
+    const ppsr = (await get('/sandbox/ppsr/v2/openapi.json', undefined)).json();
+    expect(ppsr.components.parameters.SandboxScenario.schema.anyOf[0].enum).toEqual(['drop', 'timeout']);
     const production = (await get('/gateway/nzbn/v5/openapi.json', undefined)).json();
     expect(production.components.parameters?.SandboxScenario).toBeUndefined();
+  });
+
+  it('the portal’s reference lists the register’s scenarios at the top', async () => {
+    const prepared = (await get('/portal/products/sandbox-ppsr/openapi.json', undefined)).json();
+    expect(prepared.info.description).toContain('### Fault scenarios (sandbox)');
+    expect(prepared.info.description).toContain('| `timeout` |');
+    const market = (await get('/portal/products/sandbox-market-rent/openapi.json', undefined)).json();
+    expect(market.info.description).toContain('| `flaky=PERCENT` |');
+    expect(market.info.description).not.toContain('| `timeout` |');
+    const production = (await get('/portal/products/production-nzbn/openapi.json', undefined)).json();
+    expect(production.info.description).not.toContain('Fault scenarios');
+  });
+});
+
+describe.skipIf(process.env.RSG_TEST_UNIT === '1')('a scenario set on a subscription', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await testGateway();
+    await seedBusinessNumbers(gateway, 0);
+  });
+  afterAll(() => gateway?.close());
+
+  const get = (url: string, key: string, scenario?: string) =>
+    gateway.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'Ocp-Apim-Subscription-Key': key, ...(scenario ? { 'Sandbox-Scenario': scenario } : {}) },
+    });
+  // As the portal sets it: this process's key cache forgets the subscription at once.
+  const set = (id: string, text: string | null) => gateway.runtime.subscriptions.setScenario(id, text);
+
+  it('plays on every call without the header, in the register’s dialect; the header comes first', async () => {
+    const nzbn = await subscriber(gateway, 'sandbox-nzbn');
+    // Cached first, so the change must reach the key cache.
+    expect((await get(NZBN, nzbn.primaryKey)).statusCode).toBe(200);
+    expect(await set(nzbn.subscriptionId, ' Maintenance=45 ')).toBe('maintenance=45');
+    for (const key of [nzbn.primaryKey, nzbn.secondaryKey]) {
+      const answer = await get(NZBN, key);
+      expect(answer.statusCode).toBe(503);
+      expect(answer.headers['retry-after']).toBe('45');
+      expect(answer.json()).toMatchObject({ errorCode: 'scheduled-maintenance' });
+    }
+    const header = await get(NZBN, nzbn.primaryKey, 'throttled=3');
+    expect(header.statusCode).toBe(429);
+    expect(header.headers['retry-after']).toBe('3');
+    expect(await set(nzbn.subscriptionId, '')).toBeNull();
+    expect((await get(NZBN, nzbn.primaryKey)).statusCode).toBe(200);
+
+    const rent = await subscriber(gateway, 'sandbox-market-rent');
+    await set(rent.subscriptionId, 'flaky=100');
+    const failed = await get(MARKET_RENT, rent.primaryKey);
+    expect(failed.statusCode).toBe(503);
+    expect(failed.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+
+  it('is refused in production, for a cancelled subscription, and when the register cannot play it', async () => {
+    const production = await subscriber(gateway, 'production-nzbn');
+    await expect(set(production.subscriptionId, 'drop')).rejects.toMatchObject({
+      field: 'scenario',
+      rule: 'is only for sandbox subscriptions',
+    });
+    const nzbn = await subscriber(gateway, 'sandbox-nzbn');
+    await expect(set(nzbn.subscriptionId, 'timeout')).rejects.toMatchObject({ field: 'scenario' });
+    await expect(set(nzbn.subscriptionId, 'slow=0')).rejects.toMatchObject({
+      field: 'scenario',
+      rule: 'slow=0: the value must be a whole number from 1 to 120000',
+    });
+    await expect(set('6f1c1d38-6a1f-4a43-9f55-1c2b1e0c9a11', 'drop')).rejects.toMatchObject({
+      field: 'subscription',
+    });
+    await changeState(gateway.runtime.gateway.pool, nzbn.subscriptionId, 'cancelled');
+    await expect(set(nzbn.subscriptionId, 'drop')).rejects.toMatchObject({ rule: 'is cancelled' });
+    // A production subscription's calls never meet one, whatever its row says.
+    expect((await get('/gateway/nzbn/v5/entities/9429000001007', production.primaryKey)).statusCode).not.toBe(
+      503,
+    );
   });
 });

@@ -217,6 +217,45 @@ describe('subscriptions and keys', () => {
     expect((await echo(secondary)).statusCode).toBe(200);
   });
 
+  it('sets a sandbox subscription’s fault scenario: its calls meet it until it is cleared; only the owner may', async () => {
+    const { client } = await signedInUser(gateway);
+    const created = await client.submit('/portal/products', '/portal/subscriptions', {
+      productId: 'sandbox-nzbn',
+    });
+    const key = keyOn(created.body, 'primary')!;
+    const list = (await client.get('/portal/subscriptions')).body;
+    const id = /id="subscription-([0-9a-f-]{36})"/.exec(list)![1]!;
+    expect(list).toContain(`href="/portal/subscriptions/${id}/scenario"`);
+    const page = await client.get(`/portal/subscriptions/${id}/scenario`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('No scenario: calls meet the register as usual.');
+    expect(page.body).toContain('<code>flaky=PERCENT</code>');
+    // The business number register has no platform timeout to rehearse.
+    expect(page.body).not.toContain('value="timeout"');
+    const scenarioUrl = `/portal/subscriptions/${id}/scenario`;
+    const saved = await client.submit(scenarioUrl, scenarioUrl, { kind: 'throttled', value: '7' });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.body).toContain('Saved: the next call meets <code>throttled=7</code>.');
+    const throttled = await echo(key);
+    expect(throttled.statusCode).toBe(429);
+    expect(throttled.headers['retry-after']).toBe('7');
+    expect((await client.get('/portal/subscriptions')).body).toContain('scenario: throttled=7');
+
+    const bad = await client.submit(scenarioUrl, scenarioUrl, { kind: 'slow', value: '0' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('the value must be a whole number from 1 to 120000');
+    const other = await signedInUser(gateway);
+    expect((await other.client.get(scenarioUrl)).statusCode).toBe(404);
+    expect(
+      (await other.client.submit('/portal/subscriptions', scenarioUrl, { kind: 'none' })).statusCode,
+    ).toBe(404);
+    expect((await echo(key)).statusCode).toBe(429);
+
+    const cleared = await client.submit(scenarioUrl, scenarioUrl, { kind: 'none' });
+    expect(cleared.body).toContain('Cleared: calls meet the register again.');
+    expect((await echo(key)).statusCode).toBe(200);
+  });
+
   it("refuses another user's subscription and bad ids with 4xx", async () => {
     const owner = await signedInUser(gateway);
     await owner.client.submit('/portal/products', '/portal/subscriptions', {

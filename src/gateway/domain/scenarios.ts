@@ -27,10 +27,6 @@ export type Scenario =
 
 export type ScenarioKind = Scenario['kind'];
 
-/** The header's forms as one regular expression (the OpenAPI document's; `parseScenario` checks ranges). */
-export const SCENARIO_PATTERN =
-  '^\\s*(?:(?:throttled|maintenance)(?:=[0-9]+)?|(?:slow|flaky)=[0-9]+|drop|timeout)\\s*$';
-
 /** Each scenario's form and what it does, as the OpenAPI document and the guide list them. */
 export const SCENARIOS: Readonly<Record<ScenarioKind, { form: string; description: string }>> = {
   throttled: {
@@ -74,8 +70,40 @@ function amount(name: string, text: string | undefined, fallback: number | undef
   return Number(text);
 }
 
-/** The scenario a header's text asks for; a RuleError naming the header for anything else. */
-export function parseScenario(text: string): Scenario {
+/** The scenario a header's text asks for; a RuleError naming the header (or `field`) for anything else. */
+export function parseScenario(text: string, field: string = SCENARIO_HEADER): Scenario {
+  try {
+    return parseHeader(text);
+  } catch (error) {
+    if (error instanceof RuleError && field !== SCENARIO_HEADER) throw new RuleError(field, error.rule);
+    throw error;
+  }
+}
+
+/** A scenario's text in its one canonical form (every value given): `throttled=30`, `drop`. */
+export function formatScenario(scenario: Scenario): string {
+  switch (scenario.kind) {
+    case 'throttled':
+    case 'maintenance':
+      return `${scenario.kind}=${scenario.retryAfterSeconds}`;
+    case 'slow':
+      return `slow=${scenario.delayMs}`;
+    case 'flaky':
+      return `flaky=${scenario.percent}`;
+    case 'drop':
+    case 'timeout':
+      return scenario.kind;
+  }
+}
+
+/** The scenarios a register can play: `timeout` is the secured interests register's alone. */
+export function scenarioKindsOf(service: string): ScenarioKind[] {
+  return (Object.keys(SCENARIOS) as ScenarioKind[]).filter(
+    (kind) => kind !== 'timeout' || service === 'ppsr',
+  );
+}
+
+function parseHeader(text: string): Scenario {
   const [rawName = '', value, ...rest] = text.trim().split('=');
   const name = rawName.trim().toLowerCase();
   const given = value?.trim();

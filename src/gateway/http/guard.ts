@@ -152,13 +152,23 @@ export async function forgetEnvironmentLimits(limits: LimitStore, environment: E
   await limits.forget(`user:${environment}:`);
 }
 
+/** The rate limit's 429 as API Management answers it, with `Retry-After` (also the `throttled` scenario). */
+export function rateLimitedError(seconds: number): HttpError {
+  return new HttpError(
+    APIM_ERRORS.rateLimited,
+    `Rate limit is exceeded. Try again in ${seconds} seconds.`,
+    [],
+    {
+      'Retry-After': String(seconds),
+    },
+  );
+}
+
 /** A refused call: 429 for the rate limit, 403 for the quota, both with `Retry-After`. */
 function limitRefusal(outcome: LimitOutcome & { allowed: false }): HttpError {
   const seconds = retryAfterSeconds(outcome.retryAfterMs);
   return outcome.reason === 'rate'
-    ? new HttpError(APIM_ERRORS.rateLimited, `Rate limit is exceeded. Try again in ${seconds} seconds.`, [], {
-        'Retry-After': String(seconds),
-      })
+    ? rateLimitedError(seconds)
     : new HttpError(
         APIM_ERRORS.quotaExceeded,
         `Out of call volume quota. Quota will be replenished in ${timeSpan(outcome.retryAfterMs)}.`,
@@ -213,6 +223,7 @@ export function subscriptionGuard(
       productId: owner.productId,
       subscriberId: owner.userId,
     };
+    if (owner.scenario) request.subscriptionScenario = owner.scenario;
     // A bearer token is optional, but a token that is sent must pass every check; a three-legged
     // operation needs a user's token.
     try {
@@ -291,6 +302,7 @@ export function subscriptionGuard(
       productId: owner.productId,
       subscriberId: owner.userId,
     };
+    if (owner.scenario) request.subscriptionScenario = owner.scenario;
     const outcome = checkSync(limitsOf(owner, request.caller));
     if (outcome.allowed) return ADMITTED;
     refuse(request, reply, limitRefusal(outcome));

@@ -180,7 +180,7 @@ async function serviceDocument(scope: FastifyInstance, mounting: Mounting): Prom
     transformObject: (document) => {
       if (!('openapiObject' in document)) return document.swaggerObject;
       const built = documentGatewayRefusals(document.openapiObject);
-      return environment === 'sandbox' ? documentScenarios(built) : built;
+      return environment === 'sandbox' ? documentScenarios(built, service.id) : built;
     },
   });
 }
@@ -235,6 +235,7 @@ async function guardedRoutes(guarded: FastifyInstance, mounting: Mounting): Prom
   }
   // A fault the call asks for (`Sandbox-Scenario`, sandbox only; refused in production): scenarios.ts.
   guarded.decorateRequest('sandboxScenario', undefined);
+  guarded.decorateRequest('subscriptionScenario', undefined);
   guarded.addHook(
     'preParsing',
     scenarioHook(environment, service.id, () => mounting.context.clock.now()),

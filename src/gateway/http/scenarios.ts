@@ -1,16 +1,17 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RuleError } from '../../platform/errors.ts';
-import { APIM_ERRORS } from '../../platform/http/error-codes.ts';
-import { badRequest, HttpError, sendError, serviceUnavailable } from '../../platform/http/errors.ts';
+import { badRequest, sendError, serviceUnavailable } from '../../platform/http/errors.ts';
 import type { Environment } from '../../services/contract.ts';
 import {
   parseScenario,
   SCENARIO_HEADER,
-  SCENARIO_PATTERN,
   SCENARIOS,
   type Scenario,
+  type ScenarioKind,
+  scenarioKindsOf,
 } from '../domain/scenarios.ts';
+import { rateLimitedError } from './guard.ts';
 import { maintenanceError } from './maintenance.ts';
 
 /**
@@ -19,12 +20,16 @@ import { maintenanceError } from './maintenance.ts';
  * is: the rate limit's 429 in API Management's body, the maintenance 503 and the database-unavailable
  * 503 in the register's dialect, a closed connection. `slow` delays and `flaky` lets most calls through;
  * `timeout` is left to the secured interests register (`request.sandboxScenario`), whose transactions
- * wait past its platform timeout. Production refuses the header (400 naming it).
+ * wait past its platform timeout. Production refuses the header (400 naming it). A call without the
+ * header meets its subscription's scenario, when one is set (sandbox subscriptions only; the guard puts
+ * it on the request), so a client that cannot add headers can rehearse the same failures.
  */
 declare module 'fastify' {
   interface FastifyRequest {
     /** The fault scenario the call asked for (sandbox only), for a service that plays it itself. */
     sandboxScenario?: Scenario | undefined;
+    /** The scenario set on the caller's subscription (sandbox only), set by the guard. */
+    subscriptionScenario?: Scenario | undefined;
   }
 }
 
@@ -49,11 +54,14 @@ export function scenarioHook(environment: Environment, serviceId: string, now: (
     payload: Payload,
     done: (error: null, payload: Payload) => void,
   ): void {
-    if (request.headers[HEADER] === undefined) {
+    let playing: Promise<unknown>;
+    if (request.headers[HEADER] !== undefined) playing = asked(request, reply, environment, serviceId, now);
+    else if (request.subscriptionScenario !== undefined) playing = subscribed(request, reply, now);
+    else {
       done(null, payload);
       return;
     }
-    asked(request, reply, environment, serviceId, now).then(
+    playing.then(
       () => {
         if (!reply.sent) done(null, payload);
       },
@@ -88,18 +96,20 @@ async function asked(
   return play(request, reply, scenario, now);
 }
 
+/**
+ * The subscription's scenario, on a call without the header: checked when it was set, so it only
+ * plays; `timeout` plays on the secured interests register's transactions and lets the rest through.
+ */
+function subscribed(request: FastifyRequest, reply: FastifyReply, now: () => Date): Promise<unknown> {
+  const scenario = request.subscriptionScenario!;
+  if (scenario.kind === 'timeout' && !holdsTransactions(request)) return Promise.resolve(undefined);
+  return play(request, reply, scenario, now);
+}
+
 async function play(request: FastifyRequest, reply: FastifyReply, scenario: Scenario, now: () => Date) {
   switch (scenario.kind) {
-    case 'throttled': {
-      const seconds = scenario.retryAfterSeconds;
-      const error = new HttpError(
-        APIM_ERRORS.rateLimited,
-        `Rate limit is exceeded. Try again in ${seconds} seconds.`,
-        [],
-        { 'Retry-After': String(seconds) },
-      );
-      return sendError(request, reply, error, 'apim');
-    }
+    case 'throttled':
+      return sendError(request, reply, rateLimitedError(scenario.retryAfterSeconds), 'apim');
     case 'maintenance': {
       const at = now();
       const end = new Date(at.getTime() + scenario.retryAfterSeconds * 1000);
@@ -124,29 +134,52 @@ async function play(request: FastifyRequest, reply: FastifyReply, scenario: Scen
 
 /**
  * The sandbox's OpenAPI document with the header among its reusable parameters
- * (`components.parameters.SandboxScenario`): every scenario's form and meaning, and an example of each.
+ * (`components.parameters.SandboxScenario`): the register's scenarios as an enumeration of their forms
+ * (the ones without a value as an `enum`, the ones with one as a pattern each), what each does, and an
+ * example of each; `timeout` only in the secured interests register's.
  */
-export function documentScenarios<Document extends object>(document: Document): Document {
+export function documentScenarios<Document extends object>(document: Document, serviceId: string): Document {
   const target = document as { components?: Record<string, unknown> };
   const components = target.components ?? {};
   target.components = components;
   const parameters = (components.parameters ?? {}) as Record<string, unknown>;
+  const kinds = scenarioKindsOf(serviceId);
+  const listed = Object.fromEntries(kinds.map((kind) => [kind, SCENARIOS[kind]]));
+  const forms = kinds.map((kind) => SCENARIOS[kind].form);
   parameters.SandboxScenario = {
     name: SCENARIO_HEADER,
     in: 'header',
     required: false,
     description:
       'Sandbox only (production answers 400): the failure this call meets, as the register would answer it. ' +
-      Object.values(SCENARIOS)
-        .map((scenario) => `\`${scenario.form}\`: ${scenario.description}`)
-        .join('; '),
+      kinds.map((kind) => `\`${SCENARIOS[kind].form}\`: ${SCENARIOS[kind].description}`).join('; ') +
+      ". A sandbox subscription can have one set for all its calls (the portal's subscription page, " +
+      '`rsg subscriptions scenario`); this header comes first.',
     schema: {
-      type: 'string',
-      pattern: SCENARIO_PATTERN,
-      examples: ['throttled', 'maintenance', 'slow=2000', 'drop', 'flaky=50', 'timeout'],
+      anyOf: [
+        { type: 'string', enum: kinds.filter((kind) => !SCENARIOS[kind].form.includes('=')) },
+        ...scenarioValueForms(kinds),
+      ],
+      examples: ['throttled', 'maintenance=5', 'slow=2000', 'drop', 'flaky=50', 'timeout'].filter((example) =>
+        kinds.includes(example.split('=')[0] as ScenarioKind),
+      ),
     },
-    'x-scenarios': SCENARIOS,
+    'x-scenarios': listed,
+    'x-scenario-forms': forms,
   };
   components.parameters = parameters;
   return document;
+}
+
+/** The forms with a value, one pattern each: `throttled=SECONDS` and the like. */
+function scenarioValueForms(
+  kinds: ScenarioKind[],
+): { type: 'string'; pattern: string; description: string }[] {
+  return kinds
+    .filter((kind) => SCENARIOS[kind].form.includes('='))
+    .map((kind) => ({
+      type: 'string',
+      pattern: `^${kind}=[0-9]{1,6}$`,
+      description: `${SCENARIOS[kind].form}: ${SCENARIOS[kind].description}`,
+    }));
 }

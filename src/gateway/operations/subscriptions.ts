@@ -15,6 +15,8 @@ import {
   type KeySlot,
   type Subscription,
   type SubscriptionState,
+  storedScenario,
+  subscriptionScenario,
   unknownProduct,
   unknownSubscription,
 } from '../domain/subscriptions.ts';
@@ -22,9 +24,11 @@ import { productExists } from '../store/products.ts';
 import {
   insertSubscription,
   keyOwnerByHash,
+  lockSubscriptionProduct,
   lockSubscriptionState,
   replaceKey,
   subscriptionRows,
+  updateSandboxScenario,
   updateSubscriptionState,
 } from '../store/subscriptions.ts';
 
@@ -86,12 +90,36 @@ export async function changeState(
   });
 }
 
+/**
+ * Sets (or, with null or blank text, clears) the fault scenario every call with the subscription's keys
+ * meets: sandbox subscriptions only, a scenario their register can play (domain/subscriptions.ts). Every
+ * process's key cache forgets the subscription at once, so the next call meets the new scenario.
+ * Returns the scenario as stored (canonical text), or null.
+ */
+export async function setSubscriptionScenario(
+  pool: Pool,
+  subscriptionId: string,
+  text: string | null,
+): Promise<string | null> {
+  return withTransaction(pool, async (tx) => {
+    const subscription = await lockSubscriptionProduct(tx, subscriptionId);
+    if (!subscription) throw unknownSubscription(subscriptionId);
+    const scenario = subscriptionScenario(text, subscription);
+    await updateSandboxScenario(tx, subscriptionId, scenario);
+    await publish(tx, { kind: 'subscription', id: subscriptionId });
+    return scenario;
+  });
+}
+
 export async function findKeyOwner(pool: Pool, key: string): Promise<KeyOwner | undefined> {
-  const owner = await keyOwnerByHash(pool, hashKey(key));
-  if (!owner) return undefined;
+  const row = await keyOwnerByHash(pool, hashKey(key));
+  if (!row) return undefined;
+  const { sandboxScenario, ...owner } = row;
   // Whether the subscriber is an operator is identity's to say.
   const user = await findUserById(pool, owner.userId);
-  return user && { ...owner, isOperator: user.isOperator };
+  // A scenario only ever plays in the sandbox, whatever a row says.
+  const scenario = owner.environment === 'sandbox' ? storedScenario(sandboxScenario) : undefined;
+  return user && { ...owner, isOperator: user.isOperator, scenario };
 }
 
 export async function listSubscriptions(

@@ -4,6 +4,7 @@
  * transaction of their operation (operations/subscriptions.ts).
  */
 import type { Pool, PoolClient } from 'pg';
+import type { Environment, ServiceId } from '../../services/contract.ts';
 import type { KeyOwner, KeySlot, Subscription, SubscriptionState } from '../domain/subscriptions.ts';
 
 export async function insertSubscription(
@@ -57,14 +58,40 @@ export async function updateSubscriptionState(
   ]);
 }
 
+/** A key owner as its row holds it: the scenario is still text (operations/subscriptions.ts parses it). */
+export type KeyOwnerRow = Omit<KeyOwner, 'isOperator' | 'scenario'> & { sandboxScenario: string | null };
+
+/**
+ * The subscription's state and its product's environment and service, its row locked until the
+ * transaction ends; undefined when there is none.
+ */
+export async function lockSubscriptionProduct(
+  tx: PoolClient,
+  subscriptionId: string,
+): Promise<{ state: SubscriptionState; environment: Environment; service: ServiceId } | undefined> {
+  const found = await tx.query<{ state: SubscriptionState; environment: Environment; service: ServiceId }>(
+    `SELECT s.state, p.environment, p.service
+       FROM subscriptions s JOIN products p ON p.id = s.product_id
+      WHERE s.id = $1 FOR UPDATE OF s`,
+    [subscriptionId],
+  );
+  return found.rows[0];
+}
+
+/** The subscription's fault scenario (its canonical text), or none. */
+export async function updateSandboxScenario(
+  tx: PoolClient,
+  subscriptionId: string,
+  scenario: string | null,
+): Promise<void> {
+  await tx.query('UPDATE subscriptions SET sandbox_scenario = $2 WHERE id = $1', [subscriptionId, scenario]);
+}
+
 /** The subscription and product of the key with this hash (whether its user is an operator is identity's). */
-export async function keyOwnerByHash(
-  pool: Pool,
-  hash: Buffer,
-): Promise<Omit<KeyOwner, 'isOperator'> | undefined> {
-  const result = await pool.query<Omit<KeyOwner, 'isOperator'>>(
+export async function keyOwnerByHash(pool: Pool, hash: Buffer): Promise<KeyOwnerRow | undefined> {
+  const result = await pool.query<KeyOwnerRow>(
     `SELECT s.id AS "subscriptionId", s.user_id AS "userId", s.product_id AS "productId",
-            p.environment, p.service, s.state,
+            p.environment, p.service, s.state, s.sandbox_scenario AS "sandboxScenario",
             p.rate_limit_per_minute AS "rateLimitPerMinute", p.quota_calls AS "quotaCalls",
             p.quota_period_seconds AS "quotaPeriodSeconds"
        FROM subscription_keys k
@@ -84,6 +111,7 @@ export async function subscriptionRows(
   const result = await pool.query<Omit<Subscription, 'userEmail'>>(
     `SELECT s.id, s.user_id AS "userId", s.product_id AS "productId", s.name, s.state,
             s.created_at AS "createdAt", s.state_changed_at AS "stateChangedAt",
+            s.sandbox_scenario AS "sandboxScenario",
             COALESCE(MAX(k.hint) FILTER (WHERE k.slot = 'primary'), '') AS "primaryKeyHint",
             COALESCE(MAX(k.hint) FILTER (WHERE k.slot = 'secondary'), '') AS "secondaryKeyHint"
        FROM subscriptions s

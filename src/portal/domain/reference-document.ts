@@ -72,12 +72,32 @@ function conventions(document: Json): string {
     'Where an operation lists these headers, its answer carries an `ETag` (and, where the API publishes it, `Last-Modified`). Send the ETag back in `If-None-Match` (or the date in `If-Modified-Since`) to get `304 Not Modified` with no body when nothing changed; send it in `If-Match` (or `If-Unmodified-Since`) with a change to get `412 Precondition Failed` instead of overwriting someone else’s change.',
     '### Paging',
     'Lists take `page` and `page-size` and answer one page with the totals the API publishes; ask for the next page until the totals say there is none. Each list shows its own range and default for both.',
+    scenariosSection(document),
     '### Error bodies',
     'Every error is JSON in this API’s own shape, shown once under *Schemas* and referenced from each operation’s responses; it names the field and the rule that failed. The gateway’s own refusals (key, token, rate limit, quota) use these codes:' +
       table,
   ]
     .filter(Boolean)
     .join('\n\n');
+}
+
+/** The sandbox's fault scenarios (`Sandbox-Scenario`), as the service's document lists them. */
+function scenariosSection(document: Json): string {
+  const components = isObject(document.components) ? document.components : {};
+  const parameters = isObject(components.parameters) ? components.parameters : {};
+  const parameter = parameters.SandboxScenario;
+  const scenarios = isObject(parameter) && isObject(parameter['x-scenarios']) ? parameter['x-scenarios'] : {};
+  const rows = Object.values(scenarios).filter(isObject);
+  if (rows.length === 0) return '';
+  const cell = (value: unknown) => String(value ?? '').replace(/\|/g, '\\|');
+  return [
+    '### Fault scenarios (sandbox)',
+    'Rehearse this register’s failures on demand: send `Sandbox-Scenario` with a call, or set a scenario for every call of a subscription on **My subscriptions** (for clients that cannot add headers; the header comes first). Each failure is answered exactly as the real one is. Production refuses the header.',
+    '',
+    '| `Sandbox-Scenario` | what the call meets |',
+    '|---|---|',
+    ...rows.map((row) => `| \`${cell(row.form)}\` | ${cell(row.description)} |`),
+  ].join('\n');
 }
 
 function refName(status: string, response: Json, taken: Map<string, string>, used: Set<string>): string {

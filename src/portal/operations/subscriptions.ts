@@ -10,6 +10,7 @@ import {
   requestedSubscriptions,
 } from '../../gateway/store/subscriptions.ts';
 import { type DailyUsage, dailyUsage } from '../../gateway/store/usage.ts';
+import { RuleError } from '../../platform/errors.ts';
 import { sendMail } from '../../platform/mail.ts';
 import { PRODUCT_ID } from '../domain/products.ts';
 import { UUID } from '../domain/values.ts';
@@ -126,6 +127,41 @@ export async function newKeys(
   }
   await markKeysShown(pool, subscriptionId);
   return { subscription, keys };
+}
+
+/** The user's sandbox subscription with its product (a fault scenario is for sandbox subscriptions only). */
+export async function sandboxSubscriptionOf(
+  pool: Pool,
+  user: PortalUser,
+  subscriptionId: string,
+): Promise<{ subscription: MySubscription; product: Product }> {
+  const subscription = await subscriptionOf(pool, user, subscriptionId);
+  const product = await findProduct(pool, subscription.productId);
+  if (product?.environment !== 'sandbox') {
+    throw notFound('Fault scenarios are for sandbox subscriptions only.');
+  }
+  return { subscription, product };
+}
+
+/**
+ * Sets (or, blank, clears) the fault scenario every call with the user's sandbox subscription meets;
+ * the next call meets it, in every process. Answers the scenario as stored, or null.
+ */
+export async function setScenario(
+  deps: PortalDeps,
+  user: PortalUser,
+  subscriptionId: string,
+  text: string,
+): Promise<string | null> {
+  const pool = deps.runtime.gateway.pool;
+  await sandboxSubscriptionOf(pool, user, subscriptionId);
+  try {
+    return await deps.runtime.subscriptions.setScenario(subscriptionId, text);
+  } catch (error) {
+    if (error instanceof SubscriptionError && error.code.status === 409) throw conflict(error.message);
+    if (error instanceof RuleError) throw invalidField(error.field, error.rule);
+    throw error;
+  }
 }
 
 /** The usage of the user's subscription per day, the last `days` days, counted up to this moment. */

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Product } from '../../gateway/domain/products.ts';
+import { SCENARIOS, type ScenarioKind } from '../../gateway/domain/scenarios.ts';
 import type { KeySlot } from '../../gateway/domain/subscriptions.ts';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
 import { formatDate } from '../domain/values.ts';
@@ -41,6 +42,12 @@ function keyActions(request: FastifyRequest, subscription: MySubscription): Safe
   return html`${confirm('primary')} ${confirm('secondary')}`;
 }
 
+/** A sandbox subscription's link to its fault scenario, naming the one set. */
+function scenarioLink(subscription: MySubscription): SafeHtml | string {
+  if (!subscription.productId.startsWith('sandbox-') || subscription.state === 'cancelled') return '';
+  return html` <a href="/portal/subscriptions/${subscription.id}/scenario">Fault scenario<span class="visually-hidden"> of ${subscription.productId}</span></a>${subscription.sandboxScenario ? html`<br><span class="badge state-suspended" title="Every call without a Sandbox-Scenario header meets it">scenario: ${subscription.sandboxScenario}</span>` : ''}`;
+}
+
 /** My subscriptions, and the form that subscribes to a product the user has none of. */
 export function subscriptionsPage(
   request: FastifyRequest,
@@ -59,7 +66,7 @@ ${
         ) => html`<tr id="subscription-${s.id}"><td data-label="Product"><a href="/portal/products/${s.productId}">${s.productId}</a><br><span class="muted">since ${formatDate(s.createdAt)}</span></td>
 <td data-label="State">${stateBadge(s.state)}${s.state === 'requested' ? html`<br><span class="muted">waiting for an operator</span>` : ''}</td>
 <td data-label="Keys">${s.keysShown ? html`primary …<code>${s.primaryKeyHint}</code><br>secondary …<code>${s.secondaryKeyHint}</code>` : html`<span class="muted">not shown yet</span>`}</td>
-<td data-label="Actions">${keyActions(request, s)} <a href="/portal/subscriptions/${s.id}/usage">Usage</a></td></tr>`,
+<td data-label="Actions">${keyActions(request, s)} <a href="/portal/subscriptions/${s.id}/usage">Usage</a>${scenarioLink(s)}</td></tr>`,
       )}</tbody></table>`
 }
 <section class="card" aria-labelledby="new"><h2 id="new">Subscribe to a product</h2>
@@ -126,3 +133,49 @@ ${slot === 'both' ? '' : html`<p>The old ${slot} key was refused from the moment
 }
 
 export const keysTitle = (slot: string): string => (slot === 'both' ? 'Your keys' : `New ${slot} key`);
+
+/**
+ * A sandbox subscription's fault scenario: the one set (if any), a form to set or clear it, and what each
+ * scenario does. Every call with the subscription's keys meets it, unless the call sends its own
+ * `Sandbox-Scenario` header.
+ */
+export function scenarioPage(
+  request: FastifyRequest,
+  subscription: MySubscription,
+  kinds: readonly ScenarioKind[],
+  saved: boolean,
+): SafeHtml {
+  const current = subscription.sandboxScenario;
+  const [currentKind = '', currentValue = ''] = current?.split('=') ?? [];
+  const action = `/portal/subscriptions/${subscription.id}/scenario`;
+  return html`<h1>Fault scenario of ${subscription.productId}</h1>
+${saved ? html`<p class="ok" role="status">${current ? html`Saved: the next call meets <code>${current}</code>.` : 'Cleared: calls meet the register again.'}</p>` : ''}
+<section class="card" aria-labelledby="now"><h2 id="now">Now</h2>
+${
+  current
+    ? html`<p>Every call with this subscription's keys meets <code>${current}</code>: ${SCENARIOS[currentKind as ScenarioKind]?.description ?? ''}.
+A call that sends its own <code>Sandbox-Scenario</code> header meets that one instead.</p>
+<form method="post" action="${action}" class="inline">${csrfField(request)}<input type="hidden" name="kind" value="none"><button type="submit" class="secondary">Clear the scenario</button></form>`
+    : html`<p>No scenario: calls meet the register as usual.</p>`
+}</section>
+<section class="card" aria-labelledby="set"><h2 id="set">Set a scenario</h2>
+<p>For clients that cannot add a header: rehearse the register's failures with your application as it is.
+Every failure is answered exactly as the real one is, in this register's error bodies.</p>
+<form method="post" action="${action}">${csrfField(request)}
+<label for="kind">Scenario</label>
+<select id="kind" name="kind">${kinds.map(
+    (kind) =>
+      html`<option value="${kind}"${kind === currentKind ? ' selected' : ''}>${SCENARIOS[kind].form}</option>`,
+  )}</select>
+<label for="value">Value <span class="muted">(seconds, milliseconds or percent, as the form says; blank for the default)</span></label>
+<input id="value" name="value" inputmode="numeric" pattern="[0-9]{1,6}" value="${currentValue}" aria-describedby="value-hint">
+<p class="hint" id="value-hint">For example <code>throttled</code> with 5 answers 429 with <code>Retry-After: 5</code>; <code>slow</code> with 2000 answers two seconds late.</p>
+<button type="submit">Save</button></form></section>
+<section class="card" aria-labelledby="scenarios"><h2 id="scenarios">What each scenario does</h2>
+<table class="stack"><thead><tr><th scope="col">Scenario</th><th scope="col">What a call meets</th></tr></thead>
+<tbody>${kinds.map(
+    (kind) =>
+      html`<tr><td data-label="Scenario"><code>${SCENARIOS[kind].form}</code></td><td data-label="What a call meets">${SCENARIOS[kind].description}</td></tr>`,
+  )}</tbody></table>
+<p><a href="/portal/subscriptions">Back to my subscriptions</a></p></section>`;
+}

@@ -1,20 +1,29 @@
 import type { FastifyInstance } from 'fastify';
+import { scenarioKindsOf } from '../../gateway/domain/scenarios.ts';
 import { listProducts } from '../../gateway/store/products.ts';
 import { baseUrl } from '../domain/products.ts';
 import { invalidField } from '../errors.ts';
 import type { PortalDeps } from '../index.ts';
-import { newKeys, subscribe, subscriptionOf, subscriptionsOf } from '../operations/subscriptions.ts';
+import {
+  newKeys,
+  sandboxSubscriptionOf,
+  setScenario,
+  subscribe,
+  subscriptionOf,
+  subscriptionsOf,
+} from '../operations/subscriptions.ts';
 import { sendPage } from '../pages/layout.ts';
 import {
   keysTitle,
   newKeysPage,
   regeneratePage,
   requestedPage,
+  scenarioPage,
   subscribedPage,
   subscriptionsPage,
 } from '../pages/subscriptions.ts';
 import { requireUser } from '../session.ts';
-import { field, queryValue } from './forms.ts';
+import { field, queryValue, textField } from './forms.ts';
 
 /** Request a subscription, my subscriptions, and keys that are shown once (on the page that made them). */
 export function subscriptionRoutes(scope: FastifyInstance, deps: PortalDeps): void {
@@ -49,6 +58,25 @@ export function subscriptionRoutes(scope: FastifyInstance, deps: PortalDeps): vo
       throw invalidField('slot', 'must be primary or secondary');
     const page = regeneratePage(request, subscription, slot);
     return sendPage(request, reply, `Regenerate the ${slot} key`, page);
+  });
+
+  // A sandbox subscription's fault scenario, for clients that cannot add the Sandbox-Scenario header.
+  scope.get<{ Params: { id: string } }>('/subscriptions/:id/scenario', async (request, reply) => {
+    const user = requireUser(request);
+    const { subscription, product } = await sandboxSubscriptionOf(pool, user, request.params.id);
+    const page = scenarioPage(request, subscription, scenarioKindsOf(product.service), false);
+    return sendPage(request, reply, `Fault scenario of ${subscription.productId}`, page);
+  });
+
+  scope.post<{ Params: { id: string } }>('/subscriptions/:id/scenario', async (request, reply) => {
+    const user = requireUser(request);
+    const kind = textField(request.body, 'kind', 20);
+    const value = textField(request.body, 'value', 10, false);
+    const text = kind === 'none' ? '' : value ? `${kind}=${value}` : kind;
+    await setScenario(deps, user, request.params.id, text);
+    const { subscription, product } = await sandboxSubscriptionOf(pool, user, request.params.id);
+    const page = scenarioPage(request, subscription, scenarioKindsOf(product.service), true);
+    return sendPage(request, reply, `Fault scenario of ${subscription.productId}`, page);
   });
 
   scope.post<{ Params: { id: string } }>('/subscriptions/:id/keys', async (request, reply) => {

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { approveAuthority, requestAuthority } from '../../../src/billing/store/authorities.ts';
-import { createSubscription } from '../../../src/gateway/operations/subscriptions.ts';
+import {
+  createSubscription,
+  setSubscriptionScenario,
+} from '../../../src/gateway/operations/subscriptions.ts';
 import { addOrganisation } from '../../../src/identity/operations/organisations.ts';
 import { addMember } from '../../../src/identity/store/memberships.ts';
 import { type PpsrTest, PRODUCTION, ppsrTest, registration, requestId } from './support/api.ts';
@@ -163,6 +166,40 @@ describe('the platform timeout, rehearsed', () => {
     });
     expect(read.statusCode).toBe(400);
     expect(read.body).toContain('Sandbox-Scenario');
+  });
+
+  it('a subscription set to timeout meets it on its transactions, and its reads answer as usual', async () => {
+    const gatewayPool = test.gateway.runtime.gateway.pool;
+    const { subscriptionId, primaryKey } = await createSubscription(gatewayPool, {
+      userId: test.user.userId,
+      productId: 'sandbox-ppsr',
+      state: 'active',
+    });
+    expect(await setSubscriptionScenario(gatewayPool, subscriptionId, 'timeout')).toBe('timeout');
+    const id = requestId();
+    const timedOut = await test.call('POST', '/financing-statements', {
+      key: primaryKey,
+      body: registration(),
+      headers: { 'api-business-govt-nz-Request-Id': id },
+    });
+    expect(timedOut.statusCode).toBe(504);
+    // Transactions are the subscription's: SEC_56 with the same key finds it once it has completed.
+    const found = await vi.waitFor(
+      async () => {
+        const answer = await test.call('GET', `/customer-organisation-transactions?request-id=${id}`, {
+          key: primaryKey,
+        });
+        expect(answer.json().transactions).toHaveLength(1);
+        return answer.json().transactions;
+      },
+      { timeout: 20_000, interval: 250 },
+    );
+    expect(found[0]!.statusCode).toBe(200);
+    // No transaction to time out: a read with the same key answers as usual (not a 400).
+    const read = await test.call('GET', `/financing-statements/${found[0]!.registrationNumber}`, {
+      key: primaryKey,
+    });
+    expect(read.statusCode).toBe(200);
   });
 
   it('answers 504 in API Management’s shape, completes the transaction, and SEC_56 finds it only then', async () => {

@@ -268,8 +268,8 @@ export interface components {
     schemas: never;
     responses: never;
     parameters: {
-        /** @description Sandbox only (production answers 400): the failure this call meets, as the register would answer it. `throttled[=SECONDS]`: 429 as the product's rate limit answers it, `Retry-After` SECONDS (30); `maintenance[=SECONDS]`: the scheduled maintenance 503 in the register’s dialect, its window ending in SECONDS (120); `slow=MILLISECONDS`: the usual answer, MILLISECONDS later (at most 120000); `drop`: the connection closed without an answer; `flaky=PERCENT`: the database-unavailable 503 with `Retry-After` for PERCENT of calls, the usual answer otherwise; `timeout`: the secured interests register only: its platform timeout, 504 in API Management’s body while the transaction goes on */
-        SandboxScenario: string;
+        /** @description Sandbox only (production answers 400): the failure this call meets, as the register would answer it. `throttled[=SECONDS]`: 429 as the product's rate limit answers it, `Retry-After` SECONDS (30); `maintenance[=SECONDS]`: the scheduled maintenance 503 in the register’s dialect, its window ending in SECONDS (120); `slow=MILLISECONDS`: the usual answer, MILLISECONDS later (at most 120000); `drop`: the connection closed without an answer; `flaky=PERCENT`: the database-unavailable 503 with `Retry-After` for PERCENT of calls, the usual answer otherwise; `timeout`: the secured interests register only: its platform timeout, 504 in API Management’s body while the transaction goes on. A sandbox subscription can have one set for all its calls (the portal's subscription page, `rsg subscriptions scenario`); this header comes first. */
+        SandboxScenario: ("drop" | "timeout") | string;
     };
     requestBodies: never;
     headers: never;
