@@ -23,6 +23,7 @@ import { keepTickShapes } from './platform/http/kept-shapes.ts';
 import { makeChildrenLazy } from './platform/http/lazy-logger.ts';
 import { loggerOptions } from './platform/http/log-redaction.ts';
 import { requestIdOf } from './platform/http/request-id.ts';
+import { sharedSerializers, shareValidators } from './platform/http/schema-compilers.ts';
 import { portalRoutes } from './portal/index.ts';
 import type { Runtime } from './runtime.ts';
 import { ENVIRONMENTS, type ServiceDefinition } from './services/contract.ts';
@@ -67,6 +68,10 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     // connection is served as usual with `Connection: close` rather than refused with 503; idle
     // keep-alive connections are closed at once (Fastify's default `forceCloseConnections: 'idle'`).
     return503OnClosing: false,
+    // Each schema is compiled once per process, however many environments and apps use it: most of a
+    // start's time was compiling the same schemas again (schema-compilers.ts).
+    ajv: { onCreate: shareValidators },
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializers } },
     // Registering every register's routes compiles a few thousand schemas: on a busy machine (two cores
     // shared with other work) that can take longer than Fastify's ten-second default for one plugin.
     // A plugin that truly hangs still fails the start, after a minute.
