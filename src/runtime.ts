@@ -31,6 +31,7 @@ import { hasMigrations, type MigrationSource, migrate } from './platform/db/migr
 import { ChangeFeed } from './platform/db/notify.ts';
 import { type Database, ensureDatabase, openDatabase } from './platform/db/pool.ts';
 import { type DatabaseUrls, resolveDatabaseUrls } from './platform/db/urls.ts';
+import { documentsRoot } from './platform/documents/location.ts';
 import { Clocks, readClock } from './platform/environment-clocks.ts';
 import { PublicUrl } from './platform/http/public-url.ts';
 import { createLimitStore, type LimitStore } from './platform/limits/index.ts';
@@ -334,6 +335,9 @@ export function openSandboxStates(
     gateway: gateway.pool,
     migrations: ENVIRONMENT_MIGRATIONS,
     generators: generatorFolders(SERVICES),
+    documentRoots: SERVICES.flatMap((service) =>
+      service.documents ? [documentsRoot(service.documents)] : [],
+    ),
     seed: async (url, scale, clock) => {
       await seedSandbox({ ...urls, sandbox: url }, scale as SeedScale, options.log, { clock });
     },

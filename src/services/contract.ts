@@ -9,6 +9,7 @@ import type { ServiceContext } from '../gateway/service-context.ts';
 import type { BulkManifest } from '../platform/bulk-files.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/pool.ts';
+import type { DocumentsPlace } from '../platform/documents/location.ts';
 import type { Dialect, ErrorCode } from '../platform/http/error-codes.ts';
 
 export type Environment = 'sandbox' | 'production';
@@ -95,6 +96,12 @@ export interface ServiceDefinition {
    * users whose bulk data access an operator approved; it never reads the service's tables.
    */
   bulkData?: BulkDataSet;
+  /**
+   * Where the service keeps files of its own (documents), one folder per database under a root
+   * (platform/documents/location.ts): a sandbox reset, snapshot and restore keep and put back the
+   * sandbox database's folder with the database.
+   */
+  documents?: DocumentsPlace;
 }
 
 /** `ServiceDefinition.bulkData`: one data set of a service's public data. */

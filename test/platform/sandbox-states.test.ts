@@ -1,11 +1,15 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/platform/clock.ts';
 import { copyDatabase, databaseExists, databasesNamed } from '../../src/platform/db/databases.ts';
 import { type Database, openDatabase } from '../../src/platform/db/pool.ts';
 import { databaseName } from '../../src/platform/db/urls.ts';
+import { FolderDocumentStore } from '../../src/platform/documents/folder-store.ts';
+import { databaseFolder } from '../../src/platform/documents/location.ts';
 import { readClock } from '../../src/platform/environment-clocks.ts';
 import { keptDatabasePrefix } from '../../src/platform/sandbox/names.ts';
 import { SandboxStates } from '../../src/platform/sandbox/states.ts';
@@ -42,8 +46,9 @@ async function seed(url: string, scale: string, clock: Clock): Promise<void> {
 const made: SandboxStates[] = [];
 const settled = () => Promise.all(made.map((keeper) => keeper.settled()));
 
-const states = (migrations = ENVIRONMENT_MIGRATIONS) => {
+const states = (migrations = ENVIRONMENT_MIGRATIONS, documentRoots: string[] = []) => {
   const keeper = new SandboxStates({
+    documentRoots,
     sandboxUrl: databases.sandbox,
     gatewayUrl: databases.gateway,
     gateway: gateway.pool,
@@ -180,4 +185,49 @@ describe('snapshots', () => {
     expect(await databaseExists(databases.sandbox, leftover)).toBe(false);
     expect((await kept()).length).toBe(keptBefore.length - 1);
   });
+});
+
+describe('the sandbox’s document folders', () => {
+  it('are kept with a snapshot and put back with it and with a reset; leftovers go', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'rsg-documents-'));
+    const live = databaseName(databases.sandbox);
+    const store = new FolderDocumentStore(databaseFolder(root, live));
+    const read = async (id: string) => {
+      const found = await store.get(id);
+      if (!found) return undefined;
+      const chunks: Buffer[] = [];
+      for await (const chunk of found.stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString();
+    };
+    const withFolders = () => states(ENVIRONMENT_MIGRATIONS, [root]);
+    await store.put('d0c0000000000001', Readable.from([Buffer.from('as uploaded')]));
+    await withFolders().snapshot('with-documents');
+
+    await store.put('d0c0000000000001', Readable.from([Buffer.from('replaced since')]));
+    await store.put('d0c0000000000002', Readable.from([Buffer.from('uploaded since')]));
+    await withFolders().restore('with-documents');
+    expect(await read('d0c0000000000001')).toBe('as uploaded');
+    expect(await read('d0c0000000000002')).toBeUndefined();
+    // The kept state's own file was not touched by a write after the restore (hard links, never
+    // written in place): restoring again gives the same bytes.
+    await store.put('d0c0000000000001', Readable.from([Buffer.from('written after the restore')]));
+    await withFolders().restore('with-documents');
+    expect(await read('d0c0000000000001')).toBe('as uploaded');
+
+    // The seeded state was kept with no files: a reset leaves none.
+    await withFolders().reset('full');
+    expect(await read('d0c0000000000001')).toBeUndefined();
+
+    const leftover = path.join(root, `${keptDatabasePrefix(live)}next_000000000000`);
+    await mkdir(leftover, { recursive: true });
+    await withFolders().delete('with-documents');
+    await settled();
+    expect(existsSync(leftover)).toBe(false);
+    // What is left is the live folder and the folders of kept states' databases (the deleted
+    // snapshot's went with it).
+    const databasesKept = new Set(await kept());
+    for (const name of await readdir(root)) {
+      expect(name === live || databasesKept.has(name), name).toBe(true);
+    }
+  }, 120_000);
 });

@@ -21,9 +21,18 @@ export function documentsFolder(
   databaseUrl: string,
   env: NodeJS.ProcessEnv = process.env,
 ): string {
-  const root = env[place.variable] || path.join(env.RSG_DATA_DIR || 'data', place.folder);
   const name = decodeURIComponent(new URL(databaseUrl).pathname.replace(/^\//, '')) || 'default';
-  return path.resolve(root, name.replace(/[^A-Za-z0-9_-]/g, '_'));
+  return databaseFolder(documentsRoot(place, env), name);
+}
+
+/** The folder that holds a register's per-database folders. */
+export function documentsRoot(place: DocumentsPlace, env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(env[place.variable] || path.join(env.RSG_DATA_DIR || 'data', place.folder));
+}
+
+/** The documents folder of the database named `database` under a register's root. */
+export function databaseFolder(root: string, database: string): string {
+  return path.resolve(root, database.replace(/[^A-Za-z0-9_-]/g, '_'));
 }
 
 /** One store per folder, shared by the routes of every process that uses it. */

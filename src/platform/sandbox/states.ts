@@ -25,6 +25,7 @@ import {
   keptState,
   keptStates,
 } from '../store/sandbox-states.ts';
+import { StateFolders } from './folders.ts';
 import {
   keptDatabaseName,
   keptDatabasePrefix,
@@ -62,6 +63,11 @@ export interface SandboxStatesOptions {
   migrations: MigrationSource[];
   /** The sandbox generators' folders: their files are part of the seeded state's fingerprint. */
   generators: readonly string[];
+  /**
+   * The registers' document roots (documents/location.ts): the sandbox database's folder under each is
+   * kept and put back with it (folders.ts).
+   */
+  documentRoots?: readonly string[];
   /** Seeds the sandbox registers into the (migrated, empty) database at `url`, on `clock`. */
   seed(url: string, scale: string, clock: Clock): Promise<void>;
   /** This process's participant, paused and resumed directly (others hear the change feed). */
@@ -114,6 +120,7 @@ const summary = (state: KeptState): SnapshotSummary => ({
 
 export class SandboxStates {
   private readonly live: string;
+  private readonly folders: StateFolders;
   /**
    * Databases dropped after an operation answered (the old sandbox database, a replaced state's): a
    * database that was written to takes a while to drop, and the sandbox is serving again by then.
@@ -122,6 +129,7 @@ export class SandboxStates {
 
   constructor(private readonly options: SandboxStatesOptions) {
     this.live = databaseName(options.sandboxUrl);
+    this.folders = new StateFolders(options.documentRoots ?? []);
   }
 
   /** Returns the sandbox to its seeded state of `scale` (made first when missing or out of date). */
@@ -170,6 +178,7 @@ export class SandboxStates {
       if (state?.kind !== 'snapshot') return false;
       await forgetState(this.options.gateway, name);
       await dropDatabaseNamed(this.options.sandboxUrl, state.database);
+      await this.folders.drop(state.database);
       return true;
     });
   }
@@ -226,10 +235,13 @@ export class SandboxStates {
       } finally {
         await target.close();
       }
+      // Files a seed writes go to the new database's folders (documents/location.ts): its state's.
+      await this.folders.drop(database);
       await this.options.seed(url, scale, realClock);
       await closeDatabase(sandboxUrl, database);
     } catch (error) {
       await dropDatabaseNamed(sandboxUrl, database).catch(() => {});
+      await this.folders.drop(database).catch(() => {});
       throw error;
     }
     const previous = await keptState(gateway, name);
@@ -250,6 +262,7 @@ export class SandboxStates {
         await closeDatabase(sandboxUrl, this.live);
         try {
           await copyDatabase(sandboxUrl, this.live, database, { connectable: false });
+          await this.folders.copy(this.live, database);
         } finally {
           await reopenDatabase(sandboxUrl, this.live);
         }
@@ -269,6 +282,7 @@ export class SandboxStates {
       },
     ).catch(async (error: unknown) => {
       await dropDatabaseNamed(sandboxUrl, database).catch(() => {});
+      await this.folders.drop(database).catch(() => {});
       throw error;
     });
     if (previous) this.dropLater(previous.database);
@@ -282,6 +296,7 @@ export class SandboxStates {
     await copyDatabase(sandboxUrl, state.database, next, { connectable: true });
     let pausedMs = 0;
     try {
+      await this.folders.copy(state.database, next);
       if (state.kind === 'snapshot' && state.fingerprint !== (await this.migrationsFingerprint())) {
         // Kept under earlier migrations: the copy is brought up before it serves.
         const copy = openDatabase(withDatabase(sandboxUrl, next), 2);
@@ -302,6 +317,14 @@ export class SandboxStates {
             await reopenDatabase(sandboxUrl, this.live);
             throw error;
           }
+          // The database is the state now: its files follow (a failure is logged, the rest goes on).
+          await this.folders
+            .swap({ live: this.live, replacement: next, retired })
+            .catch((error: unknown) =>
+              this.options.log?.(
+                `the sandbox's document folders were not replaced: ${(error as Error).message}`,
+              ),
+            );
         },
         async (tx) => {
           await restoreClockReading(tx, 'sandbox', { at: state.clockAt, frozen: state.clockFrozen });
@@ -311,6 +334,7 @@ export class SandboxStates {
       pausedMs = Date.now() - pauseStarted;
     } catch (error) {
       await dropDatabaseNamed(sandboxUrl, next).catch(() => {});
+      await this.folders.drop(next).catch(() => {});
       throw error;
     }
     const tookMs = Date.now() - started;
@@ -366,6 +390,7 @@ export class SandboxStates {
     if (!database.startsWith(keptDatabasePrefix(this.live))) return;
     this.cleanup = this.cleanup
       .then(() => dropDatabaseNamed(this.options.sandboxUrl, database))
+      .then(() => this.folders.drop(database))
       .catch((error: unknown) =>
         // The next operation drops it (dropLeftovers).
         this.options.log?.(`could not drop ${database} yet: ${(error as Error).message}`),
@@ -378,6 +403,7 @@ export class SandboxStates {
     for (const database of await databasesNamed(sandboxUrl, keptDatabasePrefix(this.live))) {
       if (!kept.has(database)) await dropDatabaseNamed(sandboxUrl, database);
     }
+    await this.folders.dropLeftovers(keptDatabasePrefix(this.live), kept);
   }
 }
 

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { BILLING_ERRORS, DIRECT_CREDIT_ERRORS } from '../../billing/errors.ts';
 import { SOAP_BODY_ERRORS, SOAP_ERRORS } from '../../platform/http/error-codes.ts';
 import type { ServiceDefinition } from '../contract.ts';
+import { PLACE as DOCUMENTS } from './documents/location.ts';
 import { IPONZ_ERRORS } from './errors.ts';
 import { startIponzJobs } from './jobs/index.ts';
 import { iponzRoutes } from './routes/index.ts';
@@ -13,6 +14,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** The intellectual property office (spec part C, `/iponz/v5`): REST JSON and XML operations, renewals. */
 export const iponzService: ServiceDefinition = {
+  documents: DOCUMENTS,
   id: 'iponz',
   title: 'Intellectual property office',
   path: '/iponz/v5',

@@ -7,6 +7,7 @@ import { BULK_COLUMNS, BULK_DATASET } from './domain/bulk-record.ts';
 import { NZBN_ERRORS } from './errors.ts';
 import { BulkExportJob, DEFAULT_BULK_DATA_MONTHS, exportBusinessNumbers } from './jobs/bulk-export.ts';
 import { NzbnJobs } from './jobs/index.ts';
+import { PLACE as DOCUMENTS } from './operations/document-files.ts';
 import { nzbnPublicRoutes } from './routes/files.ts';
 import { nzbnRoutes } from './routes/index.ts';
 import { OURS_DESCRIPTION } from './routes/org-part-access.ts';
@@ -24,6 +25,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** The business number register (spec part E, `/nzbn/v5`): routes, migrations, the sandbox seed and the
  * watchlist jobs. */
 export const nzbnService: ServiceDefinition = {
+  documents: DOCUMENTS,
   id: 'nzbn',
   title: 'Business number register',
   path: '/nzbn/v5',

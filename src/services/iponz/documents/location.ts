@@ -12,7 +12,7 @@ import {
   folderStoreFor,
 } from '../../../platform/documents/location.ts';
 
-const PLACE: DocumentsPlace = { variable: 'RSG_IPONZ_DOCUMENTS_DIR', folder: 'iponz-documents' };
+export const PLACE: DocumentsPlace = { variable: 'RSG_IPONZ_DOCUMENTS_DIR', folder: 'iponz-documents' };
 
 export const documentsFolder = (databaseUrl: string, env: NodeJS.ProcessEnv = process.env): string =>
   folderOf(PLACE, databaseUrl, env);

@@ -18,7 +18,7 @@ import {
 import { deleteOrphanFiles } from '../../../platform/documents/orphans.ts';
 import { recordedStorage } from '../store/documents.ts';
 
-const PLACE: DocumentsPlace = { variable: 'RSG_NZBN_DOCUMENTS_DIR', folder: 'nzbn-documents' };
+export const PLACE: DocumentsPlace = { variable: 'RSG_NZBN_DOCUMENTS_DIR', folder: 'nzbn-documents' };
 
 /** An hour: no upload or write under way is that old. */
 export const ORPHAN_AGE_MS = 60 * 60 * 1000;
