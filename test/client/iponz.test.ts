@@ -46,7 +46,13 @@ describe('REST operations', () => {
       accept: 'application/xml',
     });
     expect(xml.headers.get('content-type')).toMatch(/xml/);
-    expect(String(xml.body)).toContain('<PatentNumber>500050</PatentNumber>');
+    expect(xml.body).toContain('<PatentNumber>500050</PatentNumber>');
+    // The same through the method: the XML as text.
+    const text: string = await iponz.getPatent({
+      path: { patentNumber: '500050' },
+      accept: 'application/xml',
+    });
+    expect(text).toContain('<PatentNumber>500050</PatentNumber>');
   });
 
   it('checks a renewal, and pays it once under its request id', async () => {
