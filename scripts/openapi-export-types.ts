@@ -39,7 +39,8 @@ export function etagsOf(document: OpenApiDocument): Record<string, string> {
 
 /**
  * `{ 'METHOD /path': [media types] }` for every operation whose success is not JSON alone (CSV, XML, a
- * PDF), in the document's order: the client asks for JSON when the list has it, else for these.
+ * PDF), in the document's order: the client asks for JSON when the list has it, else for these. An
+ * operation that answers with a redirect alone (a document behind a signed URL) takes any media type.
  */
 export function mediaTypesOf(document: OpenApiDocument): Record<string, string[]> {
   const of: Record<string, string[]> = {};
@@ -54,7 +55,10 @@ export function mediaTypesOf(document: OpenApiDocument): Record<string, string[]
             .flatMap(([, response]) => Object.keys(response.content ?? {})),
         ),
       ];
-      if (types.some((type) => type !== 'application/json')) of[`${method.toUpperCase()} ${path}`] = types;
+      const redirects = Object.keys(responses).some((status) => /^30[1237]$/.test(status));
+      if (types.length === 0 && redirects) of[`${method.toUpperCase()} ${path}`] = ['*/*'];
+      else if (types.some((type) => type !== 'application/json'))
+        of[`${method.toUpperCase()} ${path}`] = types;
     }
   }
   return of;

@@ -84,7 +84,7 @@ export function createClient<R extends RegisterId>(options: ClientOptions<R>): C
   const transport = new Transport({
     ...rest,
     registerPath: register.basePath,
-    ...('etagOf' in register ? { etagOf: register.etagOf } : {}),
+    etagOf: register.etagOf,
     headers: { ...options.headers, ...(organisation ? { 'x-organisation': organisation } : {}) },
   });
   const client = registerClient(

@@ -117,8 +117,20 @@ export type AnswerIn<Op, M> =
       : undefined
     : never;
 
-/** What a success of the operation answers when the call names no media type (JSON when it has JSON). */
-export type AnswerOf<Op> = AnswerIn<Op, DefaultMediaOf<Op>>;
+/** An operation that answers with a redirect (a document behind a signed URL), followed by `fetch`. */
+type Redirects<Op> = Op extends { responses: infer R }
+  ? Extract<keyof R, 301 | 302 | 303 | 307 | '302'>
+  : never;
+
+/**
+ * What a success of the operation answers when the call names no media type (JSON when it has JSON); a
+ * redirect's document, followed, as a Blob.
+ */
+export type AnswerOf<Op> = [Successes<Op>] extends [never]
+  ? [Redirects<Op>] extends [never]
+    ? never
+    : Blob
+  : AnswerIn<Op, DefaultMediaOf<Op>>;
 
 /** What a call of the operation takes. */
 export type InputOf<Op> = Flatten<

@@ -6454,6 +6454,9 @@ export const etagOf: Readonly<Record<string, string>> = {
 
 /** The operations whose success is not JSON alone: each to its media types (the first asked for when JSON is not one). */
 export const mediaTypes: Readonly<Record<string, readonly string[]>> = {
+  "GET /offer/{offerNumber}/{documentType}/{documentRecId}": ["*/*"],
+  "GET /scheme/{schemeNumber}/{documentType}/{documentRecId}": ["*/*"],
+  "GET /fund/{fundNumber}/fund-update-document": ["*/*"],
 };
 
 /** The register's path behind the environment prefix (`/sandbox`, `/gateway`). */

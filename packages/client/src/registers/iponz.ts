@@ -6,7 +6,7 @@
  */
 import { pagingOf } from '../core/register.ts';
 import type { KnownOperation } from '../core/typing.ts';
-import { basePath, mediaTypes, operationIds, type paths } from '../generated/iponz.ts';
+import { basePath, etagOf, mediaTypes, operationIds, type paths } from '../generated/iponz.ts';
 
 export type IponzPaths = paths;
 type Rest = {
@@ -20,6 +20,7 @@ export const iponzOperations = Object.fromEntries(
 export const iponz = {
   basePath,
   mediaTypes,
+  etagOf,
   operations: iponzOperations,
   paging: pagingOf(1, ['clients'], ['totalResults']),
 };
