@@ -175,12 +175,15 @@ export class ClientPackage {
     if (!lock) return;
     try {
       if (await this.fresh()) return;
-      const scratch = await mkdtemp(path.join(folder, '.scratch-'));
+      // Beside the pack folder, on the same file system (so the rename below is atomic), and outside it
+      // (so removing the pack folder does not pull a packing's files from under it).
+      const scratch = await mkdtemp(path.join(this.packageDir, '.pack-'));
       try {
         const name = await this.pack(scratch);
         const made = path.join(scratch, path.basename(name));
         if (!name || !existsSync(made)) throw new Error('npm pack made no file');
         // Whole or not at all: a download never reads a half-written file.
+        await mkdir(folder, { recursive: true });
         await rename(made, this.packed);
       } finally {
         await rm(scratch, { recursive: true, force: true });
