@@ -91,6 +91,22 @@ describe('SOAP operations', () => {
     expect(typeof marks[0]!.GoodsAndServices.ClassNumber?.[0]).toBe('number');
   });
 
+  it('lists a registered user’s tasks and discussions, repeating elements as arrays', async () => {
+    const tasks = await iponz.soap.getTaskList({
+      TransactionIdentifier: `tx-${crypto.randomUUID()}`,
+      TransactionCode: 'Get Task List',
+      RequestorIdentifier: t.owner.userId,
+    });
+    expect(tasks.TransactionCode).toBe('Get Task List');
+    expect(Array.isArray(tasks.Tasks?.Task ?? [])).toBe(true);
+    const discussions = await iponz.soap.getDiscussionList({
+      TransactionIdentifier: `tx-${crypto.randomUUID()}`,
+      TransactionCode: 'Get Discussion List',
+    });
+    expect(discussions.TransactionCode).toBe('Get Discussion List');
+    expect(Array.isArray(discussions.Discussions?.Discussion ?? [])).toBe(true);
+  });
+
   it('throws the 200-with-error answer as a typed transaction error', async () => {
     const failed = await iponz.soap
       .getTaskContent({
