@@ -14,6 +14,7 @@ import { openDatabase } from '../platform/db/pool.ts';
 import { redactText } from '../platform/http/log-redaction.ts';
 import { PublicUrl } from '../platform/http/public-url.ts';
 import { loadServerKeys } from '../platform/server-keys.ts';
+import { clientPackage } from '../portal/operations/client-package.ts';
 import { migrateAll, openRuntime, prepareDatabases, seedSandbox, startJobs } from '../runtime.ts';
 import { ENVIRONMENT_PREFIX } from '../services/contract.ts';
 import { SERVICES } from '../services/registry.ts';
@@ -241,6 +242,9 @@ export async function startCommand(args: string[]): Promise<number> {
   // The server secret first: a key file others can read stops the start before anything is started (and
   // before workers that would each stop on it, and be started again).
   loadServerKeys(config.variables, config.dataDir);
+  // The typed client the portal serves (`/portal/downloads/client.tgz`): packed in the background when
+  // missing or older than its sources, while the databases start; a failure is the download's to tell.
+  clientPackage.ensure();
   const setup = await prepareDatabases(config, (line) => {
     if (config.logLevel === 'debug' || config.logLevel === 'trace')
       process.stderr.write(`postgres: ${line}\n`);

@@ -103,6 +103,20 @@ describe('rsg start', { timeout: 300_000 }, () => {
     expect(((await document.json()) as { info: { title: string } }).info.title).toBe(
       'Business number register (sandbox)',
     );
+    // The typed client the portal serves: packed by the start when missing or stale (meanwhile, 503
+    // saying so), then downloadable, as the quick starts' `npm install` takes it.
+    await vi.waitFor(
+      async () => {
+        const download = await fetch(`${first.base}/portal/downloads/client.tgz`);
+        if (download.status === 503) {
+          expect(download.headers.get('retry-after')).toMatch(/^\d+$/);
+          expect(await download.text()).toContain('being packed');
+        }
+        expect(download.status).toBe(200);
+        expect(download.headers.get('content-type')).toBe('application/gzip');
+      },
+      { timeout: 150_000, interval: 2_000 },
+    );
     expect(await stop(first.child)).toBe(0);
     // The server secret's key file, made on the first start: the owner's alone.
     expect((await stat(path.join(dataDir, 'server-secret'))).mode & 0o777).toBe(0o600);

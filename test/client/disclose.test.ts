@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type DiscloseClient, RegisterError } from '../../packages/client/src/index.ts';
+import {
+  createClient,
+  type DiscloseClient,
+  PreconditionFailedError,
+  RegisterError,
+} from '../../packages/client/src/index.ts';
 import { type DiscloseGateway, discloseGateway } from '../services/disclose/support/api.ts';
 import { listening, servesCommittedDocuments } from './support.ts';
 
@@ -58,6 +63,52 @@ describe('reads', () => {
   it('lists the organisation’s compliance activities (x-organisation)', async () => {
     const activities = await disclose.getActivities();
     expect(activities).toBeDefined();
+  });
+});
+
+describe('a filing and a document', () => {
+  it('files a fund update with the fund’s ETag as If-Match (its x-etag-of); a stale one is a typed 412', async () => {
+    const sent: { method: string; ifMatch: string | null }[] = [];
+    const filer = createClient({
+      register: 'disclose',
+      environment: 'sandbox',
+      baseUrl,
+      key: t.key,
+      organisation: t.organisation,
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        sent.push({ method: request.method, ifMatch: request.headers.get('if-match') });
+        return fetch(request);
+      },
+    });
+    const path = { offerNumber: 'OFR10001', fundNumber: 'FND10001' };
+    await filer.getFund({ path });
+    const fundEtag = filer.transport.etagOf('/offer/OFR10001/fund/FND10001');
+    expect(fundEtag).toMatch(/"/);
+    const body = {
+      periodEndDate: '2026-03-31',
+      unitPrice: { price: 1.5, currency: 'NZD' },
+      returns: [{ period: '1y', percentage: 5.5 }],
+      fees: [{ feeType: 'TOTAL_ANNUAL', percentage: 0.9 }],
+      assetAllocation: [
+        { assetType: 'CASH_AND_CASH_EQUIVALENTS', actualPercentage: 10, targetPercentage: 10 },
+        { assetType: 'INTERNATIONAL_EQUITIES', actualPercentage: 90, targetPercentage: 90 },
+      ],
+    };
+    await filer.submitFundCompliance({ path, body: body as never, requestId: crypto.randomUUID() });
+    expect(sent.at(-1)).toEqual({ method: 'PUT', ifMatch: fundEtag });
+    const stale = await filer
+      .submitFundCompliance({ path, body: body as never, ifMatch: fundEtag! })
+      .catch((e) => e);
+    expect(stale).toBeInstanceOf(PreconditionFailedError);
+    expect(stale.status).toBe(412);
+  });
+
+  it('downloads a fund update document (a redirect to its signed URL) as a Blob', async () => {
+    const document: Blob = await disclose.getFundUpdateDocument({ path: { fundNumber: 'FND10001' } });
+    expect(document).toBeInstanceOf(Blob);
+    expect(document.size).toBeGreaterThan(0);
+    expect(document.type).toMatch(/^application\/pdf/);
   });
 });
 

@@ -1,21 +1,21 @@
-import { spawnSync } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { clientPackage, PACKED_CLIENT } from '../../src/portal/operations/client-package.ts';
 import { type TestGateway, testGateway } from '../support/runtime.ts';
 
 /**
- * The portal serves the packed client (`npm run client:pack`, offline), the file a user installs with
+ * The portal serves the packed client, the file a user installs with
  * `npm install <gateway>/portal/downloads/client.tgz`: the built package, its types and its documents.
+ * On a fresh clone there is no packed file: the gateway packs it itself (`npm pack`, offline), and the
+ * download says so meanwhile (503 with Retry-After), never leaving the user with a bare 404.
  */
-const ROOT = path.join(import.meta.dirname, '..', '..');
 let gateway: TestGateway;
 
 beforeAll(async () => {
-  // Packing builds the package with tsc first (its prepack): slow on a busy machine.
-  const packed = spawnSync('npm', ['run', 'client:pack'], { cwd: ROOT, encoding: 'utf8' });
-  if (packed.status !== 0)
-    throw new Error(`npm run client:pack: ${packed.status} ${packed.stderr}${packed.stdout}`);
+  // As on a fresh clone: nothing packed yet.
+  await rm(path.dirname(PACKED_CLIENT), { recursive: true, force: true });
   gateway = await testGateway();
 }, 180_000);
 afterAll(async () => gateway?.close());
@@ -42,9 +42,15 @@ function untar(bytes: Buffer): Map<string, Buffer> {
   return files;
 }
 
-it('serves the packed client: the built package with its types and documents', async () => {
+it('packs the client when it is missing, saying so meanwhile, then serves it', async () => {
+  const meanwhile = await gateway.app.inject({ method: 'GET', url: '/portal/downloads/client.tgz' });
+  expect(meanwhile.statusCode).toBe(503);
+  expect(meanwhile.headers['retry-after']).toBe('30');
+  expect(meanwhile.body).toContain('being packed');
+  // Packing builds the package with tsc first (its prepack): slow on a busy machine.
+  await clientPackage.settled();
   const answer = await gateway.app.inject({ method: 'GET', url: '/portal/downloads/client.tgz' });
-  expect(answer.statusCode).toBe(200);
+  expect(answer.statusCode, answer.body.slice(0, 500)).toBe(200);
   expect(answer.headers['content-type']).toBe('application/gzip');
   const files = untar(gunzipSync(answer.rawPayload));
   const manifest = JSON.parse(files.get('package/package.json')!.toString('utf8'));
@@ -60,4 +66,4 @@ it('serves the packed client: the built package with its types and documents', a
   }
   // The built modules import one another as JavaScript, not as the sources' .ts.
   expect(files.get('package/dist/index.js')!.toString('utf8')).not.toMatch(/from '\.[^']*\.ts'/);
-});
+}, 300_000);

@@ -46,7 +46,13 @@ describe('REST operations', () => {
       accept: 'application/xml',
     });
     expect(xml.headers.get('content-type')).toMatch(/xml/);
-    expect(String(xml.body)).toContain('<PatentNumber>500050</PatentNumber>');
+    expect(xml.body).toContain('<PatentNumber>500050</PatentNumber>');
+    // The same through the method: the XML as text.
+    const text: string = await iponz.getPatent({
+      path: { patentNumber: '500050' },
+      accept: 'application/xml',
+    });
+    expect(text).toContain('<PatentNumber>500050</PatentNumber>');
   });
 
   it('checks a renewal, and pays it once under its request id', async () => {
@@ -83,6 +89,22 @@ describe('SOAP operations', () => {
     // Repeating elements are arrays, numbers are numbers, even when one was answered.
     expect(Array.isArray(marks[0]!.GoodsAndServices.ClassNumber)).toBe(true);
     expect(typeof marks[0]!.GoodsAndServices.ClassNumber?.[0]).toBe('number');
+  });
+
+  it('lists a registered user’s tasks and discussions, repeating elements as arrays', async () => {
+    const tasks = await iponz.soap.getTaskList({
+      TransactionIdentifier: `tx-${crypto.randomUUID()}`,
+      TransactionCode: 'Get Task List',
+      RequestorIdentifier: t.owner.userId,
+    });
+    expect(tasks.TransactionCode).toBe('Get Task List');
+    expect(Array.isArray(tasks.Tasks?.Task ?? [])).toBe(true);
+    const discussions = await iponz.soap.getDiscussionList({
+      TransactionIdentifier: `tx-${crypto.randomUUID()}`,
+      TransactionCode: 'Get Discussion List',
+    });
+    expect(discussions.TransactionCode).toBe('Get Discussion List');
+    expect(Array.isArray(discussions.Discussions?.Discussion ?? [])).toBe(true);
   });
 
   it('throws the 200-with-error answer as a typed transaction error', async () => {

@@ -61,6 +61,30 @@ export async function typeTests(): Promise<void> {
   // @ts-expect-error `num-months` is a number
   await rents.getStatistics({ query: wrongMonths });
 
+  // Answers typed by the media type asked for: JSON by default, CSV and XML as text, a PDF as a Blob.
+  const csv: string = await rents.getStatistics({
+    query: { 'period-ending': '2024-06', 'num-months': 6, 'area-definition': 'SAU2019' },
+    accept: 'text/csv',
+  });
+  const labels = await rents.getAreaLabels({ path: { areaDefinition: 'TA2019' } });
+  void labels.items;
+  // @ts-expect-error CSV is text, not the JSON answer
+  void (await rents.getAreaLabels({ path: { areaDefinition: 'TA2019' }, accept: 'text/csv' })).items;
+  // @ts-expect-error the rental statistics answer no XML
+  await rents.getAreaDefinitions({ accept: 'application/xml' });
+  const pdf: Blob = await ppsr.PPSR_02_CERTIFICATE_PDF({ path: { certificateNumber: 'C1' } });
+  // @ts-expect-error a PDF is a Blob, not text
+  const pdfText: string = await ppsr.PPSR_02_CERTIFICATE_PDF({ path: { certificateNumber: 'C1' } });
+  const patentJson = await ip.getPatent({ path: { patentNumber: '500050' } });
+  const patentXml: string = await ip.getPatent({
+    path: { patentNumber: '500050' },
+    accept: 'application/xml',
+  });
+  // @ts-expect-error the JSON answer is an object, not text
+  const patentNotText: string = await ip.getPatent({ path: { patentNumber: '500050' } });
+  const xsd: string = await ip.getSchema({ path: { schema: 'patent.xsd' } });
+  void [csv, pdf, pdfText, patentJson, patentXml, patentNotText, xsd];
+
   const clients = await ip.searchClients({ query: { name: 'Kiwi%' } });
   void clients;
   // @ts-expect-error the client search needs `name`

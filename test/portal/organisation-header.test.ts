@@ -21,7 +21,7 @@ describe('x-organisation in the quick starts', () => {
     const landing = await new PortalClient(gateway.app).get('/portal');
     const offers = unescaped(card(landing.body, 'disclose'));
     expect(offers).toContain('-H "x-organisation: $RSG_ORGANISATION"');
-    expect(offers).toContain("'x-organisation': process.env.RSG_ORGANISATION!");
+    expect(offers).toContain('organisation: process.env.RSG_ORGANISATION!');
     expect(offers).toContain('the identifier of a sandbox');
     expect(offers).toContain('href="/portal/signup"');
     expect(offers).toContain('organisation-required');
@@ -46,6 +46,7 @@ describe('x-organisation in the quick starts', () => {
     expect(identifier).toMatch(/^sandbox-[0-9a-f]{12}$/);
     const curl = unescaped(/<pre tabindex="0">(curl [^<]+)<\/pre>/.exec(card(after.body, 'disclose'))![1]!);
     expect(curl).toContain(`-H "x-organisation: ${identifier}"`);
+    expect(unescaped(card(after.body, 'disclose'))).toContain(`organisation: '${identifier}'`);
     expect(card(after.body, 'disclose')).not.toContain('Create my sandbox organisation');
 
     // The quick start as written, with a sandbox key of the user's.

@@ -84,10 +84,15 @@ export function createClient<R extends RegisterId>(options: ClientOptions<R>): C
   const transport = new Transport({
     ...rest,
     registerPath: register.basePath,
-    ...('etagScope' in register ? { etagScope: register.etagScope } : {}),
+    etagOf: register.etagOf,
     headers: { ...options.headers, ...(organisation ? { 'x-organisation': organisation } : {}) },
   });
-  const client = registerClient(transport, register.operations, register.paging) as object;
+  const client = registerClient(
+    transport,
+    register.operations,
+    register.paging,
+    register.mediaTypes,
+  ) as object;
   if (id === 'ppsr') return Object.assign(client, ppsrTransactions(transport)) as Clients[R];
   if (id === 'iponz') return Object.assign(client, { soap: iponzSoap(transport) }) as Clients[R];
   return client as Clients[R];

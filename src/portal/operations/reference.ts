@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../../services/contract.ts';
-import { sampleCall } from '../domain/quick-start.ts';
+import { type SampleCall, sampleCall } from '../domain/quick-start.ts';
 import { type OperationEntry, operationsOf, referenceDocument } from '../domain/reference-document.ts';
 import type { RecordedExamples } from '../examples/record.ts';
 import type { PortalDeps } from '../index.ts';
@@ -44,7 +44,7 @@ export interface Catalogue {
   service: ServiceDefinition;
   operations: OperationEntry[];
   /** A call that works against the sandbox: a GET whose required parameters all have examples. */
-  sample: string | undefined;
+  sample: SampleCall | undefined;
 }
 
 const catalogues = new WeakMap<FastifyInstance, Promise<Catalogue[]>>();

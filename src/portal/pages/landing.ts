@@ -5,7 +5,7 @@ import { html, type SafeHtml } from '../../platform/http/html.ts';
 import { ENVIRONMENT_PREFIX, type ServiceDefinition } from '../../services/contract.ts';
 import { ORGANISATION_HEADER_SERVICES } from '../domain/organisation-header.ts';
 import { productFor } from '../domain/products.ts';
-import { quickStartLines } from '../domain/quick-start.ts';
+import { quickStartLines, type SampleCall } from '../domain/quick-start.ts';
 import type { OperationEntry } from '../domain/reference-document.ts';
 import type { Catalogue } from '../operations/reference.ts';
 import { portalContext } from '../session.ts';
@@ -26,14 +26,25 @@ const WHAT: Record<string, string> = {
 };
 
 /**
- * One-line calls in curl and TypeScript. `organisation`: for a register that needs `x-organisation`, the
+ * A register's quick start: one line of curl, and the same call through the typed client with the line
+ * that installs it from this gateway. `organisation`: for a register that needs `x-organisation`, the
  * value to send (the user's own identifier, or `null` for the `RSG_ORGANISATION` variable).
  */
-export function quickStart(url: string, organisation?: string | null): SafeHtml {
-  const { curl, typescript } = quickStartLines(url, organisation);
+export function quickStart(
+  base: string,
+  register: { id: string; prefix: string },
+  sample: SampleCall,
+  organisation?: string | null,
+): SafeHtml {
+  const { curl, install, typescript } = quickStartLines(base, register, sample, organisation);
   return html`<p class="hint">Quick start (with your sandbox key in <code>RSG_KEY</code>):</p>
 <p class="label">curl</p><pre tabindex="0">${curl}</pre>
-<p class="label">TypeScript</p><pre tabindex="0">${typescript}</pre>`;
+${
+  install && typescript
+    ? html`<p class="label">TypeScript, with the typed client (Node.js 22+; <a href="/portal/downloads/client.tgz">download</a>)</p><pre tabindex="0" class="install">${install}</pre>
+<pre tabindex="0" class="typescript">${typescript}</pre>`
+    : ''
+}`;
 }
 
 /** For operators: the sandbox clock and whether the simulated maintenance window is on (and now). */
@@ -93,8 +104,8 @@ function registerCard(
 ${
   built && sample
     ? ORGANISATION_HEADER_SERVICES.has(service.id)
-      ? html`${quickStart(`${base}${sandboxBase}${sample}`, organisation)}${organisationNote(request, organisation ?? undefined, `/portal#register-${service.id}`)}`
-      : quickStart(`${base}${sandboxBase}${sample}`)
+      ? html`${quickStart(base, { id: service.id, prefix: sandboxBase }, sample, organisation)}${organisationNote(request, organisation ?? undefined, `/portal#register-${service.id}`)}`
+      : quickStart(base, { id: service.id, prefix: sandboxBase }, sample)
     : ''
 }</article>`;
 }

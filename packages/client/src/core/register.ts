@@ -3,7 +3,17 @@
  * per name, typed from the generated `paths`, and `paginate` for the operations that page.
  */
 import type { Answer, Request, Transport } from './transport.ts';
-import type { AnswerOf, InputOf, ItemsOf, Methods, OperationOf, PagedNames } from './typing.ts';
+import type {
+  AnswerIn,
+  AnswerOf,
+  DefaultMediaOf,
+  InputOf,
+  ItemsOf,
+  MediaOf,
+  Methods,
+  OperationOf,
+  PagedNames,
+} from './typing.ts';
 
 /** How a register pages: its first page's number and where an answer keeps its list and its total. */
 export interface Paging {
@@ -29,15 +39,28 @@ type Input = {
   timeoutMs?: number;
 };
 
+/**
+ * The media type a call asks for when it names none: JSON when the operation answers it (or is not in
+ * `mediaTypes`, the operations whose success is not JSON alone), else the operation's first (XML, a PDF).
+ */
+function acceptOf(operation: string, mediaTypes: Readonly<Record<string, readonly string[]>>): string {
+  const types = mediaTypes[operation];
+  return !types || types.includes('application/json') ? 'application/json' : types[0]!;
+}
+
 /** The transport's request for an operation `METHOD /path` and a method's input. */
-export function requestOf(operation: string, input: Input = {}): Request {
+export function requestOf(
+  operation: string,
+  input: Input = {},
+  mediaTypes: Readonly<Record<string, readonly string[]>> = {},
+): Request {
   const space = operation.indexOf(' ');
   return {
     method: operation.slice(0, space),
     path: operation.slice(space + 1),
     pathParameters: input.path,
     query: input.query,
-    headers: input.accept ? { ...input.header, Accept: input.accept } : input.header,
+    headers: { ...input.header, Accept: input.accept ?? acceptOf(operation, mediaTypes) },
     body: input.body,
     requestId: input.requestId,
     ifMatch: input.ifMatch,
@@ -51,11 +74,19 @@ export interface RegisterBase<Paths, Table extends Record<string, string>> {
   readonly transport: Transport;
   /** The operations by name, each `METHOD /path`. */
   readonly operations: Table;
-  /** Sends an operation and answers the whole answer (status, headers, body), not the body alone. */
-  send<Name extends keyof Table & string>(
+  /**
+   * Sends an operation and answers the whole answer (status, headers, body), not the body alone; the
+   * body typed by the media type asked for (`accept`), as a method's is.
+   */
+  send<
+    Name extends keyof Table & string,
+    M extends
+      | MediaOf<OperationOf<Paths, Table[Name]>>
+      | DefaultMediaOf<OperationOf<Paths, Table[Name]>> = DefaultMediaOf<OperationOf<Paths, Table[Name]>>,
+  >(
     name: Name,
-    input?: InputOf<OperationOf<Paths, Table[Name]>>,
-  ): Promise<Answer<AnswerOf<OperationOf<Paths, Table[Name]>>>>;
+    input?: Omit<InputOf<OperationOf<Paths, Table[Name]>>, 'accept'> & { accept?: M },
+  ): Promise<Answer<AnswerIn<OperationOf<Paths, Table[Name]>, M>>>;
   /**
    * Every item of a paged operation, page after page (as they are asked for): the register's own
    * `page` and `page-size` parameters, from its first page number, until its total or a short page.
@@ -73,11 +104,12 @@ export function registerClient<Paths, Table extends Record<string, string>>(
   transport: Transport,
   operations: Table,
   paging: Paging,
+  mediaTypes: Readonly<Record<string, readonly string[]>> = {},
 ): RegisterClient<Paths, Table> {
   const send = (name: string, input?: Input) => {
     const operation = operations[name];
     if (!operation) throw new TypeError(`no operation named ${name}`);
-    return transport.send(requestOf(operation, input));
+    return transport.send(requestOf(operation, input, mediaTypes));
   };
   async function* paginate(name: string, input: Input = {}) {
     const size = Number(input.query?.['page-size'] ?? MAX_PAGE_SIZE);

@@ -37,10 +37,11 @@ export interface TransportOptions {
   /** The client's own timeout of one attempt, in milliseconds. Default 60 s. */
   timeoutMs?: number | undefined;
   /**
-   * The resource whose ETag a write to `path` must match: the path itself by default; the business
-   * number register's writes to an entity's parts match the entity's ETag.
+   * The writes whose If-Match holds against another resource's ETag, from the document's `x-etag-of`:
+   * `'METHOD /path'` (the template) to that resource's template, e.g. the business number register's
+   * `POST /entities/{nzbn}/roles` to `/entities/{nzbn}`. A write not named holds against its own path.
    */
-  etagScope?: ((path: string) => string) | undefined;
+  etagOf?: Readonly<Record<string, string>> | undefined;
   /** A `fetch` of your own (a proxy agent, a test double); the global one by default. */
   fetch?: typeof fetch | undefined;
 }
@@ -114,14 +115,20 @@ export class Transport {
     return `${this.options.baseUrl.replace(/\/+$/, '')}${PREFIX[this.options.environment]}${this.options.registerPath}`;
   }
 
-  /** The ETag a write to a resource (`/financing-statements/FH04…`) would send as `If-Match`, if any. */
+  /** The ETag remembered for a resource (`/financing-statements/FH04…`), as last read or written. */
   etagOf(resource: string): string | undefined {
-    return this.versions.get(this.scopeOf(resource));
+    return this.versions.get(resource.split('?')[0]!);
   }
 
-  private scopeOf(resource: string): string {
+  /**
+   * The resource whose ETag the request holds against: for a write its document's `x-etag-of` names
+   * (the part of the request's path that template spans: `/entities/9429…` of
+   * `/entities/9429…/roles`), else the request's own path.
+   */
+  private scopeOf(request: Request, resource: string): string {
     const path = resource.split('?')[0]!;
-    return this.options.etagScope?.(path) ?? path;
+    const named = this.options.etagOf?.[`${request.method} ${request.path}`];
+    return named === undefined ? path : path.split('/').slice(0, named.split('/').length).join('/');
   }
 
   /** Sends the request (retrying when that is safe) and answers its success, or throws its typed error. */
@@ -132,7 +139,8 @@ export class Transport {
     const repeatable = read || request.requestId !== undefined;
     const attempts = repeatable ? Math.max(1, this.options.retry?.attempts ?? 4) : 1;
     const remembered = this.etags.get(resource);
-    const ifMatch = read ? undefined : (request.ifMatch ?? this.etagOf(resource));
+    const scope = this.scopeOf(request, resource);
+    const ifMatch = read ? undefined : (request.ifMatch ?? this.versions.get(scope));
     let authRetried = false;
     for (let attempt = 1; ; attempt++) {
       const response = await this.attempt(request, resource, read ? remembered?.etag : undefined, ifMatch);
@@ -151,7 +159,7 @@ export class Transport {
         await sleep(this.delay(attempt, response.headers.get('retry-after')), request.signal);
         continue;
       }
-      return this.settle<T>(request, resource, response, ifMatch);
+      return this.settle<T>(request, resource, scope, response, ifMatch);
     }
   }
 
@@ -214,6 +222,7 @@ export class Transport {
   private async settle<T>(
     request: Request,
     resource: string,
+    scope: string,
     response: Response,
     ifMatch: string | undefined,
   ): Promise<Answer<T>> {
@@ -231,12 +240,13 @@ export class Transport {
     }
     const body = (await decodeBody(response, contentType)) as T;
     const etag = response.headers.get('etag');
-    const scope = this.scopeOf(resource);
     if (request.method === 'GET') {
-      if (etag) this.etags.set(resource, { etag, body });
-      // A read of the scope itself (not of a part) tells its version.
-      if (etag && scope === resource.split('?')[0]) this.versions.set(scope, etag);
+      if (etag) {
+        this.etags.set(resource, { etag, body });
+        this.versions.set(scope, etag);
+      }
     } else if (etag) this.versions.set(scope, etag);
+    // The write changed the resource: the ETag held for it is stale now.
     else this.versions.delete(scope);
     return { status: response.status, headers: response.headers, body };
   }
@@ -273,5 +283,6 @@ async function decodeBody(response: Response, contentType: string): Promise<unkn
     return text === '' ? undefined : JSON.parse(text);
   }
   if (contentType.startsWith('text/') || /[/+]xml/.test(contentType)) return response.text();
-  return new Uint8Array(await response.arrayBuffer());
+  // A document (a PDF, an image): a Blob, which keeps its media type, in Node.js and in browsers.
+  return response.blob();
 }

@@ -68,45 +68,92 @@ export interface CallOptions {
   requestId?: string;
   /** Cancels the call (and any waiting between retries). */
   signal?: AbortSignal;
-  /** The media type to ask for (`Accept`), when the operation answers several (CSV, XML); JSON by default. */
-  accept?: string;
   /** The ETag a write must match (`If-Match`); the one the client remembers for the resource otherwise. */
   ifMatch?: string;
 }
 
 type Flatten<T> = { [K in keyof T]: T[K] };
 
+type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 206 | '200' | '201' | '202' | '204';
+
+type Successes<Op> = Op extends { responses: infer R }
+  ? { [S in keyof R]: S extends SuccessStatus ? R[S] : never }[keyof R]
+  : never;
+
+/** The media types a success of the operation may have (`application/json`, `text/csv`, `application/pdf`…). */
+export type MediaOf<Op> =
+  Successes<Op> extends infer R ? (R extends { content: infer C } ? keyof C & string : never) : never;
+
+/** The media type asked for when the call names none: JSON when the operation answers it, else its own. */
+export type DefaultMediaOf<Op> = [MediaOf<Op>] extends [never]
+  ? 'application/json'
+  : 'application/json' extends MediaOf<Op>
+    ? 'application/json'
+    : MediaOf<Op>;
+
+/** A JSON media type (`application/json`, `application/problem+json`). */
+type JsonMedia = 'application/json' | `${string}+json`;
+/** A media type whose body is text: `text/*` (CSV, XML) and the XML types. */
+type TextMedia = `text/${string}` | `${string}/xml` | `${string}+xml`;
+
+/** What a success answers in one media type: its JSON, text (CSV, XML), or a `Blob` (a PDF, an image). */
+type BodyIn<R, M> = M extends JsonMedia
+  ? R extends { content: infer C }
+    ? M extends keyof C
+      ? C[M]
+      : never
+    : undefined
+  : M extends TextMedia
+    ? string
+    : Blob;
+
+/** What a success of the operation answers in media type `M` (an answer without content: undefined). */
+export type AnswerIn<Op, M> =
+  Successes<Op> extends infer R
+    ? R extends { content: infer C }
+      ? keyof C extends never
+        ? undefined
+        : BodyIn<R, M>
+      : undefined
+    : never;
+
+/** An operation that answers with a redirect (a document behind a signed URL), followed by `fetch`. */
+type Redirects<Op> = Op extends { responses: infer R }
+  ? Extract<keyof R, 301 | 302 | 303 | 307 | '302'>
+  : never;
+
+/**
+ * What a success of the operation answers when the call names no media type (JSON when it has JSON); a
+ * redirect's document, followed, as a Blob.
+ */
+export type AnswerOf<Op> = [Successes<Op>] extends [never]
+  ? [Redirects<Op>] extends [never]
+    ? never
+    : Blob
+  : AnswerIn<Op, DefaultMediaOf<Op>>;
+
 /** What a call of the operation takes. */
 export type InputOf<Op> = Flatten<
   Part<Parameters_<Op>, 'path'> & Part<Parameters_<Op>, 'query'> & HeaderPart<Parameters_<Op>> & BodyOf<Op>
 > &
-  CallOptions;
-
-type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 206 | '200' | '201' | '202' | '204';
-
-type ContentOf<R> = R extends { content: infer C }
-  ? 'application/json' extends keyof C
-    ? C['application/json']
-    : keyof C extends never
-      ? undefined
-      : Extract<keyof C, `text/${string}` | `${string}/xml`> extends never
-        ? Uint8Array
-        : string
-  : undefined;
-
-/** What a success of the operation answers: its JSON, the text of an XML or CSV answer, or the bytes. */
-export type AnswerOf<Op> = Op extends { responses: infer R }
-  ? { [S in keyof R]: S extends SuccessStatus ? ContentOf<R[S]> : never }[keyof R]
-  : never;
+  CallOptions & {
+    /** The media type to ask for (`Accept`), one the operation answers; JSON by default when it has JSON. */
+    accept?: DefaultMediaOf<Op>;
+  };
 
 /** All of an input's members optional: the call may omit it. */
 type Args<Input> = Record<never, never> extends Input ? [input?: Input] : [input: Input];
 
+/**
+ * A typed method: called without `accept`, it answers the default media type's body; with `accept`, one
+ * of the media types the operation answers, that type's (`text/csv` and XML: a string; a PDF: a Blob).
+ */
+export type Method<Op> = ((...args: Args<InputOf<Op>>) => Promise<AnswerOf<Op>>) &
+  (<M extends MediaOf<Op>>(input: Omit<InputOf<Op>, 'accept'> & { accept: M }) => Promise<AnswerIn<Op, M>>);
+
 /** One typed method per name of the table. */
 export type Methods<Paths, Table extends Record<string, string>> = {
-  [Name in keyof Table]: (
-    ...args: Args<InputOf<OperationOf<Paths, Table[Name]>>>
-  ) => Promise<AnswerOf<OperationOf<Paths, Table[Name]>>>;
+  [Name in keyof Table]: Method<OperationOf<Paths, Table[Name]>>;
 };
 
 /** The list an answer of a paged operation holds, under the name its register gives it. */

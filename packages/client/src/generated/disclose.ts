@@ -12,165 +12,7 @@ export interface paths {
          * Search offers
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Name or number contains (case ignored), 1 to 100 characters */
-                    "name-or-number"?: string;
-                    /** @description Status, exactly (case ignored), e.g. Open */
-                    status?: string;
-                    /** @description Product type, e.g. Debt securities */
-                    "product-type"?: string;
-                    /** @description Offeror’s name contains */
-                    issuer?: string;
-                    /** @description The offer’s name or number, or its offeror’s name, contains (case ignored), 1 to 100 characters */
-                    "offer-or-issuer-name-or-number"?: string;
-                    /** @description The same as product-type (the public client’s name); 400 when both are given and differ */
-                    type?: string;
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                /** @description Offer or scheme number */
-                                number: string;
-                                name: string;
-                                status: string;
-                                /** @description Product type (offers) or scheme type (schemes) */
-                                type: string;
-                                /** @description Offeror (offers) or manager (schemes) */
-                                issuer: string;
-                                versionId: string;
-                                /** @description ISO 8601 date and time */
-                                lastChanged: string;
-                                href: string;
-                                /** @description The same record on the online register (a public page) */
-                                registerUrl: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["searchOffers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -190,161 +32,7 @@ export interface paths {
          * Search schemes
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Name or number contains (case ignored), 1 to 100 characters */
-                    "name-or-number"?: string;
-                    /** @description Status, exactly (case ignored), e.g. Open */
-                    status?: string;
-                    /** @description Scheme type, e.g. KiwiSaver scheme */
-                    "scheme-type"?: string;
-                    /** @description Manager’s name contains */
-                    issuer?: string;
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                /** @description Offer or scheme number */
-                                number: string;
-                                name: string;
-                                status: string;
-                                /** @description Product type (offers) or scheme type (schemes) */
-                                type: string;
-                                /** @description Offeror (offers) or manager (schemes) */
-                                issuer: string;
-                                versionId: string;
-                                /** @description ISO 8601 date and time */
-                                lastChanged: string;
-                                href: string;
-                                /** @description The same record on the online register (a public page) */
-                                registerUrl: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["searchSchemes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -364,167 +52,7 @@ export interface paths {
          * Offers new or changed from start-date to end-date (both inclusive, New Zealand dates)
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description First day, YYYY-MM-DD (published name)
-                     * @example 2026-06-01
-                     */
-                    "start-date"?: string;
-                    /**
-                     * @description Last day, YYYY-MM-DD (published name)
-                     * @example 2026-06-15
-                     */
-                    "end-date"?: string;
-                    /** @description The same as start-date (the spec’s name); 400 when both are given and differ */
-                    startDate?: string;
-                    /** @description The same as end-date; 400 when both are given and differ */
-                    endDate?: string;
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                /** @description Offer or scheme number */
-                                number: string;
-                                name: string;
-                                status: string;
-                                /** @description Product type (offers) or scheme type (schemes) */
-                                type: string;
-                                /** @description Offeror (offers) or manager (schemes) */
-                                issuer: string;
-                                versionId: string;
-                                /** @description ISO 8601 date and time */
-                                lastChanged: string;
-                                href: string;
-                                /** @description The same record on the online register (a public page) */
-                                registerUrl: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getNewOrChangedOffers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -544,167 +72,7 @@ export interface paths {
          * Schemes new or changed from start-date to end-date (both inclusive, New Zealand dates)
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description First day, YYYY-MM-DD (published name)
-                     * @example 2026-06-01
-                     */
-                    "start-date"?: string;
-                    /**
-                     * @description Last day, YYYY-MM-DD (published name)
-                     * @example 2026-06-15
-                     */
-                    "end-date"?: string;
-                    /** @description The same as start-date (the spec’s name); 400 when both are given and differ */
-                    startDate?: string;
-                    /** @description The same as end-date; 400 when both are given and differ */
-                    endDate?: string;
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                /** @description Offer or scheme number */
-                                number: string;
-                                name: string;
-                                status: string;
-                                /** @description Product type (offers) or scheme type (schemes) */
-                                type: string;
-                                /** @description Offeror (offers) or manager (schemes) */
-                                issuer: string;
-                                versionId: string;
-                                /** @description ISO 8601 date and time */
-                                lastChanged: string;
-                                href: string;
-                                /** @description The same record on the online register (a public page) */
-                                registerUrl: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getNewOrChangedSchemes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -724,185 +92,7 @@ export interface paths {
          * Fund detail (historic data for a version of its parent offer)
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A version identifier of the parent offer (e.g. OFR10001-v2): the fund as it was then */
-                    version?: string;
-                    /** @description Ours (not in the published design): a version identifier of the fund itself (e.g. FND10001-v3, from /fund/{fundNumber}/versions); not with version */
-                    "fund-version"?: string;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description OFR and 5 digits
-                     * @example OFR10001
-                     */
-                    offerNumber: string;
-                    /**
-                     * @description FND and 5 digits
-                     * @example FND10001
-                     */
-                    fundNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            fundNumber: string;
-                            offerNumber: string;
-                            name: string;
-                            fundType: string;
-                            /** @description The fund version shown */
-                            versionId: string;
-                            /** @description The version of the parent offer this fund version belongs to */
-                            offerVersionId: string;
-                            /** @description ISO 8601 date and time */
-                            versionDate: string;
-                            unitPrice: {
-                                price: number;
-                                currency: string;
-                            } | null;
-                            returns: {
-                                period: string;
-                                percentage: number;
-                            }[];
-                            fees: {
-                                feeType: string;
-                                percentage: number;
-                            }[];
-                            assetAllocation: {
-                                assetType: string;
-                                actualPercentage: number;
-                                targetPercentage: number;
-                            }[];
-                            fundSize: number | null;
-                            numberOfInvestors: number | null;
-                            riskIndicator: number | null;
-                            holdingsPeriodEndDate: string | null;
-                            /** @description The first 10 holdings of the full portfolio holdings */
-                            holdings: {
-                                assetName: string;
-                                /** @enum {string} */
-                                assetType: "CASH_AND_CASH_EQUIVALENTS" | "NEW_ZEALAND_FIXED_INTEREST" | "INTERNATIONAL_FIXED_INTEREST" | "AUSTRALASIAN_EQUITIES" | "INTERNATIONAL_EQUITIES" | "LISTED_PROPERTY" | "UNLISTED_PROPERTY" | "COMMODITIES" | "OTHER";
-                                isin: string | null;
-                                value: number;
-                                percentageOfFund: number;
-                                currency: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getFund"];
         put?: never;
         post?: never;
         delete?: never;
@@ -922,180 +112,7 @@ export interface paths {
          * Fund detail (the spec’s path; the same answer)
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A version identifier of the parent offer (e.g. OFR10001-v2): the fund as it was then */
-                    version?: string;
-                    /** @description Ours (not in the published design): a version identifier of the fund itself (e.g. FND10001-v3, from /fund/{fundNumber}/versions); not with version */
-                    "fund-version"?: string;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description FND and 5 digits
-                     * @example FND10001
-                     */
-                    fundNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            fundNumber: string;
-                            offerNumber: string;
-                            name: string;
-                            fundType: string;
-                            /** @description The fund version shown */
-                            versionId: string;
-                            /** @description The version of the parent offer this fund version belongs to */
-                            offerVersionId: string;
-                            /** @description ISO 8601 date and time */
-                            versionDate: string;
-                            unitPrice: {
-                                price: number;
-                                currency: string;
-                            } | null;
-                            returns: {
-                                period: string;
-                                percentage: number;
-                            }[];
-                            fees: {
-                                feeType: string;
-                                percentage: number;
-                            }[];
-                            assetAllocation: {
-                                assetType: string;
-                                actualPercentage: number;
-                                targetPercentage: number;
-                            }[];
-                            fundSize: number | null;
-                            numberOfInvestors: number | null;
-                            riskIndicator: number | null;
-                            holdingsPeriodEndDate: string | null;
-                            /** @description The first 10 holdings of the full portfolio holdings */
-                            holdings: {
-                                assetName: string;
-                                /** @enum {string} */
-                                assetType: "CASH_AND_CASH_EQUIVALENTS" | "NEW_ZEALAND_FIXED_INTEREST" | "INTERNATIONAL_FIXED_INTEREST" | "AUSTRALASIAN_EQUITIES" | "INTERNATIONAL_EQUITIES" | "LISTED_PROPERTY" | "UNLISTED_PROPERTY" | "COMMODITIES" | "OTHER";
-                                isin: string | null;
-                                value: number;
-                                percentageOfFund: number;
-                                currency: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getFundByNumber"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1115,156 +132,7 @@ export interface paths {
          * Full portfolio holdings of the fund (at a version of its parent offer)
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A version identifier of the parent offer (e.g. OFR10001-v2): the fund as it was then */
-                    version?: string;
-                    /** @description Ours (not in the published design): a version identifier of the fund itself (e.g. FND10001-v3, from /fund/{fundNumber}/versions); not with version */
-                    "fund-version"?: string;
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description FND and 5 digits
-                     * @example FND10001
-                     */
-                    fundNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                assetName: string;
-                                /** @enum {string} */
-                                assetType: "CASH_AND_CASH_EQUIVALENTS" | "NEW_ZEALAND_FIXED_INTEREST" | "INTERNATIONAL_FIXED_INTEREST" | "AUSTRALASIAN_EQUITIES" | "INTERNATIONAL_EQUITIES" | "LISTED_PROPERTY" | "UNLISTED_PROPERTY" | "COMMODITIES" | "OTHER";
-                                isin: string | null;
-                                value: number;
-                                percentageOfFund: number;
-                                currency: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getFundHoldings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1284,151 +152,7 @@ export interface paths {
          * Filing history of the fund, newest first
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description FND and 5 digits
-                     * @example FND10001
-                     */
-                    fundNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                /** @description ISO 8601 date and time */
-                                filedDate: string;
-                                filingType: string;
-                                description: string;
-                                fundNumber: string | null;
-                                late: boolean;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getFundFilingHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1448,164 +172,7 @@ export interface paths {
          * The fund’s returns over time: one item per fund update filed, newest period first
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description FND and 5 digits
-                     * @example FND10001
-                     */
-                    fundNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                /** @description The quarter the fund update covers, YYYY-MM-DD */
-                                periodEndDate: string;
-                                /** @description When it was filed, ISO 8601 date and time */
-                                filedDate: string;
-                                late: boolean;
-                                /** @description The fund version the filing made */
-                                versionId: string;
-                                unitPrice: {
-                                    price: number;
-                                    currency: string;
-                                } | null;
-                                /** @description Returns after fees and tax over each period, as filed */
-                                returns: {
-                                    period: string;
-                                    percentage: number;
-                                }[];
-                                fundSize: number | null;
-                                numberOfInvestors: number | null;
-                                riskIndicator: number | null;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getFundReturns"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1625,153 +192,7 @@ export interface paths {
          * Every version of the fund itself, newest first (ours)
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description FND and 5 digits
-                     * @example FND10001
-                     */
-                    fundNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                versionId: string;
-                                /** @description ISO 8601 date and time */
-                                versionDate: string;
-                                change: string;
-                                /** @description The version of the parent offer this fund version belongs to */
-                                offerVersionId: string;
-                                /** @description The fund at this version (ours: `?fund-version=`) */
-                                href: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getFundVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1791,180 +212,7 @@ export interface paths {
          * Offer detail (a historic version with ?version=)
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A version identifier (e.g. OFR10001-v2); absent: the current version */
-                    version?: string;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description OFR and 5 digits
-                     * @example OFR10001
-                     */
-                    offerNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            offerNumber: string;
-                            name: string;
-                            status: string;
-                            productType: string;
-                            schemeNumber: string | null;
-                            issuer: {
-                                name: string;
-                                nzbn: string | null;
-                            };
-                            openDate: string | null;
-                            closeDate: string | null;
-                            /** @description The version identifier of what is shown */
-                            versionId: string;
-                            /** @description ISO 8601 date and time */
-                            versionDate: string;
-                            currentVersionId: string;
-                            /** @description Every version, newest first (at most 10; the link lists all) */
-                            versions: {
-                                versionId: string;
-                                /** @description ISO 8601 date and time */
-                                versionDate: string;
-                                change: string;
-                            }[];
-                            /** @description The first 10 participants */
-                            participants: {
-                                role: string;
-                                name: string;
-                                nzbn: string | null;
-                            }[];
-                            /** @description The first 10 documents */
-                            documents: {
-                                documentRecId: string;
-                                documentType: string;
-                                title: string;
-                                fileName: string;
-                                contentType: string;
-                                sizeBytes: number;
-                                /** @description ISO 8601 date and time */
-                                addedDate: string;
-                                noticeRecId: string | null;
-                                /** @description The download operation: 302 to a signed URL */
-                                href: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getOffer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1984,149 +232,7 @@ export interface paths {
          * Every version of the offer, newest first
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description OFR and 5 digits
-                     * @example OFR10001
-                     */
-                    offerNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                versionId: string;
-                                /** @description ISO 8601 date and time */
-                                versionDate: string;
-                                change: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getOfferVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2146,151 +252,7 @@ export interface paths {
          * Filing history of the offer, newest first
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description OFR and 5 digits
-                     * @example OFR10001
-                     */
-                    offerNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                /** @description ISO 8601 date and time */
-                                filedDate: string;
-                                filingType: string;
-                                description: string;
-                                fundNumber: string | null;
-                                late: boolean;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getOfferFilingHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2310,148 +272,7 @@ export interface paths {
          * Participants of the offer
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description OFR and 5 digits
-                     * @example OFR10001
-                     */
-                    offerNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                role: string;
-                                name: string;
-                                nzbn: string | null;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getOfferParticipants"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2471,156 +292,7 @@ export interface paths {
          * Every document of the offer, newest first
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description OFR and 5 digits
-                     * @example OFR10001
-                     */
-                    offerNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                documentRecId: string;
-                                documentType: string;
-                                title: string;
-                                fileName: string;
-                                contentType: string;
-                                sizeBytes: number;
-                                /** @description ISO 8601 date and time */
-                                addedDate: string;
-                                noticeRecId: string | null;
-                                /** @description The download operation: 302 to a signed URL */
-                                href: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getOfferDocuments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2640,161 +312,7 @@ export interface paths {
          * Documents of one of the regulator's notices on the offer
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description OFR and 5 digits
-                     * @example OFR10003
-                     */
-                    offerNumber: string;
-                    /**
-                     * @description A Financial Markets Authority notice’s id (from the offer’s or scheme’s documents)
-                     * @example DOC100067
-                     */
-                    noticeRecId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                documentRecId: string;
-                                documentType: string;
-                                title: string;
-                                fileName: string;
-                                contentType: string;
-                                sizeBytes: number;
-                                /** @description ISO 8601 date and time */
-                                addedDate: string;
-                                noticeRecId: string | null;
-                                /** @description The download operation: 302 to a signed URL */
-                                href: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getOfferFmaNoticeDocuments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2814,156 +332,7 @@ export interface paths {
          * The regulator's notices on the offer, newest first (ours)
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description OFR and 5 digits
-                     * @example OFR10003
-                     */
-                    offerNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                /** @description The notice’s id: the `{noticeRecId}` of its paths */
-                                noticeRecId: string;
-                                /** @description Its kind, e.g. Stop order, Direction order, Exemption notice */
-                                noticeType: string;
-                                /** @description The day it was given, YYYY-MM-DD */
-                                noticeDate: string;
-                                summary: string;
-                                /** @description How many documents it has */
-                                documentCount: number;
-                                /** @description The notice */
-                                href: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getOfferFmaNotices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2983,162 +352,7 @@ export interface paths {
          * One of the regulator's notices on the offer: its type, date, summary and documents (ours)
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description OFR and 5 digits
-                     * @example OFR10003
-                     */
-                    offerNumber: string;
-                    /**
-                     * @description A Financial Markets Authority notice’s id (from the offer’s or scheme’s documents)
-                     * @example DOC100067
-                     */
-                    noticeRecId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The notice’s id: the `{noticeRecId}` of its paths */
-                            noticeRecId: string;
-                            /** @description Its kind, e.g. Stop order, Direction order, Exemption notice */
-                            noticeType: string;
-                            /** @description The day it was given, YYYY-MM-DD */
-                            noticeDate: string;
-                            summary: string;
-                            offerNumber: string | null;
-                            schemeNumber: string | null;
-                            /** @description Its first 10 documents, newest first (the link `documents` lists all) */
-                            documents: {
-                                documentRecId: string;
-                                documentType: string;
-                                title: string;
-                                fileName: string;
-                                contentType: string;
-                                sizeBytes: number;
-                                /** @description ISO 8601 date and time */
-                                addedDate: string;
-                                noticeRecId: string | null;
-                                /** @description The download operation: 302 to a signed URL */
-                                href: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getOfferFmaNotice"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3158,197 +372,7 @@ export interface paths {
          * Funds of the offer (as they were at an offer version with ?version=)
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A version identifier (e.g. OFR10001-v2); absent: the current version */
-                    version?: string;
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description OFR and 5 digits
-                     * @example OFR10001
-                     */
-                    offerNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                fundNumber: string;
-                                offerNumber: string;
-                                name: string;
-                                fundType: string;
-                                /** @description The fund version shown */
-                                versionId: string;
-                                /** @description The version of the parent offer this fund version belongs to */
-                                offerVersionId: string;
-                                /** @description ISO 8601 date and time */
-                                versionDate: string;
-                                unitPrice: {
-                                    price: number;
-                                    currency: string;
-                                } | null;
-                                returns: {
-                                    period: string;
-                                    percentage: number;
-                                }[];
-                                fees: {
-                                    feeType: string;
-                                    percentage: number;
-                                }[];
-                                assetAllocation: {
-                                    assetType: string;
-                                    actualPercentage: number;
-                                    targetPercentage: number;
-                                }[];
-                                fundSize: number | null;
-                                numberOfInvestors: number | null;
-                                riskIndicator: number | null;
-                                holdingsPeriodEndDate: string | null;
-                                /** @description The first 10 holdings of the full portfolio holdings */
-                                holdings: {
-                                    assetName: string;
-                                    /** @enum {string} */
-                                    assetType: "CASH_AND_CASH_EQUIVALENTS" | "NEW_ZEALAND_FIXED_INTEREST" | "INTERNATIONAL_FIXED_INTEREST" | "AUSTRALASIAN_EQUITIES" | "INTERNATIONAL_EQUITIES" | "LISTED_PROPERTY" | "UNLISTED_PROPERTY" | "COMMODITIES" | "OTHER";
-                                    isin: string | null;
-                                    value: number;
-                                    percentageOfFund: number;
-                                    currency: string;
-                                }[];
-                                links: {
-                                    rel: string;
-                                    /** @description Path from the gateway root */
-                                    href: string;
-                                    /** @description How many items the linked list holds */
-                                    count?: number;
-                                }[];
-                                /** @description The same record on the online register (a public page) */
-                                registerUrl: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getOfferFunds"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3368,181 +392,7 @@ export interface paths {
          * Scheme detail (a historic version with ?version=)
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A version identifier (e.g. OFR10001-v2); absent: the current version */
-                    version?: string;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description SCH and 5 digits
-                     * @example SCH10000
-                     */
-                    schemeNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            schemeNumber: string;
-                            name: string;
-                            status: string;
-                            schemeType: string;
-                            manager: {
-                                name: string;
-                                nzbn: string | null;
-                            };
-                            supervisor: {
-                                name: string;
-                                nzbn: string | null;
-                            } | null;
-                            /** @description The version identifier of what is shown */
-                            versionId: string;
-                            /** @description ISO 8601 date and time */
-                            versionDate: string;
-                            currentVersionId: string;
-                            /** @description Every version, newest first (at most 10; the link lists all) */
-                            versions: {
-                                versionId: string;
-                                /** @description ISO 8601 date and time */
-                                versionDate: string;
-                                change: string;
-                            }[];
-                            /** @description The first 10 participants */
-                            participants: {
-                                role: string;
-                                name: string;
-                                nzbn: string | null;
-                            }[];
-                            /** @description The first 10 documents */
-                            documents: {
-                                documentRecId: string;
-                                documentType: string;
-                                title: string;
-                                fileName: string;
-                                contentType: string;
-                                sizeBytes: number;
-                                /** @description ISO 8601 date and time */
-                                addedDate: string;
-                                noticeRecId: string | null;
-                                /** @description The download operation: 302 to a signed URL */
-                                href: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getScheme"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3562,149 +412,7 @@ export interface paths {
          * Every version of the scheme, newest first
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description SCH and 5 digits
-                     * @example SCH10000
-                     */
-                    schemeNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                versionId: string;
-                                /** @description ISO 8601 date and time */
-                                versionDate: string;
-                                change: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSchemeVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3724,151 +432,7 @@ export interface paths {
          * Filing history of the scheme, newest first
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description SCH and 5 digits
-                     * @example SCH10000
-                     */
-                    schemeNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                /** @description ISO 8601 date and time */
-                                filedDate: string;
-                                filingType: string;
-                                description: string;
-                                fundNumber: string | null;
-                                late: boolean;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSchemeFilingHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3888,148 +452,7 @@ export interface paths {
          * Participants of the scheme
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description SCH and 5 digits
-                     * @example SCH10000
-                     */
-                    schemeNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                role: string;
-                                name: string;
-                                nzbn: string | null;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSchemeParticipants"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4049,156 +472,7 @@ export interface paths {
          * Every document of the scheme, newest first
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description SCH and 5 digits
-                     * @example SCH10000
-                     */
-                    schemeNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                documentRecId: string;
-                                documentType: string;
-                                title: string;
-                                fileName: string;
-                                contentType: string;
-                                sizeBytes: number;
-                                /** @description ISO 8601 date and time */
-                                addedDate: string;
-                                noticeRecId: string | null;
-                                /** @description The download operation: 302 to a signed URL */
-                                href: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSchemeDocuments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4218,161 +492,7 @@ export interface paths {
          * Documents of one of the regulator's notices on the scheme
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description SCH and 5 digits
-                     * @example SCH10000
-                     */
-                    schemeNumber: string;
-                    /**
-                     * @description A Financial Markets Authority notice’s id (from the offer’s or scheme’s documents)
-                     * @example DOC100013
-                     */
-                    noticeRecId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                documentRecId: string;
-                                documentType: string;
-                                title: string;
-                                fileName: string;
-                                contentType: string;
-                                sizeBytes: number;
-                                /** @description ISO 8601 date and time */
-                                addedDate: string;
-                                noticeRecId: string | null;
-                                /** @description The download operation: 302 to a signed URL */
-                                href: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSchemeFmaNoticeDocuments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4392,156 +512,7 @@ export interface paths {
          * The regulator's notices on the scheme, newest first (ours)
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description SCH and 5 digits
-                     * @example SCH10000
-                     */
-                    schemeNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                /** @description The notice’s id: the `{noticeRecId}` of its paths */
-                                noticeRecId: string;
-                                /** @description Its kind, e.g. Stop order, Direction order, Exemption notice */
-                                noticeType: string;
-                                /** @description The day it was given, YYYY-MM-DD */
-                                noticeDate: string;
-                                summary: string;
-                                /** @description How many documents it has */
-                                documentCount: number;
-                                /** @description The notice */
-                                href: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSchemeFmaNotices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4561,162 +532,7 @@ export interface paths {
          * One of the regulator's notices on the scheme: its type, date, summary and documents (ours)
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description SCH and 5 digits
-                     * @example SCH10000
-                     */
-                    schemeNumber: string;
-                    /**
-                     * @description A Financial Markets Authority notice’s id (from the offer’s or scheme’s documents)
-                     * @example DOC100013
-                     */
-                    noticeRecId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The notice’s id: the `{noticeRecId}` of its paths */
-                            noticeRecId: string;
-                            /** @description Its kind, e.g. Stop order, Direction order, Exemption notice */
-                            noticeType: string;
-                            /** @description The day it was given, YYYY-MM-DD */
-                            noticeDate: string;
-                            summary: string;
-                            offerNumber: string | null;
-                            schemeNumber: string | null;
-                            /** @description Its first 10 documents, newest first (the link `documents` lists all) */
-                            documents: {
-                                documentRecId: string;
-                                documentType: string;
-                                title: string;
-                                fileName: string;
-                                contentType: string;
-                                sizeBytes: number;
-                                /** @description ISO 8601 date and time */
-                                addedDate: string;
-                                noticeRecId: string | null;
-                                /** @description The download operation: 302 to a signed URL */
-                                href: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSchemeFmaNotice"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4736,156 +552,7 @@ export interface paths {
          * Governing documents of the scheme
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description SCH and 5 digits
-                     * @example SCH10000
-                     */
-                    schemeNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                documentRecId: string;
-                                documentType: string;
-                                title: string;
-                                fileName: string;
-                                contentType: string;
-                                sizeBytes: number;
-                                /** @description ISO 8601 date and time */
-                                addedDate: string;
-                                noticeRecId: string | null;
-                                /** @description The download operation: 302 to a signed URL */
-                                href: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSchemeGoverningDocuments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4905,156 +572,7 @@ export interface paths {
          * Consents of the manager and supervisor
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description SCH and 5 digits
-                     * @example SCH10000
-                     */
-                    schemeNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                documentRecId: string;
-                                documentType: string;
-                                title: string;
-                                fileName: string;
-                                contentType: string;
-                                sizeBytes: number;
-                                /** @description ISO 8601 date and time */
-                                addedDate: string;
-                                noticeRecId: string | null;
-                                /** @description The download operation: 302 to a signed URL */
-                                href: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSchemeManagerAndSupervisorConsentDocuments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5074,159 +592,7 @@ export interface paths {
          * Offers of the scheme, in number order (ours)
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description SCH and 5 digits
-                     * @example SCH10000
-                     */
-                    schemeNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            page: number;
-                            pageSize: number;
-                            totalItems: number;
-                            totalPages: number;
-                            items: {
-                                /** @description Offer or scheme number */
-                                number: string;
-                                name: string;
-                                status: string;
-                                /** @description Product type (offers) or scheme type (schemes) */
-                                type: string;
-                                /** @description Offeror (offers) or manager (schemes) */
-                                issuer: string;
-                                versionId: string;
-                                /** @description ISO 8601 date and time */
-                                lastChanged: string;
-                                href: string;
-                                /** @description The same record on the online register (a public page) */
-                                registerUrl: string;
-                            }[];
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSchemeOffers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5246,106 +612,7 @@ export interface paths {
          * A document of the offer: 302 to a signed URL
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it. The signed URL lives 300 seconds.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description OFR and 5 digits
-                     * @example OFR10001
-                     */
-                    offerNumber: string;
-                    /**
-                     * @description The document’s type (from the documents list)
-                     * @example product-disclosure-statements
-                     */
-                    documentType: string;
-                    /**
-                     * @description The document’s id (from the documents list)
-                     * @example DOC100030
-                     */
-                    documentRecId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Found: Location is a signed URL, valid for a limited time */
-                302: {
-                    headers: {
-                        /** @description The signed URL of the document */
-                        Location?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such document */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getOfferDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5365,106 +632,7 @@ export interface paths {
          * A document of the scheme: 302 to a signed URL
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it. The signed URL lives 300 seconds.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description SCH and 5 digits
-                     * @example SCH10000
-                     */
-                    schemeNumber: string;
-                    /**
-                     * @description The document’s type (from the documents list)
-                     * @example governing-documents
-                     */
-                    documentType: string;
-                    /**
-                     * @description The document’s id (from the documents list)
-                     * @example DOC100001
-                     */
-                    documentRecId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Found: Location is a signed URL, valid for a limited time */
-                302: {
-                    headers: {
-                        /** @description The signed URL of the document */
-                        Location?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such document */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSchemeDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5484,96 +652,7 @@ export interface paths {
          * The fund’s latest fund update document: 302 to a signed URL
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it. The signed URL lives 300 seconds.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description FND and 5 digits
-                     * @example FND10001
-                     */
-                    fundNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Found: Location is a signed URL, valid for a limited time */
-                302: {
-                    headers: {
-                        /** @description The signed URL of the document */
-                        Location?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such document */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getFundUpdateDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5593,138 +672,7 @@ export interface paths {
          * Last filed, upcoming and overdue compliance activities of the funds the organisation has authority over
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            organisation: string;
-                            activities: {
-                                fundNumber: string;
-                                fundName: string;
-                                offerNumber: string;
-                                /** @enum {string} */
-                                activityType: "FUND_UPDATE" | "FULL_PORTFOLIO_HOLDINGS";
-                                /** @description YYYY-MM-DD */
-                                periodEndDate: string;
-                                /** @description YYYY-MM-DD */
-                                dueDate: string;
-                                /** @enum {string} */
-                                status: "Upcoming" | "Overdue" | "Filed";
-                                filedDate: string | null;
-                                late: boolean | null;
-                                href: string;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description Not modified (If-None-Match or If-Modified-Since) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule, or x-organisation is absent */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such record, version or page item */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match or If-Unmodified-Since does not hold */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getActivities"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5745,309 +693,7 @@ export interface paths {
          * File a fund update (If-Match: the fund’s ETag)
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The fund’s ETag as last read (required: 428 when absent, 412 when stale) */
-                    "if-match"?: string;
-                    /** @description An HTTP date: 412 when the fund changed after it (ignored beside If-Match, RFC 9110) */
-                    "if-unmodified-since"?: string;
-                };
-                path: {
-                    /**
-                     * @description OFR and 5 digits
-                     * @example OFR10001
-                     */
-                    offerNumber: string;
-                    /**
-                     * @description FND and 5 digits
-                     * @example FND10001
-                     */
-                    fundNumber: string;
-                };
-                cookie?: never;
-            };
-            /** @description A fund update for a quarter; the rules are in the README (every problem is reported at once) */
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "periodEndDate": "2026-03-31",
-                     *       "unitPrice": {
-                     *         "price": 1.2345,
-                     *         "currency": "NZD"
-                     *       },
-                     *       "returns": [
-                     *         {
-                     *           "period": "1y",
-                     *           "percentage": 5.5
-                     *         }
-                     *       ],
-                     *       "fees": [
-                     *         {
-                     *           "feeType": "TOTAL_ANNUAL",
-                     *           "percentage": 0.9
-                     *         }
-                     *       ],
-                     *       "assetAllocation": [
-                     *         {
-                     *           "assetType": "CASH_AND_CASH_EQUIVALENTS",
-                     *           "actualPercentage": 10,
-                     *           "targetPercentage": 10
-                     *         },
-                     *         {
-                     *           "assetType": "INTERNATIONAL_EQUITIES",
-                     *           "actualPercentage": 90,
-                     *           "targetPercentage": 90
-                     *         }
-                     *       ],
-                     *       "fundSize": 125000000,
-                     *       "numberOfInvestors": 4200,
-                     *       "riskIndicator": 4
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @description YYYY-MM-DD
-                         * @example 2026-03-31
-                         */
-                        periodEndDate: string;
-                        unitPrice: {
-                            price: number;
-                            currency: string;
-                        };
-                        returns: {
-                            period: string;
-                            percentage: number;
-                        }[];
-                        fees: {
-                            feeType: string;
-                            percentage: number;
-                        }[];
-                        assetAllocation: {
-                            assetType: string;
-                            actualPercentage: number;
-                            targetPercentage: number;
-                        }[];
-                        fundSize?: number | null;
-                        numberOfInvestors?: number | null;
-                        riskIndicator?: number | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Filed */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            fundNumber: string;
-                            offerNumber: string;
-                            activityType: string;
-                            /** @description YYYY-MM-DD */
-                            periodEndDate: string;
-                            /** @description YYYY-MM-DD */
-                            dueDate: string;
-                            /** @description YYYY-MM-DD */
-                            filedDate: string;
-                            late: boolean;
-                            /** @description The new fund version */
-                            versionId: string;
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description The body breaks rules: every problem is listed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The organisation has no authority over the fund */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description No such fund of the offer */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description The period was filed already */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match does not name the fund’s current version */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description The body is over 20 MB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description The body is not JSON */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match is required */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["submitFundCompliance"];
         post?: never;
         delete?: never;
         options?: never;
@@ -6067,285 +713,7 @@ export interface paths {
          * File full portfolio holdings (If-Match: the fund’s ETag)
          * @description Header x-organisation (required): the register organisation the call is made for — 400 when absent, 403 when the caller does not belong to it.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The fund’s ETag as last read (required: 428 when absent, 412 when stale) */
-                    "if-match"?: string;
-                    /** @description An HTTP date: 412 when the fund changed after it (ignored beside If-Match, RFC 9110) */
-                    "if-unmodified-since"?: string;
-                };
-                path: {
-                    /**
-                     * @description OFR and 5 digits
-                     * @example OFR10001
-                     */
-                    offerNumber: string;
-                    /**
-                     * @description FND and 5 digits
-                     * @example FND10001
-                     */
-                    fundNumber: string;
-                };
-                cookie?: never;
-            };
-            /** @description Full portfolio holdings for a period ending 31 March or 30 September */
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "periodEndDate": "2026-03-31",
-                     *       "holdings": [
-                     *         {
-                     *           "assetName": "New Zealand Government Bond 2031",
-                     *           "assetType": "NEW_ZEALAND_FIXED_INTEREST",
-                     *           "isin": "NZ1000000018",
-                     *           "value": 600000,
-                     *           "percentageOfFund": 60,
-                     *           "currency": "NZD"
-                     *         },
-                     *         {
-                     *           "assetName": "Apple Inc.",
-                     *           "assetType": "INTERNATIONAL_EQUITIES",
-                     *           "isin": "US0378331005",
-                     *           "value": 400000,
-                     *           "percentageOfFund": 40,
-                     *           "currency": "USD"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @description YYYY-MM-DD
-                         * @example 2026-03-31
-                         */
-                        periodEndDate: string;
-                        holdings: {
-                            assetName: string;
-                            /** @enum {string} */
-                            assetType: "CASH_AND_CASH_EQUIVALENTS" | "NEW_ZEALAND_FIXED_INTEREST" | "INTERNATIONAL_FIXED_INTEREST" | "AUSTRALASIAN_EQUITIES" | "INTERNATIONAL_EQUITIES" | "LISTED_PROPERTY" | "UNLISTED_PROPERTY" | "COMMODITIES" | "OTHER";
-                            isin?: string;
-                            value: number;
-                            percentageOfFund: number;
-                            currency: string;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Filed */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            fundNumber: string;
-                            offerNumber: string;
-                            activityType: string;
-                            /** @description YYYY-MM-DD */
-                            periodEndDate: string;
-                            /** @description YYYY-MM-DD */
-                            dueDate: string;
-                            /** @description YYYY-MM-DD */
-                            filedDate: string;
-                            late: boolean;
-                            /** @description The new fund version */
-                            versionId: string;
-                            links: {
-                                rel: string;
-                                /** @description Path from the gateway root */
-                                href: string;
-                                /** @description How many items the linked list holds */
-                                count?: number;
-                            }[];
-                            /** @description The same record on the online register (a public page) */
-                            registerUrl: string;
-                        };
-                    };
-                };
-                /** @description The body breaks rules: every problem is listed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The organisation has no authority over the fund */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description No such fund of the offer */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description The period was filed already */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match does not name the fund’s current version */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description The body is over 20 MB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description The body is not JSON */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match is required */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["submitFullPortfolioHoldingsCompliance"];
         post?: never;
         delete?: never;
         options?: never;
@@ -6367,11 +735,5729 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    searchOffers: {
+        parameters: {
+            query?: {
+                /** @description Name or number contains (case ignored), 1 to 100 characters */
+                "name-or-number"?: string;
+                /** @description Status, exactly (case ignored), e.g. Open */
+                status?: string;
+                /** @description Product type, e.g. Debt securities */
+                "product-type"?: string;
+                /** @description Offeror’s name contains */
+                issuer?: string;
+                /** @description The offer’s name or number, or its offeror’s name, contains (case ignored), 1 to 100 characters */
+                "offer-or-issuer-name-or-number"?: string;
+                /** @description The same as product-type (the public client’s name); 400 when both are given and differ */
+                type?: string;
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            /** @description Offer or scheme number */
+                            number: string;
+                            name: string;
+                            status: string;
+                            /** @description Product type (offers) or scheme type (schemes) */
+                            type: string;
+                            /** @description Offeror (offers) or manager (schemes) */
+                            issuer: string;
+                            versionId: string;
+                            /** @description ISO 8601 date and time */
+                            lastChanged: string;
+                            href: string;
+                            /** @description The same record on the online register (a public page) */
+                            registerUrl: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    searchSchemes: {
+        parameters: {
+            query?: {
+                /** @description Name or number contains (case ignored), 1 to 100 characters */
+                "name-or-number"?: string;
+                /** @description Status, exactly (case ignored), e.g. Open */
+                status?: string;
+                /** @description Scheme type, e.g. KiwiSaver scheme */
+                "scheme-type"?: string;
+                /** @description Manager’s name contains */
+                issuer?: string;
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            /** @description Offer or scheme number */
+                            number: string;
+                            name: string;
+                            status: string;
+                            /** @description Product type (offers) or scheme type (schemes) */
+                            type: string;
+                            /** @description Offeror (offers) or manager (schemes) */
+                            issuer: string;
+                            versionId: string;
+                            /** @description ISO 8601 date and time */
+                            lastChanged: string;
+                            href: string;
+                            /** @description The same record on the online register (a public page) */
+                            registerUrl: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getNewOrChangedOffers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First day, YYYY-MM-DD (published name)
+                 * @example 2026-06-01
+                 */
+                "start-date"?: string;
+                /**
+                 * @description Last day, YYYY-MM-DD (published name)
+                 * @example 2026-06-15
+                 */
+                "end-date"?: string;
+                /** @description The same as start-date (the spec’s name); 400 when both are given and differ */
+                startDate?: string;
+                /** @description The same as end-date; 400 when both are given and differ */
+                endDate?: string;
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            /** @description Offer or scheme number */
+                            number: string;
+                            name: string;
+                            status: string;
+                            /** @description Product type (offers) or scheme type (schemes) */
+                            type: string;
+                            /** @description Offeror (offers) or manager (schemes) */
+                            issuer: string;
+                            versionId: string;
+                            /** @description ISO 8601 date and time */
+                            lastChanged: string;
+                            href: string;
+                            /** @description The same record on the online register (a public page) */
+                            registerUrl: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getNewOrChangedSchemes: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First day, YYYY-MM-DD (published name)
+                 * @example 2026-06-01
+                 */
+                "start-date"?: string;
+                /**
+                 * @description Last day, YYYY-MM-DD (published name)
+                 * @example 2026-06-15
+                 */
+                "end-date"?: string;
+                /** @description The same as start-date (the spec’s name); 400 when both are given and differ */
+                startDate?: string;
+                /** @description The same as end-date; 400 when both are given and differ */
+                endDate?: string;
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            /** @description Offer or scheme number */
+                            number: string;
+                            name: string;
+                            status: string;
+                            /** @description Product type (offers) or scheme type (schemes) */
+                            type: string;
+                            /** @description Offeror (offers) or manager (schemes) */
+                            issuer: string;
+                            versionId: string;
+                            /** @description ISO 8601 date and time */
+                            lastChanged: string;
+                            href: string;
+                            /** @description The same record on the online register (a public page) */
+                            registerUrl: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getFund: {
+        parameters: {
+            query?: {
+                /** @description A version identifier of the parent offer (e.g. OFR10001-v2): the fund as it was then */
+                version?: string;
+                /** @description Ours (not in the published design): a version identifier of the fund itself (e.g. FND10001-v3, from /fund/{fundNumber}/versions); not with version */
+                "fund-version"?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description OFR and 5 digits
+                 * @example OFR10001
+                 */
+                offerNumber: string;
+                /**
+                 * @description FND and 5 digits
+                 * @example FND10001
+                 */
+                fundNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fundNumber: string;
+                        offerNumber: string;
+                        name: string;
+                        fundType: string;
+                        /** @description The fund version shown */
+                        versionId: string;
+                        /** @description The version of the parent offer this fund version belongs to */
+                        offerVersionId: string;
+                        /** @description ISO 8601 date and time */
+                        versionDate: string;
+                        unitPrice: {
+                            price: number;
+                            currency: string;
+                        } | null;
+                        returns: {
+                            period: string;
+                            percentage: number;
+                        }[];
+                        fees: {
+                            feeType: string;
+                            percentage: number;
+                        }[];
+                        assetAllocation: {
+                            assetType: string;
+                            actualPercentage: number;
+                            targetPercentage: number;
+                        }[];
+                        fundSize: number | null;
+                        numberOfInvestors: number | null;
+                        riskIndicator: number | null;
+                        holdingsPeriodEndDate: string | null;
+                        /** @description The first 10 holdings of the full portfolio holdings */
+                        holdings: {
+                            assetName: string;
+                            /** @enum {string} */
+                            assetType: "CASH_AND_CASH_EQUIVALENTS" | "NEW_ZEALAND_FIXED_INTEREST" | "INTERNATIONAL_FIXED_INTEREST" | "AUSTRALASIAN_EQUITIES" | "INTERNATIONAL_EQUITIES" | "LISTED_PROPERTY" | "UNLISTED_PROPERTY" | "COMMODITIES" | "OTHER";
+                            isin: string | null;
+                            value: number;
+                            percentageOfFund: number;
+                            currency: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getFundByNumber: {
+        parameters: {
+            query?: {
+                /** @description A version identifier of the parent offer (e.g. OFR10001-v2): the fund as it was then */
+                version?: string;
+                /** @description Ours (not in the published design): a version identifier of the fund itself (e.g. FND10001-v3, from /fund/{fundNumber}/versions); not with version */
+                "fund-version"?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description FND and 5 digits
+                 * @example FND10001
+                 */
+                fundNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fundNumber: string;
+                        offerNumber: string;
+                        name: string;
+                        fundType: string;
+                        /** @description The fund version shown */
+                        versionId: string;
+                        /** @description The version of the parent offer this fund version belongs to */
+                        offerVersionId: string;
+                        /** @description ISO 8601 date and time */
+                        versionDate: string;
+                        unitPrice: {
+                            price: number;
+                            currency: string;
+                        } | null;
+                        returns: {
+                            period: string;
+                            percentage: number;
+                        }[];
+                        fees: {
+                            feeType: string;
+                            percentage: number;
+                        }[];
+                        assetAllocation: {
+                            assetType: string;
+                            actualPercentage: number;
+                            targetPercentage: number;
+                        }[];
+                        fundSize: number | null;
+                        numberOfInvestors: number | null;
+                        riskIndicator: number | null;
+                        holdingsPeriodEndDate: string | null;
+                        /** @description The first 10 holdings of the full portfolio holdings */
+                        holdings: {
+                            assetName: string;
+                            /** @enum {string} */
+                            assetType: "CASH_AND_CASH_EQUIVALENTS" | "NEW_ZEALAND_FIXED_INTEREST" | "INTERNATIONAL_FIXED_INTEREST" | "AUSTRALASIAN_EQUITIES" | "INTERNATIONAL_EQUITIES" | "LISTED_PROPERTY" | "UNLISTED_PROPERTY" | "COMMODITIES" | "OTHER";
+                            isin: string | null;
+                            value: number;
+                            percentageOfFund: number;
+                            currency: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getFundHoldings: {
+        parameters: {
+            query?: {
+                /** @description A version identifier of the parent offer (e.g. OFR10001-v2): the fund as it was then */
+                version?: string;
+                /** @description Ours (not in the published design): a version identifier of the fund itself (e.g. FND10001-v3, from /fund/{fundNumber}/versions); not with version */
+                "fund-version"?: string;
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description FND and 5 digits
+                 * @example FND10001
+                 */
+                fundNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            assetName: string;
+                            /** @enum {string} */
+                            assetType: "CASH_AND_CASH_EQUIVALENTS" | "NEW_ZEALAND_FIXED_INTEREST" | "INTERNATIONAL_FIXED_INTEREST" | "AUSTRALASIAN_EQUITIES" | "INTERNATIONAL_EQUITIES" | "LISTED_PROPERTY" | "UNLISTED_PROPERTY" | "COMMODITIES" | "OTHER";
+                            isin: string | null;
+                            value: number;
+                            percentageOfFund: number;
+                            currency: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getFundFilingHistory: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description FND and 5 digits
+                 * @example FND10001
+                 */
+                fundNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            /** @description ISO 8601 date and time */
+                            filedDate: string;
+                            filingType: string;
+                            description: string;
+                            fundNumber: string | null;
+                            late: boolean;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getFundReturns: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description FND and 5 digits
+                 * @example FND10001
+                 */
+                fundNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            /** @description The quarter the fund update covers, YYYY-MM-DD */
+                            periodEndDate: string;
+                            /** @description When it was filed, ISO 8601 date and time */
+                            filedDate: string;
+                            late: boolean;
+                            /** @description The fund version the filing made */
+                            versionId: string;
+                            unitPrice: {
+                                price: number;
+                                currency: string;
+                            } | null;
+                            /** @description Returns after fees and tax over each period, as filed */
+                            returns: {
+                                period: string;
+                                percentage: number;
+                            }[];
+                            fundSize: number | null;
+                            numberOfInvestors: number | null;
+                            riskIndicator: number | null;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getFundVersions: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description FND and 5 digits
+                 * @example FND10001
+                 */
+                fundNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            versionId: string;
+                            /** @description ISO 8601 date and time */
+                            versionDate: string;
+                            change: string;
+                            /** @description The version of the parent offer this fund version belongs to */
+                            offerVersionId: string;
+                            /** @description The fund at this version (ours: `?fund-version=`) */
+                            href: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOffer: {
+        parameters: {
+            query?: {
+                /** @description A version identifier (e.g. OFR10001-v2); absent: the current version */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description OFR and 5 digits
+                 * @example OFR10001
+                 */
+                offerNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        offerNumber: string;
+                        name: string;
+                        status: string;
+                        productType: string;
+                        schemeNumber: string | null;
+                        issuer: {
+                            name: string;
+                            nzbn: string | null;
+                        };
+                        openDate: string | null;
+                        closeDate: string | null;
+                        /** @description The version identifier of what is shown */
+                        versionId: string;
+                        /** @description ISO 8601 date and time */
+                        versionDate: string;
+                        currentVersionId: string;
+                        /** @description Every version, newest first (at most 10; the link lists all) */
+                        versions: {
+                            versionId: string;
+                            /** @description ISO 8601 date and time */
+                            versionDate: string;
+                            change: string;
+                        }[];
+                        /** @description The first 10 participants */
+                        participants: {
+                            role: string;
+                            name: string;
+                            nzbn: string | null;
+                        }[];
+                        /** @description The first 10 documents */
+                        documents: {
+                            documentRecId: string;
+                            documentType: string;
+                            title: string;
+                            fileName: string;
+                            contentType: string;
+                            sizeBytes: number;
+                            /** @description ISO 8601 date and time */
+                            addedDate: string;
+                            noticeRecId: string | null;
+                            /** @description The download operation: 302 to a signed URL */
+                            href: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOfferVersions: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description OFR and 5 digits
+                 * @example OFR10001
+                 */
+                offerNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            versionId: string;
+                            /** @description ISO 8601 date and time */
+                            versionDate: string;
+                            change: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOfferFilingHistory: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description OFR and 5 digits
+                 * @example OFR10001
+                 */
+                offerNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            /** @description ISO 8601 date and time */
+                            filedDate: string;
+                            filingType: string;
+                            description: string;
+                            fundNumber: string | null;
+                            late: boolean;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOfferParticipants: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description OFR and 5 digits
+                 * @example OFR10001
+                 */
+                offerNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            role: string;
+                            name: string;
+                            nzbn: string | null;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOfferDocuments: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description OFR and 5 digits
+                 * @example OFR10001
+                 */
+                offerNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            documentRecId: string;
+                            documentType: string;
+                            title: string;
+                            fileName: string;
+                            contentType: string;
+                            sizeBytes: number;
+                            /** @description ISO 8601 date and time */
+                            addedDate: string;
+                            noticeRecId: string | null;
+                            /** @description The download operation: 302 to a signed URL */
+                            href: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOfferFmaNoticeDocuments: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description OFR and 5 digits
+                 * @example OFR10003
+                 */
+                offerNumber: string;
+                /**
+                 * @description A Financial Markets Authority notice’s id (from the offer’s or scheme’s documents)
+                 * @example DOC100067
+                 */
+                noticeRecId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            documentRecId: string;
+                            documentType: string;
+                            title: string;
+                            fileName: string;
+                            contentType: string;
+                            sizeBytes: number;
+                            /** @description ISO 8601 date and time */
+                            addedDate: string;
+                            noticeRecId: string | null;
+                            /** @description The download operation: 302 to a signed URL */
+                            href: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOfferFmaNotices: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description OFR and 5 digits
+                 * @example OFR10003
+                 */
+                offerNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            /** @description The notice’s id: the `{noticeRecId}` of its paths */
+                            noticeRecId: string;
+                            /** @description Its kind, e.g. Stop order, Direction order, Exemption notice */
+                            noticeType: string;
+                            /** @description The day it was given, YYYY-MM-DD */
+                            noticeDate: string;
+                            summary: string;
+                            /** @description How many documents it has */
+                            documentCount: number;
+                            /** @description The notice */
+                            href: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOfferFmaNotice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description OFR and 5 digits
+                 * @example OFR10003
+                 */
+                offerNumber: string;
+                /**
+                 * @description A Financial Markets Authority notice’s id (from the offer’s or scheme’s documents)
+                 * @example DOC100067
+                 */
+                noticeRecId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The notice’s id: the `{noticeRecId}` of its paths */
+                        noticeRecId: string;
+                        /** @description Its kind, e.g. Stop order, Direction order, Exemption notice */
+                        noticeType: string;
+                        /** @description The day it was given, YYYY-MM-DD */
+                        noticeDate: string;
+                        summary: string;
+                        offerNumber: string | null;
+                        schemeNumber: string | null;
+                        /** @description Its first 10 documents, newest first (the link `documents` lists all) */
+                        documents: {
+                            documentRecId: string;
+                            documentType: string;
+                            title: string;
+                            fileName: string;
+                            contentType: string;
+                            sizeBytes: number;
+                            /** @description ISO 8601 date and time */
+                            addedDate: string;
+                            noticeRecId: string | null;
+                            /** @description The download operation: 302 to a signed URL */
+                            href: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOfferFunds: {
+        parameters: {
+            query?: {
+                /** @description A version identifier (e.g. OFR10001-v2); absent: the current version */
+                version?: string;
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description OFR and 5 digits
+                 * @example OFR10001
+                 */
+                offerNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            fundNumber: string;
+                            offerNumber: string;
+                            name: string;
+                            fundType: string;
+                            /** @description The fund version shown */
+                            versionId: string;
+                            /** @description The version of the parent offer this fund version belongs to */
+                            offerVersionId: string;
+                            /** @description ISO 8601 date and time */
+                            versionDate: string;
+                            unitPrice: {
+                                price: number;
+                                currency: string;
+                            } | null;
+                            returns: {
+                                period: string;
+                                percentage: number;
+                            }[];
+                            fees: {
+                                feeType: string;
+                                percentage: number;
+                            }[];
+                            assetAllocation: {
+                                assetType: string;
+                                actualPercentage: number;
+                                targetPercentage: number;
+                            }[];
+                            fundSize: number | null;
+                            numberOfInvestors: number | null;
+                            riskIndicator: number | null;
+                            holdingsPeriodEndDate: string | null;
+                            /** @description The first 10 holdings of the full portfolio holdings */
+                            holdings: {
+                                assetName: string;
+                                /** @enum {string} */
+                                assetType: "CASH_AND_CASH_EQUIVALENTS" | "NEW_ZEALAND_FIXED_INTEREST" | "INTERNATIONAL_FIXED_INTEREST" | "AUSTRALASIAN_EQUITIES" | "INTERNATIONAL_EQUITIES" | "LISTED_PROPERTY" | "UNLISTED_PROPERTY" | "COMMODITIES" | "OTHER";
+                                isin: string | null;
+                                value: number;
+                                percentageOfFund: number;
+                                currency: string;
+                            }[];
+                            links: {
+                                rel: string;
+                                /** @description Path from the gateway root */
+                                href: string;
+                                /** @description How many items the linked list holds */
+                                count?: number;
+                            }[];
+                            /** @description The same record on the online register (a public page) */
+                            registerUrl: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getScheme: {
+        parameters: {
+            query?: {
+                /** @description A version identifier (e.g. OFR10001-v2); absent: the current version */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description SCH and 5 digits
+                 * @example SCH10000
+                 */
+                schemeNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemeNumber: string;
+                        name: string;
+                        status: string;
+                        schemeType: string;
+                        manager: {
+                            name: string;
+                            nzbn: string | null;
+                        };
+                        supervisor: {
+                            name: string;
+                            nzbn: string | null;
+                        } | null;
+                        /** @description The version identifier of what is shown */
+                        versionId: string;
+                        /** @description ISO 8601 date and time */
+                        versionDate: string;
+                        currentVersionId: string;
+                        /** @description Every version, newest first (at most 10; the link lists all) */
+                        versions: {
+                            versionId: string;
+                            /** @description ISO 8601 date and time */
+                            versionDate: string;
+                            change: string;
+                        }[];
+                        /** @description The first 10 participants */
+                        participants: {
+                            role: string;
+                            name: string;
+                            nzbn: string | null;
+                        }[];
+                        /** @description The first 10 documents */
+                        documents: {
+                            documentRecId: string;
+                            documentType: string;
+                            title: string;
+                            fileName: string;
+                            contentType: string;
+                            sizeBytes: number;
+                            /** @description ISO 8601 date and time */
+                            addedDate: string;
+                            noticeRecId: string | null;
+                            /** @description The download operation: 302 to a signed URL */
+                            href: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSchemeVersions: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description SCH and 5 digits
+                 * @example SCH10000
+                 */
+                schemeNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            versionId: string;
+                            /** @description ISO 8601 date and time */
+                            versionDate: string;
+                            change: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSchemeFilingHistory: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description SCH and 5 digits
+                 * @example SCH10000
+                 */
+                schemeNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            /** @description ISO 8601 date and time */
+                            filedDate: string;
+                            filingType: string;
+                            description: string;
+                            fundNumber: string | null;
+                            late: boolean;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSchemeParticipants: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description SCH and 5 digits
+                 * @example SCH10000
+                 */
+                schemeNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            role: string;
+                            name: string;
+                            nzbn: string | null;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSchemeDocuments: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description SCH and 5 digits
+                 * @example SCH10000
+                 */
+                schemeNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            documentRecId: string;
+                            documentType: string;
+                            title: string;
+                            fileName: string;
+                            contentType: string;
+                            sizeBytes: number;
+                            /** @description ISO 8601 date and time */
+                            addedDate: string;
+                            noticeRecId: string | null;
+                            /** @description The download operation: 302 to a signed URL */
+                            href: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSchemeFmaNoticeDocuments: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description SCH and 5 digits
+                 * @example SCH10000
+                 */
+                schemeNumber: string;
+                /**
+                 * @description A Financial Markets Authority notice’s id (from the offer’s or scheme’s documents)
+                 * @example DOC100013
+                 */
+                noticeRecId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            documentRecId: string;
+                            documentType: string;
+                            title: string;
+                            fileName: string;
+                            contentType: string;
+                            sizeBytes: number;
+                            /** @description ISO 8601 date and time */
+                            addedDate: string;
+                            noticeRecId: string | null;
+                            /** @description The download operation: 302 to a signed URL */
+                            href: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSchemeFmaNotices: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description SCH and 5 digits
+                 * @example SCH10000
+                 */
+                schemeNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            /** @description The notice’s id: the `{noticeRecId}` of its paths */
+                            noticeRecId: string;
+                            /** @description Its kind, e.g. Stop order, Direction order, Exemption notice */
+                            noticeType: string;
+                            /** @description The day it was given, YYYY-MM-DD */
+                            noticeDate: string;
+                            summary: string;
+                            /** @description How many documents it has */
+                            documentCount: number;
+                            /** @description The notice */
+                            href: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSchemeFmaNotice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description SCH and 5 digits
+                 * @example SCH10000
+                 */
+                schemeNumber: string;
+                /**
+                 * @description A Financial Markets Authority notice’s id (from the offer’s or scheme’s documents)
+                 * @example DOC100013
+                 */
+                noticeRecId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The notice’s id: the `{noticeRecId}` of its paths */
+                        noticeRecId: string;
+                        /** @description Its kind, e.g. Stop order, Direction order, Exemption notice */
+                        noticeType: string;
+                        /** @description The day it was given, YYYY-MM-DD */
+                        noticeDate: string;
+                        summary: string;
+                        offerNumber: string | null;
+                        schemeNumber: string | null;
+                        /** @description Its first 10 documents, newest first (the link `documents` lists all) */
+                        documents: {
+                            documentRecId: string;
+                            documentType: string;
+                            title: string;
+                            fileName: string;
+                            contentType: string;
+                            sizeBytes: number;
+                            /** @description ISO 8601 date and time */
+                            addedDate: string;
+                            noticeRecId: string | null;
+                            /** @description The download operation: 302 to a signed URL */
+                            href: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSchemeGoverningDocuments: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description SCH and 5 digits
+                 * @example SCH10000
+                 */
+                schemeNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            documentRecId: string;
+                            documentType: string;
+                            title: string;
+                            fileName: string;
+                            contentType: string;
+                            sizeBytes: number;
+                            /** @description ISO 8601 date and time */
+                            addedDate: string;
+                            noticeRecId: string | null;
+                            /** @description The download operation: 302 to a signed URL */
+                            href: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSchemeManagerAndSupervisorConsentDocuments: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description SCH and 5 digits
+                 * @example SCH10000
+                 */
+                schemeNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            documentRecId: string;
+                            documentType: string;
+                            title: string;
+                            fileName: string;
+                            contentType: string;
+                            sizeBytes: number;
+                            /** @description ISO 8601 date and time */
+                            addedDate: string;
+                            noticeRecId: string | null;
+                            /** @description The download operation: 302 to a signed URL */
+                            href: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSchemeOffers: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description SCH and 5 digits
+                 * @example SCH10000
+                 */
+                schemeNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalItems: number;
+                        totalPages: number;
+                        items: {
+                            /** @description Offer or scheme number */
+                            number: string;
+                            name: string;
+                            status: string;
+                            /** @description Product type (offers) or scheme type (schemes) */
+                            type: string;
+                            /** @description Offeror (offers) or manager (schemes) */
+                            issuer: string;
+                            versionId: string;
+                            /** @description ISO 8601 date and time */
+                            lastChanged: string;
+                            href: string;
+                            /** @description The same record on the online register (a public page) */
+                            registerUrl: string;
+                        }[];
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOfferDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description OFR and 5 digits
+                 * @example OFR10001
+                 */
+                offerNumber: string;
+                /**
+                 * @description The document’s type (from the documents list)
+                 * @example product-disclosure-statements
+                 */
+                documentType: string;
+                /**
+                 * @description The document’s id (from the documents list)
+                 * @example DOC100030
+                 */
+                documentRecId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Found: Location is a signed URL, valid for a limited time */
+            302: {
+                headers: {
+                    /** @description The signed URL of the document */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such document */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSchemeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description SCH and 5 digits
+                 * @example SCH10000
+                 */
+                schemeNumber: string;
+                /**
+                 * @description The document’s type (from the documents list)
+                 * @example governing-documents
+                 */
+                documentType: string;
+                /**
+                 * @description The document’s id (from the documents list)
+                 * @example DOC100001
+                 */
+                documentRecId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Found: Location is a signed URL, valid for a limited time */
+            302: {
+                headers: {
+                    /** @description The signed URL of the document */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such document */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getFundUpdateDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description FND and 5 digits
+                 * @example FND10001
+                 */
+                fundNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Found: Location is a signed URL, valid for a limited time */
+            302: {
+                headers: {
+                    /** @description The signed URL of the document */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such document */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getActivities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organisation: string;
+                        activities: {
+                            fundNumber: string;
+                            fundName: string;
+                            offerNumber: string;
+                            /** @enum {string} */
+                            activityType: "FUND_UPDATE" | "FULL_PORTFOLIO_HOLDINGS";
+                            /** @description YYYY-MM-DD */
+                            periodEndDate: string;
+                            /** @description YYYY-MM-DD */
+                            dueDate: string;
+                            /** @enum {string} */
+                            status: "Upcoming" | "Overdue" | "Filed";
+                            filedDate: string | null;
+                            late: boolean | null;
+                            href: string;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule, or x-organisation is absent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such record, version or page item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match or If-Unmodified-Since does not hold */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    submitFundCompliance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The fund’s ETag as last read (required: 428 when absent, 412 when stale) */
+                "if-match"?: string;
+                /** @description An HTTP date: 412 when the fund changed after it (ignored beside If-Match, RFC 9110) */
+                "if-unmodified-since"?: string;
+            };
+            path: {
+                /**
+                 * @description OFR and 5 digits
+                 * @example OFR10001
+                 */
+                offerNumber: string;
+                /**
+                 * @description FND and 5 digits
+                 * @example FND10001
+                 */
+                fundNumber: string;
+            };
+            cookie?: never;
+        };
+        /** @description A fund update for a quarter; the rules are in the README (every problem is reported at once) */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "periodEndDate": "2026-03-31",
+                 *       "unitPrice": {
+                 *         "price": 1.2345,
+                 *         "currency": "NZD"
+                 *       },
+                 *       "returns": [
+                 *         {
+                 *           "period": "1y",
+                 *           "percentage": 5.5
+                 *         }
+                 *       ],
+                 *       "fees": [
+                 *         {
+                 *           "feeType": "TOTAL_ANNUAL",
+                 *           "percentage": 0.9
+                 *         }
+                 *       ],
+                 *       "assetAllocation": [
+                 *         {
+                 *           "assetType": "CASH_AND_CASH_EQUIVALENTS",
+                 *           "actualPercentage": 10,
+                 *           "targetPercentage": 10
+                 *         },
+                 *         {
+                 *           "assetType": "INTERNATIONAL_EQUITIES",
+                 *           "actualPercentage": 90,
+                 *           "targetPercentage": 90
+                 *         }
+                 *       ],
+                 *       "fundSize": 125000000,
+                 *       "numberOfInvestors": 4200,
+                 *       "riskIndicator": 4
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description YYYY-MM-DD
+                     * @example 2026-03-31
+                     */
+                    periodEndDate: string;
+                    unitPrice: {
+                        price: number;
+                        currency: string;
+                    };
+                    returns: {
+                        period: string;
+                        percentage: number;
+                    }[];
+                    fees: {
+                        feeType: string;
+                        percentage: number;
+                    }[];
+                    assetAllocation: {
+                        assetType: string;
+                        actualPercentage: number;
+                        targetPercentage: number;
+                    }[];
+                    fundSize?: number | null;
+                    numberOfInvestors?: number | null;
+                    riskIndicator?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Filed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fundNumber: string;
+                        offerNumber: string;
+                        activityType: string;
+                        /** @description YYYY-MM-DD */
+                        periodEndDate: string;
+                        /** @description YYYY-MM-DD */
+                        dueDate: string;
+                        /** @description YYYY-MM-DD */
+                        filedDate: string;
+                        late: boolean;
+                        /** @description The new fund version */
+                        versionId: string;
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description The body breaks rules: every problem is listed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The organisation has no authority over the fund */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such fund of the offer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The period was filed already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match does not name the fund’s current version */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 20 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match is required */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    submitFullPortfolioHoldingsCompliance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The fund’s ETag as last read (required: 428 when absent, 412 when stale) */
+                "if-match"?: string;
+                /** @description An HTTP date: 412 when the fund changed after it (ignored beside If-Match, RFC 9110) */
+                "if-unmodified-since"?: string;
+            };
+            path: {
+                /**
+                 * @description OFR and 5 digits
+                 * @example OFR10001
+                 */
+                offerNumber: string;
+                /**
+                 * @description FND and 5 digits
+                 * @example FND10001
+                 */
+                fundNumber: string;
+            };
+            cookie?: never;
+        };
+        /** @description Full portfolio holdings for a period ending 31 March or 30 September */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "periodEndDate": "2026-03-31",
+                 *       "holdings": [
+                 *         {
+                 *           "assetName": "New Zealand Government Bond 2031",
+                 *           "assetType": "NEW_ZEALAND_FIXED_INTEREST",
+                 *           "isin": "NZ1000000018",
+                 *           "value": 600000,
+                 *           "percentageOfFund": 60,
+                 *           "currency": "NZD"
+                 *         },
+                 *         {
+                 *           "assetName": "Apple Inc.",
+                 *           "assetType": "INTERNATIONAL_EQUITIES",
+                 *           "isin": "US0378331005",
+                 *           "value": 400000,
+                 *           "percentageOfFund": 40,
+                 *           "currency": "USD"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description YYYY-MM-DD
+                     * @example 2026-03-31
+                     */
+                    periodEndDate: string;
+                    holdings: {
+                        assetName: string;
+                        /** @enum {string} */
+                        assetType: "CASH_AND_CASH_EQUIVALENTS" | "NEW_ZEALAND_FIXED_INTEREST" | "INTERNATIONAL_FIXED_INTEREST" | "AUSTRALASIAN_EQUITIES" | "INTERNATIONAL_EQUITIES" | "LISTED_PROPERTY" | "UNLISTED_PROPERTY" | "COMMODITIES" | "OTHER";
+                        isin?: string;
+                        value: number;
+                        percentageOfFund: number;
+                        currency: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Filed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fundNumber: string;
+                        offerNumber: string;
+                        activityType: string;
+                        /** @description YYYY-MM-DD */
+                        periodEndDate: string;
+                        /** @description YYYY-MM-DD */
+                        dueDate: string;
+                        /** @description YYYY-MM-DD */
+                        filedDate: string;
+                        late: boolean;
+                        /** @description The new fund version */
+                        versionId: string;
+                        links: {
+                            rel: string;
+                            /** @description Path from the gateway root */
+                            href: string;
+                            /** @description How many items the linked list holds */
+                            count?: number;
+                        }[];
+                        /** @description The same record on the online register (a public page) */
+                        registerUrl: string;
+                    };
+                };
+            };
+            /** @description The body breaks rules: every problem is listed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The organisation has no authority over the fund */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such fund of the offer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The period was filed already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match does not name the fund’s current version */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 20 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match is required */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+}
 
 /** The operations the document names by an operation id: each to its `METHOD /path`. */
 export const operationIds = {
+  "searchOffers": "GET /offers",
+  "searchSchemes": "GET /schemes",
+  "getNewOrChangedOffers": "GET /new-or-changed-offers",
+  "getNewOrChangedSchemes": "GET /new-or-changed-schemes",
+  "getFund": "GET /offer/{offerNumber}/fund/{fundNumber}",
+  "getFundByNumber": "GET /fund/{fundNumber}",
+  "getFundHoldings": "GET /fund/{fundNumber}/holdings",
+  "getFundFilingHistory": "GET /fund/{fundNumber}/filing-history",
+  "getFundReturns": "GET /fund/{fundNumber}/fund-returns",
+  "getFundVersions": "GET /fund/{fundNumber}/versions",
+  "getOffer": "GET /offer/{offerNumber}",
+  "getOfferVersions": "GET /offer/{offerNumber}/versions",
+  "getOfferFilingHistory": "GET /offer/{offerNumber}/filing-history",
+  "getOfferParticipants": "GET /offer/{offerNumber}/participants",
+  "getOfferDocuments": "GET /offer/{offerNumber}/documents",
+  "getOfferFmaNoticeDocuments": "GET /offer/{offerNumber}/fma-notice/{noticeRecId}/financial-markets-authority-notice-documents",
+  "getOfferFmaNotices": "GET /offer/{offerNumber}/fma-notices",
+  "getOfferFmaNotice": "GET /offer/{offerNumber}/fma-notice/{noticeRecId}",
+  "getOfferFunds": "GET /offer/{offerNumber}/funds",
+  "getScheme": "GET /scheme/{schemeNumber}",
+  "getSchemeVersions": "GET /scheme/{schemeNumber}/versions",
+  "getSchemeFilingHistory": "GET /scheme/{schemeNumber}/filing-history",
+  "getSchemeParticipants": "GET /scheme/{schemeNumber}/participants",
+  "getSchemeDocuments": "GET /scheme/{schemeNumber}/documents",
+  "getSchemeFmaNoticeDocuments": "GET /scheme/{schemeNumber}/fma-notice/{noticeRecId}/financial-markets-authority-notice-documents",
+  "getSchemeFmaNotices": "GET /scheme/{schemeNumber}/fma-notices",
+  "getSchemeFmaNotice": "GET /scheme/{schemeNumber}/fma-notice/{noticeRecId}",
+  "getSchemeGoverningDocuments": "GET /scheme/{schemeNumber}/governing-documents",
+  "getSchemeManagerAndSupervisorConsentDocuments": "GET /scheme/{schemeNumber}/manager-and-supervisor-consent-documents",
+  "getSchemeOffers": "GET /scheme/{schemeNumber}/offers",
+  "getOfferDocument": "GET /offer/{offerNumber}/{documentType}/{documentRecId}",
+  "getSchemeDocument": "GET /scheme/{schemeNumber}/{documentType}/{documentRecId}",
+  "getFundUpdateDocument": "GET /fund/{fundNumber}/fund-update-document",
+  "getActivities": "GET /activities",
+  "submitFundCompliance": "PUT /offer/{offerNumber}/fund/{fundNumber}/submit-fund-compliance",
+  "submitFullPortfolioHoldingsCompliance": "PUT /offer/{offerNumber}/fund/{fundNumber}/submit-fph-compliance",
 } as const;
+
+/** The writes whose If-Match holds against another resource's ETag (`x-etag-of`): each to that resource. */
+export const etagOf: Readonly<Record<string, string>> = {
+  "PUT /offer/{offerNumber}/fund/{fundNumber}/submit-fund-compliance": "/offer/{offerNumber}/fund/{fundNumber}",
+  "PUT /offer/{offerNumber}/fund/{fundNumber}/submit-fph-compliance": "/offer/{offerNumber}/fund/{fundNumber}",
+};
+
+/** The operations whose success is not JSON alone: each to its media types (the first asked for when JSON is not one). */
+export const mediaTypes: Readonly<Record<string, readonly string[]>> = {
+  "GET /offer/{offerNumber}/{documentType}/{documentRecId}": ["*/*"],
+  "GET /scheme/{schemeNumber}/{documentType}/{documentRecId}": ["*/*"],
+  "GET /fund/{fundNumber}/fund-update-document": ["*/*"],
+};
 
 /** The register's path behind the environment prefix (`/sandbox`, `/gateway`). */
 export const basePath = "/companies-office/disclose-register/v1";

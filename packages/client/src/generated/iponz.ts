@@ -12,123 +12,7 @@ export interface paths {
          * Search clients by name (and address)
          * @description Case-insensitive; name required, at least 2 characters; % matches zero or more characters, punctuation and spaces included; results are clients whose name contains the term; address narrows, matched against the three lines and the city of the physical, postal and service addresses.
          */
-        get: {
-            parameters: {
-                query: {
-                    /**
-                     * @description Required, at least 2 characters besides %; % matches any run of characters
-                     * @example Kiwi%
-                     */
-                    name: string;
-                    /** @description Narrows: matched against the three lines and city of every address type */
-                    address?: string;
-                    /** @description The page, from 1. */
-                    page?: number;
-                    /** @description Items a page, 1 to 100; 20 by default. */
-                    "page-size"?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            totalResults: number;
-                            page: number;
-                            pageSize: number;
-                            clients: {
-                                /** @description Usable as an applicant in applications and trade mark searches */
-                                clientId: string;
-                                name: string;
-                                clientType: "Organisation" | "Person";
-                                nzbn: string | null;
-                                addresses: {
-                                    addressType: "physical" | "postal" | "service";
-                                    addressLine1: string | null;
-                                    addressLine2: string | null;
-                                    addressLine3: string | null;
-                                    city: string | null;
-                                    postcode: string | null;
-                                    /** @description ISO 3166-1 alpha-2 (NZ, AU, GB …) */
-                                    countryCode: string;
-                                }[];
-                            }[];
-                        };
-                    };
-                };
-                /** @description A parameter breaks a rule; errors[] names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Accept names no media type the operation serves */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["searchClients"];
         put?: never;
         post?: never;
         delete?: never;
@@ -145,131 +29,7 @@ export interface paths {
             cookie?: never;
         };
         /** One client record by id */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description The client id
-                     * @example 100000
-                     */
-                    clientId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Usable as an applicant in applications and trade mark searches */
-                            clientId: string;
-                            name: string;
-                            clientType: "Organisation" | "Person";
-                            nzbn: string | null;
-                            addresses: {
-                                addressType: "physical" | "postal" | "service";
-                                addressLine1: string | null;
-                                addressLine2: string | null;
-                                addressLine3: string | null;
-                                city: string | null;
-                                postcode: string | null;
-                                /** @description ISO 3166-1 alpha-2 (NZ, AU, GB …) */
-                                countryCode: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description A parameter breaks a rule; errors[] names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such client or case */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Accept names no media type the operation serves */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getClient"];
         put?: never;
         post?: never;
         delete?: never;
@@ -286,77 +46,7 @@ export interface paths {
             cookie?: never;
         };
         /** The XML Schemas (XSD) of the bibliographic documents: patent.xsd, trademark.xsd, design.xsd */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description One of patent.xsd, trademark.xsd, design.xsd
-                     * @example patent.xsd
-                     */
-                    schema: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The XSD */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/xml": string;
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such client or case */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSchema"];
         put?: never;
         post?: never;
         delete?: never;
@@ -373,215 +63,7 @@ export interface paths {
             cookie?: never;
         };
         /** Full public register data of one patent (Patent) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description The patent number
-                     * @example 500006
-                     */
-                    patentNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The Patent document. XML valid against schemas/patent.xsd (the default); JSON with Accept: application/json (see the README's mapping) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/xml": string;
-                        "application/json": {
-                            Patent: {
-                                TransactionDateTime: string;
-                                PatentNumber: string;
-                                InternationalApplicationNumber?: string;
-                                InternationalPublicationNumber?: string;
-                                PatentCurrentStatusCode: string;
-                                PatentCurrentStatusDate: string;
-                                CompleteFiledDate: string;
-                                PriorityCountryCode?: string;
-                                PatentTitle: string;
-                                ApplicationDate: string;
-                                GrantDate?: string;
-                                ExpiryDate?: string;
-                                Abstract?: string;
-                                Claims?: {
-                                    ClaimCount: string;
-                                    IndependentClaim: {
-                                        ClaimNumber: string;
-                                        ClaimText: string;
-                                    }[];
-                                };
-                                IpcClassifications?: {
-                                    IpcClassification: string[];
-                                };
-                                PriorityClaims?: {
-                                    PriorityClaim: {
-                                        PriorityNumber: string;
-                                        PriorityDate: string;
-                                        PriorityCountryCode: string;
-                                    }[];
-                                };
-                                PctPublication?: {
-                                    PublicationNumber: string;
-                                    PublicationDate: string;
-                                };
-                                Inventors: {
-                                    Inventor: {
-                                        ClientIdentifier: string;
-                                        InventorName: string;
-                                        CountryCode?: string;
-                                    }[];
-                                };
-                                StatusHistory: {
-                                    Status: {
-                                        StatusCode: string;
-                                        StatusDate: string;
-                                    }[];
-                                    Renewal: {
-                                        RenewalDate: string;
-                                        RenewedExpiryDate: string;
-                                        NewExpiryDate: string;
-                                    }[];
-                                };
-                                Parties: {
-                                    Party: {
-                                        PartyRole: "Applicant" | "Owner" | "Agent" | "Inventor" | "Address for Service";
-                                        ClientIdentifier: string;
-                                        ClientName: string;
-                                        CountryCode?: string;
-                                    }[];
-                                };
-                                Documents: {
-                                    Document: {
-                                        ObjectIdentifier: string;
-                                        ObjectName: string;
-                                        ObjectFormat: "pdf" | "jpeg" | "gif";
-                                        DocumentDate: string;
-                                    }[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Not Modified: If-None-Match names the current ETag */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule; errors[] names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such client or case */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Accept names no media type the operation serves */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match does not hold: the case has changed */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getPatent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -598,29 +80,1134 @@ export interface paths {
             cookie?: never;
         };
         /** Full public register data of one patent (Patent) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description The patent number
-                     * @example 500006
-                     */
-                    patentNumber: string;
-                };
-                cookie?: never;
+        get: operations["getPatentBySingularPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Patents updated in a date range, new applications included (PatentList) */
+        get: operations["listPatents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trademarks/{trademarkNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Full public register data of one trade mark (TradeMark) */
+        get: operations["getTradeMark"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trademarks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Trade marks updated in a date range, new applications included (TradeMarkList) */
+        get: operations["listTradeMarks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/designs/{designNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Full public register data of one design (Design) */
+        get: operations["getDesign"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/design/{designNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Full public register data of one design (Design) */
+        get: operations["getDesignBySingularPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/designs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Designs updated (new applications included) or registered in a date range (DesignList) */
+        get: operations["listDesigns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patents/{patentNumber}/renewal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a renewal or maintenance fee is due for a patent, when, and how much */
+        get: operations["checkPatentRenewal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patents/{patentNumber}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay the patent's renewal or maintenance fee (registered users; fee)
+         * @description Idempotent per request id (the api-business-govt-nz-request-id header): a repeat answers the first payment again and charges nothing. If-Match: an ETag of the case as it stands (from the bibliographic read or the renewal check); If-Unmodified-Since: its Last-Modified.
+         */
+        post: operations["renewPatent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trademarks/{trademarkNumber}/renewal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a renewal or maintenance fee is due for a trade mark, when, and how much */
+        get: operations["checkTradeMarkRenewal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trademarks/{trademarkNumber}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay the trade mark's renewal or maintenance fee (registered users; fee)
+         * @description Idempotent per request id (the api-business-govt-nz-request-id header): a repeat answers the first payment again and charges nothing. If-Match: an ETag of the case as it stands (from the bibliographic read or the renewal check); If-Unmodified-Since: its Last-Modified.
+         */
+        post: operations["renewTradeMark"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/designs/{designNumber}/renewal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a renewal or maintenance fee is due for a design, when, and how much */
+        get: operations["checkDesignRenewal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/designs/{designNumber}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay the design's renewal or maintenance fee (registered users; fee)
+         * @description Idempotent per request id (the api-business-govt-nz-request-id header): a repeat answers the first payment again and charges nothing. If-Match: an ETag of the case as it stands (from the bibliographic read or the renewal check); If-Unmodified-Since: its Last-Modified.
+         */
+        post: operations["renewDesign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** File a PCT national phase patent application (registered users; fee): the WSDL (?wsdl) and its XSDs (?xsd=<file>) */
+        get: operations["patentWsdl"];
+        put?: never;
+        /**
+         * File a PCT national phase patent application (registered users; fee) (SOAP 1.1; operations: FilePatentApplication)
+         * @description A SOAP 1.1 document/literal operation: the body is a SOAP envelope, see the WSDL (GET /patent?wsdl).
+         */
+        post: operations["patentSoap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trademark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** File a trade mark application (registered users; fee per class): the WSDL (?wsdl) and its XSDs (?xsd=<file>) */
+        get: operations["trademarkWsdl"];
+        put?: never;
+        /**
+         * File a trade mark application (registered users; fee per class) (SOAP 1.1; operations: FileTradeMarkApplication)
+         * @description A SOAP 1.1 document/literal operation: the body is a SOAP envelope, see the WSDL (GET /trademark?wsdl).
+         */
+        post: operations["trademarkSoap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/taskcorrespondence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Task correspondence: the tasks of a registered user, and their answers: the WSDL (?wsdl) and its XSDs (?xsd=<file>) */
+        get: operations["taskCorrespondenceWsdl"];
+        put?: never;
+        /**
+         * Task correspondence: the tasks of a registered user, and their answers (SOAP 1.1; operations: getTaskList, getTaskContent, updateTask)
+         * @description A SOAP 1.1 document/literal operation: the body is a SOAP envelope, see the WSDL (GET /taskcorrespondence?wsdl).
+         */
+        post: operations["taskCorrespondenceSoap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/discussioncorrespondence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Discussion correspondence: the formal steps of a registered user’s cases: the WSDL (?wsdl) and its XSDs (?xsd=<file>) */
+        get: operations["discussionCorrespondenceWsdl"];
+        put?: never;
+        /**
+         * Discussion correspondence: the formal steps of a registered user’s cases (SOAP 1.1; operations: getDiscussionList, getDiscussionContent)
+         * @description A SOAP 1.1 document/literal operation: the body is a SOAP envelope, see the WSDL (GET /discussioncorrespondence?wsdl).
+         */
+        post: operations["discussionCorrespondenceSoap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trademarksearch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Trade mark search: the WSDL (?wsdl) and its XSDs (?xsd=<file>) */
+        get: operations["trademarkSearchWsdl"];
+        put?: never;
+        /**
+         * Trade mark search (SOAP 1.1; operations: ListTrademarks)
+         * @description A SOAP 1.1 document/literal operation: the body is a SOAP envelope, see the WSDL (GET /trademarksearch?wsdl); with Content-Type: application/json, the same operation as REST JSON.
+         */
+        post: operations["trademarkSearchSoap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/download-document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Document download: the WSDL (?wsdl) and its XSDs (?xsd=<file>) */
+        get: operations["downloadDocumentWsdl"];
+        put?: never;
+        /**
+         * Document download (SOAP 1.1; operations: GetObject)
+         * @description A SOAP 1.1 document/literal operation: the body is a SOAP envelope, see the WSDL (GET /download-document?wsdl); with Content-Type: application/json, the same operation as REST JSON.
+         */
+        post: operations["downloadDocumentSoap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: never;
+    responses: never;
+    parameters: {
+        /** @description Sandbox only (production answers 400): the failure this call meets, as the register would answer it. `throttled[=SECONDS]`: 429 as the product's rate limit answers it, `Retry-After` SECONDS (30); `maintenance[=SECONDS]`: the scheduled maintenance 503 in the register’s dialect, its window ending in SECONDS (120); `slow=MILLISECONDS`: the usual answer, MILLISECONDS later (at most 120000); `drop`: the connection closed without an answer; `flaky=PERCENT`: the database-unavailable 503 with `Retry-After` for PERCENT of calls, the usual answer otherwise. A sandbox subscription can have one set for all its calls (the portal's subscription page, `rsg subscriptions scenario`); this header comes first. */
+        SandboxScenario: "drop" | string;
+    };
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    searchClients: {
+        parameters: {
+            query: {
+                /**
+                 * @description Required, at least 2 characters besides %; % matches any run of characters
+                 * @example Kiwi%
+                 */
+                name: string;
+                /** @description Narrows: matched against the three lines and city of every address type */
+                address?: string;
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100; 20 by default. */
+                "page-size"?: number;
             };
-            requestBody?: never;
-            responses: {
-                /** @description The Patent document. XML valid against schemas/patent.xsd (the default); JSON with Accept: application/json (see the README's mapping) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        totalResults: number;
+                        page: number;
+                        pageSize: number;
+                        clients: {
+                            /** @description Usable as an applicant in applications and trade mark searches */
+                            clientId: string;
+                            name: string;
+                            clientType: "Organisation" | "Person";
+                            nzbn: string | null;
+                            addresses: {
+                                addressType: "physical" | "postal" | "service";
+                                addressLine1: string | null;
+                                addressLine2: string | null;
+                                addressLine3: string | null;
+                                city: string | null;
+                                postcode: string | null;
+                                /** @description ISO 3166-1 alpha-2 (NZ, AU, GB …) */
+                                countryCode: string;
+                            }[];
+                        }[];
                     };
-                    content: {
-                        "application/xml": string;
-                        "application/json": {
+                };
+            };
+            /** @description A parameter breaks a rule; errors[] names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Accept names no media type the operation serves */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client id
+                 * @example 100000
+                 */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Usable as an applicant in applications and trade mark searches */
+                        clientId: string;
+                        name: string;
+                        clientType: "Organisation" | "Person";
+                        nzbn: string | null;
+                        addresses: {
+                            addressType: "physical" | "postal" | "service";
+                            addressLine1: string | null;
+                            addressLine2: string | null;
+                            addressLine3: string | null;
+                            city: string | null;
+                            postcode: string | null;
+                            /** @description ISO 3166-1 alpha-2 (NZ, AU, GB …) */
+                            countryCode: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A parameter breaks a rule; errors[] names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such client or case */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accept names no media type the operation serves */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description One of patent.xsd, trademark.xsd, design.xsd
+                 * @example patent.xsd
+                 */
+                schema: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The XSD */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such client or case */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPatent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The patent number
+                 * @example 500006
+                 */
+                patentNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Patent document. XML valid against schemas/patent.xsd (the default); JSON with Accept: application/json (see the README's mapping) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                    "application/json": {
+                        Patent: {
+                            TransactionDateTime: string;
+                            PatentNumber: string;
+                            InternationalApplicationNumber?: string;
+                            InternationalPublicationNumber?: string;
+                            PatentCurrentStatusCode: string;
+                            PatentCurrentStatusDate: string;
+                            CompleteFiledDate: string;
+                            PriorityCountryCode?: string;
+                            PatentTitle: string;
+                            ApplicationDate: string;
+                            GrantDate?: string;
+                            ExpiryDate?: string;
+                            Abstract?: string;
+                            Claims?: {
+                                ClaimCount: string;
+                                IndependentClaim: {
+                                    ClaimNumber: string;
+                                    ClaimText: string;
+                                }[];
+                            };
+                            IpcClassifications?: {
+                                IpcClassification: string[];
+                            };
+                            PriorityClaims?: {
+                                PriorityClaim: {
+                                    PriorityNumber: string;
+                                    PriorityDate: string;
+                                    PriorityCountryCode: string;
+                                }[];
+                            };
+                            PctPublication?: {
+                                PublicationNumber: string;
+                                PublicationDate: string;
+                            };
+                            Inventors: {
+                                Inventor: {
+                                    ClientIdentifier: string;
+                                    InventorName: string;
+                                    CountryCode?: string;
+                                }[];
+                            };
+                            StatusHistory: {
+                                Status: {
+                                    StatusCode: string;
+                                    StatusDate: string;
+                                }[];
+                                Renewal: {
+                                    RenewalDate: string;
+                                    RenewedExpiryDate: string;
+                                    NewExpiryDate: string;
+                                }[];
+                            };
+                            Parties: {
+                                Party: {
+                                    PartyRole: "Applicant" | "Owner" | "Agent" | "Inventor" | "Address for Service";
+                                    ClientIdentifier: string;
+                                    ClientName: string;
+                                    CountryCode?: string;
+                                }[];
+                            };
+                            Documents: {
+                                Document: {
+                                    ObjectIdentifier: string;
+                                    ObjectName: string;
+                                    ObjectFormat: "pdf" | "jpeg" | "gif";
+                                    DocumentDate: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule; errors[] names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such client or case */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accept names no media type the operation serves */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match does not hold: the case has changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPatentBySingularPath: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The patent number
+                 * @example 500006
+                 */
+                patentNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Patent document. XML valid against schemas/patent.xsd (the default); JSON with Accept: application/json (see the README's mapping) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                    "application/json": {
+                        Patent: {
+                            TransactionDateTime: string;
+                            PatentNumber: string;
+                            InternationalApplicationNumber?: string;
+                            InternationalPublicationNumber?: string;
+                            PatentCurrentStatusCode: string;
+                            PatentCurrentStatusDate: string;
+                            CompleteFiledDate: string;
+                            PriorityCountryCode?: string;
+                            PatentTitle: string;
+                            ApplicationDate: string;
+                            GrantDate?: string;
+                            ExpiryDate?: string;
+                            Abstract?: string;
+                            Claims?: {
+                                ClaimCount: string;
+                                IndependentClaim: {
+                                    ClaimNumber: string;
+                                    ClaimText: string;
+                                }[];
+                            };
+                            IpcClassifications?: {
+                                IpcClassification: string[];
+                            };
+                            PriorityClaims?: {
+                                PriorityClaim: {
+                                    PriorityNumber: string;
+                                    PriorityDate: string;
+                                    PriorityCountryCode: string;
+                                }[];
+                            };
+                            PctPublication?: {
+                                PublicationNumber: string;
+                                PublicationDate: string;
+                            };
+                            Inventors: {
+                                Inventor: {
+                                    ClientIdentifier: string;
+                                    InventorName: string;
+                                    CountryCode?: string;
+                                }[];
+                            };
+                            StatusHistory: {
+                                Status: {
+                                    StatusCode: string;
+                                    StatusDate: string;
+                                }[];
+                                Renewal: {
+                                    RenewalDate: string;
+                                    RenewedExpiryDate: string;
+                                    NewExpiryDate: string;
+                                }[];
+                            };
+                            Parties: {
+                                Party: {
+                                    PartyRole: "Applicant" | "Owner" | "Agent" | "Inventor" | "Address for Service";
+                                    ClientIdentifier: string;
+                                    ClientName: string;
+                                    CountryCode?: string;
+                                }[];
+                            };
+                            Documents: {
+                                Document: {
+                                    ObjectIdentifier: string;
+                                    ObjectName: string;
+                                    ObjectFormat: "pdf" | "jpeg" | "gif";
+                                    DocumentDate: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule; errors[] names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such client or case */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accept names no media type the operation serves */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match does not hold: the case has changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listPatents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First New Zealand date of the range (YYYY-MM-DD)
+                 * @example 2026-06-01
+                 */
+                "start-date"?: string;
+                /**
+                 * @description Last date of the range, at most 366 days on (YYYY-MM-DD)
+                 * @example 2026-06-15
+                 */
+                "end-date"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PatentList document, streamed. XML valid against schemas/patent.xsd (the default); JSON with Accept: application/json (see the README's mapping) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                    "application/json": {
+                        PatentList: {
+                            DateRange: {
+                                DateType: "Updated" | "Registered";
+                                StartDate: string;
+                                EndDate: string;
+                            };
                             Patent: {
                                 TransactionDateTime: string;
                                 PatentNumber: string;
@@ -690,352 +1277,298 @@ export interface paths {
                                         DocumentDate: string;
                                     }[];
                                 };
-                            };
-                        };
-                    };
-                };
-                /** @description Not Modified: If-None-Match names the current ETag */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule; errors[] names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
                             }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such client or case */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Accept names no media type the operation serves */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match does not hold: the case has changed */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
                         };
                     };
                 };
             };
+            /** @description A parameter breaks a rule; errors[] names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Accept names no media type the operation serves */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/patents": {
+    getTradeMark: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /**
+                 * @description The trade mark number
+                 * @example 1000004
+                 */
+                trademarkNumber: string;
+            };
             cookie?: never;
         };
-        /** Patents updated in a date range, new applications included (PatentList) */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description First New Zealand date of the range (YYYY-MM-DD)
-                     * @example 2026-06-01
-                     */
-                    "start-date"?: string;
-                    /**
-                     * @description Last date of the range, at most 366 days on (YYYY-MM-DD)
-                     * @example 2026-06-15
-                     */
-                    "end-date"?: string;
+        requestBody?: never;
+        responses: {
+            /** @description The TradeMark document. XML valid against schemas/trademark.xsd (the default); JSON with Accept: application/json (see the README's mapping) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The PatentList document, streamed. XML valid against schemas/patent.xsd (the default); JSON with Accept: application/json (see the README's mapping) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/xml": string;
-                        "application/json": {
-                            PatentList: {
-                                DateRange: {
-                                    DateType: "Updated" | "Registered";
-                                    StartDate: string;
-                                    EndDate: string;
-                                };
-                                Patent: {
-                                    TransactionDateTime: string;
-                                    PatentNumber: string;
-                                    InternationalApplicationNumber?: string;
-                                    InternationalPublicationNumber?: string;
-                                    PatentCurrentStatusCode: string;
-                                    PatentCurrentStatusDate: string;
-                                    CompleteFiledDate: string;
-                                    PriorityCountryCode?: string;
-                                    PatentTitle: string;
-                                    ApplicationDate: string;
-                                    GrantDate?: string;
-                                    ExpiryDate?: string;
-                                    Abstract?: string;
-                                    Claims?: {
-                                        ClaimCount: string;
-                                        IndependentClaim: {
-                                            ClaimNumber: string;
-                                            ClaimText: string;
-                                        }[];
-                                    };
-                                    IpcClassifications?: {
-                                        IpcClassification: string[];
-                                    };
-                                    PriorityClaims?: {
-                                        PriorityClaim: {
-                                            PriorityNumber: string;
-                                            PriorityDate: string;
-                                            PriorityCountryCode: string;
-                                        }[];
-                                    };
-                                    PctPublication?: {
-                                        PublicationNumber: string;
-                                        PublicationDate: string;
-                                    };
-                                    Inventors: {
-                                        Inventor: {
-                                            ClientIdentifier: string;
-                                            InventorName: string;
-                                            CountryCode?: string;
-                                        }[];
-                                    };
-                                    StatusHistory: {
-                                        Status: {
-                                            StatusCode: string;
-                                            StatusDate: string;
-                                        }[];
-                                        Renewal: {
-                                            RenewalDate: string;
-                                            RenewedExpiryDate: string;
-                                            NewExpiryDate: string;
-                                        }[];
-                                    };
-                                    Parties: {
-                                        Party: {
-                                            PartyRole: "Applicant" | "Owner" | "Agent" | "Inventor" | "Address for Service";
-                                            ClientIdentifier: string;
-                                            ClientName: string;
-                                            CountryCode?: string;
-                                        }[];
-                                    };
-                                    Documents: {
-                                        Document: {
-                                            ObjectIdentifier: string;
-                                            ObjectName: string;
-                                            ObjectFormat: "pdf" | "jpeg" | "gif";
-                                            DocumentDate: string;
-                                        }[];
-                                    };
+                content: {
+                    "application/xml": string;
+                    "application/json": {
+                        TradeMark: {
+                            TransactionDateTime: string;
+                            /** @enum {string} */
+                            RegistrationOfficeCode: "NZ";
+                            ApplicationNumber: string;
+                            InternationalRegistrationNumber?: string;
+                            ApplicationDate: string;
+                            RegistrationNumber?: string;
+                            RegistrationDate?: string;
+                            ExpiryDate?: string;
+                            MarkCurrentStatusCode: string;
+                            MarkCurrentStatusDate: string;
+                            MarkTitle: string;
+                            MarkImageName?: string;
+                            GoodsAndServices: {
+                                ClassDescription: {
+                                    ClassNumber: string;
+                                    Description: string;
+                                }[];
+                            };
+                            StatusHistory: {
+                                Status: {
+                                    StatusCode: string;
+                                    StatusDate: string;
+                                }[];
+                                Renewal: {
+                                    RenewalDate: string;
+                                    RenewedExpiryDate: string;
+                                    NewExpiryDate: string;
+                                }[];
+                            };
+                            Parties: {
+                                Party: {
+                                    PartyRole: "Applicant" | "Owner" | "Agent" | "Inventor" | "Address for Service";
+                                    ClientIdentifier: string;
+                                    ClientName: string;
+                                    CountryCode?: string;
+                                }[];
+                            };
+                            Documents: {
+                                Document: {
+                                    ObjectIdentifier: string;
+                                    ObjectName: string;
+                                    ObjectFormat: "pdf" | "jpeg" | "gif";
+                                    DocumentDate: string;
                                 }[];
                             };
                         };
                     };
                 };
-                /** @description A parameter breaks a rule; errors[] names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule; errors[] names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
                             message: string;
-                        };
+                        }[];
                     };
                 };
-                /** @description Accept names no media type the operation serves */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
+            };
+            /** @description No such client or case */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
                             message: string;
-                        };
+                        }[];
+                    };
+                };
+            };
+            /** @description Accept names no media type the operation serves */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match does not hold: the case has changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
             };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/trademarks/{trademarkNumber}": {
+    listTradeMarks: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description First New Zealand date of the range (YYYY-MM-DD)
+                 * @example 2026-06-01
+                 */
+                "start-date"?: string;
+                /**
+                 * @description Last date of the range, at most 366 days on (YYYY-MM-DD)
+                 * @example 2026-06-15
+                 */
+                "end-date"?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Full public register data of one trade mark (TradeMark) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description The trade mark number
-                     * @example 1000004
-                     */
-                    trademarkNumber: string;
+        requestBody?: never;
+        responses: {
+            /** @description The TradeMarkList document, streamed. XML valid against schemas/trademark.xsd (the default); JSON with Accept: application/json (see the README's mapping) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The TradeMark document. XML valid against schemas/trademark.xsd (the default); JSON with Accept: application/json (see the README's mapping) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/xml": string;
-                        "application/json": {
+                content: {
+                    "application/xml": string;
+                    "application/json": {
+                        TradeMarkList: {
+                            DateRange: {
+                                DateType: "Updated" | "Registered";
+                                StartDate: string;
+                                EndDate: string;
+                            };
                             TradeMark: {
                                 TransactionDateTime: string;
                                 /** @enum {string} */
@@ -1083,330 +1616,475 @@ export interface paths {
                                         DocumentDate: string;
                                     }[];
                                 };
-                            };
-                        };
-                    };
-                };
-                /** @description Not Modified: If-None-Match names the current ETag */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule; errors[] names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
                             }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such client or case */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Accept names no media type the operation serves */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match does not hold: the case has changed */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
                         };
                     };
                 };
             };
+            /** @description A parameter breaks a rule; errors[] names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Accept names no media type the operation serves */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/trademarks": {
+    getDesign: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /**
+                 * @description The design number
+                 * @example 400004
+                 */
+                designNumber: string;
+            };
             cookie?: never;
         };
-        /** Trade marks updated in a date range, new applications included (TradeMarkList) */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description First New Zealand date of the range (YYYY-MM-DD)
-                     * @example 2026-06-01
-                     */
-                    "start-date"?: string;
-                    /**
-                     * @description Last date of the range, at most 366 days on (YYYY-MM-DD)
-                     * @example 2026-06-15
-                     */
-                    "end-date"?: string;
+        requestBody?: never;
+        responses: {
+            /** @description The Design document. XML valid against schemas/design.xsd (the default); JSON with Accept: application/json (see the README's mapping) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The TradeMarkList document, streamed. XML valid against schemas/trademark.xsd (the default); JSON with Accept: application/json (see the README's mapping) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/xml": string;
-                        "application/json": {
-                            TradeMarkList: {
-                                DateRange: {
-                                    DateType: "Updated" | "Registered";
-                                    StartDate: string;
-                                    EndDate: string;
-                                };
-                                TradeMark: {
-                                    TransactionDateTime: string;
-                                    /** @enum {string} */
-                                    RegistrationOfficeCode: "NZ";
-                                    ApplicationNumber: string;
-                                    InternationalRegistrationNumber?: string;
-                                    ApplicationDate: string;
-                                    RegistrationNumber?: string;
-                                    RegistrationDate?: string;
-                                    ExpiryDate?: string;
-                                    MarkCurrentStatusCode: string;
-                                    MarkCurrentStatusDate: string;
-                                    MarkTitle: string;
-                                    MarkImageName?: string;
-                                    GoodsAndServices: {
-                                        ClassDescription: {
-                                            ClassNumber: string;
-                                            Description: string;
-                                        }[];
-                                    };
-                                    StatusHistory: {
-                                        Status: {
-                                            StatusCode: string;
-                                            StatusDate: string;
-                                        }[];
-                                        Renewal: {
-                                            RenewalDate: string;
-                                            RenewedExpiryDate: string;
-                                            NewExpiryDate: string;
-                                        }[];
-                                    };
-                                    Parties: {
-                                        Party: {
-                                            PartyRole: "Applicant" | "Owner" | "Agent" | "Inventor" | "Address for Service";
-                                            ClientIdentifier: string;
-                                            ClientName: string;
-                                            CountryCode?: string;
-                                        }[];
-                                    };
-                                    Documents: {
-                                        Document: {
-                                            ObjectIdentifier: string;
-                                            ObjectName: string;
-                                            ObjectFormat: "pdf" | "jpeg" | "gif";
-                                            DocumentDate: string;
-                                        }[];
-                                    };
+                content: {
+                    "application/xml": string;
+                    "application/json": {
+                        Design: {
+                            TransactionDateTime: string;
+                            DesignIdentifier: string;
+                            ApplicationDate: string;
+                            RegistrationNumber?: string;
+                            RegistrationDate?: string;
+                            DesignTitle: string;
+                            NoveltyStatement?: string;
+                            /** @enum {boolean} */
+                            PublicationDefermentIndicator: false;
+                            ExpiryDate?: string;
+                            DesignCurrentStatusCode: string;
+                            DesignCurrentStatusDate: string;
+                            StatusHistory: {
+                                Status: {
+                                    StatusCode: string;
+                                    StatusDate: string;
+                                }[];
+                                Renewal: {
+                                    RenewalDate: string;
+                                    RenewedExpiryDate: string;
+                                    NewExpiryDate: string;
+                                }[];
+                            };
+                            Parties: {
+                                Party: {
+                                    PartyRole: "Applicant" | "Owner" | "Agent" | "Inventor" | "Address for Service";
+                                    ClientIdentifier: string;
+                                    ClientName: string;
+                                    CountryCode?: string;
+                                }[];
+                            };
+                            Documents: {
+                                Document: {
+                                    ObjectIdentifier: string;
+                                    ObjectName: string;
+                                    ObjectFormat: "pdf" | "jpeg" | "gif";
+                                    DocumentDate: string;
                                 }[];
                             };
                         };
                     };
                 };
-                /** @description A parameter breaks a rule; errors[] names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule; errors[] names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
                             message: string;
-                        };
+                        }[];
                     };
                 };
-                /** @description Accept names no media type the operation serves */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
+            };
+            /** @description No such client or case */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
                             message: string;
-                        };
+                        }[];
+                    };
+                };
+            };
+            /** @description Accept names no media type the operation serves */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match does not hold: the case has changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
             };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/designs/{designNumber}": {
+    getDesignBySingularPath: {
         parameters: {
             query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The design number
+                 * @example 400004
+                 */
+                designNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Design document. XML valid against schemas/design.xsd (the default); JSON with Accept: application/json (see the README's mapping) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                    "application/json": {
+                        Design: {
+                            TransactionDateTime: string;
+                            DesignIdentifier: string;
+                            ApplicationDate: string;
+                            RegistrationNumber?: string;
+                            RegistrationDate?: string;
+                            DesignTitle: string;
+                            NoveltyStatement?: string;
+                            /** @enum {boolean} */
+                            PublicationDefermentIndicator: false;
+                            ExpiryDate?: string;
+                            DesignCurrentStatusCode: string;
+                            DesignCurrentStatusDate: string;
+                            StatusHistory: {
+                                Status: {
+                                    StatusCode: string;
+                                    StatusDate: string;
+                                }[];
+                                Renewal: {
+                                    RenewalDate: string;
+                                    RenewedExpiryDate: string;
+                                    NewExpiryDate: string;
+                                }[];
+                            };
+                            Parties: {
+                                Party: {
+                                    PartyRole: "Applicant" | "Owner" | "Agent" | "Inventor" | "Address for Service";
+                                    ClientIdentifier: string;
+                                    ClientName: string;
+                                    CountryCode?: string;
+                                }[];
+                            };
+                            Documents: {
+                                Document: {
+                                    ObjectIdentifier: string;
+                                    ObjectName: string;
+                                    ObjectFormat: "pdf" | "jpeg" | "gif";
+                                    DocumentDate: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter breaks a rule; errors[] names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such client or case */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accept names no media type the operation serves */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match does not hold: the case has changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listDesigns: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First New Zealand date of the range (YYYY-MM-DD)
+                 * @example 2026-06-01
+                 */
+                "start-date"?: string;
+                /**
+                 * @description Last date of the range, at most 366 days on (YYYY-MM-DD)
+                 * @example 2026-06-15
+                 */
+                "end-date"?: string;
+                /** @description Designs registered from this date (instead of start-date) (YYYY-MM-DD) */
+                "registered-start-date"?: string;
+                /** @description Designs registered up to this date (YYYY-MM-DD) */
+                "registered-end-date"?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Full public register data of one design (Design) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description The design number
-                     * @example 400004
-                     */
-                    designNumber: string;
+        requestBody?: never;
+        responses: {
+            /** @description The DesignList document, streamed. XML valid against schemas/design.xsd (the default); JSON with Accept: application/json (see the README's mapping) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The Design document. XML valid against schemas/design.xsd (the default); JSON with Accept: application/json (see the README's mapping) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/xml": string;
-                        "application/json": {
+                content: {
+                    "application/xml": string;
+                    "application/json": {
+                        DesignList: {
+                            DateRange: {
+                                DateType: "Updated" | "Registered";
+                                StartDate: string;
+                                EndDate: string;
+                            };
                             Design: {
                                 TransactionDateTime: string;
                                 DesignIdentifier: string;
@@ -1447,2599 +2125,2012 @@ export interface paths {
                                         DocumentDate: string;
                                     }[];
                                 };
-                            };
-                        };
-                    };
-                };
-                /** @description Not Modified: If-None-Match names the current ETag */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule; errors[] names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
                             }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such client or case */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Accept names no media type the operation serves */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match does not hold: the case has changed */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
                         };
                     };
                 };
             };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/design/{designNumber}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Full public register data of one design (Design) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description The design number
-                     * @example 400004
-                     */
-                    designNumber: string;
+            /** @description A parameter breaks a rule; errors[] names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The Design document. XML valid against schemas/design.xsd (the default); JSON with Accept: application/json (see the README's mapping) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/xml": string;
-                        "application/json": {
-                            Design: {
-                                TransactionDateTime: string;
-                                DesignIdentifier: string;
-                                ApplicationDate: string;
-                                RegistrationNumber?: string;
-                                RegistrationDate?: string;
-                                DesignTitle: string;
-                                NoveltyStatement?: string;
-                                /** @enum {boolean} */
-                                PublicationDefermentIndicator: false;
-                                ExpiryDate?: string;
-                                DesignCurrentStatusCode: string;
-                                DesignCurrentStatusDate: string;
-                                StatusHistory: {
-                                    Status: {
-                                        StatusCode: string;
-                                        StatusDate: string;
-                                    }[];
-                                    Renewal: {
-                                        RenewalDate: string;
-                                        RenewedExpiryDate: string;
-                                        NewExpiryDate: string;
-                                    }[];
-                                };
-                                Parties: {
-                                    Party: {
-                                        PartyRole: "Applicant" | "Owner" | "Agent" | "Inventor" | "Address for Service";
-                                        ClientIdentifier: string;
-                                        ClientName: string;
-                                        CountryCode?: string;
-                                    }[];
-                                };
-                                Documents: {
-                                    Document: {
-                                        ObjectIdentifier: string;
-                                        ObjectName: string;
-                                        ObjectFormat: "pdf" | "jpeg" | "gif";
-                                        DocumentDate: string;
-                                    }[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Not Modified: If-None-Match names the current ETag */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description A parameter breaks a rule; errors[] names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such client or case */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Accept names no media type the operation serves */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match does not hold: the case has changed */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/designs": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Designs updated (new applications included) or registered in a date range (DesignList) */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description First New Zealand date of the range (YYYY-MM-DD)
-                     * @example 2026-06-01
-                     */
-                    "start-date"?: string;
-                    /**
-                     * @description Last date of the range, at most 366 days on (YYYY-MM-DD)
-                     * @example 2026-06-15
-                     */
-                    "end-date"?: string;
-                    /** @description Designs registered from this date (instead of start-date) (YYYY-MM-DD) */
-                    "registered-start-date"?: string;
-                    /** @description Designs registered up to this date (YYYY-MM-DD) */
-                    "registered-end-date"?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The DesignList document, streamed. XML valid against schemas/design.xsd (the default); JSON with Accept: application/json (see the README's mapping) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/xml": string;
-                        "application/json": {
-                            DesignList: {
-                                DateRange: {
-                                    DateType: "Updated" | "Registered";
-                                    StartDate: string;
-                                    EndDate: string;
-                                };
-                                Design: {
-                                    TransactionDateTime: string;
-                                    DesignIdentifier: string;
-                                    ApplicationDate: string;
-                                    RegistrationNumber?: string;
-                                    RegistrationDate?: string;
-                                    DesignTitle: string;
-                                    NoveltyStatement?: string;
-                                    /** @enum {boolean} */
-                                    PublicationDefermentIndicator: false;
-                                    ExpiryDate?: string;
-                                    DesignCurrentStatusCode: string;
-                                    DesignCurrentStatusDate: string;
-                                    StatusHistory: {
-                                        Status: {
-                                            StatusCode: string;
-                                            StatusDate: string;
-                                        }[];
-                                        Renewal: {
-                                            RenewalDate: string;
-                                            RenewedExpiryDate: string;
-                                            NewExpiryDate: string;
-                                        }[];
-                                    };
-                                    Parties: {
-                                        Party: {
-                                            PartyRole: "Applicant" | "Owner" | "Agent" | "Inventor" | "Address for Service";
-                                            ClientIdentifier: string;
-                                            ClientName: string;
-                                            CountryCode?: string;
-                                        }[];
-                                    };
-                                    Documents: {
-                                        Document: {
-                                            ObjectIdentifier: string;
-                                            ObjectName: string;
-                                            ObjectFormat: "pdf" | "jpeg" | "gif";
-                                            DocumentDate: string;
-                                        }[];
-                                    };
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description A parameter breaks a rule; errors[] names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Accept names no media type the operation serves */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/patents/{patentNumber}/renewal": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Whether a renewal or maintenance fee is due for a patent, when, and how much */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description The patent number
-                     * @example 500050
-                     */
-                    patentNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            caseNumber: string;
-                            caseType: "patent" | "trademark" | "design";
-                            status: string;
-                            /** @description True while a payment is accepted (window open or in grace) */
-                            renewalDue: boolean;
-                            state: "none" | "not-yet-open" | "open" | "grace" | "lapsed";
-                            reason: "status" | "term-complete" | null;
-                            fee: "maintenance" | "renewal" | null;
-                            anniversary: number | null;
-                            renewal: number | null;
-                            dueDate: string | null;
-                            windowOpens: string | null;
-                            graceEnds: string | null;
-                            expiryDate: string | null;
-                            nextExpiryDate: string | null;
-                            amount: {
-                                feeCode: string;
-                                baseFeeCents: number;
-                                lateFeeCents: number;
-                                /** @description GST exclusive */
-                                amountCents: number;
-                                gstCents: number;
-                                totalCents: number;
-                                /** @enum {string} */
-                                currency: "NZD";
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Not Modified: If-None-Match names the current ETag */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description A parameter breaks a rule; errors[] names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such client or case */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Accept names no media type the operation serves */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/patents/{patentNumber}/renew": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Pay the patent's renewal or maintenance fee (registered users; fee)
-         * @description Idempotent per request id (the api-business-govt-nz-request-id header): a repeat answers the first payment again and charges nothing. If-Match: an ETag of the case as it stands (from the bibliographic read or the renewal check); If-Unmodified-Since: its Last-Modified.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description The patent number
-                     * @example 500050
-                     */
-                    patentNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
-                    /**
-                     * @example {
-                     *       "billingReference": "RENEWAL-2026-1"
-                     *     }
-                     */
-                    "application/json": ({
-                        billingReference?: string;
-                    } & {
-                        [key: string]: unknown;
-                    }) | null;
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
-                    content: {
-                        "application/json": {
-                            caseNumber: string;
-                            caseType: "patent" | "trademark" | "design";
-                            status: string;
-                            /** @description YYYY-MM-DD */
-                            renewedDueDate: string;
-                            /** @description YYYY-MM-DD */
-                            expiryDate: string;
-                            fee: "maintenance" | "renewal";
-                            late: boolean;
+                };
+            };
+            /** @description Accept names no media type the operation serves */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    checkPatentRenewal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The patent number
+                 * @example 500050
+                 */
+                patentNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        caseNumber: string;
+                        caseType: "patent" | "trademark" | "design";
+                        status: string;
+                        /** @description True while a payment is accepted (window open or in grace) */
+                        renewalDue: boolean;
+                        state: "none" | "not-yet-open" | "open" | "grace" | "lapsed";
+                        reason: "status" | "term-complete" | null;
+                        fee: "maintenance" | "renewal" | null;
+                        anniversary: number | null;
+                        renewal: number | null;
+                        dueDate: string | null;
+                        windowOpens: string | null;
+                        graceEnds: string | null;
+                        expiryDate: string | null;
+                        nextExpiryDate: string | null;
+                        amount: {
+                            feeCode: string;
+                            baseFeeCents: number;
+                            lateFeeCents: number;
                             /** @description GST exclusive */
                             amountCents: number;
-                            feeRecordIds: number[];
-                            requestId: string;
-                        };
-                    };
-                };
-                /** @description A parameter breaks a rule; errors[] names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The caller may not do this (not a registered user, or no direct debit authority in production) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description No such client or case */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Accept names no media type the operation serves */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match does not hold: the case has changed */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
+                            gstCents: number;
+                            totalCents: number;
+                            /** @enum {string} */
+                            currency: "NZD";
+                        } | null;
                     };
                 };
             };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/trademarks/{trademarkNumber}/renewal": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Whether a renewal or maintenance fee is due for a trade mark, when, and how much */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description The trade mark number
-                     * @example 1000050
-                     */
-                    trademarkNumber: string;
+            /** @description Not Modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            caseNumber: string;
-                            caseType: "patent" | "trademark" | "design";
-                            status: string;
-                            /** @description True while a payment is accepted (window open or in grace) */
-                            renewalDue: boolean;
-                            state: "none" | "not-yet-open" | "open" | "grace" | "lapsed";
-                            reason: "status" | "term-complete" | null;
-                            fee: "maintenance" | "renewal" | null;
-                            anniversary: number | null;
-                            renewal: number | null;
-                            dueDate: string | null;
-                            windowOpens: string | null;
-                            graceEnds: string | null;
-                            expiryDate: string | null;
-                            nextExpiryDate: string | null;
-                            amount: {
-                                feeCode: string;
-                                baseFeeCents: number;
-                                lateFeeCents: number;
-                                /** @description GST exclusive */
-                                amountCents: number;
-                                gstCents: number;
-                                totalCents: number;
-                                /** @enum {string} */
-                                currency: "NZD";
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Not Modified: If-None-Match names the current ETag */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description A parameter breaks a rule; errors[] names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such client or case */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Accept names no media type the operation serves */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/trademarks/{trademarkNumber}/renew": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Pay the trade mark's renewal or maintenance fee (registered users; fee)
-         * @description Idempotent per request id (the api-business-govt-nz-request-id header): a repeat answers the first payment again and charges nothing. If-Match: an ETag of the case as it stands (from the bibliographic read or the renewal check); If-Unmodified-Since: its Last-Modified.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description The trade mark number
-                     * @example 1000050
-                     */
-                    trademarkNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
-                    /**
-                     * @example {
-                     *       "billingReference": "RENEWAL-2026-1"
-                     *     }
-                     */
-                    "application/json": ({
-                        billingReference?: string;
-                    } & {
-                        [key: string]: unknown;
-                    }) | null;
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+            /** @description A parameter breaks a rule; errors[] names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
                     };
-                    content: {
-                        "application/json": {
-                            caseNumber: string;
-                            caseType: "patent" | "trademark" | "design";
-                            status: string;
-                            /** @description YYYY-MM-DD */
-                            renewedDueDate: string;
-                            /** @description YYYY-MM-DD */
-                            expiryDate: string;
-                            fee: "maintenance" | "renewal";
-                            late: boolean;
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such client or case */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accept names no media type the operation serves */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    renewPatent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The patent number
+                 * @example 500050
+                 */
+                patentNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "billingReference": "RENEWAL-2026-1"
+                 *     }
+                 */
+                "application/json": ({
+                    billingReference?: string;
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        caseNumber: string;
+                        caseType: "patent" | "trademark" | "design";
+                        status: string;
+                        /** @description YYYY-MM-DD */
+                        renewedDueDate: string;
+                        /** @description YYYY-MM-DD */
+                        expiryDate: string;
+                        fee: "maintenance" | "renewal";
+                        late: boolean;
+                        /** @description GST exclusive */
+                        amountCents: number;
+                        feeRecordIds: number[];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A parameter breaks a rule; errors[] names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The caller may not do this (not a registered user, or no direct debit authority in production) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such client or case */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accept names no media type the operation serves */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match does not hold: the case has changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    checkTradeMarkRenewal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The trade mark number
+                 * @example 1000050
+                 */
+                trademarkNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        caseNumber: string;
+                        caseType: "patent" | "trademark" | "design";
+                        status: string;
+                        /** @description True while a payment is accepted (window open or in grace) */
+                        renewalDue: boolean;
+                        state: "none" | "not-yet-open" | "open" | "grace" | "lapsed";
+                        reason: "status" | "term-complete" | null;
+                        fee: "maintenance" | "renewal" | null;
+                        anniversary: number | null;
+                        renewal: number | null;
+                        dueDate: string | null;
+                        windowOpens: string | null;
+                        graceEnds: string | null;
+                        expiryDate: string | null;
+                        nextExpiryDate: string | null;
+                        amount: {
+                            feeCode: string;
+                            baseFeeCents: number;
+                            lateFeeCents: number;
                             /** @description GST exclusive */
                             amountCents: number;
-                            feeRecordIds: number[];
-                            requestId: string;
-                        };
-                    };
-                };
-                /** @description A parameter breaks a rule; errors[] names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The caller may not do this (not a registered user, or no direct debit authority in production) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description No such client or case */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Accept names no media type the operation serves */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match does not hold: the case has changed */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
+                            gstCents: number;
+                            totalCents: number;
+                            /** @enum {string} */
+                            currency: "NZD";
+                        } | null;
                     };
                 };
             };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/designs/{designNumber}/renewal": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Whether a renewal or maintenance fee is due for a design, when, and how much */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description The design number
-                     * @example 400050
-                     */
-                    designNumber: string;
+            /** @description Not Modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            caseNumber: string;
-                            caseType: "patent" | "trademark" | "design";
-                            status: string;
-                            /** @description True while a payment is accepted (window open or in grace) */
-                            renewalDue: boolean;
-                            state: "none" | "not-yet-open" | "open" | "grace" | "lapsed";
-                            reason: "status" | "term-complete" | null;
-                            fee: "maintenance" | "renewal" | null;
-                            anniversary: number | null;
-                            renewal: number | null;
-                            dueDate: string | null;
-                            windowOpens: string | null;
-                            graceEnds: string | null;
-                            expiryDate: string | null;
-                            nextExpiryDate: string | null;
-                            amount: {
-                                feeCode: string;
-                                baseFeeCents: number;
-                                lateFeeCents: number;
-                                /** @description GST exclusive */
-                                amountCents: number;
-                                gstCents: number;
-                                totalCents: number;
-                                /** @enum {string} */
-                                currency: "NZD";
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Not Modified: If-None-Match names the current ETag */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description A parameter breaks a rule; errors[] names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such client or case */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Accept names no media type the operation serves */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/designs/{designNumber}/renew": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Pay the design's renewal or maintenance fee (registered users; fee)
-         * @description Idempotent per request id (the api-business-govt-nz-request-id header): a repeat answers the first payment again and charges nothing. If-Match: an ETag of the case as it stands (from the bibliographic read or the renewal check); If-Unmodified-Since: its Last-Modified.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description The design number
-                     * @example 400050
-                     */
-                    designNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
-                    /**
-                     * @example {
-                     *       "billingReference": "RENEWAL-2026-1"
-                     *     }
-                     */
-                    "application/json": ({
-                        billingReference?: string;
-                    } & {
-                        [key: string]: unknown;
-                    }) | null;
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+            /** @description A parameter breaks a rule; errors[] names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
                     };
-                    content: {
-                        "application/json": {
-                            caseNumber: string;
-                            caseType: "patent" | "trademark" | "design";
-                            status: string;
-                            /** @description YYYY-MM-DD */
-                            renewedDueDate: string;
-                            /** @description YYYY-MM-DD */
-                            expiryDate: string;
-                            fee: "maintenance" | "renewal";
-                            late: boolean;
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such client or case */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accept names no media type the operation serves */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    renewTradeMark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The trade mark number
+                 * @example 1000050
+                 */
+                trademarkNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "billingReference": "RENEWAL-2026-1"
+                 *     }
+                 */
+                "application/json": ({
+                    billingReference?: string;
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        caseNumber: string;
+                        caseType: "patent" | "trademark" | "design";
+                        status: string;
+                        /** @description YYYY-MM-DD */
+                        renewedDueDate: string;
+                        /** @description YYYY-MM-DD */
+                        expiryDate: string;
+                        fee: "maintenance" | "renewal";
+                        late: boolean;
+                        /** @description GST exclusive */
+                        amountCents: number;
+                        feeRecordIds: number[];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A parameter breaks a rule; errors[] names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The caller may not do this (not a registered user, or no direct debit authority in production) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such client or case */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accept names no media type the operation serves */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match does not hold: the case has changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    checkDesignRenewal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The design number
+                 * @example 400050
+                 */
+                designNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        caseNumber: string;
+                        caseType: "patent" | "trademark" | "design";
+                        status: string;
+                        /** @description True while a payment is accepted (window open or in grace) */
+                        renewalDue: boolean;
+                        state: "none" | "not-yet-open" | "open" | "grace" | "lapsed";
+                        reason: "status" | "term-complete" | null;
+                        fee: "maintenance" | "renewal" | null;
+                        anniversary: number | null;
+                        renewal: number | null;
+                        dueDate: string | null;
+                        windowOpens: string | null;
+                        graceEnds: string | null;
+                        expiryDate: string | null;
+                        nextExpiryDate: string | null;
+                        amount: {
+                            feeCode: string;
+                            baseFeeCents: number;
+                            lateFeeCents: number;
                             /** @description GST exclusive */
                             amountCents: number;
-                            feeRecordIds: number[];
-                            requestId: string;
-                        };
+                            gstCents: number;
+                            totalCents: number;
+                            /** @enum {string} */
+                            currency: "NZD";
+                        } | null;
                     };
                 };
-                /** @description A parameter breaks a rule; errors[] names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
                             message: string;
-                        };
+                        }[];
                     };
                 };
-                /** @description The caller may not do this (not a registered user, or no direct debit authority in production) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+            };
+            /** @description A parameter breaks a rule; errors[] names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description No such client or case */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Accept names no media type the operation serves */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description If-Match does not hold: the case has changed */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
                             message: string;
-                        };
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such client or case */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accept names no media type the operation serves */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/patent": {
+    renewDesign: {
         parameters: {
             query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The design number
+                 * @example 400050
+                 */
+                designNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "billingReference": "RENEWAL-2026-1"
+                 *     }
+                 */
+                "application/json": ({
+                    billingReference?: string;
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        caseNumber: string;
+                        caseType: "patent" | "trademark" | "design";
+                        status: string;
+                        /** @description YYYY-MM-DD */
+                        renewedDueDate: string;
+                        /** @description YYYY-MM-DD */
+                        expiryDate: string;
+                        fee: "maintenance" | "renewal";
+                        late: boolean;
+                        /** @description GST exclusive */
+                        amountCents: number;
+                        feeRecordIds: number[];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A parameter breaks a rule; errors[] names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The caller may not do this (not a registered user, or no direct debit authority in production) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such client or case */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accept names no media type the operation serves */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description If-Match does not hold: the case has changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    patentWsdl: {
+        parameters: {
+            query?: {
+                /** @example true */
+                wsdl?: string;
+                xsd?: "patent-application.xsd";
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** File a PCT national phase patent application (registered users; fee): the WSDL (?wsdl) and its XSDs (?xsd=<file>) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @example true */
-                    wsdl?: string;
-                    xsd?: "patent-application.xsd";
+        requestBody?: never;
+        responses: {
+            /** @description The WSDL or the XSD */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The WSDL or the XSD */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": string;
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        /**
-         * File a PCT national phase patent application (registered users; fee) (SOAP 1.1; operations: FilePatentApplication)
-         * @description A SOAP 1.1 document/literal operation: the body is a SOAP envelope, see the WSDL (GET /patent?wsdl).
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The operation (the WSDL's soapAction) */
-                    SOAPAction?: "FilePatentApplication";
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
-                    "text/xml": unknown;
-                    "application/xml": unknown;
+                    "text/xml": string;
                 };
             };
-            responses: {
-                /** @description The answer envelope (see the WSDL); failures the register publishes as answers are here too */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": unknown;
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
-                /** @description A SOAP Fault: the operation acts for a registered user and needs their three-legged token. Or: Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": unknown;
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
                 };
-                /** @description A SOAP Fault: the user is not registered with the office (not-registered-user), or the fee cannot be charged (billing-organisation-required, direct-debit-authority-required) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": unknown;
-                    };
-                };
-                /** @description Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": Record<string, never>;
-                        "text/xml": unknown;
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description A SOAP 1.1 Fault */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /** @example <?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>TradeMarkSearchCriteria/Title: at most 255 characters</faultstring><detail><ErrorCode>invalid-request</ErrorCode><HttpStatus>500</HttpStatus></detail></soap:Fault></soap:Body></soap:Envelope> */
-                        "text/xml": unknown;
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/trademark": {
+    patentSoap: {
         parameters: {
             query?: never;
+            header?: {
+                /** @description The operation (the WSDL's soapAction) */
+                SOAPAction?: "FilePatentApplication";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/xml": unknown;
+                "application/xml": unknown;
+            };
+        };
+        responses: {
+            /** @description The answer envelope (see the WSDL); failures the register publishes as answers are here too */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": unknown;
+                };
+            };
+            /** @description A SOAP Fault: the operation acts for a registered user and needs their three-legged token. Or: Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": unknown;
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description A SOAP Fault: the user is not registered with the office (not-registered-user), or the fee cannot be charged (billing-organisation-required, direct-debit-authority-required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": unknown;
+                };
+            };
+            /** @description Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": Record<string, never>;
+                    "text/xml": unknown;
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description A SOAP 1.1 Fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>TradeMarkSearchCriteria/Title: at most 255 characters</faultstring><detail><ErrorCode>invalid-request</ErrorCode><HttpStatus>500</HttpStatus></detail></soap:Fault></soap:Body></soap:Envelope> */
+                    "text/xml": unknown;
+                };
+            };
+        };
+    };
+    trademarkWsdl: {
+        parameters: {
+            query?: {
+                /** @example true */
+                wsdl?: string;
+                xsd?: "trademark-application.xsd";
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** File a trade mark application (registered users; fee per class): the WSDL (?wsdl) and its XSDs (?xsd=<file>) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @example true */
-                    wsdl?: string;
-                    xsd?: "trademark-application.xsd";
+        requestBody?: never;
+        responses: {
+            /** @description The WSDL or the XSD */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The WSDL or the XSD */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": string;
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        /**
-         * File a trade mark application (registered users; fee per class) (SOAP 1.1; operations: FileTradeMarkApplication)
-         * @description A SOAP 1.1 document/literal operation: the body is a SOAP envelope, see the WSDL (GET /trademark?wsdl).
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The operation (the WSDL's soapAction) */
-                    SOAPAction?: "FileTradeMarkApplication";
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
-                    "text/xml": unknown;
-                    "application/xml": unknown;
+                    "text/xml": string;
                 };
             };
-            responses: {
-                /** @description The answer envelope (see the WSDL); failures the register publishes as answers are here too */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": unknown;
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
-                /** @description A SOAP Fault: the operation acts for a registered user and needs their three-legged token. Or: Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": unknown;
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
                 };
-                /** @description A SOAP Fault: the user is not registered with the office (not-registered-user), or the fee cannot be charged (billing-organisation-required, direct-debit-authority-required) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": unknown;
-                    };
-                };
-                /** @description Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": Record<string, never>;
-                        "text/xml": unknown;
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description A SOAP 1.1 Fault */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /** @example <?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>TradeMarkSearchCriteria/Title: at most 255 characters</faultstring><detail><ErrorCode>invalid-request</ErrorCode><HttpStatus>500</HttpStatus></detail></soap:Fault></soap:Body></soap:Envelope> */
-                        "text/xml": unknown;
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/taskcorrespondence": {
+    trademarkSoap: {
         parameters: {
             query?: never;
+            header?: {
+                /** @description The operation (the WSDL's soapAction) */
+                SOAPAction?: "FileTradeMarkApplication";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/xml": unknown;
+                "application/xml": unknown;
+            };
+        };
+        responses: {
+            /** @description The answer envelope (see the WSDL); failures the register publishes as answers are here too */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": unknown;
+                };
+            };
+            /** @description A SOAP Fault: the operation acts for a registered user and needs their three-legged token. Or: Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": unknown;
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description A SOAP Fault: the user is not registered with the office (not-registered-user), or the fee cannot be charged (billing-organisation-required, direct-debit-authority-required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": unknown;
+                };
+            };
+            /** @description Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": Record<string, never>;
+                    "text/xml": unknown;
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description A SOAP 1.1 Fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>TradeMarkSearchCriteria/Title: at most 255 characters</faultstring><detail><ErrorCode>invalid-request</ErrorCode><HttpStatus>500</HttpStatus></detail></soap:Fault></soap:Body></soap:Envelope> */
+                    "text/xml": unknown;
+                };
+            };
+        };
+    };
+    taskCorrespondenceWsdl: {
+        parameters: {
+            query?: {
+                /** @example true */
+                wsdl?: string;
+                xsd?: "task-correspondence.xsd";
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Task correspondence: the tasks of a registered user, and their answers: the WSDL (?wsdl) and its XSDs (?xsd=<file>) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @example true */
-                    wsdl?: string;
-                    xsd?: "task-correspondence.xsd";
+        requestBody?: never;
+        responses: {
+            /** @description The WSDL or the XSD */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The WSDL or the XSD */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": string;
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        /**
-         * Task correspondence: the tasks of a registered user, and their answers (SOAP 1.1; operations: getTaskList, getTaskContent, updateTask)
-         * @description A SOAP 1.1 document/literal operation: the body is a SOAP envelope, see the WSDL (GET /taskcorrespondence?wsdl).
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The operation (the WSDL's soapAction); required */
-                    SOAPAction: "getTaskList" | "getTaskContent" | "updateTask";
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
-                    "text/xml": unknown;
-                    "application/xml": unknown;
+                    "text/xml": string;
                 };
             };
-            responses: {
-                /** @description The answer envelope (see the WSDL); failures the register publishes as answers are here too */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": unknown;
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
-                /** @description A SOAP Fault: the operation acts for a registered user and needs their three-legged token. Or: Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": unknown;
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
                 };
-                /** @description A SOAP Fault: the user is not registered with the office (not-registered-user), or the fee cannot be charged (billing-organisation-required, direct-debit-authority-required) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": unknown;
-                    };
-                };
-                /** @description Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": Record<string, never>;
-                        "text/xml": unknown;
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description A SOAP 1.1 Fault */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /** @example <?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>TradeMarkSearchCriteria/Title: at most 255 characters</faultstring><detail><ErrorCode>invalid-request</ErrorCode><HttpStatus>500</HttpStatus></detail></soap:Fault></soap:Body></soap:Envelope> */
-                        "text/xml": unknown;
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/discussioncorrespondence": {
+    taskCorrespondenceSoap: {
         parameters: {
             query?: never;
+            header: {
+                /** @description The operation (the WSDL's soapAction); required */
+                SOAPAction: "getTaskList" | "getTaskContent" | "updateTask";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/xml": unknown;
+                "application/xml": unknown;
+            };
+        };
+        responses: {
+            /** @description The answer envelope (see the WSDL); failures the register publishes as answers are here too */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": unknown;
+                };
+            };
+            /** @description A SOAP Fault: the operation acts for a registered user and needs their three-legged token. Or: Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": unknown;
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description A SOAP Fault: the user is not registered with the office (not-registered-user), or the fee cannot be charged (billing-organisation-required, direct-debit-authority-required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": unknown;
+                };
+            };
+            /** @description Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": Record<string, never>;
+                    "text/xml": unknown;
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description A SOAP 1.1 Fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>TradeMarkSearchCriteria/Title: at most 255 characters</faultstring><detail><ErrorCode>invalid-request</ErrorCode><HttpStatus>500</HttpStatus></detail></soap:Fault></soap:Body></soap:Envelope> */
+                    "text/xml": unknown;
+                };
+            };
+        };
+    };
+    discussionCorrespondenceWsdl: {
+        parameters: {
+            query?: {
+                /** @example true */
+                wsdl?: string;
+                xsd?: "discussion-correspondence.xsd";
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Discussion correspondence: the formal steps of a registered user’s cases: the WSDL (?wsdl) and its XSDs (?xsd=<file>) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @example true */
-                    wsdl?: string;
-                    xsd?: "discussion-correspondence.xsd";
+        requestBody?: never;
+        responses: {
+            /** @description The WSDL or the XSD */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The WSDL or the XSD */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": string;
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        /**
-         * Discussion correspondence: the formal steps of a registered user’s cases (SOAP 1.1; operations: getDiscussionList, getDiscussionContent)
-         * @description A SOAP 1.1 document/literal operation: the body is a SOAP envelope, see the WSDL (GET /discussioncorrespondence?wsdl).
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The operation (the WSDL's soapAction); required */
-                    SOAPAction: "getDiscussionList" | "getDiscussionContent";
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
-                    "text/xml": unknown;
-                    "application/xml": unknown;
+                    "text/xml": string;
                 };
             };
-            responses: {
-                /** @description The answer envelope (see the WSDL); failures the register publishes as answers are here too */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": unknown;
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
-                /** @description A SOAP Fault: the operation acts for a registered user and needs their three-legged token. Or: Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": unknown;
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
                 };
-                /** @description A SOAP Fault: the user is not registered with the office (not-registered-user), or the fee cannot be charged (billing-organisation-required, direct-debit-authority-required) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": unknown;
-                    };
-                };
-                /** @description Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": Record<string, never>;
-                        "text/xml": unknown;
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description A SOAP 1.1 Fault */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /** @example <?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>TradeMarkSearchCriteria/Title: at most 255 characters</faultstring><detail><ErrorCode>invalid-request</ErrorCode><HttpStatus>500</HttpStatus></detail></soap:Fault></soap:Body></soap:Envelope> */
-                        "text/xml": unknown;
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/trademarksearch": {
+    discussionCorrespondenceSoap: {
         parameters: {
             query?: never;
+            header: {
+                /** @description The operation (the WSDL's soapAction); required */
+                SOAPAction: "getDiscussionList" | "getDiscussionContent";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/xml": unknown;
+                "application/xml": unknown;
+            };
+        };
+        responses: {
+            /** @description The answer envelope (see the WSDL); failures the register publishes as answers are here too */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": unknown;
+                };
+            };
+            /** @description A SOAP Fault: the operation acts for a registered user and needs their three-legged token. Or: Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": unknown;
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description A SOAP Fault: the user is not registered with the office (not-registered-user), or the fee cannot be charged (billing-organisation-required, direct-debit-authority-required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": unknown;
+                };
+            };
+            /** @description Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": Record<string, never>;
+                    "text/xml": unknown;
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description A SOAP 1.1 Fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>TradeMarkSearchCriteria/Title: at most 255 characters</faultstring><detail><ErrorCode>invalid-request</ErrorCode><HttpStatus>500</HttpStatus></detail></soap:Fault></soap:Body></soap:Envelope> */
+                    "text/xml": unknown;
+                };
+            };
+        };
+    };
+    trademarkSearchWsdl: {
+        parameters: {
+            query?: {
+                /** @example true */
+                wsdl?: string;
+                xsd?: "trademark-search.xsd" | "trademark-list-v1.xsd";
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Trade mark search: the WSDL (?wsdl) and its XSDs (?xsd=<file>) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @example true */
-                    wsdl?: string;
-                    xsd?: "trademark-search.xsd" | "trademark-list-v1.xsd";
+        requestBody?: never;
+        responses: {
+            /** @description The WSDL or the XSD */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                header?: never;
-                path?: never;
-                cookie?: never;
+                content: {
+                    "text/xml": string;
+                };
             };
-            requestBody?: never;
-            responses: {
-                /** @description The WSDL or the XSD */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": string;
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
                 };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
             };
         };
-        put?: never;
-        /**
-         * Trade mark search (SOAP 1.1; operations: ListTrademarks)
-         * @description A SOAP 1.1 document/literal operation: the body is a SOAP envelope, see the WSDL (GET /trademarksearch?wsdl); with Content-Type: application/json, the same operation as REST JSON.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The operation (the WSDL's soapAction) */
-                    SOAPAction?: "ListTrademarks";
-                };
-                path?: never;
-                cookie?: never;
+    };
+    trademarkSearchSoap: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The operation (the WSDL's soapAction) */
+                SOAPAction?: "ListTrademarks";
             };
-            requestBody: {
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/xml": unknown;
+                "application/xml": unknown;
+                "application/json": {
+                    ClientRef?: string;
+                    Title?: string;
+                    FilingDateRange?: {
+                        /** Format: date */
+                        FromDate?: string;
+                        /** Format: date */
+                        ToDate?: string;
+                    };
+                    RegisterDateRange?: {
+                        /** Format: date */
+                        FromDate?: string;
+                        /** Format: date */
+                        ToDate?: string;
+                    };
+                    StatusList?: ("Under Examination" | "Abeyance" | "Accepted" | "Under Opposition" | "Registered" | "Registered - past expiry date" | "Withdrawn" | "Abandoned" | "Lapsed" | "Expired" | "Removed" | "Refused")[];
+                    /** @enum {string} */
+                    MarkNature?: "Trade Mark" | "Collective Mark" | "Certification Mark";
+                    /** @enum {string} */
+                    MarkType?: "Word" | "Image" | "Combined" | "Colour" | "Shape" | "Sound";
+                    OwnerClientID?: string;
+                    AgentClientID?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The answer envelope (see the WSDL); failures the register publishes as answers are here too */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
                 content: {
                     "text/xml": unknown;
-                    "application/xml": unknown;
                     "application/json": {
                         ClientRef?: string;
-                        Title?: string;
-                        FilingDateRange?: {
-                            /** Format: date */
-                            FromDate?: string;
-                            /** Format: date */
-                            ToDate?: string;
-                        };
-                        RegisterDateRange?: {
-                            /** Format: date */
-                            FromDate?: string;
-                            /** Format: date */
-                            ToDate?: string;
-                        };
-                        StatusList?: ("Under Examination" | "Abeyance" | "Accepted" | "Under Opposition" | "Registered" | "Registered - past expiry date" | "Withdrawn" | "Abandoned" | "Lapsed" | "Expired" | "Removed" | "Refused")[];
-                        /** @enum {string} */
-                        MarkNature?: "Trade Mark" | "Collective Mark" | "Certification Mark";
-                        /** @enum {string} */
-                        MarkType?: "Word" | "Image" | "Combined" | "Colour" | "Shape" | "Sound";
-                        OwnerClientID?: string;
-                        AgentClientID?: string;
+                        ResultCount: number;
+                        MoreResultsAvailable: boolean;
+                        TradeMarks: {
+                            ApplicationNumber: string;
+                            MarkTitle: string;
+                            GoodsAndServices: {
+                                ClassNumber: number[];
+                            };
+                            MarkImageName?: string;
+                            MarkCurrentStatusCode: string;
+                            FilingDate: string;
+                            MarkCurrentStatusDate: string;
+                            RegistrationDate?: string;
+                            ExpiryDate?: string;
+                            MarkNature: string;
+                            MarkType: string;
+                            Documents: {
+                                ObjectIdentifier: string[];
+                            };
+                        }[];
                     };
                 };
             };
-            responses: {
-                /** @description The answer envelope (see the WSDL); failures the register publishes as answers are here too */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": unknown;
-                        "application/json": {
-                            ClientRef?: string;
-                            ResultCount: number;
-                            MoreResultsAvailable: boolean;
-                            TradeMarks: {
-                                ApplicationNumber: string;
-                                MarkTitle: string;
-                                GoodsAndServices: {
-                                    ClassNumber: number[];
-                                };
-                                MarkImageName?: string;
-                                MarkCurrentStatusCode: string;
-                                FilingDate: string;
-                                MarkCurrentStatusDate: string;
-                                RegistrationDate?: string;
-                                ExpiryDate?: string;
-                                MarkNature: string;
-                                MarkType: string;
-                                Documents: {
-                                    ObjectIdentifier: string[];
-                                };
-                            }[];
-                        };
+            /** @description A criterion breaks a rule; errors[] names it (problem+json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": Record<string, never>;
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
-                /** @description A criterion breaks a rule; errors[] names it (problem+json) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": Record<string, never>;
+            };
+            /** @description Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": Record<string, never>;
+                    "text/xml": unknown;
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
+            };
+            /** @description A SOAP 1.1 Fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": Record<string, never>;
-                        "text/xml": unknown;
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description A SOAP 1.1 Fault */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /** @example <?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>TradeMarkSearchCriteria/Title: at most 255 characters</faultstring><detail><ErrorCode>invalid-request</ErrorCode><HttpStatus>500</HttpStatus></detail></soap:Fault></soap:Body></soap:Envelope> */
-                        "text/xml": unknown;
-                    };
+                content: {
+                    /** @example <?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>TradeMarkSearchCriteria/Title: at most 255 characters</faultstring><detail><ErrorCode>invalid-request</ErrorCode><HttpStatus>500</HttpStatus></detail></soap:Fault></soap:Body></soap:Envelope> */
+                    "text/xml": unknown;
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/download-document": {
+    downloadDocumentWsdl: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @example true */
+                wsdl?: string;
+                xsd?: "document-download.xsd";
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Document download: the WSDL (?wsdl) and its XSDs (?xsd=<file>) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @example true */
-                    wsdl?: string;
-                    xsd?: "document-download.xsd";
+        requestBody?: never;
+        responses: {
+            /** @description The WSDL or the XSD */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                header?: never;
-                path?: never;
-                cookie?: never;
+                content: {
+                    "text/xml": string;
+                };
             };
-            requestBody?: never;
-            responses: {
-                /** @description The WSDL or the XSD */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": string;
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
                 };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
             };
         };
-        put?: never;
-        /**
-         * Document download (SOAP 1.1; operations: GetObject)
-         * @description A SOAP 1.1 document/literal operation: the body is a SOAP envelope, see the WSDL (GET /download-document?wsdl); with Content-Type: application/json, the same operation as REST JSON.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The operation (the WSDL's soapAction) */
-                    SOAPAction?: "GetObject";
-                };
-                path?: never;
-                cookie?: never;
+    };
+    downloadDocumentSoap: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The operation (the WSDL's soapAction) */
+                SOAPAction?: "GetObject";
             };
-            requestBody: {
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/xml": unknown;
+                "application/xml": unknown;
+                "application/json": {
+                    ObjectIdentifier: string;
+                    TransactionIdentifier?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The answer envelope (see the WSDL); failures the register publishes as answers are here too */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
                 content: {
                     "text/xml": unknown;
-                    "application/xml": unknown;
                     "application/json": {
-                        ObjectIdentifier: string;
                         TransactionIdentifier?: string;
+                        /** @enum {string} */
+                        TransactionCode: "Get Object";
+                        ObjectIdentifier: string;
+                        /** @enum {string} */
+                        ObjectFormat: "pdf" | "jpeg" | "gif";
+                        ObjectName: string;
+                        ObjectSize: number;
+                        /** @description base64 */
+                        ObjectData: string;
                     };
                 };
             };
-            responses: {
-                /** @description The answer envelope (see the WSDL); failures the register publishes as answers are here too */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/xml": unknown;
-                        "application/json": {
-                            TransactionIdentifier?: string;
-                            /** @enum {string} */
-                            TransactionCode: "Get Object";
-                            ObjectIdentifier: string;
-                            /** @enum {string} */
-                            ObjectFormat: "pdf" | "jpeg" | "gif";
-                            ObjectName: string;
-                            ObjectSize: number;
-                            /** @description base64 */
-                            ObjectData: string;
-                        };
+            /** @description ObjectIdentifier is not 16 hexadecimal digits (problem+json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": Record<string, never>;
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
-                /** @description ObjectIdentifier is not 16 hexadecimal digits (problem+json) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": Record<string, never>;
+            };
+            /** @description No document has this identifier (problem+json) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": Record<string, never>;
+                };
+            };
+            /** @description Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": Record<string, never>;
+                    "text/xml": unknown;
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
+            };
+            /** @description A SOAP 1.1 Fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description No document has this identifier (problem+json) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": Record<string, never>;
-                    };
+                content: {
+                    /** @example <?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>TradeMarkSearchCriteria/Title: at most 255 characters</faultstring><detail><ErrorCode>invalid-request</ErrorCode><HttpStatus>500</HttpStatus></detail></soap:Fault></soap:Body></soap:Envelope> */
+                    "text/xml": unknown;
                 };
-                /** @description Neither a SOAP 1.1 body (text/xml) nor JSON: problem+json; application/soap+xml (SOAP 1.2): a soap:Client fault */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": Record<string, never>;
-                        "text/xml": unknown;
-                    };
+            };
+            /** @description The time limit passed before the answer started (problem+json); past it once started, the connection is cut */
+            504: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description A SOAP 1.1 Fault */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /** @example <?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>TradeMarkSearchCriteria/Title: at most 255 characters</faultstring><detail><ErrorCode>invalid-request</ErrorCode><HttpStatus>500</HttpStatus></detail></soap:Fault></soap:Body></soap:Envelope> */
-                        "text/xml": unknown;
-                    };
-                };
-                /** @description The time limit passed before the answer started (problem+json); past it once started, the connection is cut */
-                504: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": Record<string, never>;
-                    };
+                content: {
+                    "application/problem+json": Record<string, never>;
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
-export interface components {
-    schemas: never;
-    responses: never;
-    parameters: {
-        /** @description Sandbox only (production answers 400): the failure this call meets, as the register would answer it. `throttled[=SECONDS]`: 429 as the product's rate limit answers it, `Retry-After` SECONDS (30); `maintenance[=SECONDS]`: the scheduled maintenance 503 in the register’s dialect, its window ending in SECONDS (120); `slow=MILLISECONDS`: the usual answer, MILLISECONDS later (at most 120000); `drop`: the connection closed without an answer; `flaky=PERCENT`: the database-unavailable 503 with `Retry-After` for PERCENT of calls, the usual answer otherwise. A sandbox subscription can have one set for all its calls (the portal's subscription page, `rsg subscriptions scenario`); this header comes first. */
-        SandboxScenario: "drop" | string;
-    };
-    requestBodies: never;
-    headers: never;
-    pathItems: never;
-}
-export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
 
 /** The operations the document names by an operation id: each to its `METHOD /path`. */
 export const operationIds = {
+  "searchClients": "GET /clients",
+  "getClient": "GET /clients/{clientId}",
+  "getSchema": "GET /schemas/{schema}",
+  "getPatent": "GET /patents/{patentNumber}",
+  "getPatentBySingularPath": "GET /patent/{patentNumber}",
+  "listPatents": "GET /patents",
+  "getTradeMark": "GET /trademarks/{trademarkNumber}",
+  "listTradeMarks": "GET /trademarks",
+  "getDesign": "GET /designs/{designNumber}",
+  "getDesignBySingularPath": "GET /design/{designNumber}",
+  "listDesigns": "GET /designs",
+  "checkPatentRenewal": "GET /patents/{patentNumber}/renewal",
+  "renewPatent": "POST /patents/{patentNumber}/renew",
+  "checkTradeMarkRenewal": "GET /trademarks/{trademarkNumber}/renewal",
+  "renewTradeMark": "POST /trademarks/{trademarkNumber}/renew",
+  "checkDesignRenewal": "GET /designs/{designNumber}/renewal",
+  "renewDesign": "POST /designs/{designNumber}/renew",
+  "patentWsdl": "GET /patent",
+  "patentSoap": "POST /patent",
+  "trademarkWsdl": "GET /trademark",
+  "trademarkSoap": "POST /trademark",
+  "taskCorrespondenceWsdl": "GET /taskcorrespondence",
+  "taskCorrespondenceSoap": "POST /taskcorrespondence",
+  "discussionCorrespondenceWsdl": "GET /discussioncorrespondence",
+  "discussionCorrespondenceSoap": "POST /discussioncorrespondence",
+  "trademarkSearchWsdl": "GET /trademarksearch",
+  "trademarkSearchSoap": "POST /trademarksearch",
+  "downloadDocumentWsdl": "GET /download-document",
+  "downloadDocumentSoap": "POST /download-document",
 } as const;
+
+/** The writes whose If-Match holds against another resource's ETag (`x-etag-of`): each to that resource. */
+export const etagOf: Readonly<Record<string, string>> = {
+  "POST /patents/{patentNumber}/renew": "/patents/{patentNumber}",
+  "POST /trademarks/{trademarkNumber}/renew": "/trademarks/{trademarkNumber}",
+  "POST /designs/{designNumber}/renew": "/designs/{designNumber}",
+};
+
+/** The operations whose success is not JSON alone: each to its media types (the first asked for when JSON is not one). */
+export const mediaTypes: Readonly<Record<string, readonly string[]>> = {
+  "GET /schemas/{schema}": ["application/xml"],
+  "GET /patents/{patentNumber}": ["application/xml","application/json"],
+  "GET /patent/{patentNumber}": ["application/xml","application/json"],
+  "GET /patents": ["application/xml","application/json"],
+  "GET /trademarks/{trademarkNumber}": ["application/xml","application/json"],
+  "GET /trademarks": ["application/xml","application/json"],
+  "GET /designs/{designNumber}": ["application/xml","application/json"],
+  "GET /design/{designNumber}": ["application/xml","application/json"],
+  "GET /designs": ["application/xml","application/json"],
+  "GET /patent": ["text/xml"],
+  "POST /patent": ["text/xml"],
+  "GET /trademark": ["text/xml"],
+  "POST /trademark": ["text/xml"],
+  "GET /taskcorrespondence": ["text/xml"],
+  "POST /taskcorrespondence": ["text/xml"],
+  "GET /discussioncorrespondence": ["text/xml"],
+  "POST /discussioncorrespondence": ["text/xml"],
+  "GET /trademarksearch": ["text/xml"],
+  "POST /trademarksearch": ["text/xml","application/json"],
+  "GET /download-document": ["text/xml"],
+  "POST /download-document": ["text/xml","application/json"],
+};
 
 /** The register's path behind the environment prefix (`/sandbox`, `/gateway`). */
 export const basePath = "/iponz/v5";

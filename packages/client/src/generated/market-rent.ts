@@ -9,195 +9,7 @@ export interface paths {
             cookie?: never;
         };
         /** Rental bond statistics by area, dwelling type and number of bedrooms */
-        get: {
-            parameters: {
-                query: {
-                    /**
-                     * @description Last month of the period, yyyy-mm. Must be earlier than the month before the current month (New Zealand time).
-                     * @example 2024-06
-                     */
-                    "period-ending": string;
-                    /**
-                     * @description Length of the period in months, 1–24.
-                     * @example 12
-                     */
-                    "num-months": number;
-                    /**
-                     * @description Short code (REGC2019, TA2019, SAU2019, IMR2017, …) or long label (regional-council-2019, …) of an area definition, or user-defined.
-                     * @example REGC2019
-                     */
-                    "area-definition": string;
-                    /**
-                     * @description Only these areas of the definition, by code. Comma-separated; may be repeated.
-                     * @example [
-                     *       "1,2"
-                     *     ]
-                     */
-                    "area-codes"?: string[];
-                    /** @description Only these areas, by label (case ignored), e.g. Auckland Region. Not with area-codes. Comma-separated; may be repeated. */
-                    "area-labels"?: string;
-                    /** @description Add the ALL rows across every combination of factors: true or false (case ignored). */
-                    "include-aggregates"?: string;
-                    /** @description With area-definition=user-defined: Label(code, code, …), Label(…) where the codes are SA2 2019 (SAU2019) codes, each in at most one label; for example MyCBD(130200,131800,131300). Repeats of the parameter add their mappings. */
-                    "user-defined-area-mappings"?: string[];
-                    /**
-                     * @description Only these dwelling types: Apartment, Boarding House, Flat, House, Room. Comma-separated; may be repeated.
-                     * @example [
-                     *       "Flat"
-                     *     ]
-                     */
-                    "dwelling-type"?: string[];
-                    /**
-                     * @description Only these bedroom counts: 1, 2, 3, 4, 5+, NA. Comma-separated; may be repeated.
-                     * @example [
-                     *       "2"
-                     *     ]
-                     */
-                    "num-bedrooms"?: string[];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example REGC2019 */
-                            areaDefinition: string;
-                            /**
-                             * @description first day/last day, not zero-padded
-                             * @example 2026-7-1/2026-7-31
-                             */
-                            periodCovered: string;
-                            items: {
-                                /** @description Area label, or ALL */
-                                area: string;
-                                /** @enum {string} */
-                                dwell: "Apartment" | "Boarding House" | "Flat" | "House" | "Room" | "ALL";
-                                /** @enum {string} */
-                                nBedrms: "1" | "2" | "3" | "4" | "5+" | "NA" | "ALL";
-                                /** @description Randomly rounded to a multiple of 3. */
-                                nLodged: number;
-                                /** @description Randomly rounded to a multiple of 3. */
-                                nClosed: number;
-                                /** @description Randomly rounded to a multiple of 3. */
-                                nCurr: number;
-                                /** @description Mean weekly rent, whole dollars; null when suppressed. */
-                                mean: number | null;
-                                /** @description Lower quartile (percentile_cont 0.25); null when suppressed. */
-                                lq: number | null;
-                                /** @description Median (percentile_cont 0.5); null when suppressed. */
-                                med: number | null;
-                                /** @description Upper quartile (percentile_cont 0.75); null when suppressed. */
-                                uq: number | null;
-                                /** @description Sample standard deviation; null when suppressed. */
-                                sd: number | null;
-                                /** @description Mean bond/rent ratio, 2 decimals; null when suppressed. */
-                                brr: number | null;
-                                /** @description Mean of ln(rent), 4 decimals; null when suppressed. */
-                                lmean: number | null;
-                                /** @description Sample standard deviation of ln(rent), 4 decimals; null when suppressed. */
-                                lsd: number | null;
-                                /** @description Synthetic lower quartile exp(lmean + qnorm(0.25)·lsd); null when suppressed. */
-                                slq: number | null;
-                                /** @description Synthetic upper quartile exp(lmean + qnorm(0.75)·lsd); null when suppressed. */
-                                suq: number | null;
-                            }[];
-                        };
-                        "text/csv": string;
-                    };
-                };
-                /** @description A parameter breaks a rule */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such area definition */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Accept names neither JSON nor CSV */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getStatistics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -214,120 +26,7 @@ export interface paths {
             cookie?: never;
         };
         /** The area definitions */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                /** @example REGC2019 */
-                                code: string;
-                                /** @example regional-council-2019 */
-                                label: string;
-                                description: string;
-                                /** @description null for user-defined */
-                                areaCount: number | null;
-                            }[];
-                        };
-                        "text/csv": string;
-                    };
-                };
-                /** @description A parameter breaks a rule */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such area definition */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Accept names neither JSON nor CSV */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getAreaDefinitions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -344,123 +43,7 @@ export interface paths {
             cookie?: never;
         };
         /** Areas of one definition: label and code */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description Short code or long label of an area definition (the published {area-definition})
-                     * @example REGC2019
-                     */
-                    areaDefinition: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example REGC2019 */
-                            tableName: string;
-                            items: {
-                                label: string;
-                                code: string;
-                            }[];
-                        };
-                        "text/csv": string;
-                    };
-                };
-                /** @description A parameter breaks a rule */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such area definition */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Accept names neither JSON nor CSV */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getAreaDefinition"];
         put?: never;
         post?: never;
         delete?: never;
@@ -477,123 +60,7 @@ export interface paths {
             cookie?: never;
         };
         /** Areas of one definition: label and code */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description Short code or long label of an area definition (the published {area-definition})
-                     * @example REGC2019
-                     */
-                    areaDefinition: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example REGC2019 */
-                            tableName: string;
-                            items: {
-                                label: string;
-                                code: string;
-                            }[];
-                        };
-                        "text/csv": string;
-                    };
-                };
-                /** @description A parameter breaks a rule */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description No such area definition */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Accept names neither JSON nor CSV */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                            instance?: string;
-                            errors?: {
-                                field: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before the next call */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getAreaLabels"];
         put?: never;
         post?: never;
         delete?: never;
@@ -616,11 +83,565 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getStatistics: {
+        parameters: {
+            query: {
+                /**
+                 * @description Last month of the period, yyyy-mm. Must be earlier than the month before the current month (New Zealand time).
+                 * @example 2024-06
+                 */
+                "period-ending": string;
+                /**
+                 * @description Length of the period in months, 1–24.
+                 * @example 12
+                 */
+                "num-months": number;
+                /**
+                 * @description Short code (REGC2019, TA2019, SAU2019, IMR2017, …) or long label (regional-council-2019, …) of an area definition, or user-defined.
+                 * @example REGC2019
+                 */
+                "area-definition": string;
+                /**
+                 * @description Only these areas of the definition, by code. Comma-separated; may be repeated.
+                 * @example [
+                 *       "1,2"
+                 *     ]
+                 */
+                "area-codes"?: string[];
+                /** @description Only these areas, by label (case ignored), e.g. Auckland Region. Not with area-codes. Comma-separated; may be repeated. */
+                "area-labels"?: string;
+                /** @description Add the ALL rows across every combination of factors: true or false (case ignored). */
+                "include-aggregates"?: string;
+                /** @description With area-definition=user-defined: Label(code, code, …), Label(…) where the codes are SA2 2019 (SAU2019) codes, each in at most one label; for example MyCBD(130200,131800,131300). Repeats of the parameter add their mappings. */
+                "user-defined-area-mappings"?: string[];
+                /**
+                 * @description Only these dwelling types: Apartment, Boarding House, Flat, House, Room. Comma-separated; may be repeated.
+                 * @example [
+                 *       "Flat"
+                 *     ]
+                 */
+                "dwelling-type"?: string[];
+                /**
+                 * @description Only these bedroom counts: 1, 2, 3, 4, 5+, NA. Comma-separated; may be repeated.
+                 * @example [
+                 *       "2"
+                 *     ]
+                 */
+                "num-bedrooms"?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example REGC2019 */
+                        areaDefinition: string;
+                        /**
+                         * @description first day/last day, not zero-padded
+                         * @example 2026-7-1/2026-7-31
+                         */
+                        periodCovered: string;
+                        items: {
+                            /** @description Area label, or ALL */
+                            area: string;
+                            /** @enum {string} */
+                            dwell: "Apartment" | "Boarding House" | "Flat" | "House" | "Room" | "ALL";
+                            /** @enum {string} */
+                            nBedrms: "1" | "2" | "3" | "4" | "5+" | "NA" | "ALL";
+                            /** @description Randomly rounded to a multiple of 3. */
+                            nLodged: number;
+                            /** @description Randomly rounded to a multiple of 3. */
+                            nClosed: number;
+                            /** @description Randomly rounded to a multiple of 3. */
+                            nCurr: number;
+                            /** @description Mean weekly rent, whole dollars; null when suppressed. */
+                            mean: number | null;
+                            /** @description Lower quartile (percentile_cont 0.25); null when suppressed. */
+                            lq: number | null;
+                            /** @description Median (percentile_cont 0.5); null when suppressed. */
+                            med: number | null;
+                            /** @description Upper quartile (percentile_cont 0.75); null when suppressed. */
+                            uq: number | null;
+                            /** @description Sample standard deviation; null when suppressed. */
+                            sd: number | null;
+                            /** @description Mean bond/rent ratio, 2 decimals; null when suppressed. */
+                            brr: number | null;
+                            /** @description Mean of ln(rent), 4 decimals; null when suppressed. */
+                            lmean: number | null;
+                            /** @description Sample standard deviation of ln(rent), 4 decimals; null when suppressed. */
+                            lsd: number | null;
+                            /** @description Synthetic lower quartile exp(lmean + qnorm(0.25)·lsd); null when suppressed. */
+                            slq: number | null;
+                            /** @description Synthetic upper quartile exp(lmean + qnorm(0.75)·lsd); null when suppressed. */
+                            suq: number | null;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such area definition */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accept names neither JSON nor CSV */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAreaDefinitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @example REGC2019 */
+                            code: string;
+                            /** @example regional-council-2019 */
+                            label: string;
+                            description: string;
+                            /** @description null for user-defined */
+                            areaCount: number | null;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such area definition */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accept names neither JSON nor CSV */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAreaDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Short code or long label of an area definition (the published {area-definition})
+                 * @example REGC2019
+                 */
+                areaDefinition: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example REGC2019 */
+                        tableName: string;
+                        items: {
+                            label: string;
+                            code: string;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such area definition */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accept names neither JSON nor CSV */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAreaLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Short code or long label of an area definition (the published {area-definition})
+                 * @example REGC2019
+                 */
+                areaDefinition: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example REGC2019 */
+                        tableName: string;
+                        items: {
+                            label: string;
+                            code: string;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: no subscription key (`Ocp-Apim-Subscription-Key` or `subscription-key`), a key that is unknown, revoked or for another environment or API, or a bearer token that fails a check. Answered by the gateway before the register: missing-key, invalid-key, invalid-token, three-legged-token-required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such area definition */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accept names neither JSON nor CSV */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        instance?: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too Many Requests: the product's rate limit (or the API's per-user limit) is exceeded; `Retry-After` says in how many seconds to try again. Answered by the gateway before the register. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next call */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+}
 
 /** The operations the document names by an operation id: each to its `METHOD /path`. */
 export const operationIds = {
+  "getStatistics": "GET /statistics",
+  "getAreaDefinitions": "GET /area-definitions",
+  "getAreaDefinition": "GET /area-definitions/{areaDefinition}",
+  "getAreaLabels": "GET /area-definition/{areaDefinition}/area-labels",
 } as const;
+
+/** The writes whose If-Match holds against another resource's ETag (`x-etag-of`): each to that resource. */
+export const etagOf: Readonly<Record<string, string>> = {
+};
+
+/** The operations whose success is not JSON alone: each to its media types (the first asked for when JSON is not one). */
+export const mediaTypes: Readonly<Record<string, readonly string[]>> = {
+  "GET /statistics": ["application/json","text/csv"],
+  "GET /area-definitions": ["application/json","text/csv"],
+  "GET /area-definitions/{areaDefinition}": ["application/json","text/csv"],
+  "GET /area-definition/{areaDefinition}/area-labels": ["application/json","text/csv"],
+};
 
 /** The register's path behind the environment prefix (`/sandbox`, `/gateway`). */
 export const basePath = "/tenancy-services/market-rent/v2";

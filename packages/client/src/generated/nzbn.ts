@@ -18749,5 +18749,45 @@ export const operationIds = {
   "EntitiesAddressesByNzbnDelete": "DELETE /entities/{nzbn}/addresses/{id}",
 } as const;
 
+/** The writes whose If-Match holds against another resource's ETag (`x-etag-of`): each to that resource. */
+export const etagOf: Readonly<Record<string, string>> = {
+  "POST /entities/{nzbn}/addresses": "/entities/{nzbn}",
+  "POST /entities/{nzbn}/roles": "/entities/{nzbn}",
+  "POST /entities/{nzbn}/trading-names": "/entities/{nzbn}",
+  "POST /entities/{nzbn}/phone-numbers": "/entities/{nzbn}",
+  "POST /entities/{nzbn}/email-addresses": "/entities/{nzbn}",
+  "POST /entities/{nzbn}/websites": "/entities/{nzbn}",
+  "POST /entities/{nzbn}/industry-classifications": "/entities/{nzbn}",
+  "PUT /entities/{nzbn}/privacy-settings": "/entities/{nzbn}",
+  "POST /entities/{nzbn}/business-ethnicity-identifiers": "/entities/{nzbn}",
+  "POST /entities/{nzbn}/payment-bank-accounts": "/entities/{nzbn}",
+  "POST /entities/{nzbn}/gst-numbers": "/entities/{nzbn}",
+  "POST /entities/{nzbn}/trading-areas": "/entities/{nzbn}",
+  "PUT /entities/{nzbn}/roles/{id}": "/entities/{nzbn}",
+  "POST /entities/{nzbn}/action-update-australian-business-numbers": "/entities/{nzbn}",
+  "POST /entities/{nzbn}/statuses": "/entities/{nzbn}",
+  "POST /entities/{nzbn}/organisation-parts/{opn}/addresses": "/entities/{nzbn}/organisation-parts/{opn}",
+  "DELETE /entities/{nzbn}/organisation-parts/{opn}/addresses/{uid}": "/entities/{nzbn}/organisation-parts/{opn}",
+  "POST /entities/{nzbn}/organisation-parts/{opn}/phone-numbers": "/entities/{nzbn}/organisation-parts/{opn}",
+  "PUT /entities/{nzbn}/organisation-parts/{opn}/phone-numbers/{uid}": "/entities/{nzbn}/organisation-parts/{opn}",
+  "DELETE /entities/{nzbn}/organisation-parts/{opn}/phone-numbers/{uid}": "/entities/{nzbn}/organisation-parts/{opn}",
+  "POST /entities/{nzbn}/organisation-parts/{opn}/email-addresses": "/entities/{nzbn}/organisation-parts/{opn}",
+  "PUT /entities/{nzbn}/organisation-parts/{opn}/email-addresses/{uid}": "/entities/{nzbn}/organisation-parts/{opn}",
+  "DELETE /entities/{nzbn}/organisation-parts/{opn}/email-addresses/{uid}": "/entities/{nzbn}/organisation-parts/{opn}",
+  "POST /entities/{nzbn}/organisation-parts/{opn}/custom-data": "/entities/{nzbn}/organisation-parts/{opn}",
+  "PUT /entities/{nzbn}/organisation-parts/{opn}/custom-data/{uid}": "/entities/{nzbn}/organisation-parts/{opn}",
+  "DELETE /entities/{nzbn}/organisation-parts/{opn}/custom-data/{uid}": "/entities/{nzbn}/organisation-parts/{opn}",
+  "POST /entities/{nzbn}/organisation-parts/{opn}/purpose": "/entities/{nzbn}/organisation-parts/{opn}",
+  "PUT /entities/{nzbn}/organisation-parts/{opn}/purpose/{uid}": "/entities/{nzbn}/organisation-parts/{opn}",
+  "DELETE /entities/{nzbn}/organisation-parts/{opn}/purpose/{uid}": "/entities/{nzbn}/organisation-parts/{opn}",
+  "POST /entities/{nzbn}/organisation-parts/{opn}/action-append-nzbns": "/entities/{nzbn}/organisation-parts/{opn}",
+  "POST /entities/{nzbn}/organisation-parts/{opn}/action-delete-nzbns": "/entities/{nzbn}/organisation-parts/{opn}",
+  "DELETE /entities/{nzbn}/addresses/{id}": "/entities/{nzbn}",
+};
+
+/** The operations whose success is not JSON alone: each to its media types (the first asked for when JSON is not one). */
+export const mediaTypes: Readonly<Record<string, readonly string[]>> = {
+};
+
 /** The register's path behind the environment prefix (`/sandbox`, `/gateway`). */
 export const basePath = "/nzbn/v5";

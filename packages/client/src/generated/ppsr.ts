@@ -4776,5 +4776,14 @@ export const operationIds = {
   "PPSR_56": "GET /customer-organisation-transactions",
 } as const;
 
+/** The writes whose If-Match holds against another resource's ETag (`x-etag-of`): each to that resource. */
+export const etagOf: Readonly<Record<string, string>> = {
+};
+
+/** The operations whose success is not JSON alone: each to its media types (the first asked for when JSON is not one). */
+export const mediaTypes: Readonly<Record<string, readonly string[]>> = {
+  "GET /search-certificates/{certificateNumber}/pdf": ["application/pdf"],
+};
+
 /** The register's path behind the environment prefix (`/sandbox`, `/gateway`). */
 export const basePath = "/ppsr/v2";

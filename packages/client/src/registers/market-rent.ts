@@ -1,13 +1,14 @@
-/** The rental statistics (v2): four operations, named after what they get (none are published). */
+/** The rental statistics (v2): every operation under its operation id (ours: the register publishes none). */
 import { pagingOf } from '../core/register.ts';
 import type { KnownOperation } from '../core/typing.ts';
-import { basePath, type paths } from '../generated/market-rent.ts';
+import { basePath, etagOf, mediaTypes, operationIds, type paths } from '../generated/market-rent.ts';
 
 export type MarketRentPaths = paths;
-export const marketRentOperations = {
-  getStatistics: 'GET /statistics',
-  getAreaDefinitions: 'GET /area-definitions',
-  getAreaDefinition: 'GET /area-definitions/{areaDefinition}',
-  getAreaLabels: 'GET /area-definition/{areaDefinition}/area-labels',
-} as const satisfies Record<string, KnownOperation<paths>>;
-export const marketRent = { basePath, operations: marketRentOperations, paging: pagingOf(1, ['items'], []) };
+export const marketRentOperations = operationIds satisfies Record<string, KnownOperation<paths>>;
+export const marketRent = {
+  basePath,
+  mediaTypes,
+  etagOf,
+  operations: marketRentOperations,
+  paging: pagingOf(1, ['items'], []),
+};

@@ -3,12 +3,14 @@ import { NoAnswerError, RegisterError } from '../core/errors.ts';
 import { pagingOf, requestOf } from '../core/register.ts';
 import { sleep, type Transport } from '../core/transport.ts';
 import type { AnswerOf, CallOptions, InputOf, KnownOperation, OperationOf } from '../core/typing.ts';
-import { basePath, operationIds, type paths } from '../generated/ppsr.ts';
+import { basePath, etagOf, mediaTypes, operationIds, type paths } from '../generated/ppsr.ts';
 
 export type PpsrPaths = paths;
 export const ppsrOperations = operationIds satisfies Record<string, KnownOperation<paths>>;
 export const ppsr = {
   basePath,
+  mediaTypes,
+  etagOf,
   operations: ppsrOperations,
   paging: pagingOf(1, ['financingStatements', 'fees', 'items'], ['totalResults', 'totalItems']),
 };

@@ -85,6 +85,8 @@ export async function complianceRoutes(
             schema: {
               summary,
               description: ORGANISATION_NOTE,
+              // If-Match holds against the fund as it stands (its ETag from the fund's read).
+              'x-etag-of': '/offer/{offerNumber}/fund/{fundNumber}',
               params: FilingParams,
               headers: FilingHeaders,
               body: body.schema,

@@ -1,13 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
+import { nameOperations } from '../../../platform/http/operation-ids.ts';
 import { ANSWER_CACHE_SIZE, AnswerCache } from '../store/answer-cache.ts';
 import { complianceRoutes } from './compliance.ts';
 import { documentRoutes, fileRoutes } from './documents.ts';
 import { onlineRegisterRoutes } from './online-register.ts';
+import { DISCLOSE_OPERATION_IDS } from './operation-ids.ts';
 import { readRoutes } from './read.ts';
 
 /** The offers register's operations (x-organisation required on every one: routes/support.ts). */
 export const discloseRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
+  nameOperations(app, DISCLOSE_OPERATION_IDS);
   // Offer and scheme detail answers, kept while this process listens for changes (store/answer-cache.ts).
   const answers = new AnswerCache(
     context.database.url,

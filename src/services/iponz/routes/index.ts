@@ -5,9 +5,11 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServiceContext } from '../../../gateway/service-context.ts';
+import { nameOperations } from '../../../platform/http/operation-ids.ts';
 import { CaseCache } from '../store/case-cache.ts';
 import { bibliographicRoutes } from './bibliographic.ts';
 import { clientRoutes } from './clients.ts';
+import { IPONZ_OPERATION_IDS } from './operation-ids.ts';
 import { renewalRoutes } from './renewals.ts';
 import { correspondenceRoutes } from './soap-correspondence.ts';
 import { soapDownloadRoutes } from './soap-download.ts';
@@ -15,6 +17,7 @@ import { filingRoutes } from './soap-filing.ts';
 import { soapSearchRoutes } from './soap-search.ts';
 
 export const iponzRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
+  nameOperations(app, IPONZ_OPERATION_IDS);
   // Cases read recently, kept while this process listens for their changes (store/case-cache.ts).
   const cases = new CaseCache(context.database.url);
   app.addHook('onClose', async () => cases.close());

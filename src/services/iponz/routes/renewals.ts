@@ -74,6 +74,8 @@ export async function renewalRoutes(
           config: { threeLegged: true },
           schema: {
             summary: `Pay the ${CASE_NAMES[kind]}'s renewal or maintenance fee (registered users; fee)`,
+            // If-Match holds against the case (its ETag from the bibliographic read or the renewal check).
+            'x-etag-of': `${base}/{${param}}`,
             description: `Idempotent per request id (the ${REQUEST_ID_HEADER_NAME} header): a repeat answers the first payment again and charges nothing. If-Match: an ETag of the case as it stands (from the bibliographic read or the renewal check); If-Unmodified-Since: its Last-Modified.`,
             params,
             body: RenewBody,

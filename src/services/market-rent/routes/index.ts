@@ -7,6 +7,7 @@ import {
   operationContext,
   typed,
 } from '../../../platform/http/operation.ts';
+import { nameOperations } from '../../../platform/http/operation-ids.ts';
 import { csvTable } from '../domain/render.ts';
 import { type FixedListing, listAreaDefinitions, listAreas } from '../operations/areas.ts';
 import { openMarketRent } from '../operations/context.ts';
@@ -19,6 +20,7 @@ import {
   StatisticsQuery,
   StatisticsResponse,
 } from '../schemas.ts';
+import { MARKET_RENT_OPERATION_IDS } from './operation-ids.ts';
 
 const FORMATS = ['application/json', 'text/csv'] as const;
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -26,6 +28,7 @@ const CSV_TYPE = 'text/csv; charset=utf-8';
 
 /** The three operations over HTTP: each reads its declared input, calls its operation (operations/) and answers. */
 export const marketRentRoutes: FastifyPluginAsync<ServiceContext> = async (plugin, context) => {
+  nameOperations(plugin, MARKET_RENT_OPERATION_IDS);
   const app = typed(plugin);
   const marketRent = await openMarketRent(context, app.log);
   app.addHook('onClose', async () => marketRent.close());
