@@ -60,6 +60,29 @@ function limitsCase(store: 'memory' | 'redis') {
     expect((await call('sandbox', keys.sandbox)).statusCode).not.toBe(429);
     expect((await call('gateway', keys.production)).statusCode).toBe(429);
   });
+
+  // A reseed takes as long as a seed: once, not again on Redis.
+  it.runIf(store === 'memory')(
+    'the HTTP reset takes the CLI’s scale and reseed, and names a wrong one',
+    async () => {
+      const reset = (query: string) =>
+        gateway.app.inject({
+          method: 'POST',
+          url: `/sandbox/admin/reset${query}`,
+          headers: { 'ocp-apim-subscription-key': keys.operator },
+        });
+      const reseeded = await reset('?scale=small&reseed=true');
+      expect(reseeded.statusCode, reseeded.body).toBe(200);
+      expect(reseeded.json()).toMatchObject({ state: 'seed:small', seeded: true });
+      const again = await reset('?scale=small');
+      expect(again.json()).toMatchObject({ state: 'seed:small', seeded: false });
+      for (const query of ['?scale=huge', '?reseed=perhaps']) {
+        const refused = await reset(query);
+        expect(refused.statusCode, query).toBe(400);
+        expect(refused.body).toMatch(/scale|reseed/);
+      }
+    },
+  );
 }
 
 describe('sandbox reset and rate limits in memory', () => limitsCase('memory'));

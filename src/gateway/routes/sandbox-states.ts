@@ -27,6 +27,24 @@ const SnapshotBody = Type.Object({
   clockFrozen: Type.Boolean(),
 });
 
+/** As `rsg sandbox reset [--scale small|full] [--reseed]`. */
+const ResetQuery = Type.Object(
+  {
+    scale: Type.Optional(
+      Type.Union([Type.Literal('small'), Type.Literal('full')], {
+        description: 'the seeded state to go back to (`RSG_SEED_SCALE` unless given)',
+      }),
+    ),
+    reseed: Type.Optional(
+      Type.Boolean({
+        description:
+          'make the seeded state again from a fresh seed first (as long as a seed takes: minutes at full scale)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 const SnapshotList = Type.Object({ snapshots: Type.Array(SnapshotBody) });
 const NameParams = Type.Object({ name: Type.String() });
 type Name = { Params: Static<typeof NameParams> };
@@ -65,8 +83,13 @@ function stateFailure(error: unknown): never {
 
 export function sandboxStateRoutes(scope: FastifyInstance, runtime: Runtime): void {
   const states = runtime.sandboxStates;
-  scope.post('/reset', { schema: { response: { 200: ReplacementBody } } }, async () =>
-    showReplacement(await states.reset(runtime.config.seedScale).catch(stateFailure)),
+  scope.post<{ Querystring: Static<typeof ResetQuery> }>(
+    '/reset',
+    { schema: { querystring: ResetQuery, response: { 200: ReplacementBody } } },
+    async (request) => {
+      const { scale = runtime.config.seedScale, reseed = false } = request.query;
+      return showReplacement(await states.reset(scale, { reseed }).catch(stateFailure));
+    },
   );
   scope.get('/snapshots', { schema: { response: { 200: SnapshotList } } }, async () => ({
     snapshots: (await states.snapshots()).map(showSnapshot),
