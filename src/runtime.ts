@@ -31,7 +31,7 @@ import { hasMigrations, type MigrationSource, migrate } from './platform/db/migr
 import { ChangeFeed } from './platform/db/notify.ts';
 import { type Database, ensureDatabase, openDatabase } from './platform/db/pool.ts';
 import { type DatabaseUrls, resolveDatabaseUrls } from './platform/db/urls.ts';
-import { documentsRoot } from './platform/documents/location.ts';
+import { type DocumentsPlace, documentsRoot } from './platform/documents/location.ts';
 import { Clocks, readClock } from './platform/environment-clocks.ts';
 import { PublicUrl } from './platform/http/public-url.ts';
 import { createLimitStore, type LimitStore } from './platform/limits/index.ts';
@@ -307,6 +307,11 @@ export async function presetServerSecret(urls: DatabaseUrls, secret: string): Pr
 }
 
 /** The sandbox generators' folders (`sandbox/` beside each seeded service's migrations). */
+/** Where the registers that keep files keep them (one folder per database under each). */
+export function documentPlaces(services: readonly ServiceDefinition[] = SERVICES): DocumentsPlace[] {
+  return services.flatMap((service) => (service.documents ? [service.documents] : []));
+}
+
 export function generatorFolders(services: readonly ServiceDefinition[] = SERVICES): string[] {
   return services.flatMap((service) =>
     service.seed && service.migrations ? [path.join(path.dirname(service.migrations), 'sandbox')] : [],
@@ -335,9 +340,7 @@ export function openSandboxStates(
     gateway: gateway.pool,
     migrations: ENVIRONMENT_MIGRATIONS,
     generators: generatorFolders(SERVICES),
-    documentRoots: SERVICES.flatMap((service) =>
-      service.documents ? [documentsRoot(service.documents)] : [],
-    ),
+    documentRoots: documentPlaces().map((place) => documentsRoot(place)),
     seed: async (url, scale, clock) => {
       await seedSandbox({ ...urls, sandbox: url }, scale as SeedScale, options.log, { clock });
     },

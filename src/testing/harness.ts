@@ -22,6 +22,7 @@ import { keepState, keptMail, keptState } from '../platform/store/sandbox-states
 import { threeLeggedToken } from '../portal/examples/sign-in.ts';
 import { type JobsHandle, openRuntime, type Runtime, startJobs } from '../runtime.ts';
 import { ENVIRONMENT_PREFIX } from '../services/contract.ts';
+import { dropRunDocuments, placeDocuments } from './documents.ts';
 import { cacheFolder, leaseServer, type ServerLease } from './machine.ts';
 import { copyTemplate, ensureTemplate, RUN_PREFIX } from './template.ts';
 import type { ClockReading, RegisterId, Sandbox, SandboxOptions, SandboxUserOptions } from './types.ts';
@@ -56,8 +57,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   try {
     const template = await ensureTemplate(server, scale, log);
-    const urls = await copyTemplate(server, template, randomBytes(6).toString('hex'));
+    placeDocuments();
+    const stem = randomBytes(6).toString('hex');
+    const urls = await copyTemplate(server, template, stem);
     cleanup.push(() => dropHarnessDatabases(urls));
+    cleanup.push(() => dropRunDocuments(`${RUN_PREFIX}${stem}`));
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rsg-harness-'));
     cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
     const running = await serve(urls, dataDir, scale, clockMode, options);
