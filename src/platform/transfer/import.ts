@@ -33,6 +33,7 @@ import {
   type OptionValues,
   type RecordImporter,
   SKIP_LINE,
+  type TransferEnvironment,
   type TransferRegister,
   type WriteCounts,
 } from './register.ts';
@@ -44,6 +45,8 @@ export const DEFAULT_MAX_ERRORS = 100;
 
 export interface ImportOptions {
   files: readonly string[];
+  /** The environment imported into (production when not given). */
+  environment?: TransferEnvironment;
   /** Commit every `batch` records with a checkpoint; absent: all or nothing in one transaction. */
   batch?: number;
   /** Continue after the checkpoint of an earlier run of the same import (with `batch`). */
@@ -177,6 +180,7 @@ export async function importFiles(
   const total = options.files.reduce((sum, file) => sum + statSync(file).size, 0);
   const importer = register.importer({
     database,
+    environment: options.environment ?? 'production',
     options: options.options ?? {},
     emitChanges: options.emitChanges ?? false,
     files: options.files,
