@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../../src/platform/db/pool.ts';
 import type { DatabaseUrls } from '../../../src/platform/db/urls.ts';
+import { seedDisclose } from '../../../src/services/disclose/sandbox/seed.ts';
+import { folderDocumentFiles } from '../../../src/services/disclose/store/document-files.ts';
 import { rsg } from '../../support/cli.ts';
 import { migratedDatabases } from '../../support/runtime.ts';
 import { exampleFile, killedImport, scratch } from '../../support/transfer.ts';
@@ -247,5 +249,57 @@ describe('rsg import disclose / rsg export disclose', () => {
     expect(skipped).toBeLessThan(count);
     const all = lines(await exportOf('sandbox', 'big-out.ndjson'));
     expect(all.filter((line) => line.includes('"schemeNumber":"SCH3'))).toHaveLength(count);
+  }, 180_000);
+
+  it('round trip of a generated register: every kind of document, notice, filing and holding', async () => {
+    const other = await migratedDatabases();
+    const sandbox = openDatabase(other.sandbox, 2);
+    const store = file('generated-store');
+    try {
+      const companies = Array.from({ length: 40 }, (_, i) => ({
+        name: `EXAMPLE COMPANY ${i} LIMITED`,
+        nzbn: `94290410${String(10000 + i)}`,
+      }));
+      const summary = await seedDisclose(
+        {
+          database: sandbox,
+          scale: 'small',
+          clock: { now: () => new Date('2026-05-20T00:00:00Z') },
+          log: () => {},
+          identity: { grantOperatorsAuthority: async () => {} },
+        } as Parameters<typeof seedDisclose>[0],
+        {
+          organisations: { count: companies.length, organisation: (i) => companies[i]! },
+          files: folderDocumentFiles(path.join(store, 'sandbox')),
+          schemes: 4,
+          standaloneOffers: 2,
+        },
+      );
+      expect(summary).toMatch(/^4 schemes, 8 offers, \d+ funds/);
+      const call = (args: string[]) => rsg(args, { urls: other, env: { RSG_DISCLOSE_DOCUMENTS_DIR: store } });
+      const out = async (environment: string, name: string) => {
+        const result = await call([
+          'export',
+          'disclose',
+          '--environment',
+          environment,
+          '--output',
+          file(name),
+        ]);
+        expect(result.code).toBe(0);
+        return readFileSync(file(name), 'utf8');
+      };
+      const generated = await out('sandbox', 'generated.ndjson');
+      const kinds = lines(generated).map((line) => JSON.parse(line).record as string);
+      expect(new Set(kinds)).toEqual(new Set(['scheme', 'offer', 'fund', 'fundHoldings']));
+      expect(generated).toContain('"noticeRecId":"DOC');
+      const imported = await call(['import', 'disclose', file('generated.ndjson')]);
+      expect(imported.stdout).toBe(`${kinds.length} records: ${kinds.length} new, 0 updated, 0 unchanged\n`);
+      expect(await out('production', 'generated-again.ndjson')).toBe(generated);
+      expect(filesIn(file('generated-again.documents'))).toEqual(filesIn(file('generated.documents')));
+    } finally {
+      await sandbox.close();
+      await other.drop();
+    }
   }, 180_000);
 });

@@ -301,7 +301,8 @@ function versionsChecked(
   number: string,
   problems: Problems,
 ): void {
-  let before = Number.NEGATIVE_INFINITY;
+  // Numbered in order; their dates are the register's (a late filing's version may be dated before
+  // an earlier one's), so they are not compared.
   versions.forEach((v, i) => {
     const at = `versions.${i}`;
     if (v.versionId !== versionId(number, i + 1))
@@ -309,9 +310,7 @@ function versionsChecked(
         `${at}.versionId`,
         `must be ${versionId(number, i + 1)}: versions are numbered from 1 in order`,
       );
-    const time = problems.instant(v.versionDate, `${at}.versionDate`);
-    if (time < before) problems.add(`${at}.versionDate`, 'must not be before the previous version’s');
-    if (!Number.isNaN(time)) before = time;
+    problems.instant(v.versionDate, `${at}.versionDate`);
     problems.text(v.change, `${at}.change`, 200);
   });
 }
@@ -472,8 +471,8 @@ function fundChecked(line: FundLine, folder: string, problems: Problems): void {
       problems.add(`${at}.holdingsVersionId`, 'is given with holdingsPeriodEndDate, and only with it');
     else if (v.holdingsVersionId !== null) {
       const held = versionOf(v.holdingsVersionId, line.fundNumber);
-      if (held === undefined || held > i + 1)
-        problems.add(`${at}.holdingsVersionId`, 'must be this version or an earlier one of the fund');
+      if (held === undefined || held > line.versions.length)
+        problems.add(`${at}.holdingsVersionId`, 'must be one of the fund’s versions');
     }
   });
   if (
