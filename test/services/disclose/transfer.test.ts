@@ -218,11 +218,22 @@ describe('rsg import disclose / rsg export disclose', () => {
     );
     expect(readFileSync(file(`store/production/${key.rows[0].storage_key}`))).toEqual(bytes);
     expect((await run(['import', 'disclose', file('doc.ndjson')])).stdout).toContain('1 unchanged');
+
+    // A document of another record is not taken over: the import stops and writes nothing.
+    const taken = structuredClone(records[2]);
+    taken.documents.push({ ...scheme.documents[0], documentType: 'register-entries' });
+    writeFileSync(file('taken.ndjson'), `${JSON.stringify(taken)}\n`);
+    cpSync(exampleDocuments, file('taken.documents'), { recursive: true });
+    const before = await exportOf('production', 'taken-before.ndjson');
+    const refused = await run(['import', 'disclose', file('taken.ndjson')]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('offer OFR20002: DOC200001 belongs to scheme SCH20001 in the register');
+    expect(await exportOf('production', 'taken-after.ndjson')).toBe(before);
   });
 
   it('an interrupted batched import resumes and ends with exactly the file’s records', async () => {
     const template = JSON.parse(lines(readFileSync(example, 'utf8'))[0]!);
-    const count = 1500;
+    const count = 3000;
     const big = Array.from({ length: count }, (_, i) => {
       const number = `SCH${String(300000 + i)}`;
       return JSON.stringify({

@@ -301,22 +301,17 @@ export async function fundVersionExists(
   return (result.rowCount ?? 0) > 0;
 }
 
-/** Document ids of the list that belong to another record than (kind, number). */
-export async function documentsOfOthers(
-  db: Queryable,
-  kind: RecordKind | 'fund',
-  number: string,
-  ids: readonly string[],
-): Promise<string[]> {
-  const result = await db.query<{ id: string }>(
-    `SELECT document_rec_id AS id FROM disclose_documents
-      WHERE document_rec_id = ANY($1) AND (subject_kind, subject_number) <> ($2, $3)
-     UNION
-     SELECT notice_rec_id FROM disclose_notices
-      WHERE notice_rec_id = ANY($1) AND (subject_kind, subject_number) <> ($2, $3)`,
-    [ids, kind, number],
+/** The record each of the ids belongs to, as a document or a notice (`kind number`). */
+export async function idOwners(db: Queryable, ids: readonly string[]): Promise<Map<string, string>> {
+  const result = await db.query<{ id: string; owner: string }>(
+    `SELECT document_rec_id AS id, subject_kind || ' ' || subject_number AS owner
+       FROM disclose_documents WHERE document_rec_id = ANY($1)
+     UNION ALL
+     SELECT notice_rec_id, subject_kind || ' ' || subject_number FROM disclose_notices
+      WHERE notice_rec_id = ANY($1)`,
+    [ids],
   );
-  return result.rows.map((r) => r.id).sort();
+  return new Map(result.rows.map((r) => [r.id, r.owner]));
 }
 
 /** What a scheme's or an offer's own row holds, from its current version. */
@@ -337,220 +332,202 @@ export interface RecordRow {
   lastChanged: Date;
 }
 
-/** Writes a scheme's or an offer's row (new, or its current state replaced). */
-export async function putRecordRow(client: PoolClient, kind: RecordKind, row: RecordRow): Promise<void> {
+/** What an import writes for one scheme or offer: its row, its new versions, and its other parts. */
+export interface RecordWrite {
+  row: RecordRow;
+  added: VersionRow[];
+  participants: ParticipantRow[];
+  notices: NoticeRow[];
+  documents: DocumentFileRow[];
+  filings: FilingRow[];
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+/**
+ * Writes schemes or offers (numbers distinct): each row new or replaced, its new versions added, and
+ * its participants, notices, documents and filing history set to the given ones (entries in order).
+ */
+export async function writeRecords(
+  client: PoolClient,
+  kind: RecordKind,
+  writes: readonly RecordWrite[],
+): Promise<void> {
+  if (writes.length === 0) return;
+  const numbers = writes.map((w) => w.row.number);
   if (kind === 'scheme') {
     await client.query(
       `INSERT INTO disclose_schemes (scheme_number, name, status, scheme_type, manager_nzbn, manager_name,
          supervisor_nzbn, supervisor_name, version, first_registered, last_changed)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-       ON CONFLICT (scheme_number) DO UPDATE SET name = $2, status = $3, scheme_type = $4,
-         manager_nzbn = $5, manager_name = $6, supervisor_nzbn = $7, supervisor_name = $8, version = $9,
-         first_registered = $10, last_changed = $11`,
-      [
-        row.number,
-        row.name,
-        row.status,
-        row.type,
-        row.companyNzbn,
-        row.companyName,
-        row.supervisorNzbn,
-        row.supervisorName,
-        row.version,
-        row.firstRegistered,
-        row.lastChanged,
-      ],
+       SELECT r.number, r.name, r.status, r.type, r."companyNzbn", r."companyName", r."supervisorNzbn",
+              r."supervisorName", r.version, r."firstRegistered", r."lastChanged"
+         FROM json_to_recordset($1::json) AS r(number text, name text, status text, type text,
+           "companyNzbn" text, "companyName" text, "supervisorNzbn" text, "supervisorName" text,
+           version integer, "firstRegistered" timestamptz, "lastChanged" timestamptz)
+       ON CONFLICT (scheme_number) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status,
+         scheme_type = EXCLUDED.scheme_type, manager_nzbn = EXCLUDED.manager_nzbn,
+         manager_name = EXCLUDED.manager_name, supervisor_nzbn = EXCLUDED.supervisor_nzbn,
+         supervisor_name = EXCLUDED.supervisor_name, version = EXCLUDED.version,
+         first_registered = EXCLUDED.first_registered, last_changed = EXCLUDED.last_changed`,
+      [json(writes.map((w) => w.row))],
     );
-    return;
+  } else {
+    await client.query(
+      `INSERT INTO disclose_offers (offer_number, scheme_number, name, status, product_type, issuer_nzbn,
+         issuer_name, open_date, close_date, version, first_registered, last_changed)
+       SELECT r.number, r."schemeNumber", r.name, r.status, r.type, r."companyNzbn", r."companyName",
+              r."openDate", r."closeDate", r.version, r."firstRegistered", r."lastChanged"
+         FROM json_to_recordset($1::json) AS r(number text, "schemeNumber" text, name text, status text,
+           type text, "companyNzbn" text, "companyName" text, "openDate" date, "closeDate" date,
+           version integer, "firstRegistered" timestamptz, "lastChanged" timestamptz)
+       ON CONFLICT (offer_number) DO UPDATE SET scheme_number = EXCLUDED.scheme_number,
+         name = EXCLUDED.name, status = EXCLUDED.status, product_type = EXCLUDED.product_type,
+         issuer_nzbn = EXCLUDED.issuer_nzbn, issuer_name = EXCLUDED.issuer_name,
+         open_date = EXCLUDED.open_date, close_date = EXCLUDED.close_date, version = EXCLUDED.version,
+         first_registered = EXCLUDED.first_registered, last_changed = EXCLUDED.last_changed`,
+      [json(writes.map((w) => w.row))],
+    );
   }
+  const versions = writes.flatMap((w) => w.added.map((v) => ({ number: w.row.number, ...v })));
+  if (versions.length > 0) {
+    await client.query(
+      `INSERT INTO ${TABLE[kind].replace(/s$/, '')}_versions (${KEY[kind]}, version, changed_at, change, document)
+       SELECT v.number, v.version, v."changedAt", v.change, v.document
+         FROM json_to_recordset($1::json) AS v(number text, version integer, "changedAt" timestamptz,
+           change text, document jsonb)`,
+      [json(versions)],
+    );
+  }
+  const subject = 'subject_kind = $1 AND subject_number = ANY($2)';
+  // Documents before notices: a notice's documents refer to it.
+  for (const table of [
+    'disclose_participants',
+    'disclose_documents',
+    'disclose_notices',
+    'disclose_filing_history',
+  ])
+    await client.query(`DELETE FROM ${table} WHERE ${subject}`, [kind, numbers]);
   await client.query(
-    `INSERT INTO disclose_offers (offer_number, scheme_number, name, status, product_type, issuer_nzbn,
-       issuer_name, open_date, close_date, version, first_registered, last_changed)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-     ON CONFLICT (offer_number) DO UPDATE SET scheme_number = $2, name = $3, status = $4, product_type = $5,
-       issuer_nzbn = $6, issuer_name = $7, open_date = $8, close_date = $9, version = $10,
-       first_registered = $11, last_changed = $12`,
+    `INSERT INTO disclose_participants (subject_kind, subject_number, position, role, name, nzbn)
+     SELECT $1, p.number, p.position, p.role, p.name, p.nzbn
+       FROM json_to_recordset($2::json) AS p(number text, position integer, role text, name text, nzbn text)`,
     [
-      row.number,
-      row.schemeNumber,
-      row.name,
-      row.status,
-      row.type,
-      row.companyNzbn,
-      row.companyName,
-      row.openDate,
-      row.closeDate,
-      row.version,
-      row.firstRegistered,
-      row.lastChanged,
-    ],
-  );
-}
-
-/** Adds versions to a scheme or an offer. */
-export async function insertVersions(
-  client: PoolClient,
-  kind: RecordKind,
-  number: string,
-  versions: readonly VersionRow[],
-): Promise<void> {
-  if (versions.length === 0) return;
-  const table = kind === 'scheme' ? 'disclose_scheme_versions' : 'disclose_offer_versions';
-  await client.query(
-    `INSERT INTO ${table} (${KEY[kind]}, version, changed_at, change, document)
-     SELECT $1, v.version, v.changed_at, v.change, v.document
-       FROM json_populate_recordset(NULL::${table}, $2::json) v`,
-    [
-      number,
-      JSON.stringify(
-        versions.map((v) => ({
-          version: v.version,
-          changed_at: v.changedAt,
-          change: v.change,
-          document: v.document,
-        })),
+      kind,
+      json(
+        writes.flatMap((w) =>
+          w.participants.map((p, position) => ({ number: w.row.number, position, ...p })),
+        ),
       ),
     ],
   );
-}
-
-/**
- * Sets what a scheme or an offer holds besides its versions to the file's: participants, notices, their
- * and the record's documents, and its filing history (entries in the order given).
- */
-export async function replaceParts(
-  client: PoolClient,
-  kind: RecordKind,
-  number: string,
-  parts: {
-    participants: ParticipantRow[];
-    notices: NoticeRow[];
-    documents: DocumentFileRow[];
-    filings: FilingRow[];
-  },
-): Promise<void> {
-  await client.query('DELETE FROM disclose_participants WHERE subject_kind = $1 AND subject_number = $2', [
-    kind,
-    number,
-  ]);
-  await client.query(
-    `INSERT INTO disclose_participants (subject_kind, subject_number, position, role, name, nzbn)
-     SELECT $1, $2, p.i - 1, p.v->>'role', p.v->>'name', p.v->>'nzbn'
-       FROM json_array_elements($3::json) WITH ORDINALITY AS p(v, i)`,
-    [kind, number, JSON.stringify(parts.participants)],
-  );
-  await client.query('DELETE FROM disclose_documents WHERE subject_kind = $1 AND subject_number = $2', [
-    kind,
-    number,
-  ]);
-  await client.query('DELETE FROM disclose_notices WHERE subject_kind = $1 AND subject_number = $2', [
-    kind,
-    number,
-  ]);
   await client.query(
     `INSERT INTO disclose_notices (notice_rec_id, subject_kind, subject_number, notice_type, notice_date,
        summary, recorded_at)
-     SELECT n."noticeRecId", $1, $2, n."noticeType", n."noticeDate", n.summary, n."recordedAt"
-       FROM json_to_recordset($3::json) AS n("noticeRecId" text, "noticeType" text, "noticeDate" date,
-         summary text, "recordedAt" timestamptz)`,
-    [kind, number, JSON.stringify(parts.notices)],
+     SELECT n."noticeRecId", $1, n.number, n."noticeType", n."noticeDate", n.summary, n."recordedAt"
+       FROM json_to_recordset($2::json) AS n(number text, "noticeRecId" text, "noticeType" text,
+         "noticeDate" date, summary text, "recordedAt" timestamptz)`,
+    [kind, json(writes.flatMap((w) => w.notices.map((n) => ({ number: w.row.number, ...n }))))],
   );
-  await insertDocuments(client, kind, number, parts.documents);
-  await client.query('DELETE FROM disclose_filing_history WHERE subject_kind = $1 AND subject_number = $2', [
+  await insertDocuments(
+    client,
     kind,
-    number,
-  ]);
+    writes.flatMap((w) => w.documents.map((d) => ({ number: w.row.number, ...d }))),
+  );
+  // The history's entries get their ids in the order given (the order they are read back in).
   await client.query(
     `INSERT INTO disclose_filing_history (subject_kind, subject_number, fund_number, filed_at, filing_type,
        description, late, filed_by)
-     SELECT $1, $2, f.v->>'fundNumber', (f.v->>'filedAt')::timestamptz, f.v->>'filingType',
+     SELECT $1, f.v->>'number', f.v->>'fundNumber', (f.v->>'filedAt')::timestamptz, f.v->>'filingType',
             f.v->>'description', (f.v->>'late')::boolean, f.v->>'filedBy'
-       FROM json_array_elements($3::json) WITH ORDINALITY AS f(v, i)
+       FROM json_array_elements($2::json) WITH ORDINALITY AS f(v, i)
       ORDER BY f.i`,
-    [kind, number, JSON.stringify(parts.filings)],
+    [kind, json(writes.flatMap((w) => w.filings.map((f) => ({ number: w.row.number, ...f }))))],
   );
 }
 
 async function insertDocuments(
   client: PoolClient,
   kind: RecordKind | 'fund',
-  number: string,
-  documents: readonly DocumentFileRow[],
+  documents: readonly (DocumentFileRow & { number: string })[],
 ): Promise<void> {
+  if (documents.length === 0) return;
   await client.query(
     `INSERT INTO disclose_documents (document_rec_id, subject_kind, subject_number, document_type,
        notice_rec_id, title, file_name, content_type, size_bytes, storage_key, added_at)
-     SELECT d."documentRecId", $1, $2, d."documentType", d."noticeRecId", d.title, d."fileName",
+     SELECT d."documentRecId", $1, d.number, d."documentType", d."noticeRecId", d.title, d."fileName",
             d."contentType", d."sizeBytes", d."storageKey", d."addedAt"
-       FROM json_to_recordset($3::json) AS d("documentRecId" text, "documentType" text, "noticeRecId" text,
-         title text, "fileName" text, "contentType" text, "sizeBytes" integer, "storageKey" text,
-         "addedAt" timestamptz)`,
-    [kind, number, JSON.stringify(documents)],
+       FROM json_to_recordset($2::json) AS d(number text, "documentRecId" text, "documentType" text,
+         "noticeRecId" text, title text, "fileName" text, "contentType" text, "sizeBytes" integer,
+         "storageKey" text, "addedAt" timestamptz)`,
+    [kind, json(documents)],
   );
 }
 
-/** What a fund's own row holds. */
-export interface FundRowInput {
-  fundNumber: string;
-  offerNumber: string;
-  name: string;
-  fundType: string;
-  registeredOn: string;
-  fphRequired: boolean;
-  version: number;
-  lastChanged: Date;
+/** What an import writes for one fund: its row, its new versions, activities and documents. */
+export interface FundWrite {
+  fund: {
+    fundNumber: string;
+    offerNumber: string;
+    name: string;
+    fundType: string;
+    registeredOn: string;
+    fphRequired: boolean;
+    version: number;
+    lastChanged: Date;
+  };
+  added: FundVersionRow[];
+  activities: ActivityRow[];
+  documents: DocumentFileRow[];
 }
 
-/** Writes a fund's row, adds its versions, and sets its activities and documents to the file's. */
-export async function putFund(
-  client: PoolClient,
-  fund: FundRowInput,
-  added: readonly FundVersionRow[],
-  activities: readonly ActivityRow[],
-  documents: readonly DocumentFileRow[],
-): Promise<void> {
+/** Writes funds (numbers distinct): rows new or replaced, versions added, activities and documents set. */
+export async function writeFunds(client: PoolClient, writes: readonly FundWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  const numbers = writes.map((w) => w.fund.fundNumber);
   await client.query(
     `INSERT INTO disclose_funds (fund_number, offer_number, name, fund_type, registered_on, fph_required,
        version, last_changed)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (fund_number) DO UPDATE SET offer_number = $2, name = $3, fund_type = $4,
-       registered_on = $5, fph_required = $6, version = $7, last_changed = $8`,
-    [
-      fund.fundNumber,
-      fund.offerNumber,
-      fund.name,
-      fund.fundType,
-      fund.registeredOn,
-      fund.fphRequired,
-      fund.version,
-      fund.lastChanged,
-    ],
+     SELECT f."fundNumber", f."offerNumber", f.name, f."fundType", f."registeredOn", f."fphRequired",
+            f.version, f."lastChanged"
+       FROM json_to_recordset($1::json) AS f("fundNumber" text, "offerNumber" text, name text,
+         "fundType" text, "registeredOn" date, "fphRequired" boolean, version integer,
+         "lastChanged" timestamptz)
+     ON CONFLICT (fund_number) DO UPDATE SET offer_number = EXCLUDED.offer_number, name = EXCLUDED.name,
+       fund_type = EXCLUDED.fund_type, registered_on = EXCLUDED.registered_on,
+       fph_required = EXCLUDED.fph_required, version = EXCLUDED.version, last_changed = EXCLUDED.last_changed`,
+    [json(writes.map((w) => w.fund))],
   );
-  if (added.length > 0) {
+  const versions = writes.flatMap((w) => w.added.map((v) => ({ number: w.fund.fundNumber, ...v })));
+  if (versions.length > 0) {
     await client.query(
       `INSERT INTO disclose_fund_versions (fund_number, version, offer_version, changed_at, change, document,
          holdings_version, holdings_period_end)
-       SELECT $1, v.version, v."offerVersion", v."changedAt", v.change, v.document, v."holdingsVersion",
+       SELECT v.number, v.version, v."offerVersion", v."changedAt", v.change, v.document, v."holdingsVersion",
               v."holdingsPeriodEnd"
-         FROM json_to_recordset($2::json) AS v(version integer, "offerVersion" integer,
+         FROM json_to_recordset($1::json) AS v(number text, version integer, "offerVersion" integer,
            "changedAt" timestamptz, change text, document jsonb, "holdingsVersion" integer,
            "holdingsPeriodEnd" date)`,
-      [fund.fundNumber, JSON.stringify(added)],
+      [json(versions)],
     );
   }
-  await client.query('DELETE FROM disclose_compliance_activities WHERE fund_number = $1', [fund.fundNumber]);
+  await client.query('DELETE FROM disclose_compliance_activities WHERE fund_number = ANY($1)', [numbers]);
   await client.query(
     `INSERT INTO disclose_compliance_activities (fund_number, kind, period_end, due_date, filed_at, late,
        fund_version, filed_by)
-     SELECT $1, a.kind, a."periodEnd", a."dueDate", a."filedAt", a.late, a."fundVersion", a."filedBy"
-       FROM json_to_recordset($2::json) AS a(kind text, "periodEnd" date, "dueDate" date,
+     SELECT a.number, a.kind, a."periodEnd", a."dueDate", a."filedAt", a.late, a."fundVersion", a."filedBy"
+       FROM json_to_recordset($1::json) AS a(number text, kind text, "periodEnd" date, "dueDate" date,
          "filedAt" timestamptz, late boolean, "fundVersion" integer, "filedBy" text)`,
-    [fund.fundNumber, JSON.stringify(activities)],
+    [json(writes.flatMap((w) => w.activities.map((a) => ({ number: w.fund.fundNumber, ...a }))))],
   );
-  await client.query("DELETE FROM disclose_documents WHERE subject_kind = 'fund' AND subject_number = $1", [
-    fund.fundNumber,
-  ]);
-  await insertDocuments(client, 'fund', fund.fundNumber, documents);
+  await client.query(
+    "DELETE FROM disclose_documents WHERE subject_kind = 'fund' AND subject_number = ANY($1)",
+    [numbers],
+  );
+  await insertDocuments(
+    client,
+    'fund',
+    writes.flatMap((w) => w.documents.map((d) => ({ number: w.fund.fundNumber, ...d }))),
+  );
 }
 
 /** Sets one fund version's holdings rows to the given ones. */
