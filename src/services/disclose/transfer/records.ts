@@ -6,12 +6,12 @@
  * checked with the API's rules (the filings' checkers for a fund's figures and holdings); a document's
  * bytes are a file beside the NDJSON, checked against the line's size and SHA-256.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { parseDate } from '../../../platform/calendar.ts';
 import { type RecordProblem, schemaProblems } from '../../../platform/transfer/check.ts';
+import { documentFileName, documentsFolderOf, sha256Hex } from '../../../platform/transfer/documents.ts';
 import { accepted, type Checked, refused } from '../../../platform/transfer/register.ts';
 import { fundUpdateProblems } from '../domain/fund-update.ts';
 import { holdingsProblems } from '../domain/holdings.ts';
@@ -250,17 +250,10 @@ const SHA256 = /^[0-9a-f]{64}$/;
 const PER_LINE = 5;
 
 /** The file name of a document's bytes beside the NDJSON: its id and the extension of its file name. */
-export function documentFile(documentRecId: string, fileName: string): string {
-  const extension = path.extname(fileName);
-  return `${documentRecId}${/^\.[A-Za-z0-9]{1,10}$/.test(extension) ? extension.toLowerCase() : ''}`;
-}
+export const documentFile = (documentRecId: string, fileName: string): string =>
+  documentFileName(documentRecId, fileName);
 
-/** The documents folder of a transfer file: `<name without .gz, .ndjson, .jsonl>.documents`. */
-export function documentsFolderOf(file: string): string {
-  return `${file.replace(/\.gz$/, '').replace(/\.(ndjson|jsonl|json)$/, '')}.documents`;
-}
-
-export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+export { documentsFolderOf, sha256Hex as sha256 };
 
 class Problems {
   readonly list: RecordProblem[] = [];
@@ -360,7 +353,7 @@ function documentsChecked(
     if (size < 0) problems.add(`${at}.file`, `no such file in ${folder}`);
     else if (size !== d.sizeBytes)
       problems.add(`${at}.file`, `has ${size} bytes, not sizeBytes (${d.sizeBytes})`);
-    else if (sha256(readFileSync(file)) !== d.sha256) problems.add(`${at}.file`, 'does not match sha256');
+    else if (sha256Hex(readFileSync(file)) !== d.sha256) problems.add(`${at}.file`, 'does not match sha256');
   });
 }
 
