@@ -42,7 +42,7 @@ export function discloseTransfer(
 ): TransferRegister {
   return {
     name: 'disclose',
-    records: 'schemes, offers, funds with versions, holdings; documents as files in --documents DIR',
+    records: 'schemes, offers, funds with versions, holdings; documents as files beside FILE',
     importOptions: documentsOption,
     exportOptions: documentsOption,
     importer: (session) => new DiscloseImporter(session, files(session.environment)),

@@ -27,7 +27,7 @@ const PAGE = 500;
 export function nzbnTransfer(documents: DocumentSource): TransferRegister {
   return {
     name: 'nzbn',
-    records: 'entities whole (private parts, roles, history, organisation parts), or the bulk CSV',
+    records: 'entities whole (private parts, roles, history, organisation parts, filings), or the bulk CSV',
     importOptions: {
       'bulk-csv': { type: 'boolean', usage: '[--bulk-csv]' },
       documents: { type: 'string', usage: '[--documents DIR]' },
