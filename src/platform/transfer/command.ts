@@ -167,7 +167,7 @@ export function exportCommand(
       return context.withEnvironmentDatabase(environment, async (url) => {
         const database = openDatabase(url, { max: 2, name: environment });
         try {
-          const count = await exportRegister(database, register, file, values);
+          const count = await exportRegister(database, register, file, values, environment);
           if (file) process.stderr.write(`${count.toLocaleString('en-NZ')} records written to ${file}\n`);
           return 0;
         } finally {

@@ -33,17 +33,22 @@ import {
   type OptionValues,
   type RecordImporter,
   SKIP_LINE,
+  type TransferEnvironment,
   type TransferRegister,
   type WriteCounts,
 } from './register.ts';
 
-/** Records handed to the register's `write` at once. */
+/** Records handed to the register's `write` at once: at most this many … */
 const CHUNK = 500;
+/** … and lines of at most about this much text (a register's record may be large: a fund's holdings). */
+const CHUNK_TEXT = 8 * 1024 * 1024;
 /** Errors listed at most (the rest are counted). */
 export const DEFAULT_MAX_ERRORS = 100;
 
 export interface ImportOptions {
   files: readonly string[];
+  /** The environment imported into (production when not given). */
+  environment?: TransferEnvironment;
   /** Commit every `batch` records with a checkpoint; absent: all or nothing in one transaction. */
   batch?: number;
   /** Continue after the checkpoint of an earlier run of the same import (with `batch`). */
@@ -97,6 +102,8 @@ interface Line {
   file: string;
   line: number;
   value: unknown;
+  /** The line's length in characters. */
+  size: number;
 }
 
 /** Every non-blank line of the files, parsed (a line that is not JSON: `value` is a problem). */
@@ -117,7 +124,7 @@ async function* records(
       if (text.trim() === '') continue;
       if (!parse) {
         try {
-          yield { fileIndex, file, line, value: JSON.parse(text) };
+          yield { fileIndex, file, line, value: JSON.parse(text), size: text.length };
         } catch {
           yield { file, line, field: '(line)', rule: 'must be one JSON value' };
         }
@@ -125,7 +132,7 @@ async function* records(
       }
       try {
         const value = parse(text, line);
-        if (value !== SKIP_LINE) yield { fileIndex, file, line, value };
+        if (value !== SKIP_LINE) yield { fileIndex, file, line, value, size: text.length };
       } catch (error) {
         if (!(error instanceof RuleError)) throw error;
         yield { file, line, field: error.field, rule: error.rule };
@@ -177,6 +184,7 @@ export async function importFiles(
   const total = options.files.reduce((sum, file) => sum + statSync(file).size, 0);
   const importer = register.importer({
     database,
+    environment: options.environment ?? 'production',
     options: options.options ?? {},
     emitChanges: options.emitChanges ?? false,
     files: options.files,
@@ -223,6 +231,7 @@ async function allOrNothing(
   try {
     await beginImport(client);
     let chunk: unknown[] = [];
+    let text = 0;
     for await (const item of records(
       files,
       (b) => (bytes = b),
@@ -231,10 +240,14 @@ async function allOrNothing(
     )) {
       count++;
       const record = problems.of(item, importer);
-      if (record !== undefined && problems.total === 0) chunk.push(record);
-      if (chunk.length >= CHUNK) {
+      if (record !== undefined && problems.total === 0) {
+        chunk.push(record);
+        text += (item as Line).size;
+      }
+      if (chunk.length >= CHUNK || text >= CHUNK_TEXT) {
         addCounts(counts, await importer.write(client, chunk));
         chunk = [];
+        text = 0;
       }
       bar.update(bytes, total, count);
     }
@@ -300,11 +313,13 @@ async function batched(
   let broken: Error | undefined;
   try {
     let chunk: unknown[] = [];
+    let text = 0;
     let inBatch = 0;
     let last: Line | undefined;
     const commit = async () => {
       if (chunk.length > 0) addCounts(counts, await importer.write(client, chunk));
       chunk = [];
+      text = 0;
       if (last)
         await writeCheckpoint(client, name, fingerprint, {
           fileIndex: last.fileIndex,
@@ -328,12 +343,14 @@ async function batched(
       const checked = importer.check(item.value);
       if (!checked.ok) continue;
       chunk.push(checked.record);
+      text += item.size;
       count++;
       inBatch++;
       last = item;
-      if (chunk.length >= CHUNK) {
+      if (chunk.length >= CHUNK || text >= CHUNK_TEXT) {
         addCounts(counts, await importer.write(client, chunk));
         chunk = [];
+        text = 0;
       }
       if (inBatch >= options.batch) await commit();
       bar.update(bytes, total, count);

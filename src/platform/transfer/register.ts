@@ -18,9 +18,13 @@ export interface TransferOption {
 
 export type OptionValues = Readonly<Record<string, string | boolean | undefined>>;
 
+/** The environment an import or export works on (a register keeps files of its own per environment). */
+export type TransferEnvironment = 'sandbox' | 'production';
+
 /** What one import of a register is given. */
 export interface ImportSession {
   database: Database;
+  environment: TransferEnvironment;
   /** The import's options, the register's own among them. */
   options: OptionValues;
   /** Watchlists' change events for what the import changes (`--emit-changes`; off by default). */
@@ -61,8 +65,11 @@ export interface RecordImporter<R> {
 /** What `rsg export` is given. */
 export interface ExportSession {
   database: Database;
+  environment: TransferEnvironment;
   options: OptionValues;
   output: NdjsonOutput;
+  /** The file written (`--output`); absent: standard output. */
+  file: string | undefined;
 }
 
 export interface TransferRegister {

@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { transferCommands } from '../../platform/transfer/command.ts';
 import type { ServiceDefinition } from '../contract.ts';
 import { DISCLOSE_ERRORS } from './errors.ts';
 import { disclosePublicRoutes, discloseRoutes } from './routes/index.ts';
 import { DISCLOSE_INVARIANTS } from './sandbox/invariants.ts';
 import { seedDisclose } from './sandbox/seed.ts';
+import { discloseTransfer } from './transfer/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -21,6 +23,7 @@ export const discloseService: ServiceDefinition = {
   migrations: path.join(here, 'migrations'),
   invariants: DISCLOSE_INVARIANTS,
   seed: (context) => seedDisclose(context),
+  commands: transferCommands(discloseTransfer()),
   settings: {
     /** Offer and scheme detail answers kept rendered per process and environment (0: none kept). */
     answerCacheEntries: { variable: 'RSG_DISCLOSE_ANSWER_CACHE', default: 2_000, min: 0, max: 1_000_000 },

@@ -3,10 +3,13 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
+import type { Database } from '../../../src/platform/db/pool.ts';
 import { RuleError } from '../../../src/platform/errors.ts';
 import { canonicalJson, sameJson } from '../../../src/platform/transfer/canonical.ts';
 import { ruleProblems, schemaProblems } from '../../../src/platform/transfer/check.ts';
+import { importFiles } from '../../../src/platform/transfer/import.ts';
 import { fileLines, isGzip, ndjsonOutput } from '../../../src/platform/transfer/ndjson.ts';
+import { accepted, type TransferRegister } from '../../../src/platform/transfer/register.ts';
 import { scratch } from '../../support/transfer.ts';
 
 const folder = scratch();
@@ -70,5 +73,35 @@ describe('transfer files', () => {
     expect(canonicalJson({ b: 1, a: [{ d: 1, c: 2 }] })).toBe('{"a":[{"c":2,"d":1}],"b":1}');
     expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(true);
     expect(sameJson({ a: 1 }, { a: 2 })).toBe(false);
+  });
+
+  it('hands records to the register 500 at a time, fewer when their lines are long', async () => {
+    // A database whose connection takes the transaction's statements and nothing else.
+    const client = { query: async () => ({ rows: [], rowCount: 0 }), release: () => {} };
+    const database = { pool: { connect: async () => client } } as unknown as Database;
+    const chunks: number[] = [];
+    const register: TransferRegister = {
+      name: 'test',
+      records: 'lines',
+      importer: () => ({
+        check: (value) => accepted(value),
+        write: async (_client, records) => {
+          chunks.push(records.length);
+          return { inserted: records.length, updated: 0, unchanged: 0 };
+        },
+      }),
+      exportAll: async () => 0,
+    };
+    const short = path.join(folder, 'short.ndjson');
+    writeFileSync(short, `${Array.from({ length: 1200 }, (_, i) => JSON.stringify({ i })).join('\n')}\n`);
+    expect((await importFiles(database, register, { files: [short] })).inserted).toBe(1200);
+    expect(chunks).toEqual([500, 500, 200]);
+    chunks.length = 0;
+    // Lines of 3 MiB: a chunk holds as many as pass 8 MiB of text.
+    const long = path.join(folder, 'long.ndjson');
+    const big = JSON.stringify({ text: 'x'.repeat(3 * 1024 * 1024) });
+    writeFileSync(long, `${Array.from({ length: 5 }, () => big).join('\n')}\n`);
+    await importFiles(database, register, { files: [long] });
+    expect(chunks).toEqual([3, 2]);
   });
 });

@@ -1,8 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../../src/platform/db/pool.ts';
 import type { DatabaseUrls } from '../../../src/platform/db/urls.ts';
+import { onePagePdf } from '../../../src/platform/documents/one-page-pdf.ts';
 import { withCheckDigit } from '../../../src/platform/gs1.ts';
 import { rsg } from '../../support/cli.ts';
 import { migratedDatabases } from '../../support/runtime.ts';
@@ -132,6 +134,93 @@ describe('rsg import nzbn / rsg export nzbn', () => {
     const found = out.map((line) => JSON.parse(line).entity.nzbn).filter((n: string) => numbers.includes(n));
     expect(found).toEqual(numbers);
   }, 180_000);
+
+  it('filings travel with their entity, their documents as files beside the file', async () => {
+    const pdf = onePagePdf(['Notice of a business debt hibernation', 'A test filing']);
+    const entity = records()[1];
+    const nzbn = entity.entity.nzbn;
+    entity.filings = [
+      {
+        filingId: '20000000001',
+        filingCode: 'BDHNOTICE',
+        registrationDate: '2025-03-04T10:00:00.000+1300',
+        submissionDate: '2025-03-03T09:00:00.000+1300',
+        effectiveDate: '2025-03-05T00:00:00.000+1300',
+        filedBy: 'user-filer',
+        document: {
+          documentId: '0123456789abcdef',
+          documentType: 'BDHNOTICE',
+          fileName: 'notice.pdf',
+          contentType: 'application/pdf',
+          sizeBytes: pdf.length,
+          sha256: createHash('sha256').update(pdf).digest('hex'),
+          version: 1,
+          ownerUserId: 'user-filer',
+          createdDate: '2025-03-04T09:55:00.000+1300',
+          updatedDate: '2025-03-04T09:55:00.000+1300',
+          filedDate: '2025-03-04T10:00:00.000+1300',
+          file: '0123456789abcdef.pdf',
+        },
+      },
+    ];
+    writeFileSync(file('filed.ndjson'), `${JSON.stringify(entity)}\n`);
+    mkdirSync(file('filed.documents'));
+    writeFileSync(file('filed.documents/0123456789abcdef.pdf'), pdf);
+    const first = await rsg(
+      ['import', 'nzbn', file('filed.ndjson'), '--environment', 'sandbox', '--emit-changes'],
+      {
+        urls,
+      },
+    );
+    // New to the sandbox, or (after the round trip above) its entity updated with the filing.
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^1 records: (1 new, 0 updated|0 new, 1 updated), 0 unchanged\n$/);
+    const out = await exported(urls, 'nzbn', 'sandbox', file('filed-out.ndjson'));
+    expect(lines(out).find((l) => l.includes(nzbn))).toBe(JSON.stringify(entity));
+    expect(readFileSync(file('filed-out.documents/0123456789abcdef.pdf'))).toEqual(pdf);
+    const again = await rsg(['import', 'nzbn', file('filed.ndjson'), '--environment', 'sandbox'], { urls });
+    expect(again.stdout).toBe('1 records: 0 new, 0 updated, 1 unchanged\n');
+
+    // Round trip into an environment without it: the same bytes, the same document.
+    const imported = await rsg(['import', 'nzbn', file('filed-out.ndjson')], { urls });
+    expect(imported.code).toBe(0);
+    expect(
+      lines(await exported(urls, 'nzbn', 'production', file('filed-prod.ndjson'))).find((l) =>
+        l.includes(nzbn),
+      ),
+    ).toBe(JSON.stringify(entity));
+    expect(readFileSync(file('filed-prod.documents/0123456789abcdef.pdf'))).toEqual(pdf);
+    // The register's item numbering moves past the imported filing's; no event without --emit-changes.
+    expect(await count('SELECT (last_value >= 20000000001)::int AS n FROM nzbn_item_id_seq')).toBe(1);
+    expect(
+      await count("SELECT count(*)::int AS n FROM nzbn_change_events WHERE change_event_type = 'FILING'"),
+    ).toBe(0);
+    const sandbox = openDatabase(urls.sandbox, 1);
+    try {
+      const events = await sandbox.pool.query(
+        "SELECT new_value->>'filingId' AS id FROM nzbn_change_events WHERE change_event_type = 'FILING' AND nzbn = $1",
+        [nzbn],
+      );
+      expect(events.rows).toEqual([{ id: '20000000001' }]);
+    } finally {
+      await sandbox.close();
+    }
+
+    // A filing never changes; a document file that is not its bytes is refused naming it.
+    const changed = structuredClone(entity);
+    changed.filings[0].filedBy = 'someone-else';
+    writeFileSync(file('filed.ndjson'), `${JSON.stringify(changed)}\n`);
+    const refused = await rsg(['import', 'nzbn', file('filed.ndjson')], { urls });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'filing 20000000001 differs from the register’s; a filing never changes',
+    );
+    writeFileSync(file('filed.documents/0123456789abcdef.pdf'), Buffer.from('not the bytes'));
+    const bad = await rsg(['import', 'nzbn', file('filed.ndjson')], { urls });
+    expect(progressless(bad.stderr)).toContain(
+      `${file('filed.ndjson')}:1 filings.0.document.file: has 13 bytes, not sizeBytes (${pdf.length})`,
+    );
+  });
 });
 
 describe('rsg import nzbn --bulk-csv (the monthly bulk file)', () => {

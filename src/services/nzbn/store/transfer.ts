@@ -32,12 +32,35 @@ export interface HistoryRow {
   endDate: Date;
 }
 
+/** A filing made through the API (NZBN_905) with its document's row, as the register keeps them. */
+export interface FilingTransferRow {
+  filingId: string;
+  filingCode: string;
+  registrationDate: Date;
+  submissionDate: Date;
+  effectiveDate: Date;
+  filedBy: string;
+  documentId: string;
+  storageId: string;
+  ownerUserId: string;
+  documentType: string | null;
+  fileName: string | null;
+  contentType: string;
+  sizeBytes: number;
+  sha256: string;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+  filedAt: Date | null;
+}
+
 export interface EntityTransferRow {
   stored: StoredEntity;
   origin: EntityOrigin;
   seedIndex: number | null;
   history: HistoryRow[];
   parts: { document: string; version: number }[];
+  filings: FilingTransferRow[];
 }
 
 const ENTITY_RECORD_COLUMNS_OF_E = `${ENTITY_RECORD_COLUMNS.split(', ')
@@ -73,11 +96,25 @@ async function withParts(
         seedIndex: row.seed_index,
         history: [],
         parts: [],
+        filings: [],
       },
     ]),
   );
   for (const row of history.rows) byEntity.get(row.nzbn)!.history.push(row);
   for (const row of parts.rows) byEntity.get(row.parent_nzbn)!.parts.push(row);
+  const filings = await client.query<FilingTransferRow & { nzbn: string }>(
+    `SELECT f.nzbn, f.filing_id AS "filingId", f.filing_code AS "filingCode",
+            f.registration_date AS "registrationDate", f.submission_date AS "submissionDate",
+            f.effective_date AS "effectiveDate", f.filed_by AS "filedBy", d.document_id AS "documentId",
+            d.storage_id AS "storageId", d.owner_user_id AS "ownerUserId", d.document_type AS "documentType",
+            d.file_name AS "fileName", d.content_type AS "contentType", d.size_bytes::int AS "sizeBytes",
+            d.sha256, d.version, d.created_at AS "createdAt", d.updated_at AS "updatedAt",
+            d.filed_at AS "filedAt"
+       FROM nzbn_filings f JOIN nzbn_documents d USING (document_id)
+      WHERE f.nzbn = ANY($1::text[]) ORDER BY f.nzbn, f.registration_date, f.filing_id`,
+    [nzbns],
+  );
+  for (const { nzbn, ...row } of filings.rows) byEntity.get(nzbn)!.filings.push(row);
   return [...byEntity.values()];
 }
 
@@ -177,6 +214,58 @@ export async function replaceEntity(
       fresh.map((part) => partCopyLine(part, now)),
     );
   }
+}
+
+/** The ids among these that are a filing's or a document's already (each: what holds it). */
+export async function heldFilingIds(
+  client: Client,
+  filingIds: readonly string[],
+  documentIds: readonly string[],
+): Promise<Map<string, string>> {
+  const { rows } = await client.query<{ id: string; holder: string }>(
+    `SELECT filing_id AS id, 'entity ' || nzbn AS holder FROM nzbn_filings WHERE filing_id = ANY($1::text[])
+     UNION ALL
+     SELECT document_id, coalesce((SELECT 'entity ' || f.nzbn FROM nzbn_filings f
+                                    WHERE f.document_id = d.document_id), 'an unfiled upload')
+       FROM nzbn_documents d WHERE document_id = ANY($2::text[])`,
+    [filingIds, documentIds],
+  );
+  return new Map(rows.map((r) => [r.id, r.holder]));
+}
+
+/** New filings of entities with their documents' rows (their bytes already in the document store). */
+export async function insertFilings(
+  client: Client,
+  filings: readonly (FilingTransferRow & { nzbn: string })[],
+): Promise<void> {
+  if (filings.length === 0) return;
+  const rows = JSON.stringify(filings);
+  await client.query(
+    `INSERT INTO nzbn_documents (document_id, storage_id, owner_user_id, document_type, file_name,
+       content_type, size_bytes, sha256, version, created_at, updated_at, filed_at)
+     SELECT d."documentId", d."storageId", d."ownerUserId", d."documentType", d."fileName", d."contentType",
+            d."sizeBytes", d.sha256, d.version, d."createdAt", d."updatedAt", d."filedAt"
+       FROM json_to_recordset($1::json) AS d("documentId" text, "storageId" text, "ownerUserId" text,
+         "documentType" text, "fileName" text, "contentType" text, "sizeBytes" bigint, sha256 text,
+         version integer, "createdAt" timestamptz, "updatedAt" timestamptz, "filedAt" timestamptz)`,
+    [rows],
+  );
+  await client.query(
+    `INSERT INTO nzbn_filings (filing_id, nzbn, filing_code, registration_date, submission_date,
+       effective_date, document_id, filed_by)
+     SELECT f."filingId", f.nzbn, f."filingCode", f."registrationDate", f."submissionDate",
+            f."effectiveDate", f."documentId", f."filedBy"
+       FROM json_to_recordset($1::json) AS f("filingId" text, nzbn text, "filingCode" text,
+         "registrationDate" timestamptz, "submissionDate" timestamptz, "effectiveDate" timestamptz,
+         "documentId" text, "filedBy" text)`,
+    [rows],
+  );
+  // Filing ids are the register's item numbers: the numbering moves past the imported ones.
+  const highest = filings.reduce((max, f) => (BigInt(f.filingId) > max ? BigInt(f.filingId) : max), 0n);
+  await client.query(
+    "SELECT setval('nzbn_item_id_seq', GREATEST((SELECT last_value FROM nzbn_item_id_seq), $1::bigint))",
+    [highest.toString()],
+  );
 }
 
 /** Change events of an import (`--emit-changes`), in its transaction. */

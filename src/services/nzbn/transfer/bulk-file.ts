@@ -242,11 +242,12 @@ export function bulkFileImporter(session: ImportSession, documents: DocumentSour
 }
 
 function recordOf(entity: Entity, held: EntityTransferRow | undefined): NzbnRecord {
-  if (!held) return { entity, previousNames: [], history: [], parts: [] };
+  if (!held) return { entity, previousNames: [], history: [], parts: [], filings: [] };
   return {
     entity: mergedEntity(JSON.parse(held.stored.document) as Entity, entity),
     previousNames: held.stored.previousNames,
     history: held.history,
     parts: held.parts.map((p) => JSON.parse(p.document)),
+    filings: held.filings,
   };
 }
