@@ -156,7 +156,9 @@ describe('statement timeout and an exhausted pool', () => {
       env: {
         RSG_DB_POOL_SIZE: '2',
         RSG_DB_ACQUIRE_TIMEOUT_MS: '200',
-        RSG_DB_STATEMENT_TIMEOUT_MS: '5000',
+        // Long enough for two held writes to reach the lock and the refused read to be made on a loaded
+        // machine before the held ones time out.
+        RSG_DB_STATEMENT_TIMEOUT_MS: '10000',
       },
     });
     await t.grant(t.owner.userId, E);
@@ -185,7 +187,7 @@ describe('statement timeout and an exhausted pool', () => {
         [databaseName(t.gateway.urls.sandbox)],
       );
       expect(result.rowCount).toBeGreaterThanOrEqual(count);
-    }, 4_000);
+    }, 8_000);
 
   it('a write that outlasts the statement timeout is 503 in the dialect, nothing written', async () => {
     const before = await websites();
