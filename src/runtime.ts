@@ -13,6 +13,7 @@ import { forgetEnvironmentLimits } from './gateway/http/guard.ts';
 import { KeyCache } from './gateway/http/key-cache.ts';
 import { OrganisationResolver } from './gateway/http/organisation-resolver.ts';
 import { TokenVerifier } from './gateway/http/tokens.ts';
+import { Inspector } from './gateway/jobs/inspector.ts';
 import { UsageRecorder } from './gateway/jobs/usage.ts';
 import { changeState, regenerateKey } from './gateway/operations/subscriptions.ts';
 import { ensureProducts } from './gateway/store/products.ts';
@@ -107,6 +108,8 @@ export interface Runtime {
     changeState(subscriptionId: string, state: SubscriptionState): Promise<void>;
   };
   usage: UsageRecorder;
+  /** The request inspector's writer: each subscription's last calls, redacted, written every second. */
+  inspector: Inspector;
   tokens: TokenVerifier;
   organisations: OrganisationResolver;
   /** The base of every absolute URL the gateway makes: RSG_PUBLIC_URL, else the listen address. */
@@ -434,6 +437,10 @@ export async function openRuntime(
     },
   });
   const usage = new UsageRecorder(gateway.pool);
+  const inspector = new Inspector(gateway.pool, {
+    flushEveryMs: config.inspector.enabled ? 1_000 : 0,
+    log: (message, error) => healthLog.warn({ err: error }, message),
+  });
   const keys = new KeyCache(gateway.pool, config.keyCacheMs, feed);
   const cors = new CorsPolicies(gateway.pool, feed);
   await cors.reload();
@@ -469,6 +476,7 @@ export async function openRuntime(
       },
     },
     usage,
+    inspector,
     tokens,
     organisations: new OrganisationResolver(gateway.pool),
     publicUrl,
@@ -482,6 +490,7 @@ export async function openRuntime(
       await sandboxStates.settled();
       cors.close();
       await usage.close();
+      await inspector.close();
       await feed.close();
       await payers.close();
       await limits.close();
