@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
+import type { PushDelivery } from '../../contract.ts';
 import type { ChangeRow } from '../domain/change-item.ts';
 
 type Queryable = pg.Pool | pg.PoolClient | pg.Client;
@@ -261,4 +262,27 @@ export async function queueTestNotification(
     );
     await client.query(`SELECT pg_notify($1, 'records')`, [DELIVERY_CHANNEL]);
   });
+}
+
+/**
+ * The push notifications of the watchlists a subscription owns (`sub:<id>`), newest first, with their
+ * attempts and last answer: what the portal's request inspector shows (`ServiceDefinition.pushDeliveries`).
+ */
+export async function pushDeliveriesOf(
+  db: Queryable,
+  subscriptionId: string,
+  limit: number,
+): Promise<PushDelivery[]> {
+  const result = await db.query<PushDelivery>(
+    `SELECT w.id AS "watchlistId", w.name AS "watchlistName", w.push_endpoint AS endpoint,
+            n.id::text AS "notificationId", n.created_at AS "createdAt", n.attempts,
+            n.first_attempt_at AS "firstAttemptAt", n.last_attempt_at AS "lastAttemptAt",
+            n.next_attempt_at AS "nextAttemptAt", n.delivered_at AS "deliveredAt",
+            n.last_status AS "lastStatus", n.last_error AS "lastError"
+       FROM nzbn_watchlists w JOIN nzbn_notifications n ON n.watchlist_id = w.id
+      WHERE w.owner_key = $1 AND w.channel = 'PUSH'
+      ORDER BY n.id DESC LIMIT $2`,
+    [`sub:${subscriptionId}`, limit],
+  );
+  return result.rows;
 }
