@@ -119,6 +119,8 @@ export interface PushDelivery {
   /** The last attempt's answer: its HTTP status, or why none came. */
   lastStatus: number | null;
   lastError: string | null;
+  /** Every failed attempt, oldest first, with its answer (`at` as an ISO string). */
+  failedAttempts: { at: string; status: number | null; error: string }[];
 }
 
 /** `ServiceDefinition.bulkData`: one data set of a service's public data. */

@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubscription } from '../../src/gateway/operations/subscriptions.ts';
 import { callsOf, countCalls, everyCallAsText } from '../../src/gateway/store/inspector.ts';
+import { setClock } from '../../src/platform/environment-clocks.ts';
+import { startJobs } from '../../src/runtime.ts';
 import { signedInUser } from '../portal/support/api.ts';
 import { type DiscloseGateway, discloseGateway } from '../services/disclose/support/api.ts';
+import { Receiver } from '../services/nzbn/support/watchlists.ts';
 import { seedBusinessNumbers } from '../support/business-numbers.ts';
 import { clientCredentialsToken } from '../support/oauth.ts';
 
@@ -195,5 +198,58 @@ describe('the request inspector', () => {
     expect(newest[0]!.url).toBe(`${NZBN}/entities/519`);
     const kept = await callsOf(pool, subscriptionId, new Date(0), 500);
     expect(kept.at(-1)!.url).toBe(`${NZBN}/entities/20`);
+  }, 120_000);
+
+  it('shows a watchlist push delivery with every attempt and its answer', async () => {
+    const clock = d.gateway.runtime.clocks.for('sandbox');
+    const receiver = await new Receiver(() => clock.now()).start();
+    const jobs = await startJobs(d.gateway.runtime, 'http://127.0.0.1:8080');
+    try {
+      const endpoint = receiver.endpoint();
+      const created = await d.gateway.app.inject({
+        method: 'POST',
+        url: `${NZBN}/watchlists`,
+        headers: { 'Ocp-Apim-Subscription-Key': nzbn.primaryKey },
+        payload: {
+          name: 'Pushed',
+          channel: 'PUSH',
+          pushEndpoint: endpoint,
+          adminEmailAddress: 'admin@example.com',
+          changeEventTypes: ['ALL'],
+          nzbns: [FIXTURE_COMPANY],
+        },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      remember('second webhook secret', created.json().webhookSecret);
+      // The first attempt is answered 503; the retry, 20 minutes later, 200.
+      receiver.answer = () => 503;
+      const sent = await d.gateway.app.inject({
+        method: 'POST',
+        url: `${NZBN}/watchlists/${created.json().watchlistId}/action-send-test-notification`,
+        headers: { 'Ocp-Apim-Subscription-Key': nzbn.primaryKey },
+        payload: { text: 'hello' },
+      });
+      expect(sent.statusCode, sent.body).toBe(201);
+      await jobs.settle();
+      expect(receiver.on(new URL(endpoint).pathname)).toHaveLength(1);
+      receiver.answer = () => 200;
+      await setClock(
+        d.gateway.runtime.gateway.pool,
+        'sandbox',
+        new Date(clock.now().getTime() + 21 * 60_000).toISOString(),
+      );
+      await d.gateway.runtime.clocks.reload();
+      await jobs.settle();
+      expect(receiver.on(new URL(endpoint).pathname)).toHaveLength(2);
+      const page = await owner.client.get(`/portal/subscriptions/${nzbn.subscriptionId}/inspector`);
+      const section = page.body.slice(page.body.indexOf('Watchlist push deliveries'));
+      expect(section).toContain('Pushed');
+      expect(section).toContain('HTTP 503');
+      expect(section).toContain('HTTP 200 (delivered)');
+      for (const [what, value] of secrets) expect(page.body.includes(value), what).toBe(false);
+    } finally {
+      await jobs.stop();
+      await receiver.close();
+    }
   }, 120_000);
 });

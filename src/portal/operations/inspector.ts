@@ -66,6 +66,10 @@ function redactDelivery(delivery: PushDelivery): PushDelivery {
     ...delivery,
     endpoint: redactText(delivery.endpoint, secrets),
     lastError: delivery.lastError === null ? null : redactText(delivery.lastError, secrets),
+    failedAttempts: delivery.failedAttempts.map((attempt) => ({
+      ...attempt,
+      error: redactText(attempt.error, secrets),
+    })),
   };
 }
 

@@ -41,6 +41,21 @@ function callsTable(inspection: Inspection): SafeHtml {
   )}</tbody></table>`;
 }
 
+/** Every attempt of a notification and its answer: the failed ones, then the last (delivered or not). */
+function attemptsList(d: PushDelivery): SafeHtml {
+  const answer = (status: number | null, error: string | null) =>
+    html`${status === null ? '' : html`HTTP ${status}`}${status !== null && error ? ' — ' : ''}${error ?? ''}`;
+  const failed = d.failedAttempts.map(
+    (a) => html`<li>${time(new Date(a.at))}: ${answer(a.status, a.error)}</li>`,
+  );
+  const last =
+    d.deliveredAt && d.lastAttemptAt
+      ? html`<li>${time(d.lastAttemptAt)}: ${answer(d.lastStatus, null)} (delivered)</li>`
+      : '';
+  if (failed.length === 0 && !last) return html`<span class="muted">not attempted yet</span>`;
+  return html`<ol>${failed}${last}</ol>`;
+}
+
 function deliveriesSection(deliveries: PushDelivery[] | undefined): SafeHtml {
   if (deliveries === undefined) return html``;
   return html`<section class="card" aria-labelledby="pushes"><h2 id="pushes">Watchlist push deliveries</h2>
@@ -48,13 +63,12 @@ ${
   deliveries.length === 0
     ? html`<p>None yet: the pushes to the endpoints of this subscription's watchlists appear here, each with its attempts and the last answer.</p>`
     : html`<table class="stack"><caption class="muted">The last ${deliveries.length} notifications, newest first</caption>
-<thead><tr><th scope="col">Watchlist</th><th scope="col">Notification</th><th scope="col" class="num">Attempts</th><th scope="col">First and last attempt (UTC)</th><th scope="col">Last answer</th><th scope="col">State</th></tr></thead>
+<thead><tr><th scope="col">Watchlist</th><th scope="col">Notification</th><th scope="col" class="num">Attempts</th><th scope="col">Attempts and answers (UTC)</th><th scope="col">State</th></tr></thead>
 <tbody>${deliveries.map(
         (d) => html`<tr><td data-label="Watchlist">${d.watchlistName}<br><code>${d.endpoint}</code></td>
 <td data-label="Notification">${d.notificationId}<br><span class="muted">${time(d.createdAt)}</span></td>
 <td data-label="Attempts" class="num">${d.attempts}</td>
-<td data-label="First and last attempt (UTC)">${time(d.firstAttemptAt)}<br>${time(d.lastAttemptAt)}</td>
-<td data-label="Last answer">${d.lastStatus === null ? '' : html`HTTP ${d.lastStatus}`}${d.lastError ? html`<br><span class="muted">${d.lastError}</span>` : ''}</td>
+<td data-label="Attempts and answers (UTC)">${attemptsList(d)}</td>
 <td data-label="State">${d.deliveredAt ? html`delivered ${time(d.deliveredAt)}` : d.nextAttemptAt ? html`next attempt ${time(d.nextAttemptAt)}` : 'waiting'}</td></tr>`,
       )}</tbody></table>`
 }</section>`;
