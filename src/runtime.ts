@@ -108,7 +108,7 @@ export interface Runtime {
     changeState(subscriptionId: string, state: SubscriptionState): Promise<void>;
   };
   usage: UsageRecorder;
-  /** The request inspector's writer: each subscription's last calls, redacted, written every second. */
+  /** The request inspector's writer: each subscription's last calls, redacted, written every 5 s. */
   inspector: Inspector;
   tokens: TokenVerifier;
   organisations: OrganisationResolver;
@@ -438,7 +438,7 @@ export async function openRuntime(
   });
   const usage = new UsageRecorder(gateway.pool);
   const inspector = new Inspector(gateway.pool, {
-    flushEveryMs: config.inspector.enabled ? 1_000 : 0,
+    flushEveryMs: config.inspector.enabled ? 5_000 : 0,
     log: (message, error) => healthLog.warn({ err: error }, message),
   });
   const keys = new KeyCache(gateway.pool, config.keyCacheMs, feed);

@@ -126,6 +126,9 @@ describe('the request inspector', () => {
     const refusal = nzbnCalls.find((c) => c.status === 400)!;
     expect(refusal.reason).toMatch(/nzbn/i);
     expect(refusal.responseBody).toContain('errorCode');
+    // The answer's headers, read after it was sent.
+    expect(refusal.responseHeaders['content-type']).toMatch(/^application\/json/);
+    expect(refusal.requestHeaders['ocp-apim-subscription-key'] ?? refusal.url).toMatch(/REDACTED/);
   });
 
   it('shows the calls to their owner only, with copy as curl', async () => {

@@ -46,6 +46,22 @@ export interface CapturedCall {
   bodies: boolean;
 }
 
+/**
+ * A call as the hook keeps it until the next write: only references (the request, the reply, the
+ * payload), read into a `CapturedCall` off the request's path, since copying the answer's headers on
+ * every call cost more than the rest of the capture (http/inspector.ts).
+ */
+export interface PendingCall {
+  readonly subscriptionId: string;
+  captured(): CapturedCall;
+}
+
+/** A call already read (tests, and anything captured outside a request). */
+export const pendingCall = (call: CapturedCall): PendingCall => ({
+  subscriptionId: call.subscriptionId,
+  captured: () => call,
+});
+
 /** A call as stored and shown: every secret replaced. */
 export interface InspectedCall {
   at: Date;

@@ -1,9 +1,9 @@
 import type { Pool } from 'pg';
 import {
   CALLS_PER_SUBSCRIPTION,
-  type CapturedCall,
   type InspectedCall,
   inspect,
+  type PendingCall,
   RETENTION_MS,
 } from '../domain/inspector.ts';
 import { deleteCallsBefore, insertCalls } from '../store/inspector.ts';
@@ -12,9 +12,9 @@ import { deleteCallsBefore, insertCalls } from '../store/inspector.ts';
 const BATCH = 500;
 
 export interface InspectorOptions {
-  /** How often the captured calls are written (ms); 0: only when `flush` is called. */
+  /** How often the captured calls are written (ms; the portal also writes them before it reads); 0: only when `flush` is called. */
   flushEveryMs?: number;
-  /** Calls held in memory at most; a call captured while it is full is dropped and counted. */
+  /** Calls waiting in memory at most, over every subscription (each holds at most `keep`). */
   capacity?: number;
   /** Calls kept per subscription. */
   keep?: number;
@@ -29,22 +29,35 @@ export interface InspectorOptions {
 export interface InspectorCounts {
   /** Calls written since start. */
   written: number;
-  /** Calls dropped: the buffer was full, or their batch could not be written. */
+  /** Calls dropped: more than `capacity` waited, or their batch could not be written. */
   dropped: number;
+  /** Calls overwritten by newer ones of their subscription before a write (the table keeps 500 anyway). */
+  superseded: number;
   /** Calls waiting in memory now. */
   waiting: number;
 }
 
+/** One subscription's calls waiting: at most `keep`, the oldest overwritten by the newest. */
+interface Ring {
+  calls: PendingCall[];
+  /** Where the next call goes once `calls` is full (then also the oldest). */
+  next: number;
+}
+
 /**
- * The request inspector's writer. `capture` is all a call pays: one push onto a bounded buffer (a call
- * captured while it is full is dropped and counted, never waited for). Every second the buffer is
- * redacted (domain/inspector.ts) and written in one statement, and the subscriptions it touched trimmed
- * to their newest 500; once a minute calls older than 24 hours go. A batch the database refuses is
- * dropped and counted (the inspector is a debugging aid: it never holds memory for a database that is
- * away), and a database fault never ends the process.
+ * The request inspector's writer. `capture` is all a call pays: a map read and one store into its
+ * subscription's ring of 500 (the bound: once full, the newest call overwrites the oldest, which the
+ * table would have trimmed anyway), so a subscription calling thousands of times a second holds 500
+ * calls, not thousands, and costs 500 redactions a write. At most `capacity` calls wait in all: past it
+ * a call of a subscription with a ring not yet full is dropped and counted. Every 5 s (and before the
+ * portal reads) the rings are emptied, redacted (domain/inspector.ts) and written in statements of at
+ * most 500 rows, and the subscriptions written trimmed to their newest 500; once a minute calls older
+ * than 24 hours go. A batch the database refuses is dropped and counted (the inspector is a debugging
+ * aid: it holds no memory for a database that is away), and a database fault never ends the process.
  */
 export class Inspector {
-  private buffer: CapturedCall[] = [];
+  private rings = new Map<string, Ring>();
+  private waiting = 0;
   private readonly capacity: number;
   private readonly keep: number;
   private readonly retentionMs: number;
@@ -53,13 +66,13 @@ export class Inspector {
   private readonly timers: NodeJS.Timeout[] = [];
   private writing: Promise<void> = Promise.resolve();
   private failing = false;
-  private counts = { written: 0, dropped: 0 };
+  private counts = { written: 0, dropped: 0, superseded: 0 };
 
   constructor(
     private readonly pool: Pool,
     options: InspectorOptions = {},
   ) {
-    this.capacity = options.capacity ?? 5_000;
+    this.capacity = options.capacity ?? 10_000;
     this.keep = options.keep ?? CALLS_PER_SUBSCRIPTION;
     this.retentionMs = options.retentionMs ?? RETENTION_MS;
     this.now = options.now ?? Date.now;
@@ -69,45 +82,64 @@ export class Inspector {
       timer.unref();
       this.timers.push(timer);
     };
-    const flushEveryMs = options.flushEveryMs ?? 1_000;
+    const flushEveryMs = options.flushEveryMs ?? 5_000;
     if (flushEveryMs > 0) {
       every(flushEveryMs, () => this.flush());
       every(options.sweepEveryMs ?? 60_000, () => this.sweep());
     }
   }
 
-  /** Keeps a call for the next write: one push, or a count when the buffer is full. */
-  capture(call: CapturedCall): void {
-    if (this.buffer.length >= this.capacity) {
-      this.counts.dropped++;
+  /** Keeps a call for the next write, in its subscription's ring (over its oldest once it holds 500). */
+  capture(call: PendingCall): void {
+    let ring = this.rings.get(call.subscriptionId);
+    if (ring === undefined) {
+      ring = { calls: [], next: 0 };
+      this.rings.set(call.subscriptionId, ring);
+    }
+    if (ring.calls.length < this.keep) {
+      if (this.waiting >= this.capacity) {
+        this.counts.dropped++;
+        return;
+      }
+      ring.calls.push(call);
+      this.waiting++;
       return;
     }
-    this.buffer.push(call);
+    ring.calls[ring.next] = call;
+    ring.next = ring.next + 1 === this.keep ? 0 : ring.next + 1;
+    this.counts.superseded++;
   }
 
   stats(): InspectorCounts {
-    return { ...this.counts, waiting: this.buffer.length };
+    const { written, dropped, superseded } = this.counts;
+    return { written, dropped, superseded, waiting: this.waiting };
   }
 
-  /** Writes what was captured until now, in batches of at most 500 (one write at a time: a flush asked for during one follows it). */
+  /** Writes what was captured until now (one write at a time: a flush asked for during one follows it). */
   flush(): Promise<void> {
     this.writing = this.writing.then(() => this.drain());
     return this.writing;
   }
 
   private async drain(): Promise<void> {
-    while (this.buffer.length > 0) {
-      const batch = this.buffer.length <= BATCH ? this.buffer : this.buffer.splice(0, BATCH);
-      if (batch === this.buffer) this.buffer = [];
-      await this.write(batch);
+    if (this.waiting === 0) return;
+    const rings = this.rings;
+    this.rings = new Map();
+    this.waiting = 0;
+    // Each subscription's calls in the order they came (its ring read from its oldest).
+    const calls: PendingCall[] = [];
+    for (const ring of rings.values()) {
+      for (let i = 0; i < ring.calls.length; i++)
+        calls.push(ring.calls[(ring.next + i) % ring.calls.length]!);
     }
+    for (let from = 0; from < calls.length; from += BATCH) await this.write(calls.slice(from, from + BATCH));
   }
 
-  private async write(batch: CapturedCall[]): Promise<void> {
+  private async write(batch: PendingCall[]): Promise<void> {
     const inspected: InspectedCall[] = [];
     for (const call of batch) {
       try {
-        inspected.push(inspect(call));
+        inspected.push(inspect(call.captured()));
       } catch (error) {
         // A call that cannot be redacted is never stored as it is.
         this.counts.dropped++;

@@ -1,6 +1,6 @@
 -- The request inspector: the last calls of each subscription as the portal shows them, every secret
 -- already replaced (gateway/domain/redaction.ts). Bounded: the newest 500 per subscription within the
--- last 24 hours (gateway/jobs/inspector.ts trims on every write and once a minute). Numbered 004 so that
+-- last 24 hours (gateway/jobs/inspector.ts trims on every write and removes old calls once a minute). Numbered 004 so that
 -- a 003 of the subscriptions can come before it.
 CREATE TABLE inspector_calls (
   id bigserial PRIMARY KEY,

@@ -7,30 +7,39 @@ export interface StoredCall extends InspectedCall {
   id: string;
 }
 
-/** Writes a batch of calls, then trims the subscriptions it touched to their newest `keep` calls. */
+/**
+ * Writes a batch of calls in one statement, then trims the subscriptions it touched to their newest
+ * `keep` calls. The rows go as one JSON document (`json_to_recordset`): JSON.stringify is native, where
+ * fourteen text arrays of bodies and headers were escaped character by character by the driver, which
+ * cost several times the redaction itself (bench:inspector).
+ */
 export async function insertCalls(pool: Pool, calls: readonly InspectedCall[], keep: number): Promise<void> {
   if (calls.length === 0) return;
   await pool.query(
     `INSERT INTO inspector_calls (subscription_id, environment, service, at, method, url, status, duration_ms,
                                   request_headers, response_headers, request_body, response_body, bodies_kept, reason)
-     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[],
-                          $7::smallint[], $8::real[], $9::jsonb[], $10::jsonb[], $11::text[], $12::text[],
-                          $13::boolean[], $14::text[])`,
+     SELECT s, e, v, a, m, u, st, d, rh, ah, rb, ab, bk, r
+       FROM json_to_recordset($1::json) AS t(s uuid, e text, v text, a timestamptz, m text, u text, st smallint,
+                                             d real, rh jsonb, ah jsonb, rb text, ab text, bk boolean, r text)`,
     [
-      calls.map((c) => c.subscriptionId),
-      calls.map((c) => c.environment),
-      calls.map((c) => c.service),
-      calls.map((c) => c.at),
-      calls.map((c) => c.method),
-      calls.map((c) => c.url),
-      calls.map((c) => c.status),
-      calls.map((c) => c.durationMs),
-      calls.map((c) => JSON.stringify(c.requestHeaders)),
-      calls.map((c) => JSON.stringify(c.responseHeaders)),
-      calls.map((c) => c.requestBody),
-      calls.map((c) => c.responseBody),
-      calls.map((c) => c.bodiesKept),
-      calls.map((c) => c.reason),
+      JSON.stringify(
+        calls.map((c) => ({
+          s: c.subscriptionId,
+          e: c.environment,
+          v: c.service,
+          a: c.at,
+          m: c.method,
+          u: c.url,
+          st: c.status,
+          d: c.durationMs,
+          rh: c.requestHeaders,
+          ah: c.responseHeaders,
+          rb: c.requestBody,
+          ab: c.responseBody,
+          bk: c.bodiesKept,
+          r: c.reason,
+        })),
+      ),
     ],
   );
   await trimSubscriptions(pool, [...new Set(calls.map((c) => c.subscriptionId))], keep);
