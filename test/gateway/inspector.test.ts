@@ -201,6 +201,26 @@ describe('the request inspector', () => {
     expect(newest[0]!.url).toBe(`${NZBN}/entities/519`);
     const kept = await callsOf(pool, subscriptionId, new Date(0), 500);
     expect(kept.at(-1)!.url).toBe(`${NZBN}/entities/20`);
+    // A body past the bound is cut, and what is cut is marked (another subscription: this one is at its
+    // rate limit).
+    const fresh = await createSubscription(pool, {
+      userId: owner.user.id,
+      productId: 'sandbox-nzbn',
+      state: 'active',
+    });
+    const large = await d.gateway.app.inject({
+      method: 'POST',
+      url: `${NZBN}/watchlists`,
+      headers: { 'Ocp-Apim-Subscription-Key': fresh.primaryKey },
+      payload: { name: 'x'.repeat(100_000), channel: 'PUSH', authorizationToken: 'Bearer kept-out-1234' },
+    });
+    expect(large.statusCode).toBe(400);
+    await d.gateway.runtime.inspector.flush();
+    const [cut] = await callsOf(pool, fresh.subscriptionId, new Date(0), 1);
+    expect(cut!.requestBody!.length).toBeLessThan(17 * 1024);
+    expect(cut!.requestBody).toContain('[cut');
+    expect(JSON.stringify(cut)).not.toContain('kept-out-1234');
+    expect(await countCalls(pool, subscriptionId)).toBe(500);
   }, 120_000);
 
   it('shows a watchlist push delivery with every attempt and its answer', async () => {

@@ -19,8 +19,14 @@ export const CALLS_PER_SUBSCRIPTION = 500;
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A body is kept up to this many characters (after redaction), then cut and marked. */
 export const BODY_LIMIT = 16 * 1024;
-/** What is read of a body for redaction: past this the rest is never looked at. */
-export const BODY_READ_LIMIT = 64 * 1024;
+/**
+ * What is read of a body for redaction, and all that a waiting call holds of it (http/inspector.ts):
+ * past this the rest is never looked at. A little more than what is kept, so that a secret at the cut is
+ * redacted whole before the cut (a JSON body cut here is redacted by its members' text).
+ */
+export const BODY_READ_LIMIT = 20 * 1024;
+/** A parsed request body larger than this is not read at all (its text would cost a serialisation). */
+export const PARSED_BODY_LIMIT = 1024 * 1024;
 /** A refusal's reason is kept up to this many characters. */
 export const REASON_LIMIT = 300;
 

@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Environment, ServiceId } from '../../services/contract.ts';
-import type { CapturedCall, PendingCall } from '../domain/inspector.ts';
+import {
+  BODY_READ_LIMIT,
+  type CapturedCall,
+  PARSED_BODY_LIMIT,
+  type PendingCall,
+} from '../domain/inspector.ts';
 import type { Inspector } from '../jobs/inspector.ts';
 
 /**
@@ -10,13 +15,43 @@ import type { Inspector } from '../jobs/inspector.ts';
  * (bench:gateway). A reply keeps its headers after it is sent. At most 500 per subscription wait
  * (jobs/inspector.ts), so what this holds is bounded.
  */
+/** A string's first `length` characters as a string of their own (a slice would keep the whole alive). */
+const copied = (text: string, length: number) => Buffer.from(text.slice(0, length), 'utf8').toString('utf8');
+
+/**
+ * What a waiting call holds of a body: small ones by reference; of a large text or bytes their first
+ * `BODY_READ_LIMIT` copied (the rest is let go with the request); a large parsed body as the start of
+ * its text, or, past `PARSED_BODY_LIMIT`, a note. So 500 calls of a subscription never hold 500 large
+ * bodies. Only large bodies pay here.
+ */
+function heldBody(body: unknown, declaredLength: string | undefined): unknown {
+  if (typeof body === 'string') return body.length > BODY_READ_LIMIT ? copied(body, BODY_READ_LIMIT) : body;
+  if (Buffer.isBuffer(body)) {
+    return body.byteLength > BODY_READ_LIMIT ? Buffer.from(body.subarray(0, BODY_READ_LIMIT)) : body;
+  }
+  if (body === null || typeof body !== 'object' || declaredLength === undefined) return body;
+  const length = Number(declaredLength);
+  if (!(length > BODY_READ_LIMIT)) return body;
+  if (length > PARSED_BODY_LIMIT || typeof (body as { pipe?: unknown }).pipe === 'function') {
+    return `[a body of ${length} bytes: larger than the inspector reads]`;
+  }
+  try {
+    return copied(JSON.stringify(body), BODY_READ_LIMIT);
+  } catch {
+    return undefined;
+  }
+}
+
 class ReplyCall implements PendingCall {
   readonly subscriptionId: string;
+
+  private readonly requestBody: unknown;
+  private readonly payload: unknown;
 
   constructor(
     private readonly request: FastifyRequest,
     private readonly reply: FastifyReply,
-    private readonly payload: unknown,
+    payload: unknown,
     private readonly sentAt: number,
     private readonly durationMs: number,
     private readonly environment: Environment,
@@ -24,6 +59,10 @@ class ReplyCall implements PendingCall {
     private readonly bodies: boolean,
   ) {
     this.subscriptionId = request.caller!.subscriptionId;
+    const refusal = reply.statusCode >= 400 && reply.statusCode < 500;
+    this.requestBody = bodies ? heldBody(request.body, request.headers['content-length']) : undefined;
+    // The answer of a 4xx is read for its reason even when bodies are not kept (it is not stored).
+    this.payload = bodies || refusal ? heldBody(payload, undefined) : undefined;
   }
 
   captured(): CapturedCall {
@@ -40,9 +79,8 @@ class ReplyCall implements PendingCall {
       durationMs: this.durationMs,
       requestHeaders: request.headers,
       responseHeaders: reply.getHeaders(),
-      requestBody: this.bodies ? request.body : undefined,
-      // The answer of a 4xx is read for its reason even when bodies are not kept (it is not stored).
-      responseBody: this.bodies || (status >= 400 && status < 500) ? this.payload : undefined,
+      requestBody: this.requestBody,
+      responseBody: this.payload,
       bodies: this.bodies,
     };
   }

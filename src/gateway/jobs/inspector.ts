@@ -48,8 +48,9 @@ interface Ring {
  * The request inspector's writer. `capture` is all a call pays: a map read and one store into its
  * subscription's ring of 500 (the bound: once full, the newest call overwrites the oldest, which the
  * table would have trimmed anyway), so a subscription calling thousands of times a second holds 500
- * calls, not thousands, and costs 500 redactions a write. At most `capacity` calls wait in all: past it
- * a call of a subscription with a ring not yet full is dropped and counted. Every 5 s (and before the
+ * calls, not thousands, and costs 500 redactions a write. At most `capacity` (2,000) calls wait in all:
+ * half full, they are written at once; full, a call of a subscription with a ring not yet full is
+ * dropped and counted. A waiting call holds at most 20 KiB of each body (http/inspector.ts). Every 5 s (and before the
  * portal reads) the rings are emptied, redacted (domain/inspector.ts) and written in statements of at
  * most 500 rows, and the subscriptions written trimmed to their newest 500; once a minute calls older
  * than 24 hours go. A batch the database refuses is dropped and counted (the inspector is a debugging
@@ -66,13 +67,15 @@ export class Inspector {
   private readonly timers: NodeJS.Timeout[] = [];
   private writing: Promise<void> = Promise.resolve();
   private failing = false;
+  /** Whether the writer runs by itself (timers), and so also when half full. */
+  private readonly flushing: boolean;
   private counts = { written: 0, dropped: 0, superseded: 0 };
 
   constructor(
     private readonly pool: Pool,
     options: InspectorOptions = {},
   ) {
-    this.capacity = options.capacity ?? 10_000;
+    this.capacity = options.capacity ?? 2_000;
     this.keep = options.keep ?? CALLS_PER_SUBSCRIPTION;
     this.retentionMs = options.retentionMs ?? RETENTION_MS;
     this.now = options.now ?? Date.now;
@@ -83,6 +86,7 @@ export class Inspector {
       this.timers.push(timer);
     };
     const flushEveryMs = options.flushEveryMs ?? 5_000;
+    this.flushing = flushEveryMs > 0;
     if (flushEveryMs > 0) {
       every(flushEveryMs, () => this.flush());
       every(options.sweepEveryMs ?? 60_000, () => this.sweep());
@@ -102,7 +106,8 @@ export class Inspector {
         return;
       }
       ring.calls.push(call);
-      this.waiting++;
+      // Half full: written now rather than at the next tick, so calls of many subscriptions are not dropped.
+      if (++this.waiting === this.capacity >> 1 && this.flushing) void this.flush();
       return;
     }
     ring.calls[ring.next] = call;
