@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubscription } from '../../src/gateway/operations/subscriptions.ts';
 import { callsOf, countCalls, everyCallAsText } from '../../src/gateway/store/inspector.ts';
+import { addUser } from '../../src/identity/operations/users.ts';
 import { setClock } from '../../src/platform/environment-clocks.ts';
 import { startJobs } from '../../src/runtime.ts';
 import { signedInUser } from '../portal/support/api.ts';
@@ -9,6 +10,7 @@ import { type DiscloseGateway, discloseGateway } from '../services/disclose/supp
 import { Receiver } from '../services/nzbn/support/watchlists.ts';
 import { seedBusinessNumbers } from '../support/business-numbers.ts';
 import { clientCredentialsToken } from '../support/oauth.ts';
+import { testGateway } from '../support/runtime.ts';
 
 /**
  * The request inspector end to end: real calls with keys (header and query), an OAuth token, a
@@ -273,6 +275,40 @@ describe('the request inspector', () => {
     } finally {
       await jobs.stop();
       await receiver.close();
+    }
+  }, 120_000);
+});
+
+describe('the request inspector with production bodies turned on', () => {
+  it('keeps production bodies, redacted, when RSG_INSPECTOR_PRODUCTION_BODIES=on', async () => {
+    const gateway = await testGateway({ env: { RSG_INSPECTOR_PRODUCTION_BODIES: 'on' } });
+    try {
+      const user = await addUser(gateway.runtime.gateway.pool, {
+        email: `${randomBytes(4).toString('hex')}@example.test`,
+      });
+      const production = await createSubscription(gateway.runtime.gateway.pool, {
+        userId: user.id,
+        productId: 'production-nzbn',
+        state: 'active',
+      });
+      const token = `Bearer prod-${randomBytes(8).toString('hex')}`;
+      const answer = await gateway.app.inject({
+        method: 'POST',
+        url: '/gateway/nzbn/v5/watchlists',
+        headers: { 'Ocp-Apim-Subscription-Key': production.primaryKey },
+        payload: { name: 'a kept production body', channel: 'PUSH', authorizationToken: token },
+      });
+      expect(answer.statusCode).toBe(400);
+      await gateway.runtime.inspector.flush();
+      const [call] = await callsOf(gateway.runtime.gateway.pool, production.subscriptionId, new Date(0), 1);
+      expect(call).toMatchObject({ bodiesKept: true, environment: 'production' });
+      expect(call!.requestBody).toContain('a kept production body');
+      expect(call!.responseBody).toContain('errorCode');
+      const rows = (await everyCallAsText(gateway.runtime.gateway.pool)).join('\n');
+      expect(rows).not.toContain(token.slice('Bearer '.length));
+      expect(rows).not.toContain(production.primaryKey);
+    } finally {
+      await gateway.close();
     }
   }, 120_000);
 });
