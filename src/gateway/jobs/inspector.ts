@@ -31,33 +31,28 @@ export interface InspectorCounts {
   written: number;
   /** Calls dropped: more than `capacity` waited, or their batch could not be written. */
   dropped: number;
-  /** Calls overwritten by newer ones of their subscription before a write (the table keeps 500 anyway). */
-  superseded: number;
+  /** Calls not kept: their subscription already had 500 waiting for the next write. */
+  skipped: number;
   /** Calls waiting in memory now. */
   waiting: number;
 }
 
-/** One subscription's calls waiting: at most `keep`, the oldest overwritten by the newest. */
-interface Ring {
-  calls: PendingCall[];
-  /** Where the next call goes once `calls` is full (then also the oldest). */
-  next: number;
-}
-
 /**
- * The request inspector's writer. `capture` is all a call pays: a map read and one store into its
- * subscription's ring of 500 (the bound: once full, the newest call overwrites the oldest, which the
- * table would have trimmed anyway), so a subscription calling thousands of times a second holds 500
- * calls, not thousands, and costs 500 redactions a write. At most `capacity` (2,000) calls wait in all:
- * half full, they are written at once; full, a call of a subscription with a ring not yet full is
- * dropped and counted. A waiting call holds at most 20 KiB of each body (http/inspector.ts). Every 5 s (and before the
- * portal reads) the rings are emptied, redacted (domain/inspector.ts) and written in statements of at
- * most 500 rows, and the subscriptions written trimmed to their newest 500; once a minute calls older
+ * The request inspector's writer. A call pays a map read to learn whether its subscription has room
+ * (`admits`: fewer than 500 of its calls wait for the next write, and fewer than `capacity`, 2,000, in
+ * all) and, if so, one push of references (http/inspector.ts); a subscription past its 500 between two
+ * writes pays nothing more: nothing is made or held for its call. So a subscription calling thousands
+ * of times a second holds 500 calls, and the calls held are not replaced thousands of times a second
+ * (replacing them kept every call's request alive for a while and cost the collector more than the rest
+ * of the capture: bench:inspector). Every 5 s, and before the portal reads, the waiting calls are read,
+ * redacted (domain/inspector.ts) and written in statements of at most 500 rows, and the subscriptions
+ * written trimmed to their newest 500; half full, they are written at once; once a minute calls older
  * than 24 hours go. A batch the database refuses is dropped and counted (the inspector is a debugging
  * aid: it holds no memory for a database that is away), and a database fault never ends the process.
+ * A waiting call holds at most 20 KiB of each body (http/inspector.ts).
  */
 export class Inspector {
-  private rings = new Map<string, Ring>();
+  private rings = new Map<string, PendingCall[]>();
   private waiting = 0;
   private readonly capacity: number;
   private readonly keep: number;
@@ -69,7 +64,7 @@ export class Inspector {
   private failing = false;
   /** Whether the writer runs by itself (timers), and so also when half full. */
   private readonly flushing: boolean;
-  private counts = { written: 0, dropped: 0, superseded: 0 };
+  private counts = { written: 0, dropped: 0, skipped: 0 };
 
   constructor(
     private readonly pool: Pool,
@@ -93,31 +88,40 @@ export class Inspector {
     }
   }
 
-  /** Keeps a call for the next write, in its subscription's ring (over its oldest once it holds 500). */
+  /**
+   * Whether a call of this subscription is kept for the next write: its subscription has fewer than 500
+   * waiting and fewer than `capacity` wait in all. A call not admitted is counted, nothing more.
+   */
+  admits(subscriptionId: string): boolean {
+    const waiting = this.rings.get(subscriptionId);
+    if (waiting !== undefined && waiting.length >= this.keep) {
+      this.counts.skipped++;
+      return false;
+    }
+    if (this.waiting >= this.capacity) {
+      this.counts.dropped++;
+      return false;
+    }
+    return true;
+  }
+
+  /** Keeps an admitted call for the next write. */
+  keepCall(call: PendingCall): void {
+    const waiting = this.rings.get(call.subscriptionId);
+    if (waiting === undefined) this.rings.set(call.subscriptionId, [call]);
+    else waiting.push(call);
+    // Half full: written now rather than at the next tick, so calls of many subscriptions are not dropped.
+    if (++this.waiting === this.capacity >> 1 && this.flushing) void this.flush();
+  }
+
+  /** `admits`, then `keepCall`. */
   capture(call: PendingCall): void {
-    let ring = this.rings.get(call.subscriptionId);
-    if (ring === undefined) {
-      ring = { calls: [], next: 0 };
-      this.rings.set(call.subscriptionId, ring);
-    }
-    if (ring.calls.length < this.keep) {
-      if (this.waiting >= this.capacity) {
-        this.counts.dropped++;
-        return;
-      }
-      ring.calls.push(call);
-      // Half full: written now rather than at the next tick, so calls of many subscriptions are not dropped.
-      if (++this.waiting === this.capacity >> 1 && this.flushing) void this.flush();
-      return;
-    }
-    ring.calls[ring.next] = call;
-    ring.next = ring.next + 1 === this.keep ? 0 : ring.next + 1;
-    this.counts.superseded++;
+    if (this.admits(call.subscriptionId)) this.keepCall(call);
   }
 
   stats(): InspectorCounts {
-    const { written, dropped, superseded } = this.counts;
-    return { written, dropped, superseded, waiting: this.waiting };
+    const { written, dropped, skipped } = this.counts;
+    return { written, dropped, skipped, waiting: this.waiting };
   }
 
   /** Writes what was captured until now (one write at a time: a flush asked for during one follows it). */
@@ -131,12 +135,8 @@ export class Inspector {
     const rings = this.rings;
     this.rings = new Map();
     this.waiting = 0;
-    // Each subscription's calls in the order they came (its ring read from its oldest).
     const calls: PendingCall[] = [];
-    for (const ring of rings.values()) {
-      for (let i = 0; i < ring.calls.length; i++)
-        calls.push(ring.calls[(ring.next + i) % ring.calls.length]!);
-    }
+    for (const waiting of rings.values()) for (const call of waiting) calls.push(call);
     for (let from = 0; from < calls.length; from += BATCH) await this.write(calls.slice(from, from + BATCH));
   }
 
