@@ -8,7 +8,8 @@ import { benchDatabases, median, recordResults, root, serverStarter, stopServer 
 
 /**
  * Gateway overhead: the same fixed JSON from (a) a bare node:http server, the ceiling, (b) Fastify alone
- * and (c) through the gateway with a real key check, rate limit, quota, usage counting and metrics (and,
+ * and (c) through the gateway with a real key check, rate limit, quota, usage counting, metrics and the
+ * request inspector, beside (c') the same gateway with the inspector off (what it adds: goal ≤ 5%) (and,
  * with `BENCH_BASELINE=<folder>` holding another copy of the project, (d) that copy's gateway, for a
  * before/after in one run). Each runs in its own process; they are measured interleaved, round by round
  * (the order reversed every other round), so drift in the machine's speed hits all alike; figures are
@@ -28,13 +29,18 @@ const FIXED_RATE = 2000; // requests per second, for the latency comparison
 const BASELINE = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : undefined;
 const GOAL_RATIO = 0.75;
 const GOAL_ADDED_P99_US = 500;
+/** What the request inspector may add to the gateway's cost per request (CPU per answer, on ÷ off − 1). */
+const GOAL_INSPECTOR = 0.05;
+const inspectorCost = (load: Record<string, Sample[]>) =>
+  median(load.gateway!.map((g, i) => g.cpu / load.uninspected![i]!.cpu)) - 1;
 
 const LABELS = {
   ceiling: 'bare node:http (ceiling)',
   fastify: 'Fastify alone, one route (reference)',
   floor: 'Fastify as the gateway configures it, none of its work (its no-plugin figure)',
   baseline: 'through the gateway, `BENCH_BASELINE` (before)',
-  gateway: 'through the gateway (key, rate limit, quota, usage, metrics)',
+  gateway: 'through the gateway (key, rate limit, quota, usage, metrics, request inspector)',
+  uninspected: 'through the gateway, request inspector off (`RSG_INSPECTOR=off`)',
 };
 type Name = keyof typeof LABELS;
 
@@ -98,6 +104,12 @@ const servers = {
   gateway: await start<{ port: number; key: string; limits: string }>(
     'bench/servers/gateway.ts',
     gatewayEnv,
+    gatewayNodeArgs,
+  ),
+  // The same gateway without the request inspector: what the inspector adds (goal ≤ 5%).
+  uninspected: await start<{ port: number; key: string; limits: string }>(
+    'bench/servers/gateway.ts',
+    { ...gatewayEnv, RSG_INSPECTOR: 'off' },
     gatewayNodeArgs,
   ),
   ...(BASELINE
@@ -226,6 +238,9 @@ try {
             `- Before (\`BENCH_BASELINE\`) ÷ ceiling: ${(ratio('baseline') * 100).toFixed(1)}%, by CPU ${(cpuRatio('baseline') * 100).toFixed(1)}%; after ÷ before per round: ${load.gateway.map((g, i) => (g.rps / load.baseline[i]!.rps).toFixed(2)).join(', ')}; CPU per answer before ÷ after per round: ${load.gateway.map((g, i) => (load.baseline[i]!.cpu / g.cpu).toFixed(2)).join(', ')}.`,
           ]
         : []),
+      `- The request inspector (on, as in the sandbox: every call captured with its body; each subscription's newest 500 redacted and written every 5 s) against the same gateway with it off: ` +
+        `CPU per answer on ÷ off **${(inspectorCost(load) * 100).toFixed(1)}%** added (goal ≤ ${GOAL_INSPECTOR * 100}%) — ${inspectorCost(load) <= GOAL_INSPECTOR ? 'met' : '**not met**'}; ` +
+        `throughput off ÷ on ${(median(load.gateway.map((g, i) => load.uninspected[i]!.rps / g.rps)) * 100 - 100).toFixed(1)}% more; per round (CPU on ÷ off): ${load.gateway.map((g, i) => (g.cpu / load.uninspected[i]!.cpu).toFixed(3)).join(', ')}.`,
       `- Per-round ratios gateway ÷ ceiling: ${load.gateway.map((g, i) => `${((g.rps / load.ceiling[i]!.rps) * 100).toFixed(1)}%`).join(', ')}; p99 added per round (µs): ${at.gateway.map((g, i) => g.p99 - at.ceiling[i]!.p99).join(', ')}.`,
     );
   }

@@ -59,6 +59,12 @@ export interface Config {
   /** Sandbox: simulate the source registers' Wednesday 21:00–23:00 (New Zealand) maintenance window. */
   sandboxMaintenance: boolean;
   /**
+   * The request inspector (gateway/jobs/inspector.ts): `RSG_INSPECTOR` (on by default) records each
+   * subscription's last calls, redacted; production keeps metadata only unless
+   * `RSG_INSPECTOR_PRODUCTION_BODIES=on`.
+   */
+  inspector: { enabled: boolean; productionBodies: boolean };
+  /**
    * Sandbox reset, snapshot and restore (platform/sandbox/): how long requests and jobs in flight may
    * take to finish before the sandbox database is let go of (`RSG_SANDBOX_RESET_GRACE_MS`), and how
    * long a sandbox request that arrives meanwhile waits before it is answered 503
@@ -265,6 +271,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     jobs: oneOf(env, 'RSG_JOBS', ['on', 'off'] as const, 'on') === 'on',
     shutdownTimeoutMs: integer(env, 'RSG_SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     sandboxMaintenance: oneOf(env, 'RSG_SANDBOX_MAINTENANCE', ['on', 'off'] as const, 'off') === 'on',
+    inspector: {
+      enabled: oneOf(env, 'RSG_INSPECTOR', ['on', 'off'] as const, 'on') === 'on',
+      productionBodies: oneOf(env, 'RSG_INSPECTOR_PRODUCTION_BODIES', ['on', 'off'] as const, 'off') === 'on',
+    },
     sandboxReset: {
       graceMs: integer(env, 'RSG_SANDBOX_RESET_GRACE_MS', 1_000, 0, 60_000),
       waitMs: integer(env, 'RSG_SANDBOX_RESET_WAIT_MS', 10_000, 0, 600_000),

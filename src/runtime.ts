@@ -13,6 +13,7 @@ import { forgetEnvironmentLimits } from './gateway/http/guard.ts';
 import { KeyCache } from './gateway/http/key-cache.ts';
 import { OrganisationResolver } from './gateway/http/organisation-resolver.ts';
 import { TokenVerifier } from './gateway/http/tokens.ts';
+import { Inspector } from './gateway/jobs/inspector.ts';
 import { UsageRecorder } from './gateway/jobs/usage.ts';
 import { changeState, regenerateKey, setSubscriptionScenario } from './gateway/operations/subscriptions.ts';
 import { ensureProducts } from './gateway/store/products.ts';
@@ -110,6 +111,8 @@ export interface Runtime {
     setScenario(subscriptionId: string, text: string | null): Promise<string | null>;
   };
   usage: UsageRecorder;
+  /** The request inspector's writer: each subscription's last calls, redacted, written every 5 s. */
+  inspector: Inspector;
   tokens: TokenVerifier;
   organisations: OrganisationResolver;
   /** The base of every absolute URL the gateway makes: RSG_PUBLIC_URL, else the listen address. */
@@ -443,6 +446,10 @@ export async function openRuntime(
     },
   });
   const usage = new UsageRecorder(gateway.pool);
+  const inspector = new Inspector(gateway.pool, {
+    flushEveryMs: config.inspector.enabled ? 5_000 : 0,
+    log: (message, error) => healthLog.warn({ err: error }, message),
+  });
   const keys = new KeyCache(gateway.pool, config.keyCacheMs, feed);
   const cors = new CorsPolicies(gateway.pool, feed);
   await cors.reload();
@@ -483,6 +490,7 @@ export async function openRuntime(
       },
     },
     usage,
+    inspector,
     tokens,
     organisations: new OrganisationResolver(gateway.pool),
     publicUrl,
@@ -496,6 +504,7 @@ export async function openRuntime(
       await sandboxStates.settled();
       cors.close();
       await usage.close();
+      await inspector.close();
       await feed.close();
       await payers.close();
       await limits.close();

@@ -15,6 +15,7 @@ import { bulkDataRoutes } from './routes/bulk-data.ts';
 import { clientRoutes } from './routes/clients.ts';
 import { dataRequestRoutes } from './routes/data-requests.ts';
 import { downloadRoutes } from './routes/downloads.ts';
+import { inspectorRoutes } from './routes/inspector.ts';
 import { landingRoutes } from './routes/landing.ts';
 import { myMailRoutes } from './routes/my-mail.ts';
 import { productRoutes } from './routes/products.ts';
@@ -104,6 +105,7 @@ export async function portalRoutes(app: FastifyInstance, runtime: Runtime): Prom
       productRoutes(scope, deps);
       subscriptionRoutes(scope, deps);
       usageRoutes(scope, deps);
+      inspectorRoutes(scope, deps);
       approvalRoutes(scope, deps);
       clientRoutes(scope, deps);
       tryRoutes(scope, deps);

@@ -102,6 +102,32 @@ export interface ServiceDefinition {
    * sandbox database's folder with the database.
    */
   documents?: DocumentsPlace;
+  /**
+   * The push deliveries of the watchlists a subscription owns, newest first, for the portal's request
+   * inspector: the service reads its own tables, the portal never does.
+   */
+  pushDeliveries?: (database: Database, subscriptionId: string, limit: number) => Promise<PushDelivery[]>;
+}
+
+/** `ServiceDefinition.pushDeliveries`: one notification pushed (or being pushed) to a watchlist's endpoint. */
+export interface PushDelivery {
+  watchlistId: string;
+  watchlistName: string;
+  /** The endpoint as registered, its secret query parameters the inspector's to redact. */
+  endpoint: string;
+  notificationId: string;
+  createdAt: Date;
+  /** Attempts made so far (the first and every retry). */
+  attempts: number;
+  firstAttemptAt: Date | null;
+  lastAttemptAt: Date | null;
+  nextAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  /** The last attempt's answer: its HTTP status, or why none came. */
+  lastStatus: number | null;
+  lastError: string | null;
+  /** Every failed attempt, oldest first, with its answer (`at` as an ISO string). */
+  failedAttempts: { at: string; status: number | null; error: string }[];
 }
 
 /** `ServiceDefinition.bulkData`: one data set of a service's public data. */

@@ -47,6 +47,8 @@ describe('migrations', () => {
       expect(rows.rows).toEqual([
         { module: 'gateway', version: 1 },
         { module: 'gateway', version: 2 },
+        { module: 'gateway', version: 3 },
+        { module: 'gateway', version: 4 },
         { module: 'identity', version: 1 },
         { module: 'identity', version: 2 },
         { module: 'identity', version: 3 },

@@ -19,6 +19,7 @@ import { type ServiceContext, serviceContext } from '../service-context.ts';
 import { applyActual, isPreflight, preflightRoutes } from './cors.ts';
 import { CorsPolicies } from './cors-policies.ts';
 import { subscriptionGuard } from './guard.ts';
+import { inspectCalls } from './inspector.ts';
 import { maintenanceHook } from './maintenance.ts';
 import type { HttpMetrics } from './metrics.ts';
 import { documentGatewayRefusals } from './openapi-refusals.ts';
@@ -240,6 +241,13 @@ async function guardedRoutes(guarded: FastifyInstance, mounting: Mounting): Prom
     'preParsing',
     scenarioHook(environment, service.id, () => mounting.context.clock.now()),
   );
+  // The request inspector (inspector.ts): each subscription's last calls; production's without bodies
+  // unless an operator turned them on.
+  const { inspector } = runtime.config;
+  if (inspector.enabled) {
+    const bodies = environment === 'sandbox' || inspector.productionBodies;
+    inspectCalls(guarded, runtime.inspector, environment, service.id, bodies);
+  }
   if (service.routes) {
     // Every input of every operation has a validator: a route that would take one unchecked fails here.
     guarded.addHook('onRoute', auditDeclaredInput);

@@ -66,7 +66,7 @@ ${
         ) => html`<tr id="subscription-${s.id}"><td data-label="Product"><a href="/portal/products/${s.productId}">${s.productId}</a><br><span class="muted">since ${formatDate(s.createdAt)}</span></td>
 <td data-label="State">${stateBadge(s.state)}${s.state === 'requested' ? html`<br><span class="muted">waiting for an operator</span>` : ''}</td>
 <td data-label="Keys">${s.keysShown ? html`primary …<code>${s.primaryKeyHint}</code><br>secondary …<code>${s.secondaryKeyHint}</code>` : html`<span class="muted">not shown yet</span>`}</td>
-<td data-label="Actions">${keyActions(request, s)} <a href="/portal/subscriptions/${s.id}/usage">Usage</a>${scenarioLink(s)}</td></tr>`,
+<td data-label="Actions">${keyActions(request, s)} <a href="/portal/subscriptions/${s.id}/usage">Usage</a> <a href="/portal/subscriptions/${s.id}/inspector">Inspector<span class="visually-hidden"> of ${s.productId}</span></a>${scenarioLink(s)}</td></tr>`,
       )}</tbody></table>`
 }
 <section class="card" aria-labelledby="new"><h2 id="new">Subscribe to a product</h2>

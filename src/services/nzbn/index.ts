@@ -18,6 +18,7 @@ import { seedNzbn } from './sandbox/seed.ts';
 import { NZBN_DESCRIPTION } from './schemas/replaced.ts';
 import { nzbnWebhooks } from './schemas/webhooks.ts';
 import { businessNumberRegister } from './store/business-numbers.ts';
+import { pushDeliveriesOf } from './store/delivery.ts';
 import { nzbnTransfer } from './transfer/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -44,6 +45,8 @@ export const nzbnService: ServiceDefinition = {
   seed: (context) => seedNzbn(context),
   invariants: NZBN_INVARIANTS,
   businessNumberRegister,
+  // The request inspector's view of a subscription's watchlists' pushes (the portal never reads our tables).
+  pushDeliveries: (database, subscriptionId, limit) => pushDeliveriesOf(database.pool, subscriptionId, limit),
   settings: {
     /** Sandbox: simulated register changes per hour of the sandbox clock (0: none). */
     sandboxActivityPerHour: { variable: 'RSG_SANDBOX_ACTIVITY_PER_HOUR', default: 30, min: 0, max: 100_000 },

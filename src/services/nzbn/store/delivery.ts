@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
+import type { PushDelivery } from '../../contract.ts';
 import type { ChangeRow } from '../domain/change-item.ts';
 
 type Queryable = pg.Pool | pg.PoolClient | pg.Client;
@@ -114,7 +115,9 @@ WITH w AS (
 )
 UPDATE nzbn_notifications n
    SET attempts = $3, first_attempt_at = coalesce(n.first_attempt_at, $4), last_attempt_at = $2,
-       next_attempt_at = $6, last_status = $5, last_error = $9
+       next_attempt_at = $6, last_status = $5, last_error = $9,
+       failed_attempts = coalesce(n.failed_attempts, '[]'::jsonb)
+                         || jsonb_build_array(jsonb_build_object('at', $2::timestamptz, 'status', $5::int, 'error', left($9, 300)))
   FROM w WHERE n.id = $1
 RETURNING n.id`;
 
@@ -128,7 +131,9 @@ WITH w AS (
 )
 UPDATE nzbn_notifications n
    SET attempts = $3, first_attempt_at = coalesce(n.first_attempt_at, $4), last_attempt_at = $2,
-       next_attempt_at = NULL, last_status = $5, last_error = $8
+       next_attempt_at = NULL, last_status = $5, last_error = $8,
+       failed_attempts = coalesce(n.failed_attempts, '[]'::jsonb)
+                         || jsonb_build_array(jsonb_build_object('at', $2::timestamptz, 'status', $5::int, 'error', left($8, 300)))
   FROM w WHERE n.id = $1
 RETURNING n.id`;
 
@@ -261,4 +266,28 @@ export async function queueTestNotification(
     );
     await client.query(`SELECT pg_notify($1, 'records')`, [DELIVERY_CHANNEL]);
   });
+}
+
+/**
+ * The push notifications of the watchlists a subscription owns (`sub:<id>`), newest first, with every
+ * failed attempt's answer (migration 019) and the last one's: what the portal's request inspector shows (`ServiceDefinition.pushDeliveries`).
+ */
+export async function pushDeliveriesOf(
+  db: Queryable,
+  subscriptionId: string,
+  limit: number,
+): Promise<PushDelivery[]> {
+  const result = await db.query<PushDelivery>(
+    `SELECT w.id AS "watchlistId", w.name AS "watchlistName", w.push_endpoint AS endpoint,
+            n.id::text AS "notificationId", n.created_at AS "createdAt", n.attempts,
+            n.first_attempt_at AS "firstAttemptAt", n.last_attempt_at AS "lastAttemptAt",
+            n.next_attempt_at AS "nextAttemptAt", n.delivered_at AS "deliveredAt",
+            n.last_status AS "lastStatus", n.last_error AS "lastError",
+            coalesce(n.failed_attempts, '[]'::jsonb) AS "failedAttempts"
+       FROM nzbn_watchlists w JOIN nzbn_notifications n ON n.watchlist_id = w.id
+      WHERE w.owner_key = $1 AND w.channel = 'PUSH'
+      ORDER BY n.id DESC LIMIT $2`,
+    [`sub:${subscriptionId}`, limit],
+  );
+  return result.rows;
 }
