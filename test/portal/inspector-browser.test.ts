@@ -27,6 +27,7 @@ describe.skipIf(!hasChromium)('the request inspector in Chromium', { timeout: 12
   const email = uniqueEmail();
   const password = 'inspect every call';
   let subscriptionId = '';
+  let key = '';
 
   beforeAll(async () => {
     const port = await freePort();
@@ -43,6 +44,7 @@ describe.skipIf(!hasChromium)('the request inspector in Chromium', { timeout: 12
       state: 'active',
     });
     subscriptionId = created.subscriptionId;
+    key = created.primaryKey;
     const headers = { 'Ocp-Apim-Subscription-Key': created.primaryKey };
     await gateway.app.inject({ url: '/sandbox/nzbn/v5/entities/9429000001007', headers });
     await gateway.app.inject({ url: '/sandbox/nzbn/v5/entities/12', headers });
@@ -81,5 +83,31 @@ describe.skipIf(!hasChromium)('the request inspector in Chromium', { timeout: 12
     await expectAccessible(page, 'inspector-call');
     await screenshots(page, 'inspector-call');
     expect(page.url()).toContain(subscriptionId);
+  });
+
+  it('sets a fault scenario on the subscription, and its calls meet it', async () => {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${base}/portal/signin`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => !url.pathname.endsWith('/signin'));
+    await page.goto(`${base}/portal/subscriptions`);
+    await page.getByRole('link', { name: /Fault scenario/ }).click();
+    await page.getByRole('heading', { name: /Fault scenario of sandbox-nzbn/ }).waitFor();
+    await page.getByLabel('Scenario', { exact: true }).selectOption('maintenance');
+    await page.getByLabel(/^Value/).fill('45');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved: the next call meets').waitFor();
+    await expectAccessible(page, 'scenario');
+    await screenshots(page, 'scenario');
+    const answer = await gateway.app.inject({
+      url: '/sandbox/nzbn/v5/entities/9429000001007',
+      headers: { 'Ocp-Apim-Subscription-Key': key },
+    });
+    expect(answer.statusCode).toBe(503);
+    expect(answer.headers['retry-after']).toBe('45');
+    await page.getByRole('button', { name: 'Clear the scenario' }).click();
+    await page.getByText('Cleared: calls meet the register again.').waitFor();
   });
 });

@@ -134,6 +134,10 @@ ${slot === 'both' ? '' : html`<p>The old ${slot} key was refused from the moment
 
 export const keysTitle = (slot: string): string => (slot === 'both' ? 'Your keys' : `New ${slot} key`);
 
+/** A scenario's description, its `quoted` parts (header names) as code. */
+const described = (text: string): SafeHtml[] =>
+  text.split('`').map((part, index) => (index % 2 === 1 ? html`<code>${part}</code>` : html`${part}`));
+
 /**
  * A sandbox subscription's fault scenario: the one set (if any), a form to set or clear it, and what each
  * scenario does. Every call with the subscription's keys meets it, unless the call sends its own
@@ -153,7 +157,7 @@ ${saved ? html`<p class="ok" role="status">${current ? html`Saved: the next call
 <section class="card" aria-labelledby="now"><h2 id="now">Now</h2>
 ${
   current
-    ? html`<p>Every call with this subscription's keys meets <code>${current}</code>: ${SCENARIOS[currentKind as ScenarioKind]?.description ?? ''}.
+    ? html`<p>Every call with this subscription's keys meets <code>${current}</code>: ${described(SCENARIOS[currentKind as ScenarioKind]?.description ?? '')}.
 A call that sends its own <code>Sandbox-Scenario</code> header meets that one instead.</p>
 <form method="post" action="${action}" class="inline">${csrfField(request)}<input type="hidden" name="kind" value="none"><button type="submit" class="secondary">Clear the scenario</button></form>`
     : html`<p>No scenario: calls meet the register as usual.</p>`
@@ -175,7 +179,7 @@ Every failure is answered exactly as the real one is, in this register's error b
 <table class="stack"><thead><tr><th scope="col">Scenario</th><th scope="col">What a call meets</th></tr></thead>
 <tbody>${kinds.map(
     (kind) =>
-      html`<tr><td data-label="Scenario"><code>${SCENARIOS[kind].form}</code></td><td data-label="What a call meets">${SCENARIOS[kind].description}</td></tr>`,
+      html`<tr><td data-label="Scenario"><code>${SCENARIOS[kind].form}</code></td><td data-label="What a call meets">${described(SCENARIOS[kind].description)}</td></tr>`,
   )}</tbody></table>
 <p><a href="/portal/subscriptions">Back to my subscriptions</a></p></section>`;
 }
