@@ -194,6 +194,7 @@ describe('FileTradeMarkApplication', () => {
     expect(fault.details.faultCode).toMatch(/Client/);
     expect(fault.details.code).toBe('invalid-request');
     expect(fault.details.faultString).toContain('ClassNumber');
+    expect(fault.details.errors.map((e) => e.field).join(' ')).toContain('ClassNumber');
   });
 
   it('throws a SOAP fault for a user not registered with the office, and files nothing', async () => {
