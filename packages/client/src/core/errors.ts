@@ -60,6 +60,8 @@ export interface TransactionErrorBody extends Common {
   kind: 'transaction-error';
   transactionErrorCode: string;
   message: string;
+  /** The request's field the failure names (`TransactionErrorField`), when the answer names one. */
+  field: string | undefined;
 }
 
 /** Any other failure (a proxy's page, an answer that is not in any dialect). */

@@ -2,9 +2,12 @@
  * The IP office's SOAP operations (SOAP 1.1, document/literal): one typed method per WSDL operation,
  * its request and answer types generated from the register's XSDs. Requests are built and answers read
  * with fast-xml-parser, in the sequence order and with the types the XSDs give (`soapShapes`), never by
- * joining strings. A SOAP fault (HTTP 500) is a `RegisterError` of kind `soap-fault`; an answer that
- * reports a failure with HTTP 200 (`TransactionErrorCode`, or the search's `appErrorEncountered` /
- * `faultErrorEncountered`) is one of kind `transaction-error`.
+ * joining strings. A SOAP fault (HTTP 500, or the refusal's status: 401 without a user, 403 for one not
+ * registered with the office) is a `RegisterError` of kind `soap-fault`; an answer that reports a failure
+ * with HTTP 200 (`TransactionErrorCode` with its `TransactionErrorField`, or the search's
+ * `appErrorEncountered` / `faultErrorEncountered`) is one of kind `transaction-error`. A filing is named
+ * by its `TransactionIdentifier` (the office's idempotency): the call's request id stands in for one not
+ * given.
  */
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
 import { RegisterError } from '../core/errors.ts';
@@ -14,7 +17,12 @@ import { type SoapOperationTypes, soapOperations, soapShapes } from '../generate
 export type { SoapOperationTypes } from '../generated/iponz-soap.ts';
 
 export interface SoapCallOptions {
-  /** The request id: a filing repeated under it answers the first outcome (and may be retried). */
+  /**
+   * The request id (sent as `api-business-govt-nz-Request-Id`). The office names a filing by its
+   * `TransactionIdentifier`: a filing given a request id and no `TransactionIdentifier` is sent with the
+   * request id as its `TransactionIdentifier` (at most 100 characters), so a filing repeated under it
+   * answers the first answer (and may be retried).
+   */
   requestId?: string;
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -77,17 +85,46 @@ function typed(value: Value, shape: string): Value {
   return out;
 }
 
-function failureOf(answer: Record<string, Value>): { code: string; message: string } | undefined {
+interface Failure {
+  code: string;
+  message: string;
+  field: string | undefined;
+}
+
+/** The operations whose `TransactionIdentifier` names the request: a repeat answers the first answer. */
+const NAMED_BY_TRANSACTION: ReadonlySet<string> = new Set([
+  'FilePatentApplication',
+  'FileTradeMarkApplication',
+]);
+const TRANSACTION_IDENTIFIER_MAX = 100;
+
+/** The request, named by the request id as its `TransactionIdentifier` when a filing names none. */
+function namedRequest(name: string, request: Value, requestId: string | undefined): Value {
+  if (!NAMED_BY_TRANSACTION.has(name) || requestId === undefined) return request;
+  if (typeof request !== 'object' || request === null) return request;
+  const given = (request as { TransactionIdentifier?: unknown }).TransactionIdentifier;
+  if (given !== undefined && given !== null && String(given).trim() !== '') return request;
+  if (requestId.length > TRANSACTION_IDENTIFIER_MAX) {
+    throw new TypeError(
+      `${name}: requestId names the filing as its TransactionIdentifier: at most ${TRANSACTION_IDENTIFIER_MAX} characters`,
+    );
+  }
+  return { ...request, TransactionIdentifier: requestId };
+}
+
+function failureOf(answer: Record<string, Value>): Failure | undefined {
   if (typeof answer.TransactionErrorCode === 'string') {
     return {
       code: answer.TransactionErrorCode,
       message: String(answer.TransactionErrorMessage ?? answer.TransactionErrorCode),
+      field: typeof answer.TransactionErrorField === 'string' ? answer.TransactionErrorField : undefined,
     };
   }
   if (answer.appErrorEncountered === true || answer.faultErrorEncountered === true) {
     return {
       code: answer.appErrorEncountered === true ? 'App Error' : 'Fault Error',
       message: String(answer.ErrorMessage ?? 'the search failed'),
+      field: undefined,
     };
   }
   return undefined;
@@ -103,7 +140,11 @@ export function iponzSoap(transport: Transport): IponzSoap {
         'soap:Body': {
           [element]: {
             '@xmlns': operation.namespace,
-            ...(ordered(request, operation.request, element) as object),
+            ...(ordered(
+              namedRequest(name, request, options.requestId),
+              operation.request,
+              element,
+            ) as object),
           },
         },
       },
@@ -135,6 +176,7 @@ export function iponzSoap(transport: Transport): IponzSoap {
         body: answer.body,
         transactionErrorCode: failure.code,
         message: failure.message,
+        field: failure.field,
       });
     }
     return result;
