@@ -174,6 +174,41 @@ const addCounts = (into: WriteCounts, counts: WriteCounts) => {
   into.unchanged += counts.unchanged;
 };
 
+/**
+ * The register's writes on the import's connection: one at a time, in order, while the framework reads
+ * and checks the next chunk (the reading and checking are the process's work, the writing mostly the
+ * database's: overlapped, neither waits on the other). A failed write is thrown by the next `add` or by
+ * `done`; `settle` waits for a write still running before the transaction is rolled back.
+ */
+class Writes {
+  private running: Promise<void> = Promise.resolve();
+  readonly counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
+
+  constructor(
+    private readonly importer: RecordImporter<unknown>,
+    private readonly client: pg.PoolClient,
+  ) {}
+
+  /** Starts writing `chunk` once the write before it is done. */
+  async add(chunk: unknown[]): Promise<void> {
+    await this.running;
+    const write = this.importer.write(this.client, chunk).then((counts) => addCounts(this.counts, counts));
+    // Seen by the next `add` or by `done`: not an unhandled rejection while the next chunk is read.
+    write.catch(() => {});
+    this.running = write;
+  }
+
+  /** Every write made; throws what a write threw. */
+  async done(): Promise<void> {
+    await this.running;
+  }
+
+  /** Waits for the write running, whatever its end (before the connection is used for anything else). */
+  async settle(): Promise<void> {
+    await this.running.catch(() => {});
+  }
+}
+
 /** Imports the files into the register; throws `ImportRefused` (nothing written) for bad records. */
 export async function importFiles(
   database: Database,
@@ -224,7 +259,7 @@ async function allOrNothing(
   bar: Progress,
 ): Promise<Counted> {
   const client = await database.pool.connect();
-  const counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
+  const writes = new Writes(importer, client);
   let count = 0;
   let bytes = 0;
   let broken: Error | undefined;
@@ -245,18 +280,20 @@ async function allOrNothing(
         text += (item as Line).size;
       }
       if (chunk.length >= CHUNK || text >= CHUNK_TEXT) {
-        addCounts(counts, await importer.write(client, chunk));
+        await writes.add(chunk);
         chunk = [];
         text = 0;
       }
       bar.update(bytes, total, count);
     }
     if (problems.total > 0) problems.refuse();
-    if (chunk.length > 0) addCounts(counts, await importer.write(client, chunk));
+    if (chunk.length > 0) await writes.add(chunk);
+    await writes.done();
     await importer.beforeCommit?.();
     await commitImport(client);
-    return { ...counts, records: count, resumedAfter: 0 };
+    return { ...writes.counts, records: count, resumedAfter: 0 };
   } catch (error) {
+    await writes.settle();
     await rollbackImport(client).catch((rollbackError: Error) => {
       broken = rollbackError;
     });
@@ -307,7 +344,7 @@ async function batched(
   bar.phase(`importing ${name}`);
 
   const client = await database.pool.connect();
-  const counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
+  const writes = new Writes(importer, client);
   let count = from?.records ?? 0;
   let bytes = 0;
   let broken: Error | undefined;
@@ -317,9 +354,10 @@ async function batched(
     let inBatch = 0;
     let last: Line | undefined;
     const commit = async () => {
-      if (chunk.length > 0) addCounts(counts, await importer.write(client, chunk));
+      if (chunk.length > 0) await writes.add(chunk);
       chunk = [];
       text = 0;
+      await writes.done();
       if (last)
         await writeCheckpoint(client, name, fingerprint, {
           fileIndex: last.fileIndex,
@@ -348,19 +386,21 @@ async function batched(
       inBatch++;
       last = item;
       if (chunk.length >= CHUNK || text >= CHUNK_TEXT) {
-        addCounts(counts, await importer.write(client, chunk));
+        await writes.add(chunk);
         chunk = [];
         text = 0;
       }
       if (inBatch >= options.batch) await commit();
       bar.update(bytes, total, count);
     }
-    if (chunk.length > 0) addCounts(counts, await importer.write(client, chunk));
+    if (chunk.length > 0) await writes.add(chunk);
+    await writes.done();
     await deleteCheckpoint(client, name, fingerprint);
     await importer.beforeCommit?.();
     await commitImport(client);
-    return { ...counts, records: count, resumedAfter: from?.records ?? 0 };
+    return { ...writes.counts, records: count, resumedAfter: from?.records ?? 0 };
   } catch (error) {
+    await writes.settle();
     await rollbackImport(client).catch((rollbackError: Error) => {
       broken = rollbackError;
     });

@@ -104,4 +104,57 @@ describe('transfer files', () => {
     await importFiles(database, register, { files: [long] });
     expect(chunks).toEqual([3, 2]);
   });
+
+  it('checks the next chunk while one is written, one write at a time, and rolls back after the write', async () => {
+    const log: string[] = [];
+    const client = {
+      query: async (sql: string) => {
+        log.push(sql);
+        return { rows: [], rowCount: 0 };
+      },
+      release: () => {},
+    };
+    const database = { pool: { connect: async () => client } } as unknown as Database;
+    let running = 0;
+    let most = 0;
+    let checkedWhileWriting = 0;
+    const register: TransferRegister = {
+      name: 'test',
+      records: 'lines',
+      importer: () => ({
+        check: (value) => {
+          if (running > 0) checkedWhileWriting++;
+          return accepted(value);
+        },
+        write: async (_client, records) => {
+          most = Math.max(most, ++running);
+          log.push(`write ${records.length}`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          running--;
+          if ((records[0] as { i: number }).i === 500) {
+            log.push('failed');
+            throw new Error('the disk is full');
+          }
+          log.push(`wrote ${records.length}`);
+          return { inserted: records.length, updated: 0, unchanged: 0 };
+        },
+      }),
+      exportAll: async () => 0,
+    };
+    const lines = Array.from({ length: 1200 }, (_, i) => JSON.stringify({ i }));
+    const file = path.join(folder, 'writes.ndjson');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    // The second chunk's write fails: thrown, nothing committed, the rollback after the write ended.
+    await expect(importFiles(database, register, { files: [file] })).rejects.toThrow('the disk is full');
+    expect(log).toEqual(['BEGIN', 'write 500', 'wrote 500', 'write 500', 'failed', 'ROLLBACK']);
+    expect(most).toBe(1);
+    expect(checkedWhileWriting).toBeGreaterThan(0);
+
+    // A bad line after the first chunk: the write running ends before the rollback.
+    log.length = 0;
+    lines[700] = 'not json';
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    await expect(importFiles(database, register, { files: [file] })).rejects.toThrow('nothing was imported');
+    expect(log).toEqual(['BEGIN', 'write 500', 'wrote 500', 'ROLLBACK']);
+  });
 });

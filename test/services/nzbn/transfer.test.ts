@@ -6,6 +6,8 @@ import { type Database, openDatabase } from '../../../src/platform/db/pool.ts';
 import type { DatabaseUrls } from '../../../src/platform/db/urls.ts';
 import { onePagePdf } from '../../../src/platform/documents/one-page-pdf.ts';
 import { withCheckDigit } from '../../../src/platform/gs1.ts';
+import { sandboxDocuments } from '../../../src/services/nzbn/sandbox/documents.ts';
+import { entitiesNamed } from '../../../src/services/nzbn/store/transfer.ts';
 import { rsg } from '../../support/cli.ts';
 import { migratedDatabases } from '../../support/runtime.ts';
 import { exampleFile, exported, killedImport, scratch } from '../../support/transfer.ts';
@@ -44,6 +46,33 @@ describe('rsg import nzbn / rsg export nzbn', () => {
     expect(await exported(urls, 'nzbn', 'sandbox', file('sandbox-empty.ndjson'))).toBe('');
     const again = await rsg(['import', 'nzbn', example], { urls });
     expect(again.stdout).toBe('3 records: 0 new, 0 updated, 3 unchanged\n');
+  });
+
+  it('reads the entities it holds one query at a time on the import’s connection', async () => {
+    // A pg client runs one query at a time: queries sent while one runs are deprecated (and refused
+    // in pg 9), so the import's reads must not overlap on its connection.
+    const client = await production.pool.connect();
+    let running = 0;
+    let most = 0;
+    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    const counting = async (...args: unknown[]) => {
+      most = Math.max(most, ++running);
+      try {
+        return await query(...args);
+      } finally {
+        running--;
+      }
+    };
+    try {
+      const nzbns = records().map((r) => r.entity.nzbn as string);
+      const held = await entitiesNamed({ query: counting } as never, sandboxDocuments, nzbns);
+      expect(held.map((row) => row.stored.nzbn).sort()).toEqual([...nzbns].sort());
+      expect(held.flatMap((row) => row.history)).toHaveLength(1);
+      expect(held.flatMap((row) => row.parts).length).toBeGreaterThan(0);
+      expect(most).toBe(1);
+    } finally {
+      client.release();
+    }
   });
 
   it('round trip: export, import into the empty sandbox, export again gives the same bytes', async () => {

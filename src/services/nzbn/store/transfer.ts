@@ -74,19 +74,19 @@ async function withParts(
   records: TransferRecord[],
   documents: DocumentSource,
 ): Promise<EntityTransferRow[]> {
+  if (records.length === 0) return [];
   const nzbns = records.map((row) => row.nzbn);
-  const [history, parts] = await Promise.all([
-    client.query<HistoryRow & { nzbn: string }>(
-      `SELECT nzbn, kind, item::text AS item, start_date AS "startDate", end_date AS "endDate"
-         FROM nzbn_entity_history WHERE nzbn = ANY($1::text[]) ORDER BY nzbn, id`,
-      [nzbns],
-    ),
-    client.query<{ parent_nzbn: string; document: string; version: number }>(
-      `SELECT parent_nzbn, document::text AS document, version FROM nzbn_organisation_parts
-        WHERE parent_nzbn = ANY($1::text[]) ORDER BY parent_nzbn, opn`,
-      [nzbns],
-    ),
-  ]);
+  // One after another: `client` may be the import's connection, which runs one query at a time.
+  const history = await client.query<HistoryRow & { nzbn: string }>(
+    `SELECT nzbn, kind, item::text AS item, start_date AS "startDate", end_date AS "endDate"
+       FROM nzbn_entity_history WHERE nzbn = ANY($1::text[]) ORDER BY nzbn, id`,
+    [nzbns],
+  );
+  const parts = await client.query<{ parent_nzbn: string; document: string; version: number }>(
+    `SELECT parent_nzbn, document::text AS document, version FROM nzbn_organisation_parts
+      WHERE parent_nzbn = ANY($1::text[]) ORDER BY parent_nzbn, opn`,
+    [nzbns],
+  );
   const byEntity = new Map<string, EntityTransferRow>(
     records.map((row) => [
       row.nzbn,

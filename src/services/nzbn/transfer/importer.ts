@@ -188,7 +188,6 @@ export class NzbnImporter implements RecordImporter<NzbnRecord> {
     const filings: (FilingTransferRow & { nzbn: string })[] = [];
     for (const record of records) {
       const before = held.get(record.entity.nzbn);
-      const document = JSON.stringify(record.entity);
       const newFilings = this.newFilings(record, before);
       filings.push(...newFilings.map((f) => ({ ...f, nzbn: record.entity.nzbn })));
       if (!before) {
@@ -200,6 +199,7 @@ export class NzbnImporter implements RecordImporter<NzbnRecord> {
         if (this.session.emitChanges) events.push(...changeEvents(undefined, record.entity, now));
         continue;
       }
+      const document = JSON.stringify(record.entity);
       if (unchanged(before, record, document)) {
         if (newFilings.length === 0) counts.unchanged++;
         else counts.updated++;

@@ -1,0 +1,170 @@
+/**
+ * `rsg import disclose` at scale (goals as the other imports': ≥ 50% of COPY's rate, RSS ≤ 300 MB): a
+ * generated NDJSON file of the example file's records (docs/formats/examples/disclose.ndjson: a scheme,
+ * two offers, a fund with three versions and its holdings) under new numbers, `BENCH_GROUPS` times, in
+ * the order an export writes them (schemes, offers, funds, holdings), imported by the transfer framework
+ * into an empty production register, against COPY of the same rows into the same tables, in the same
+ * run, rounds interleaved (import-support.ts). The records carry no documents (their files would
+ * measure the document store, not the register). The COPY contender's rows are the import's own: after
+ * a first, untimed import every table it filled is copied out (`COPY … TO`), and those files are what
+ * the contender loads. Knobs: `BENCH_GROUPS` (2,000: 10,000 records), `BENCH_ROUNDS` (3),
+ * `BENCH_RECORD=0` (print only).
+ */
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { openDatabase } from '../src/platform/db/pool.ts';
+import { importFiles } from '../src/platform/transfer/import.ts';
+import { folderDocumentFiles } from '../src/services/disclose/store/document-files.ts';
+import { discloseTransfer } from '../src/services/disclose/transfer/index.ts';
+import { report, rounds } from './import-support.ts';
+import { benchDatabases, recordResults, root } from './support.ts';
+
+const GROUPS = Number(process.env.BENCH_GROUPS ?? 2_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+const templates = readFileSync(path.join(root, 'docs/formats/examples/disclose.ndjson'), 'utf8')
+  .split('\n')
+  .filter(Boolean);
+const KINDS = ['scheme', 'offer', 'fund', 'fundHoldings'] as const;
+
+/** Each document and notice id of the example: a digit of its own (there are fewer than ten). */
+const ids = new Map<string, number>();
+const idIndex = (id: string) => {
+  if (!ids.has(id)) ids.set(id, ids.size);
+  if (ids.size > 10) throw new Error('the example has more than ten ids');
+  return ids.get(id)!;
+};
+
+/** The example's lines of group `i`: every number and id its own, no documents. */
+function group(i: number): { kind: string; line: string }[] {
+  const n = 1_000_000 + i;
+  return templates.map((template) => {
+    const text = template
+      .replace(/SCH20001/g, `SCH${n}`)
+      .replace(/OFR2000(\d)/g, (_, k: string) => `OFR${2 * n + Number(k)}`)
+      .replace(/FND20001/g, `FND${n}`)
+      .replace(/DOC\d{6,9}/g, (id) => `DOC${idIndex(id)}${n}`);
+    const record = JSON.parse(text) as { record: string; documents?: unknown[] };
+    if (record.documents) record.documents = [];
+    return { kind: record.record, line: `${JSON.stringify(record)}\n` };
+  });
+}
+
+async function writeFile(folder: string): Promise<string> {
+  const file = path.join(folder, 'register.ndjson');
+  const out = createWriteStream(file);
+  let records = 0;
+  for (const kind of KINDS) {
+    for (let i = 0; i < GROUPS; i++) {
+      for (const line of group(i)) {
+        if (line.kind !== kind) continue;
+        records++;
+        if (!out.write(line.line)) await once(out, 'drain');
+      }
+    }
+  }
+  await new Promise((resolve) => out.end(resolve));
+  process.stderr.write(`${records.toLocaleString('en-NZ')} records\n`);
+  return file;
+}
+
+async function main() {
+  const databases = await benchDatabases('import-disclose');
+  const folder = await mkdtemp(path.join(tmpdir(), 'rsg-bench-import-disclose-'));
+  const database = openDatabase(databases.setup.urls.production, { max: 4, name: 'production' });
+  try {
+    process.stderr.write(`writing ${GROUPS.toLocaleString('en-NZ')} groups of the example's records …\n`);
+    const file = await writeFile(folder);
+    const records = GROUPS * templates.length;
+    const register = discloseTransfer(() => folderDocumentFiles(path.join(folder, 'documents')));
+    const counts = async () =>
+      new Map(
+        (
+          await database.pool.query<{ table: string; n: number }>(
+            `SELECT relname AS table, n_live_tup::int AS n FROM pg_stat_user_tables WHERE relname LIKE 'disclose\\_%'`,
+          )
+        ).rows.map((r) => [r.table, r.n]),
+      );
+    const exact = async (table: string) =>
+      (await database.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
+
+    // The tables the import fills (empty before it), and their rows as COPY files.
+    const before = await counts();
+    for (const table of before.keys()) before.set(table, await exact(table));
+    await importFiles(database, register, { files: [file] });
+    const tables: { table: string; rows: number; file: string }[] = [];
+    for (const table of before.keys()) {
+      const rows = await exact(table);
+      if (before.get(table) === 0 && rows > 0)
+        tables.push({ table, rows, file: path.join(folder, `${table}.copy`) });
+    }
+    const client = await database.pool.connect();
+    try {
+      for (const t of tables)
+        await pipeline(client.query(copyTo(`COPY ${t.table} TO STDOUT`)), createWriteStream(t.file));
+    } finally {
+      client.release();
+    }
+    process.stderr.write(`tables: ${tables.map((t) => `${t.table} ${t.rows}`).join(', ')}\n`);
+
+    const reset = async () => {
+      await database.pool.query(
+        `TRUNCATE ${tables.map((t) => t.table).join(', ')}, transfer_checkpoints RESTART IDENTITY CASCADE`,
+      );
+    };
+    const check = async () => {
+      for (const t of tables) {
+        const rows = await exact(t.table);
+        if (rows !== t.rows) throw new Error(`${t.table}: expected ${t.rows} rows, found ${rows}`);
+      }
+    };
+    const results = await rounds(
+      [
+        {
+          name: 'rsg import disclose',
+          reset,
+          check,
+          run: async () => void (await importFiles(database, register, { files: [file] })),
+        },
+        {
+          name: 'COPY of the same rows',
+          reset,
+          check,
+          run: async () => {
+            const copier = await database.pool.connect();
+            try {
+              await copier.query('BEGIN');
+              for (const t of tables)
+                await pipeline(
+                  createReadStream(t.file),
+                  copier.query(copyFrom(`COPY ${t.table} FROM STDIN`)),
+                );
+              await copier.query('COMMIT');
+            } finally {
+              copier.release();
+            }
+          },
+        },
+      ],
+      ROUNDS,
+    );
+    const markdown = report(
+      `Offers register: import of ${records.toLocaleString('en-NZ')} records (\`npm run bench:import-disclose\`)`,
+      records,
+      results,
+    );
+    process.stdout.write(markdown);
+    await recordResults('import-disclose', markdown);
+  } finally {
+    await database.close();
+    await databases.release();
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+await main();
