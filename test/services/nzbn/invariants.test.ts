@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invariantReport, invariantsHold, runInvariants } from '../../../src/services/invariants.ts';
 import { nzbnService } from '../../../src/services/nzbn/index.ts';
+import { simulateActivity } from '../../../src/services/nzbn/sandbox/activity.ts';
 import { NZBN_INVARIANTS } from '../../../src/services/nzbn/sandbox/invariants.ts';
 import { seedNzbn } from '../../../src/services/nzbn/sandbox/seed.ts';
 import { rsg } from '../../support/cli.ts';
@@ -8,7 +9,8 @@ import { type TestGateway, testGateway } from '../../support/runtime.ts';
 
 /**
  * The rules of the generated register (sandbox/invariants.ts) on the small seed: every rule the
- * definition registers holds, and `rsg sandbox check` reports an entity broken by hand.
+ * definition registers holds, still after the simulated register activity (activity.ts) has run a
+ * while, and `rsg sandbox check` reports an entity broken by hand.
  */
 let gateway: TestGateway;
 const sandbox = () => gateway.runtime.environments.sandbox;
@@ -30,7 +32,24 @@ describe('the business number register sandbox’s invariants', () => {
     expect(invariantsHold(results), invariantReport(results, 10)).toBe(true);
   }, 300_000);
 
-  it('`rsg sandbox check` names a live company without roles, and a number column unlike its document', async () => {
+  it('every rule still holds after a simulated fortnight of register activity', async () => {
+    const pool = sandbox().pool;
+    const now = gateway.runtime.clocks.for('sandbox').now().getTime();
+    const HOUR = 3_600_000;
+    // The first run only places the cursor; then two weeks at a brisk rate, a day a run.
+    await simulateActivity(pool, new Date(now - 14 * 24 * HOUR), { ratePerHour: 0 });
+    const byKind: Record<string, number> = {};
+    for (let day = 13; day >= 0; day--) {
+      const result = await simulateActivity(pool, new Date(now - day * 24 * HOUR), { ratePerHour: 12 });
+      for (const [kind, count] of Object.entries(result.byKind)) byKind[kind] = (byKind[kind] ?? 0) + count;
+    }
+    expect(byKind.ENTITY_STATUS).toBeGreaterThan(20);
+    expect(byKind.NEW).toBeGreaterThan(20);
+    const results = await runInvariants([nzbnService], context);
+    expect(invariantsHold(results), invariantReport(results, 10)).toBe(true);
+  }, 300_000);
+
+  it('`rsg sandbox check` names a live company without roles, and number and status columns unlike their documents', async () => {
     const pool = sandbox().pool;
     const company = (
       await pool.query<{ nzbn: string }>(
@@ -44,6 +63,12 @@ describe('the business number register sandbox’s invariants', () => {
           WHERE origin = 'generated' AND source_register_unique_id IS NOT NULL ORDER BY nzbn LIMIT 1`,
       )
     ).rows[0]!;
+    // An entity the simulated activity registered is judged too (a client's own registrations are not).
+    const simulated = (
+      await pool.query<{ nzbn: string }>(
+        'SELECT nzbn FROM nzbn_sandbox_activity_entities ORDER BY nzbn LIMIT 1',
+      )
+    ).rows[0]!.nzbn;
     const ok = await rsg(['sandbox', 'check', '--service', 'nzbn'], { urls: gateway.urls });
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect(ok.stdout).toContain('✓ nzbn/roles-follow-type: ok.');
@@ -55,6 +80,7 @@ describe('the business number register sandbox’s invariants', () => {
     await pool.query(`UPDATE nzbn_entities SET source_register_unique_id = NULL WHERE nzbn = $1`, [
       generated.nzbn,
     ]);
+    await pool.query(`UPDATE nzbn_entities SET status_code = '80' WHERE nzbn = $1`, [simulated]);
     const failed = await rsg(['sandbox', 'check', '--service', 'nzbn', '--json'], { urls: gateway.urls });
     expect(failed.code).toBe(1);
     const results = JSON.parse(failed.stdout) as {
@@ -64,6 +90,8 @@ describe('the business number register sandbox’s invariants', () => {
     const breaks = (id: string) => results.find((r) => r.id === id)!.breaks;
     expect(breaks('roles-follow-type').map((b) => b.record)).toEqual([company]);
     expect(breaks('roles-follow-type')[0]!.detail).toContain('without an active Director');
-    expect(breaks('source-register-follows-type').map((b) => b.record)).toEqual([generated.nzbn]);
+    expect(breaks('source-register-follows-type').map((b) => b.record)).toEqual(
+      [generated.nzbn, simulated].sort(),
+    );
   }, 300_000);
 });
