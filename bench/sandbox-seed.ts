@@ -35,6 +35,8 @@ for (const service of SERVICES as ServiceDefinition[]) {
   };
 }
 
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
 async function seeded(scale: 'small' | 'full', check: boolean) {
   const databases = await benchDatabases(`sandbox-seed-${scale}`);
   try {
@@ -45,6 +47,9 @@ async function seeded(scale: 'small' | 'full', check: boolean) {
     );
     const totalMs = performance.now() - started;
     const byService = new Map(timings);
+    process.stderr.write(
+      `${scale} seed: ${seconds(totalMs)} (${[...byService].map(([id, ms]) => `${id} ${seconds(ms)}`).join(', ')})\n`,
+    );
     let checked: { ms: number; held: boolean; report: string } | undefined;
     if (check) {
       const began = performance.now();
@@ -60,8 +65,6 @@ async function seeded(scale: 'small' | 'full', check: boolean) {
     await databases.release();
   }
 }
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 const smallRuns = [];
 for (let round = 0; round < ROUNDS; round++) {
