@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invariantReport, invariantsHold, runInvariants } from '../../../src/services/invariants.ts';
+import type { Entity } from '../../../src/services/nzbn/domain/schema.ts';
 import { nzbnService } from '../../../src/services/nzbn/index.ts';
 import { simulateActivity } from '../../../src/services/nzbn/sandbox/activity.ts';
 import { NZBN_INVARIANTS } from '../../../src/services/nzbn/sandbox/invariants.ts';
@@ -45,6 +46,22 @@ describe('the business number register sandbox’s invariants', () => {
     }
     expect(byKind.ENTITY_STATUS).toBeGreaterThan(20);
     expect(byKind.NEW).toBeGreaterThan(20);
+    // A company put into liquidation has its liquidator from that moment, in the one change.
+    const liquidated = (
+      await pool.query<{ nzbn: string; at: Date; document: string }>(
+        `SELECT c.nzbn, c.change_date AS at, e.document::text AS document
+           FROM nzbn_change_events c JOIN nzbn_entities e USING (nzbn)
+          WHERE c.change_event_type = 'ENTITY_STATUS' AND c.new_value ->> 'entityStatusCode' = '60'
+            AND e.status_code = '60' ORDER BY c.id LIMIT 1`,
+      )
+    ).rows[0]!;
+    const events = await pool.query('SELECT 1 FROM nzbn_change_events WHERE nzbn = $1 AND change_date = $2', [
+      liquidated.nzbn,
+      liquidated.at,
+    ]);
+    expect(events.rowCount).toBe(1);
+    const roles = (JSON.parse(liquidated.document) as Entity).roles;
+    expect(roles.filter((r) => r.roleType === 'Liquidator' && r.roleStatus === 'ACTIVE')).toHaveLength(1);
     const results = await runInvariants([nzbnService], context);
     expect(invariantsHold(results), invariantReport(results, 10)).toBe(true);
   }, 300_000);
