@@ -66,7 +66,7 @@ async function seeded(scale: 'small' | 'full', check: boolean) {
   }
 }
 
-const smallRuns = [];
+const smallRuns: Awaited<ReturnType<typeof seeded>>[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   process.stderr.write(`small seed, round ${round + 1} of ${ROUNDS}\n`);
   smallRuns.push(await seeded('small', false));
