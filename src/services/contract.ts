@@ -155,10 +155,23 @@ export interface BulkExportInput {
 
 /** What another register may ask of the business number register of its environment. */
 export interface BusinessNumberRegister {
-  /** The entity with this business number, or undefined; `statusCode` as the register publishes it. */
-  find(nzbn: string): Promise<{ nzbn: string; name: string; statusCode: string } | undefined>;
+  /**
+   * The entity with this business number, or undefined; `statusCode` and `typeCode` as the register
+   * publishes them.
+   */
+  find(
+    nzbn: string,
+  ): Promise<{ nzbn: string; name: string; statusCode: string; typeCode: string } | undefined>;
   /** Up to `limit` registered companies, always in the same order (for sandbox generators). */
   companies(limit: number): Promise<{ nzbn: string; name: string }[]>;
+  /**
+   * The names the entity has had, its present one first, then the earlier ones (none: no such entity).
+   * For the sandbox's cross-register rules: another register keeps the name a business had when it
+   * filed there.
+   */
+  names(nzbn: string): Promise<string[]>;
+  /** The entities that have or had exactly this name (a party another register names without a number). */
+  named(name: string): Promise<{ nzbn: string; name: string }[]>;
 }
 
 /** The other registers of an environment that a service may ask (none when not built). */

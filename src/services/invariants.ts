@@ -81,9 +81,10 @@ export interface NumberedParty {
 
 /**
  * The parties whose business number is no entity of the business number register, or one of another
- * name there (the cross-register rule: one set of New Zealand businesses in every register). Each number
- * is asked once. Without the register (a register checked on its own) the rule cannot be judged: one
- * break says so.
+ * name there (the cross-register rule: one set of New Zealand businesses in every register). A party
+ * keeps the name the business had when it filed: a name the entity had before a change counts. Each
+ * number is asked once. Without the register (a register checked on its own) the rule cannot be judged:
+ * one break says so.
  */
 export async function partiesUnlikeBusinessRegister(
   registers: Registers | undefined,
@@ -91,21 +92,83 @@ export async function partiesUnlikeBusinessRegister(
 ): Promise<InvariantBreak[]> {
   const register = registers?.businessNumbers;
   if (parties.length === 0) return [];
-  if (!register) return [{ record: 'nzbn', detail: 'no business number register to compare with' }];
-  const entities = new Map<string, { name: string } | undefined>();
+  if (!register) return [noRegister];
+  const names = new Map<string, string[]>();
   const breaks: InvariantBreak[] = [];
   for (const party of parties) {
-    if (!entities.has(party.nzbn)) entities.set(party.nzbn, await register.find(party.nzbn));
-    const entity = entities.get(party.nzbn);
-    if (!entity)
+    if (!names.has(party.nzbn)) names.set(party.nzbn, await register.names(party.nzbn));
+    const known = names.get(party.nzbn)!;
+    if (known.length === 0)
       breaks.push({
         record: party.record,
         detail: `${party.name}: ${party.nzbn} is no entity of the register`,
       });
-    else if (entity.name !== party.name)
+    else if (!known.includes(party.name))
       breaks.push({
         record: party.record,
-        detail: `${party.name}: ${party.nzbn} is ${entity.name} in the register`,
+        detail: `${party.name}: ${party.nzbn} is ${known[0]} in the register`,
+      });
+  }
+  return breaks;
+}
+
+const noRegister: InvariantBreak = { record: 'nzbn', detail: 'no business number register to compare with' };
+
+/** A party a register names without a business number: the record to report it by and its name. */
+export interface NamedParty {
+  record: string;
+  name: string;
+}
+
+/**
+ * The parties, New Zealand businesses a register names without a number (the secured interests
+ * register's secured parties), whose name no entity of the business number register has or had. Each
+ * name is asked once.
+ */
+export async function namedPartiesNotInBusinessRegister(
+  registers: Registers | undefined,
+  parties: readonly NamedParty[],
+): Promise<InvariantBreak[]> {
+  const register = registers?.businessNumbers;
+  if (parties.length === 0) return [];
+  if (!register) return [noRegister];
+  const found = new Map<string, boolean>();
+  const breaks: InvariantBreak[] = [];
+  for (const party of parties) {
+    if (!found.has(party.name)) found.set(party.name, (await register.named(party.name)).length > 0);
+    if (!found.get(party.name))
+      breaks.push({ record: party.record, detail: `${party.name}: no entity of the register has this name` });
+  }
+  return breaks;
+}
+
+/**
+ * Overseas parties (an IP office client abroad) that the business number register holds, when they are
+ * not registered here: only an overseas company registered in New Zealand (ASIC or non-ASIC) has an
+ * entity. `overseasTypes` are the entity types of such companies; a party whose number is an entity of
+ * another type, or whose name (without a number) is an entity's, breaks the rule.
+ */
+export async function overseasPartiesInBusinessRegister(
+  registers: Registers | undefined,
+  parties: readonly (NamedParty & { nzbn: string | null })[],
+  overseasTypes: ReadonlySet<string>,
+): Promise<InvariantBreak[]> {
+  const register = registers?.businessNumbers;
+  if (parties.length === 0) return [];
+  if (!register) return [noRegister];
+  const breaks: InvariantBreak[] = [];
+  for (const party of parties) {
+    if (party.nzbn !== null) {
+      const entity = await register.find(party.nzbn);
+      if (entity && !overseasTypes.has(entity.typeCode))
+        breaks.push({
+          record: party.record,
+          detail: `${party.name}, abroad: ${party.nzbn} is a ${entity.typeCode} entity of the register, not an overseas company`,
+        });
+    } else if ((await register.named(party.name)).length > 0)
+      breaks.push({
+        record: party.record,
+        detail: `${party.name}, abroad and not registered here: an entity of the register has this name`,
       });
   }
   return breaks;

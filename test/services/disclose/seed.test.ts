@@ -132,8 +132,12 @@ describe('the seed hook', () => {
       'SELECT offer_number FROM disclose_offers WHERE issuer_nzbn = $1 ORDER BY offer_number',
       [nzbn],
     );
+    // Each scheme it manages or supervises, and each place it is named on a scheme or an offer otherwise.
     const schemes = await pool.query<{ scheme_number: string }>(
-      'SELECT scheme_number FROM disclose_schemes WHERE manager_nzbn = $1 ORDER BY scheme_number',
+      `SELECT scheme_number FROM disclose_schemes WHERE manager_nzbn = $1
+       UNION ALL SELECT scheme_number FROM disclose_schemes WHERE supervisor_nzbn = $1
+       UNION ALL SELECT subject_number || ' ' || role FROM disclose_participants
+        WHERE nzbn = $1 AND NOT (subject_kind = 'scheme' AND role IN ('Manager', 'Supervisor'))`,
       [nzbn],
     );
     expect(offers.rows.map((r) => r.offer_number)).toContain(offer);

@@ -42,11 +42,62 @@ describe('the sandbox’s invariants', () => {
       'SELECT count(*)::int AS n FROM iponz_clients WHERE nzbn IS NOT NULL',
     );
     expect(businesses[0]!.n).toBeGreaterThan(100);
+    // Companies abroad are clients too (not in the business number register); the fixed clients that are
+    // businesses here, named for their search cases, are the named exceptions to having a number.
+    const { rows: abroad } = await sandbox().pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM iponz_client_addresses WHERE address_type = 'physical' AND country_code <> 'NZ'`,
+    );
+    expect(abroad[0]!.n).toBeGreaterThan(30);
+    const numbered = results.find((r) => r.id === 'nz-clients-in-business-register')!;
+    expect(numbered.excepted.map((b) => b.record).sort()).toEqual([
+      '100000',
+      '100001',
+      '100002',
+      '100003',
+      '100005',
+      '100006',
+    ]);
     // The search's type filters each find marks.
     const { rows } = await sandbox().pool.query<{ mark_type: string }>(
       `SELECT DISTINCT mark_type FROM iponz_cases WHERE kind = 'trademark' ORDER BY mark_type`,
     );
     expect(rows.map((r) => r.mark_type)).toEqual(['Colour', 'Combined', 'Image', 'Shape', 'Sound', 'Word']);
+  });
+
+  it('names a company abroad with a New Zealand company’s number, and a business here without one', async () => {
+    const pool = sandbox().pool;
+    const abroad = (
+      await pool.query<{ client_id: number }>(
+        `SELECT c.client_id FROM iponz_clients c JOIN iponz_client_addresses a USING (client_id)
+          WHERE a.address_type = 'physical' AND a.country_code <> 'NZ' ORDER BY c.client_id LIMIT 1`,
+      )
+    ).rows[0]!.client_id;
+    const here = (
+      await pool.query<{ client_id: number; nzbn: string }>(
+        `SELECT client_id, nzbn FROM iponz_clients WHERE nzbn IS NOT NULL ORDER BY client_id LIMIT 1`,
+      )
+    ).rows[0]!;
+    await pool.query('UPDATE iponz_clients SET nzbn = $2 WHERE client_id = $1', [abroad, here.nzbn]);
+    await pool.query('UPDATE iponz_clients SET nzbn = NULL WHERE client_id = $1', [here.client_id]);
+    try {
+      const results = await runInvariants([iponzService], context);
+      const breaks = (id: string) => results.find((r) => r.id === id)!.breaks;
+      expect(breaks('overseas-clients-not-in-business-register').map((b) => b.record)).toEqual([
+        String(abroad),
+      ]);
+      expect(breaks('overseas-clients-not-in-business-register')[0]!.detail).toContain(
+        'not an overseas company',
+      );
+      expect(breaks('nz-clients-in-business-register').map((b) => b.record)).toEqual([
+        String(here.client_id),
+      ]);
+    } finally {
+      await pool.query('UPDATE iponz_clients SET nzbn = NULL WHERE client_id = $1', [abroad]);
+      await pool.query('UPDATE iponz_clients SET nzbn = $2 WHERE client_id = $1', [
+        here.client_id,
+        here.nzbn,
+      ]);
+    }
   });
 
   it('`rsg sandbox check` names a Granted status dated after the grant', async () => {

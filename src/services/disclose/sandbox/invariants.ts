@@ -161,7 +161,7 @@ export const DISCLOSE_INVARIANTS: readonly SandboxInvariant[] = [
   {
     id: 'businesses-in-business-register',
     description:
-      'A scheme’s manager and an offer’s issuer named by business number are that entity of the business number register, under its name there',
+      'A scheme’s manager and supervisor, an offer’s issuer and every other organisation named on them by business number (custodians, auditors, offerors) are that entity of the business number register, under a name it has or had there',
     check: async ({ database, registers }) =>
       partiesUnlikeBusinessRegister(registers, await numberedParties(database.pool)),
   },

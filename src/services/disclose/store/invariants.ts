@@ -184,13 +184,22 @@ export async function fundNumbers(pool: Pool): Promise<string[]> {
   ).rows.map((r) => r.n);
 }
 
-/** Schemes' managers and offers' issuers with a business number, by scheme or offer. */
+/**
+ * Schemes' managers and supervisors, offers' issuers and the other organisations named on a scheme or an
+ * offer (custodians, auditors, offerors …) with a business number, by scheme or offer (a participant's
+ * record with its role).
+ */
 export async function numberedParties(pool: Pool): Promise<{ record: string; nzbn: string; name: string }[]> {
   const { rows } = await pool.query<{ record: string; nzbn: string; name: string }>(
     `SELECT scheme_number AS record, manager_nzbn AS nzbn, manager_name AS name
        FROM disclose_schemes WHERE manager_nzbn IS NOT NULL
      UNION ALL
+     SELECT scheme_number, supervisor_nzbn, supervisor_name FROM disclose_schemes WHERE supervisor_nzbn IS NOT NULL
+     UNION ALL
      SELECT offer_number, issuer_nzbn, issuer_name FROM disclose_offers WHERE issuer_nzbn IS NOT NULL
+     UNION ALL
+     SELECT subject_number || ' ' || role, nzbn, name FROM disclose_participants
+      WHERE nzbn IS NOT NULL AND NOT (subject_kind = 'scheme' AND role IN ('Manager', 'Supervisor'))
       ORDER BY record`,
   );
   return rows;

@@ -222,6 +222,110 @@ function address(random: Random): ClientAddress {
   };
 }
 
+/** Where overseas clients are, by country: its places (city, postcode), its companies' legal form. */
+const ABROAD: readonly (readonly [
+  country: string,
+  places: readonly (readonly [string, string])[],
+  forms: readonly string[],
+  weight: number,
+])[] = [
+  [
+    'AU',
+    [
+      ['Sydney', '2000'],
+      ['Melbourne', '3000'],
+      ['Brisbane', '4000'],
+      ['Perth', '6000'],
+    ],
+    ['Pty Ltd', 'Pty Limited'],
+    35,
+  ],
+  [
+    'US',
+    [
+      ['New York', '10001'],
+      ['San Francisco', '94105'],
+      ['Seattle', '98101'],
+      ['Chicago', '60601'],
+    ],
+    ['Inc.', 'LLC', 'Corporation'],
+    25,
+  ],
+  [
+    'GB',
+    [
+      ['London', 'EC1A 1BB'],
+      ['Manchester', 'M1 1AE'],
+      ['Edinburgh', 'EH1 1YZ'],
+    ],
+    ['Ltd', 'plc'],
+    12,
+  ],
+  [
+    'DE',
+    [
+      ['Berlin', '10115'],
+      ['Munich', '80331'],
+      ['Hamburg', '20095'],
+    ],
+    ['GmbH', 'AG'],
+    8,
+  ],
+  [
+    'JP',
+    [
+      ['Tokyo', '100-0005'],
+      ['Osaka', '530-0001'],
+    ],
+    ['Kabushiki Kaisha', 'Co., Ltd.'],
+    10,
+  ],
+  [
+    'CN',
+    [
+      ['Shanghai', '200000'],
+      ['Shenzhen', '518000'],
+    ],
+    ['Co., Ltd.'],
+    10,
+  ],
+];
+const ABROAD_WORDS = [
+  'Northwind',
+  'Bluegate',
+  'Lumen',
+  'Granite',
+  'Cedarline',
+  'Brightwater',
+  'Ironbark',
+  'Vantage',
+];
+
+/**
+ * An overseas company (a third of the business clients, as the office's filings from abroad run): a
+ * name in its country's style, its address there, and an address for service in New Zealand, where the
+ * office sends what it serves. Not in the business number register: it is not registered here.
+ */
+function overseasClient(random: Random): { name: string; addresses: Client['addresses'] } {
+  const [country, places, forms] = random.weighted(ABROAD.map((a) => [a, a[3]] as const));
+  const [city, postcode] = random.pick(places);
+  const name = `${random.pick(ABROAD_WORDS)} ${random.pick(TRADES)} ${random.pick(forms)}`;
+  return {
+    name,
+    addresses: {
+      physical: {
+        line1: `${random.int(1, 900)} ${random.pick(['Market Street', 'Main Street', 'Park Avenue', 'High Street', 'Harbour Road'])}`,
+        line2: random.chance(0.3) ? `Floor ${random.int(2, 40)}` : null,
+        line3: null,
+        city,
+        postcode,
+        countryCode: country,
+      },
+      service: address(random),
+    },
+  };
+}
+
 /** The `index`-th generated client (index from FIXTURE_CLIENTS on). */
 export function generateClient(index: number, organisations?: OrganisationSource): Client {
   const random = seeded('iponz', 'client', index);
@@ -236,6 +340,9 @@ export function generateClient(index: number, organisations?: OrganisationSource
     const business = organisations.organisation(index % organisations.count);
     name = business.name;
     nzbn = business.nzbn;
+  } else if (organisations && organisations.count > 0) {
+    const overseas = overseasClient(random);
+    return { clientId: clientIdAt(index), clientType: 'Organisation', nzbn: null, ...overseas };
   } else name = `${random.pick(WORDS)} ${random.pick(TRADES)} ${random.pick(SUFFIX)}`;
   const addresses: Partial<Record<AddressType, ClientAddress>> = { physical: address(random) };
   if (random.chance(0.5))

@@ -6,7 +6,7 @@
  */
 import { addDays, nzDate } from '../../../platform/calendar.ts';
 import type { InvariantBreak, SandboxInvariant } from '../../contract.ts';
-import { partiesUnlikeBusinessRegister } from '../../invariants.ts';
+import { overseasPartiesInBusinessRegister, partiesUnlikeBusinessRegister } from '../../invariants.ts';
 import { CASE_NUMBER_RANGES } from '../domain/identifiers.ts';
 import { expiryDateOf, nextSlot, termEnd } from '../domain/renewals.ts';
 import {
@@ -18,10 +18,26 @@ import {
   marksTypedAgainstContent,
   numberedClients,
   numbersAgainstFilingOrder,
+  type PlacedClient,
   renewalsMissingFromHistory,
+  seededOrganisationClients,
 } from '../store/invariants.ts';
-import { FIXED_CLIENTS, FIXTURE_CASES, fixedCases } from './fixtures.ts';
-import { AGENT_FIRM_TITLES } from './generator.ts';
+import { FIXED_CLIENTS, FIXTURE_CASES, FIXTURE_CLIENTS, fixedCases } from './fixtures.ts';
+import { AGENT_FIRM_TITLES, clientIdAt, PLANS } from './generator.ts';
+
+/** The seeded clients' ids are below this (fixed and generated, at either scale). */
+const SEEDED_CLIENTS_BELOW = clientIdAt(FIXTURE_CLIENTS + PLANS.full.clients);
+/** The entity types of overseas companies registered in New Zealand, the only ones abroad it holds. */
+const OVERSEAS_COMPANY_TYPES: ReadonlySet<string> = new Set(['ASIC', 'NON_ASIC']);
+const isAbroad = (c: PlacedClient) => c.countryCode !== null && c.countryCode !== 'NZ';
+
+/** The fixed clients that are businesses here: each named for its client search case, none in the register. */
+const FIXED_BUSINESSES: Readonly<Record<string, string>> = Object.fromEntries(
+  FIXED_CLIENTS.filter((c) => c.clientType === 'Organisation').map((c) => [
+    String(c.clientId),
+    `fixed client (${c.name}): named for its client search case, no business of the register`,
+  ]),
+);
 
 /**
  * The fixed cases filed before the case numbered just below them: their dates count back from today for
@@ -135,6 +151,27 @@ export const IPONZ_RULES = {
       'A client with a business number is that entity of the business number register, under its name there',
     check: async ({ database, registers }) =>
       partiesUnlikeBusinessRegister(registers, await numberedClients(database.pool)),
+  },
+  nzBusinesses: {
+    id: 'nz-clients-in-business-register',
+    description:
+      'A seeded organisation client in New Zealand (an attorney firm aside: a partnership, which the register holds only if it opts in) has its business number',
+    exceptions: FIXED_BUSINESSES,
+    check: async ({ database }) =>
+      (await seededOrganisationClients(database.pool, SEEDED_CLIENTS_BELOW, firmName))
+        .filter((c) => !isAbroad(c) && c.nzbn === null)
+        .map((c) => ({ record: c.record, detail: `${c.name}, in New Zealand, without a business number` })),
+  },
+  overseas: {
+    id: 'overseas-clients-not-in-business-register',
+    description:
+      'A seeded client abroad is no entity of the business number register, by number or by name, unless it is an overseas company registered here (ASIC or non-ASIC)',
+    check: async ({ database, registers }) =>
+      overseasPartiesInBusinessRegister(
+        registers,
+        (await seededOrganisationClients(database.pool, SEEDED_CLIENTS_BELOW, firmName)).filter(isAbroad),
+        OVERSEAS_COMPANY_TYPES,
+      ),
   },
   inventors: {
     id: 'inventors-are-persons',

@@ -164,3 +164,35 @@ export async function numberedClients(pool: Pool): Promise<{ record: string; nzb
   );
   return rows;
 }
+
+/** A seeded organisation client, where it is (its physical address's country, else its postal's) and its number. */
+export interface PlacedClient {
+  record: string;
+  name: string;
+  nzbn: string | null;
+  countryCode: string | null;
+}
+
+/**
+ * The organisation clients with ids below `below` (the seeded ones: fixed and generated; a client a
+ * filing adds has a drawn id, almost always above them) whose name does not match `firmName` (attorney
+ * firms, the agents), with the country of their physical address (else their postal one; none without
+ * either), by client.
+ */
+export async function seededOrganisationClients(
+  pool: Pool,
+  below: number,
+  firmName: string,
+): Promise<PlacedClient[]> {
+  const { rows } = await pool.query<PlacedClient>(
+    `SELECT c.client_id::text AS record, c.name, c.nzbn,
+            (SELECT a.country_code FROM iponz_client_addresses a
+              WHERE a.client_id = c.client_id AND a.address_type IN ('physical', 'postal')
+              ORDER BY a.address_type LIMIT 1) AS "countryCode"
+       FROM iponz_clients c
+      WHERE c.client_id < $1 AND c.client_type = 'Organisation' AND c.name !~ $2
+      ORDER BY c.client_id`,
+    [below, firmName],
+  );
+  return rows;
+}

@@ -46,12 +46,24 @@ export async function loadClients(pool: pg.Pool, clients: readonly Client[], at:
     );
     await copyText(
       tx,
-      'COPY iponz_client_addresses (client_id, address_type, line1, line2, line3, city, search_text) FROM STDIN',
+      'COPY iponz_client_addresses (client_id, address_type, line1, line2, line3, city, search_text, postcode, country_code) FROM STDIN',
       clients.flatMap((c) =>
         ADDRESS_TYPES.flatMap((type) => {
           const a = c.addresses[type];
           return a
-            ? [copyLine([c.clientId, type, a.line1, a.line2, a.line3, a.city, fold(addressText(a))])]
+            ? [
+                copyLine([
+                  c.clientId,
+                  type,
+                  a.line1,
+                  a.line2,
+                  a.line3,
+                  a.city,
+                  fold(addressText(a)),
+                  a.postcode ?? null,
+                  a.countryCode ?? 'NZ',
+                ]),
+              ]
             : [];
         }),
       ),

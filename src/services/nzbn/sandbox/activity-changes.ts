@@ -9,6 +9,7 @@ import type { DivisionLetter } from '../domain/bic.ts';
 import { statusChangeProblem } from '../domain/changes.ts';
 import {
   type AddressType,
+  ENTITY_STATUSES,
   ENTITY_TYPES,
   type EntityStatusCode,
   type EntityTypeCode,
@@ -50,9 +51,56 @@ export function makeChange(
       // Entities the register keeps itself move only as a status request may move them.
       if (ENTITY_TYPES[type].sourceRegister === 'NZBN' && statusChangeProblem(entity, target))
         throw new Skip('not a requestable status change');
-      return statusChange(entity, target, undefined, tools);
+      return statusMove(entity, target, tools, random, geography);
     }
   }
+}
+
+/** The practitioner each insolvency of a status has (its filter), by role. */
+const PRACTITIONERS: readonly (readonly [Role['roleType'], (filter: string) => boolean])[] = [
+  ['Liquidator', (filter) => filter === 'InLiquidation'],
+  ['Receiver', (filter) => filter === 'InReceivership'],
+  ['Administrator', (filter) => filter.endsWith('Administration')],
+];
+
+/**
+ * A status transition, and what comes with it in the register, as one change with its one
+ * `ENTITY_STATUS` event: a company entering an insolvency has its liquidator, receiver or administrator
+ * appointed that day; one leaving it (back to registered, on to another, removed) has the practitioner's
+ * appointment ended; a sole trader, partnership or trust that closes or goes inactive stops hibernating.
+ */
+async function statusMove(
+  entity: Entity,
+  target: EntityStatusCode,
+  tools: UpdateTools,
+  random: Random,
+  geography: Geography,
+): Promise<Change<unknown>> {
+  const change = await statusChange(entity, target, undefined, tools);
+  const filters: readonly string[] = ENTITY_STATUSES[target].filters;
+  if (filters.some((filter) => filter === 'RemovedClosed' || filter === 'Inactive')) {
+    entity.hibernationStatusCode = null;
+    entity.hibernationStatusDescription = null;
+  }
+  const company = typeGroup(entity.entityTypeCode) === 'nzCompany';
+  const active = entity.roles.filter((role) => role.roleStatus === 'ACTIVE');
+  const applies = (roleType: string) =>
+    company && PRACTITIONERS.some(([type, of]) => type === roleType && filters.some(of));
+  const isPractitioner = (roleType: string) => PRACTITIONERS.some(([type]) => type === roleType);
+  const kept = active.filter((role) => !isPractitioner(role.roleType) || applies(role.roleType));
+  const appointed = PRACTITIONERS.filter(
+    ([type]) => applies(type) && !kept.some((role) => role.roleType === type),
+  ).map(
+    ([roleType]): RoleLike => ({
+      roleType,
+      rolePerson: personOf(generatePerson(random, 'european')),
+      roleAddress: [addressInput(homeAddress(entity, random, geography), null, tools.stamp)],
+    }),
+  );
+  if (kept.length < active.length || appointed.length > 0)
+    // The roles' own events are left out: the appointment or its end is the status change's.
+    await rolesChange(entity, [...kept.map(keepRole), ...appointed], tools);
+  return change;
 }
 
 export const addressInput = (

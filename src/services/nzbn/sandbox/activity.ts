@@ -25,8 +25,11 @@
  *   event's instant (by a client, say) is left alone by that event.
  * - Changes, kinds: `NEW` (a sole trader, partnership or trust registered as POST /entities registers
  *   one), `ENTITY_NAME`, `ADDRESS`, `ROLES_DIRECTOR` (companies: a director appointed, resigning or
- *   moving house) and `ENTITY_STATUS` (transitions below). An event that finds no entity it fits after
- *   a few draws is dropped, so a run makes slightly fewer changes than events.
+ *   moving house) and `ENTITY_STATUS` (activity-rules.ts; a company entering an insolvency has its
+ *   practitioner appointed, one leaving it has the appointment ended, an entity that closes stops
+ *   hibernating, all in the status change with its one change event, so the register keeps its rules,
+ *   sandbox/invariants.ts). An event that finds no entity it fits after a few draws is dropped, so a run
+ *   makes slightly fewer changes than events.
  *
  * The parts: planning the events (activity-plan.ts, pure), which entities a change fits and the
  * status transitions (activity-rules.ts, pure), the change makers (activity-changes.ts), the

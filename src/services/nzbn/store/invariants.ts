@@ -11,7 +11,7 @@ type Pool = Pick<pg.Pool, 'query'>;
 export interface EntityToCheck {
   nzbn: string;
   seedIndex: number | null;
-  origin: 'generated' | 'fixture';
+  origin: 'generated' | 'fixture' | 'registered';
   statusCode: string;
   typeCode: string;
   sourceRegisterUniqueId: string | null;
@@ -22,8 +22,9 @@ export interface EntityToCheck {
 }
 
 /**
- * Up to `limit` generated and fixed entities after business number `after` (in number order), with
- * their ended names. Entities registered through the API are the sandbox users' own, and left out.
+ * Up to `limit` generated and fixed entities, and those the simulated activity registered, after
+ * business number `after` (in number order), with their ended names. Entities registered through the
+ * API are the sandbox users' own, and left out.
  */
 export async function entitiesToCheck(pool: Pool, after: string, limit: number): Promise<EntityToCheck[]> {
   const { rows } = await pool.query<EntityToCheck>(
@@ -34,7 +35,9 @@ export async function entitiesToCheck(pool: Pool, after: string, limit: number):
                                                        'endDate', h.item ->> 'endDate') ORDER BY h.end_date, h.id)
                         FROM nzbn_entity_history h WHERE h.nzbn = e.nzbn AND h.kind = 'entity-names'), '[]') AS "endedNames"
        FROM nzbn_entities e
-      WHERE e.origin IN ('generated', 'fixture') AND e.nzbn > $1
+      WHERE (e.origin IN ('generated', 'fixture')
+             OR EXISTS (SELECT 1 FROM nzbn_sandbox_activity_entities s WHERE s.nzbn = e.nzbn))
+        AND e.nzbn > $1
       ORDER BY e.nzbn LIMIT $2`,
     [after, limit],
   );

@@ -3,7 +3,8 @@
  * the same index and "now" (a seeded stream per index), with the life a real statement has had over
  * the last 15 years: registered, sometimes amended, renewed, discharged, or left to expire.
  *
- * Mixes (ours, shaped on a lender-heavy register): debtors 60% companies (names and numbers from the
+ * Mixes (ours, shaped on a lender-heavy register): secured parties a dozen lenders of the sandbox
+ * business number register (`lendersOf`); debtors 60% companies (names and numbers from the
  * sandbox business number register, through `OrganisationSource`), 6% trusts, partnerships and sole
  * traders (no business number), 34% persons; collateral 45% motor vehicles (1–3, a VIN with a valid check
  * character or a Japanese-import chassis number, most with a New Zealand plate), 25% all present and
@@ -25,6 +26,34 @@ import type { StatementDocument } from '../store/statements.ts';
 export interface OrganisationSource {
   readonly count: number;
   organisation(index: number): { name: string; nzbn: string };
+  /** The secured parties statements name: lenders of that register (`lendersOf`); default a made-up few. */
+  readonly lenders?: readonly SecuredParty[];
+}
+
+/** What makes a company's name a lender's. */
+const LENDER_NAME = /\b(FINANCE|CAPITAL|LENDING|CREDIT|INVESTMENTS)\b/i;
+const LENDERS = 12;
+const LENDERS_LOOKED_AT = 5_000;
+
+/**
+ * The secured parties of the generated statements: companies of the business number register (the
+ * same names) named as lenders are — finance, capital, lending, credit or investments —, the first
+ * dozen of them among its first 5,000 companies (the same at both scales), or, without enough of them,
+ * the first companies besides; each with a made-up email address for its verification statements.
+ */
+export function lendersOf(companies: readonly { name: string }[]): SecuredParty[] {
+  const looked = companies.slice(0, LENDERS_LOOKED_AT);
+  const named = looked.filter((company) => LENDER_NAME.test(company.name)).slice(0, LENDERS);
+  const others = looked.filter((company) => !named.includes(company));
+  const chosen = [...named, ...others.slice(0, Math.max(0, 5 - named.length))];
+  return chosen.map(({ name }) => ({
+    name,
+    email: `ppsr@${name
+      .toLowerCase()
+      .replace(/ limited$/, '')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')}.example`,
+  }));
 }
 
 export const HISTORY_YEARS = 15;
@@ -217,7 +246,7 @@ export function generateStatement(
   let expiryDate = addYears(registeredDate, years);
   const document: StatementDocument = {
     debtors: Array.from({ length: random.chance(0.12) ? 2 : 1 }, () => debtor(random, organisations)),
-    securedParties: [random.pick(SECURED_PARTIES)],
+    securedParties: [random.pick(organisations.lenders?.length ? organisations.lenders : SECURED_PARTIES)],
     collaterals: Array.from({ length: random.chance(0.1) ? 2 : 1 }, () => collateral(random, registeredYear)),
   };
   const versions: GeneratedVersion[] = [{ change: 'Registered', at: registeredAt, expiryDate, document }];

@@ -1,12 +1,13 @@
 /**
  * The sandbox register: generated financing statements (sandbox/generator.ts) loaded with COPY a chunk
- * at a time (store/seed.ts), then the fixed test cases (sandbox/fixtures.ts). Organisation debtors are
- * companies of the sandbox business number register (same names and numbers), which is seeded first.
+ * at a time (store/seed.ts), then the fixed test cases (sandbox/fixtures.ts). Organisation debtors and
+ * the secured parties are companies of the sandbox business number register (same names and numbers),
+ * which is seeded first.
  */
 import type { SeedContext, SeedScale } from '../../contract.ts';
 import { loadChunk, seededCount, settleAfterLoad } from '../store/seed.ts';
 import { fixtureStatements } from './fixtures.ts';
-import { generateStatement, type OrganisationSource } from './generator.ts';
+import { generateStatement, lendersOf, type OrganisationSource } from './generator.ts';
 
 export const STATEMENTS: Record<SeedScale, number> = { small: 5_000, full: 1_000_000 };
 /** Small is the first chunk of full: a later full seed adds the rest. */
@@ -24,7 +25,11 @@ export async function seedPpsr(context: SeedContext): Promise<string> {
   const pool = context.database.pool;
   const companies = (await context.registers?.businessNumbers?.companies(COMPANIES)) ?? [];
   const source: OrganisationSource = companies.length
-    ? { count: companies.length, organisation: (i) => companies[i % companies.length]! }
+    ? {
+        count: companies.length,
+        organisation: (i) => companies[i % companies.length]!,
+        lenders: lendersOf(companies),
+      }
     : STANDALONE;
   const now = context.clock.now().getTime();
   const total = STATEMENTS[context.scale];

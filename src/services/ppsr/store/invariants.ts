@@ -97,3 +97,23 @@ export async function numberedDebtors(
   );
   return rows;
 }
+
+/**
+ * The secured parties named in each generated statement's latest version (a statement no customer
+ * organisation registered) and in the fixed test cases' (numbered FIX…), by statement; a statement
+ * under a secured party group names none.
+ */
+export async function seededSecuredParties(
+  pool: Pick<pg.Pool, 'query'>,
+): Promise<{ record: string; name: string }[]> {
+  const { rows } = await pool.query<{ record: string; name: string }>(
+    `SELECT DISTINCT s.registration_number AS record, p ->> 'name' AS name
+       FROM ppsr_financing_statements s
+       JOIN ppsr_financing_statement_versions v
+         ON v.registration_number = s.registration_number AND v.version = s.version
+       CROSS JOIN jsonb_array_elements(coalesce(v.document -> 'securedParties', '[]'::jsonb)) p
+      WHERE s.organisation_id IS NULL OR s.registration_number LIKE 'FIX%'
+      ORDER BY 1, 2`,
+  );
+  return rows;
+}
