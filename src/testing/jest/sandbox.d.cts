@@ -1,0 +1,38 @@
+// The types of `register-services-gateway/testing/jest` (sandbox.cjs): the harness's own, nothing else
+// of the gateway's.
+import type { ClockReading, RegisterId } from '../types.js';
+
+/** This Jest worker's sandbox, as its test files reach it: over HTTP, with the operator's key. */
+export interface JestSandbox {
+  /** The gateway's base URL, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  /** Each register's sandbox base URL, e.g. `http://127.0.0.1:41234/sandbox/nzbn/v5` for `nzbn`. */
+  readonly registers: Readonly<Record<RegisterId, string>>;
+  /** A subscription key of each register's sandbox product (`Ocp-Apim-Subscription-Key`), an operator's. */
+  readonly keys: Readonly<Record<RegisterId, string>>;
+  /** The user who holds `keys`. */
+  readonly userId: string;
+  readonly scale: 'small' | 'full';
+  readonly clock: {
+    read(): Promise<ClockReading>;
+    /** Moves the virtual clock forward, e.g. `31d`, `2h30m`, `1mo`, `PT2H`. */
+    advance(duration: string): Promise<ClockReading>;
+    /** Sets the virtual clock (ISO 8601 date-time). */
+    set(time: string | Date): Promise<ClockReading>;
+  };
+  /** Every register back to its seeded state, the clock to where it was at the start; keys and users stay. */
+  reset(): Promise<void>;
+  /** Keeps the registers (and the clock) as they are now under `name`. */
+  snapshot(name: string): Promise<void>;
+  /** Puts the registers and the clock back as they were when `name` was kept. */
+  restore(name: string): Promise<void>;
+}
+
+/** A refused or failed admin call: the route's HTTP status and its problem+json body. */
+export declare class SandboxAdminError extends Error {
+  readonly status: number;
+  readonly problem: unknown;
+}
+
+/** This worker's sandbox (`JEST_WORKER_ID`), started by the suite's `globalSetup`. */
+export declare function sandbox(): JestSandbox;
