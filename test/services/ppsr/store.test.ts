@@ -7,6 +7,7 @@ import { withCheckDigit } from '../../../src/platform/gs1.ts';
 import { ServerKeys } from '../../../src/platform/server-keys.ts';
 import { lookupOf } from '../../../src/services/ppsr/domain/search-keys.ts';
 import { generateStatement } from '../../../src/services/ppsr/sandbox/generator.ts';
+import { ensureCustomerOrganisation } from '../../../src/services/ppsr/store/account.ts';
 import { loadChunk, seededCount } from '../../../src/services/ppsr/store/seed.ts';
 import {
   dischargedBetween,
@@ -222,6 +223,28 @@ describe('transactions in the store', () => {
       requestId: 'req-abandoned',
     });
     expect(failed?.statusCode).toBe(500);
+  });
+});
+
+describe('the customer organisation in the store', () => {
+  it('made on first use once, and every one of many first uses at once gets it', async () => {
+    // Each round a fresh organisation met by many calls at once, each on a connection of its own: the
+    // ones whose insert waited for another's see the row it made.
+    const pool = openDatabase(database.url, 16);
+    try {
+      for (let round = 0; round < 5; round++) {
+        const id = randomUUID();
+        const rows = await Promise.all(
+          Array.from({ length: 16 }, () =>
+            ensureCustomerOrganisation(pool.pool, id, 'At once Limited', new Date()),
+          ),
+        );
+        expect(rows.map((row) => row?.organisationId)).toEqual(Array(16).fill(id));
+        expect(new Set(rows.map((row) => row.version)).size).toBe(1);
+      }
+    } finally {
+      await pool.close();
+    }
   });
 });
 

@@ -31,7 +31,15 @@ export async function ensureCustomerOrganisation(
      SELECT ${ORGANISATION_COLUMNS} FROM ppsr_customer_organisations WHERE organisation_id = $1 LIMIT 1`,
     [organisationId, name, now],
   );
-  return result.rows[0]!;
+  const row = result.rows[0];
+  if (row) return row;
+  // Made at the same moment by another call (its first use too): this statement waited for that insert
+  // and did nothing, but its snapshot predates the row. A statement of its own sees it.
+  const made = await client.query<CustomerOrganisationRow>(
+    `SELECT ${ORGANISATION_COLUMNS} FROM ppsr_customer_organisations WHERE organisation_id = $1`,
+    [organisationId],
+  );
+  return made.rows[0]!;
 }
 
 /** The organisation's record, locked for a change in `client`'s transaction. */
