@@ -6,6 +6,8 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import { insertHoldings } from './compliance.ts';
+import type { DocumentRow } from './documents.ts';
+import type { HoldingRow } from './funds.ts';
 
 type Queryable = Pool | PoolClient;
 export type RecordKind = 'scheme' | 'offer';
@@ -31,17 +33,7 @@ export interface NoticeRow {
   recordedAt: Date;
 }
 
-export interface DocumentFileRow {
-  documentRecId: string;
-  documentType: string;
-  noticeRecId: string | null;
-  title: string;
-  fileName: string;
-  contentType: string;
-  sizeBytes: number;
-  storageKey: string;
-  addedAt: Date;
-}
+export type DocumentFileRow = Omit<DocumentRow, 'subjectKind' | 'subjectNumber'>;
 
 export interface FilingRow {
   fundNumber: string | null;
@@ -88,15 +80,6 @@ export interface FundState {
   versions: FundVersionRow[];
   activities: ActivityRow[];
   documents: DocumentFileRow[];
-}
-
-export interface HoldingRow {
-  assetName: string;
-  assetType: string;
-  isin: string | null;
-  value: number;
-  percentageOfFund: number;
-  currency: string;
 }
 
 const TABLE = { scheme: 'disclose_schemes', offer: 'disclose_offers' } as const;

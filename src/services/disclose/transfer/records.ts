@@ -24,13 +24,13 @@ import {
   versionId,
 } from '../domain/records.ts';
 import { MAX_DOCUMENT_BYTES } from '../store/document-files.ts';
+import type { HoldingRow } from '../store/funds.ts';
 import type {
   ActivityRow,
   DocumentFileRow,
   FilingRow,
   FundState,
   FundVersionRow,
-  HoldingRow,
   NoticeRow,
   ParticipantRow,
   RecordKind,

@@ -10,6 +10,7 @@ import { copyLine, copyText } from '../../../platform/db/copy-text.ts';
 import type { OrganisationPart } from '../domain/organisation-part.ts';
 import { type ChangeEvent, recordChange } from './changes.ts';
 import type { DocumentSource } from './document-source.ts';
+import type { DocumentRow } from './documents.ts';
 import { ENTITY_RECORD_COLUMNS, type EntityRecord, type StoredEntity, toStored } from './entities.ts';
 import { ENTITY_CHANNEL } from './entity-cache.ts';
 import { PART_COPY_COLUMNS, partCopyLine, replacePart } from './org-parts.ts';
@@ -33,25 +34,13 @@ export interface HistoryRow {
 }
 
 /** A filing made through the API (NZBN_905) with its document's row, as the register keeps them. */
-export interface FilingTransferRow {
+export interface FilingTransferRow extends DocumentRow {
   filingId: string;
   filingCode: string;
   registrationDate: Date;
   submissionDate: Date;
   effectiveDate: Date;
   filedBy: string;
-  documentId: string;
-  storageId: string;
-  ownerUserId: string;
-  documentType: string | null;
-  fileName: string | null;
-  contentType: string;
-  sizeBytes: number;
-  sha256: string;
-  version: number;
-  createdAt: Date;
-  updatedAt: Date;
-  filedAt: Date | null;
 }
 
 export interface EntityTransferRow {
