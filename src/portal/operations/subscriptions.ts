@@ -145,18 +145,18 @@ export async function sandboxSubscriptionOf(
 
 /**
  * Sets (or, blank, clears) the fault scenario every call with the user's sandbox subscription meets;
- * the next call meets it, in every process. Answers the scenario as stored, or null.
+ * the next call meets it, in every process. Answers the subscription as it is now, and its product.
  */
 export async function setScenario(
   deps: PortalDeps,
   user: PortalUser,
   subscriptionId: string,
   text: string,
-): Promise<string | null> {
-  const pool = deps.runtime.gateway.pool;
-  await sandboxSubscriptionOf(pool, user, subscriptionId);
+): Promise<{ subscription: MySubscription; product: Product }> {
+  const found = await sandboxSubscriptionOf(deps.runtime.gateway.pool, user, subscriptionId);
   try {
-    return await deps.runtime.subscriptions.setScenario(subscriptionId, text);
+    const sandboxScenario = await deps.runtime.subscriptions.setScenario(subscriptionId, text);
+    return { ...found, subscription: { ...found.subscription, sandboxScenario } };
   } catch (error) {
     if (error instanceof SubscriptionError && error.code.status === 409) throw conflict(error.message);
     if (error instanceof RuleError) throw invalidField(error.field, error.rule);

@@ -1,10 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Product } from '../../gateway/domain/products.ts';
 import { scenarioKindsOf } from '../../gateway/domain/scenarios.ts';
 import { listProducts } from '../../gateway/store/products.ts';
 import { baseUrl } from '../domain/products.ts';
 import { invalidField } from '../errors.ts';
 import type { PortalDeps } from '../index.ts';
 import {
+  type MySubscription,
   newKeys,
   sandboxSubscriptionOf,
   setScenario,
@@ -61,11 +63,19 @@ export function subscriptionRoutes(scope: FastifyInstance, deps: PortalDeps): vo
   });
 
   // A sandbox subscription's fault scenario, for clients that cannot add the Sandbox-Scenario header.
+  const scenarioAnswer = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    { subscription, product }: { subscription: MySubscription; product: Product },
+    saved: boolean,
+  ) => {
+    const page = scenarioPage(request, subscription, scenarioKindsOf(product.service), saved);
+    return sendPage(request, reply, `Fault scenario of ${subscription.productId}`, page);
+  };
+
   scope.get<{ Params: { id: string } }>('/subscriptions/:id/scenario', async (request, reply) => {
     const user = requireUser(request);
-    const { subscription, product } = await sandboxSubscriptionOf(pool, user, request.params.id);
-    const page = scenarioPage(request, subscription, scenarioKindsOf(product.service), false);
-    return sendPage(request, reply, `Fault scenario of ${subscription.productId}`, page);
+    return scenarioAnswer(request, reply, await sandboxSubscriptionOf(pool, user, request.params.id), false);
   });
 
   scope.post<{ Params: { id: string } }>('/subscriptions/:id/scenario', async (request, reply) => {
@@ -73,10 +83,7 @@ export function subscriptionRoutes(scope: FastifyInstance, deps: PortalDeps): vo
     const kind = textField(request.body, 'kind', 20);
     const value = textField(request.body, 'value', 10, false);
     const text = kind === 'none' ? '' : value ? `${kind}=${value}` : kind;
-    await setScenario(deps, user, request.params.id, text);
-    const { subscription, product } = await sandboxSubscriptionOf(pool, user, request.params.id);
-    const page = scenarioPage(request, subscription, scenarioKindsOf(product.service), true);
-    return sendPage(request, reply, `Fault scenario of ${subscription.productId}`, page);
+    return scenarioAnswer(request, reply, await setScenario(deps, user, request.params.id, text), true);
   });
 
   scope.post<{ Params: { id: string } }>('/subscriptions/:id/keys', async (request, reply) => {
