@@ -82,6 +82,25 @@ interface Running {
   close(): Promise<void>;
 }
 
+/** The gateway's log records (JSON lines) as one short line each: its message and the reason given. */
+function linesTo(log: (line: string) => void): { write(record: string): void } {
+  return {
+    write(record) {
+      try {
+        const { msg, reason, err } = JSON.parse(record) as {
+          msg?: string;
+          reason?: string;
+          err?: { message?: string };
+        };
+        const why = reason ?? err?.message;
+        log(`gateway: ${msg ?? ''}${why ? ` (${why})` : ''}`);
+      } catch {
+        log(`gateway: ${record.trim()}`);
+      }
+    },
+  };
+}
+
 /** The gateway over `urls`, listening on a free port of 127.0.0.1, its jobs running unless turned off. */
 async function serve(
   urls: DatabaseUrls,
@@ -91,7 +110,8 @@ async function serve(
   options: SandboxOptions,
 ): Promise<Running> {
   const config = loadConfig({
-    LOG_LEVEL: 'silent',
+    // With a `log`, the gateway's warnings and errors go there (why a request was answered 503, say).
+    LOG_LEVEL: options.log ? 'warn' : 'silent',
     HOST: '127.0.0.1',
     PORT: '0',
     RSG_DATA_DIR: dataDir,
@@ -126,7 +146,7 @@ async function serve(
     await runtime.close();
   };
   try {
-    app = await buildApp(runtime, { logger: false });
+    app = await buildApp(runtime, options.log ? { logStream: linesTo(options.log) } : { logger: false });
     await app.listen({ host: config.host, port: 0 });
     const url = runtime.publicUrl.base;
     if (config.jobs) jobs = await startJobs(runtime, url);

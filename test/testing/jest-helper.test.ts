@@ -1,4 +1,6 @@
+import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/testing/index.ts';
 import type { JestSandbox, SandboxAdminError } from '../../src/testing/jest/sandbox.d.cts';
@@ -122,6 +124,59 @@ describe('the Jest helper', () => {
     describeAs([{ ...described(), keys }], '1');
     await expect(helper().sandbox().reset()).rejects.toMatchObject({ status: 401 });
   });
+
+  it(
+    'waits out a 503 with Retry-After, except where a repeat would do more',
+    async () => {
+      // In front of the sandbox: the first `busy` admin calls are answered as a busy database answers.
+      let busy = 0;
+      const seen: string[] = [];
+      const front: Server = createServer((request, reply) => {
+        seen.push(`${request.method} ${request.url}`);
+        if (busy > 0) {
+          busy -= 1;
+          reply.writeHead(503, { 'Content-Type': 'application/problem+json', 'Retry-After': '1' });
+          reply.end(JSON.stringify({ status: 503, title: 'Service Unavailable' }));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        request.on('data', (chunk: Buffer) => chunks.push(chunk));
+        request.on('end', async () => {
+          const body = Buffer.concat(chunks);
+          const answer = await fetch(`${sandbox.url}${request.url}`, {
+            method: request.method,
+            headers: Object.fromEntries(
+              Object.entries(request.headers).filter(([name]) => name !== 'host' && name !== 'connection'),
+            ) as Record<string, string>,
+            ...(body.length > 0 ? { body } : {}),
+          });
+          reply.writeHead(answer.status, {
+            'Content-Type': answer.headers.get('content-type') ?? 'text/plain',
+          });
+          reply.end(Buffer.from(await answer.arrayBuffer()));
+        });
+      });
+      await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = front.address() as AddressInfo;
+        describeAs([{ ...described(), url: `http://127.0.0.1:${port}` }], '1');
+        const mine = helper().sandbox();
+        await mine.snapshot('busy');
+        busy = 2;
+        seen.length = 0;
+        await mine.restore('busy');
+        expect(seen).toEqual(Array(3).fill('POST /sandbox/admin/snapshots/busy/restore'));
+        // An advance made twice would move the clock twice: the 503 is thrown at once.
+        busy = 1;
+        seen.length = 0;
+        await expect(mine.clock.advance('1d')).rejects.toMatchObject({ status: 503, retryAfter: '1' });
+        expect(seen).toHaveLength(1);
+      } finally {
+        await new Promise((resolve) => front.close(resolve));
+      }
+    },
+    STATES_TIMEOUT,
+  );
 
   it('says what is missing when the setup did not run or described other workers', () => {
     delete process.env.RSG_JEST_SANDBOXES;

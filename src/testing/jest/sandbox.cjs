@@ -9,13 +9,25 @@ const REGISTERS = ['nzbn', 'market-rent', 'iponz', 'ppsr', 'disclose'];
 
 /** A refused or failed admin call: the route's status and its problem+json body. */
 class SandboxAdminError extends Error {
-  constructor(method, path, status, problem) {
+  constructor(method, path, status, problem, retryAfter = null) {
     const detail = problem && typeof problem === 'object' ? problem.detail || problem.title : undefined;
     super(`${method} ${path} answered ${status}${detail ? `: ${detail}` : ''}`);
     this.name = 'SandboxAdminError';
     this.status = status;
     this.problem = problem;
+    /** The answer's `Retry-After` header, if it had one. */
+    this.retryAfter = retryAfter;
   }
+}
+
+/** How long the helpers wait out 503s with `Retry-After` before the last one is thrown. */
+const PATIENCE_MS = 30_000;
+
+/** The wait a 503 asks for (`Retry-After` in seconds), or undefined when it is not one to wait out. */
+function retryAfterMs(error) {
+  if (!(error instanceof SandboxAdminError) || error.status !== 503) return undefined;
+  const seconds = Number(error.retryAfter);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 10) * 1000 : undefined;
 }
 
 function described() {
@@ -60,7 +72,25 @@ function bind(info) {
   const key = info.keys[REGISTERS.find((id) => info.keys[id])];
   if (typeof info.url !== 'string' || !key) throw new Error(`${ENV} holds a sandbox without a URL or a key`);
 
-  async function admin(method, path, body) {
+  /**
+   * One admin call. `again`: a 503 with `Retry-After` (a database busy or restarting, another reset's
+   * pause) is waited out and the call made again, for at most `PATIENCE_MS` in all; only for calls whose
+   * repeat does no more than the first (a reset, a snapshot, a restore, a clock read or set).
+   */
+  async function admin(method, path, body, again = false) {
+    const started = Date.now();
+    for (;;) {
+      try {
+        return await once(method, path, body);
+      } catch (error) {
+        const wait = again ? retryAfterMs(error) : undefined;
+        if (wait === undefined || Date.now() + wait - started > PATIENCE_MS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
+  }
+
+  async function once(method, path, body) {
     const response = await fetch(`${info.url}/sandbox/admin${path}`, {
       method,
       headers: {
@@ -76,7 +106,10 @@ function bind(info) {
     } catch {
       parsed = text;
     }
-    if (!response.ok) throw new SandboxAdminError(method, `/sandbox/admin${path}`, response.status, parsed);
+    if (!response.ok) {
+      const retryAfter = response.headers.get('retry-after');
+      throw new SandboxAdminError(method, `/sandbox/admin${path}`, response.status, parsed, retryAfter);
+    }
     return parsed;
   }
 
@@ -91,22 +124,24 @@ function bind(info) {
     userId: info.userId,
     scale: info.scale,
     clock: Object.freeze({
-      read: async () => readingOf(await admin('GET', '/clock')),
+      read: async () => readingOf(await admin('GET', '/clock', undefined, true)),
       advance: async (duration) => readingOf(await admin('POST', '/clock/advance', { duration })),
       set: async (time) =>
-        readingOf(await admin('PUT', '/clock', { time: time instanceof Date ? time.toISOString() : time })),
+        readingOf(
+          await admin('PUT', '/clock', { time: time instanceof Date ? time.toISOString() : time }, true),
+        ),
     }),
     /** Every register back to its seeded state, the clock to where it was at the start; keys stay. */
     async reset() {
-      await admin('POST', `/reset?scale=${encodeURIComponent(info.scale)}`);
+      await admin('POST', `/reset?scale=${encodeURIComponent(info.scale)}`, undefined, true);
     },
     /** Keeps the registers (and the clock) as they are now under `name`. */
     async snapshot(name) {
-      await admin('PUT', `/snapshots/${snapshotName(name)}`);
+      await admin('PUT', `/snapshots/${snapshotName(name)}`, undefined, true);
     },
     /** Puts the registers and the clock back as they were when `name` was kept. */
     async restore(name) {
-      await admin('POST', `/snapshots/${snapshotName(name)}/restore`);
+      await admin('POST', `/snapshots/${snapshotName(name)}/restore`, undefined, true);
     },
   });
 }

@@ -28,10 +28,15 @@ export interface JestSandbox {
   restore(name: string): Promise<void>;
 }
 
-/** A refused or failed admin call: the route's HTTP status and its problem+json body. */
+/**
+ * A refused or failed admin call: the route's HTTP status and its problem+json body. A 503 with
+ * `Retry-After` is waited out (up to 30 s) before it is thrown, except by `clock.advance`.
+ */
 export declare class SandboxAdminError extends Error {
   readonly status: number;
   readonly problem: unknown;
+  /** The answer's `Retry-After` header, if it had one. */
+  readonly retryAfter: string | null;
 }
 
 /** This worker's sandbox (`JEST_WORKER_ID`), started by the suite's `globalSetup`. */
