@@ -1,11 +1,12 @@
 import type { Config } from '../config.ts';
-import { type KeySlot, unknownSubscription } from '../gateway/domain/subscriptions.ts';
+import type { KeySlot } from '../gateway/domain/subscriptions.ts';
 import {
   changeState,
   createSubscription,
   listSubscriptions,
   regenerateKey,
   setSubscriptionScenario,
+  subscriptionScenarioNow,
 } from '../gateway/operations/subscriptions.ts';
 import { usageOf } from '../gateway/store/usage.ts';
 import { ENVIRONMENT_PREFIX, ENVIRONMENTS, productId } from '../services/contract.ts';
@@ -162,9 +163,7 @@ async function scenarioAction(
   const scenario = await withGateway(config, async (pool) => {
     if (set !== undefined || values.clear)
       return setSubscriptionScenario(pool, id, values.clear ? null : set!);
-    const found = (await listSubscriptions(pool)).find((subscription) => subscription.id === id);
-    if (!found) throw unknownSubscription(id);
-    return found.sandboxScenario;
+    return subscriptionScenarioNow(pool, id);
   });
   print({ subscriptionId: id, scenario }, json, () =>
     scenario

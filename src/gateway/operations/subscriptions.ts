@@ -27,6 +27,7 @@ import {
   lockSubscriptionProduct,
   lockSubscriptionState,
   replaceKey,
+  sandboxScenarioOf,
   subscriptionRows,
   updateSandboxScenario,
   updateSubscriptionState,
@@ -109,6 +110,13 @@ export async function setSubscriptionScenario(
     await publish(tx, { kind: 'subscription', id: subscriptionId });
     return scenario;
   });
+}
+
+/** The fault scenario set on the subscription now (canonical text), or null. */
+export async function subscriptionScenarioNow(pool: Pool, subscriptionId: string): Promise<string | null> {
+  const found = await sandboxScenarioOf(pool, subscriptionId);
+  if (!found) throw unknownSubscription(subscriptionId);
+  return found.scenario;
 }
 
 export async function findKeyOwner(pool: Pool, key: string): Promise<KeyOwner | undefined> {

@@ -87,6 +87,18 @@ export async function updateSandboxScenario(
   await tx.query('UPDATE subscriptions SET sandbox_scenario = $2 WHERE id = $1', [subscriptionId, scenario]);
 }
 
+/** The subscription's fault scenario (its canonical text, or null); undefined when there is none. */
+export async function sandboxScenarioOf(
+  pool: Pool,
+  subscriptionId: string,
+): Promise<{ scenario: string | null } | undefined> {
+  const found = await pool.query<{ scenario: string | null }>(
+    'SELECT sandbox_scenario AS scenario FROM subscriptions WHERE id = $1',
+    [subscriptionId],
+  );
+  return found.rows[0];
+}
+
 /** The subscription and product of the key with this hash (whether its user is an operator is identity's). */
 export async function keyOwnerByHash(pool: Pool, hash: Buffer): Promise<KeyOwnerRow | undefined> {
   const result = await pool.query<KeyOwnerRow>(
