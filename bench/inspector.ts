@@ -1,14 +1,9 @@
-import type { FastifyPluginAsync } from 'fastify';
+import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { Inspector } from '../src/gateway/jobs/inspector.ts';
-import { createSubscription } from '../src/gateway/operations/subscriptions.ts';
-import type { ServiceContext } from '../src/gateway/service-context.ts';
-import { updateProduct } from '../src/gateway/store/products.ts';
-import { addUser } from '../src/identity/operations/users.ts';
 import { openRuntime, type Runtime } from '../src/runtime.ts';
-import { SERVICES } from '../src/services/registry.ts';
-import { FIXED_ANSWER } from './fixed-answer.ts';
+import { benchSubscription, FIXED_PATH, FIXED_SERVICES } from './gateway-app.ts';
 import { benchDatabases, median, recordResults } from './support.ts';
 
 /**
@@ -36,31 +31,15 @@ try {
   // The writer is driven by hand: its write is timed apart from the calls.
   await runtime.inspector.close();
   runtime.inspector = new Inspector(runtime.gateway.pool, { flushEveryMs: 0 });
-  const pool = runtime.gateway.pool;
-  await updateProduct(pool, 'sandbox-nzbn', {
-    rateLimitPerMinute: 100_000_000,
-    quota: { calls: 1_000_000_000, periodSeconds: 86_400 },
-  });
-  const user = await addUser(pool, { email: `bench-${Date.now()}@example.test` });
-  const { primaryKey } = await createSubscription(pool, {
-    userId: user.id,
-    productId: 'sandbox-nzbn',
-    state: 'active',
-  });
-  const fixed: FastifyPluginAsync<ServiceContext> = async (app) => {
-    app.get('/fixed', async (_request, reply) =>
-      reply.type('application/json; charset=utf-8').send(FIXED_ANSWER),
-    );
-  };
-  const services = SERVICES.map((service) =>
-    service.id === 'nzbn' ? { ...service, routes: fixed } : service,
-  );
-  const on = await buildApp(runtime, { services, logger: false });
+  const primaryKey = await benchSubscription(runtime);
+  // With the logger on, as `servers/gateway.ts` runs it (its lines go nowhere).
+  const logStream = pino.destination('/dev/null');
+  const on = await buildApp(runtime, { services: FIXED_SERVICES, logStream });
   const offRuntime = {
     ...runtime,
     config: { ...runtime.config, inspector: { enabled: false, productionBodies: false } },
   };
-  const off = await buildApp(offRuntime, { services, logger: false });
+  const off = await buildApp(offRuntime, { services: FIXED_SERVICES, logStream });
   await Promise.all([on.ready(), off.ready()]);
   const apps = { on, off };
 
@@ -79,7 +58,7 @@ try {
       while (sent < count) {
         sent++;
         const answer = await app.inject({
-          url: '/sandbox/nzbn/v5/fixed',
+          url: FIXED_PATH,
           headers: { 'Ocp-Apim-Subscription-Key': primaryKey },
         });
         if (answer.statusCode !== 200) throw new Error(`${name}: ${answer.statusCode} ${answer.body}`);
