@@ -103,7 +103,7 @@ try {
   const lines = [
     '## Request inspector: what it adds to a call (`npm run bench:inspector`)',
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${databases.label}; ${ROUNDS} rounds of ${CALLS.toLocaleString('en')} calls per side (32 in flight, \`inject\`), the sides alternating, the order reversed every other round; process CPU time (user + system) per call, a full collection before each block and before each write, and 50 ms for its concurrent sweeping to finish (so no block pays for another's garbage). The call is \`bench:gateway\`'s (the fixed JSON of the sandbox business number product through the guard, usage and metrics), inspector on (every call captured with its body) against the same gateway over the same runtime with it off.`,
+    `Measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${databases.label}; ${ROUNDS} rounds of ${CALLS.toLocaleString('en')} calls per side (32 in flight, \`inject\`), the sides alternating, the order reversed every other round; process CPU time (user + system) per call, a full collection before each block and before each write, and 50 ms for its concurrent sweeping to finish (so no block pays for another's garbage). The call is \`bench:gateway\`'s (the fixed JSON of the sandbox business number product through the guard, usage and metrics), inspector on against the same gateway over the same runtime with it off; the inspector written after each round, so the first 500 calls of each round's block are captured with their bodies (as a subscription's first 500 calls between two writes, 5 s apart in a server) and the rest pay the bound's map read.`,
     '',
     '| | CPU µs per call (median) |',
     '|---|---|',
