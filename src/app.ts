@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { reportInspectorDrops } from './gateway/http/inspector.ts';
 import { reportLimitHealth } from './gateway/http/limit-health.ts';
 import { HttpMetrics } from './gateway/http/metrics.ts';
 import { dialectOfUrl, mountService } from './gateway/http/mount.ts';
@@ -123,6 +124,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
 
   const metrics = options.metrics ?? new HttpMetrics(options.processMetrics ?? false);
   reportLimitHealth(app, runtime.limits, metrics.registry);
+  reportInspectorDrops(metrics.registry, () => runtime.inspector.stats());
   app.addHook('preClose', (done) => {
     marks.close();
     done();

@@ -1,44 +1,20 @@
-import type { FastifyPluginAsync } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createSubscription } from '../../src/gateway/operations/subscriptions.ts';
-import type { ServiceContext } from '../../src/gateway/service-context.ts';
-import { updateProduct } from '../../src/gateway/store/products.ts';
-import { addUser } from '../../src/identity/operations/users.ts';
 import { openRuntime } from '../../src/runtime.ts';
-import { SERVICES } from '../../src/services/registry.ts';
-import { FIXED_ANSWER } from '../fixed-answer.ts';
+import { benchSubscription, FIXED_SERVICES } from '../gateway-app.ts';
 
 /**
- * The same answer through the whole gateway: request id, key lookup, sliding-window rate limit and
- * quota check, usage counting, metrics. The database URLs come from the parent (RSG_BENCH_URLS).
+ * The same answer through the whole gateway (gateway-app.ts), over HTTP. The database URLs come from the
+ * parent (RSG_BENCH_URLS).
  */
 const urls = JSON.parse(process.env.RSG_BENCH_URLS ?? '{}');
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
 const runtime = await openRuntime(config, { urls, embedded: undefined });
-const pool = runtime.gateway.pool;
-// A limit the benchmark cannot reach, so every call is checked and none refused.
-await updateProduct(pool, 'sandbox-nzbn', {
-  rateLimitPerMinute: 100_000_000,
-  quota: { calls: 1_000_000_000, periodSeconds: 86_400 },
-});
-const user = await addUser(pool, { email: `bench-${Date.now()}@example.test` });
-const { primaryKey } = await createSubscription(pool, {
-  userId: user.id,
-  productId: 'sandbox-nzbn',
-  state: 'active',
-});
-
-const fixed: FastifyPluginAsync<ServiceContext> = async (app) => {
-  app.get('/fixed', async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(FIXED_ANSWER),
-  );
-};
-const services = SERVICES.map((service) => (service.id === 'nzbn' ? { ...service, routes: fixed } : service));
+const primaryKey = await benchSubscription(runtime);
 // With the logger on, as `rsg start` runs it (its lines go nowhere: the level is warn, and request
 // logging is off below debug), so that the per-request logger costs here what it costs in production.
-const app = await buildApp(runtime, { services, logStream: pino.destination('/dev/null') });
+const app = await buildApp(runtime, { services: FIXED_SERVICES, logStream: pino.destination('/dev/null') });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 process.stdout.write(

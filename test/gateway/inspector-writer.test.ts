@@ -1,11 +1,13 @@
 import type { Pool } from 'pg';
+import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { type PendingCall, pendingCall } from '../../src/gateway/domain/inspector.ts';
+import type { CapturedCall } from '../../src/gateway/domain/inspector.ts';
+import { reportInspectorDrops } from '../../src/gateway/http/inspector.ts';
 import { Inspector } from '../../src/gateway/jobs/inspector.ts';
 
 /** The inspector's writer without a database: what it writes, what it drops, and that a fault never throws. */
-function call(subscriptionId: string, n: number): PendingCall {
-  return pendingCall({
+function call(subscriptionId: string, n: number): CapturedCall {
+  return {
     sentAt: 1_000 + n,
     environment: 'sandbox',
     service: 'nzbn',
@@ -19,7 +21,7 @@ function call(subscriptionId: string, n: number): PendingCall {
     requestBody: undefined,
     responseBody: undefined,
     bodies: true,
-  });
+  };
 }
 
 function recordingPool(fail = false) {
@@ -81,5 +83,19 @@ describe('the inspector writer', () => {
     expect(lines).toHaveLength(1);
     await expect(inspector.sweep()).resolves.toBe(0);
     await inspector.close();
+  });
+
+  it('counts what it dropped in /metrics: full, and unwritten while the database is away', async () => {
+    const { pool } = recordingPool(true);
+    const inspector = new Inspector(pool, { flushEveryMs: 0, capacity: 2 });
+    const registry = new Registry();
+    reportInspectorDrops(registry, () => inspector.stats());
+    for (let n = 0; n < 3; n++) inspector.capture(call(`s${n}`, n));
+    await inspector.flush();
+    const text = await registry.metrics();
+    expect(text).toContain('# TYPE rsg_inspector_calls_dropped_total counter');
+    expect(text).toContain('rsg_inspector_calls_dropped_total{reason="full"} 1');
+    expect(text).toContain('rsg_inspector_calls_dropped_total{reason="unwritten"} 2');
+    expect(inspector.stats()).toMatchObject({ dropped: 3, full: 1, unwritten: 2 });
   });
 });

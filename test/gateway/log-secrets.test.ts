@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isSecretName } from '../../src/gateway/domain/redaction.ts';
 import { registerClient } from '../../src/identity/operations/clients.ts';
 import { loggerOptions, redactText, redactUrl } from '../../src/platform/http/log-redaction.ts';
 import { PROJECT_ROOT } from '../../src/platform/paths.ts';
@@ -535,6 +536,23 @@ describe('redaction rules', () => {
     );
     expect(redactText('authorization: Bearer eyJ.x.y')).toBe('authorization: Bearer [REDACTED]');
     expect(redactText('{"password":"hunter2","name":"n"}')).toBe('{"password":"[REDACTED]","name":"n"}');
+  });
+
+  it('follows the secret names the request inspector follows', () => {
+    for (const name of [
+      'financingStatementPin',
+      'X-Amz-Signature',
+      'webhook_secret',
+      'apiKey',
+      'debtor-pin',
+    ]) {
+      expect(isSecretName(name), name).toBe(true);
+      expect(redactUrl(`/a?${name}=v&page=2`)).toBe(`/a?${name}=[REDACTED]&page=2`);
+    }
+    // A URL quoted under another name loses its signature all the same.
+    expect(redactText('url: https://h/f?expires=1&signature=abc')).toBe(
+      'url: https://h/f?expires=1&signature=[REDACTED]',
+    );
   });
 
   it('censors secret headers and fields that a log object carries, and keeps the rest', () => {

@@ -30,9 +30,16 @@ export const PARSED_BODY_LIMIT = 1024 * 1024;
 /** A refusal's reason is kept up to this many characters. */
 export const REASON_LIMIT = 300;
 
-/** One call as the gateway saw it, before redaction (held in memory until the next write). */
+/**
+ * One call as the gateway saw it, before redaction, held in memory until the next write: references to
+ * what the call made anyway (its headers, its body, the answer as sent), nothing copied but the answer's
+ * headers (http/inspector.ts).
+ */
 export interface CapturedCall {
-  /** When the answer was sent (ms since the epoch). */
+  /**
+   * When the answer was sent (ms since the epoch, fractional): read from the clock `durationMs` is read
+   * from, so that calls made one after another keep their order once the time taken is subtracted.
+   */
   sentAt: number;
   environment: Environment;
   service: string;
@@ -51,22 +58,6 @@ export interface CapturedCall {
   /** Whether bodies are kept for this call (production: only when an operator turned them on). */
   bodies: boolean;
 }
-
-/**
- * A call as the hook keeps it until the next write: only references (the request, the reply, the
- * payload), read into a `CapturedCall` off the request's path, since copying the answer's headers on
- * every call cost more than the rest of the capture (http/inspector.ts).
- */
-export interface PendingCall {
-  readonly subscriptionId: string;
-  captured(): CapturedCall;
-}
-
-/** A call already read (tests, and anything captured outside a request). */
-export const pendingCall = (call: CapturedCall): PendingCall => ({
-  subscriptionId: call.subscriptionId,
-  captured: () => call,
-});
 
 /** A call as stored and shown: every secret replaced. */
 export interface InspectedCall {
@@ -90,6 +81,9 @@ export interface InspectedCall {
 
 const TRUNCATED = '\n… [cut: the inspector keeps the first 16 KiB]';
 
+/** What is shown of an answer or request body that was streamed: its pieces are not read. */
+export const STREAMED_BODY = '[a streamed body: not shown]';
+
 function headerText(headers: Readonly<Record<string, HeaderValue>>, name: string): string | undefined {
   const value = headers[name];
   return value === undefined ? undefined : Array.isArray(value) ? value.join(', ') : String(value);
@@ -107,7 +101,7 @@ export function bodyText(body: unknown, contentType: string | undefined): string
       'utf8',
     );
   }
-  if (typeof (body as { pipe?: unknown }).pipe === 'function') return '[a streamed body: not shown]';
+  if (typeof (body as { pipe?: unknown }).pipe === 'function') return STREAMED_BODY;
   if (typeof body === 'object') {
     try {
       return JSON.stringify(body).slice(0, BODY_READ_LIMIT);
@@ -139,7 +133,9 @@ export function inspect(call: CapturedCall): InspectedCall {
     call.bodies || isRefusal(call.status) ? bodyText(call.responseBody, responseType) : undefined;
   const responseBody = responseText === undefined ? null : redactBody(responseText, responseType, secrets);
   return {
-    at: new Date(call.sentAt - Math.round(call.durationMs)),
+    // When the call came (to the millisecond, not rounded up: a call never seems to start before the
+    // one it followed).
+    at: new Date(Math.floor(call.sentAt - call.durationMs)),
     environment: call.environment,
     service: call.service,
     subscriptionId: call.subscriptionId,

@@ -1,6 +1,7 @@
 /**
  * What the request inspector never keeps: every secret a call carries or an answer shows, replaced by
- * `[REDACTED]` before a captured call is stored. Pure, and the one place these rules live.
+ * `[REDACTED]` before a captured call is stored. Pure, and the one place these rules live; the names they
+ * follow (`isSecretName`) are platform/secret-names.ts's, which the log redaction follows too.
  *
  * - **Headers by name**: the key (`Ocp-Apim-Subscription-Key`), `Authorization`, cookies, the secured
  *   interests register's `Financing-Statement-PIN` and `Debtor-PIN`, API keys, signatures, and any header
@@ -16,67 +17,9 @@
  *   Web Tokens; `Bearer …` credentials.
  */
 
-export const REDACTED = '[REDACTED]';
+import { isSecretInputName, isSecretName, REDACTED } from '../../platform/secret-names.ts';
 
-/** A name whose last word is one of these holds a secret (`debtorPin`, `client_secret`, `X-Amz-Signature`). */
-const SECRET_WORDS = new Set([
-  'pin',
-  'pins',
-  'password',
-  'passwd',
-  'passphrase',
-  'passcode',
-  'secret',
-  'token',
-  'signature',
-  'sig',
-  'verifier',
-  'assertion',
-  'cookie',
-  'credentials',
-]);
-
-/** Whole names that hold a secret, compared without case, `-` or `_`. */
-const SECRET_NAMES = new Set([
-  'ocpapimsubscriptionkey',
-  'subscriptionkey',
-  'authorization',
-  'proxyauthorization',
-  'setcookie',
-  'apikey',
-  'xapikey',
-  'accesskey',
-  'privatekey',
-  'clientsecret',
-  'webhooksecret',
-  'primarykey',
-  'secondarykey',
-  'csrf',
-]);
-
-/** Query parameters that are secrets besides the names above: an API key passed as `key` or `code`. */
-const SECRET_QUERY_NAMES = new Set(['key', 'code']);
-
-const nameCache = new Map<string, boolean>();
-
-/** Whether a header, field, element or parameter of this name holds a secret. */
-export function isSecretName(name: string): boolean {
-  const cached = nameCache.get(name);
-  if (cached !== undefined) return cached;
-  const whole = name.toLowerCase().replace(/[-_.\s]/g, '');
-  // camelCase, snake_case, kebab-case and dotted names split into words; the last one decides.
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-  const secret = SECRET_NAMES.has(whole) || SECRET_WORDS.has(words.at(-1) ?? '');
-  if (nameCache.size < 10_000) nameCache.set(name, secret);
-  return secret;
-}
-
-const isSecretQueryName = (name: string) => isSecretName(name) || SECRET_QUERY_NAMES.has(name.toLowerCase());
+export { isSecretName, REDACTED };
 
 /**
  * The secret values found in a call, to be scrubbed from every text of it. Values shorter than four
@@ -122,7 +65,7 @@ export function redactPatterns(text: string): string {
   let out = text;
   if (out.includes('=')) {
     out = out.replace(URL_PARAMETER, (whole, lead: string, name: string) =>
-      isSecretQueryName(name) ? `${lead}${name}=${REDACTED}` : whole,
+      isSecretInputName(name) ? `${lead}${name}=${REDACTED}` : whole,
     );
   }
   if (out.includes('whsec_')) out = out.replace(WEBHOOK_SECRET, REDACTED);
@@ -145,7 +88,7 @@ export function redactUrl(url: string, secrets: Secrets): string {
   const mark = url.indexOf('?');
   if (mark < 0) return redactText(url, secrets);
   const path = url.slice(0, mark);
-  const query = redactForm(url.slice(mark + 1), secrets, isSecretQueryName);
+  const query = redactForm(url.slice(mark + 1), secrets, isSecretInputName);
   return `${redactText(path, secrets)}?${query}`;
 }
 
@@ -161,7 +104,7 @@ function decode(text: string): string {
 export function redactForm(
   form: string,
   secrets: Secrets,
-  secretName: (name: string) => boolean = isSecretQueryName,
+  secretName: (name: string) => boolean = isSecretInputName,
 ): string {
   const parts = form.split('&');
   // Secrets first, so a secret value repeated in another field is scrubbed there too.
@@ -293,6 +236,6 @@ export function redactBody(text: string, contentType: string | undefined, secret
       return redactXml(redactJsonText(text, secrets), secrets);
     }
   }
-  if (kind === 'form') return redactForm(text, secrets, isSecretQueryName);
+  if (kind === 'form') return redactForm(text, secrets, isSecretInputName);
   return redactXml(redactJsonText(text, secrets), secrets);
 }

@@ -190,6 +190,11 @@ export function subscriptionGuard(
   userRateLimit?: number,
   /** Run once a call is let through; an error it returns is the call's answer (the URL's text check). */
   admitted: (request: FastifyRequest) => Error | undefined = () => undefined,
+  /**
+   * Run as soon as the call is tied to its subscription (`request.caller` set), before any refusal that
+   * follows: the request inspector's step (inspector.ts).
+   */
+  identified: (request: FastifyRequest, reply: FastifyReply) => void = () => {},
 ) {
   const refuse = (request: FastifyRequest, reply: FastifyReply, error: HttpError) =>
     sendError(request, reply, error, 'apim');
@@ -224,6 +229,7 @@ export function subscriptionGuard(
       subscriberId: owner.userId,
     };
     if (owner.scenario) request.subscriptionScenario = owner.scenario;
+    identified(request, reply);
     // A bearer token is optional, but a token that is sent must pass every check; a three-legged
     // operation needs a user's token.
     try {
@@ -303,6 +309,7 @@ export function subscriptionGuard(
       subscriberId: owner.userId,
     };
     if (owner.scenario) request.subscriptionScenario = owner.scenario;
+    identified(request, reply);
     const outcome = checkSync(limitsOf(owner, request.caller));
     if (outcome.allowed) return ADMITTED;
     refuse(request, reply, limitRefusal(outcome));

@@ -1,20 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Counter, type Registry } from 'prom-client';
 import type { Environment, ServiceId } from '../../services/contract.ts';
-import {
-  BODY_READ_LIMIT,
-  type CapturedCall,
-  PARSED_BODY_LIMIT,
-  type PendingCall,
-} from '../domain/inspector.ts';
-import type { Inspector } from '../jobs/inspector.ts';
+import { BODY_READ_LIMIT, type CapturedCall, PARSED_BODY_LIMIT, STREAMED_BODY } from '../domain/inspector.ts';
+import type { Inspector, InspectorCounts } from '../jobs/inspector.ts';
 
-/**
- * One call as the hook keeps it: references only. Its answer's headers, its request's headers and body
- * are read when the inspector writes (`captured`), off the request's path: `reply.getHeaders()` copies
- * every header into a new object, which on every call cost about as much as the rest of the inspector
- * (bench:gateway). A reply keeps its headers after it is sent. At most 500 per subscription wait
- * (jobs/inspector.ts), so what this holds is bounded.
- */
 /** A string's first `length` characters as a string of their own (a slice would keep the whole alive). */
 const copied = (text: string, length: number) => Buffer.from(text.slice(0, length), 'utf8').toString('utf8');
 
@@ -42,72 +32,106 @@ function heldBody(body: unknown, declaredLength: string | undefined): unknown {
   }
 }
 
-class ReplyCall implements PendingCall {
-  readonly subscriptionId: string;
-
-  private readonly requestBody: unknown;
-  private readonly payload: unknown;
-
-  constructor(
-    private readonly request: FastifyRequest,
-    private readonly reply: FastifyReply,
-    payload: unknown,
-    private readonly sentAt: number,
-    private readonly durationMs: number,
-    private readonly environment: Environment,
-    private readonly service: ServiceId,
-    private readonly bodies: boolean,
-  ) {
-    this.subscriptionId = request.caller!.subscriptionId;
-    const refusal = reply.statusCode >= 400 && reply.statusCode < 500;
-    this.requestBody = bodies ? heldBody(request.body, request.headers['content-length']) : undefined;
-    // The answer of a 4xx is read for its reason even when bodies are not kept (it is not stored).
-    this.payload = bodies || refusal ? heldBody(payload, undefined) : undefined;
-  }
-
-  captured(): CapturedCall {
-    const { request, reply } = this;
-    const status = reply.statusCode;
-    return {
-      sentAt: this.sentAt,
-      environment: this.environment,
-      service: this.service,
-      subscriptionId: this.subscriptionId,
-      method: request.method,
-      url: request.url,
-      status,
-      durationMs: this.durationMs,
-      requestHeaders: request.headers,
-      responseHeaders: reply.getHeaders(),
-      requestBody: this.requestBody,
-      responseBody: this.payload,
-      bodies: this.bodies,
-    };
-  }
+/**
+ * The answer's body from what its `end` was given: Fastify ends a whole answer with its text or bytes
+ * (and a `Content-Length`); an answer ended without them and without a `Content-Length`, though its
+ * status has a body, was streamed (piped, or written by a hijacked reply) and is not read.
+ */
+function sentBody(chunk: unknown, status: number, headers: Record<string, unknown>, method: string): unknown {
+  if (typeof chunk === 'string' || chunk instanceof Uint8Array) return heldBody(chunk, undefined);
+  const bodiless = status < 200 || status === 204 || status === 304 || method === 'HEAD';
+  return bodiless || headers['content-length'] !== undefined ? undefined : STREAMED_BODY;
 }
 
+type End = ServerResponse['end'];
+
 /**
- * The request inspector's hook on a service's guarded routes (`onSend`: the answer's status and body
- * are final, and the guard has named the subscription). A call the guard could not tie to a
- * subscription (no key, an unknown one) is not recorded: it belongs to nobody's inspector. The hook keeps
- * references in the inspector's bounded rings; reading, redaction and the database write happen in the
- * inspector's batch (jobs/inspector.ts), never on the request's path. `bodies` false keeps metadata only
- * (production, unless an operator turned bodies on).
+ * The request inspector on a service's guarded routes, as the guard's `identified` step (guard.ts): a
+ * call the guard tied to a subscription asks the inspector whether that subscription has room (a map
+ * read; past its 500 calls waiting for the next write, nothing more happens), and only then is its
+ * answer watched: its `end` is wrapped for this answer alone, and when the answer is sent the call is
+ * taken as the inspector keeps it (`CapturedCall`): the method, the URL, the status, the time taken,
+ * references to the request's headers and body and to the answer as sent, and a copy of the answer's
+ * headers. The request and reply themselves are let go with the answer. Nothing else runs on the
+ * request's path: no hook phase for every call (each costs every call a turn of Fastify's hook runner:
+ * docs/decisions/0002-gateway-per-request-costs.md), no redaction, no I/O (those happen in the
+ * inspector's batch, jobs/inspector.ts). A call the guard could not tie to a subscription (no key, an
+ * unknown one) is not recorded: it belongs to nobody's inspector. `bodies` false keeps metadata only
+ * (production, unless an operator turned bodies on); a 4xx answer is still kept for its reason (never
+ * stored). An answer never ended (the connection dropped) is not recorded.
  */
 export function inspectCalls(
-  guarded: FastifyInstance,
   inspector: Inspector,
   environment: Environment,
   service: ServiceId,
   bodies: boolean,
-): void {
-  guarded.addHook('onSend', (request, reply, payload, done) => {
-    // A subscription with 500 calls waiting for the next write pays a map read, nothing more.
-    if (request.caller && inspector.admits(request.caller.subscriptionId)) {
-      inspector.keepCall(
-        new ReplyCall(request, reply, payload, Date.now(), reply.elapsedTime, environment, service, bodies),
-      );
+): (request: FastifyRequest, reply: FastifyReply) => void {
+  /** The call as kept once its answer is sent; any fault here only loses the call, never the answer. */
+  const sent = (request: FastifyRequest, reply: FastifyReply, chunk: unknown): void => {
+    try {
+      const status = reply.raw.statusCode;
+      const responseHeaders = reply.getHeaders();
+      const refusal = status >= 400 && status < 500;
+      const call: CapturedCall = {
+        // The clock Fastify times the call with (`elapsedTime`), so its start is exact.
+        sentAt: performance.timeOrigin + performance.now(),
+        environment,
+        service,
+        subscriptionId: request.caller!.subscriptionId,
+        method: request.method,
+        url: request.url,
+        status,
+        durationMs: reply.elapsedTime,
+        requestHeaders: request.headers,
+        responseHeaders,
+        requestBody: bodies ? heldBody(request.body, request.headers['content-length']) : undefined,
+        // The answer of a 4xx is read for its reason even when bodies are not kept (it is not stored).
+        responseBody:
+          bodies || refusal ? sentBody(chunk, status, responseHeaders, request.method) : undefined,
+        bodies,
+      };
+      inspector.capture(call);
+    } catch {
+      // The inspector is a debugging aid: a call it cannot read is not kept.
     }
-    done(null, payload);
+  };
+  return (request, reply) => {
+    if (!request.caller || !inspector.admits(request.caller.subscriptionId)) return;
+    const raw = reply.raw;
+    const end = raw.end as (this: ServerResponse, ...args: unknown[]) => ServerResponse;
+    let watching = true;
+    raw.end = function endInspected(
+      this: ServerResponse,
+      chunk?: unknown,
+      encoding?: unknown,
+      callback?: unknown,
+    ) {
+      if (watching) {
+        watching = false;
+        sent(request, reply, chunk);
+      }
+      return end.call(this, chunk, encoding, callback);
+    } as End;
+  };
+}
+
+/**
+ * `rsg_inspector_calls_dropped_total{reason}`: the calls the request inspector could not keep — `full`
+ * (2,000 calls already waited for the next write) or `unwritten` (their batch could not be written: the
+ * database away) — read from the inspector when /metrics is read. Calls past a subscription's 500 between
+ * two writes are not counted: that is the inspector's bound, not a loss.
+ */
+export function reportInspectorDrops(registry: Registry, stats: () => InspectorCounts): void {
+  new Counter({
+    name: 'rsg_inspector_calls_dropped_total',
+    help: 'Calls the request inspector could not keep: full (too many waiting) or unwritten (database away)',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      const { full, unwritten } = stats();
+      this.reset();
+      this.inc({ reason: 'full' }, full);
+      this.inc({ reason: 'unwritten' }, unwritten);
+    },
   });
 }

@@ -218,7 +218,25 @@ async function guardedRoutes(guarded: FastifyInstance, mounting: Mounting): Prom
   const { runtime, environment, service, prepare, marks, gate } = mounting;
   // The URL's text is checked here once the call is let through, so that the routes without a
   // body run no preValidation hook (input-text.ts).
-  const guard = subscriptionGuard(runtime, environment, service.id, mounting.userRateLimit, urlTextRefusal);
+  // The request inspector (inspector.ts): each subscription's last calls, watched from the guard's step
+  // that names the subscription; production's without bodies unless an operator turned them on.
+  const { inspector } = runtime.config;
+  const inspected = inspector.enabled
+    ? inspectCalls(
+        runtime.inspector,
+        environment,
+        service.id,
+        environment === 'sandbox' || inspector.productionBodies,
+      )
+    : undefined;
+  const guard = subscriptionGuard(
+    runtime,
+    environment,
+    service.id,
+    mounting.userRateLimit,
+    urlTextRefusal,
+    inspected,
+  );
   guarded.decorate(URL_TEXT_CHECKED_ON_REQUEST, true);
   // The answer is marked here too (request id, Connection: close once shutting down), so that the
   // hot path runs no onSend hook (answer-marks.ts).
@@ -241,13 +259,6 @@ async function guardedRoutes(guarded: FastifyInstance, mounting: Mounting): Prom
     'preParsing',
     scenarioHook(environment, service.id, () => mounting.context.clock.now()),
   );
-  // The request inspector (inspector.ts): each subscription's last calls; production's without bodies
-  // unless an operator turned them on.
-  const { inspector } = runtime.config;
-  if (inspector.enabled) {
-    const bodies = environment === 'sandbox' || inspector.productionBodies;
-    inspectCalls(guarded, runtime.inspector, environment, service.id, bodies);
-  }
   if (service.routes) {
     // Every input of every operation has a validator: a route that would take one unchecked fails here.
     guarded.addHook('onRoute', auditDeclaredInput);

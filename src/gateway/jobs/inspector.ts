@@ -1,9 +1,9 @@
 import type { Pool } from 'pg';
 import {
   CALLS_PER_SUBSCRIPTION,
+  type CapturedCall,
   type InspectedCall,
   inspect,
-  type PendingCall,
   RETENTION_MS,
 } from '../domain/inspector.ts';
 import { deleteCallsBefore, insertCalls } from '../store/inspector.ts';
@@ -29,8 +29,12 @@ export interface InspectorOptions {
 export interface InspectorCounts {
   /** Calls written since start. */
   written: number;
-  /** Calls dropped: more than `capacity` waited, or their batch could not be written. */
+  /** Calls dropped: `full` and `unwritten` together. */
   dropped: number;
+  /** Calls dropped because `capacity` calls already waited. */
+  full: number;
+  /** Calls dropped because their batch could not be written (the database away) or a call not redacted. */
+  unwritten: number;
   /** Calls not kept: their subscription already had 500 waiting for the next write. */
   skipped: number;
   /** Calls waiting in memory now. */
@@ -38,21 +42,21 @@ export interface InspectorCounts {
 }
 
 /**
- * The request inspector's writer. A call pays a map read to learn whether its subscription has room
- * (`admits`: fewer than 500 of its calls wait for the next write, and fewer than `capacity`, 2,000, in
- * all) and, if so, one push of references (http/inspector.ts); a subscription past its 500 between two
- * writes pays nothing more: nothing is made or held for its call. So a subscription calling thousands
- * of times a second holds 500 calls, and the calls held are not replaced thousands of times a second
- * (replacing them kept every call's request alive for a while and cost the collector more than the rest
- * of the capture: bench:inspector). Every 5 s, and before the portal reads, the waiting calls are read,
+ * The request inspector's writer. A call the guard ties to a subscription pays a map read to learn
+ * whether its subscription has room (`admits`: fewer than 500 of its calls wait for the next write, and
+ * fewer than `capacity`, 2,000, in all); only then is its answer watched and, once sent, kept
+ * (`capture`, http/inspector.ts); a subscription past its 500 between two writes pays nothing more.
+ * So a subscription calling thousands of times a second holds 500 calls, and the calls held are not
+ * replaced thousands of times a second. Every 5 s, and before the portal reads, the waiting calls are
  * redacted (domain/inspector.ts) and written in statements of at most 500 rows, and the subscriptions
  * written trimmed to their newest 500; half full, they are written at once; once a minute calls older
  * than 24 hours go. A batch the database refuses is dropped and counted (the inspector is a debugging
  * aid: it holds no memory for a database that is away), and a database fault never ends the process.
- * A waiting call holds at most 20 KiB of each body (http/inspector.ts).
+ * A waiting call holds at most 20 KiB of each body (http/inspector.ts). What was dropped is counted in
+ * `stats()` and in `/metrics` (`rsg_inspector_calls_dropped_total`, http/inspector.ts).
  */
 export class Inspector {
-  private rings = new Map<string, PendingCall[]>();
+  private rings = new Map<string, CapturedCall[]>();
   private waiting = 0;
   private readonly capacity: number;
   private readonly keep: number;
@@ -64,7 +68,7 @@ export class Inspector {
   private failing = false;
   /** Whether the writer runs by itself (timers), and so also when half full. */
   private readonly flushing: boolean;
-  private counts = { written: 0, dropped: 0, skipped: 0 };
+  private counts = { written: 0, full: 0, unwritten: 0, skipped: 0 };
 
   constructor(
     private readonly pool: Pool,
@@ -89,8 +93,8 @@ export class Inspector {
   }
 
   /**
-   * Whether a call of this subscription is kept for the next write: its subscription has fewer than 500
-   * waiting and fewer than `capacity` wait in all. A call not admitted is counted, nothing more.
+   * Whether a call of this subscription is to be kept for the next write: its subscription has fewer
+   * than 500 waiting and fewer than `capacity` wait in all. A call not admitted is counted, nothing more.
    */
   admits(subscriptionId: string): boolean {
     const waiting = this.rings.get(subscriptionId);
@@ -99,29 +103,35 @@ export class Inspector {
       return false;
     }
     if (this.waiting >= this.capacity) {
-      this.counts.dropped++;
+      this.counts.full++;
       return false;
     }
     return true;
   }
 
-  /** Keeps an admitted call for the next write. */
-  keepCall(call: PendingCall): void {
+  /**
+   * Keeps a call for the next write, within the same bounds as `admits` (calls admitted together may
+   * end together: the one past a bound is counted and let go).
+   */
+  capture(call: CapturedCall): void {
     const waiting = this.rings.get(call.subscriptionId);
+    if (waiting !== undefined && waiting.length >= this.keep) {
+      this.counts.skipped++;
+      return;
+    }
+    if (this.waiting >= this.capacity) {
+      this.counts.full++;
+      return;
+    }
     if (waiting === undefined) this.rings.set(call.subscriptionId, [call]);
     else waiting.push(call);
     // Half full: written now rather than at the next tick, so calls of many subscriptions are not dropped.
     if (++this.waiting === this.capacity >> 1 && this.flushing) void this.flush();
   }
 
-  /** `admits`, then `keepCall`. */
-  capture(call: PendingCall): void {
-    if (this.admits(call.subscriptionId)) this.keepCall(call);
-  }
-
   stats(): InspectorCounts {
-    const { written, dropped, skipped } = this.counts;
-    return { written, dropped, skipped, waiting: this.waiting };
+    const { written, full, unwritten, skipped } = this.counts;
+    return { written, dropped: full + unwritten, full, unwritten, skipped, waiting: this.waiting };
   }
 
   /** Writes what was captured until now (one write at a time: a flush asked for during one follows it). */
@@ -135,19 +145,19 @@ export class Inspector {
     const rings = this.rings;
     this.rings = new Map();
     this.waiting = 0;
-    const calls: PendingCall[] = [];
+    const calls: CapturedCall[] = [];
     for (const waiting of rings.values()) for (const call of waiting) calls.push(call);
     for (let from = 0; from < calls.length; from += BATCH) await this.write(calls.slice(from, from + BATCH));
   }
 
-  private async write(batch: PendingCall[]): Promise<void> {
+  private async write(batch: CapturedCall[]): Promise<void> {
     const inspected: InspectedCall[] = [];
     for (const call of batch) {
       try {
-        inspected.push(inspect(call.captured()));
+        inspected.push(inspect(call));
       } catch (error) {
         // A call that cannot be redacted is never stored as it is.
-        this.counts.dropped++;
+        this.counts.unwritten++;
         this.log('inspector: a call could not be redacted and was dropped', error);
       }
     }
@@ -157,7 +167,7 @@ export class Inspector {
       if (this.failing) this.log('inspector: writing calls again');
       this.failing = false;
     } catch (error) {
-      this.counts.dropped += inspected.length;
+      this.counts.unwritten += inspected.length;
       if (!this.failing)
         this.log('inspector: calls could not be written; they are dropped until it works', error);
       this.failing = true;

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import pino from 'pino';
+import { isSecretInputName, REDACTED, SECRET_INPUT_NAMES, SECRET_NAMES, spellings } from '../secret-names.ts';
 
 /**
  * Secrets never reach a log line. Three layers, all set up by `loggerOptions`:
@@ -12,78 +13,20 @@ import pino from 'pino';
  *   secret fields (passwords, client secrets, tokens, codes …) wherever a log object carries them;
  * - error messages and stacks, which may quote a URL or a header, get the same rewriting as text.
  */
-export const REDACTED = '[REDACTED]';
+export { REDACTED };
 
-/** Query parameters and form fields whose value is a secret (lower case). */
-export const SECRET_PARAMETERS: ReadonlySet<string> = new Set([
-  'subscription-key',
-  'ocp-apim-subscription-key',
-  'code',
-  'code_verifier',
-  'refresh_token',
-  'access_token',
-  'id_token',
-  'token',
-  'client_secret',
-  'client_assertion',
-  'password',
-  'current',
-  'new_password',
-  'current_password',
-  'csrf',
-  'key',
-  'authorizationtoken',
-  'authorization_token',
-  'webhooksecret',
-  'webhook_secret',
-  // A signed download URL (platform/signed-url.ts) is a working link until it expires.
-  'signature',
-]);
-
-/** Headers whose value is a secret (lower case). */
-export const SECRET_HEADERS: readonly string[] = [
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'ocp-apim-subscription-key',
-  'subscription-key',
-  // The secured interests register's PIN header (ours): opens a statement to another organisation.
-  'financing-statement-pin',
-];
-
-/** Field names that are secret in any logged object that carries them at the places below. */
-const SECRET_FIELDS = [
-  'password',
-  'current_password',
-  'new_password',
-  'client_secret',
-  'clientSecret',
-  'client_assertion',
-  'refresh_token',
-  'refreshToken',
-  'access_token',
-  'accessToken',
-  'id_token',
-  'code_verifier',
-  'token',
-  'csrf',
-  'authorizationToken',
-  'authorization_token',
-  'webhookSecret',
-  'webhook_secret',
-  'primaryKey',
-  'secondaryKey',
-  'debtorPin',
-  'subscriptionKey',
-  'cookie',
-  'authorization',
-];
+/**
+ * Every spelling of every secret name (platform/secret-names.ts, the list the request inspector follows
+ * too): pino compares names exactly, so `client-secret` is spelled out as `client-secret`,
+ * `client_secret` and `clientSecret`. As headers they are Node's lower-case names.
+ */
+const SECRET_FIELDS = SECRET_NAMES.flatMap(spellings);
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /** Names secret only inside a request's body, query or form (`code` and `key` mean other things elsewhere). */
-const SECRET_INPUT_FIELDS = ['code', 'key', 'current', 'subscription-key'];
+const SECRET_INPUT_FIELDS = [...SECRET_INPUT_NAMES, ...SECRET_FIELDS];
 
-const quote = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `["${name}"]`);
+const quote = (name: string) => (IDENTIFIER.test(name) ? `.${name}` : `["${name}"]`);
 const INPUTS = ['body', 'query', 'form'];
 
 /**
@@ -94,23 +37,20 @@ const INPUTS = ['body', 'query', 'form'];
  * key only on lines that carry that key, so the per-request lines pay nothing for them.
  */
 export const REDACT_PATHS: readonly string[] = [
-  ...['', 'request.', 'response.'].flatMap((owner) =>
-    SECRET_HEADERS.map((h) => `${owner}headers${quote(h)}`),
-  ),
-  ...SECRET_FIELDS,
+  ...['', 'request.', 'response.'].flatMap((owner) => SECRET_NAMES.map((h) => `${owner}headers${quote(h)}`)),
+  // A log object's own fields as JavaScript names (a kebab-case field is a header's or an input's).
+  ...SECRET_FIELDS.filter((f) => IDENTIFIER.test(f)),
   ...['', 'request.'].flatMap((owner) =>
-    INPUTS.flatMap((input) =>
-      [...SECRET_INPUT_FIELDS, ...SECRET_FIELDS].map((f) => `${owner}${input}${quote(f)}`),
-    ),
+    INPUTS.flatMap((input) => SECRET_INPUT_FIELDS.map((f) => `${owner}${input}${quote(f)}`)),
   ),
 ];
 
 function decodeName(raw: string): string {
   const spaced = raw.replaceAll('+', ' ');
   try {
-    return decodeURIComponent(spaced).trim().toLowerCase();
+    return decodeURIComponent(spaced).trim();
   } catch {
-    return spaced.trim().toLowerCase();
+    return spaced.trim();
   }
 }
 
@@ -124,7 +64,7 @@ export function redactUrl(url: string): string {
     const part = parts[i]!;
     const eq = part.indexOf('=');
     const name = eq === -1 ? part : part.slice(0, eq);
-    if (SECRET_PARAMETERS.has(decodeName(name))) {
+    if (isSecretInputName(decodeName(name))) {
       parts[i] = `${name}=${REDACTED}`;
       changed = true;
     }
@@ -132,18 +72,30 @@ export function redactUrl(url: string): string {
   return changed ? `${url.slice(0, q + 1)}${parts.join('&')}` : url;
 }
 
-const PARAMETER_NAMES = [...SECRET_PARAMETERS].map((n) => n.replace(/[-_]/g, '[-_]')).join('|');
-const SECRET_IN_TEXT = new RegExp(
-  `([?&;\\s"'(]|^)(${PARAMETER_NAMES})(=|"?\\s*:\\s*"?)([^&;\\s"',)#]+)`,
-  'gi',
-);
+// A name and its value in free text: `name=value`, `name: value`, `"name": "value"`.
+const NAMED_VALUE = /([?&;\s"'(]|^)([\w.-]+)(=|"?\s*:\s*"?)([^&;\s"',)#]+)/g;
 const CREDENTIAL_IN_TEXT = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
 
 /** Free text (an error message, a stack) with secret parameters and Authorization credentials censored. */
 export function redactText(text: string): string {
-  return text
-    .replace(SECRET_IN_TEXT, (_m, before, name, sep) => `${before}${name}${sep}${REDACTED}`)
-    .replace(CREDENTIAL_IN_TEXT, (_m, scheme) => `${scheme} ${REDACTED}`);
+  return redactNamedValues(text).replace(CREDENTIAL_IN_TEXT, (_m, scheme) => `${scheme} ${REDACTED}`);
+}
+
+const SCHEME = /^(?:Bearer|Basic)$/i;
+
+/**
+ * Each value named by a secret name (`isSecretInputName`) censored, but for a credential's scheme
+ * (`authorization: Bearer …`: the credential after it is `CREDENTIAL_IN_TEXT`'s); the value of any other
+ * name read again on its own, so that a URL given as `url: https://…?signature=…` loses its signature.
+ */
+function redactNamedValues(text: string): string {
+  return text.replace(
+    NAMED_VALUE,
+    (whole, before: string, name: string, separator: string, value: string) => {
+      if (!isSecretInputName(name)) return `${before}${name}${separator}${redactNamedValues(value)}`;
+      return SCHEME.test(value) ? whole : `${before}${name}${separator}${REDACTED}`;
+    },
+  );
 }
 
 function serializeRequest(request: FastifyRequest) {
