@@ -17,6 +17,7 @@ import {
   readClock,
   setClock,
 } from '../platform/environment-clocks.ts';
+import { keepCompiledCode } from '../platform/http/schema-compilers.ts';
 import { keptDatabasePrefix, seedStateName } from '../platform/sandbox/names.ts';
 import { keepState, keptMail, keptState } from '../platform/store/sandbox-states.ts';
 import { threeLeggedToken } from '../portal/examples/sign-in.ts';
@@ -58,6 +59,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   try {
     const template = await ensureTemplate(server, scale, log);
     placeDocuments();
+    // A new process (a test runner's worker) evaluates the schemas' kept code rather than compiling them.
+    keepCompiledCode(path.join(cacheFolder(), 'compiled'));
     const stem = randomBytes(6).toString('hex');
     const urls = await copyTemplate(server, template, stem);
     cleanup.push(() => dropHarnessDatabases(urls));

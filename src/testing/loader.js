@@ -4,8 +4,9 @@
 // JavaScript instead of asking tsx's hooks about every module (most of a new process's module load).
 // The JavaScript is Node's type stripping (`stripTypeScriptTypes`: the types blanked out, every line
 // and column where it was, no source map needed), or, for a module whose syntax stripping cannot erase,
-// esbuild's transform (tsx's own esbuild) with an inline source map. On a Node without
-// `registerHooks` it is tsx's loader.
+// esbuild's transform (tsx's own esbuild) with an inline source map, which stack traces follow under
+// `--enable-source-maps` (turning source maps on for every process would have each module's and each
+// compiled schema's text searched for one). On a Node without `registerHooks` it is tsx's loader.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import nodeModule, { createRequire } from 'node:module';
@@ -55,7 +56,6 @@ export async function registerLoader() {
       return transformer().transformSync(source, options(file)).code;
     }
   };
-  process.setSourceMapsEnabled(true);
   nodeModule.registerHooks({
     load(url, context, nextLoad) {
       if (!url.startsWith('file:') || !new URL(url).pathname.endsWith('.ts')) return nextLoad(url, context);
