@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { createSubscription } from '../gateway/operations/subscriptions.ts';
-import { grantAuthority } from '../identity/operations/authorities.ts';
-import { addUser, setPassword } from '../identity/operations/users.ts';
+import { grantSandboxAuthority, makeSandboxUser } from '../gateway/routes/sandbox-users.ts';
+import { addUser } from '../identity/operations/users.ts';
 import { databasesNamed, dropDatabaseNamed } from '../platform/db/databases.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { type DatabaseUrls, databaseName } from '../platform/db/urls.ts';
@@ -20,7 +20,6 @@ import {
 import { keepCompiledCode } from '../platform/http/schema-compilers.ts';
 import { keptDatabasePrefix, seedStateName } from '../platform/sandbox/names.ts';
 import { keepState, keptMail, keptState } from '../platform/store/sandbox-states.ts';
-import { threeLeggedToken } from '../portal/examples/sign-in.ts';
 import { type JobsHandle, openRuntime, type Runtime, startJobs } from '../runtime.ts';
 import { ENVIRONMENT_PREFIX } from '../services/contract.ts';
 import { dropRunDocuments, placeDocuments } from './documents.ts';
@@ -221,21 +220,8 @@ function sandboxOf(
       advance: (duration) => moved(advanceClock(pool, 'sandbox', duration)),
       set: (time) => moved(setClock(pool, 'sandbox', time instanceof Date ? time.toISOString() : time)),
     },
-    async user(options: SandboxUserOptions = {}) {
-      const password = randomBytes(12).toString('base64url');
-      const email = options.email ?? `user-${randomBytes(5).toString('hex')}@example.test`;
-      const user = await addUser(pool, { email });
-      await setPassword(pool, user.id, password);
-      for (const object of options.authorities ?? []) await grant(runtime, { userId: user.id }, object);
-      const token = await threeLeggedToken(
-        app,
-        pool,
-        { id: user.id, email: user.email, password },
-        { environment: 'sandbox', clientName: 'Test suite' },
-      );
-      return { userId: user.id, email: user.email, password, token };
-    },
-    grantAuthority: (holder, object) => grant(runtime, holder, object),
+    user: (options: SandboxUserOptions = {}) => makeSandboxUser(app, runtime, options),
+    grantAuthority: (holder, object) => grantSandboxAuthority(runtime, holder, object),
     async reset() {
       await states.reset(scale);
     },
@@ -250,19 +236,6 @@ function sandboxOf(
       return stopped;
     },
   };
-}
-
-async function grant(
-  runtime: Runtime,
-  holder: { userId: string } | { organisationId: string },
-  object: { service: string; kind: string; id: string },
-): Promise<void> {
-  await grantAuthority(
-    runtime.gateway.pool,
-    { environment: 'sandbox', service: object.service, kind: object.kind, id: object.id },
-    holder,
-    { at: runtime.clocks.for('sandbox').now() },
-  );
 }
 
 /** A harness's databases, and the kept states and scratch copies named after its sandbox database. */
