@@ -7,11 +7,12 @@
 // esbuild's transform (tsx's own esbuild) with an inline source map, which stack traces follow under
 // `--enable-source-maps` (turning source maps on for every process would have each module's and each
 // compiled schema's text searched for one). On a Node without `registerHooks` it is tsx's loader.
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import nodeModule, { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { keepFile } from '../platform/kept-file.js';
 import { cacheFolder } from './cache-folder.js';
 
 const registered = Symbol.for('register-services-gateway.loader');
@@ -68,19 +69,9 @@ export async function registerLoader() {
         code = readFileSync(cached, 'utf8');
       } catch {
         code = javascriptOf(source, file);
-        keep(cached, code);
+        keepFile(cached, code);
       }
       return { format: 'module', source: code, shortCircuit: true };
     },
   });
-}
-
-/** Writes a transform to the cache (whole or not at all: written aside, then renamed); a failure is no loss. */
-function keep(file, code) {
-  const aside = `${file}.${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(aside, code);
-    renameSync(aside, file);
-  } catch {}
 }

@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { keepFile } from '../kept-file.js';
 
 /**
  * Compiled request validators and response serializers, shared by every Fastify app this process builds
@@ -134,16 +135,6 @@ function readKept(file: string | undefined): string | undefined {
   }
 }
 
-/** Keeps `code` in `file`, whole or not at all (written aside, then renamed); a failure is no loss. */
-function keep(file: string, code: string): void {
-  const aside = `${file}.${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(aside, code);
-    renameSync(aside, file);
-  } catch {}
-}
-
 /** Fastify's `ajv.onCreate`: the instance's compiled schemas are shared with every other instance's. */
 export function shareValidators(ajv: CompilingAjv): void {
   const compile = ajv.compile.bind(ajv);
@@ -181,7 +172,7 @@ function keptValidator(
   const compiled = compile(schema);
   try {
     const standalone = require('ajv/dist/standalone') as { default: (ajv: unknown, fn: unknown) => string };
-    keep(file, standalone.default(ajv, compiled));
+    keepFile(file, standalone.default(ajv, compiled));
   } catch {}
   return compiled;
 }
@@ -234,7 +225,7 @@ function keptSerializer(
     } catch {
       return undefined;
     }
-    keep(file, code);
+    keepFile(file, code);
   }
   return evaluate<Serializer>(code, require);
 }
