@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { createSubscription } from '../gateway/operations/subscriptions.ts';
-import { grantAuthority } from '../identity/operations/authorities.ts';
-import { addUser, setPassword } from '../identity/operations/users.ts';
+import { grantSandboxAuthority, makeSandboxUser } from '../gateway/routes/sandbox-users.ts';
+import { addUser } from '../identity/operations/users.ts';
 import { databasesNamed, dropDatabaseNamed } from '../platform/db/databases.ts';
 import { withTransaction } from '../platform/db/pool.ts';
 import { type DatabaseUrls, databaseName } from '../platform/db/urls.ts';
@@ -17,13 +17,13 @@ import {
   readClock,
   setClock,
 } from '../platform/environment-clocks.ts';
+import { keepCompiledCode } from '../platform/http/schema-compilers.ts';
 import { keptDatabasePrefix, seedStateName } from '../platform/sandbox/names.ts';
 import { keepState, keptMail, keptState } from '../platform/store/sandbox-states.ts';
-import { threeLeggedToken } from '../portal/examples/sign-in.ts';
 import { type JobsHandle, openRuntime, type Runtime, startJobs } from '../runtime.ts';
 import { ENVIRONMENT_PREFIX } from '../services/contract.ts';
 import { dropRunDocuments, placeDocuments } from './documents.ts';
-import { cacheFolder, leaseServer, type ServerLease } from './machine.ts';
+import { leaseServer, type ServerLease, trustedCacheFolder } from './machine.ts';
 import { copyTemplate, ensureTemplate, RUN_PREFIX } from './template.ts';
 import type { ClockReading, RegisterId, Sandbox, SandboxOptions, SandboxUserOptions } from './types.ts';
 
@@ -45,7 +45,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
   const lease: ServerLease | undefined = databaseUrl
     ? undefined
-    : await leaseServer(cacheFolder(), async (serverUrl) => {
+    : await leaseServer(trustedCacheFolder(), async (serverUrl) => {
         // Nobody else uses a server this harness just started: what crashed runs left goes.
         for (const name of await databasesNamed(serverUrl, RUN_PREFIX))
           await dropDatabaseNamed(serverUrl, name);
@@ -58,6 +58,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   try {
     const template = await ensureTemplate(server, scale, log);
     placeDocuments();
+    // A new process (a test runner's worker) evaluates the schemas' kept code rather than compiling them.
+    keepCompiledCode(keptCodeFolder());
     const stem = randomBytes(6).toString('hex');
     const urls = await copyTemplate(server, template, stem);
     cleanup.push(() => dropHarnessDatabases(urls));
@@ -80,6 +82,15 @@ interface Running {
   app: FastifyInstance;
   url: string;
   close(): Promise<void>;
+}
+
+/** The kept schema code's folder, or none when the cache folder is not this user's alone. */
+function keptCodeFolder(): string | undefined {
+  try {
+    return path.join(trustedCacheFolder(), 'compiled');
+  } catch {
+    return undefined;
+  }
 }
 
 /** The gateway's log records (JSON lines) as one short line each: its message and the reason given. */
@@ -238,21 +249,8 @@ function sandboxOf(
       advance: (duration) => moved(advanceClock(pool, 'sandbox', duration)),
       set: (time) => moved(setClock(pool, 'sandbox', time instanceof Date ? time.toISOString() : time)),
     },
-    async user(options: SandboxUserOptions = {}) {
-      const password = randomBytes(12).toString('base64url');
-      const email = options.email ?? `user-${randomBytes(5).toString('hex')}@example.test`;
-      const user = await addUser(pool, { email });
-      await setPassword(pool, user.id, password);
-      for (const object of options.authorities ?? []) await grant(runtime, { userId: user.id }, object);
-      const token = await threeLeggedToken(
-        app,
-        pool,
-        { id: user.id, email: user.email, password },
-        { environment: 'sandbox', clientName: 'Test suite' },
-      );
-      return { userId: user.id, email: user.email, password, token };
-    },
-    grantAuthority: (holder, object) => grant(runtime, holder, object),
+    user: (options: SandboxUserOptions = {}) => makeSandboxUser(app, runtime, options),
+    grantAuthority: (holder, object) => grantSandboxAuthority(runtime, holder, object),
     async reset() {
       await states.reset(scale);
     },
@@ -267,19 +265,6 @@ function sandboxOf(
       return stopped;
     },
   };
-}
-
-async function grant(
-  runtime: Runtime,
-  holder: { userId: string } | { organisationId: string },
-  object: { service: string; kind: string; id: string },
-): Promise<void> {
-  await grantAuthority(
-    runtime.gateway.pool,
-    { environment: 'sandbox', service: object.service, kind: object.kind, id: object.id },
-    holder,
-    { at: runtime.clocks.for('sandbox').now() },
-  );
 }
 
 /** A harness's databases, and the kept states and scratch copies named after its sandbox database. */

@@ -1,30 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDetachedEmbedded, stopDetachedEmbedded } from '../platform/db/embedded.ts';
 import { freeLocalPort } from './ports.ts';
 
 /**
- * The machine's part of the harness: its cache folder, and the embedded PostgreSQL server every
- * harness on the machine shares (when no DATABASE_URL names a server).
+ * The machine's part of the harness: its cache folder (cache-folder.js), and the embedded PostgreSQL
+ * server every harness on the machine shares (when no DATABASE_URL names a server).
  *
- * The folder is `RSG_HARNESS_CACHE`, else `$XDG_CACHE_HOME/register-services-gateway/harness`, else
- * `~/.cache/register-services-gateway/harness` (as root, `<tmp>/register-services-gateway-harness`). It holds the server's data (`pg/`), a lock file for
- * starting and stopping it, and one lease file per running harness (`leases/<pid>-<random>`). The
- * first harness starts the server detached (it outlives any one process); the harness that stops last
- * (no lease left whose process is alive) stops it. A server left running by processes that ended
- * without stopping is attached to by the next harness, and stopped by the last one.
+ * The folder holds the server's data (`pg/`), a lock file for starting and stopping it, and one lease
+ * file per running harness (`leases/<pid>-<random>`). The first harness starts the server detached (it
+ * outlives any one process); the harness that stops last (no lease left whose process is alive) stops
+ * it. A server left running by processes that ended without stopping is attached to by the next
+ * harness, and stopped by the last one.
  */
-export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.RSG_HARNESS_CACHE) return path.resolve(env.RSG_HARNESS_CACHE);
-  // As root the server runs as `postgres` (platform/db/embedded.ts), who cannot enter root's home.
-  if (process.getuid?.() === 0) return path.join(os.tmpdir(), 'register-services-gateway-harness');
-  const base = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'register-services-gateway', 'harness');
-}
+export { cacheFolder, trustedCacheFolder } from './cache-folder.js';
 
 const alive = (pid: number): boolean => {
   try {

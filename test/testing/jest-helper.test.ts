@@ -21,6 +21,8 @@ const helper = (): Helper => {
   return require(HELPER) as Helper;
 };
 const STATES_TIMEOUT = 120_000;
+// A business number the sandbox lets a user acting for it update (a fixed test case).
+const UPDATABLE = '9429000003025';
 
 let sandbox: Sandbox;
 const saved = { list: process.env.RSG_JEST_SANDBOXES, worker: process.env.JEST_WORKER_ID };
@@ -177,6 +179,59 @@ describe('the Jest helper', () => {
     },
     STATES_TIMEOUT,
   );
+  it('makes users with tokens and grants authorities over the operator routes', async () => {
+    describeAs([described()], '1');
+    const mine = helper().sandbox();
+    const update = (token: string) =>
+      fetch(`${sandbox.registers.nzbn}/entities/${UPDATABLE}/action-update-australian-business-numbers`, {
+        method: 'POST',
+        headers: {
+          'Ocp-Apim-Subscription-Key': sandbox.keys.nzbn,
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ australianBusinessNumber: '51824753556' }),
+      });
+    const acting = await mine.user({ authorities: [{ service: 'nzbn', kind: 'entity', id: UPDATABLE }] });
+    expect(acting).toMatchObject({
+      email: expect.stringMatching(/@example\.test$/),
+      password: expect.any(String),
+    });
+    expect((await update(acting.token)).status).toBe(200);
+
+    const other = await mine.user({ email: 'second-user@example.test' });
+    expect(other.email).toBe('second-user@example.test');
+    expect((await update(other.token)).status).toBe(403);
+    await mine.grantAuthority({ userId: other.userId }, { service: 'nzbn', kind: 'entity', id: UPDATABLE });
+    expect((await update(other.token)).status).toBe(200);
+  });
+
+  it('refuses a test user or an authority it cannot make, and makes nothing then', async () => {
+    describeAs([described()], '1');
+    const mine = helper().sandbox();
+    const object = { service: 'nzbn' as const, kind: 'entity', id: UPDATABLE };
+    await expect(
+      mine.user({
+        email: 'refused@example.test',
+        authorities: [{ ...object, service: 'elsewhere' as 'nzbn' }],
+      }),
+    ).rejects.toMatchObject({
+      status: 400,
+      problem: { errors: [expect.objectContaining({ field: 'authorities.0.service' })] },
+    });
+    // Nothing was made: the address is still free.
+    expect((await mine.user({ email: 'refused@example.test' })).email).toBe('refused@example.test');
+    await expect(mine.user({ email: 'refused@example.test' })).rejects.toMatchObject({ status: 409 });
+    await expect(
+      mine.grantAuthority({ userId: '00000000-0000-4000-8000-000000000000' }, object),
+    ).rejects.toMatchObject({ status: 404 });
+    await expect(mine.grantAuthority({ organisationId: 'not-an-id' }, object)).rejects.toMatchObject({
+      status: 404,
+    });
+    await expect(mine.grantAuthority({} as { userId: string }, object)).rejects.toMatchObject({
+      status: 400,
+    });
+  });
 
   it('says what is missing when the setup did not run or described other workers', () => {
     delete process.env.RSG_JEST_SANDBOXES;

@@ -34,6 +34,6 @@ it('examples/jest-suite passes under Jest with two workers', async () => {
     );
   });
   expect(result.code, result.output).toBe(0);
-  expect(result.output).toMatch(/Test Suites:\s+2 passed, 2 total/);
-  expect(result.output).toMatch(/Tests:\s+6 passed, 6 total/);
+  expect(result.output).toMatch(/Test Suites:\s+3 passed, 3 total/);
+  expect(result.output).toMatch(/Tests:\s+7 passed, 7 total/);
 }, 600_000);

@@ -5,12 +5,14 @@ import type { Runtime } from '../../runtime.ts';
 import { INVALID_KEY, MISSING_KEY, presentedKey } from '../http/guard.ts';
 import { clockRoutes } from './admin-clock.ts';
 import { sandboxStateRoutes } from './sandbox-states.ts';
+import { sandboxUserRoutes } from './sandbox-users.ts';
 
 /**
  * Operator routes of the sandbox, under /sandbox/admin. They take the subscription key of an operator
  * (the admin user created at first start holds one for every sandbox product), so test suites can move
  * the sandbox clock (admin-clock.ts), and reset the sandbox or keep and restore its snapshots
- * (sandbox-states.ts), over HTTP with the key they already have. Any other key is refused: a key that is
+ * (sandbox-states.ts), and make test users with tokens and grant authorities (sandbox-users.ts), over
+ * HTTP with the key they already have. Any other key is refused: a key that is
  * not an active sandbox key 401, a subscriber who is not an operator 403, in problem+json.
  */
 export async function adminRoutes(app: FastifyInstance, runtime: Runtime): Promise<void> {
@@ -29,6 +31,7 @@ export async function adminRoutes(app: FastifyInstance, runtime: Runtime): Promi
       });
       clockRoutes(scope, runtime);
       sandboxStateRoutes(scope, runtime);
+      sandboxUserRoutes(scope, runtime);
     },
     { prefix: '/sandbox/admin' },
   );

@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { keepFile } from '../kept-file.js';
 
 /**
  * Compiled request validators and response serializers, shared by every Fastify app this process builds
@@ -17,6 +21,12 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
  * A schema that holds what JSON cannot say (a function, a regular expression) is compiled every time.
  * The functions are pure (a validator's `errors` is read synchronously right after its call), so
  * sharing them is safe; the maps are bounded.
+ *
+ * Across processes (`keepCompiledCode`, the test harness's new processes): each compiled function's
+ * code is kept in a folder, a file named by a hash of its key and the compilers' versions, so a new
+ * process evaluates the code instead of compiling the schema: Ajv's standalone code of a validator, and
+ * fast-json-stringify's standalone code of a serializer (its own validators inlined). A function whose
+ * code the compiler cannot give (a format or keyword that is a function) is compiled as before.
  */
 const MAX_ENTRIES = 20_000;
 const validators = new Map<string, unknown>();
@@ -69,6 +79,62 @@ interface CompilingAjv {
   schemas: Record<string, { schema?: unknown } | undefined>;
 }
 
+/**
+ * The compilers' packages, as Fastify's validator compiler and our serializer compiler resolve them: the
+ * kept code requires their runtime parts by name.
+ */
+const compilers = (() => {
+  let resolved: { ajv: NodeJS.Require; serializer: NodeJS.Require; versions: string } | undefined;
+  return () => {
+    if (resolved) return resolved;
+    const here = createRequire(import.meta.url);
+    const ajv = createRequire(createRequire(here.resolve('fastify')).resolve('@fastify/ajv-compiler'));
+    const serializer = createRequire(here.resolve('@fastify/fast-json-stringify-compiler'));
+    const version = (require: NodeJS.Require, name: string) =>
+      (require(`${name}/package.json`) as { version: string }).version;
+    const versions = JSON.stringify([
+      version(ajv, 'ajv'),
+      version(ajv, 'ajv-formats'),
+      version(serializer, 'fast-json-stringify'),
+    ]);
+    resolved = { ajv, serializer, versions };
+    return resolved;
+  };
+})();
+
+let codeFolder: string | undefined;
+
+/** Keeps each compiled function's code in `folder` from now on, and reads it there (undefined: off). */
+export function keepCompiledCode(folder: string | undefined): void {
+  codeFolder = folder;
+}
+
+/** Forgets this process's compiled functions: the next apps compile (or read kept code) again. */
+export function forgetCompiled(): void {
+  validators.clear();
+  serializers.clear();
+}
+
+const keptFile = (kind: string, key: string): string | undefined =>
+  codeFolder && path.join(codeFolder, `${kind}-${digest(`${compilers().versions}:${key}`)}.js`);
+
+/** The function the kept CommonJS `code` exports, its `require` the compiler's. */
+function evaluate<T>(code: string, require: NodeJS.Require): T {
+  const module = { exports: {} as unknown };
+  new Function('require', 'module', 'exports', code)(require, module, module.exports);
+  return module.exports as T;
+}
+
+/** The code kept in `file`, or undefined. */
+function readKept(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 /** Fastify's `ajv.onCreate`: the instance's compiled schemas are shared with every other instance's. */
 export function shareValidators(ajv: CompilingAjv): void {
   const compile = ajv.compile.bind(ajv);
@@ -81,8 +147,34 @@ export function shareValidators(ajv: CompilingAjv): void {
       contextOf([ajv.opts, Object.entries(ajv.schemas).map(([id, env]) => [id, env?.schema])]),
     );
     const key = `${context}:${text}`;
-    return validators.get(key) ?? remember(validators, key, compile(schema));
+    return validators.get(key) ?? remember(validators, key, keptValidator(ajv, key, schema, compile));
   };
+}
+
+/** The validator from its kept code, else compiled (and its standalone code kept when Ajv can give it). */
+function keptValidator(
+  ajv: CompilingAjv,
+  key: string,
+  schema: unknown,
+  compile: (schema: unknown) => unknown,
+): unknown {
+  const file = keptFile('validator', key);
+  if (file === undefined) return compile(schema);
+  const { ajv: require } = compilers();
+  const code = readKept(file);
+  if (code !== undefined) return evaluate(code, require);
+  const options = (ajv.opts as { code: { source?: boolean; formats?: unknown } }).code;
+  // Standalone code needs the source kept and the formats named as code (ajv-formats' full set, the
+  // set Fastify's compiler adds).
+  options.source = true;
+  options.formats ??= (require('ajv') as { _: (parts: TemplateStringsArray) => unknown })
+    ._`require("ajv-formats/dist/formats").fullFormats`;
+  const compiled = compile(schema);
+  try {
+    const standalone = require('ajv/dist/standalone') as { default: (ajv: unknown, fn: unknown) => string };
+    keepFile(file, standalone.default(ajv, compiled));
+  } catch {}
+  return compiled;
 }
 
 const defaultSerializers = SerializerSelector();
@@ -98,6 +190,42 @@ export function sharedSerializers(
     const text = keyOf(route.schema);
     if (text === undefined) return compile(route);
     const key = `${prefix}:${text}`;
-    return serializers.get(key) ?? remember(serializers, key, compile(route));
+    return (
+      serializers.get(key) ??
+      remember(serializers, key, keptSerializer(key, route, externalSchemas, options) ?? compile(route))
+    );
   };
+}
+
+type Serializer = (document: unknown) => string;
+
+/**
+ * The serializer from its kept code, else built as fast-json-stringify's standalone code (what the
+ * default compiler builds, in that mode), kept and evaluated; undefined when there is no folder or the
+ * code cannot be built.
+ */
+function keptSerializer(
+  key: string,
+  route: { schema?: unknown },
+  externalSchemas: unknown,
+  options: object | undefined,
+): Serializer | undefined {
+  const file = keptFile('serializer', key);
+  if (file === undefined) return undefined;
+  const { serializer: require } = compilers();
+  let code = readKept(file);
+  if (code === undefined) {
+    // As the default compiler (SerializerSelector) calls it: the route's own schema out of the shared.
+    const schema = route.schema as { $id?: string };
+    const shared = { ...(externalSchemas as Record<string, unknown> | undefined) };
+    if (schema.$id) delete shared[schema.$id];
+    try {
+      const build = require('fast-json-stringify') as (schema: unknown, options: object) => string;
+      code = build(schema, { ...options, schema: shared, mode: 'standalone', inlineValidators: true });
+    } catch {
+      return undefined;
+    }
+    keepFile(file, code);
+  }
+  return evaluate<Serializer>(code, require);
 }

@@ -1,8 +1,9 @@
 'use strict';
 // `register-services-gateway/testing/jest`, for Jest test files: plain CommonJS, loaded by Jest's module
 // system with no transform. `sandbox()` is this worker's sandbox (`JEST_WORKER_ID`), started by
-// `global-setup.js` in Jest's process and described in `RSG_JEST_SANDBOXES`; its reset, snapshots and
-// clock are the gateway's operator routes (/sandbox/admin/…), called with the operator's sandbox key.
+// `global-setup.js` in Jest's process and described in `RSG_JEST_SANDBOXES`; its reset, snapshots,
+// clock, test users and authorities are the gateway's operator routes (/sandbox/admin/…), called with
+// the operator's sandbox key.
 
 const ENV = 'RSG_JEST_SANDBOXES';
 const REGISTERS = ['nzbn', 'market-rent', 'iponz', 'ppsr', 'disclose'];
@@ -131,6 +132,18 @@ function bind(info) {
           await admin('PUT', '/clock', { time: time instanceof Date ? time.toISOString() : time }, true),
         ),
     }),
+    /** A new user with a password, authorities when asked, and a sandbox access token (`token`). */
+    async user(options = {}) {
+      const { email, authorities } = options;
+      return admin('POST', '/users', {
+        ...(email === undefined ? {} : { email }),
+        ...(authorities === undefined ? {} : { authorities }),
+      });
+    },
+    /** Grants a user (`{ userId }`) or an organisation (`{ organisationId }`) authority over a register object. */
+    async grantAuthority(holder, object) {
+      await admin('POST', '/authorities', { ...holder, ...object });
+    },
     /** Every register back to its seeded state, the clock to where it was at the start; keys stay. */
     async reset() {
       await admin('POST', `/reset?scale=${encodeURIComponent(info.scale)}`, undefined, true);

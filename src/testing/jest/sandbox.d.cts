@@ -1,6 +1,6 @@
 // The types of `register-services-gateway/testing/jest` (sandbox.cjs): the harness's own, nothing else
 // of the gateway's.
-import type { ClockReading, RegisterId } from '../types.js';
+import type { ClockReading, RegisterId, RegisterObject, SandboxUser, SandboxUserOptions } from '../types.js';
 
 /** This Jest worker's sandbox, as its test files reach it: over HTTP, with the operator's key. */
 export interface JestSandbox {
@@ -20,6 +20,13 @@ export interface JestSandbox {
     /** Sets the virtual clock (ISO 8601 date-time). */
     set(time: string | Date): Promise<ClockReading>;
   };
+  /** A new user with a password, authorities when asked, and a sandbox access token (`token`). */
+  user(options?: SandboxUserOptions): Promise<SandboxUser>;
+  /** Grants a user or an organisation authority over a register object of the sandbox. */
+  grantAuthority(
+    holder: { userId: string } | { organisationId: string },
+    object: RegisterObject,
+  ): Promise<void>;
   /** Every register back to its seeded state, the clock to where it was at the start; keys and users stay. */
   reset(): Promise<void>;
   /** Keeps the registers (and the clock) as they are now under `name`. */
@@ -30,7 +37,8 @@ export interface JestSandbox {
 
 /**
  * A refused or failed admin call: the route's HTTP status and its problem+json body. A 503 with
- * `Retry-After` is waited out (up to 30 s) before it is thrown, except by `clock.advance`.
+ * `Retry-After` is waited out (up to 30 s) before it is thrown, except by `clock.advance`, `user()`
+ * and `grantAuthority()`.
  */
 export declare class SandboxAdminError extends Error {
   readonly status: number;
