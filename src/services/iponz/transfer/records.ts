@@ -442,13 +442,6 @@ function caseOf(
   for (const [i, p] of parties.entries())
     if (!PARTY_ROLES.includes(p.role))
       throw new RuleError(at(`Parties.Party.${i}.PartyRole`), `must be one of ${PARTY_ROLES.join(', ')}`);
-  const seen = new Set<string>();
-  for (const [i, p] of parties.entries()) {
-    const key = `${p.role}\u0000${p.clientId}`;
-    if (seen.has(key)) throw new RuleError(at(`Parties.Party.${i}`), 'names a client in the same role twice');
-    seen.add(key);
-  }
-
   const documents: CaseDocument[] = (tree.Documents.Document as Tree[]).map((d, i) => ({
     documentIdentifier: d.ObjectIdentifier,
     documentName: required(d.ObjectName, at(`Documents.Document.${i}.ObjectName`), 255),
