@@ -380,36 +380,10 @@ export function caseContent(tree: Tree, register: CaseRegisterLine | undefined):
   return canonicalJson({ tree: rest, register: kept });
 }
 
-function caseOf(
-  kind: CaseKind,
-  given: Tree,
-  register: CaseRegisterLine | undefined,
-  folder: string,
-): ImportedCase {
-  const element = recordTreeSchema(kind).element;
-  const names = ELEMENT[kind];
-  const at = (field: string) => `${element}.${field}`;
-  const tree = inRegisterOrder(given);
-  const updated = new Date(tree.TransactionDateTime);
-  if (Number.isNaN(updated.getTime()) || updated.toISOString() !== tree.TransactionDateTime)
-    throw new RuleError(at('TransactionDateTime'), 'must be a UTC date-time, e.g. 2024-03-01T09:30:00.000Z');
-  const caseNumber = Number(tree[names.number]);
-  const status: string = tree[names.status];
-  if (!STATUSES[kind].includes(status))
-    throw new RuleError(at(names.status), `must be one of ${STATUSES[kind].join(', ')}`);
-  for (const field of [
-    'ApplicationDate',
-    names.statusDate,
-    names.registered,
-    'CompleteFiledDate',
-    'ExpiryDate',
-  ])
-    if (typeof tree[field] === 'string') date(tree[field], at(field));
-  required(tree[names.title], at(names.title), 2000);
-  const registrationDate: string | null = tree[names.registered] ?? null;
-  if (registrationDate !== null && registrationDate < tree.ApplicationDate)
-    throw new RuleError(at(names.registered), 'must not be before ApplicationDate');
+type At = (field: string) => string;
 
+/** The status history and renewals, each oldest first. */
+function historyOf(tree: Tree, at: At) {
   const statuses = tree.StatusHistory.Status as { StatusCode: string; StatusDate: string }[];
   if (statuses.length === 0) throw new RuleError(at('StatusHistory.Status'), 'must hold at least one status');
   for (const [i, s] of statuses.entries()) date(s.StatusDate, at(`StatusHistory.Status.${i}.StatusDate`));
@@ -433,6 +407,11 @@ function caseOf(
     at('StatusHistory.Renewal'),
   );
 
+  return { statuses, renewals };
+}
+
+/** The parties, documents and (a trade mark's) goods and services, checked. */
+function partsOf(kind: CaseKind, tree: Tree, at: At) {
   const parties: CaseParty[] = (tree.Parties.Party as Tree[]).map((p, i) => ({
     role: p.PartyRole as PartyRole,
     clientId: parseClientId(p.ClientIdentifier, at(`Parties.Party.${i}.ClientIdentifier`)),
@@ -473,7 +452,16 @@ function caseOf(
     if (goods[i]!.classNumber === goods[i - 1]!.classNumber)
       throw new RuleError(at(`GoodsAndServices.ClassDescription.${i}.ClassNumber`), 'is given twice');
 
-  const whole = register !== undefined;
+  return { parties, documents, goods };
+}
+
+/** What the register keeps beside the document: the line's, else derived from the document (XML). */
+function keptOf(
+  kind: CaseKind,
+  tree: Tree,
+  register: CaseRegisterLine | undefined,
+  renewals: { RenewedExpiryDate: string }[],
+) {
   const termDate = register
     ? date(register.termDate, 'register.termDate')
     : kind === 'patent'
@@ -494,7 +482,15 @@ function caseOf(
       register.markNature === null ? 'register.markNature' : 'register.markType',
       'is required for a trade mark',
     );
+  return { termDate: termDate as string, lastRenewalDueDate };
+}
 
+/** The documents whose bytes are files beside the NDJSON, each checked: identifier to size. */
+function storedSizes(
+  register: CaseRegisterLine | undefined,
+  documents: readonly CaseDocument[],
+  folder: string,
+): Map<string, number> {
   const files = register?.documentFiles ?? [];
   const stored = new Map<string, number>();
   for (const [i, f] of files.entries()) {
@@ -508,6 +504,62 @@ function caseOf(
     if (problem) throw new RuleError(`${field}.file`, problem);
     stored.set(f.ObjectIdentifier, f.size);
   }
+  return stored;
+}
+
+/** What the register derives from the record (expiry, registration number, inventors …) must be what the line says. */
+function checkDerived(tree: Tree, record: CaseRecord, at: At): void {
+  const derived = answered(record);
+  for (const key of new Set([...Object.keys(tree), ...Object.keys(derived)])) {
+    if (canonicalJson(tree[key]) === canonicalJson(derived[key])) continue;
+    const expected = derived[key];
+    throw new RuleError(
+      at(key),
+      expected === undefined
+        ? 'must be left out: the register does not derive it from this record'
+        : typeof expected === 'object'
+          ? `must be what the register derives from the record: ${JSON.stringify(expected)}`
+          : `must be ${JSON.stringify(expected)}, what the register derives from the record`,
+    );
+  }
+}
+
+function caseOf(
+  kind: CaseKind,
+  given: Tree,
+  register: CaseRegisterLine | undefined,
+  folder: string,
+): ImportedCase {
+  const element = recordTreeSchema(kind).element;
+  const names = ELEMENT[kind];
+  const at = (field: string) => `${element}.${field}`;
+  const tree = inRegisterOrder(given);
+  const updated = new Date(tree.TransactionDateTime);
+  if (Number.isNaN(updated.getTime()) || updated.toISOString() !== tree.TransactionDateTime)
+    throw new RuleError(at('TransactionDateTime'), 'must be a UTC date-time, e.g. 2024-03-01T09:30:00.000Z');
+  const caseNumber = Number(tree[names.number]);
+  const status: string = tree[names.status];
+  if (!STATUSES[kind].includes(status))
+    throw new RuleError(at(names.status), `must be one of ${STATUSES[kind].join(', ')}`);
+  for (const field of [
+    'ApplicationDate',
+    names.statusDate,
+    names.registered,
+    'CompleteFiledDate',
+    'ExpiryDate',
+  ])
+    if (typeof tree[field] === 'string') date(tree[field], at(field));
+  required(tree[names.title], at(names.title), 2000);
+  const registrationDate: string | null = tree[names.registered] ?? null;
+  if (registrationDate !== null && registrationDate < tree.ApplicationDate)
+    throw new RuleError(at(names.registered), 'must not be before ApplicationDate');
+
+  const { statuses, renewals } = historyOf(tree, at);
+  const { parties, documents, goods } = partsOf(kind, tree, at);
+  const { termDate, lastRenewalDueDate } = keptOf(kind, tree, register, renewals);
+  const stored = storedSizes(register, documents, folder);
+  const whole = register !== undefined;
+  const files = register?.documentFiles ?? [];
 
   const record: CaseRecord = {
     kind,
@@ -547,20 +599,7 @@ function caseOf(
       at('InternationalPublicationNumber'),
       'comes only with InternationalApplicationNumber',
     );
-  // What the register derives (expiry, registration number, inventors …) must be what the line says.
-  const derived = answered(record);
-  for (const key of new Set([...Object.keys(tree), ...Object.keys(derived)])) {
-    if (canonicalJson(tree[key]) === canonicalJson(derived[key])) continue;
-    const expected = derived[key];
-    throw new RuleError(
-      at(key),
-      expected === undefined
-        ? 'must be left out: the register does not derive it from this record'
-        : typeof expected === 'object'
-          ? `must be what the register derives from the record: ${JSON.stringify(expected)}`
-          : `must be ${JSON.stringify(expected)}, what the register derives from the record`,
-    );
-  }
+  checkDerived(tree, record, at);
   return {
     loaded: {
       ...record,
