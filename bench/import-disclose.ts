@@ -11,17 +11,15 @@
  * `BENCH_RECORD=0` (print only).
  */
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { openDatabase } from '../src/platform/db/pool.ts';
 import { importFiles } from '../src/platform/transfer/import.ts';
 import { folderDocumentFiles } from '../src/services/disclose/store/document-files.ts';
 import { discloseTransfer } from '../src/services/disclose/transfer/index.ts';
-import { report, rounds } from './import-support.ts';
+import { copyOfImport, report, rounds } from './import-support.ts';
 import { benchDatabases, recordResults, root } from './support.ts';
 
 const GROUPS = Number(process.env.BENCH_GROUPS ?? 2_000);
@@ -82,74 +80,17 @@ async function main() {
     const file = await writeFile(folder);
     const records = GROUPS * templates.length;
     const register = discloseTransfer(() => folderDocumentFiles(path.join(folder, 'documents')));
-    const counts = async () =>
-      new Map(
-        (
-          await database.pool.query<{ table: string; n: number }>(
-            `SELECT relname AS table, n_live_tup::int AS n FROM pg_stat_user_tables WHERE relname LIKE 'disclose\\_%'`,
-          )
-        ).rows.map((r) => [r.table, r.n]),
-      );
-    const exact = async (table: string) =>
-      (await database.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
-
-    // The tables the import fills (empty before it), and their rows as COPY files.
-    const before = await counts();
-    for (const table of before.keys()) before.set(table, await exact(table));
-    await importFiles(database, register, { files: [file] });
-    const tables: { table: string; rows: number; file: string }[] = [];
-    for (const table of before.keys()) {
-      const rows = await exact(table);
-      if (before.get(table) === 0 && rows > 0)
-        tables.push({ table, rows, file: path.join(folder, `${table}.copy`) });
-    }
-    const client = await database.pool.connect();
-    try {
-      for (const t of tables)
-        await pipeline(client.query(copyTo(`COPY ${t.table} TO STDOUT`)), createWriteStream(t.file));
-    } finally {
-      client.release();
-    }
-    process.stderr.write(`tables: ${tables.map((t) => `${t.table} ${t.rows}`).join(', ')}\n`);
-
-    const reset = async () => {
-      await database.pool.query(
-        `TRUNCATE ${tables.map((t) => t.table).join(', ')}, transfer_checkpoints RESTART IDENTITY CASCADE`,
-      );
-    };
-    const check = async () => {
-      for (const t of tables) {
-        const rows = await exact(t.table);
-        if (rows !== t.rows) throw new Error(`${t.table}: expected ${t.rows} rows, found ${rows}`);
-      }
-    };
+    const copied = await copyOfImport(database, folder, 'disclose_', async () => {
+      await importFiles(database, register, { files: [file] });
+    });
     const results = await rounds(
       [
         {
           name: 'rsg import disclose',
-          reset,
-          check,
+          ...copied,
           run: async () => void (await importFiles(database, register, { files: [file] })),
         },
-        {
-          name: 'COPY of the same rows',
-          reset,
-          check,
-          run: async () => {
-            const copier = await database.pool.connect();
-            try {
-              await copier.query('BEGIN');
-              for (const t of tables)
-                await pipeline(
-                  createReadStream(t.file),
-                  copier.query(copyFrom(`COPY ${t.table} FROM STDIN`)),
-                );
-              await copier.query('COMMIT');
-            } finally {
-              copier.release();
-            }
-          },
-        },
+        { name: 'COPY of the same rows', ...copied, run: copied.copy },
       ],
       ROUNDS,
     );

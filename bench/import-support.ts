@@ -1,10 +1,15 @@
 /**
- * What the import benchmarks share (import-nzbn.ts, import-ppsr.ts): the rounds — the import through the
+ * What the import benchmarks share (import-nzbn.ts, import-ppsr.ts, import-disclose.ts, import-iponz.ts): the rounds — the import through the
  * transfer framework (`importFiles`, all or nothing, as `rsg import` runs it) against `COPY` of the same
  * rows into the same tables, interleaved, the order alternating, the tables emptied before each — and
  * the peak RSS of this process during each contender (sampled every 50 ms).
  */
+import { createReadStream, createWriteStream } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import type { Database } from '../src/platform/db/pool.ts';
 import { median } from './support.ts';
 
 export interface Contender {
@@ -100,4 +105,70 @@ ${rows.join('\n')}
 
 Import at ${(ratio * 100).toFixed(0)}% of COPY's rate (goal ≥ 50%): ${met(ratio >= 0.5)}; per round ${perRound.join(', ')}. ${seconds} s for this file${goalSeconds === undefined ? '' : ` (goal ≤ ${goalSeconds} s at full size)`}. Peak RSS ${peak.toFixed(0)} MB (goal ≤ 300 MB): ${met(peak <= 300)} — the process's RSS includes the benchmark's own modules and the generated data's writer, and COPY's peak is about as high; the growth is what the contender added.
 `;
+}
+
+/**
+ * The COPY contender of an import benchmark made from the import's own rows: after a first, untimed
+ * import (`importOnce`), every table named `<prefix>…` that was empty before and has rows after it is
+ * copied out (`COPY … TO`) into `folder`, and the contender loads those files in one transaction. Tables
+ * in `derived` are left out of the copy (their rows are made by triggers on the others) but emptied and
+ * checked too. `reset` empties them all (and the import checkpoints), `check` counts their rows.
+ */
+export async function copyOfImport(
+  database: Database,
+  folder: string,
+  prefix: string,
+  importOnce: () => Promise<void>,
+  derived: readonly string[] = [],
+): Promise<Pick<Contender, 'reset' | 'check'> & { copy(): Promise<void> }> {
+  const exact = async (table: string) =>
+    (await database.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
+  const { rows: named } = await database.pool.query<{ table: string }>(
+    `SELECT relname AS table FROM pg_stat_user_tables WHERE relname LIKE $1 ORDER BY relid`,
+    [`${prefix.replaceAll('_', '\\_')}%`],
+  );
+  const before = new Map<string, number>();
+  for (const { table } of named) before.set(table, await exact(table));
+  await importOnce();
+  const tables: { table: string; rows: number; file: string }[] = [];
+  for (const [table, rows] of before) {
+    const after = await exact(table);
+    if (rows === 0 && after > 0)
+      tables.push({ table, rows: after, file: path.join(folder, `${table}.copy`) });
+  }
+  const copied = tables.filter((t) => !derived.includes(t.table));
+  const client = await database.pool.connect();
+  try {
+    for (const t of copied)
+      await pipeline(client.query(copyTo(`COPY ${t.table} TO STDOUT`)), createWriteStream(t.file));
+  } finally {
+    client.release();
+  }
+  process.stderr.write(`tables: ${tables.map((t) => `${t.table} ${t.rows}`).join(', ')}\n`);
+  return {
+    async reset() {
+      await database.pool.query(
+        `TRUNCATE ${copied.map((t) => t.table).join(', ')}, transfer_checkpoints RESTART IDENTITY CASCADE`,
+      );
+      // A derived table's own trigger may empty it with the others; a statement of its own either way.
+      for (const t of tables) if (derived.includes(t.table)) await database.pool.query(`TRUNCATE ${t.table}`);
+    },
+    async check() {
+      for (const t of tables) {
+        const rows = await exact(t.table);
+        if (rows !== t.rows) throw new Error(`${t.table}: expected ${t.rows} rows, found ${rows}`);
+      }
+    },
+    async copy() {
+      const copier = await database.pool.connect();
+      try {
+        await copier.query('BEGIN');
+        for (const t of copied)
+          await pipeline(createReadStream(t.file), copier.query(copyFrom(`COPY ${t.table} FROM STDIN`)));
+        await copier.query('COMMIT');
+      } finally {
+        copier.release();
+      }
+    },
+  };
 }

@@ -21,7 +21,7 @@ describe('production pages', () => {
       const page = await client.get(url);
       expect(page.statusCode, url).toBe(200);
       expect(page.body, url).toContain('Production starts empty.');
-      for (const register of ['nzbn', 'ppsr', 'disclose', 'bonds'])
+      for (const register of ['nzbn', 'ppsr', 'disclose', 'iponz', 'bonds'])
         expect(page.body, url).toContain(`<code>rsg import ${register} FILE</code>`);
       expect(page.body, url).toContain(`<code>${IMPORT_DOCS}</code>`);
       expect(page.body, url).toContain('<em>invalid subscription key</em>');
@@ -37,7 +37,7 @@ describe('production pages', () => {
     expect(existsSync('docs/formats')).toBe(true);
     const readme = readFileSync('README.md', 'utf8');
     expect(readme).toContain('## Production data');
-    for (const register of ['nzbn', 'ppsr', 'disclose', 'bonds'])
+    for (const register of ['nzbn', 'ppsr', 'disclose', 'iponz', 'bonds'])
       expect(readme).toContain(`rsg -- import ${register} `);
   });
 });

@@ -5,6 +5,7 @@
  * SHA-256.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** The documents folder of a transfer file: `<name without .gz, .ndjson, .jsonl, .json>.documents`. */
@@ -24,4 +25,28 @@ export const sha256Hex = (bytes: Buffer): string => createHash('sha256').update(
 export function documentsFolderFor(option: unknown, file: string | undefined): string | undefined {
   if (typeof option === 'string') return option;
   return file ? documentsFolderOf(file) : undefined;
+}
+
+/**
+ * What is wrong with a document's file in the documents folder, given the size and SHA-256 its line
+ * declares: no such file, another size, other bytes; undefined when it is as declared.
+ */
+export function documentFileProblem(
+  folder: string,
+  file: string,
+  size: number,
+  sha256: string,
+): string | undefined {
+  const full = path.join(folder, file);
+  let actual: number;
+  try {
+    const info = statSync(full);
+    if (!info.isFile()) return `no such file in ${folder}`;
+    actual = info.size;
+  } catch {
+    return `no such file in ${folder}`;
+  }
+  if (actual !== size) return `has ${actual} bytes, not size (${size})`;
+  if (sha256Hex(readFileSync(full)) !== sha256) return 'does not match sha256';
+  return undefined;
 }

@@ -110,12 +110,22 @@ interface Line {
 async function* records(
   files: readonly string[],
   onBytes: (bytes: number) => void,
-  from?: Checkpoint,
-  parse?: (text: string, line: number) => unknown,
+  from: Checkpoint | undefined,
+  importer: RecordImporter<unknown>,
 ): AsyncGenerator<Line | LineProblem> {
+  const parse = importer.parseLine?.bind(importer);
   let before = 0;
   for (const [fileIndex, file] of files.entries()) {
     if (from && fileIndex < from.fileIndex) {
+      before += statSync(file).size;
+      continue;
+    }
+    const read = importer.readFile?.(file, (bytes) => onBytes(before + bytes));
+    if (read) {
+      for await (const item of read) {
+        if (from && fileIndex === from.fileIndex && item.line <= from.line) continue;
+        yield 'rule' in item ? { file, ...item } : { fileIndex, file, ...item };
+      }
       before += statSync(file).size;
       continue;
     }
@@ -267,12 +277,7 @@ async function allOrNothing(
     await beginImport(client);
     let chunk: unknown[] = [];
     let text = 0;
-    for await (const item of records(
-      files,
-      (b) => (bytes = b),
-      undefined,
-      importer.parseLine?.bind(importer),
-    )) {
+    for await (const item of records(files, (b) => (bytes = b), undefined, importer)) {
       count++;
       const record = problems.of(item, importer);
       if (record !== undefined && problems.total === 0) {
@@ -312,12 +317,7 @@ async function checkAll(
 ): Promise<void> {
   let count = 0;
   let bytes = 0;
-  for await (const item of records(
-    files,
-    (b) => (bytes = b),
-    undefined,
-    importer.parseLine?.bind(importer),
-  )) {
+  for await (const item of records(files, (b) => (bytes = b), undefined, importer)) {
     count++;
     problems.of(item, importer);
     bar.update(bytes, total, count);
@@ -371,12 +371,7 @@ async function batched(
       await beginImport(client);
     };
     await beginImport(client);
-    for await (const item of records(
-      options.files,
-      (b) => (bytes = b),
-      from,
-      importer.parseLine?.bind(importer),
-    )) {
+    for await (const item of records(options.files, (b) => (bytes = b), from, importer)) {
       if (isProblem(item)) continue;
       const checked = importer.check(item.value);
       if (!checked.ok) continue;

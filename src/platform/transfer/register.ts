@@ -50,6 +50,12 @@ export interface RecordImporter<R> {
    */
   parseLine?(text: string, line: number): unknown;
   /**
+   * The records of a file that is not one record a line (a register's XML documents), each with the line
+   * it begins on; undefined for a file of lines (`parseLine`, else JSON). `onBytes` is told the file's
+   * bytes read so far, for progress. A record it cannot read is a problem naming its line.
+   */
+  readFile?(file: string, onBytes: (bytes: number) => void): AsyncIterable<FileRecord> | undefined;
+  /**
    * The record a line holds, checked with the API's rules: the record, or the rules it breaks (never
    * throws for a bad record). `line` is the line's parsed JSON value.
    */
@@ -83,6 +89,11 @@ export interface TransferRegister {
   /** Writes every record, in identifier order (the same register, the same bytes); returns the count. */
   exportAll(session: ExportSession): Promise<number>;
 }
+
+/** One record of a file `readFile` reads: its value and the line it begins on, or what is wrong there. */
+export type FileRecord =
+  | { line: number; value: unknown; size: number }
+  | { line: number; field: string; rule: string };
 
 /** What `parseLine` gives for a line that holds no record. */
 export const SKIP_LINE: unique symbol = Symbol('skip line');

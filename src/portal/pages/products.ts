@@ -20,7 +20,7 @@ export const IMPORT_DOCS = 'docs/operations.md';
  */
 export function productionNote(): SafeHtml {
   return html`<div class="notice production-note"><p><strong>Production starts empty.</strong> Nothing is loaded until an
-operator imports data (<code>rsg import nzbn FILE</code>, <code>rsg import ppsr FILE</code>, <code>rsg import disclose FILE</code>, <code>rsg import bonds FILE</code>;
+operator imports data (<code>rsg import nzbn FILE</code>, <code>rsg import ppsr FILE</code>, <code>rsg import disclose FILE</code>, <code>rsg import iponz FILE</code>, <code>rsg import bonds FILE</code>;
 the files' formats are in <code>docs/formats/</code>, the commands in <code>${IMPORT_DOCS}</code> and the README's
 "Production data"); until then reads answer empty lists or 404.</p>
 <p>Keys belong to one environment: a sandbox key on a <code>/gateway/…</code> path is refused with 401

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BILLING_ERRORS, DIRECT_CREDIT_ERRORS } from '../../billing/errors.ts';
 import { SOAP_BODY_ERRORS, SOAP_ERRORS } from '../../platform/http/error-codes.ts';
+import { transferCommands } from '../../platform/transfer/command.ts';
 import type { ServiceDefinition } from '../contract.ts';
 import { PLACE as DOCUMENTS } from './documents/location.ts';
 import { IPONZ_ERRORS } from './errors.ts';
@@ -9,6 +10,7 @@ import { startIponzJobs } from './jobs/index.ts';
 import { iponzRoutes } from './routes/index.ts';
 import { IPONZ_INVARIANTS } from './sandbox/invariants.ts';
 import { seedIponz } from './sandbox/seed.ts';
+import { iponzTransfer } from './transfer/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -37,6 +39,7 @@ export const iponzService: ServiceDefinition = {
   seed: (context) => seedIponz(context),
   invariants: IPONZ_INVARIANTS,
   jobs: startIponzJobs,
+  commands: transferCommands(iponzTransfer()),
   settings: {
     // The document download's time limit (published: 120 s); 0 fails every download at once (tests).
     downloadTimeoutMs: {

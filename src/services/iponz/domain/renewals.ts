@@ -93,7 +93,7 @@ export const DESIGN_STATUSES = [
   'Refused',
 ] as const;
 
-const STATUSES: Record<CaseKind, readonly string[]> = {
+export const STATUSES: Record<CaseKind, readonly string[]> = {
   patent: PATENT_STATUSES,
   trademark: TRADE_MARK_STATUSES,
   design: DESIGN_STATUSES,

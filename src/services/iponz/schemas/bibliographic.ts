@@ -198,6 +198,9 @@ const DateRange = Type.Object(
   Closed,
 );
 
+/** The record element's tree of a kind (what `{"Patent": …}` holds), and its element's name. */
+export const recordTreeSchema = (kind: CaseKind): { element: string; tree: TObject } => TREES[kind];
+
 /** `{"Patent": {…}}` and so on. */
 export const recordJsonSchema = (kind: CaseKind): TObject =>
   Type.Object({ [TREES[kind].element]: TREES[kind].tree }, Closed);

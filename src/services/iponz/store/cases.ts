@@ -104,6 +104,33 @@ export async function findCase(
   return rows[0] ? recordOf(rows[0]) : null;
 }
 
+/** Cases after `after` in (kind, number) order, whole: a page of an export. */
+export async function casesAfter(
+  db: Queryable,
+  after: { kind: string; caseNumber: number },
+  limit: number,
+): Promise<CaseRecord[]> {
+  const { rows } = await db.query<CaseRow>(
+    `SELECT ${CASE_COLUMNS} FROM iponz_cases c WHERE (c.kind, c.case_number) > ($1, $2)
+     ORDER BY c.kind, c.case_number LIMIT $3`,
+    [after.kind, after.caseNumber, limit],
+  );
+  return rows.map(recordOf);
+}
+
+/** The cases of these keys that the register holds, whole. */
+export async function casesNamed(
+  db: Queryable,
+  keys: readonly { kind: CaseKind; caseNumber: number }[],
+): Promise<CaseRecord[]> {
+  const { rows } = await db.query<CaseRow>(
+    `SELECT ${CASE_COLUMNS} FROM iponz_cases c
+     JOIN unnest($1::text[], $2::int[]) AS k(kind, case_number) USING (kind, case_number)`,
+    [keys.map((k) => k.kind), keys.map((k) => k.caseNumber)],
+  );
+  return rows.map(recordOf);
+}
+
 export interface CaseRange {
   /** `updated`: changed (or filed) on a New Zealand date in the range; `registered`: registered in it. */
   by: 'updated' | 'registered';

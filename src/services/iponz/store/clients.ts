@@ -113,6 +113,21 @@ export async function findClient(pool: Queryable, clientId: number): Promise<Cli
   return rows[0] ? clientOf(rows[0]) : null;
 }
 
+/** Clients after `after` (a client id), by id: a page of an export. */
+export async function clientsAfter(db: Queryable, after: number, limit: number): Promise<Client[]> {
+  const { rows } = await db.query<ClientRow>(
+    `${SELECT_CLIENT} WHERE c.client_id > $1 ORDER BY c.client_id LIMIT $2`,
+    [after, limit],
+  );
+  return rows.map(clientOf);
+}
+
+/** The clients of these ids that the register holds. */
+export async function clientsNamed(db: Queryable, ids: readonly number[]): Promise<Client[]> {
+  const { rows } = await db.query<ClientRow>(`${SELECT_CLIENT} WHERE c.client_id = ANY($1::int[])`, [ids]);
+  return rows.map(clientOf);
+}
+
 /** Inserts clients with their addresses (the seed; `tx` is the caller's transaction). */
 export async function insertClients(tx: pg.PoolClient, clients: readonly Client[], at: Date): Promise<void> {
   if (clients.length === 0) return;
@@ -128,6 +143,33 @@ export async function insertClients(tx: pg.PoolClient, clients: readonly Client[
       at,
     ],
   );
+  await insertAddresses(tx, clients);
+}
+
+/** Clients the register holds set to these (name, type, business number, addresses), in `tx`. */
+export async function replaceClients(tx: pg.PoolClient, clients: readonly Client[], at: Date): Promise<void> {
+  if (clients.length === 0) return;
+  await tx.query(
+    `UPDATE iponz_clients c SET name = t.name, name_folded = t.folded, client_type = t.type, nzbn = t.nzbn,
+       updated_at = $6
+     FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[]) AS t(id, name, folded, type, nzbn)
+     WHERE c.client_id = t.id`,
+    [
+      clients.map((c) => c.clientId),
+      clients.map((c) => c.name),
+      clients.map((c) => fold(c.name)),
+      clients.map((c) => c.clientType),
+      clients.map((c) => c.nzbn),
+      at,
+    ],
+  );
+  await tx.query('DELETE FROM iponz_client_addresses WHERE client_id = ANY($1::int[])', [
+    clients.map((c) => c.clientId),
+  ]);
+  await insertAddresses(tx, clients);
+}
+
+async function insertAddresses(tx: pg.PoolClient, clients: readonly Client[]): Promise<void> {
   const rows = clients.flatMap((c) =>
     ADDRESS_TYPES.flatMap((type) => {
       const a = c.addresses[type];

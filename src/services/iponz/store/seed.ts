@@ -7,7 +7,7 @@ import { nzDate } from '../../../platform/calendar.ts';
 import { copyLine, copyText } from '../../../platform/db/copy-text.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import { ADDRESS_TYPES, addressText, fold } from '../domain/client-search.ts';
-import type { CaseRecord, Client, PartyRole } from '../domain/model.ts';
+import type { CaseDocument, CaseRecord, Client, PartyRole } from '../domain/model.ts';
 
 /**
  * A case as the seed loads it (the sandbox's generator makes them): the stored record without what the
@@ -72,7 +72,7 @@ export async function loadClients(pool: pg.Pool, clients: readonly Client[], at:
 }
 
 /** A case's last change: its last status change or its last renewal, whichever is later. */
-function lastChangeOf(c: GeneratedCase): string {
+function lastChangeOf(c: Pick<GeneratedCase, 'history' | 'renewals'>): string {
   const status = c.history.at(-1)!.statusDate;
   const renewal = c.renewals.at(-1)?.renewalDate;
   return renewal && renewal > status ? renewal : status;
@@ -82,7 +82,7 @@ function lastChangeOf(c: GeneratedCase): string {
  * A case's history rows, in date order (a status change before a renewal of the same day): status
  * changes, and renewals with the status the case had on their day.
  */
-function historyLines(c: GeneratedCase): string[] {
+function historyLines(c: LoadedCase): string[] {
   const events = [
     ...c.history.map((h) => ({ date: h.statusDate, order: 0, status: h.status, renewal: null })),
     ...c.renewals.map((r) => ({
@@ -107,48 +107,90 @@ function historyLines(c: GeneratedCase): string[] {
   );
 }
 
+/**
+ * A case as an import loads it: a generated one, or one with its version, last change, mark nature and
+ * type and its documents' stored sizes given (absent: the seed's — version 1, the last change from its
+ * history, the defaults of migration 003, no stored bytes).
+ */
+export type LoadedCase = Omit<GeneratedCase, 'documents'> & {
+  version?: number;
+  updatedAt?: Date;
+  markNature?: string | null;
+  markType?: string | null;
+  documents: (CaseDocument & { storedSize?: number | null })[];
+};
+
+/** The parts of a case besides its row. */
+export type CasePart = 'history' | 'parties' | 'documents' | 'goods';
+const ALL_PARTS: readonly CasePart[] = ['history', 'parties', 'documents', 'goods'];
+
 /** Loads cases with their history, parties, documents and goods in one transaction. */
 export async function loadCases(pool: pg.Pool, cases: readonly GeneratedCase[], at: Date): Promise<void> {
+  await withTransaction(pool, (tx) => copyCases(tx, cases, at));
+}
+
+/** Copies cases with their parts into `tx` (the caller's transaction). */
+export async function copyCases(tx: pg.PoolClient, cases: readonly LoadedCase[], at: Date): Promise<void> {
   const stamp = at.toISOString();
   const day = nzDate(at.getTime());
-  await withTransaction(pool, async (tx) => {
-    await copyText(
-      tx,
-      `COPY iponz_cases (kind, case_number, title, status, status_date, application_date, term_date,
-        registration_date, last_renewal_due_date, international_application_number,
-        international_publication_number, international_registration_number, priority_country_code,
-        mark_image_name, novelty_statement, patent_detail, updated_at, updated_on) FROM STDIN`,
-      cases.map((c) => {
-        // A case was last changed on its last status change or renewal (a case of today: now).
-        const changed = lastChangeOf(c);
-        return copyLine([
-          c.kind,
-          c.caseNumber,
-          c.title,
-          c.status,
-          c.statusDate,
-          c.applicationDate,
-          c.termDate,
-          c.registrationDate,
-          c.lastRenewalDueDate,
-          c.internationalApplicationNumber,
-          c.internationalPublicationNumber,
-          c.internationalRegistrationNumber,
-          c.priorityCountryCode,
-          c.markImageName,
-          c.noveltyStatement,
-          c.patentDetail ? JSON.stringify(c.patentDetail) : null,
-          changed >= day ? stamp : `${changed}T00:00:00+12:00`,
-          changed >= day ? day : changed,
-        ]);
-      }),
-    );
+  await copyText(
+    tx,
+    `COPY iponz_cases (kind, case_number, title, status, status_date, application_date, term_date,
+      registration_date, last_renewal_due_date, international_application_number,
+      international_publication_number, international_registration_number, priority_country_code,
+      mark_image_name, novelty_statement, patent_detail, updated_at, updated_on, version, mark_nature,
+      mark_type) FROM STDIN`,
+    cases.map((c) => {
+      // A case was last changed on its last status change or renewal (a case of today: now).
+      const changed = lastChangeOf(c);
+      const updatedAt = c.updatedAt
+        ? c.updatedAt.toISOString()
+        : changed >= day
+          ? stamp
+          : `${changed}T00:00:00+12:00`;
+      const updatedOn = c.updatedAt ? nzDate(c.updatedAt.getTime()) : changed >= day ? day : changed;
+      return copyLine([
+        c.kind,
+        c.caseNumber,
+        c.title,
+        c.status,
+        c.statusDate,
+        c.applicationDate,
+        c.termDate,
+        c.registrationDate,
+        c.lastRenewalDueDate,
+        c.internationalApplicationNumber,
+        c.internationalPublicationNumber,
+        c.internationalRegistrationNumber,
+        c.priorityCountryCode,
+        c.markImageName,
+        c.noveltyStatement,
+        c.patentDetail ? JSON.stringify(c.patentDetail) : null,
+        updatedAt,
+        updatedOn,
+        c.version ?? 1,
+        c.markNature ?? null,
+        c.markType ?? null,
+      ]);
+    }),
+  );
+  await copyCaseParts(tx, cases, ALL_PARTS);
+}
+
+/** Copies the given parts of cases into `tx` (a replaced case's parts, once its old ones are deleted). */
+export async function copyCaseParts(
+  tx: pg.PoolClient,
+  cases: readonly LoadedCase[],
+  parts: readonly CasePart[],
+): Promise<void> {
+  if (parts.includes('history'))
     await copyText(
       tx,
       `COPY iponz_status_history (kind, case_number, seq, status, status_date, recorded_at, event,
         renewed_expiry_date, new_expiry_date) FROM STDIN`,
       cases.flatMap((c) => historyLines(c)),
     );
+  if (parts.includes('parties'))
     await copyText(
       tx,
       'COPY iponz_case_parties (kind, case_number, role, position, client_id) FROM STDIN',
@@ -161,15 +203,25 @@ export async function loadCases(pool: pg.Pool, cases: readonly GeneratedCase[], 
         });
       }),
     );
+  if (parts.includes('documents'))
     await copyText(
       tx,
-      'COPY iponz_case_documents (document_identifier, kind, case_number, document_name, object_format, created_on) FROM STDIN',
+      'COPY iponz_case_documents (document_identifier, kind, case_number, document_name, object_format, created_on, stored_size) FROM STDIN',
       cases.flatMap((c) =>
         c.documents.map((d) =>
-          copyLine([d.documentIdentifier, c.kind, c.caseNumber, d.documentName, d.objectFormat, d.createdOn]),
+          copyLine([
+            d.documentIdentifier,
+            c.kind,
+            c.caseNumber,
+            d.documentName,
+            d.objectFormat,
+            d.createdOn,
+            d.storedSize ?? null,
+          ]),
         ),
       ),
     );
+  if (parts.includes('goods'))
     await copyText(
       tx,
       'COPY iponz_goods_services (kind, case_number, class_number, description) FROM STDIN',
@@ -177,5 +229,4 @@ export async function loadCases(pool: pg.Pool, cases: readonly GeneratedCase[], 
         c.goodsAndServices.map((g) => copyLine([c.kind, c.caseNumber, g.classNumber, g.description])),
       ),
     );
-  });
 }
