@@ -67,7 +67,8 @@ const PRACTITIONERS: readonly (readonly [Role['roleType'], (filter: string) => b
  * A status transition, and what comes with it in the register, as one change with its one
  * `ENTITY_STATUS` event: a company entering an insolvency has its liquidator, receiver or administrator
  * appointed that day; one leaving it (back to registered, on to another, removed) has the practitioner's
- * appointment ended; a sole trader, partnership or trust that closes or goes inactive stops hibernating.
+ * appointment ended; a sole trader, partnership or trust that closes or goes inactive stops hibernating
+ * (as it does through the API: store/edits.ts `statusChange`).
  */
 async function statusMove(
   entity: Entity,
@@ -76,12 +77,9 @@ async function statusMove(
   random: Random,
   geography: Geography,
 ): Promise<Change<unknown>> {
+  // A sole trader, partnership or trust that closes or goes inactive stops hibernating (statusChange).
   const change = await statusChange(entity, target, undefined, tools);
   const filters: readonly string[] = ENTITY_STATUSES[target].filters;
-  if (filters.some((filter) => filter === 'RemovedClosed' || filter === 'Inactive')) {
-    entity.hibernationStatusCode = null;
-    entity.hibernationStatusDescription = null;
-  }
   const company = typeGroup(entity.entityTypeCode) === 'nzCompany';
   const active = entity.roles.filter((role) => role.roleStatus === 'ACTIVE');
   const applies = (roleType: string) =>
