@@ -36,39 +36,40 @@ export async function settleTitleWords(pool: pg.Pool): Promise<void> {
 
 /** Loads clients with their addresses in one transaction. */
 export async function loadClients(pool: pg.Pool, clients: readonly Client[], at: Date): Promise<void> {
-  await withTransaction(pool, async (tx) => {
-    await copyText(
-      tx,
-      'COPY iponz_clients (client_id, name, name_folded, client_type, nzbn, updated_at) FROM STDIN',
-      clients.map((c) =>
-        copyLine([c.clientId, c.name, fold(c.name), c.clientType, c.nzbn, at.toISOString()]),
-      ),
-    );
-    await copyText(
-      tx,
-      'COPY iponz_client_addresses (client_id, address_type, line1, line2, line3, city, search_text, postcode, country_code) FROM STDIN',
-      clients.flatMap((c) =>
-        ADDRESS_TYPES.flatMap((type) => {
-          const a = c.addresses[type];
-          return a
-            ? [
-                copyLine([
-                  c.clientId,
-                  type,
-                  a.line1,
-                  a.line2,
-                  a.line3,
-                  a.city,
-                  fold(addressText(a)),
-                  a.postcode ?? null,
-                  a.countryCode ?? 'NZ',
-                ]),
-              ]
-            : [];
-        }),
-      ),
-    );
-  });
+  await withTransaction(pool, (tx) => copyClients(tx, clients, at));
+}
+
+/** Loads clients with their addresses in the caller's transaction. */
+export async function copyClients(tx: pg.PoolClient, clients: readonly Client[], at: Date): Promise<void> {
+  await copyText(
+    tx,
+    'COPY iponz_clients (client_id, name, name_folded, client_type, nzbn, updated_at) FROM STDIN',
+    clients.map((c) => copyLine([c.clientId, c.name, fold(c.name), c.clientType, c.nzbn, at.toISOString()])),
+  );
+  await copyText(
+    tx,
+    'COPY iponz_client_addresses (client_id, address_type, line1, line2, line3, city, search_text, postcode, country_code) FROM STDIN',
+    clients.flatMap((c) =>
+      ADDRESS_TYPES.flatMap((type) => {
+        const a = c.addresses[type];
+        return a
+          ? [
+              copyLine([
+                c.clientId,
+                type,
+                a.line1,
+                a.line2,
+                a.line3,
+                a.city,
+                fold(addressText(a)),
+                a.postcode ?? null,
+                a.countryCode ?? 'NZ',
+              ]),
+            ]
+          : [];
+      }),
+    ),
+  );
 }
 
 /** A case's last change: its last status change or its last renewal, whichever is later. */
@@ -109,73 +110,76 @@ function historyLines(c: GeneratedCase): string[] {
 
 /** Loads cases with their history, parties, documents and goods in one transaction. */
 export async function loadCases(pool: pg.Pool, cases: readonly GeneratedCase[], at: Date): Promise<void> {
+  await withTransaction(pool, (tx) => copyCases(tx, cases, at));
+}
+
+/** Loads cases with their history, parties, documents and goods in the caller's transaction. */
+export async function copyCases(tx: pg.PoolClient, cases: readonly GeneratedCase[], at: Date): Promise<void> {
   const stamp = at.toISOString();
   const day = nzDate(at.getTime());
-  await withTransaction(pool, async (tx) => {
-    await copyText(
-      tx,
-      `COPY iponz_cases (kind, case_number, title, status, status_date, application_date, term_date,
-        registration_date, last_renewal_due_date, international_application_number,
-        international_publication_number, international_registration_number, priority_country_code,
-        mark_image_name, novelty_statement, patent_detail, updated_at, updated_on) FROM STDIN`,
-      cases.map((c) => {
-        // A case was last changed on its last status change or renewal (a case of today: now).
-        const changed = lastChangeOf(c);
-        return copyLine([
-          c.kind,
-          c.caseNumber,
-          c.title,
-          c.status,
-          c.statusDate,
-          c.applicationDate,
-          c.termDate,
-          c.registrationDate,
-          c.lastRenewalDueDate,
-          c.internationalApplicationNumber,
-          c.internationalPublicationNumber,
-          c.internationalRegistrationNumber,
-          c.priorityCountryCode,
-          c.markImageName,
-          c.noveltyStatement,
-          c.patentDetail ? JSON.stringify(c.patentDetail) : null,
-          changed >= day ? stamp : `${changed}T00:00:00+12:00`,
-          changed >= day ? day : changed,
-        ]);
-      }),
-    );
-    await copyText(
-      tx,
-      `COPY iponz_status_history (kind, case_number, seq, status, status_date, recorded_at, event,
-        renewed_expiry_date, new_expiry_date) FROM STDIN`,
-      cases.flatMap((c) => historyLines(c)),
-    );
-    await copyText(
-      tx,
-      'COPY iponz_case_parties (kind, case_number, role, position, client_id) FROM STDIN',
-      cases.flatMap((c) => {
-        const positions = new Map<string, number>();
-        return c.parties.map((p) => {
-          const position = (positions.get(p.role) ?? 0) + 1;
-          positions.set(p.role, position);
-          return copyLine([c.kind, c.caseNumber, p.role, position, p.clientId]);
-        });
-      }),
-    );
-    await copyText(
-      tx,
-      'COPY iponz_case_documents (document_identifier, kind, case_number, document_name, object_format, created_on) FROM STDIN',
-      cases.flatMap((c) =>
-        c.documents.map((d) =>
-          copyLine([d.documentIdentifier, c.kind, c.caseNumber, d.documentName, d.objectFormat, d.createdOn]),
-        ),
+  await copyText(
+    tx,
+    `COPY iponz_cases (kind, case_number, title, status, status_date, application_date, term_date,
+      registration_date, last_renewal_due_date, international_application_number,
+      international_publication_number, international_registration_number, priority_country_code,
+      mark_image_name, novelty_statement, patent_detail, updated_at, updated_on) FROM STDIN`,
+    cases.map((c) => {
+      // A case was last changed on its last status change or renewal (a case of today: now).
+      const changed = lastChangeOf(c);
+      return copyLine([
+        c.kind,
+        c.caseNumber,
+        c.title,
+        c.status,
+        c.statusDate,
+        c.applicationDate,
+        c.termDate,
+        c.registrationDate,
+        c.lastRenewalDueDate,
+        c.internationalApplicationNumber,
+        c.internationalPublicationNumber,
+        c.internationalRegistrationNumber,
+        c.priorityCountryCode,
+        c.markImageName,
+        c.noveltyStatement,
+        c.patentDetail ? JSON.stringify(c.patentDetail) : null,
+        changed >= day ? stamp : `${changed}T00:00:00+12:00`,
+        changed >= day ? day : changed,
+      ]);
+    }),
+  );
+  await copyText(
+    tx,
+    `COPY iponz_status_history (kind, case_number, seq, status, status_date, recorded_at, event,
+      renewed_expiry_date, new_expiry_date) FROM STDIN`,
+    cases.flatMap((c) => historyLines(c)),
+  );
+  await copyText(
+    tx,
+    'COPY iponz_case_parties (kind, case_number, role, position, client_id) FROM STDIN',
+    cases.flatMap((c) => {
+      const positions = new Map<string, number>();
+      return c.parties.map((p) => {
+        const position = (positions.get(p.role) ?? 0) + 1;
+        positions.set(p.role, position);
+        return copyLine([c.kind, c.caseNumber, p.role, position, p.clientId]);
+      });
+    }),
+  );
+  await copyText(
+    tx,
+    'COPY iponz_case_documents (document_identifier, kind, case_number, document_name, object_format, created_on) FROM STDIN',
+    cases.flatMap((c) =>
+      c.documents.map((d) =>
+        copyLine([d.documentIdentifier, c.kind, c.caseNumber, d.documentName, d.objectFormat, d.createdOn]),
       ),
-    );
-    await copyText(
-      tx,
-      'COPY iponz_goods_services (kind, case_number, class_number, description) FROM STDIN',
-      cases.flatMap((c) =>
-        c.goodsAndServices.map((g) => copyLine([c.kind, c.caseNumber, g.classNumber, g.description])),
-      ),
-    );
-  });
+    ),
+  );
+  await copyText(
+    tx,
+    'COPY iponz_goods_services (kind, case_number, class_number, description) FROM STDIN',
+    cases.flatMap((c) =>
+      c.goodsAndServices.map((g) => copyLine([c.kind, c.caseNumber, g.classNumber, g.description])),
+    ),
+  );
 }
