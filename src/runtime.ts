@@ -260,8 +260,17 @@ export async function seedSandbox(
       },
     };
     const registers = registersOf(SERVICES, sandbox);
-    const seed = async (service: ServiceDefinition) =>
-      (await service.seed?.({ database: sandbox, scale, clock, log, identity, registers })) ?? undefined;
+    const seed = async (service: ServiceDefinition) => {
+      try {
+        return (
+          (await service.seed?.({ database: sandbox, scale, clock, log, identity, registers })) ?? undefined
+        );
+      } catch (error) {
+        // Told at once: the registers seeded beside it go on, and the seed fails when they are done.
+        log(`${service.id}: the seed failed: ${(error as Error).message}`);
+        throw error;
+      }
+    };
     // The registers others ask (the business number register) first; then the rest side by side: each
     // alternates between generating (this process) and loading (the database server), so together they
     // keep both busy.
