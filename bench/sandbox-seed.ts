@@ -1,6 +1,7 @@
 /**
  * `npm run bench:sandbox-seed`: `rsg seed` of all five sandbox registers at the full scale, on empty
- * databases, each register timed; the small seed, timed the same way on its own empty databases in the
+ * databases, each register timed (the four after the business number register run side by side, so
+ * their times overlap); the small seed, timed the same way on its own empty databases in the
  * same run, is the baseline (the ratio says how the full scale grows on this machine as it is loaded
  * now). Goal: all five registers at the full scale ≤ 5 minutes. Then, unless BENCH_CHECK=0,
  * `rsg sandbox check` of the full sandbox (every register's invariants), timed, its report printed.
@@ -48,7 +49,7 @@ async function seeded(scale: 'small' | 'full', check: boolean) {
     const totalMs = performance.now() - started;
     const byService = new Map(timings);
     process.stderr.write(
-      `${scale} seed: ${seconds(totalMs)} (${[...byService].map(([id, ms]) => `${id} ${seconds(ms)}`).join(', ')})\n`,
+      `${scale} seed: ${seconds(totalMs)} (${[...byService].map(([id, ms]) => `${id} ${seconds(ms)}`).join(', ')}), load average ${os.loadavg()[0]!.toFixed(1)}\n`,
     );
     let checked: { ms: number; held: boolean; report: string } | undefined;
     if (check) {
@@ -86,7 +87,7 @@ const load = os.loadavg()[0]!.toFixed(1);
 const markdown = [
   '## Sandbox seed: all five registers at the full scale (`npm run bench:sandbox-seed`)',
   '',
-  `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), Node ${process.version}, load average ${load} at the end (the machine is shared); database: ${full.label}. \`rsg seed\` on empty databases, each register timed; the small seed on its own empty databases in the same run is the baseline (${ROUNDS} round${ROUNDS === 1 ? '' : 's'}, median); the full seed once.`,
+  `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), Node ${process.version}, load average ${load} at the end (the machine is shared); database: ${full.label}. \`rsg seed\` on empty databases, each register timed (the business number register first, then the other four side by side: their times overlap, and the total is the wall time of all five); the small seed on its own empty databases in the same run is the baseline (${ROUNDS} round${ROUNDS === 1 ? '' : 's'}, median); the full seed once.`,
   '',
   '| register | small | full | full ÷ small |',
   '|---|---|---|---|',

@@ -195,7 +195,8 @@ export const OPERATORS_ORGANISATION = 'sandbox-operators';
 
 /**
  * Runs every service's sandbox generator (each is idempotent per scale), on the sandbox clock unless
- * `options.clock` is given (a fresh seeded state is made on real time).
+ * `options.clock` is given (a fresh seeded state is made on real time): the business number register
+ * first (the others draw their businesses from it), then the others side by side.
  */
 export async function seedSandbox(
   urls: DatabaseUrls,
@@ -203,15 +204,24 @@ export async function seedSandbox(
   log: (line: string) => void = () => {},
   options: { clock?: Clock } = {},
 ): Promise<string[]> {
-  const gateway = openDatabase(urls.gateway, 1);
-  const sandbox = openDatabase(urls.sandbox, 4);
+  // A connection for each register seeded side by side, and some to spare; a seed that waits for one,
+  // or for a server busy with the others' loads, waits rather than fails.
+  const acquireTimeoutMs = 120_000;
+  const gateway = openDatabase(urls.gateway, { max: 2, acquireTimeoutMs });
+  const sandbox = openDatabase(urls.sandbox, { max: 6, acquireTimeoutMs });
   try {
     const reading = await readClock(gateway.pool, 'sandbox');
     const offset = reading.mode === 'virtual' ? reading.now.getTime() - Date.now() : 0;
     const clock = options.clock ?? {
       now: () => (reading.frozen ? new Date(reading.now) : new Date(Date.now() + offset)),
     };
-    const operatorsOrganisationId = async () => {
+    // Made once a seed (registers seeded side by side ask for it at the same time).
+    let operatorsOrganisation: Promise<string> | undefined;
+    const operatorsOrganisationId = () => {
+      operatorsOrganisation ??= findOrAddOperatorsOrganisation();
+      return operatorsOrganisation;
+    };
+    const findOrAddOperatorsOrganisation = async () => {
       const organisation =
         (await findOrganisation(gateway.pool, 'sandbox', OPERATORS_ORGANISATION)) ??
         (await addOrganisation(gateway.pool, {
@@ -249,14 +259,35 @@ export async function seedSandbox(
         await seedRegisterOrganisation(gateway.pool, organisation, clock.now());
       },
     };
-    const summaries: string[] = [];
-    for (const service of SERVICES) {
-      if (!service.seed) continue;
-      const registers = registersOf(SERVICES, sandbox);
-      const summary = await service.seed({ database: sandbox, scale, clock, log, identity, registers });
-      if (summary) summaries.push(`${service.id}: ${summary}`);
-    }
-    return summaries;
+    const registers = registersOf(SERVICES, sandbox);
+    const seed = async (service: ServiceDefinition) => {
+      try {
+        return (
+          (await service.seed?.({ database: sandbox, scale, clock, log, identity, registers })) ?? undefined
+        );
+      } catch (error) {
+        // Told at once: the registers seeded beside it go on, and the seed fails when they are done.
+        log(`${service.id}: the seed failed: ${(error as Error).message}`);
+        throw error;
+      }
+    };
+    // The registers others ask (the business number register) first; then the rest side by side: each
+    // alternates between generating (this process) and loading (the database server), so together they
+    // keep both busy.
+    const first = SERVICES.filter((service) => service.businessNumberRegister);
+    const summaries = new Map<ServiceId, string | undefined>();
+    for (const service of first) summaries.set(service.id, await seed(service));
+    const rest = SERVICES.filter((service) => !first.includes(service));
+    const seeded = await Promise.allSettled(rest.map(seed));
+    seeded.forEach((result, i) => {
+      if (result.status === 'fulfilled') summaries.set(rest[i]!.id, result.value);
+    });
+    const failed = seeded.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    return SERVICES.flatMap((service) => {
+      const summary = summaries.get(service.id);
+      return summary ? [`${service.id}: ${summary}`] : [];
+    });
   } finally {
     await Promise.all([gateway.close(), sandbox.close()]);
   }

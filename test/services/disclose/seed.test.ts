@@ -121,6 +121,36 @@ describe('the seed hook', () => {
     }
   });
 
+  it('reports a fund version dated before the version it follows', async () => {
+    const pool = context.database.pool;
+    const { rows } = await pool.query<{ fund_number: string; version: number; changed_at: Date }>(
+      `SELECT fund_number, version, changed_at FROM disclose_fund_versions WHERE version = 2
+        ORDER BY fund_number LIMIT 1`,
+    );
+    const { fund_number: fund, changed_at: at } = rows[0]!;
+    await pool.query(
+      `UPDATE disclose_fund_versions SET changed_at = (SELECT changed_at - interval '1 day'
+         FROM disclose_fund_versions WHERE fund_number = $1 AND version = 1)
+        WHERE fund_number = $1 AND version = 2`,
+      [fund],
+    );
+    try {
+      const results = await runInvariants([discloseService], () => ({
+        database: context.database,
+        clock: context.clock,
+        registers: context.registers,
+      }));
+      const broken = results.find((r) => r.id === 'versions-dated-in-order')!;
+      expect(broken.breaks.map((b) => b.record)).toEqual([`${fund}-v2`]);
+      expect(broken.breaks[0]!.detail).toMatch(/^dated .*, before version 1 \(/);
+    } finally {
+      await pool.query(
+        'UPDATE disclose_fund_versions SET changed_at = $2 WHERE fund_number = $1 AND version = 2',
+        [fund, at],
+      );
+    }
+  });
+
   it('reports an issuer whose name the business number register no longer has', async () => {
     const pool = context.database.pool;
     const { rows } = await pool.query<{ offer_number: string; issuer_nzbn: string; issuer_name: string }>(

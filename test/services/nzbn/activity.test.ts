@@ -290,6 +290,45 @@ describe('simulateActivity', () => {
     ]);
   });
 
+  it('keeps a company’s insolvencies with its practitioners: one appointed commences one, one ended is vacated', async () => {
+    const rows = await sql<{ document: Entity }>(
+      `SELECT e.document FROM nzbn_entities e
+        WHERE e.document IS NOT NULL AND e.type_code IN ('LTD', 'ULTD', 'COOP')
+          AND e.nzbn IN (SELECT nzbn FROM nzbn_change_events WHERE change_event_type = 'ENTITY_STATUS' AND change_date > $1)`,
+      [at(T0)],
+    );
+    const practitionerOf: Record<string, string> = {
+      Liquidation: 'Liquidator',
+      Receivership: 'Receiver',
+      'Voluntary Administration': 'Administrator',
+      'Statutory Management': 'Administrator',
+    };
+    let commenced = 0;
+    let vacated = 0;
+    for (const { document: entity } of rows) {
+      const insolvencies = entity['company-details']!.insolvencies;
+      const open = insolvencies
+        .flatMap((insolvency) =>
+          insolvency.insolvencyAppointee
+            .filter((appointee) => appointee.vacationDate === null)
+            .map((a) => `${practitionerOf[insolvency.insolvencyType]} ${a.firstName} ${a.lastName}`),
+        )
+        .sort();
+      const practitioners = entity.roles
+        .filter(
+          (role) => role.roleStatus === 'ACTIVE' && Object.values(practitionerOf).includes(role.roleType),
+        )
+        .map((role) => `${role.roleType} ${role.rolePerson!.firstName} ${role.rolePerson!.lastName}`)
+        .sort();
+      expect(open, entity.nzbn).toEqual(practitioners);
+      const since = (text: string | null) => text !== null && Date.parse(text) > T0;
+      commenced += insolvencies.filter((insolvency) => since(insolvency.commenced)).length;
+      vacated += insolvencies.filter((i) => i.insolvencyAppointee.some((a) => since(a.vacationDate))).length;
+    }
+    expect(commenced).toBeGreaterThan(0);
+    expect(vacated).toBeGreaterThan(0);
+  });
+
   it('makes nothing at rate 0, and follows a clock moved back', async () => {
     const off = await run(t, T0 + 20 * HOUR, { ratePerHour: 0 });
     expect(off).toMatchObject({ changes: 0, events: 0, until: at(T0 + 20 * HOUR) });

@@ -1,5 +1,8 @@
 import type { QueryResultRow } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Entity } from '../../../src/services/nzbn/domain/schema.ts';
+import { placesOf, statusFollowsType } from '../../../src/services/nzbn/sandbox/entity-rules.ts';
+import { generatedEntity, sandboxGeography } from '../../../src/services/nzbn/sandbox/seed-rows.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
 import { LISTS } from './support/bodies.ts';
 import { OpenApi } from './support/openapi.ts';
@@ -340,6 +343,59 @@ describe('replace operations and status requests', () => {
       'RESUMED',
     ]);
     expect(three[1].comment).toBe('Stopped trading');
+  });
+
+  it('POST statuses closing a hibernating sole trader ends its hibernation, and the register keeps its rules', async () => {
+    const index = Array.from({ length: 1_000 }, (_, i) => i).find((i) => {
+      const entity = generatedEntity(i);
+      return (
+        entity.entityTypeCode === 'Sole_Trader' &&
+        entity.entityStatusCode === '50' &&
+        entity.hibernationStatusCode !== null
+      );
+    });
+    expect(index).toBeDefined();
+    const generated = generatedEntity(index!);
+    await t.grant(t.owner.userId, generated.nzbn);
+    const closed = await t.call('POST', `/entities/${generated.nzbn}/statuses`, {
+      token: t.owner.token,
+      payload: { entityStatusCode: '91' },
+    });
+    expect(closed.statusCode, closed.body).toBe(204);
+    const { entity } = await read(generated.nzbn);
+    expect(entity).toMatchObject({
+      entityStatusCode: '91',
+      hibernationStatusCode: null,
+      hibernationStatusDescription: null,
+    });
+    const statuses = (await t.call('GET', `/entities/${generated.nzbn}/history/entity-statuses`)).json();
+    const hibernation = (
+      await t.call('GET', `/entities/${generated.nzbn}/history/hibernation-statuses`, {
+        token: t.owner.token,
+      })
+    ).json();
+    // The hibernation ended when the business closed, and is in its history.
+    expect(hibernation).toEqual([
+      {
+        hibernationStatusCode: generated.hibernationStatusCode,
+        hibernationStatusDescription: generated.hibernationStatusDescription,
+        startDate: generated.registrationDate,
+        endDate: statuses.at(-1).startDate,
+      },
+    ]);
+    const [stored] = await sql<{ document: Entity }>('SELECT document FROM nzbn_entities WHERE nzbn = $1', [
+      generated.nzbn,
+    ]);
+    const facts = {
+      entity: stored!.document,
+      statusCode: '91',
+      typeCode: 'Sole_Trader',
+      sourceRegisterUniqueId: null,
+      endedNames: [],
+    };
+    expect(statusFollowsType(facts, { todayMs: Date.now(), places: placesOf(sandboxGeography()) })).toEqual(
+      [],
+    );
   });
 });
 

@@ -103,6 +103,7 @@ export const FUND_MIXES: Readonly<
 };
 
 const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
+const HOUR_MS = 3_600_000;
 
 /** Weights that sum to 100 at `places` decimals, the rounding's remainder on the largest. */
 function toHundred(weights: number[], places: number): number[] {
@@ -274,8 +275,8 @@ function filingEvents(
 }
 
 /**
- * The filings of a fund's periods, each on a drawn day (a few late) before now, each a new fund version
- * after `versions` (a fund update with new figures; full portfolio holdings with the period's holdings).
+ * The filings of a fund's periods, each on a drawn day (a few late) before now and not before the
+ * filing before it, each a new fund version after `versions` (a fund update with new figures; full portfolio holdings with the period's holdings).
  * Returns the filings and the period of the last holdings filed.
  */
 function fileEvents(
@@ -294,7 +295,11 @@ function fileEvents(
     let filedOn = addDays(event.due, lateDays);
     if (filedOn >= g.today) filedOn = addDays(g.today, -1);
     if (filedOn <= event.periodEnd) filedOn = addDays(event.periodEnd, 1);
-    const filedAt = new Date(Date.parse(`${filedOn}T03:00:00Z`));
+    // Filings are versions in the order they were made: one is never dated before the last (a late
+    // filing holds back the early one that follows it), and one of the same day is an hour later.
+    const last = versions.at(-1)!.at;
+    if (filedOn < nzDate(last.getTime())) filedOn = nzDate(last.getTime());
+    const filedAt = new Date(Math.max(Date.parse(`${filedOn}T03:00:00Z`), last.getTime() + HOUR_MS));
     if (filedAt >= g.now) continue;
     const fph = event.kind === 'FULL_PORTFOLIO_HOLDINGS';
     if (!fph) {

@@ -2,7 +2,7 @@
  * The rules the offers register's generated sandbox keeps (`rsg sandbox check`; listed in the README):
  * a fund's assets and returns are those of its type, its actual allocation near its targets, its
  * holdings of its classes, named and listed as they are, worth its size; an offer named for what it
- * offers; compliance filed on time but for a few. The queries are the store's (store/invariants.ts); the
+ * offers; versions dated in order; compliance filed on time but for a few. The queries are the store's (store/invariants.ts); the
  * activities are the domain's, as `GET /activities` works them out.
  */
 import { nzDate } from '../../../platform/calendar.ts';
@@ -21,6 +21,7 @@ import {
   offersMisnamed,
   returnsUnlikeType,
   tooManyKiwiSaver,
+  versionsOutOfOrder,
 } from '../store/invariants.ts';
 import { FIXTURES } from './fixtures.ts';
 import { KIWISAVER_SHARE, OFFER_NAMES } from './generator.ts';
@@ -126,6 +127,12 @@ export const DISCLOSE_INVARIANTS: readonly SandboxInvariant[] = [
     id: 'few-kiwisaver-schemes',
     description: `At most ${KIWISAVER_SHARE * 100}% of the generated schemes (one at least) are KiwiSaver schemes; the fixed test cases, KiwiSaver schemes all, aside`,
     check: async ({ database }) => tooManyKiwiSaver(database.pool, FIXTURES.length, KIWISAVER_SHARE),
+  },
+  {
+    id: 'versions-dated-in-order',
+    description:
+      'A scheme’s, an offer’s and a fund’s versions are dated in the order of their numbers: no version is dated before the one it follows',
+    check: async ({ database }) => versionsOutOfOrder(database.pool),
   },
   {
     id: 'only-last-period-unfiled',

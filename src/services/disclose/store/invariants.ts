@@ -204,3 +204,29 @@ export async function numberedParties(pool: Pool): Promise<{ record: string; nzb
   );
   return rows;
 }
+
+/**
+ * Scheme, offer and fund versions dated before the version they follow: each with both dates. A
+ * record's versions are numbered in the order they were made, so their dates never go backward.
+ */
+export async function versionsOutOfOrder(pool: Pool): Promise<RuleBreak[]> {
+  return breaks(
+    pool,
+    `SELECT number || '-v' || version AS record,
+            'dated ' || to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || ', before version '
+              || (version - 1) || ' (' || to_char(previous AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || ')' AS detail
+       FROM (SELECT scheme_number AS number, version, changed_at,
+                    lag(changed_at) OVER (PARTITION BY scheme_number ORDER BY version) AS previous
+               FROM disclose_scheme_versions
+             UNION ALL
+             SELECT offer_number, version, changed_at,
+                    lag(changed_at) OVER (PARTITION BY offer_number ORDER BY version)
+               FROM disclose_offer_versions
+             UNION ALL
+             SELECT fund_number, version, changed_at,
+                    lag(changed_at) OVER (PARTITION BY fund_number ORDER BY version)
+               FROM disclose_fund_versions) v
+      WHERE changed_at < previous
+      ORDER BY number, version`,
+  );
+}

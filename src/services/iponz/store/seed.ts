@@ -36,39 +36,40 @@ export async function settleTitleWords(pool: pg.Pool): Promise<void> {
 
 /** Loads clients with their addresses in one transaction. */
 export async function loadClients(pool: pg.Pool, clients: readonly Client[], at: Date): Promise<void> {
-  await withTransaction(pool, async (tx) => {
-    await copyText(
-      tx,
-      'COPY iponz_clients (client_id, name, name_folded, client_type, nzbn, updated_at) FROM STDIN',
-      clients.map((c) =>
-        copyLine([c.clientId, c.name, fold(c.name), c.clientType, c.nzbn, at.toISOString()]),
-      ),
-    );
-    await copyText(
-      tx,
-      'COPY iponz_client_addresses (client_id, address_type, line1, line2, line3, city, search_text, postcode, country_code) FROM STDIN',
-      clients.flatMap((c) =>
-        ADDRESS_TYPES.flatMap((type) => {
-          const a = c.addresses[type];
-          return a
-            ? [
-                copyLine([
-                  c.clientId,
-                  type,
-                  a.line1,
-                  a.line2,
-                  a.line3,
-                  a.city,
-                  fold(addressText(a)),
-                  a.postcode ?? null,
-                  a.countryCode ?? 'NZ',
-                ]),
-              ]
-            : [];
-        }),
-      ),
-    );
-  });
+  await withTransaction(pool, (tx) => copyClients(tx, clients, at));
+}
+
+/** Loads clients with their addresses in the caller's transaction. */
+export async function copyClients(tx: pg.PoolClient, clients: readonly Client[], at: Date): Promise<void> {
+  await copyText(
+    tx,
+    'COPY iponz_clients (client_id, name, name_folded, client_type, nzbn, updated_at) FROM STDIN',
+    clients.map((c) => copyLine([c.clientId, c.name, fold(c.name), c.clientType, c.nzbn, at.toISOString()])),
+  );
+  await copyText(
+    tx,
+    'COPY iponz_client_addresses (client_id, address_type, line1, line2, line3, city, search_text, postcode, country_code) FROM STDIN',
+    clients.flatMap((c) =>
+      ADDRESS_TYPES.flatMap((type) => {
+        const a = c.addresses[type];
+        return a
+          ? [
+              copyLine([
+                c.clientId,
+                type,
+                a.line1,
+                a.line2,
+                a.line3,
+                a.city,
+                fold(addressText(a)),
+                a.postcode ?? null,
+                a.countryCode ?? 'NZ',
+              ]),
+            ]
+          : [];
+      }),
+    ),
+  );
 }
 
 /** A case's last change: its last status change or its last renewal, whichever is later. */

@@ -115,7 +115,7 @@ export function entityHistory(
   const privacy = entity.privacySettings;
   const names = endedOf<EntityNamePeriod>(records, 'entity-names');
   const hibernation = endedOf<HibernationPeriod>(records, 'hibernation-statuses');
-  const code = entity.hibernationStatusCode as HibernationStatusCode | null;
+  const current = currentHibernation(entity, records);
   const byStart = <T extends { startDate: string | null }>(items: T[]) =>
     items.sort((a, b) => (a.startDate ?? '').localeCompare(b.startDate ?? ''));
   const addresses = byStart([...endedOf<Address>(records, 'addresses'), ...entity.addresses.addressList]);
@@ -129,16 +129,24 @@ export function entityHistory(
     tradingNames: !authorised && privacy.tradingNamePrivateInformation ? [] : tradingNames,
     tradingAreas: byStart([...endedOf<TradingArea>(records, 'trading-areas'), ...entity.tradingAreas]),
     entityStatuses: statusPeriods(entity, records, note),
-    hibernationStatuses: code
-      ? [
-          ...hibernation,
-          {
-            hibernationStatusCode: code,
-            hibernationStatusDescription: HIBERNATION_STATUSES[code],
-            startDate: currentStart(hibernation, entity),
-            endDate: null,
-          },
-        ]
-      : hibernation,
+    hibernationStatuses: [...hibernation, ...(current ? [current] : [])],
+  };
+}
+
+/**
+ * The entity's present hibernation period (null when it is not hibernating): from the end of the last
+ * ended one (`records`, its hibernation history), else from its registration.
+ */
+export function currentHibernation(
+  entity: Entity,
+  records: readonly EndedRecord[],
+): HibernationPeriod | null {
+  const code = entity.hibernationStatusCode as HibernationStatusCode | null;
+  if (!code) return null;
+  return {
+    hibernationStatusCode: code,
+    hibernationStatusDescription: HIBERNATION_STATUSES[code],
+    startDate: currentStart(endedOf<HibernationPeriod>(records, 'hibernation-statuses'), entity),
+    endDate: null,
   };
 }

@@ -14,19 +14,21 @@ import {
   type EntityStatusCode,
   type EntityTypeCode,
 } from '../domain/codes.ts';
-import type { AddressLike } from '../domain/items.ts';
+import { type AddressLike, addressItem } from '../domain/items.ts';
 import type { RoleLike } from '../domain/roles.ts';
-import type { Entity, Role } from '../domain/schema.ts';
+import type { Entity, Insolvency, Role } from '../domain/schema.ts';
 import { addressChange, entityNameChange, rolesChange, statusChange } from '../store/edits.ts';
 import type { Change, UpdateTools } from '../store/update.ts';
 import type { ActivityKind } from './activity-plan.ts';
 import { statusTransitions } from './activity-rules.ts';
 import { type AddressKind, type AddressLines, generateNzAddress, pickArea } from './addresses.ts';
 import { pafIdFor } from './build.ts';
+import { insolvencyEntry } from './company-details.ts';
 import type { Area, Geography } from './geography.ts';
 import { generateEntityName, type NameContext } from './names.ts';
 import { generatePerson, type Person } from './people.ts';
 import { divisionWeightsFor, typeGroup } from './profile.ts';
+import { insolvencyKinds, practitionerFirm } from './roles.ts';
 
 /** An event that does not fit the entity it drew (or the entity moved on): nothing is written. */
 export class Skip extends Error {}
@@ -67,7 +69,9 @@ const PRACTITIONERS: readonly (readonly [Role['roleType'], (filter: string) => b
  * A status transition, and what comes with it in the register, as one change with its one
  * `ENTITY_STATUS` event: a company entering an insolvency has its liquidator, receiver or administrator
  * appointed that day; one leaving it (back to registered, on to another, removed) has the practitioner's
- * appointment ended; a sole trader, partnership or trust that closes or goes inactive stops hibernating.
+ * appointment ended, and the company details' insolvencies follow them; a sole trader, partnership or
+ * trust that closes or goes inactive stops hibernating
+ * (as it does through the API: store/edits.ts `statusChange`).
  */
 async function statusMove(
   entity: Entity,
@@ -76,31 +80,97 @@ async function statusMove(
   random: Random,
   geography: Geography,
 ): Promise<Change<unknown>> {
+  // A sole trader, partnership or trust that closes or goes inactive stops hibernating (statusChange).
   const change = await statusChange(entity, target, undefined, tools);
   const filters: readonly string[] = ENTITY_STATUSES[target].filters;
-  if (filters.some((filter) => filter === 'RemovedClosed' || filter === 'Inactive')) {
-    entity.hibernationStatusCode = null;
-    entity.hibernationStatusDescription = null;
-  }
   const company = typeGroup(entity.entityTypeCode) === 'nzCompany';
   const active = entity.roles.filter((role) => role.roleStatus === 'ACTIVE');
   const applies = (roleType: string) =>
     company && PRACTITIONERS.some(([type, of]) => type === roleType && filters.some(of));
   const isPractitioner = (roleType: string) => PRACTITIONERS.some(([type]) => type === roleType);
   const kept = active.filter((role) => !isPractitioner(role.roleType) || applies(role.roleType));
-  const appointed = PRACTITIONERS.filter(
+  const appointees = PRACTITIONERS.filter(
     ([type]) => applies(type) && !kept.some((role) => role.roleType === type),
-  ).map(
-    ([roleType]): RoleLike => ({
+  ).map(([roleType]) => {
+    const person = generatePerson(random, 'european');
+    return { roleType, person, home: homeAddress(entity, random, geography) };
+  });
+  const appointed = appointees.map(
+    ({ roleType, person, home }): RoleLike => ({
       roleType,
-      rolePerson: personOf(generatePerson(random, 'european')),
-      roleAddress: [addressInput(homeAddress(entity, random, geography), null, tools.stamp)],
+      rolePerson: personOf(person),
+      roleAddress: [addressInput(home, null, tools.stamp)],
     }),
   );
   if (kept.length < active.length || appointed.length > 0)
     // The roles' own events are left out: the appointment or its end is the status change's.
     await rolesChange(entity, [...kept.map(keepRole), ...appointed], tools);
+  await followInsolvencies(entity, target, {
+    ended: new Set(active.filter((role) => !kept.includes(role)).map((role) => role.roleType)),
+    appointees,
+    tools,
+    random,
+  });
   return change;
+}
+
+/** The practitioner of each insolvency type (company details) by role. */
+const PRACTITIONER_OF: Readonly<Record<string, string>> = {
+  Liquidation: 'Liquidator',
+  Receivership: 'Receiver',
+  'Voluntary Administration': 'Administrator',
+  'Statutory Management': 'Administrator',
+};
+
+/**
+ * A company's insolvencies (its company details) follow its practitioners: one whose practitioner's
+ * appointment ended has the appointee vacated that day; a practitioner appointed commences a new one,
+ * its first report still to come.
+ */
+async function followInsolvencies(
+  entity: Entity,
+  target: EntityStatusCode,
+  change: {
+    ended: ReadonlySet<string>;
+    appointees: readonly { roleType: string; person: Person; home: AddressLines }[];
+    tools: UpdateTools;
+    random: Random;
+  },
+): Promise<void> {
+  const details = entity['company-details'];
+  if (!details) return;
+  const { tools } = change;
+  const vacated = details.insolvencies.map((insolvency) =>
+    change.ended.has(PRACTITIONER_OF[insolvency.insolvencyType] ?? '')
+      ? {
+          ...insolvency,
+          insolvencyAppointee: insolvency.insolvencyAppointee.map((appointee) =>
+            appointee.vacationDate === null ? { ...appointee, vacationDate: tools.stamp } : appointee,
+          ),
+        }
+      : insolvency,
+  );
+  const commenced: Insolvency[] = [];
+  for (const { roleType, person, home } of change.appointees) {
+    for (const [kind, insolvencyType] of insolvencyKinds(target)) {
+      if (kind !== roleType) continue;
+      commenced.push(
+        insolvencyEntry({
+          person,
+          firm: practitionerFirm(change.random, person),
+          insolvencyType,
+          appointed: tools.stamp,
+          vacated: null,
+          firstReport: { filed: false, date: null },
+          address: addressItem(addressInput(home, null, tools.stamp), {
+            id: await tools.nextItemId(),
+            now: tools.stamp,
+          }),
+        }),
+      );
+    }
+  }
+  details.insolvencies = [...vacated, ...commenced];
 }
 
 export const addressInput = (

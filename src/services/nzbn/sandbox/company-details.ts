@@ -6,6 +6,7 @@
 import { nzMidnight } from '../../../platform/nz-time.ts';
 import { acnCheckDigit } from '../domain/identifiers.ts';
 import type {
+  Address,
   CompanyDetails,
   HistoricShareholder,
   Insolvency,
@@ -14,7 +15,7 @@ import type {
 } from '../domain/schema.ts';
 import { OVERSEAS_COUNTRIES } from './addresses.ts';
 import { addressItem, type EntityBuild, residentialAddress } from './build.ts';
-import { fullName, generatePerson } from './people.ts';
+import { fullName, generatePerson, type Person } from './people.ts';
 import type { Allocation, Appointee, Holder, RolesResult } from './roles.ts';
 import { addDays, addYears, nzDateOf, randomDay, startOfNzDay } from './time.ts';
 
@@ -166,31 +167,54 @@ function insolvencies(build: EntityBuild, appointees: readonly Appointee[]): Ins
 }
 
 function insolvency(build: EntityBuild, appointee: Appointee, vacated: number | null): Insolvency {
-  const { person } = appointee;
   const reportDate = Math.min(startOfNzDay(addDays(appointee.appointed, 25)), vacated ?? build.liveUntil);
+  return insolvencyEntry({
+    person: appointee.person,
+    firm: appointee.firm,
+    insolvencyType: appointee.insolvencyType,
+    appointed: build.stamp(appointee.appointed),
+    vacated: vacated === null ? null : build.stamp(vacated),
+    firstReport: { filed: reportDate > appointee.appointed, date: build.stamp(reportDate) },
+    address: addressItem(build, appointee.address, null, appointee.appointed),
+  });
+}
+
+/**
+ * A company's insolvency as its company details show it, run by one practitioner appointed when it
+ * commenced (`appointed`, `vacated`: date-times of the register): the generator's, and the simulated
+ * activity's when it moves a company into one (activity-changes.ts).
+ */
+export function insolvencyEntry(practice: {
+  person: Person;
+  firm: string;
+  insolvencyType: string;
+  appointed: string;
+  vacated: string | null;
+  firstReport: { filed: boolean; date: string | null };
+  address: Address;
+}): Insolvency {
+  const { person } = practice;
   // The firm's own domain: its name without the legal form ("Grant Restructuring Limited" → grantrestructuring).
-  const domain = appointee.firm
+  const domain = practice.firm
     .replace(/ (Limited|Chartered Accountants)$/, '')
     .toLowerCase()
     .replace(/[^a-z]+/g, '');
   return {
-    commenced: build.stamp(appointee.appointed),
-    insolvencyType: appointee.insolvencyType,
-    insolvencyReport: [
-      { name: 'First Report', filed: reportDate > appointee.appointed, date: build.stamp(reportDate) },
-    ],
+    commenced: practice.appointed,
+    insolvencyType: practice.insolvencyType,
+    insolvencyReport: [{ name: 'First Report', ...practice.firstReport }],
     insolvencyAppointee: [
       {
         firstName: person.firstName,
         middleNames: person.middleNames,
         lastName: person.lastName,
         fullName: fullName(person),
-        organisationName: appointee.firm,
-        appointmentDate: build.stamp(appointee.appointed),
-        vacationDate: vacated === null ? null : build.stamp(vacated),
+        organisationName: practice.firm,
+        appointmentDate: practice.appointed,
+        vacationDate: practice.vacated,
         email: `${person.firstName.toLowerCase().replace(/[^a-z]/g, '')}@${domain}.co.nz`,
         insolvencyAppointeePhoneNumber: [],
-        insolvencyAppointeeAddress: addressItem(build, appointee.address, null, appointee.appointed),
+        insolvencyAppointeeAddress: practice.address,
       },
     ],
   };

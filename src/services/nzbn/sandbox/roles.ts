@@ -4,7 +4,8 @@
  * practitioners of companies in liquidation, receivership or administration. The people behind the
  * business keep one residential address across their roles, as in the register.
  */
-import type { RoleType } from '../domain/codes.ts';
+import type { Random } from '../../../platform/random.ts';
+import type { EntityStatusCode, RoleType } from '../domain/codes.ts';
 import { ENTITY_STATUSES } from '../domain/codes.ts';
 import type { Role } from '../domain/schema.ts';
 import { type AddressLines, generateOverseasAddress } from './addresses.ts';
@@ -244,14 +245,24 @@ const FIRM_KINDS = [
   'Recovery Limited',
 ] as const;
 
-function insolvencyAppointees(build: EntityBuild): Appointee[] {
-  if (build.group !== 'nzCompany') return [];
-  const filters = ENTITY_STATUSES[build.status].filters;
+/** The practitioners a company in a status has: each one's role and the insolvency it runs. */
+export function insolvencyKinds(status: EntityStatusCode): [RoleType, string][] {
+  const filters = ENTITY_STATUSES[status].filters;
   const kinds: [RoleType, string][] = [];
   if (filters.includes('InLiquidation')) kinds.push(['Liquidator', 'Liquidation']);
   if (filters.includes('InReceivership')) kinds.push(['Receiver', 'Receivership']);
   if (filters.includes('VoluntaryAdministration')) kinds.push(['Administrator', 'Voluntary Administration']);
   if (filters.includes('InStatutoryAdministration')) kinds.push(['Administrator', 'Statutory Management']);
+  return kinds;
+}
+
+/** The insolvency practitioner's firm ("Grant Restructuring Limited"). */
+export const practitionerFirm = (random: Random, person: Person): string =>
+  `${random.pick(['Grant', 'Waterstone', 'Kerr', 'Harbour', 'Meridian', person.lastName])} ${random.pick(FIRM_KINDS)}`;
+
+function insolvencyAppointees(build: EntityBuild): Appointee[] {
+  if (build.group !== 'nzCompany') return [];
+  const kinds = insolvencyKinds(build.status);
   if (kinds.length === 0) return [];
   const { random } = build;
   const from = Math.max(build.registered, addYears(build.liveUntil, -2));
@@ -259,7 +270,7 @@ function insolvencyAppointees(build: EntityBuild): Appointee[] {
     const person = generatePerson(random, 'european');
     return {
       person,
-      firm: `${random.pick(['Grant', 'Waterstone', 'Kerr', 'Harbour', 'Meridian', person.lastName])} ${random.pick(FIRM_KINDS)}`,
+      firm: practitionerFirm(random, person),
       roleType,
       insolvencyType,
       appointed: dayInLife(build, from),

@@ -11,6 +11,7 @@ import { parseNzDateTime } from '../../../platform/nz-time.ts';
 import { roleChangeEventType } from '../domain/changes.ts';
 import { ENTITY_STATUSES, type EntityStatusCode, isCompanyType } from '../domain/codes.ts';
 import {
+  currentHibernation,
   type EntityNamePeriod,
   NO_STATUS_NOTE,
   type StatusNote,
@@ -153,7 +154,7 @@ export async function roleUpdate(
  * Moves the entity to `target` from `startDate` (default now; not in the future, not before the
  * present status began), with the reason code and comment the request gives (`note`). The ended period
  * goes to the status history with its own reason and comment (a generated entity's derived history
- * becomes stored with its first change); event `ENTITY_STATUS` with the new period, in the published
+ * becomes stored with its first change); one that closes or goes inactive stops hibernating; event `ENTITY_STATUS` with the new period, in the published
  * EntityStatus shape. Which moves are allowed is the caller's rule (the API's: domain/changes.ts
  * `statusChangeProblem`).
  */
@@ -179,6 +180,7 @@ export async function statusChange(
   );
   entity.entityStatusCode = target;
   entity.entityStatusDescription = ENTITY_STATUSES[target].description;
+  const hibernation = await endHibernation(entity, target, effective, tools);
   await keepStatusNote(tools.client, entity.nzbn, note);
   const value = statusPeriods(
     entity,
@@ -188,13 +190,43 @@ export async function statusChange(
   return {
     result: value,
     events: [{ changeEventType: 'ENTITY_STATUS', newValue: value, isPrivate: false }],
-    ended: ended.map((period) => ({
-      kind: 'entity-statuses',
-      item: period,
-      startDate: period.startDate,
-      endDate: period.endDate ?? effective,
-    })),
+    ended: [
+      ...ended.map((period) => ({
+        kind: 'entity-statuses',
+        item: period,
+        startDate: period.startDate,
+        endDate: period.endDate ?? effective,
+      })),
+      ...hibernation,
+    ],
   };
+}
+
+/**
+ * An entity that closes or goes inactive stops hibernating (only a live business hibernates): its
+ * hibernation period ends when the status does and goes to the hibernation history.
+ */
+async function endHibernation(
+  entity: Entity,
+  target: EntityStatusCode,
+  effective: string,
+  tools: UpdateTools,
+): Promise<EndedItem[]> {
+  const filters: readonly string[] = ENTITY_STATUSES[target].filters;
+  if (!filters.some((filter) => filter === 'RemovedClosed' || filter === 'Inactive')) return [];
+  const records = await historyItems(tools.client, entity.nzbn, 'hibernation-statuses');
+  const current = currentHibernation(entity, records);
+  entity.hibernationStatusCode = null;
+  entity.hibernationStatusDescription = null;
+  if (!current) return [];
+  return [
+    {
+      kind: 'hibernation-statuses',
+      item: { ...current, endDate: effective },
+      startDate: current.startDate,
+      endDate: effective,
+    },
+  ];
 }
 
 /**

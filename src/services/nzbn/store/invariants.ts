@@ -43,3 +43,9 @@ export async function entitiesToCheck(pool: Pool, after: string, limit: number):
   );
   return rows;
 }
+
+/** How many entities the register holds (the check's choice of how to judge them). */
+export async function entityCount(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<{ count: number }>('SELECT count(*)::int AS count FROM nzbn_entities');
+  return rows[0]!.count;
+}

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { withIndexesDeferred } from '../../../platform/db/bulk-load.ts';
 import { copyLine, copyText } from '../../../platform/db/copy-text.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import { NO_PIN } from '../domain/pin-verifiers.ts';
@@ -107,38 +108,75 @@ export async function loadChunk(
   return withTransaction(pool, async (client) => {
     // Bulk load: the commit need not wait for the disk (a crash loses at most this chunk, which reloads).
     await client.query('SET LOCAL synchronous_commit = off');
-    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [SEED_LOCK_SPACE, chunk]);
-    const done = await client.query('SELECT 1 FROM ppsr_seed_chunks WHERE seed = $1 AND chunk = $2', [
-      seed,
-      chunk,
-    ]);
-    if (done.rowCount) return 0;
-    const statements = make();
-    await copyText(
-      client,
-      `COPY ppsr_financing_statements (registration_number, organisation_id, secured_party_group_id, registered_at,
-         expiry_date, discharged_at, version, changed_at, pin_hash, pin_key_ids, debtor_pin_hash, debtor_pin_key_ids,
-         document) FROM STDIN`,
-      statementLines(statements),
-    );
-    await copyText(
-      client,
-      `COPY ppsr_financing_statement_versions (registration_number, version, change, changed_at, expiry_date,
-         transaction_id, document) FROM STDIN`,
-      versionLines(statements),
-    );
-    await copyText(
-      client,
-      'COPY ppsr_search_keys (kind, key, registration_number, date_of_birth, expiry_date) FROM STDIN',
-      keyLines(statements),
-    );
-    await client.query('INSERT INTO ppsr_seed_chunks (seed, chunk, statements) VALUES ($1, $2, $3)', [
-      seed,
-      chunk,
-      statements.length,
-    ]);
-    return statements.length;
+    return copyChunk(client, seed, chunk, make);
   });
+}
+
+/** The tables a seed fills. */
+export const SEEDED_TABLES = [
+  'ppsr_financing_statements',
+  'ppsr_financing_statement_versions',
+  'ppsr_search_keys',
+];
+
+/**
+ * Loads many chunks in one transaction, the tables' secondary indexes and foreign keys made once after
+ * the load (platform/db/bulk-load.ts) rather than kept row by row; `load` is handed the transaction's
+ * client for `copyChunk`.
+ */
+export async function loadInBulk<T>(pool: pg.Pool, load: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withTransaction(pool, async (client) => {
+    await client.query('SET LOCAL synchronous_commit = off');
+    return withIndexesDeferred(client, SEEDED_TABLES, () => load(client));
+  });
+}
+
+/** `loadChunk` in the caller's transaction. */
+export async function copyChunk(
+  client: pg.PoolClient,
+  seed: string,
+  chunk: number,
+  make: () => GeneratedStatement[],
+): Promise<number> {
+  await client.query('SELECT pg_advisory_xact_lock($1, $2)', [SEED_LOCK_SPACE, chunk]);
+  const done = await client.query('SELECT 1 FROM ppsr_seed_chunks WHERE seed = $1 AND chunk = $2', [
+    seed,
+    chunk,
+  ]);
+  if (done.rowCount) return 0;
+  const statements = make();
+  await copyText(
+    client,
+    `COPY ppsr_financing_statements (registration_number, organisation_id, secured_party_group_id, registered_at,
+       expiry_date, discharged_at, version, changed_at, pin_hash, pin_key_ids, debtor_pin_hash, debtor_pin_key_ids,
+       document) FROM STDIN`,
+    statementLines(statements),
+  );
+  await copyText(
+    client,
+    `COPY ppsr_financing_statement_versions (registration_number, version, change, changed_at, expiry_date,
+       transaction_id, document) FROM STDIN`,
+    versionLines(statements),
+  );
+  await copyText(
+    client,
+    'COPY ppsr_search_keys (kind, key, registration_number, date_of_birth, expiry_date) FROM STDIN',
+    keyLines(statements),
+  );
+  await client.query('INSERT INTO ppsr_seed_chunks (seed, chunk, statements) VALUES ($1, $2, $3)', [
+    seed,
+    chunk,
+    statements.length,
+  ]);
+  return statements.length;
+}
+
+/** The chunks of seed `seed` loaded so far. */
+export async function loadedChunks(client: Pick<pg.Pool, 'query'>, seed: string): Promise<Set<number>> {
+  const result = await client.query<{ chunk: number }>('SELECT chunk FROM ppsr_seed_chunks WHERE seed = $1', [
+    seed,
+  ]);
+  return new Set(result.rows.map((row) => row.chunk));
 }
 
 /** Statements loaded so far by seed `seed`. */
