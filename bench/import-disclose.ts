@@ -10,8 +10,7 @@
  * the contender loads. Knobs: `BENCH_GROUPS` (2,000: 10,000 records), `BENCH_ROUNDS` (3),
  * `BENCH_RECORD=0` (print only).
  */
-import { once } from 'node:events';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,7 +18,7 @@ import { openDatabase } from '../src/platform/db/pool.ts';
 import { importFiles } from '../src/platform/transfer/import.ts';
 import { folderDocumentFiles } from '../src/services/disclose/store/document-files.ts';
 import { discloseTransfer } from '../src/services/disclose/transfer/index.ts';
-import { copyOfImport, report, rounds } from './import-support.ts';
+import { copyOfImport, report, rounds, writeGroups } from './import-support.ts';
 import { benchDatabases, recordResults, root } from './support.ts';
 
 const GROUPS = Number(process.env.BENCH_GROUPS ?? 2_000);
@@ -53,31 +52,13 @@ function group(i: number): { kind: string; line: string }[] {
   });
 }
 
-async function writeFile(folder: string): Promise<string> {
-  const file = path.join(folder, 'register.ndjson');
-  const out = createWriteStream(file);
-  let records = 0;
-  for (const kind of KINDS) {
-    for (let i = 0; i < GROUPS; i++) {
-      for (const line of group(i)) {
-        if (line.kind !== kind) continue;
-        records++;
-        if (!out.write(line.line)) await once(out, 'drain');
-      }
-    }
-  }
-  await new Promise((resolve) => out.end(resolve));
-  process.stderr.write(`${records.toLocaleString('en-NZ')} records\n`);
-  return file;
-}
-
 async function main() {
   const databases = await benchDatabases('import-disclose');
   const folder = await mkdtemp(path.join(tmpdir(), 'rsg-bench-import-disclose-'));
   const database = openDatabase(databases.setup.urls.production, { max: 4, name: 'production' });
   try {
     process.stderr.write(`writing ${GROUPS.toLocaleString('en-NZ')} groups of the example's records …\n`);
-    const file = await writeFile(folder);
+    const file = await writeGroups(path.join(folder, 'register.ndjson'), KINDS, GROUPS, group);
     const records = GROUPS * templates.length;
     const register = discloseTransfer(() => folderDocumentFiles(path.join(folder, 'documents')));
     const copied = await copyOfImport(database, folder, 'disclose_', async () => {

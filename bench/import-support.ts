@@ -4,6 +4,7 @@
  * rows into the same tables, interleaved, the order alternating, the tables emptied before each — and
  * the peak RSS of this process during each contender (sampled every 50 ms).
  */
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -171,4 +172,30 @@ export async function copyOfImport(
       }
     },
   };
+}
+
+/**
+ * Writes `groups` groups of records to `file`, one a line, kind by kind in the order of `kinds` (the
+ * order an export writes them: a record after those it names); `group(i)` is the i-th group's records.
+ */
+export async function writeGroups(
+  file: string,
+  kinds: readonly string[],
+  groups: number,
+  group: (i: number) => { kind: string; line: string }[],
+): Promise<string> {
+  const out = createWriteStream(file);
+  let records = 0;
+  for (const kind of kinds) {
+    for (let i = 0; i < groups; i++) {
+      for (const line of group(i)) {
+        if (line.kind !== kind) continue;
+        records++;
+        if (!out.write(line.line)) await once(out, 'drain');
+      }
+    }
+  }
+  await new Promise((resolve) => out.end(resolve));
+  process.stderr.write(`${records.toLocaleString('en-NZ')} records\n`);
+  return file;
 }

@@ -130,17 +130,65 @@ export async function loadCases(pool: pg.Pool, cases: readonly GeneratedCase[], 
   await withTransaction(pool, (tx) => copyCases(tx, cases, at));
 }
 
+/** The columns of a case's row, in the order `caseRow` gives their values. */
+export const CASE_COLUMNS = [
+  'kind',
+  'case_number',
+  'title',
+  'status',
+  'status_date',
+  'application_date',
+  'term_date',
+  'registration_date',
+  'last_renewal_due_date',
+  'international_application_number',
+  'international_publication_number',
+  'international_registration_number',
+  'priority_country_code',
+  'mark_image_name',
+  'novelty_statement',
+  'patent_detail',
+  'updated_at',
+  'updated_on',
+  'version',
+  'mark_nature',
+  'mark_type',
+] as const;
+
+/** A case's row, its values in the order of `CASE_COLUMNS` (its last change as given). */
+export function caseRow(c: LoadedCase, updatedAt: string, updatedOn: string): (string | number | null)[] {
+  return [
+    c.kind,
+    c.caseNumber,
+    c.title,
+    c.status,
+    c.statusDate,
+    c.applicationDate,
+    c.termDate,
+    c.registrationDate,
+    c.lastRenewalDueDate,
+    c.internationalApplicationNumber,
+    c.internationalPublicationNumber,
+    c.internationalRegistrationNumber,
+    c.priorityCountryCode,
+    c.markImageName,
+    c.noveltyStatement,
+    c.patentDetail ? JSON.stringify(c.patentDetail) : null,
+    updatedAt,
+    updatedOn,
+    c.version ?? 1,
+    c.markNature ?? null,
+    c.markType ?? null,
+  ];
+}
+
 /** Copies cases with their parts into `tx` (the caller's transaction). */
 export async function copyCases(tx: pg.PoolClient, cases: readonly LoadedCase[], at: Date): Promise<void> {
   const stamp = at.toISOString();
   const day = nzDate(at.getTime());
   await copyText(
     tx,
-    `COPY iponz_cases (kind, case_number, title, status, status_date, application_date, term_date,
-      registration_date, last_renewal_due_date, international_application_number,
-      international_publication_number, international_registration_number, priority_country_code,
-      mark_image_name, novelty_statement, patent_detail, updated_at, updated_on, version, mark_nature,
-      mark_type) FROM STDIN`,
+    `COPY iponz_cases (${CASE_COLUMNS.join(', ')}) FROM STDIN`,
     cases.map((c) => {
       // A case was last changed on its last status change or renewal (a case of today: now).
       const changed = lastChangeOf(c);
@@ -150,29 +198,7 @@ export async function copyCases(tx: pg.PoolClient, cases: readonly LoadedCase[],
           ? stamp
           : `${changed}T00:00:00+12:00`;
       const updatedOn = c.updatedAt ? nzDate(c.updatedAt.getTime()) : changed >= day ? day : changed;
-      return copyLine([
-        c.kind,
-        c.caseNumber,
-        c.title,
-        c.status,
-        c.statusDate,
-        c.applicationDate,
-        c.termDate,
-        c.registrationDate,
-        c.lastRenewalDueDate,
-        c.internationalApplicationNumber,
-        c.internationalPublicationNumber,
-        c.internationalRegistrationNumber,
-        c.priorityCountryCode,
-        c.markImageName,
-        c.noveltyStatement,
-        c.patentDetail ? JSON.stringify(c.patentDetail) : null,
-        updatedAt,
-        updatedOn,
-        c.version ?? 1,
-        c.markNature ?? null,
-        c.markType ?? null,
-      ]);
+      return copyLine(caseRow(c, updatedAt, updatedOn));
     }),
   );
   await copyCaseParts(tx, cases, ALL_PARTS);

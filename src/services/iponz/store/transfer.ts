@@ -10,7 +10,7 @@ import type { InternationalApplication } from '../domain/applications.ts';
 import type { CaseKind } from '../domain/renewals.ts';
 import type { CorrespondenceRecord } from '../transfer/correspondence.ts';
 import { CASE_CHANNEL } from './case-cache.ts';
-import { copyCaseParts, type LoadedCase } from './seed.ts';
+import { CASE_COLUMNS, caseRow, copyCaseParts, type LoadedCase } from './seed.ts';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -54,6 +54,11 @@ export async function casesKept(db: Queryable, keys: readonly CaseKey[]): Promis
 
 export const caseKey = (c: CaseKey): string => keyOf(c.kind, c.caseNumber);
 
+/** A case's row set to `caseRow`'s values (`$1` and `$2`, its kind and number, find it). */
+const UPDATE_CASE = `UPDATE iponz_cases SET ${CASE_COLUMNS.slice(2)
+  .map((column, i) => `${column} = $${i + 3}`)
+  .join(', ')} WHERE kind = $1 AND case_number = $2`;
+
 /**
  * Replaces cases the register holds with these: the row (its version and last change as given), the
  * status history, parties and goods rewritten; documents the case no longer lists removed, the others
@@ -62,37 +67,7 @@ export const caseKey = (c: CaseKey): string => keyOf(c.kind, c.caseNumber);
 export async function replaceCases(tx: pg.PoolClient, cases: readonly LoadedCase[]): Promise<void> {
   if (cases.length === 0) return;
   for (const c of cases) {
-    await tx.query(
-      `UPDATE iponz_cases SET title = $3, status = $4, status_date = $5, application_date = $6, term_date = $7,
-         registration_date = $8, last_renewal_due_date = $9, international_application_number = $10,
-         international_publication_number = $11, international_registration_number = $12,
-         priority_country_code = $13, mark_image_name = $14, novelty_statement = $15, patent_detail = $16,
-         version = $17, updated_at = $18, updated_on = $19, mark_nature = $20, mark_type = $21
-       WHERE kind = $1 AND case_number = $2`,
-      [
-        c.kind,
-        c.caseNumber,
-        c.title,
-        c.status,
-        c.statusDate,
-        c.applicationDate,
-        c.termDate,
-        c.registrationDate,
-        c.lastRenewalDueDate,
-        c.internationalApplicationNumber,
-        c.internationalPublicationNumber,
-        c.internationalRegistrationNumber,
-        c.priorityCountryCode,
-        c.markImageName,
-        c.noveltyStatement,
-        c.patentDetail ? JSON.stringify(c.patentDetail) : null,
-        c.version,
-        c.updatedAt,
-        nzDate(c.updatedAt!.getTime()),
-        c.markNature ?? null,
-        c.markType ?? null,
-      ],
-    );
+    await tx.query(UPDATE_CASE, caseRow(c, c.updatedAt!.toISOString(), nzDate(c.updatedAt!.getTime())));
   }
   const kinds = cases.map((c) => c.kind);
   const numbers = cases.map((c) => c.caseNumber);
