@@ -33,7 +33,7 @@ describe('rsg (operator commands)', () => {
       stdout: '',
       stderr: 'rsg: --which must be primary or secondary\nRun "rsg help" for usage.\n',
     });
-  });
+  }, 120_000); // three new processes, each loading the gateway's sources: slow on a busy machine
 
   it('users add, subscriptions create --json, keys regenerate --json', async () => {
     const added = await rsg(['users', 'add', '--email', 'Dev@Example.test', '--name', 'Dev'], {
