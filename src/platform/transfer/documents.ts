@@ -29,13 +29,15 @@ export function documentsFolderFor(option: unknown, file: string | undefined): s
 
 /**
  * What is wrong with a document's file in the documents folder, given the size and SHA-256 its line
- * declares: no such file, another size, other bytes; undefined when it is as declared.
+ * declares (the size under the field name `sizeField` of the register's format): no such file, another
+ * size, other bytes; undefined when it is as declared.
  */
 export function documentFileProblem(
   folder: string,
   file: string,
   size: number,
   sha256: string,
+  sizeField = 'size',
 ): string | undefined {
   const full = path.join(folder, file);
   let actual: number;
@@ -46,7 +48,7 @@ export function documentFileProblem(
   } catch {
     return `no such file in ${folder}`;
   }
-  if (actual !== size) return `has ${actual} bytes, not size (${size})`;
+  if (actual !== size) return `has ${actual} bytes, not ${sizeField} (${size})`;
   if (sha256Hex(readFileSync(full)) !== sha256) return 'does not match sha256';
   return undefined;
 }

@@ -1,17 +1,12 @@
-/**
- * The offers register's records as a transfer file holds them (docs/formats/disclose.md): one NDJSON line
- * each, told apart by `record` — `scheme`, `offer` (each with every version as the API answers it at that
- * version, participants, the regulator's notices, documents and filing history), `fund` (every version,
- * compliance activities, documents) and `fundHoldings` (the holdings a fund version filed). Each part is
- * checked with the API's rules (the filings' checkers for a fund's figures and holdings); a document's
- * bytes are a file beside the NDJSON, checked against the line's size and SHA-256.
- */
-import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { parseDate } from '../../../platform/calendar.ts';
 import { type RecordProblem, schemaProblems } from '../../../platform/transfer/check.ts';
-import { documentFileName, documentsFolderOf, sha256Hex } from '../../../platform/transfer/documents.ts';
+import {
+  documentFileName,
+  documentFileProblem,
+  documentsFolderOf,
+  sha256Hex,
+} from '../../../platform/transfer/documents.ts';
 import { accepted, type Checked, refused } from '../../../platform/transfer/register.ts';
 import { fundUpdateProblems } from '../domain/fund-update.ts';
 import { holdingsProblems } from '../domain/holdings.ts';
@@ -342,18 +337,8 @@ function documentsChecked(
       return;
     }
     if (!DOCUMENT_REC_ID.test(d.documentRecId) || !SHA256.test(d.sha256)) return;
-    const file = path.join(folder, d.file);
-    let size: number;
-    try {
-      const stat = statSync(file);
-      size = stat.isFile() ? stat.size : -1;
-    } catch {
-      size = -1;
-    }
-    if (size < 0) problems.add(`${at}.file`, `no such file in ${folder}`);
-    else if (size !== d.sizeBytes)
-      problems.add(`${at}.file`, `has ${size} bytes, not sizeBytes (${d.sizeBytes})`);
-    else if (sha256Hex(readFileSync(file)) !== d.sha256) problems.add(`${at}.file`, 'does not match sha256');
+    const problem = documentFileProblem(folder, d.file, d.sizeBytes, d.sha256, 'sizeBytes');
+    if (problem) problems.add(`${at}.file`, problem);
   });
 }
 

@@ -5,7 +5,7 @@
  * organisation parts as the organisation part operations show them. Checked with the API's own schemas
  * (domain/schema.ts, domain/organisation-part.ts) and the register's number rules.
  */
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import { SNIFF_BYTES, sniffMediaType } from '../../../platform/documents/sniff.ts';
@@ -13,7 +13,7 @@ import { RuleError } from '../../../platform/errors.ts';
 import { glnProblem } from '../../../platform/gs1.ts';
 import { formatNzDateTime, isNzDateTimeString, parseNzDateTime } from '../../../platform/nz-time.ts';
 import { ruleProblems, schemaProblems } from '../../../platform/transfer/check.ts';
-import { documentFileName, sha256Hex } from '../../../platform/transfer/documents.ts';
+import { documentFileName, documentFileProblem } from '../../../platform/transfer/documents.ts';
 import { accepted, type Checked, refused } from '../../../platform/transfer/register.ts';
 import { fileProblem } from '../domain/documents.ts';
 import { DOCUMENT_TYPES } from '../domain/filings.ts';
@@ -131,21 +131,10 @@ function filingOf(line: Static<typeof FilingRecord>, i: number, folder: string):
   if (d.ownerUserId.trim() === '') throw new RuleError(`${at}.document.ownerUserId`, 'is required');
   const expected = documentFileName(d.documentId, d.fileName);
   if (d.file !== expected) throw new RuleError(`${at}.document.file`, `must be ${expected}`);
+  const missing = documentFileProblem(folder, d.file, d.sizeBytes, d.sha256, 'sizeBytes');
+  if (missing) throw new RuleError(`${at}.document.file`, missing);
   const file = path.join(folder, d.file);
-  const size = (() => {
-    try {
-      const info = statSync(file);
-      return info.isFile() ? info.size : -1;
-    } catch {
-      return -1;
-    }
-  })();
-  if (size < 0) throw new RuleError(`${at}.document.file`, `no such file in ${folder}`);
-  if (size !== d.sizeBytes)
-    throw new RuleError(`${at}.document.file`, `has ${size} bytes, not sizeBytes (${d.sizeBytes})`);
-  if (sha256Hex(readFileSync(file)) !== d.sha256)
-    throw new RuleError(`${at}.document.file`, 'does not match sha256');
-  const problem = fileProblem({ bytes: size, declared: d.contentType, sniffed: sniffed(file) });
+  const problem = fileProblem({ bytes: d.sizeBytes, declared: d.contentType, sniffed: sniffed(file) });
   if (problem) throw new RuleError(`${at}.document.contentType`, problem);
   return {
     filingId: line.filingId,
