@@ -4,15 +4,8 @@ import { migrationsFingerprint } from '../platform/db/migrations.ts';
 import { ensureDatabase, openDatabase, withSessionLock } from '../platform/db/pool.ts';
 import { type DatabaseUrls, withDatabase } from '../platform/db/urls.ts';
 import { seedFingerprint } from '../platform/sandbox/names.ts';
-import {
-  ENVIRONMENT_MIGRATIONS,
-  GATEWAY_MIGRATIONS,
-  generatorFolders,
-  migrateAll,
-  openSandboxStates,
-  seedSandbox,
-} from '../runtime.ts';
 import type { SeedScale } from '../services/contract.ts';
+import { ENVIRONMENT_SOURCES, GATEWAY_SOURCES, GENERATOR_FOLDERS } from './sources.ts';
 
 /**
  * The harness's template databases on a server: the three databases of a gateway migrated, the
@@ -47,9 +40,9 @@ export interface Template {
 
 /** The template's key: the gateway's and environments' migrations, the generators' files, the scale. */
 export async function templateKey(scale: SeedScale): Promise<string> {
-  const environment = await migrationsFingerprint(ENVIRONMENT_MIGRATIONS);
-  const seed = await seedFingerprint(environment, generatorFolders(), scale);
-  const gateway = await migrationsFingerprint(GATEWAY_MIGRATIONS);
+  const environment = await migrationsFingerprint(ENVIRONMENT_SOURCES);
+  const seed = await seedFingerprint(environment, GENERATOR_FOLDERS, scale);
+  const gateway = await migrationsFingerprint(GATEWAY_SOURCES);
   return createHash('sha256')
     .update(JSON.stringify({ format: TEMPLATE_FORMAT, gateway, seed }))
     .digest('hex')
@@ -94,6 +87,8 @@ async function makeTemplate(serverUrl: string, scale: SeedScale, key: string): P
     sandbox: withDatabase(serverUrl, building.sandbox),
     production: withDatabase(serverUrl, building.production),
   };
+  // The gateway's modules: only a start that makes the template needs them before it serves.
+  const { migrateAll, openSandboxStates, seedSandbox } = await import('../runtime.ts');
   for (const url of Object.values(urls)) await ensureDatabase(url);
   await migrateAll(urls);
   await seedSandbox(urls, scale);
@@ -118,11 +113,19 @@ export async function copyTemplate(
   serverUrl: string,
   template: Template,
   stem: string,
+  sent: () => void = () => {},
 ): Promise<DatabaseUrls> {
   const names = named(`${RUN_PREFIX}${stem}`);
+  const roles = ['gateway', 'sandbox', 'production'] as const;
+  let waiting = roles.length;
   await Promise.all(
-    (['gateway', 'sandbox', 'production'] as const).map((role) =>
-      copyDatabase(serverUrl, template[role], names[role], { connectable: true }),
+    roles.map((role) =>
+      copyDatabase(serverUrl, template[role], names[role], {
+        connectable: true,
+        sent: () => {
+          if (--waiting === 0) sent();
+        },
+      }),
     ),
   );
   return {

@@ -25,19 +25,23 @@ const quoted = (client: pg.Client, name: string) => client.escapeIdentifier(name
 /**
  * Creates `target` as a copy of `template` (nobody may be connected to `template`). `connectable: false`
  * makes a copy nobody can connect to: a kept state, so that copying it again never meets a session.
+ * `sent` is called once the server has the statement, so the caller can work while the server copies.
  */
 export async function copyDatabase(
   url: string,
   template: string,
   target: string,
-  options: { connectable: boolean },
+  options: { connectable: boolean; sent?: () => void },
 ): Promise<void> {
-  await onServer(url, (client) =>
-    client.query(
+  await onServer(url, async (client) => {
+    const copied = client.query(
       `CREATE DATABASE ${quoted(client, target)} TEMPLATE ${quoted(client, template)}` +
         (options.connectable ? '' : ' ALLOW_CONNECTIONS false'),
-    ),
-  );
+    );
+    // On a connected client the statement is written to the server's socket by now.
+    options.sent?.();
+    await copied;
+  });
 }
 
 /** Whether the database exists. */
