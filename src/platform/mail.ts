@@ -1,5 +1,7 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type nodemailerModule from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Pool } from 'pg';
+import { lazyRequire } from './lazy-require.ts';
 import {
   insertOutboxEntry,
   markOutboxFailed,
@@ -35,12 +37,13 @@ export interface MailSettings {
 
 const MAX_ERROR = 500;
 
+const nodemailer = lazyRequire<typeof nodemailerModule>('nodemailer');
 const transports = new Map<string, Transporter>();
 
 function transportFor(smtpUrl: string): Transporter {
   let transport = transports.get(smtpUrl);
   if (!transport) {
-    transport = nodemailer.createTransport(smtpUrl);
+    transport = nodemailer().createTransport(smtpUrl);
     transports.set(smtpUrl, transport);
   }
   return transport;

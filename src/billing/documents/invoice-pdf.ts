@@ -1,6 +1,10 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import PDFDocument from 'pdfkit';
+import type PDFKit from 'pdfkit';
+import { lazyRequire } from '../../platform/lazy-require.ts';
+
+const pdfkit = lazyRequire<typeof PDFKit>('pdfkit');
+
 import { formatCents } from '../domain/invoice-gst.ts';
 import { describePeriod, formatNzDate } from '../domain/invoice-month.ts';
 import type { InvoiceWithLines } from '../store/invoices.ts';
@@ -37,7 +41,7 @@ const COLUMNS = [
  * with the whole file.
  */
 export function invoicePdf(invoice: InvoiceWithLines): Promise<Buffer> {
-  const document = new PDFDocument({
+  const document = new (pdfkit())({
     size: 'A4',
     margin: MARGIN,
     info: {

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { lazyRequire } from '../lazy-require.ts';
 import { MemoryLimitStore } from './memory.ts';
 import type { LimitEvent, LimitHealth, LimitOutcome, LimitRequest, LimitStore } from './types.ts';
+
+const ioredis = lazyRequire<typeof import('ioredis')>('ioredis');
 
 /**
  * Exact across processes: one Lua script checks the sliding log (a sorted set of call times) and the
@@ -109,7 +112,7 @@ export class RedisLimitStore implements LimitStore {
     options: RedisLimitOptions = {},
   ) {
     const maxDelay = options.maxReconnectDelayMs ?? 2000;
-    this.redis = new Redis(url, {
+    this.redis = new (ioredis().Redis)(url, {
       enableAutoPipelining: true,
       // A call never waits for a connection: while Redis is away it fails at once and is decided here.
       enableOfflineQueue: false,

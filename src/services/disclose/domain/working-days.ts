@@ -7,10 +7,16 @@
  * national holidays, Matariki's legislated dates included), not from a list of ours; regional
  * anniversary days are not excluded (they are not national).
  */
-import Holidays from 'date-holidays';
+import type Holidays from 'date-holidays';
 import { addDays, parseDate, weekday } from '../../../platform/calendar.ts';
+import { lazyRequire } from '../../../platform/lazy-require.ts';
 
-const holidays = new Holidays('NZ');
+const library = lazyRequire<typeof Holidays>('date-holidays');
+let calendar: Holidays | undefined;
+const holidays = (): Holidays => {
+  calendar ??= new (library())('NZ');
+  return calendar;
+};
 /**
  * The holidays s 13 names, as the library names them (the Sovereign's birthday under both monarchs).
  * Christmas, Boxing Day and New Year fall in the 25 December – 2 January closure; their Mondayised days
@@ -35,7 +41,7 @@ export function nonWorkingHolidays(year: number): ReadonlySet<string> {
   let days = byYear.get(year);
   if (!days) {
     days = new Set(
-      holidays
+      holidays()
         .getHolidays(year)
         .filter((h) => {
           if (h.type !== 'public') return false;

@@ -1,4 +1,7 @@
-import PDFDocument from 'pdfkit';
+import type PDFKit from 'pdfkit';
+import { lazyRequire } from '../../../platform/lazy-require.ts';
+
+const pdfkit = lazyRequire<typeof PDFKit>('pdfkit');
 
 /** A part of a sandbox document: a heading, then paragraphs and label–value rows. */
 export interface PdfSection {
@@ -26,7 +29,7 @@ const LABEL_WIDTH = 230;
  */
 export function documentPdf(content: PdfContent): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({
+    const doc = new (pdfkit())({
       size: 'A4',
       margin: 56,
       info: {

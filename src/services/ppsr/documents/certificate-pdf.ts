@@ -6,7 +6,11 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import PDFDocument from 'pdfkit';
+import type PDFKit from 'pdfkit';
+import { lazyRequire } from '../../../platform/lazy-require.ts';
+
+const pdfkit = lazyRequire<typeof PDFKit>('pdfkit');
+
 import { COLLATERAL_TYPES, type CollateralType } from '../domain/collateral.ts';
 import type { SearchCertificate } from '../operations/certificates.ts';
 
@@ -44,7 +48,7 @@ function collateralLine(collateral: Statement['collaterals'][number]): string {
 
 /** The certificate as a PDF file. */
 export function certificatePdf(certificate: SearchCertificate): Promise<Buffer> {
-  const document = new PDFDocument({
+  const document = new (pdfkit())({
     size: 'A4',
     margin: 50,
     info: {
