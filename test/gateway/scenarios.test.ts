@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatScenario, parseScenario } from '../../src/gateway/domain/scenarios.ts';
+import { formatScenario, parseScenario, scenarioMeaning } from '../../src/gateway/domain/scenarios.ts';
 import { changeState } from '../../src/gateway/operations/subscriptions.ts';
 import { RuleError } from '../../src/platform/errors.ts';
 import { seedBusinessNumbers } from '../support/business-numbers.ts';
@@ -24,6 +24,14 @@ describe('parseScenario', () => {
     ['timeout', { kind: 'timeout' }],
   ])('%s', (text, expected) => {
     expect(parseScenario(text)).toEqual(expected);
+  });
+
+  it('says what a scenario does with its own values in place', () => {
+    expect(scenarioMeaning(parseScenario('maintenance=45'))).toMatch(/window ending in 45 seconds$/);
+    expect(scenarioMeaning(parseScenario('throttled'))).toMatch(/`Retry-After` 30 seconds$/);
+    expect(scenarioMeaning(parseScenario('slow=250'))).toBe('the usual answer, 250 milliseconds later');
+    expect(scenarioMeaning(parseScenario('flaky=20'))).toMatch(/for 20% of calls/);
+    expect(scenarioMeaning(parseScenario('drop'))).toBe('the connection closed without an answer');
   });
 
   it('formats every scenario in one canonical form that parses back to it', () => {

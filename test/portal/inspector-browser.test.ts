@@ -99,6 +99,8 @@ describe.skipIf(!hasChromium)('the request inspector in Chromium', { timeout: 12
     await page.getByLabel(/^Value/).fill('45');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved: the next call meets').waitFor();
+    // The page says what this scenario does with its own value, not the form's default.
+    await page.getByText('its window ending in 45 seconds').waitFor();
     await expectAccessible(page, 'scenario');
     await screenshots(page, 'scenario');
     const answer = await gateway.app.inject({

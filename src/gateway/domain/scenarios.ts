@@ -52,6 +52,22 @@ export const SCENARIOS: Readonly<Record<ScenarioKind, { form: string; descriptio
   },
 };
 
+/** What a call meets under `scenario`, its values in place (the portal's reading of a subscription's). */
+export function scenarioMeaning(scenario: Scenario): string {
+  switch (scenario.kind) {
+    case 'throttled':
+      return `429 as the product's rate limit answers it, \`Retry-After\` ${scenario.retryAfterSeconds} seconds`;
+    case 'maintenance':
+      return `the scheduled maintenance 503 in the register’s dialect, its window ending in ${scenario.retryAfterSeconds} seconds`;
+    case 'slow':
+      return `the usual answer, ${scenario.delayMs} milliseconds later`;
+    case 'flaky':
+      return `the database-unavailable 503 with \`Retry-After\` for ${scenario.percent}% of calls, the usual answer otherwise`;
+    default:
+      return SCENARIOS[scenario.kind].description;
+  }
+}
+
 const RULE = `must be one of ${Object.values(SCENARIOS)
   .map((scenario) => scenario.form)
   .join(', ')}`;

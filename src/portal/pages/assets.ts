@@ -43,7 +43,7 @@ pre{background:#f1f3f5;padding:.75rem;border-radius:6px;overflow-x:auto;white-sp
 @media (max-width:40rem){.key{display:block}}
 table{width:100%;border-collapse:collapse;margin-bottom:1.5rem}th,td{text-align:left;padding:.4rem;border-bottom:1px solid var(--line);vertical-align:top}
 .num{text-align:right;font-variant-numeric:tabular-nums}.nowrap{white-space:nowrap}
-.badge{display:inline-block;padding:0 .5rem;border-radius:999px;border:1px solid var(--line);font-size:.85rem}
+.badge{display:inline-block;padding:0 .5rem;border-radius:999px;border:1px solid var(--line);font-size:.85rem;white-space:nowrap}
 .state-active,.state-approved{background:#e3f4e8}.state-requested{background:#fff3cd}.state-cancelled,.state-suspended,.state-declined{background:#f8d7da}
 .op{border-top:1px solid var(--line);padding-top:.75rem;margin-top:.75rem}
 .method{font-weight:700;text-transform:uppercase;margin-right:.5rem}

@@ -1,6 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { Product } from '../../gateway/domain/products.ts';
-import { SCENARIOS, type ScenarioKind } from '../../gateway/domain/scenarios.ts';
+import {
+  parseScenario,
+  SCENARIOS,
+  type ScenarioKind,
+  scenarioMeaning,
+} from '../../gateway/domain/scenarios.ts';
 import type { KeySlot } from '../../gateway/domain/subscriptions.ts';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
 import { formatDate } from '../domain/values.ts';
@@ -134,6 +139,15 @@ ${slot === 'both' ? '' : html`<p>The old ${slot} key was refused from the moment
 
 export const keysTitle = (slot: string): string => (slot === 'both' ? 'Your keys' : `New ${slot} key`);
 
+/** What a call meets under the subscription's kept scenario, its values in place. */
+function meaningOf(kept: string): string {
+  try {
+    return scenarioMeaning(parseScenario(kept));
+  } catch {
+    return '';
+  }
+}
+
 /** A scenario's description, its `quoted` parts (header names) as code. */
 const described = (text: string): SafeHtml[] =>
   text.split('`').map((part, index) => (index % 2 === 1 ? html`<code>${part}</code>` : html`${part}`));
@@ -157,7 +171,7 @@ ${saved ? html`<p class="ok" role="status">${current ? html`Saved: the next call
 <section class="card" aria-labelledby="now"><h2 id="now">Now</h2>
 ${
   current
-    ? html`<p>Every call with this subscription's keys meets <code>${current}</code>: ${described(SCENARIOS[currentKind as ScenarioKind]?.description ?? '')}.
+    ? html`<p>Every call with this subscription's keys meets <code>${current}</code>: ${described(meaningOf(current))}.
 A call that sends its own <code>Sandbox-Scenario</code> header meets that one instead.</p>
 <form method="post" action="${action}" class="inline">${csrfField(request)}<input type="hidden" name="kind" value="none"><button type="submit" class="secondary">Clear the scenario</button></form>`
     : html`<p>No scenario: calls meet the register as usual.</p>`
