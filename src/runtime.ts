@@ -18,7 +18,7 @@ import { UsageRecorder } from './gateway/jobs/usage.ts';
 import { changeState, regenerateKey, setSubscriptionScenario } from './gateway/operations/subscriptions.ts';
 import { ensureProducts } from './gateway/store/products.ts';
 import { setPasswordCost } from './identity/domain/passwords.ts';
-import { OAUTH_PREFIX } from './identity/oauth/provider.ts';
+import { OAUTH_PREFIX } from './identity/oauth/prefix.ts';
 import { grantAuthority } from './identity/operations/authorities.ts';
 import { addOrganisation } from './identity/operations/organisations.ts';
 import { seedRegisterOrganisation } from './identity/operations/register-seed.ts';

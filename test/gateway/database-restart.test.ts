@@ -128,6 +128,16 @@ describe('the database server stopped and started again', () => {
         payload: [{ url: 'https://after-restart.example.nz' }],
       });
       expect(write.statusCode, write.body).toBe(200);
+      // The authorization server, first asked for during the outage, is built now: an unknown client
+      // is refused in OAuth's words, not 503.
+      const token = await t.gateway.app.inject({
+        method: 'POST',
+        url: '/oauth2/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'grant_type=client_credentials&client_id=someone&client_secret=x',
+      });
+      expect(token.statusCode, token.body).toBe(401);
+      expect(token.json().error).toBe('invalid_client');
       await jobs.settle();
       console.log(
         `server stopped: slowest 503 ${slowest.toFixed(1)} ms; serving ${back.toFixed(0)} ms after the server was back`,

@@ -11,6 +11,7 @@ import { SIGNING_ALG, type SigningKeys } from '../domain/signing-keys.ts';
 import { authorityClaims } from '../store/authorities.ts';
 import { findUserById } from '../store/users.ts';
 import { postgresAdapter } from './adapter.ts';
+import { OAUTH_PREFIX } from './prefix.ts';
 
 /**
  * The authorization server, on oidc-provider (a certified OpenID Provider), mounted at /oauth2:
@@ -18,7 +19,6 @@ import { postgresAdapter } from './adapter.ts';
  * our own login and consent pages, refresh tokens, and JWT access tokens whose audience is the
  * environment.
  */
-export const OAUTH_PREFIX = '/oauth2';
 
 export interface ProviderOptions {
   config: Config;

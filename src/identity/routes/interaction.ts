@@ -5,7 +5,7 @@ import { HttpError } from '../../platform/http/errors.ts';
 import { installFormParser } from '../../platform/http/input-text.ts';
 import type { Runtime } from '../../runtime.ts';
 import { csrfMatches, csrfToken } from '../domain/csrf.ts';
-import { OAUTH_PREFIX } from '../oauth/provider.ts';
+import { OAUTH_PREFIX } from '../oauth/prefix.ts';
 import { signIn } from '../operations/users.ts';
 import { consentPage, loginPage } from './pages.ts';
 
@@ -32,7 +32,7 @@ function pageSecurityPolicy(redirectUri?: string): string {
 export async function interactionRoutes(
   app: FastifyInstance,
   runtime: Runtime,
-  current: () => Provider,
+  current: () => Promise<Provider>,
 ): Promise<void> {
   const pool = runtime.gateway.pool;
   await app.register(
@@ -44,15 +44,13 @@ export async function interactionRoutes(
         reply.header('Content-Security-Policy', pageSecurityPolicy());
         reply.header('X-Frame-Options', 'DENY');
       });
-      const details = (request: FastifyRequest, reply: FastifyReply) =>
-        current()
-          .interactionDetails(request.raw, reply.raw)
-          .catch(() => {
-            throw new HttpError(
-              PROBLEM_ERRORS.interactionExpired,
-              'This sign-in has expired or was already used. Start again from the application.',
-            );
-          });
+      const details = async (request: FastifyRequest, reply: FastifyReply) =>
+        (await current()).interactionDetails(request.raw, reply.raw).catch(() => {
+          throw new HttpError(
+            PROBLEM_ERRORS.interactionExpired,
+            'This sign-in has expired or was already used. Start again from the application.',
+          );
+        });
 
       scope.get<{ Params: { uid: string } }>('/:uid', async (request, reply) => {
         const interaction = await details(request, reply);
@@ -65,7 +63,7 @@ export async function interactionRoutes(
         );
         if (interaction.prompt.name === 'login')
           return reply.type('text/html').send(loginPage({ uid: interaction.uid, csrf }));
-        const client = await current().Client.find(String(interaction.params.client_id));
+        const client = await (await current()).Client.find(String(interaction.params.client_id));
         return reply.type('text/html').send(
           consentPage({
             uid: interaction.uid,
@@ -106,7 +104,7 @@ export async function interactionRoutes(
             const error = 'The email or password is wrong.';
             return sendLoginPage(reply, 401, { uid: interaction.uid, csrf, email, error });
           }
-          const redirect = await current().interactionResult(
+          const redirect = await (await current()).interactionResult(
             request.raw,
             reply.raw,
             { login: { accountId: user.id } },
@@ -128,9 +126,9 @@ export async function interactionRoutes(
           }
           const result =
             request.body?.decision === 'approve'
-              ? { consent: { grantId: await grantFor(current(), interaction) } }
+              ? { consent: { grantId: await grantFor(await current(), interaction) } }
               : { error: 'access_denied', error_description: 'The user declined.' };
-          const redirect = await current().interactionResult(request.raw, reply.raw, result, {
+          const redirect = await (await current()).interactionResult(request.raw, reply.raw, result, {
             mergeWithLastSubmission: true,
           });
           return reply.redirect(redirect, 303);

@@ -3,17 +3,18 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { isDatabaseUnavailable } from '../../platform/db/faults.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../platform/db/faults.ts';
 import { bodyTooLarge, sendError, toHttpError } from '../../platform/http/errors.ts';
 import { findInvalidFormText } from '../../platform/http/input-text.ts';
 import type { Runtime } from '../../runtime.ts';
-import { createProvider, OAUTH_PREFIX } from '../oauth/provider.ts';
+import { OAUTH_PREFIX } from '../oauth/prefix.ts';
 import { loadSigningKeys } from '../operations/signing-keys.ts';
 import { interactionRoutes } from './interaction.ts';
 
 /**
  * Mounts the authorization server at /oauth2 (the provider rebuilt when the signing keys change) and
- * its login and consent pages (interaction.ts).
+ * its login and consent pages (interaction.ts). The provider, and its library, are loaded at the first
+ * request that needs them: most processes that build the app (a test suite's, a command's) serve none.
  */
 const TOKEN_PATHS = new Set(['/token', '/token/introspection', '/token/revocation']);
 /** The most a token request's form may hold (the provider's own limit for the bodies it reads). */
@@ -66,11 +67,12 @@ function withClientSecretInHeader(
   }) as unknown as IncomingMessage;
 }
 
-export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promise<Provider> {
+export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promise<void> {
   const pool = runtime.gateway.pool;
   const publishedFor = Math.max(runtime.config.oauth.accessTokenTtl, runtime.config.oauth.refreshTokenTtl);
   const cookieSecret = createHmac('sha256', runtime.secret).update('oidc-cookies').digest('base64url');
   const build = async () => {
+    const { createProvider } = await import('../oauth/provider.ts');
     const built = createProvider({
       config: runtime.config,
       pool,
@@ -87,20 +89,32 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
     });
     return built;
   };
-  let provider = await build();
+  let provider: Promise<Provider> | undefined;
+  // Built at its first use; a build that failed (the database away) is tried again by the next request.
+  const current = (): Promise<Provider> => {
+    if (provider) return provider;
+    const building = build();
+    provider = building;
+    building.catch(() => {
+      if (provider === building) provider = undefined;
+    });
+    return building;
+  };
   // A rotated key must sign new tokens in every process: rebuild the provider when keys change.
   runtime.feed.on((notice) => {
-    if (notice.kind === 'signing-keys') {
+    if (notice.kind === 'signing-keys' && provider) {
       build().then(
         (fresh) => {
-          provider = fresh;
+          provider = Promise.resolve(fresh);
         },
         () => {},
       );
     }
   });
 
-  const pass = (request: FastifyRequest, reply: FastifyReply) => {
+  const pass = async (request: FastifyRequest, reply: FastifyReply) => {
+    // Before anything is changed or hijacked: a provider that cannot be built is this request's error.
+    const answering = await current();
     const raw = request.raw as IncomingMessage & { originalUrl?: string };
     const original = raw.url ?? '/';
     // `/oauth2?x` is the root with a query: the provider needs a path that starts with a slash.
@@ -122,7 +136,7 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
     reply.raw.setHeader('api-business-govt-nz-Request-Id', request.id);
     reply.hijack();
     const body = request.body;
-    provider.callback()(typeof body === 'string' ? withClientSecretInHeader(raw, body) : raw, reply.raw);
+    answering.callback()(typeof body === 'string' ? withClientSecretInHeader(raw, body) : raw, reply.raw);
   };
 
   await app.register(
@@ -166,6 +180,18 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
       // What the token parser refuses is answered as the authorization server answers (RFC 6749 §5.2);
       // what the gateway refuses elsewhere here (%00 in a query, say) stays problem+json.
       scope.setErrorHandler((error, request, reply) => {
+        // The provider's first build (its signing keys read) met a database outage: answered as the
+        // provider answers one (provider.ts), in its JSON.
+        if (isDatabaseUnavailable(error)) {
+          return reply
+            .code(503)
+            .header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
+            .header('Cache-Control', 'no-store')
+            .send({
+              error: 'temporarily_unavailable',
+              error_description: `The authorization server is temporarily unavailable. Try again in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
+            });
+        }
         const failure = toHttpError(error, request);
         if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
         const path = (request.url.slice(OAUTH_PREFIX.length) || '/').split('?')[0]!;
@@ -183,6 +209,5 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
     { prefix: OAUTH_PREFIX },
   );
 
-  await interactionRoutes(app, runtime, () => provider);
-  return provider;
+  await interactionRoutes(app, runtime, current);
 }
