@@ -18,6 +18,23 @@ import { trustedCacheFolder } from './cache-folder.js';
 
 const registered = Symbol.for('register-services-gateway.loader');
 
+/**
+ * Node's type stripping, without the one-time "experimental feature" warning it prints to a suite's
+ * output (a warning about the loader's means, not about the suite); every other warning passes.
+ */
+function stripped(source) {
+  const emit = process.emitWarning;
+  process.emitWarning = (warning, ...rest) => {
+    if (String(warning?.message ?? warning).includes('stripTypeScriptTypes')) return;
+    return emit.call(process, warning, ...rest);
+  };
+  try {
+    return nodeModule.stripTypeScriptTypes(source, { mode: 'strip' });
+  } finally {
+    process.emitWarning = emit;
+  }
+}
+
 /** Registers the loader, once a process. */
 export async function registerLoader() {
   if (globalThis[registered]) return;
@@ -62,7 +79,7 @@ export async function registerLoader() {
   const salt = JSON.stringify([process.versions.node, version.version, options('')]);
   const javascriptOf = (source, file) => {
     try {
-      return nodeModule.stripTypeScriptTypes(source, { mode: 'strip' });
+      return stripped(source);
     } catch {
       return transformer().transformSync(source, options(file)).code;
     }
