@@ -180,9 +180,11 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
       // What the token parser refuses is answered as the authorization server answers (RFC 6749 §5.2);
       // what the gateway refuses elsewhere here (%00 in a query, say) stays problem+json.
       scope.setErrorHandler((error, request, reply) => {
+        const failure = toHttpError(error, request);
         // The provider's first build (its signing keys read) met a database outage: answered as the
-        // provider answers one (provider.ts), in its JSON.
-        if (isDatabaseUnavailable(error)) {
+        // provider answers one (provider.ts), in its JSON. (A client that went away is not an outage:
+        // toHttpError tells the two apart and logs that one.)
+        if (failure.status === 503 && isDatabaseUnavailable(error)) {
           return reply
             .code(503)
             .header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
@@ -192,7 +194,6 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
               error_description: `The authorization server is temporarily unavailable. Try again in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
             });
         }
-        const failure = toHttpError(error, request);
         if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
         const path = (request.url.slice(OAUTH_PREFIX.length) || '/').split('?')[0]!;
         if (!TOKEN_PATHS.has(path)) return sendError(request, reply, failure);
