@@ -1,5 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STREAMED_BODY } from '../../../src/gateway/domain/inspector.ts';
 import { titleWords } from '../../../src/services/iponz/domain/title-query.ts';
 import { SEARCH_CAP } from '../../../src/services/iponz/domain/trademark-search.ts';
 import {
@@ -316,6 +317,28 @@ describe('at most 2,000 marks', () => {
     expect(over.ListTradeMarksResponseData.TradeMark.at(-1).ApplicationNumber).toBe('5002000');
     await pool.query(`DELETE FROM iponz_cases WHERE kind = 'trademark' AND case_number > 5000000`);
   }, 60_000);
+});
+
+describe('the request inspector', () => {
+  it('keeps a SOAP call: its envelope, the status and its answer', async () => {
+    await search({ Title: 'kiw*' });
+    const runtime = s.t.gateway.runtime;
+    await runtime.inspector.flush();
+    const { rows } = await runtime.gateway.pool.query<{
+      method: string;
+      status: number;
+      request_body: string | null;
+      response_body: string | null;
+    }>(
+      `SELECT method, status, request_body, response_body FROM inspector_calls
+        WHERE url LIKE '/sandbox/iponz/v5/trademarksearch%' AND method = 'POST' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ method: 'POST', status: 200 });
+    expect(rows[0]!.request_body).toContain('TradeMarkSearchCriteria');
+    expect(rows[0]!.response_body).toContain('<ListTrademarksResponse');
+    expect(rows[0]!.response_body).not.toBe(STREAMED_BODY);
+  });
 });
 
 describe('one state with REST', () => {

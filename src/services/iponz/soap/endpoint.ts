@@ -21,6 +21,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BODY_READ_LIMIT } from '../../../gateway/domain/inspector.ts';
 import type { DocumentStore } from '../../../platform/documents/store.ts';
 import { LARGE_UPLOAD } from '../../../platform/http/body-deadline.ts';
 import { frameworkError, PLATFORM_ERRORS, SOAP_ERRORS } from '../../../platform/http/error-codes.ts';
@@ -265,9 +266,31 @@ async function answerEnvelope(
   const largest = Math.max(...options.operations.map((o) => o.maxBytes ?? DEFAULT_MAX_BYTES));
   let chosen = byHeader;
   const attachments = stageAttachments(options.documents);
+  // The request inspector keeps a body from `request.body`, which Fastify never sets for an envelope
+  // (the operation reads it as it streams): its first bytes are copied there as they pass.
+  const start: Buffer[] = [];
+  let startBytes = 0;
+  async function* copyingStart(source: AsyncIterable<Buffer | string>) {
+    for await (const chunk of source) {
+      if (startBytes < BODY_READ_LIMIT) {
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        const piece = Buffer.from(bytes.subarray(0, BODY_READ_LIMIT - startBytes));
+        start.push(piece);
+        startBytes += piece.byteLength;
+      }
+      yield chunk;
+    }
+  }
+  const readCopying: typeof readEnvelope = async (...args) => {
+    try {
+      return await readEnvelope(...args);
+    } finally {
+      request.body = Buffer.concat(start);
+    }
+  };
   try {
-    const read = await readEnvelope(
-      request.raw,
+    const read = await readCopying(
+      copyingStart(request.raw),
       {
         requestElement(namespace, local) {
           const found = namespace === options.namespace ? byElement.get(local) : undefined;
