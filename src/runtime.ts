@@ -26,6 +26,7 @@ import { ensureSigningKey } from './identity/operations/signing-keys.ts';
 import { addMember } from './identity/store/memberships.ts';
 import { findOrganisation } from './identity/store/organisations.ts';
 import { listUsers } from './identity/store/users.ts';
+import { GATEWAY_MIGRATIONS } from './migration-sources.ts';
 import type { Clock, ClockMode } from './platform/clock.ts';
 import { type EmbeddedServer, startEmbedded } from './platform/db/embedded.ts';
 import { hasMigrations, type MigrationSource, migrate } from './platform/db/migrations.ts';
@@ -60,13 +61,7 @@ import { SERVICES } from './services/registry.ts';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** Gateway database: platform settings and clocks, identity, then the gateway's own tables. */
-export const GATEWAY_MIGRATIONS: MigrationSource[] = [
-  { module: 'platform', dir: path.join(here, 'platform/migrations') },
-  { module: 'identity', dir: path.join(here, 'identity/migrations') },
-  { module: 'gateway', dir: path.join(here, 'gateway/migrations') },
-  { module: 'mail', dir: path.join(here, 'platform/mail-migrations') },
-  { module: 'portal', dir: path.join(here, 'portal/migrations') },
-];
+export { GATEWAY_MIGRATIONS };
 
 /**
  * Each environment's database holds the billing ledger (a platform module, first: services' migrations

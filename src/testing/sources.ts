@@ -1,26 +1,21 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GATEWAY_MIGRATIONS } from '../migration-sources.ts';
 import type { MigrationSource } from '../platform/db/migrations.ts';
 
 /**
  * The folders the harness's template is keyed by (template.ts), named here without loading the gateway's
  * modules, so that a new process copies its databases from the template while those modules load. They
- * are the service registry's (runtime.ts: `GATEWAY_MIGRATIONS`, `ENVIRONMENT_MIGRATIONS`,
- * `generatorFolders()`); test/testing/sources.test.ts holds the two equal, so a register added to the
- * registry and not here fails it.
+ * are the service registry's (runtime.ts: `ENVIRONMENT_MIGRATIONS`, `generatorFolders()`; the gateway's
+ * own list is migration-sources.ts, shared); test/testing/sources.test.ts holds the two equal, so a
+ * register added to the registry and not here fails it.
  */
 const src = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The registers with migrations and a sandbox seed, in the registry's order. */
 const REGISTERS = ['nzbn', 'market-rent', 'iponz', 'ppsr', 'disclose'] as const;
 
-export const GATEWAY_SOURCES: MigrationSource[] = [
-  { module: 'platform', dir: path.join(src, 'platform/migrations') },
-  { module: 'identity', dir: path.join(src, 'identity/migrations') },
-  { module: 'gateway', dir: path.join(src, 'gateway/migrations') },
-  { module: 'mail', dir: path.join(src, 'platform/mail-migrations') },
-  { module: 'portal', dir: path.join(src, 'portal/migrations') },
-];
+export const GATEWAY_SOURCES: MigrationSource[] = GATEWAY_MIGRATIONS;
 
 export const ENVIRONMENT_SOURCES: MigrationSource[] = [
   { module: 'billing', dir: path.join(src, 'billing/migrations') },

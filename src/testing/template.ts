@@ -13,7 +13,9 @@ import { ENVIRONMENT_SOURCES, GATEWAY_SOURCES, GENERATOR_FOLDERS } from './sourc
  * A harness copies them (`CREATE DATABASE … TEMPLATE`) instead of migrating and seeding.
  *
  * Named `rsgh_t_<key>_…`, the key a hash of every migration, every file of the sandbox generators and
- * the scale: when one changes, the next harness makes a new template (and drops the others). Made
+ * the scale: when one changes, the next harness makes a new template. The newest `KEPT_TEMPLATES` are
+ * kept (two checkouts of different code on one machine, or both scales, each keep theirs); older
+ * ones, and one half made by a process that ended, are dropped when a template is made. Made
  * under an advisory lock of the server's `postgres` database, so parallel workers make it once and the
  * others wait; it is ready when `…_production` exists (copied last).
  */
@@ -24,6 +26,8 @@ const TEMPLATE_FORMAT = 1;
 const TEMPLATE_LOCK = 7_361_042_917;
 
 export const TEMPLATE_PREFIX = 'rsgh_t_';
+/** How many whole templates a server keeps (the newest), counting one being made. */
+export const KEPT_TEMPLATES = 4;
 /** What every harness's own databases are named with (`rsgh_r_<random>_gateway`, …). */
 export const RUN_PREFIX = 'rsgh_r_';
 
@@ -70,14 +74,30 @@ export async function ensureTemplate(
   if (await databaseExists(serverUrl, names.production)) return found;
   return withSessionLock(withDatabase(serverUrl, 'postgres'), TEMPLATE_LOCK, async () => {
     if (await databaseExists(serverUrl, names.production)) return found;
-    // A template half made by a process that ended, and those of earlier code.
-    for (const name of await databasesNamed(serverUrl, TEMPLATE_PREFIX)) {
-      await dropDatabaseNamed(serverUrl, name);
-    }
+    await pruneTemplates(serverUrl, TEMPLATE_PREFIX, KEPT_TEMPLATES - 1);
     log(`making the harness's template databases (seed scale ${scale}): once per change of the code`);
     await makeTemplate(serverUrl, scale, key);
     return { ...found, made: true };
   });
+}
+
+/**
+ * Drops every database of the templates named `<prefix><key>_…` but the `keep` newest whole ones (a
+ * whole template has its `_production`, made last): those half made by a process that ended (the caller
+ * holds the template lock, so none is being made) and the oldest whole ones. Returns the keys dropped.
+ */
+export async function pruneTemplates(serverUrl: string, prefix: string, keep: number): Promise<string[]> {
+  const names = await databasesNamed(serverUrl, prefix, true);
+  const keyOf = (name: string) => name.slice(prefix.length).split('_')[0]!;
+  const whole = names.filter((name) => /^[0-9a-f]+_production$/.test(name.slice(prefix.length))).map(keyOf);
+  const kept = new Set(whole.slice(Math.max(0, whole.length - keep)));
+  const dropped = new Set<string>();
+  for (const name of names) {
+    if (kept.has(keyOf(name))) continue;
+    dropped.add(keyOf(name));
+    await dropDatabaseNamed(serverUrl, name);
+  }
+  return [...dropped];
 }
 
 async function makeTemplate(serverUrl: string, scale: SeedScale, key: string): Promise<void> {

@@ -133,11 +133,14 @@ export async function dropDatabaseNamed(url: string, name: string): Promise<void
   );
 }
 
-/** The databases whose names start with `prefix` (taken literally). */
-export async function databasesNamed(url: string, prefix: string): Promise<string[]> {
+/**
+ * The databases whose names start with `prefix` (taken literally), by name, or with `byAge` in the
+ * order they were made (their OIDs), oldest first.
+ */
+export async function databasesNamed(url: string, prefix: string, byAge = false): Promise<string[]> {
   return onServer(url, async (client) => {
     const result = await client.query<{ datname: string }>(
-      'SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY datname',
+      `SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY ${byAge ? 'oid' : 'datname'}`,
       [prefix],
     );
     return result.rows.map((row) => row.datname);

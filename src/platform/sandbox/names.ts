@@ -60,7 +60,9 @@ async function foldersHash(folders: readonly string[]): Promise<string> {
     }
   };
   for (const folder of folders) {
-    hash.update(`${folder}\n`);
+    // The folder by its last two names (`nzbn/sandbox`), not its place on the machine: two checkouts
+    // of the same code hash alike, and share the harness's template.
+    hash.update(`${path.basename(path.dirname(folder))}/${path.basename(folder)}\n`);
     if (existsSync(folder)) await walk(folder, folder);
   }
   return hash.digest('hex');
