@@ -35,6 +35,15 @@ async function gatewayOn(embedded: EmbeddedServer): Promise<NzbnTest & { marketR
   return Object.assign(t, { marketRentKey: primaryKey });
 }
 
+/** A client-credentials token request from a client nobody registered. */
+const unknownClientToken = (t: NzbnTest) =>
+  t.gateway.app.inject({
+    method: 'POST',
+    url: '/oauth2/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'grant_type=client_credentials&client_id=someone&client_secret=x',
+  });
+
 const search = (t: NzbnTest) => t.call('GET', '/entities?search-term=limited&page-size=5');
 
 function expectUnavailable(response: LightMyRequestResponse): void {
@@ -53,12 +62,7 @@ async function duringOutage(t: NzbnTest & { marketRentKey: string }): Promise<nu
     expectUnavailable(response);
   }
   // The other dialects: OAuth's JSON, the portal's page, problem+json (rental statistics).
-  const token = await t.gateway.app.inject({
-    method: 'POST',
-    url: '/oauth2/token',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: 'grant_type=client_credentials&client_id=someone&client_secret=x',
-  });
+  const token = await unknownClientToken(t);
   expect(token.statusCode, token.body).toBe(503);
   expect(token.headers['retry-after']).toBeDefined();
   expect(token.json().error).toBe('temporarily_unavailable');
@@ -130,12 +134,7 @@ describe('the database server stopped and started again', () => {
       expect(write.statusCode, write.body).toBe(200);
       // The authorization server, first asked for during the outage, is built now: an unknown client
       // is refused in OAuth's words, not 503.
-      const token = await t.gateway.app.inject({
-        method: 'POST',
-        url: '/oauth2/token',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: 'grant_type=client_credentials&client_id=someone&client_secret=x',
-      });
+      const token = await unknownClientToken(t);
       expect(token.statusCode, token.body).toBe(401);
       expect(token.json().error).toBe('invalid_client');
       await jobs.settle();

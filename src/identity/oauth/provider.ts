@@ -1,7 +1,7 @@
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Pool } from 'pg';
 import type { Config } from '../../config.ts';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../platform/db/faults.ts';
+import { isDatabaseUnavailable } from '../../platform/db/faults.ts';
 import { html, page } from '../../platform/http/html.ts';
 import type { Environment, ServiceDefinition } from '../../services/contract.ts';
 import { MAX_AUTHORITY_CLAIMS } from '../domain/authorities.ts';
@@ -11,7 +11,7 @@ import { SIGNING_ALG, type SigningKeys } from '../domain/signing-keys.ts';
 import { authorityClaims } from '../store/authorities.ts';
 import { findUserById } from '../store/users.ts';
 import { postgresAdapter } from './adapter.ts';
-import { OAUTH_PREFIX } from './prefix.ts';
+import { DATABASE_AWAY, OAUTH_PREFIX } from './prefix.ts';
 
 /**
  * The authorization server, on oidc-provider (a certified OpenID Provider), mounted at /oauth2:
@@ -213,17 +213,16 @@ function answerDatabaseAway(provider: Provider): void {
     'server_error',
     (ctx: { status: number; body: unknown; set(n: string, v: string): void }, error: unknown) => {
       if (!isDatabaseUnavailable(error)) return;
-      const description = `The authorization server is temporarily unavailable. Try again in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`;
-      ctx.status = 503;
-      ctx.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      ctx.status = DATABASE_AWAY.status;
+      ctx.set('Retry-After', String(DATABASE_AWAY.retryAfter));
       ctx.body =
         typeof ctx.body === 'string'
           ? page(
               'Sign-in error',
               html`<section class="card"><h1>Sign-in could not continue</h1>
-<p><strong>temporarily_unavailable</strong>: ${description}</p></section>`,
+<p><strong>${DATABASE_AWAY.error}</strong>: ${DATABASE_AWAY.description}</p></section>`,
             )
-          : { error: 'temporarily_unavailable', error_description: description };
+          : { error: DATABASE_AWAY.error, error_description: DATABASE_AWAY.description };
     },
   );
 }

@@ -3,11 +3,11 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../platform/db/faults.ts';
+import { isDatabaseUnavailable } from '../../platform/db/faults.ts';
 import { bodyTooLarge, sendError, toHttpError } from '../../platform/http/errors.ts';
 import { findInvalidFormText } from '../../platform/http/input-text.ts';
 import type { Runtime } from '../../runtime.ts';
-import { OAUTH_PREFIX } from '../oauth/prefix.ts';
+import { DATABASE_AWAY, OAUTH_PREFIX } from '../oauth/prefix.ts';
 import { loadSigningKeys } from '../operations/signing-keys.ts';
 import { interactionRoutes } from './interaction.ts';
 
@@ -186,13 +186,10 @@ export async function oauthRoutes(app: FastifyInstance, runtime: Runtime): Promi
         // toHttpError tells the two apart and logs that one.)
         if (failure.status === 503 && isDatabaseUnavailable(error)) {
           return reply
-            .code(503)
-            .header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
+            .code(DATABASE_AWAY.status)
+            .header('Retry-After', String(DATABASE_AWAY.retryAfter))
             .header('Cache-Control', 'no-store')
-            .send({
-              error: 'temporarily_unavailable',
-              error_description: `The authorization server is temporarily unavailable. Try again in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
-            });
+            .send({ error: DATABASE_AWAY.error, error_description: DATABASE_AWAY.description });
         }
         if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
         const path = (request.url.slice(OAUTH_PREFIX.length) || '/').split('?')[0]!;
