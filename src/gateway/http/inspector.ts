@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
+import { wantStreamedBodyStart } from '../../platform/http/streamed-body.ts';
 import type { Environment, ServiceId } from '../../services/contract.ts';
 import { BODY_READ_LIMIT, type CapturedCall, PARSED_BODY_LIMIT, STREAMED_BODY } from '../domain/inspector.ts';
 import type { Inspector, InspectorCounts } from '../jobs/inspector.ts';
@@ -97,6 +98,8 @@ export function inspectCalls(
   };
   return (request, reply) => {
     if (!request.caller || !inspector.admits(request.caller.subscriptionId)) return;
+    // A route that streams its body (a SOAP envelope) copies its start for `heldBody` only when asked.
+    if (bodies) wantStreamedBodyStart(request, BODY_READ_LIMIT);
     const raw = reply.raw;
     const end = raw.end as (this: ServerResponse, ...args: unknown[]) => ServerResponse;
     let watching = true;

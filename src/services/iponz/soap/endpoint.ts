@@ -21,12 +21,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BODY_READ_LIMIT } from '../../../gateway/domain/inspector.ts';
 import type { DocumentStore } from '../../../platform/documents/store.ts';
 import { LARGE_UPLOAD } from '../../../platform/http/body-deadline.ts';
 import { frameworkError, PLATFORM_ERRORS, SOAP_ERRORS } from '../../../platform/http/error-codes.ts';
 import { HttpError } from '../../../platform/http/errors.ts';
 import { typed } from '../../../platform/http/operation.ts';
+import { copyingStart, wantedStreamedBodyStart } from '../../../platform/http/streamed-body.ts';
 import { declareAnyAccept } from '../routes/support.ts';
 import { fault, faultOf, sendAnswer } from './answer.ts';
 import { postSchema, samplesOf, WSDL_FOLDER, wsdlSchema } from './endpoint-docs.ts';
@@ -266,31 +266,13 @@ async function answerEnvelope(
   const largest = Math.max(...options.operations.map((o) => o.maxBytes ?? DEFAULT_MAX_BYTES));
   let chosen = byHeader;
   const attachments = stageAttachments(options.documents);
-  // The request inspector keeps a body from `request.body`, which Fastify never sets for an envelope
-  // (the operation reads it as it streams): its first bytes are copied there as they pass.
-  const start: Buffer[] = [];
-  let startBytes = 0;
-  async function* copyingStart(source: AsyncIterable<Buffer | string>) {
-    for await (const chunk of source) {
-      if (startBytes < BODY_READ_LIMIT) {
-        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-        const piece = Buffer.from(bytes.subarray(0, BODY_READ_LIMIT - startBytes));
-        start.push(piece);
-        startBytes += piece.byteLength;
-      }
-      yield chunk;
-    }
-  }
-  const readCopying: typeof readEnvelope = async (...args) => {
-    try {
-      return await readEnvelope(...args);
-    } finally {
-      request.body = Buffer.concat(start);
-    }
-  };
+  // What wants the envelope's start afterwards (the request inspector) reads it from `request.body`,
+  // which Fastify never sets here: the operation reads the envelope as it streams.
+  const wanted = wantedStreamedBodyStart(request);
+  const source = wanted > 0 ? copyingStart(request.raw, request, wanted) : request.raw;
   try {
-    const read = await readCopying(
-      copyingStart(request.raw),
+    const read = await readEnvelope(
+      source,
       {
         requestElement(namespace, local) {
           const found = namespace === options.namespace ? byElement.get(local) : undefined;
