@@ -165,13 +165,14 @@ export interface BusinessNumberRegister {
   /** Up to `limit` registered companies, always in the same order (for sandbox generators). */
   companies(limit: number): Promise<{ nzbn: string; name: string }[]>;
   /**
-   * The names the entity has had, its present one first, then the earlier ones (none: no such entity).
-   * For the sandbox's cross-register rules: another register keeps the name a business had when it
-   * filed there.
+   * For each of the numbers that is an entity: its type and the names it has had, its present one
+   * first, then the earlier ones, latest first (a number that is no entity is not in the map). For the
+   * sandbox's cross-register rules: another register keeps the name a business had when it filed there.
+   * Asked for a register's whole set of parties at once, so it reads them a batch at a time.
    */
-  names(nzbn: string): Promise<string[]>;
-  /** The entities that have or had exactly this name (a party another register names without a number). */
-  named(name: string): Promise<{ nzbn: string; name: string }[]>;
+  namesOf(nzbns: readonly string[]): Promise<Map<string, { typeCode: string; names: string[] }>>;
+  /** Of the names, those some entity has or had exactly (parties another register names without a number). */
+  namesHeld(names: readonly string[]): Promise<Set<string>>;
 }
 
 /** The other registers of an environment that a service may ask (none when not built). */

@@ -82,8 +82,8 @@ export interface NumberedParty {
 /**
  * The parties whose business number is no entity of the business number register, or one of another
  * name there (the cross-register rule: one set of New Zealand businesses in every register). A party
- * keeps the name the business had when it filed: a name the entity had before a change counts. Each
- * number is asked once. Without the register (a register checked on its own) the rule cannot be judged:
+ * keeps the name the business had when it filed: a name the entity had before a change counts. The
+ * numbers are asked about together. Without the register (a register checked on its own) the rule cannot be judged:
  * one break says so.
  */
 export async function partiesUnlikeBusinessRegister(
@@ -93,11 +93,10 @@ export async function partiesUnlikeBusinessRegister(
   const register = registers?.businessNumbers;
   if (parties.length === 0) return [];
   if (!register) return [noRegister];
-  const names = new Map<string, string[]>();
+  const entities = await register.namesOf(parties.map((party) => party.nzbn));
   const breaks: InvariantBreak[] = [];
   for (const party of parties) {
-    if (!names.has(party.nzbn)) names.set(party.nzbn, await register.names(party.nzbn));
-    const known = names.get(party.nzbn)!;
+    const known = entities.get(party.nzbn)?.names ?? [];
     if (known.length === 0)
       breaks.push({
         record: party.record,
@@ -122,8 +121,8 @@ export interface NamedParty {
 
 /**
  * The parties, New Zealand businesses a register names without a number (the secured interests
- * register's secured parties), whose name no entity of the business number register has or had. Each
- * name is asked once.
+ * register's secured parties), whose name no entity of the business number register has or had. The
+ * names are asked about together.
  */
 export async function namedPartiesNotInBusinessRegister(
   registers: Registers | undefined,
@@ -132,11 +131,10 @@ export async function namedPartiesNotInBusinessRegister(
   const register = registers?.businessNumbers;
   if (parties.length === 0) return [];
   if (!register) return [noRegister];
-  const found = new Map<string, boolean>();
+  const held = await register.namesHeld(parties.map((party) => party.name));
   const breaks: InvariantBreak[] = [];
   for (const party of parties) {
-    if (!found.has(party.name)) found.set(party.name, (await register.named(party.name)).length > 0);
-    if (!found.get(party.name))
+    if (!held.has(party.name))
       breaks.push({ record: party.record, detail: `${party.name}: no entity of the register has this name` });
   }
   return breaks;
@@ -156,16 +154,18 @@ export async function overseasPartiesInBusinessRegister(
   const register = registers?.businessNumbers;
   if (parties.length === 0) return [];
   if (!register) return [noRegister];
+  const numbered = await register.namesOf(parties.flatMap((party) => party.nzbn ?? []));
+  const named = await register.namesHeld(parties.flatMap((party) => (party.nzbn === null ? party.name : [])));
   const breaks: InvariantBreak[] = [];
   for (const party of parties) {
     if (party.nzbn !== null) {
-      const entity = await register.find(party.nzbn);
+      const entity = numbered.get(party.nzbn);
       if (entity && !overseasTypes.has(entity.typeCode))
         breaks.push({
           record: party.record,
           detail: `${party.name}, abroad: ${party.nzbn} is a ${entity.typeCode} entity of the register, not an overseas company`,
         });
-    } else if ((await register.named(party.name)).length > 0)
+    } else if (named.has(party.name))
       breaks.push({
         record: party.record,
         detail: `${party.name}, abroad and not registered here: an entity of the register has this name`,

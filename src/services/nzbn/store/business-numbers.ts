@@ -9,6 +9,13 @@ import type { Database } from '../../../platform/db/pool.ts';
 import type { BusinessNumberRegister } from '../../contract.ts';
 import { sortName } from '../domain/search-text.ts';
 
+/** How many numbers or names one statement asks about. */
+const BATCH = 20_000;
+
+function* batches<T>(values: readonly T[]): Generator<T[]> {
+  for (let from = 0; from < values.length; from += BATCH) yield values.slice(from, from + BATCH);
+}
+
 /** New Zealand companies (limited, unlimited, co-operative), as `domain/codes.ts` groups them. */
 const COMPANY_TYPES = ['LTD', 'ULTD', 'COOP'];
 
@@ -36,28 +43,37 @@ export function businessNumberRegister(database: Database): BusinessNumberRegist
       );
       return result.rows;
     },
-    async names(nzbn) {
-      const result = await database.pool.query<{ name: string }>(
-        `SELECT entity_name AS name FROM (
-           SELECT entity_name, 0 AS place, NULL::timestamptz AS ended FROM nzbn_entities WHERE nzbn = $1
-           UNION ALL
-           SELECT h.item ->> 'entityName', 1, h.end_date FROM nzbn_entity_history h
-            WHERE h.nzbn = $1 AND h.kind = 'entity-names' AND EXISTS (SELECT 1 FROM nzbn_entities WHERE nzbn = $1)
-         ) names ORDER BY place, ended DESC`,
-        [nzbn],
-      );
-      return result.rows.map((row) => row.name);
+    async namesOf(nzbns) {
+      const found = new Map<string, { typeCode: string; names: string[] }>();
+      for (const batch of batches([...new Set(nzbns)])) {
+        const result = await database.pool.query<{ nzbn: string; typeCode: string; names: string[] }>(
+          `SELECT e.nzbn, e.type_code AS "typeCode",
+                  ARRAY[e.entity_name] || ARRAY(
+                    SELECT h.item ->> 'entityName' FROM nzbn_entity_history h
+                     WHERE h.nzbn = e.nzbn AND h.kind = 'entity-names' ORDER BY h.end_date DESC) AS names
+             FROM nzbn_entities e WHERE e.nzbn = ANY($1::text[])`,
+          [batch],
+        );
+        for (const { nzbn, ...entity } of result.rows) found.set(nzbn, entity);
+      }
+      return found;
     },
-    async named(name) {
-      const result = await database.pool.query<{ nzbn: string; name: string }>(
-        `SELECT nzbn, entity_name AS name FROM nzbn_entities WHERE sort_name = $1 AND entity_name = $2
-         UNION
-         SELECT h.nzbn, e.entity_name FROM nzbn_entity_history h JOIN nzbn_entities e USING (nzbn)
-          WHERE h.kind = 'entity-names' AND h.item ->> 'entityName' = $2
-         ORDER BY nzbn`,
-        [sortName(name), name],
-      );
-      return result.rows;
+    async namesHeld(names) {
+      const held = new Set<string>();
+      for (const batch of batches([...new Set(names)])) {
+        // A present name by the sort-name index; an earlier one by one pass over the name history
+        // (PostgreSQL hashes a long ANY list), not a scan a name.
+        const result = await database.pool.query<{ name: string }>(
+          `SELECT entity_name AS name FROM nzbn_entities
+            WHERE sort_name = ANY($1::text[]) AND entity_name = ANY($2::text[])
+           UNION
+           SELECT h.item ->> 'entityName' FROM nzbn_entity_history h
+            WHERE h.kind = 'entity-names' AND h.item ->> 'entityName' = ANY($2::text[])`,
+          [batch.map(sortName), batch],
+        );
+        for (const row of result.rows) held.add(row.name);
+      }
+      return held;
     },
   };
 }
