@@ -18,7 +18,7 @@ import { openDatabase } from '../src/platform/db/pool.ts';
 import { importFiles } from '../src/platform/transfer/import.ts';
 import { folderDocumentFiles } from '../src/services/disclose/store/document-files.ts';
 import { discloseTransfer } from '../src/services/disclose/transfer/index.ts';
-import { copyOfImport, report, rounds, writeGroups } from './import-support.ts';
+import { copyOfImport, importAsCommand, report, rounds, writeGroups } from './import-support.ts';
 import { benchDatabases, recordResults, root } from './support.ts';
 
 const GROUPS = Number(process.env.BENCH_GROUPS ?? 2_000);
@@ -75,10 +75,13 @@ async function main() {
       ],
       ROUNDS,
     );
+    const command = await importAsCommand(['disclose', file], databases.setup.urls, copied);
     const markdown = report(
       `Offers register: import of ${records.toLocaleString('en-NZ')} records (\`npm run bench:import-disclose\`)`,
       records,
       results,
+      undefined,
+      command,
     );
     process.stdout.write(markdown);
     await recordResults('import-disclose', markdown);

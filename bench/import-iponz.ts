@@ -18,7 +18,7 @@ import { openDatabase } from '../src/platform/db/pool.ts';
 import { FolderDocumentStore } from '../src/platform/documents/folder-store.ts';
 import { importFiles } from '../src/platform/transfer/import.ts';
 import { iponzTransfer } from '../src/services/iponz/transfer/index.ts';
-import { copyOfImport, report, rounds, writeGroups } from './import-support.ts';
+import { copyOfImport, importAsCommand, report, rounds, writeGroups } from './import-support.ts';
 import { benchDatabases, recordResults, root } from './support.ts';
 
 const GROUPS = Number(process.env.BENCH_GROUPS ?? 1_000);
@@ -81,10 +81,13 @@ async function main() {
       ],
       ROUNDS,
     );
+    const command = await importAsCommand(['iponz', file], databases.setup.urls, copied);
     const markdown = report(
       `IP office: import of ${records.toLocaleString('en-NZ')} records (\`npm run bench:import-iponz\`)`,
       records,
       results,
+      undefined,
+      command,
     );
     process.stdout.write(markdown);
     await recordResults('import-iponz', markdown);

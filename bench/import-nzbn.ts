@@ -28,7 +28,7 @@ import {
   toEntityRow,
 } from '../src/services/nzbn/store/rows.ts';
 import { nzbnTransfer } from '../src/services/nzbn/transfer/index.ts';
-import { report, rounds } from './import-support.ts';
+import { importAsCommand, report, rounds } from './import-support.ts';
 import { benchDatabases, recordResults, root } from './support.ts';
 
 const ENTITIES = Number(process.env.BENCH_ENTITIES ?? 700_000);
@@ -135,11 +135,13 @@ async function main() {
       ],
       ROUNDS,
     );
+    const command = await importAsCommand(['nzbn', files.ndjson], databases.setup.urls, { reset, check });
     const markdown = report(
       `Business number register: import of ${ENTITIES.toLocaleString('en-NZ')} entities (\`npm run bench:import-nzbn\`)`,
       ENTITIES,
       results,
       60,
+      command,
     );
     process.stdout.write(markdown);
     await recordResults('import-nzbn', markdown);

@@ -21,7 +21,7 @@ import { ServerKeys } from '../src/platform/server-keys.ts';
 import { importFiles } from '../src/platform/transfer/import.ts';
 import { searchKeysOf } from '../src/services/ppsr/domain/search-keys.ts';
 import { ppsrTransfer } from '../src/services/ppsr/transfer/index.ts';
-import { report, rounds } from './import-support.ts';
+import { importAsCommand, report, rounds } from './import-support.ts';
 import { benchDatabases, recordResults } from './support.ts';
 
 const STATEMENTS = Number(process.env.BENCH_STATEMENTS ?? 1_000_000);
@@ -206,11 +206,17 @@ async function main() {
       ],
       ROUNDS,
     );
+    const command = await importAsCommand(
+      ['ppsr', files.ndjson, '--pin-report', path.join(folder, 'pins.csv')],
+      databases.setup.urls,
+      { reset, check },
+    );
     const markdown = report(
       `Secured interests register: import of ${STATEMENTS.toLocaleString('en-NZ')} financing statements (\`npm run bench:import-ppsr\`)`,
       STATEMENTS,
       results,
       60,
+      command,
     );
     process.stdout.write(markdown);
     await recordResults('import-ppsr', markdown);

@@ -2,16 +2,21 @@
  * What the import benchmarks share (import-nzbn.ts, import-ppsr.ts, import-disclose.ts, import-iponz.ts): the rounds — the import through the
  * transfer framework (`importFiles`, all or nothing, as `rsg import` runs it) against `COPY` of the same
  * rows into the same tables, interleaved, the order alternating, the tables emptied before each — and
- * the peak RSS of this process during each contender (sampled every 50 ms).
+ * the peak RSS of this process during each contender (sampled every 50 ms); then the import once more as
+ * an operator runs it, `rsg import` in a process of its own, for its peak RSS (what the goal is about:
+ * this process also holds the benchmark's modules and the generated data's writer).
  */
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import type { Database } from '../src/platform/db/pool.ts';
-import { median } from './support.ts';
+import type { DatabaseUrls } from '../src/platform/db/urls.ts';
+import { median, root } from './support.ts';
 
 export interface Contender {
   name: string;
@@ -75,13 +80,69 @@ export async function rounds(
   return results;
 }
 
+/** `rsg import` in a process of its own: its wall time (Node's start included) and its peak RSS. */
+export interface CommandRun {
+  seconds: number;
+  peakRssMb: number;
+}
+
+/** The peak RSS of a live process (VmHWM), in bytes; 0 once it is gone. */
+async function peakRssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = /^VmHWM:\s+(\d+) kB/m.exec(status)?.[1];
+  return kb === undefined ? 0 : Number(kb) * 1024;
+}
+
+/**
+ * `rsg import <args>` as an operator runs it (bin/rsg.js, a process of its own) into `urls`' databases,
+ * after `reset` and followed by `check`: its wall time, and its peak RSS read from /proc every 20 ms
+ * while it runs (Linux; the high-water mark, so the last reading is the peak up to then).
+ */
+export async function importAsCommand(
+  args: readonly string[],
+  urls: DatabaseUrls,
+  contender: Pick<Contender, 'reset' | 'check'>,
+): Promise<CommandRun> {
+  await contender.reset();
+  const started = performance.now();
+  const child = spawn(process.execPath, [path.join(root, 'bin/rsg.js'), 'import', ...args], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: urls.gateway,
+      SANDBOX_DATABASE_URL: urls.sandbox,
+      PRODUCTION_DATABASE_URL: urls.production,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (piece: Buffer) => {
+    stderr = (stderr + piece.toString()).slice(-4_000);
+  });
+  let peak = 0;
+  const sampler = setInterval(async () => {
+    if (child.pid !== undefined) peak = Math.max(peak, await peakRssOf(child.pid));
+  }, 20);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearInterval(sampler);
+  const seconds = (performance.now() - started) / 1000;
+  if (code !== 0) throw new Error(`rsg import ${args.join(' ')} ended ${code}:\n${stderr}`);
+  if (peak === 0) throw new Error("the import's peak RSS could not be read from /proc");
+  await contender.check();
+  process.stderr.write(
+    `rsg import in a process of its own: ${seconds.toFixed(2)} s, peak RSS ${(peak / 2 ** 20).toFixed(0)} MB\n`,
+  );
+  return { seconds, peakRssMb: peak / 2 ** 20 };
+}
+
 /** The result table: medians, records a second, the import's rate as a share of COPY's, met or not. */
 export function report(
   title: string,
   records: number,
   results: Map<string, Measured>,
   /** The goal for the register's full size, when it has one. */
-  goalSeconds?: number,
+  goalSeconds: number | undefined,
+  command: CommandRun,
 ): string {
   const [importName, copyName] = [...results.keys()] as [string, string];
   const imported = results.get(importName)!;
@@ -93,8 +154,11 @@ export function report(
     ([name, m]) =>
       `| ${name} | ${median(m.seconds).toFixed(2)} | ${Math.round(records / median(m.seconds)).toLocaleString('en-NZ')} | ${Math.max(...m.peakRssMb).toFixed(0)} | ${Math.max(...m.growthMb).toFixed(0)} |`,
   );
+  rows.push(
+    `| \`rsg import\` in a process of its own (once; Node's start included) | ${command.seconds.toFixed(2)} | ${Math.round(records / command.seconds).toLocaleString('en-NZ')} | **${command.peakRssMb.toFixed(0)}** | |`,
+  );
   const seconds = median(imported.seconds).toFixed(1);
-  const peak = Math.max(...imported.peakRssMb);
+  const peak = command.peakRssMb;
   const met = (ok: boolean) => (ok ? 'met' : '**not met**');
   return `### ${title}
 
@@ -104,7 +168,7 @@ ${records.toLocaleString('en-NZ')} records, ${imported.seconds.length} rounds (t
 |---|---|---|---|---|
 ${rows.join('\n')}
 
-Import at ${(ratio * 100).toFixed(0)}% of COPY's rate (goal ≥ 50%): ${met(ratio >= 0.5)}; per round ${perRound.join(', ')}. ${seconds} s for this file${goalSeconds === undefined ? '' : ` (goal ≤ ${goalSeconds} s at full size)`}. Peak RSS ${peak.toFixed(0)} MB (goal ≤ 300 MB): ${met(peak <= 300)} — the process's RSS includes the benchmark's own modules and the generated data's writer, and COPY's peak is about as high; the growth is what the contender added.
+Import at ${(ratio * 100).toFixed(0)}% of COPY's rate (goal ≥ 50%): ${met(ratio >= 0.5)}; per round ${perRound.join(', ')}. ${seconds} s for this file${goalSeconds === undefined ? '' : ` (goal ≤ ${goalSeconds} s at full size)`}. Peak RSS of \`rsg import\` in a process of its own ${peak.toFixed(0)} MB (goal ≤ 300 MB): ${met(peak <= 300)}; the first two rows' RSS is the benchmark's process, which also holds its own modules and the generated data's writer.
 `;
 }
 

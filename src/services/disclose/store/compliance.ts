@@ -173,14 +173,24 @@ export async function insertHoldings(
   version: number,
   h: NonNullable<FilingInput['holdings']>,
 ): Promise<void> {
-  const prefix = `${copyField(fundNumber)}\t${version}\t`;
+  await insertHoldingsOf(client, [{ fundNumber, version, holdings: h }]);
+}
+
+/** The holdings rows of several fund versions in one `COPY … FROM STDIN` (an import's chunk). */
+export async function insertHoldingsOf(
+  client: PoolClient,
+  entries: readonly { fundNumber: string; version: number; holdings: NonNullable<FilingInput['holdings']> }[],
+): Promise<void> {
   function* chunks(): Generator<string> {
     let buffer = '';
-    for (let line = 0; line < h.assetName.length; line++) {
-      buffer += `${prefix}${line}\t${copyField(h.assetName[line])}\t${copyField(h.assetType[line])}\t${copyField(h.isin[line])}\t${h.value[line]}\t${h.percentageOfFund[line]}\t${copyField(h.currency[line])}\n`;
-      if (buffer.length >= 65_536) {
-        yield buffer;
-        buffer = '';
+    for (const { fundNumber, version, holdings: h } of entries) {
+      const prefix = `${copyField(fundNumber)}\t${version}\t`;
+      for (let line = 0; line < h.assetName.length; line++) {
+        buffer += `${prefix}${line}\t${copyField(h.assetName[line])}\t${copyField(h.assetType[line])}\t${copyField(h.isin[line])}\t${h.value[line]}\t${h.percentageOfFund[line]}\t${copyField(h.currency[line])}\n`;
+        if (buffer.length >= 65_536) {
+          yield buffer;
+          buffer = '';
+        }
       }
     }
     if (buffer) yield buffer;

@@ -5,7 +5,7 @@
  * an export, a chunk of an import); writes run on the import's client, inside its transaction.
  */
 import type { Pool, PoolClient } from 'pg';
-import { insertHoldings } from './compliance.ts';
+import { insertHoldingsOf } from './compliance.ts';
 import type { DocumentRow } from './documents.ts';
 import type { HoldingRow } from './funds.ts';
 
@@ -256,32 +256,55 @@ export async function holdingsVersionsAfter(
   return result.rows;
 }
 
-/** The holdings rows of one fund version, in their order. */
-export async function holdingsOf(db: Queryable, fundNumber: string, version: number): Promise<HoldingRow[]> {
-  const result = await db.query<HoldingRow & { value: string; percentageOfFund: string }>(
-    `SELECT asset_name AS "assetName", asset_type AS "assetType", isin, value::text AS value,
-            percentage_of_fund::text AS "percentageOfFund", currency
-       FROM disclose_fund_holdings WHERE fund_number = $1 AND fund_version = $2 ORDER BY line`,
-    [fundNumber, version],
-  );
-  return result.rows.map((r) => ({
-    ...r,
-    value: Number(r.value),
-    percentageOfFund: Number(r.percentageOfFund),
-  }));
+/** A fund version, as a holdings line names it. */
+export interface FundVersionKey {
+  fundNumber: string;
+  version: number;
 }
 
-/** Whether the fund has the version (a holdings line needs it). */
-export async function fundVersionExists(
+/** `fund version`: how a fund version is keyed in the maps and sets below. */
+export const fundVersionKey = (v: FundVersionKey) => `${v.fundNumber} ${v.version}`;
+
+const pairsOf = (versions: readonly FundVersionKey[]) => [
+  versions.map((v) => v.fundNumber),
+  versions.map((v) => v.version),
+];
+
+/** The holdings rows of each of the fund versions, in their order, by `fundVersionKey` (none: absent). */
+export async function holdingsOfVersions(
   db: Queryable,
-  fundNumber: string,
-  version: number,
-): Promise<boolean> {
-  const result = await db.query(
-    'SELECT 1 FROM disclose_fund_versions WHERE fund_number = $1 AND version = $2',
-    [fundNumber, version],
+  versions: readonly FundVersionKey[],
+): Promise<Map<string, HoldingRow[]>> {
+  const result = await db.query<HoldingRow & { key: string; value: string; percentageOfFund: string }>(
+    `SELECT h.fund_number || ' ' || h.fund_version AS key, asset_name AS "assetName",
+            asset_type AS "assetType", isin, value::text AS value,
+            percentage_of_fund::text AS "percentageOfFund", currency
+       FROM disclose_fund_holdings h
+       JOIN unnest($1::text[], $2::int[]) AS p(fund_number, fund_version) USING (fund_number, fund_version)
+      ORDER BY h.fund_number, h.fund_version, h.line`,
+    pairsOf(versions),
   );
-  return (result.rowCount ?? 0) > 0;
+  const byVersion = new Map<string, HoldingRow[]>();
+  for (const { key, ...row } of result.rows) {
+    const rows = byVersion.get(key) ?? [];
+    byVersion.set(key, rows);
+    rows.push({ ...row, value: Number(row.value), percentageOfFund: Number(row.percentageOfFund) });
+  }
+  return byVersion;
+}
+
+/** Of the fund versions, those the register holds (by `fundVersionKey`). */
+export async function fundVersionsHeld(
+  db: Queryable,
+  versions: readonly FundVersionKey[],
+): Promise<Set<string>> {
+  const result = await db.query<{ key: string }>(
+    `SELECT v.fund_number || ' ' || v.version AS key
+       FROM disclose_fund_versions v
+       JOIN unnest($1::text[], $2::int[]) AS p(fund_number, version) USING (fund_number, version)`,
+    pairsOf(versions),
+  );
+  return new Set(result.rows.map((r) => r.key));
 }
 
 /** The record each of the ids belongs to, as a document or a notice (`kind number`). */
@@ -513,23 +536,31 @@ export async function writeFunds(client: PoolClient, writes: readonly FundWrite[
   );
 }
 
-/** Sets one fund version's holdings rows to the given ones. */
+/** Sets each fund version's holdings rows to the given ones (versions distinct): one delete, one COPY. */
 export async function replaceHoldings(
   client: PoolClient,
-  fundNumber: string,
-  version: number,
-  holdings: readonly HoldingRow[],
+  entries: readonly (FundVersionKey & { holdings: readonly HoldingRow[] })[],
 ): Promise<void> {
-  await client.query('DELETE FROM disclose_fund_holdings WHERE fund_number = $1 AND fund_version = $2', [
-    fundNumber,
-    version,
-  ]);
-  await insertHoldings(client, fundNumber, version, {
-    assetName: holdings.map((h) => h.assetName),
-    assetType: holdings.map((h) => h.assetType),
-    isin: holdings.map((h) => h.isin),
-    value: holdings.map((h) => h.value),
-    percentageOfFund: holdings.map((h) => h.percentageOfFund),
-    currency: holdings.map((h) => h.currency),
-  });
+  if (entries.length === 0) return;
+  await client.query(
+    `DELETE FROM disclose_fund_holdings h
+      USING unnest($1::text[], $2::int[]) AS p(fund_number, fund_version)
+      WHERE h.fund_number = p.fund_number AND h.fund_version = p.fund_version`,
+    pairsOf(entries),
+  );
+  await insertHoldingsOf(
+    client,
+    entries.map((e) => ({
+      fundNumber: e.fundNumber,
+      version: e.version,
+      holdings: {
+        assetName: e.holdings.map((h) => h.assetName),
+        assetType: e.holdings.map((h) => h.assetType),
+        isin: e.holdings.map((h) => h.isin),
+        value: e.holdings.map((h) => h.value),
+        percentageOfFund: e.holdings.map((h) => h.percentageOfFund),
+        currency: e.holdings.map((h) => h.currency),
+      },
+    })),
+  );
 }

@@ -22,8 +22,9 @@ import {
   type FundVersionRow,
   type FundWrite,
   fundStates,
-  fundVersionExists,
-  holdingsOf,
+  fundVersionKey,
+  fundVersionsHeld,
+  holdingsOfVersions,
   idOwners,
   offerVersions,
   type RecordKind,
@@ -40,7 +41,6 @@ import {
   type DiscloseRecord,
   type DocumentLine,
   documentsFolderOf,
-  type FundHoldingsLine,
   type FundLine,
   fundDocument,
   fundHoldingsLine,
@@ -156,10 +156,11 @@ export class DiscloseImporter implements RecordImporter<DiscloseRecord> {
           counts,
         );
       } else {
-        for (const record of segment) {
-          const r = record as Extract<DiscloseRecord, { kind: 'fundHoldings' }>;
-          counts[await this.writeHoldings(client, r.line, r.version)]++;
-        }
+        await this.writeHoldings(
+          client,
+          segment as Extract<DiscloseRecord, { kind: 'fundHoldings' }>[],
+          counts,
+        );
       }
     }
     return counts;
@@ -463,19 +464,31 @@ export class DiscloseImporter implements RecordImporter<DiscloseRecord> {
     };
   }
 
+  /** Holdings lines (each fund version once): their versions and stored rows read at once, the changed set. */
   private async writeHoldings(
     client: pg.PoolClient,
-    line: FundHoldingsLine,
-    version: number,
-  ): Promise<keyof WriteCounts> {
-    if (!(await fundVersionExists(client, line.fundNumber, version)))
-      throw new Error(
-        `fundHoldings ${line.versionId}: no such fund version in the file before it or in the register`,
-      );
-    const stored = await holdingsOf(client, line.fundNumber, version);
-    if (canonicalJson(fundHoldingsLine(line.fundNumber, version, stored)) === canonicalJson(line))
-      return 'unchanged';
-    await replaceHoldings(client, line.fundNumber, version, line.holdings);
-    return stored.length === 0 ? 'inserted' : 'updated';
+    records: readonly Extract<DiscloseRecord, { kind: 'fundHoldings' }>[],
+    counts: WriteCounts,
+  ): Promise<void> {
+    const versions = records.map((r) => ({ fundNumber: r.line.fundNumber, version: r.version }));
+    const held = await fundVersionsHeld(client, versions);
+    for (const r of records) {
+      if (!held.has(fundVersionKey({ fundNumber: r.line.fundNumber, version: r.version })))
+        throw new Error(
+          `fundHoldings ${r.line.versionId}: no such fund version in the file before it or in the register`,
+        );
+    }
+    const stored = await holdingsOfVersions(client, versions);
+    const changed: Parameters<typeof replaceHoldings>[1][number][] = [];
+    for (const { line, version } of records) {
+      const rows = stored.get(fundVersionKey({ fundNumber: line.fundNumber, version })) ?? [];
+      if (canonicalJson(fundHoldingsLine(line.fundNumber, version, rows)) === canonicalJson(line)) {
+        counts.unchanged++;
+        continue;
+      }
+      counts[rows.length === 0 ? 'inserted' : 'updated']++;
+      changed.push({ fundNumber: line.fundNumber, version, holdings: line.holdings });
+    }
+    await replaceHoldings(client, changed);
   }
 }

@@ -16,7 +16,8 @@ import { type DocumentFiles, documentFolder, folderDocumentFiles } from '../stor
 import {
   type DocumentFileRow,
   fundStates,
-  holdingsOf,
+  fundVersionKey,
+  holdingsOfVersions,
   holdingsVersionsAfter,
   numbersAfter,
   recordStates,
@@ -90,10 +91,9 @@ export function discloseTransfer(
       let from = { fundNumber: '', version: 0 };
       for (;;) {
         const held = await holdingsVersionsAfter(pool, from, PAGE);
+        const rows = await holdingsOfVersions(pool, held);
         for (const h of held)
-          await output.write(
-            fundHoldingsLine(h.fundNumber, h.version, await holdingsOf(pool, h.fundNumber, h.version)),
-          );
+          await output.write(fundHoldingsLine(h.fundNumber, h.version, rows.get(fundVersionKey(h)) ?? []));
         count += held.length;
         if (held.length < PAGE) break;
         from = held.at(-1)!;
