@@ -474,13 +474,14 @@ export function generateCase(
   const years = daysBack / 365.25;
   if (kind === 'patent' && years > PATENT_TERM_YEARS && status === 'Granted') status = 'Expired';
   if (kind === 'design' && years > 15 && status === 'Registered') status = 'Expired';
-  // Fees whose due date is past are paid; a few alive cases are left in their grace period.
+  // Fees whose due date is past are paid; a few alive cases are left in their grace period (a fee due
+  // before the grant or registration was paid: a case is not granted while its term has run out).
   const inGrace = random.chance(0.02);
   let lastPaid: string | undefined;
   for (;;) {
     const slot = nextSlot(kind, termDate, lastPaid);
     if (!slot || slot.dueDate >= today) break;
-    if (inGrace && slot.graceEnds >= today) break;
+    if (inGrace && slot.graceEnds >= today && (!registrationDate || slot.dueDate >= registrationDate)) break;
     lastPaid = slot.dueDate;
   }
   if (kind === 'trademark' && status === 'Registered') {
