@@ -5,6 +5,7 @@
  * an export, a chunk of an import); writes run on the import's client, inside its transaction.
  */
 import type { Pool, PoolClient } from 'pg';
+import { copyLine, copyText } from '../../../platform/db/copy-text.ts';
 import { insertHoldingsOf } from './compliance.ts';
 import type { DocumentRow } from './documents.ts';
 import type { HoldingRow } from './funds.ts';
@@ -466,6 +467,226 @@ async function insertDocuments(
          "noticeRecId" text, title text, "fileName" text, "contentType" text, "sizeBytes" integer,
          "storageKey" text, "addedAt" timestamptz)`,
     [kind, json(documents)],
+  );
+}
+
+type CopyValue = string | number | boolean | Date | null;
+
+/** Rows into `table`'s `columns` with one COPY (a date as its instant, in order: ids follow it). */
+async function copyRows(
+  client: PoolClient,
+  table: string,
+  columns: string,
+  rows: readonly (readonly CopyValue[])[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const lines = rows.map((row) => copyLine(row.map((v) => (v instanceof Date ? v.toISOString() : v))));
+  await copyText(client, `COPY ${table} (${columns}) FROM STDIN`, lines);
+}
+
+/** A record's notices, documents (after the notices they name) and filing history, copied. */
+async function copyParts(
+  client: PoolClient,
+  kind: RecordKind | 'fund',
+  parts: readonly {
+    number: string;
+    notices?: readonly NoticeRow[];
+    documents: readonly DocumentFileRow[];
+    filings?: readonly FilingRow[];
+  }[],
+): Promise<void> {
+  await copyRows(
+    client,
+    'disclose_notices',
+    'notice_rec_id, subject_kind, subject_number, notice_type, notice_date, summary, recorded_at',
+    parts.flatMap((p) =>
+      (p.notices ?? []).map((n) => [
+        n.noticeRecId,
+        kind,
+        p.number,
+        n.noticeType,
+        n.noticeDate,
+        n.summary,
+        n.recordedAt,
+      ]),
+    ),
+  );
+  await copyRows(
+    client,
+    'disclose_documents',
+    `document_rec_id, subject_kind, subject_number, document_type, notice_rec_id, title, file_name,
+     content_type, size_bytes, storage_key, added_at`,
+    parts.flatMap((p) =>
+      p.documents.map((d) => [
+        d.documentRecId,
+        kind,
+        p.number,
+        d.documentType,
+        d.noticeRecId,
+        d.title,
+        d.fileName,
+        d.contentType,
+        d.sizeBytes,
+        d.storageKey,
+        d.addedAt,
+      ]),
+    ),
+  );
+  await copyRows(
+    client,
+    'disclose_filing_history',
+    'subject_kind, subject_number, fund_number, filed_at, filing_type, description, late, filed_by',
+    parts.flatMap((p) =>
+      (p.filings ?? []).map((f) => [
+        kind,
+        p.number,
+        f.fundNumber,
+        f.filedAt,
+        f.filingType,
+        f.description,
+        f.late,
+        f.filedBy,
+      ]),
+    ),
+  );
+}
+
+/**
+ * Writes schemes or offers the register does not hold (numbers distinct, none held): what
+ * `writeRecords` writes, copied into each table as a load is (no conflict to settle, nothing to
+ * delete first).
+ */
+export async function copyNewRecords(
+  client: PoolClient,
+  kind: RecordKind,
+  writes: readonly RecordWrite[],
+): Promise<void> {
+  if (writes.length === 0) return;
+  if (kind === 'scheme')
+    await copyRows(
+      client,
+      'disclose_schemes',
+      `scheme_number, name, status, scheme_type, manager_nzbn, manager_name, supervisor_nzbn,
+       supervisor_name, version, first_registered, last_changed`,
+      writes.map(({ row: r }) => [
+        r.number,
+        r.name,
+        r.status,
+        r.type,
+        r.companyNzbn,
+        r.companyName,
+        r.supervisorNzbn,
+        r.supervisorName,
+        r.version,
+        r.firstRegistered,
+        r.lastChanged,
+      ]),
+    );
+  else
+    await copyRows(
+      client,
+      'disclose_offers',
+      `offer_number, scheme_number, name, status, product_type, issuer_nzbn, issuer_name, open_date,
+       close_date, version, first_registered, last_changed`,
+      writes.map(({ row: r }) => [
+        r.number,
+        r.schemeNumber,
+        r.name,
+        r.status,
+        r.type,
+        r.companyNzbn,
+        r.companyName,
+        r.openDate,
+        r.closeDate,
+        r.version,
+        r.firstRegistered,
+        r.lastChanged,
+      ]),
+    );
+  await copyRows(
+    client,
+    `${TABLE[kind].replace(/s$/, '')}_versions`,
+    `${KEY[kind]}, version, changed_at, change, document`,
+    writes.flatMap((w) =>
+      w.added.map((v) => [w.row.number, v.version, v.changedAt, v.change, json(v.document)]),
+    ),
+  );
+  await copyRows(
+    client,
+    'disclose_participants',
+    'subject_kind, subject_number, position, role, name, nzbn',
+    writes.flatMap((w) =>
+      w.participants.map((p, position) => [kind, w.row.number, position, p.role, p.name, p.nzbn]),
+    ),
+  );
+  await copyParts(
+    client,
+    kind,
+    writes.map((w) => ({
+      number: w.row.number,
+      notices: w.notices,
+      documents: w.documents,
+      filings: w.filings,
+    })),
+  );
+}
+
+/** Writes funds the register does not hold (numbers distinct, none held), copied as `copyNewRecords`. */
+export async function copyNewFunds(client: PoolClient, writes: readonly FundWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  await copyRows(
+    client,
+    'disclose_funds',
+    'fund_number, offer_number, name, fund_type, registered_on, fph_required, version, last_changed',
+    writes.map(({ fund: f }) => [
+      f.fundNumber,
+      f.offerNumber,
+      f.name,
+      f.fundType,
+      f.registeredOn,
+      f.fphRequired,
+      f.version,
+      f.lastChanged,
+    ]),
+  );
+  await copyRows(
+    client,
+    'disclose_fund_versions',
+    'fund_number, version, offer_version, changed_at, change, document, holdings_version, holdings_period_end',
+    writes.flatMap((w) =>
+      w.added.map((v) => [
+        w.fund.fundNumber,
+        v.version,
+        v.offerVersion,
+        v.changedAt,
+        v.change,
+        json(v.document),
+        v.holdingsVersion,
+        v.holdingsPeriodEnd,
+      ]),
+    ),
+  );
+  await copyRows(
+    client,
+    'disclose_compliance_activities',
+    'fund_number, kind, period_end, due_date, filed_at, late, fund_version, filed_by',
+    writes.flatMap((w) =>
+      w.activities.map((a) => [
+        w.fund.fundNumber,
+        a.kind,
+        a.periodEnd,
+        a.dueDate,
+        a.filedAt,
+        a.late,
+        a.fundVersion,
+        a.filedBy,
+      ]),
+    ),
+  );
+  await copyParts(
+    client,
+    'fund',
+    writes.map((w) => ({ number: w.fund.fundNumber, documents: w.documents })),
   );
 }
 

@@ -16,6 +16,8 @@ import { canonicalJson } from '../../../platform/transfer/canonical.ts';
 import type { ImportSession, RecordImporter, WriteCounts } from '../../../platform/transfer/register.ts';
 import type { DocumentFiles } from '../store/document-files.ts';
 import {
+  copyNewFunds,
+  copyNewRecords,
   type DocumentFileRow,
   existingNumbers,
   type FundState,
@@ -241,7 +243,9 @@ export class DiscloseImporter implements RecordImporter<DiscloseRecord> {
           );
       }
     }
+    // Records the register holds are replaced; new ones are copied, as a load is.
     const writes: RecordWrite[] = [];
+    const fresh: RecordWrite[] = [];
     const owned = new Map<string, string>();
     for (const line of lines) {
       const number = numberOf(line);
@@ -251,7 +255,7 @@ export class DiscloseImporter implements RecordImporter<DiscloseRecord> {
         continue;
       }
       counts[stored.has(number) ? 'updated' : 'inserted']++;
-      writes.push(write);
+      (stored.has(number) ? writes : fresh).push(write);
       for (const id of [
         ...line.documents.map((d) => d.documentRecId),
         ...line.notices.map((n) => n.noticeRecId),
@@ -260,6 +264,7 @@ export class DiscloseImporter implements RecordImporter<DiscloseRecord> {
     }
     await this.ownIds(client, kind, owned);
     await writeRecords(client, kind, writes);
+    await copyNewRecords(client, kind, fresh);
   }
 
   /** What the import writes for one scheme or offer, or undefined when the register holds it already. */
@@ -355,6 +360,7 @@ export class DiscloseImporter implements RecordImporter<DiscloseRecord> {
       ).map((s) => [s.fundNumber, s]),
     );
     const writes: FundWrite[] = [];
+    const fresh: FundWrite[] = [];
     const owned = new Map<string, string>();
     for (const line of lines) {
       const offerVersion = offers.get(line.offerNumber);
@@ -368,11 +374,12 @@ export class DiscloseImporter implements RecordImporter<DiscloseRecord> {
         continue;
       }
       counts[stored.has(line.fundNumber) ? 'updated' : 'inserted']++;
-      writes.push(write);
+      (stored.has(line.fundNumber) ? writes : fresh).push(write);
       for (const d of line.documents) own(owned, 'fund', d.documentRecId, line.fundNumber);
     }
     await this.ownIds(client, 'fund', owned);
     await writeFunds(client, writes);
+    await copyNewFunds(client, fresh);
   }
 
   /** What the import writes for one fund, or undefined when the register holds it already. */
