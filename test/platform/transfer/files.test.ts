@@ -109,7 +109,8 @@ describe('transfer files', () => {
     const log: string[] = [];
     const client = {
       query: async (sql: string) => {
-        log.push(sql);
+        // The tables' statistics, brought up to date after chunks 1, 2, 4… (a real import's tables).
+        log.push(sql.includes('pg_stat_xact_user_tables') ? 'statistics' : sql);
         return { rows: [], rowCount: 0 };
       },
       release: () => {},
@@ -146,7 +147,7 @@ describe('transfer files', () => {
     writeFileSync(file, `${lines.join('\n')}\n`);
     // The second chunk's write fails: thrown, nothing committed, the rollback after the write ended.
     await expect(importFiles(database, register, { files: [file] })).rejects.toThrow('the disk is full');
-    expect(log).toEqual(['BEGIN', 'write 500', 'wrote 500', 'write 500', 'failed', 'ROLLBACK']);
+    expect(log).toEqual(['BEGIN', 'write 500', 'wrote 500', 'statistics', 'write 500', 'failed', 'ROLLBACK']);
     expect(most).toBe(1);
     expect(checkedWhileWriting).toBeGreaterThan(0);
 
@@ -155,6 +156,24 @@ describe('transfer files', () => {
     lines[700] = 'not json';
     writeFileSync(file, `${lines.join('\n')}\n`);
     await expect(importFiles(database, register, { files: [file] })).rejects.toThrow('nothing was imported');
-    expect(log).toEqual(['BEGIN', 'write 500', 'wrote 500', 'ROLLBACK']);
+    expect(log).toEqual(['BEGIN', 'write 500', 'wrote 500', 'statistics', 'ROLLBACK']);
+
+    // A whole import of five chunks: the statistics after the first, second and fourth.
+    log.length = 0;
+    const more = Array.from({ length: 2_200 }, (_, i) => JSON.stringify({ i: i === 500 ? -1 : i }));
+    writeFileSync(file, `${more.join('\n')}\n`);
+    await importFiles(database, register, { files: [file] });
+    expect(log.filter((entry) => !entry.startsWith('write'))).toEqual([
+      'BEGIN',
+      'wrote 500',
+      'statistics',
+      'wrote 500',
+      'statistics',
+      'wrote 500',
+      'wrote 500',
+      'statistics',
+      'wrote 200',
+      'COMMIT',
+    ]);
   });
 });
