@@ -18,7 +18,7 @@ import type pg from 'pg';
 import type { Database } from '../db/pool.ts';
 import { RuleError } from '../errors.ts';
 import {
-  analyzeWritten,
+  analyzeGrown,
   beginImport,
   type Checkpoint,
   commitImport,
@@ -193,7 +193,6 @@ const addCounts = (into: WriteCounts, counts: WriteCounts) => {
  */
 class Writes {
   private running: Promise<void> = Promise.resolve();
-  private written = 0;
   readonly counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
 
   constructor(
@@ -206,10 +205,8 @@ class Writes {
     await this.running;
     const write = this.importer.write(this.client, chunk).then(async (counts) => {
       addCounts(this.counts, counts);
-      // The tables' statistics follow them as they grow (after chunks 1, 2, 4, 8…): a log of analyses,
-      // each sampling a bounded number of rows, keeps every check planned for the table's size.
-      this.written++;
-      if ((this.written & (this.written - 1)) === 0) await analyzeWritten(this.client);
+      // The statistics of the tables a foreign key looks in follow them as they grow (analyzeGrown).
+      await analyzeGrown(this.client);
     });
     // Seen by the next `add` or by `done`: not an unhandled rejection while the next chunk is read.
     write.catch(() => {});
