@@ -395,16 +395,6 @@ export async function writeRecords(
       [json(writes.map((w) => w.row))],
     );
   }
-  const versions = writes.flatMap((w) => w.added.map((v) => ({ number: w.row.number, ...v })));
-  if (versions.length > 0) {
-    await client.query(
-      `INSERT INTO ${TABLE[kind].replace(/s$/, '')}_versions (${KEY[kind]}, version, changed_at, change, document)
-       SELECT v.number, v.version, v."changedAt", v.change, v.document
-         FROM json_to_recordset($1::json) AS v(number text, version integer, "changedAt" timestamptz,
-           change text, document jsonb)`,
-      [json(versions)],
-    );
-  }
   const subject = 'subject_kind = $1 AND subject_number = ANY($2)';
   // Documents before notices: a notice's documents refer to it.
   for (const table of [
@@ -414,60 +404,7 @@ export async function writeRecords(
     'disclose_filing_history',
   ])
     await client.query(`DELETE FROM ${table} WHERE ${subject}`, [kind, numbers]);
-  await client.query(
-    `INSERT INTO disclose_participants (subject_kind, subject_number, position, role, name, nzbn)
-     SELECT $1, p.number, p.position, p.role, p.name, p.nzbn
-       FROM json_to_recordset($2::json) AS p(number text, position integer, role text, name text, nzbn text)`,
-    [
-      kind,
-      json(
-        writes.flatMap((w) =>
-          w.participants.map((p, position) => ({ number: w.row.number, position, ...p })),
-        ),
-      ),
-    ],
-  );
-  await client.query(
-    `INSERT INTO disclose_notices (notice_rec_id, subject_kind, subject_number, notice_type, notice_date,
-       summary, recorded_at)
-     SELECT n."noticeRecId", $1, n.number, n."noticeType", n."noticeDate", n.summary, n."recordedAt"
-       FROM json_to_recordset($2::json) AS n(number text, "noticeRecId" text, "noticeType" text,
-         "noticeDate" date, summary text, "recordedAt" timestamptz)`,
-    [kind, json(writes.flatMap((w) => w.notices.map((n) => ({ number: w.row.number, ...n }))))],
-  );
-  await insertDocuments(
-    client,
-    kind,
-    writes.flatMap((w) => w.documents.map((d) => ({ number: w.row.number, ...d }))),
-  );
-  // The history's entries get their ids in the order given (the order they are read back in).
-  await client.query(
-    `INSERT INTO disclose_filing_history (subject_kind, subject_number, fund_number, filed_at, filing_type,
-       description, late, filed_by)
-     SELECT $1, f.v->>'number', f.v->>'fundNumber', (f.v->>'filedAt')::timestamptz, f.v->>'filingType',
-            f.v->>'description', (f.v->>'late')::boolean, f.v->>'filedBy'
-       FROM json_array_elements($2::json) WITH ORDINALITY AS f(v, i)
-      ORDER BY f.i`,
-    [kind, json(writes.flatMap((w) => w.filings.map((f) => ({ number: w.row.number, ...f }))))],
-  );
-}
-
-async function insertDocuments(
-  client: PoolClient,
-  kind: RecordKind | 'fund',
-  documents: readonly (DocumentFileRow & { number: string })[],
-): Promise<void> {
-  if (documents.length === 0) return;
-  await client.query(
-    `INSERT INTO disclose_documents (document_rec_id, subject_kind, subject_number, document_type,
-       notice_rec_id, title, file_name, content_type, size_bytes, storage_key, added_at)
-     SELECT d."documentRecId", $1, d.number, d."documentType", d."noticeRecId", d.title, d."fileName",
-            d."contentType", d."sizeBytes", d."storageKey", d."addedAt"
-       FROM json_to_recordset($2::json) AS d(number text, "documentRecId" text, "documentType" text,
-         "noticeRecId" text, title text, "fileName" text, "contentType" text, "sizeBytes" integer,
-         "storageKey" text, "addedAt" timestamptz)`,
-    [kind, json(documents)],
-  );
+  await copyRecordParts(client, kind, writes);
 }
 
 type CopyValue = string | number | boolean | Date | null;
@@ -603,6 +540,11 @@ export async function copyNewRecords(
         r.lastChanged,
       ]),
     );
+  await copyRecordParts(client, kind, writes);
+}
+
+/** A scheme's or an offer's new versions, participants, notices, documents and filing history, copied. */
+async function copyRecordParts(client: PoolClient, kind: RecordKind, writes: readonly RecordWrite[]) {
   await copyRows(
     client,
     `${TABLE[kind].replace(/s$/, '')}_versions`,
@@ -649,6 +591,11 @@ export async function copyNewFunds(client: PoolClient, writes: readonly FundWrit
       f.lastChanged,
     ]),
   );
+  await copyFundParts(client, writes);
+}
+
+/** A fund's new versions, compliance activities and documents, copied. */
+async function copyFundParts(client: PoolClient, writes: readonly FundWrite[]) {
   await copyRows(
     client,
     'disclose_fund_versions',
@@ -724,37 +671,12 @@ export async function writeFunds(client: PoolClient, writes: readonly FundWrite[
        fph_required = EXCLUDED.fph_required, version = EXCLUDED.version, last_changed = EXCLUDED.last_changed`,
     [json(writes.map((w) => w.fund))],
   );
-  const versions = writes.flatMap((w) => w.added.map((v) => ({ number: w.fund.fundNumber, ...v })));
-  if (versions.length > 0) {
-    await client.query(
-      `INSERT INTO disclose_fund_versions (fund_number, version, offer_version, changed_at, change, document,
-         holdings_version, holdings_period_end)
-       SELECT v.number, v.version, v."offerVersion", v."changedAt", v.change, v.document, v."holdingsVersion",
-              v."holdingsPeriodEnd"
-         FROM json_to_recordset($1::json) AS v(number text, version integer, "offerVersion" integer,
-           "changedAt" timestamptz, change text, document jsonb, "holdingsVersion" integer,
-           "holdingsPeriodEnd" date)`,
-      [json(versions)],
-    );
-  }
   await client.query('DELETE FROM disclose_compliance_activities WHERE fund_number = ANY($1)', [numbers]);
-  await client.query(
-    `INSERT INTO disclose_compliance_activities (fund_number, kind, period_end, due_date, filed_at, late,
-       fund_version, filed_by)
-     SELECT a.number, a.kind, a."periodEnd", a."dueDate", a."filedAt", a.late, a."fundVersion", a."filedBy"
-       FROM json_to_recordset($1::json) AS a(number text, kind text, "periodEnd" date, "dueDate" date,
-         "filedAt" timestamptz, late boolean, "fundVersion" integer, "filedBy" text)`,
-    [json(writes.flatMap((w) => w.activities.map((a) => ({ number: w.fund.fundNumber, ...a }))))],
-  );
   await client.query(
     "DELETE FROM disclose_documents WHERE subject_kind = 'fund' AND subject_number = ANY($1)",
     [numbers],
   );
-  await insertDocuments(
-    client,
-    'fund',
-    writes.flatMap((w) => w.documents.map((d) => ({ number: w.fund.fundNumber, ...d }))),
-  );
+  await copyFundParts(client, writes);
 }
 
 /** Sets each fund version's holdings rows to the given ones (versions distinct): one delete, one COPY. */
