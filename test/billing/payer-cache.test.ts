@@ -45,9 +45,13 @@ describe('the payer cache', () => {
       second.id,
       caller.subscriberId,
     ]);
-    await vi.waitFor(async () => expect((await fees.payer({ ...caller })).organisationId).toBe(first.id));
+    // The lookup that first sees the deletion may be overtaken by its own notice and not kept: the
+    // next one is.
+    await vi.waitFor(async () => {
+      expect((await fees.payer({ ...caller })).organisationId).toBe(first.id);
+      expect(gateway.runtime.payers.get(caller.subscriberId, 'production')).toEqual([first.id]);
+    });
     // A change to organisations drops everything.
-    expect(gateway.runtime.payers.get(caller.subscriberId, 'production')).toEqual([first.id]);
     await gatewayPool().query(`UPDATE organisations SET name = 'Renamed' WHERE id = $1`, [first.id]);
     await vi.waitFor(() =>
       expect(gateway.runtime.payers.get(caller.subscriberId, 'production')).toBeUndefined(),
