@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,18 @@ import { pipeline } from 'node:stream/promises';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import type { Database } from '../src/platform/db/pool.ts';
 import type { DatabaseUrls } from '../src/platform/db/urls.ts';
+import { boundHeapForStreaming } from '../src/platform/transfer/heap.ts';
 import { median, root } from './support.ts';
+
+// The rounds run in this process as `rsg import` runs: with the Node flags of bin/rsg.js's first line
+// (package.json's bench:import-* scripts give them) and the heap bounded as the command bounds it.
+boundHeapForStreaming();
+
+/** The Node flags `rsg` runs with: those of bin/rsg.js's first line (`#!/usr/bin/env -S node …`). */
+const RSG_NODE_FLAGS = readFileSync(path.join(root, 'bin/rsg.js'), 'utf8')
+  .split('\n', 1)[0]!
+  .split(' ')
+  .filter((word) => word.startsWith('--'));
 
 export interface Contender {
   name: string;
@@ -94,7 +105,7 @@ async function peakRssOf(pid: number): Promise<number> {
 }
 
 /**
- * `rsg import <args>` as an operator runs it (bin/rsg.js, a process of its own) into `urls`' databases,
+ * `rsg import <args>` as an operator runs it (bin/rsg.js with its first line's flags, a process of its own) into `urls`' databases,
  * after `reset` and followed by `check`: its wall time, and its peak RSS read from /proc every 20 ms
  * while it runs (Linux; the high-water mark, so the last reading is the peak up to then).
  */
@@ -105,16 +116,20 @@ export async function importAsCommand(
 ): Promise<CommandRun> {
   await contender.reset();
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(root, 'bin/rsg.js'), 'import', ...args], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: urls.gateway,
-      SANDBOX_DATABASE_URL: urls.sandbox,
-      PRODUCTION_DATABASE_URL: urls.production,
+  const child = spawn(
+    process.execPath,
+    [...RSG_NODE_FLAGS, path.join(root, 'bin/rsg.js'), 'import', ...args],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL: urls.gateway,
+        SANDBOX_DATABASE_URL: urls.sandbox,
+        PRODUCTION_DATABASE_URL: urls.production,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  );
   let stderr = '';
   child.stderr.on('data', (piece: Buffer) => {
     stderr = (stderr + piece.toString()).slice(-4_000);

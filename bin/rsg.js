@@ -15,4 +15,10 @@ if (problem) {
 }
 const { register } = await import('tsx/esm/api');
 register();
+// A bulk import or export bounds its heap before the code it runs is loaded (the young generation grows
+// while modules load): src/platform/transfer/heap.ts.
+if (process.argv[2] === 'import' || process.argv[2] === 'export') {
+  const { boundHeapForStreaming } = await import('../src/platform/transfer/heap.ts');
+  boundHeapForStreaming();
+}
 await import('../src/cli.ts');

@@ -14,6 +14,10 @@ describe('node flags', () => {
     expect(bin).toBe(`#!/usr/bin/env -S node ${FLAGS}`);
     const scripts = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts;
     expect(scripts.start).toBe(`node ${FLAGS} bin/rsg.js start`);
+    // The import benchmarks measure `rsg import` in their own process too.
+    for (const register of ['nzbn', 'ppsr', 'disclose', 'iponz']) {
+      expect(scripts[`bench:import-${register}`]).toMatch(new RegExp(`^node ${FLAGS} `));
+    }
     const previous = process.env.BENCH_SERVER_NODE_ARGS;
     delete process.env.BENCH_SERVER_NODE_ARGS;
     try {
