@@ -68,15 +68,25 @@ export const rollbackImport = async (client: Client): Promise<void> => {
  * once per connection and kept: planned while the table it looks in was nearly empty, it scans that
  * whole table for every row, and a load into an empty register grew quadratically. An analysis of the
  * table makes such plans again; at each doubling, a load pays for a log of them.
+ *
+ * Only the columns foreign keys refer to are analysed: the plan of a key's check needs the table's size
+ * (which any analysis counts) and its key's statistics, not those of a large document column, whose
+ * analysis took ten times as long (a financing statement's `document`: 270 ms rather than 20 ms at
+ * 20,000 rows).
  */
 export async function analyzeGrown(client: Client): Promise<void> {
-  const { rows } = await client.query<{ name: string }>(
-    `SELECT format('%I.%I', t.schemaname, t.relname) AS name
+  const { rows } = await client.query<{ target: string }>(
+    `SELECT format('%I.%I (%s)', t.schemaname, t.relname, keys.columns) AS target
        FROM pg_stat_xact_user_tables t JOIN pg_class c ON c.oid = t.relid
+       CROSS JOIN LATERAL (
+         SELECT string_agg(DISTINCT quote_ident(a.attname), ', ') AS columns
+           FROM pg_constraint f CROSS JOIN unnest(f.confkey) AS k(attnum)
+           JOIN pg_attribute a ON a.attrelid = f.confrelid AND a.attnum = k.attnum
+          WHERE f.contype = 'f' AND f.confrelid = t.relid) keys
       WHERE t.n_tup_ins > 0
-        AND EXISTS (SELECT 1 FROM pg_constraint f WHERE f.contype = 'f' AND f.confrelid = t.relid)
+        AND keys.columns IS NOT NULL
         AND pg_relation_size(t.relid) / current_setting('block_size')::int >= 2 * greatest(c.relpages, 8)
       ORDER BY t.relid`,
   );
-  if (rows.length > 0) await client.query(`ANALYZE ${rows.map((row) => row.name).join(', ')}`);
+  if (rows.length > 0) await client.query(`ANALYZE ${rows.map((row) => row.target).join(', ')}`);
 }
