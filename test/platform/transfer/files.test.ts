@@ -178,4 +178,41 @@ describe('transfer files', () => {
       'COMMIT',
     ]);
   });
+
+  it('lets a write see its answers while the next chunk is read', async () => {
+    const client = { query: async () => ({ rows: [], rowCount: 0 }), release: () => {} };
+    const database = { pool: { connect: async () => client } } as unknown as Database;
+    let writing = false;
+    const checkedWhileWriting: number[] = [];
+    const register: TransferRegister = {
+      name: 'test',
+      records: 'lines',
+      importer: () => ({
+        check: (value) => {
+          if (writing) checkedWhileWriting[checkedWhileWriting.length - 1]!++;
+          return accepted(value);
+        },
+        write: async (_client, records) => {
+          writing = true;
+          checkedWhileWriting.push(0);
+          // Three answers from the database, each a turn of the event loop away.
+          for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+          writing = false;
+          return { inserted: records.length, updated: 0, unchanged: 0 };
+        },
+      }),
+      exportAll: async () => 0,
+    };
+    // Lines of about 1 KiB: the file is read 256 KiB at a time, about 250 lines.
+    const file = path.join(folder, 'turns.ndjson');
+    const pad = 'x'.repeat(1000);
+    writeFileSync(file, `${Array.from({ length: 1500 }, (_, i) => JSON.stringify({ i, pad })).join('\n')}\n`);
+    await importFiles(database, register, { files: [file] });
+    // While the first two chunks were written, the reading gave the write its turns after a few records
+    // each (about 8 KiB of text), not after all it had read ahead.
+    expect(checkedWhileWriting).toHaveLength(3);
+    expect(checkedWhileWriting[0]).toBeGreaterThan(0);
+    expect(checkedWhileWriting[0]).toBeLessThan(50);
+    expect(checkedWhileWriting[1]).toBeLessThan(50);
+  });
 });
