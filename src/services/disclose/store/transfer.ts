@@ -163,6 +163,9 @@ export async function recordStates(
     `SELECT ${key} AS number, last_changed AS "lastChanged" FROM ${table} WHERE ${key} = ANY($1) ORDER BY ${key}`,
     [numbers],
   );
+  // Only the held records' parts are read, and nothing more when none is held (a load's every chunk).
+  if (records.rows.length === 0) return [];
+  numbers = records.rows.map((r) => r.number);
   const versions = await db.query<VersionRow & { subject: string }>(
     `SELECT ${key} AS subject, version, changed_at AS "changedAt", change, document
          FROM ${table.replace(/s$/, '')}_versions WHERE ${key} = ANY($1) ORDER BY ${key}, version`,
@@ -212,6 +215,9 @@ export async function fundStates(db: Queryable, numbers: readonly string[]): Pro
          FROM disclose_funds WHERE fund_number = ANY($1) ORDER BY fund_number`,
     [numbers],
   );
+  // Only the held funds' parts are read, and nothing more when none is held (a load's every chunk).
+  if (funds.rows.length === 0) return [];
+  numbers = funds.rows.map((f) => f.fundNumber);
   const versions = await db.query<FundVersionRow & { subject: string }>(
     `SELECT fund_number AS subject, version, offer_version AS "offerVersion", changed_at AS "changedAt",
               change, document, holdings_version AS "holdingsVersion",
