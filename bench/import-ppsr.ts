@@ -18,6 +18,7 @@ import { copyLine } from '../src/platform/db/copy-text.ts';
 import { openDatabase } from '../src/platform/db/pool.ts';
 import { formatNzDateTime } from '../src/platform/nz-time.ts';
 import { ServerKeys } from '../src/platform/server-keys.ts';
+import { analyzeGrown } from '../src/platform/store/transfer-checkpoints.ts';
 import { importFiles } from '../src/platform/transfer/import.ts';
 import { searchKeysOf } from '../src/services/ppsr/domain/search-keys.ts';
 import { ppsrTransfer } from '../src/services/ppsr/transfer/index.ts';
@@ -183,8 +184,13 @@ async function main() {
             const client = await database.pool.connect();
             try {
               await client.query('BEGIN');
-              const copy = (table: string, file: string) =>
-                pipeline(createReadStream(file), client.query(copyFrom(`COPY ${table} FROM STDIN`)));
+              // Each table's COPY followed by the statistics care the import takes (analyzeGrown):
+              // without it, the foreign keys' checks of the next table were planned for an empty table,
+              // and a load of the full register scanned it for every row.
+              const copy = async (table: string, file: string) => {
+                await pipeline(createReadStream(file), client.query(copyFrom(`COPY ${table} FROM STDIN`)));
+                await analyzeGrown(client);
+              };
               await copy(
                 'ppsr_financing_statements (registration_number, organisation_id, secured_party_group_id, registered_at, expiry_date, discharged_at, version, changed_at, pin_hash, pin_key_ids, debtor_pin_hash, debtor_pin_key_ids, document)',
                 files.statements,
@@ -215,7 +221,7 @@ async function main() {
       `Secured interests register: import of ${STATEMENTS.toLocaleString('en-NZ')} financing statements (\`npm run bench:import-ppsr\`)`,
       STATEMENTS,
       results,
-      60,
+      { seconds: 60, records: 1_000_000 },
       command,
     );
     process.stdout.write(markdown);
