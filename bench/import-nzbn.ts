@@ -8,17 +8,14 @@
  */
 
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { from as copyFrom } from 'pg-copy-streams';
 import { copyLine } from '../src/platform/db/copy-text.ts';
 import { openDatabase } from '../src/platform/db/pool.ts';
 import { withCheckDigit } from '../src/platform/gs1.ts';
 import { parseNzDateTime } from '../src/platform/nz-time.ts';
-import { analyzeGrown } from '../src/platform/store/transfer-checkpoints.ts';
 import { importFiles } from '../src/platform/transfer/import.ts';
 import { sandboxDocuments } from '../src/services/nzbn/sandbox/documents.ts';
 import { PART_COPY_COLUMNS, partCopyLine } from '../src/services/nzbn/store/org-parts.ts';
@@ -29,7 +26,7 @@ import {
   toEntityRow,
 } from '../src/services/nzbn/store/rows.ts';
 import { nzbnTransfer } from '../src/services/nzbn/transfer/index.ts';
-import { importAsCommand, report, rounds } from './import-support.ts';
+import { copyTableFrom, importAsCommand, report, rounds } from './import-support.ts';
 import { benchDatabases, recordResults, root } from './support.ts';
 
 const ENTITIES = Number(process.env.BENCH_ENTITIES ?? 700_000);
@@ -122,13 +119,7 @@ async function main() {
             const client = await database.pool.connect();
             try {
               await client.query('BEGIN');
-              // Each table's COPY followed by the statistics care the import takes (analyzeGrown):
-              // without it, the foreign keys' checks of the next table were planned for an empty table,
-              // and a load of the full register scanned it for every row.
-              const copy = async (table: string, file: string) => {
-                await pipeline(createReadStream(file), client.query(copyFrom(`COPY ${table} FROM STDIN`)));
-                await analyzeGrown(client);
-              };
+              const copy = (table: string, file: string) => copyTableFrom(client, table, file);
               await copy(`nzbn_entities (${ENTITY_COLUMNS.join(', ')})`, files.entities);
               await copy(`nzbn_entity_history (${HISTORY_COPY_COLUMNS})`, files.history);
               await copy(`nzbn_organisation_parts (${PART_COPY_COLUMNS})`, files.parts);

@@ -8,21 +8,18 @@
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { from as copyFrom } from 'pg-copy-streams';
 import { copyLine } from '../src/platform/db/copy-text.ts';
 import { openDatabase } from '../src/platform/db/pool.ts';
 import { formatNzDateTime } from '../src/platform/nz-time.ts';
 import { ServerKeys } from '../src/platform/server-keys.ts';
-import { analyzeGrown } from '../src/platform/store/transfer-checkpoints.ts';
 import { importFiles } from '../src/platform/transfer/import.ts';
 import { searchKeysOf } from '../src/services/ppsr/domain/search-keys.ts';
 import { ppsrTransfer } from '../src/services/ppsr/transfer/index.ts';
-import { importAsCommand, report, rounds } from './import-support.ts';
+import { copyTableFrom, importAsCommand, report, rounds } from './import-support.ts';
 import { benchDatabases, recordResults } from './support.ts';
 
 const STATEMENTS = Number(process.env.BENCH_STATEMENTS ?? 1_000_000);
@@ -184,13 +181,7 @@ async function main() {
             const client = await database.pool.connect();
             try {
               await client.query('BEGIN');
-              // Each table's COPY followed by the statistics care the import takes (analyzeGrown):
-              // without it, the foreign keys' checks of the next table were planned for an empty table,
-              // and a load of the full register scanned it for every row.
-              const copy = async (table: string, file: string) => {
-                await pipeline(createReadStream(file), client.query(copyFrom(`COPY ${table} FROM STDIN`)));
-                await analyzeGrown(client);
-              };
+              const copy = (table: string, file: string) => copyTableFrom(client, table, file);
               await copy(
                 'ppsr_financing_statements (registration_number, organisation_id, secured_party_group_id, registered_at, expiry_date, discharged_at, version, changed_at, pin_hash, pin_key_ids, debtor_pin_hash, debtor_pin_key_ids, document)',
                 files.statements,
