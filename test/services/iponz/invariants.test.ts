@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invariantReport, invariantsHold, runInvariants } from '../../../src/services/invariants.ts';
 import { iponzService } from '../../../src/services/iponz/index.ts';
+import { TimedStatuses } from '../../../src/services/iponz/jobs/timed-statuses.ts';
 import { IPONZ_INVARIANTS } from '../../../src/services/iponz/sandbox/invariants.ts';
 import { seedIponz } from '../../../src/services/iponz/sandbox/seed.ts';
 import { seedNzbn } from '../../../src/services/nzbn/sandbox/seed.ts';
@@ -129,5 +130,27 @@ describe('the sandbox’s invariants', () => {
         [broken],
       );
     }
+  });
+
+  it('names a case time has moved that does not show it, and the daily pass puts it right', async () => {
+    const pool = sandbox().pool;
+    const { rows } = await pool.query<{ case_number: number }>(
+      `SELECT case_number FROM iponz_cases WHERE kind = 'patent' AND status = 'Granted' AND case_number >= 500100
+        ORDER BY case_number LIMIT 1`,
+    );
+    const overdue = rows[0]!.case_number;
+    // Its term counted from 21 years earlier: past its end, still shown Granted.
+    await pool.query(
+      `UPDATE iponz_cases SET term_date = term_date - interval '21 years' WHERE kind = 'patent' AND case_number = $1`,
+      [overdue],
+    );
+    const rule = async () =>
+      (await runInvariants([iponzService], context)).find((r) => r.id === 'statuses-up-to-date')!;
+    const named = await rule();
+    expect(named.breaks.map((b) => b.record)).toEqual([String(overdue)]);
+    expect(named.breaks[0]!.detail).toMatch(/^Granted, but (Expired|Lapsed) since \d{4}-\d{2}-\d{2}$/);
+    const moved = await new TimedStatuses(sandbox(), gateway.runtime.clocks.for('sandbox')).run(true);
+    expect(moved).toBe(1);
+    expect((await rule()).breaks).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ import {
   pctPublicationNumber,
 } from '../domain/identifiers.ts';
 import type { CaseDocument, Client, GoodsAndServices } from '../domain/model.ts';
-import { type CaseKind, nextSlot, PATENT_TERM_YEARS, termEnd } from '../domain/renewals.ts';
+import { type CaseKind, nextSlot, termEnd } from '../domain/renewals.ts';
 import type { GeneratedCase } from '../store/seed.ts';
 import { FIXTURE_CASES, FIXTURE_CLIENTS } from './fixtures.ts';
 import { hasMarkImage, markImageDocument, markImageNameOf } from './mark-images.ts';
@@ -470,10 +470,11 @@ export function generateCase(
   // A PCT national phase case counts its terms from the international filing date, 20–31 months earlier.
   const pct = kind === 'patent' && random.chance(0.6);
   const termDate = pct ? addMonths(applicationDate, -random.int(20, 31)) : applicationDate;
-  // A patent past its 20 years, a design past 15, has expired.
-  const years = daysBack / 365.25;
-  if (kind === 'patent' && years > PATENT_TERM_YEARS && status === 'Granted') status = 'Expired';
-  if (kind === 'design' && years > 15 && status === 'Registered') status = 'Expired';
+  // A patent past its 20 years, a design past 15, has expired: from the day after its term's end, the
+  // term counted from the date it runs from (a PCT patent's international filing, before its filing here).
+  const termEnds = termEnd(kind, termDate);
+  const termOver = termEnds !== null && addDays(termEnds, 1) <= today;
+  if (termOver && status === (kind === 'patent' ? 'Granted' : 'Registered')) status = 'Expired';
   // Fees whose due date is past are paid; a few alive cases are left in their grace period (a fee due
   // before the grant or registration was paid: a case is not granted while its term has run out).
   const inGrace = random.chance(0.02);
@@ -489,8 +490,7 @@ export function generateCase(
     if (slot && slot.dueDate < today) status = 'Registered - past expiry date';
   }
   // A patent or design expires at its term's end; drawn expired before that, it lapsed instead.
-  const termEnds = termEnd(kind, termDate);
-  if (status === 'Expired' && termEnds !== null && termEnds > today) status = 'Lapsed';
+  if (status === 'Expired' && termEnds !== null && !termOver) status = 'Lapsed';
   // The last status change (dateOfStatus), else a day within 400 days of the registration (or filing),
   // never after today: drawn whatever the status, so the rest of the case is unchanged.
   const from = registrationDate ?? applicationDate;
@@ -595,8 +595,9 @@ export function generateCase(
 
 /**
  * The date of a case's status: the filing for a case still at its first status; the registration for a
- * Granted or Registered one; the term's end for an expired patent or design; the day after the missed
- * due date for a mark past its expiry date; else the drawn day.
+ * Granted or Registered one; the day after its term's end for an expired patent or design (as the daily
+ * pass dates it, jobs/timed-statuses.ts); the day after the missed due date for a mark past its expiry
+ * date; else the drawn day.
  */
 function dateOfStatus(
   kind: CaseKind,
@@ -613,7 +614,7 @@ function dateOfStatus(
   const termEnds = termEnd(kind, termDate);
   if (status === 'Filed' || status === 'Under Examination') return applicationDate;
   if (registrationDate && (status === 'Granted' || status === 'Registered')) return registrationDate;
-  if (status === 'Expired' && termEnds !== null) return termEnds;
+  if (status === 'Expired' && termEnds !== null) return addDays(termEnds, 1);
   if (status === 'Registered - past expiry date')
     return addDays(nextSlot(kind, termDate, dates.lastPaid)!.dueDate, 1);
   return drawnDate;

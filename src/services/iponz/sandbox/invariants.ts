@@ -8,7 +8,8 @@ import { addDays, nzDate } from '../../../platform/calendar.ts';
 import type { InvariantBreak, SandboxInvariant } from '../../contract.ts';
 import { overseasPartiesInBusinessRegister, partiesUnlikeBusinessRegister } from '../../invariants.ts';
 import { CASE_NUMBER_RANGES } from '../domain/identifiers.ts';
-import { expiryDateOf, nextSlot, termEnd } from '../domain/renewals.ts';
+import { nextTimedStatus, TIMED_STATUSES } from '../domain/lifecycle.ts';
+import { type CaseKind, expiryDateOf, nextSlot, termEnd } from '../domain/renewals.ts';
 import {
   agentsNotFirms,
   type CaseTerm,
@@ -22,6 +23,7 @@ import {
   renewalsMissingFromHistory,
   seededOrganisationClients,
 } from '../store/invariants.ts';
+import { casesInStatuses } from '../store/lifecycle.ts';
 import { FIXED_CLIENTS, FIXTURE_CASES, FIXTURE_CLIENTS, fixedCases } from './fixtures.ts';
 import { AGENT_FIRM_TITLES, clientIdAt, PLANS } from './generator.ts';
 
@@ -110,6 +112,35 @@ async function statusesAgainstExpiry(pool: Parameters<typeof caseTerms>[0]): Pro
   return breaks;
 }
 
+/**
+ * The cases the register's daily pass (jobs/timed-statuses.ts) would move on `today`: a status time has
+ * changed that the case does not show yet. Read as the pass reads them, judged by the same rule.
+ */
+async function casesDueToMove(
+  pool: Parameters<typeof caseTerms>[0],
+  today: string,
+): Promise<InvariantBreak[]> {
+  const breaks: InvariantBreak[] = [];
+  const BATCH = 5000;
+  for (const kind of ['patent', 'trademark', 'design'] as const satisfies readonly CaseKind[]) {
+    let after = 0;
+    for (;;) {
+      const batch = await casesInStatuses(pool, kind, TIMED_STATUSES[kind], after, BATCH);
+      for (const { caseNumber, renewal } of batch) {
+        const step = nextTimedStatus(renewal, today);
+        if (step)
+          breaks.push({
+            record: String(caseNumber),
+            detail: `${renewal.status}, but ${step.status} since ${step.date}`,
+          });
+      }
+      if (batch.length < BATCH) break;
+      after = batch.at(-1)!.caseNumber;
+    }
+  }
+  return breaks;
+}
+
 const firmName = `(${AGENT_FIRM_TITLES.join('|')})$`;
 
 /** The rules, by name. */
@@ -144,6 +175,12 @@ export const IPONZ_RULES = {
     description:
       'A case in force has its status dated no later than its expiry; a trade mark past its expiry date is so from the day after it; an expired patent or design expired at its term’s end',
     check: async ({ database }) => statusesAgainstExpiry(database.pool),
+  },
+  timed: {
+    id: 'statuses-up-to-date',
+    description:
+      'No case is due a status by the passing of time: a trade mark unrenewed past its expiry date shows it, a patent or design past its term has expired, a fee unpaid past its grace has lapsed or removed its case (what the daily pass would otherwise change)',
+    check: async ({ database, clock }) => casesDueToMove(database.pool, nzDate(clock.now().getTime())),
   },
   businesses: {
     id: 'clients-in-business-register',

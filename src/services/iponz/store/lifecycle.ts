@@ -27,7 +27,7 @@ const caseOf = (kind: CaseKind, row: Row): RenewalCase => ({
 
 /** Up to `limit` cases of `kind` numbered after `after`, in one of `statuses`, by number. */
 export async function casesInStatuses(
-  pool: pg.Pool,
+  pool: Pick<pg.Pool, 'query'>,
   kind: CaseKind,
   statuses: readonly string[],
   after: number,
