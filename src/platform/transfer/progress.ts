@@ -1,6 +1,8 @@
 /**
  * Progress of an import or export on stderr: a bar redrawn in place on a terminal (at most ten times a
- * second), otherwise one line per tenth of the work, so logs stay readable.
+ * second), otherwise one line per tenth of the work, so logs stay readable. Once every byte is read the
+ * records are still being counted: off a terminal the 100% line waits for the phase's end, so it gives
+ * the phase's whole count.
  */
 export interface Progress {
   /** `done` of `total` (bytes of the files; total 0 when unknown) and the records so far. */
@@ -17,7 +19,12 @@ export function progress(initial: string, stream: NodeJS.WriteStream = process.s
   let lastDraw = 0;
   let lastTenth = -1;
   let drawn = false;
+  let pending: string | undefined;
   const width = 30;
+  const flush = () => {
+    if (pending !== undefined) stream.write(`${pending}\n`);
+    pending = undefined;
+  };
   return {
     update(done, total, records) {
       const fraction = total > 0 ? Math.min(1, done / total) : 1;
@@ -32,17 +39,23 @@ export function progress(initial: string, stream: NodeJS.WriteStream = process.s
         drawn = true;
       } else {
         const tenth = Math.floor(fraction * 10);
+        if (tenth === 10) {
+          pending = text;
+          return;
+        }
         if (tenth === lastTenth) return;
         lastTenth = tenth;
         stream.write(`${text}\n`);
       }
     },
     note(text) {
+      flush();
       if (drawn) stream.write('\n');
       drawn = false;
       stream.write(`${text}\n`);
     },
     phase(next) {
+      flush();
       if (drawn) stream.write('\n');
       drawn = false;
       label = next;
@@ -50,6 +63,7 @@ export function progress(initial: string, stream: NodeJS.WriteStream = process.s
       lastDraw = 0;
     },
     finish() {
+      flush();
       if (drawn) stream.write('\n');
       drawn = false;
     },
