@@ -88,6 +88,11 @@ function importCommand(register: TransferRegister): TransferCommand {
         process.stderr.write(`rsg: no file ${missing}\n`);
         return 2;
       }
+      const refused = register.refuseFiles?.(files, values);
+      if (refused) {
+        process.stderr.write(`rsg: ${refused}\n`);
+        return 2;
+      }
       return context.withEnvironmentDatabase(environment, (url) =>
         runImport(url, register, files, {
           environment,

@@ -86,6 +86,11 @@ export interface TransferRegister {
   importOptions?: Readonly<Record<string, TransferOption>>;
   exportOptions?: Readonly<Record<string, TransferOption>>;
   importer(session: ImportSession): RecordImporter<unknown>;
+  /**
+   * Why the files cannot be what the options say they are, before anything is read (a CSV given without
+   * the option that reads it): one line for the operator, or undefined.
+   */
+  refuseFiles?(files: readonly string[], options: OptionValues): string | undefined;
   /** Writes every record, in identifier order (the same register, the same bytes); returns the count. */
   exportAll(session: ExportSession): Promise<number>;
 }

@@ -323,4 +323,12 @@ describe('rsg import nzbn --bulk-csv (the monthly bulk file)', () => {
       `${file('headless.csv')}:1 (header): must be the bulk file's columns`,
     );
   });
+
+  it('a CSV file without --bulk-csv is refused at once, naming the option', async () => {
+    const result = await rsg(['import', 'nzbn', bulk], { urls });
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe(
+      `rsg: ${bulk}: a CSV file; the register's monthly bulk CSV is imported with --bulk-csv (docs/formats/nzbn.md)\n`,
+    );
+  });
 });

@@ -33,6 +33,12 @@ export function nzbnTransfer(documents: DocumentSource): TransferRegister {
       documents: { type: 'string', usage: '[--documents DIR]' },
     },
     exportOptions: { documents: { type: 'string', usage: '[--documents DIR]' } },
+    refuseFiles: (files, options) => {
+      const csv = files.find((file) => /\.csv(\.gz)?$/i.test(file));
+      if (csv && options['bulk-csv'] !== true)
+        return `${csv}: a CSV file; the register's monthly bulk CSV is imported with --bulk-csv (docs/formats/nzbn.md)`;
+      return undefined;
+    },
     importer: (session) =>
       session.options['bulk-csv'] === true
         ? (bulkFileImporter(session, documents) as RecordImporter<unknown>)
