@@ -1,8 +1,8 @@
 /**
  * The rules the IP office's generated sandbox keeps (`rsg sandbox check`; listed in the README): a trade
  * mark's type follows what it has, numbers follow filing order, dates in order, renewals paid in the
- * history, persons as inventors and attorney firms as agents. The queries are the store's
- * (store/invariants.ts).
+ * history, every status time has given shown, persons as inventors and attorney firms as agents. The
+ * queries are the store's (store/invariants.ts; the daily pass's own for the statuses time gives).
  */
 import { addDays, nzDate } from '../../../platform/calendar.ts';
 import type { InvariantBreak, SandboxInvariant } from '../../contract.ts';
