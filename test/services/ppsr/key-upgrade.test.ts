@@ -76,6 +76,7 @@ describe('upgrading a register of unkeyed PINs', () => {
 
     expect(await convertToCurrentKey(database.pool, keys)).toEqual({
       verifiers: 2,
+      underPreviousKeys: 0,
       answers: 1,
       unopenable: 0,
     });
@@ -94,6 +95,18 @@ describe('upgrading a register of unkeyed PINs', () => {
     expect(checkPin(keys, '12345678', { hash: row.rows[0]!.hash, keyIds: id })).toEqual({ matches: true });
     expect((await getKeyedTransaction(database.pool, keys, organisationId, 'req-1'))?.response).toEqual({
       body: answer,
+    });
+
+    // The secret rotated: the two keyed statements are wrapped again and counted as under a previous key
+    // (what the start logs at info; the unkeyed form alone, a new sandbox's, only at debug).
+    const rotated = new ServerKeys('the-next-server-secret-of-the-upgraded-register', [
+      'the-server-secret-of-the-upgraded-register',
+    ]);
+    expect(await convertToCurrentKey(database.pool, rotated)).toEqual({
+      verifiers: 2,
+      underPreviousKeys: 2,
+      answers: 1,
+      unopenable: 0,
     });
   });
 });

@@ -128,8 +128,13 @@ describe('rows of the old form', () => {
     );
     const keys = test.gateway.runtime.serverKeys;
     const converted = await convertToCurrentKey(pool, keys);
-    expect(converted).toMatchObject({ verifiers: 1, answers: 1 });
-    expect(await convertToCurrentKey(pool, keys)).toEqual({ verifiers: 0, answers: 0, unopenable: 0 });
+    expect(converted).toMatchObject({ verifiers: 1, underPreviousKeys: 0, answers: 1 });
+    expect(await convertToCurrentKey(pool, keys)).toEqual({
+      verifiers: 0,
+      underPreviousKeys: 0,
+      answers: 0,
+      unopenable: 0,
+    });
     const stored = await verifierOf(answer.registrationNumber);
     expect(stored.keyIds).toBe(keys.current.id);
     expect(stored.debtorKeyIds).toBe(keys.current.id);

@@ -17,6 +17,12 @@ const BATCH = 1000;
 
 export interface Conversion {
   verifiers: number;
+  /**
+   * Of those, the statements whose verifiers were under a previous key (the secret rotated); the others
+   * were in the unkeyed form a sandbox seed writes (its template serves every installation) or an older
+   * version of the register wrote.
+   */
+  underPreviousKeys: number;
   answers: number;
   /** Kept answers sealed with a key that is no longer configured: left as they are (they cannot be opened). */
   unopenable: number;
@@ -26,9 +32,13 @@ export interface Conversion {
 const needsWrap = (column: string) =>
   `(${column}_key_ids IS NULL OR (${column}_key_ids <> '${NO_PIN}' AND split_part(${column}_key_ids, ' ', 1) <> $1))`;
 
-async function convertVerifiers(client: Client, keys: ServerKeys): Promise<number> {
+async function convertVerifiers(
+  client: Client,
+  keys: ServerKeys,
+): Promise<Pick<Conversion, 'verifiers' | 'underPreviousKeys'>> {
   let after = '';
   let converted = 0;
+  let underPreviousKeys = 0;
   for (;;) {
     const batch = await client.query<{
       registration_number: string;
@@ -43,7 +53,7 @@ async function convertVerifiers(client: Client, keys: ServerKeys): Promise<numbe
         ORDER BY registration_number LIMIT ${BATCH}`,
       [keys.current.id, after],
     );
-    if (batch.rows.length === 0) return converted;
+    if (batch.rows.length === 0) return { verifiers: converted, underPreviousKeys };
     after = batch.rows.at(-1)!.registration_number;
     const kept = (v: PinVerifier) => wrappedVerifier(keys, v) ?? v;
     const rows = batch.rows.map((row) => ({
@@ -61,7 +71,9 @@ async function convertVerifiers(client: Client, keys: ServerKeys): Promise<numbe
                     debtor_pin_hash, debtor_pin_key_ids)
         WHERE s.registration_number = v.registration_number
           AND s.pin_key_ids IS NOT DISTINCT FROM v.old_pin_key_ids
-          AND s.debtor_pin_key_ids IS NOT DISTINCT FROM v.old_debtor_pin_key_ids`,
+          AND s.debtor_pin_key_ids IS NOT DISTINCT FROM v.old_debtor_pin_key_ids
+       RETURNING coalesce(v.old_pin_key_ids, '${NO_PIN}') <> '${NO_PIN}'
+              OR coalesce(v.old_debtor_pin_key_ids, '${NO_PIN}') <> '${NO_PIN}' AS keyed`,
       [
         rows.map((r) => r.number),
         rows.map((r) => r.from[0]),
@@ -73,10 +85,14 @@ async function convertVerifiers(client: Client, keys: ServerKeys): Promise<numbe
       ],
     );
     converted += updated.rowCount ?? 0;
+    underPreviousKeys += (updated.rows as { keyed: boolean }[]).filter((row) => row.keyed).length;
   }
 }
 
-async function convertAnswers(client: Client, keys: ServerKeys): Promise<Omit<Conversion, 'verifiers'>> {
+async function convertAnswers(
+  client: Client,
+  keys: ServerKeys,
+): Promise<Pick<Conversion, 'answers' | 'unopenable'>> {
   let after = 0;
   let answers = 0;
   let unopenable = 0;
@@ -131,7 +147,7 @@ async function convertAnswers(client: Client, keys: ServerKeys): Promise<Omit<Co
 /** Converts every verifier and kept answer not yet under the current key; says how many. */
 export async function convertToCurrentKey(client: Client, keys: ServerKeys): Promise<Conversion> {
   const verifiers = await convertVerifiers(client, keys);
-  return { verifiers, ...(await convertAnswers(client, keys)) };
+  return { ...verifiers, ...(await convertAnswers(client, keys)) };
 }
 
 /** Ids of the server keys verifiers and kept answers still name (when a previous key may be dropped). */
