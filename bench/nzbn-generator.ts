@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { loadGeography } from '../src/platform/geography.ts';
 import { REFERENCE_DATA_DIR } from '../src/platform/paths.ts';
 /**
  * Sandbox generator speed for the business number register: generates N entities of one seed in this
@@ -9,7 +10,6 @@ import { REFERENCE_DATA_DIR } from '../src/platform/paths.ts';
  *   npx tsx bench/nzbn-generator.ts [count=100000] [geography directory=reference-data/geo]
  */
 import { generateEntityAt } from '../src/services/nzbn/sandbox/entity.ts';
-import { loadGeography } from '../src/services/nzbn/sandbox/geography.ts';
 
 const count = Number(process.argv[2] ?? 100_000);
 const directory = process.argv[3] ?? path.join(REFERENCE_DATA_DIR, 'geo');

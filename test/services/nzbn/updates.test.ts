@@ -1,7 +1,8 @@
 import type { QueryResultRow } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { placesOf } from '../../../src/platform/geography.ts';
 import type { Entity } from '../../../src/services/nzbn/domain/schema.ts';
-import { placesOf, statusFollowsType } from '../../../src/services/nzbn/sandbox/entity-rules.ts';
+import { statusFollowsType } from '../../../src/services/nzbn/sandbox/entity-rules.ts';
 import { generatedEntity, sandboxGeography } from '../../../src/services/nzbn/sandbox/seed-rows.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
 import { LISTS } from './support/bodies.ts';

@@ -4,6 +4,8 @@
  * transition), built with the change builders the API's operations use (store/edits.ts). An event that
  * does not fit after all throws `Skip` and nothing is written.
  */
+
+import type { Area, Geography } from '../../../platform/geography.ts';
 import type { Random } from '../../../platform/random.ts';
 import type { DivisionLetter } from '../domain/bic.ts';
 import { statusChangeProblem } from '../domain/changes.ts';
@@ -24,7 +26,6 @@ import { statusTransitions } from './activity-rules.ts';
 import { type AddressKind, type AddressLines, generateNzAddress, pickArea } from './addresses.ts';
 import { pafIdFor } from './build.ts';
 import { insolvencyEntry } from './company-details.ts';
-import type { Area, Geography } from './geography.ts';
 import { generateEntityName, type NameContext } from './names.ts';
 import { generatePerson, type Person } from './people.ts';
 import { divisionWeightsFor, typeGroup } from './profile.ts';

@@ -4,6 +4,7 @@
  * transaction as POST /entities (store/register.ts).
  */
 import type pg from 'pg';
+import type { Geography } from '../../../platform/geography.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import type { Random } from '../../../platform/random.ts';
 import { bicCodesInDivision } from '../domain/bic.ts';
@@ -17,7 +18,6 @@ import type { PlannedEvent } from './activity-plan.ts';
 import type { Weighted } from './activity-rules.ts';
 import { generateNzAddress, pickArea } from './addresses.ts';
 import { businessEmail, domainFor, generateGstNumber, generateLandline, generateMobile } from './contacts.ts';
-import type { Geography } from './geography.ts';
 import { generateEntityName, type NameContext } from './names.ts';
 import { generatePerson, generateRelative } from './people.ts';
 import { divisionWeightsFor } from './profile.ts';

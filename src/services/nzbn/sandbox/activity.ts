@@ -40,6 +40,7 @@
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import { RuleError } from '../../../platform/errors.ts';
+import type { Geography } from '../../../platform/geography.ts';
 import type { Random } from '../../../platform/random.ts';
 import { isEntityStatusCode, isEntityTypeCode } from '../domain/codes.ts';
 import {
@@ -63,7 +64,6 @@ import {
 import { registerSimulated } from './activity-registration.ts';
 import { fits } from './activity-rules.ts';
 import { sandboxDocuments } from './documents.ts';
-import type { Geography } from './geography.ts';
 import { nzbnForIndex } from './numbers.ts';
 import { SANDBOX_SEED, sandboxGeography } from './seed-rows.ts';
 

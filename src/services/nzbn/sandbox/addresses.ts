@@ -4,9 +4,10 @@
  * follow the register's layout: street / suburb / city, shifting down a line when a unit or level line
  * comes first.
  */
+
+import type { Area, Geography } from '../../../platform/geography.ts';
 import type { Random } from '../../../platform/random.ts';
 import { OVERSEAS, STREET_NAMES, STREET_TYPES } from './addresses-data.ts';
-import type { Area, Geography } from './geography.ts';
 
 export interface AddressLines {
   readonly careOf: string | null;

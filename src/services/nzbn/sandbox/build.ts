@@ -3,12 +3,12 @@
  * an allocator of sub-item identifiers. Kept in one object so the part generators stay small.
  */
 
+import type { Area, Geography } from '../../../platform/geography.ts';
 import { formatNzDateTime } from '../../../platform/nz-time.ts';
 import type { Random } from '../../../platform/random.ts';
 import type { AddressType, EntityStatusCode, EntityTypeCode } from '../domain/codes.ts';
 import type { Address } from '../domain/schema.ts';
 import { type AddressKind, type AddressLines, generateNzAddress, pickArea } from './addresses.ts';
-import type { Area, Geography } from './geography.ts';
 import { SLOTS_PER_ENTITY, uniqueIdentifier } from './numbers.ts';
 import type { Person } from './people.ts';
 import type { TypeGroup } from './profile.ts';

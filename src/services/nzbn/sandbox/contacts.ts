@@ -4,6 +4,8 @@
  * industry's check. Email addresses always sit on the business's own (invented) domain, never on a
  * public mail provider, so no generated address can belong to a real person's mailbox at such a provider.
  */
+
+import type { Area } from '../../../platform/geography.ts';
 import type { Random } from '../../../platform/random.ts';
 import { ENTITY_TYPES, type EntityTypeCode } from '../domain/codes.ts';
 import {
@@ -12,7 +14,6 @@ import {
   formatBankAccount,
   irdCheckDigit,
 } from '../domain/identifiers.ts';
-import type { Area } from './geography.ts';
 import type { Person } from './people.ts';
 
 export interface PhoneParts {

@@ -4,6 +4,8 @@
  * the register. The rules follow the register's law and practice, and the generator's profile where the
  * law leaves a choice (profile.ts: which statuses each kind of entity passes through).
  */
+
+import { type Places, placeProblem } from '../../../platform/geography.ts';
 import { parseNzDateTime } from '../../../platform/nz-time.ts';
 import { divisionOfAnzsicClass, findBic } from '../domain/bic.ts';
 import {
@@ -14,7 +16,6 @@ import {
 } from '../domain/codes.ts';
 import { isValidAbn, isValidIrdNumber } from '../domain/identifiers.ts';
 import type { Entity } from '../domain/schema.ts';
-import type { Geography } from './geography.ts';
 import { divisionWeightsFor, STATUS_WEIGHTS, typeGroup } from './profile.ts';
 
 export interface NamePeriod {
@@ -279,31 +280,6 @@ export const numbersPlausible: EntityRule = ({ entity }) => {
   return problems;
 };
 
-/** The geography's address lines: each town, its suburbs and their postcodes. */
-export interface Places {
-  towns: Set<string>;
-  /** `suburb|town` → postcode. */
-  suburbs: Map<string, string>;
-  /** town → the postcodes its suburbs have. */
-  postcodes: Map<string, Set<string>>;
-}
-
-export function placesOf(geography: Geography): Places {
-  const places: Places = { towns: new Set(), suburbs: new Map(), postcodes: new Map() };
-  for (const area of geography.areas) {
-    const town = area.district.town;
-    places.towns.add(town);
-    places.suburbs.set(`${area.suburb}|${town}`, area.postCode);
-    const codes = places.postcodes.get(town) ?? new Set<string>();
-    codes.add(area.postCode);
-    places.postcodes.set(town, codes);
-  }
-  return places;
-}
-
-/** A line that is no suburb: a street, a unit, a rural delivery or a box. */
-const NOT_SUBURB = /^(\d|RD \d|Unit |Flat |Level |Suite |PO Box |Private Bag )/;
-
 type AddressLike = Entity['addresses']['addressList'][number];
 
 /** What is wrong with a New Zealand address's suburb, town and postcode (nothing: undefined). */
@@ -312,20 +288,7 @@ export function addressProblem(address: AddressLike, places: Places): string | u
   const lines = [address.address1, address.address2, address.address3, address.address4].filter(
     (line): line is string => line !== null && line !== '',
   );
-  const town = lines.at(-1)!;
-  if (lines.length < 2 || !places.towns.has(town))
-    return `"${lines.join(', ')}": ${town} is no district's town`;
-  const before = lines.length >= 3 ? lines.at(-2)! : undefined;
-  // No suburb line (a rural delivery, or the town's own suburb): a postcode of one of the town's suburbs.
-  if (before === undefined || NOT_SUBURB.test(before))
-    return places.postcodes.get(town)?.has(address.postCode ?? '')
-      ? undefined
-      : `${town} with postcode ${address.postCode}, none of its suburbs'`;
-  const postcode = places.suburbs.get(`${before}|${town}`);
-  if (postcode === undefined) return `${before} is no suburb of ${town}`;
-  return address.postCode === postcode
-    ? undefined
-    : `${before}, ${town} with postcode ${address.postCode}, not ${postcode}`;
+  return placeProblem(lines, address.postCode ?? null, places);
 }
 
 /**

@@ -5,6 +5,7 @@
  * functions of the index (numbers.ts), never of what other entities drew.
  */
 
+import type { Geography } from '../../../platform/geography.ts';
 import { nzLocalToEpoch } from '../../../platform/nz-time.ts';
 import type { Random } from '../../../platform/random.ts';
 import type { DivisionLetter } from '../domain/bic.ts';
@@ -29,7 +30,6 @@ import {
   generateTradingAreas,
   generateTradingNames,
 } from './entity-parts.ts';
-import type { Geography } from './geography.ts';
 import { generateEntityName, type NameContext } from './names.ts';
 import { companyNumberForIndex, nzbnForIndex } from './numbers.ts';
 import { generatePerson, generateRelative, type Person } from './people.ts';

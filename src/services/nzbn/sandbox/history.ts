@@ -4,12 +4,12 @@
  * "<seed>/history"), so adding or changing history never changes the entities themselves.
  */
 
+import type { Geography } from '../../../platform/geography.ts';
 import { formatNzDateTime, parseNzDateTime } from '../../../platform/nz-time.ts';
 import type { DivisionLetter } from '../domain/bic.ts';
 import { ENTITY_TYPES } from '../domain/codes.ts';
 import type { Entity } from '../domain/schema.ts';
 import { pickArea } from './addresses.ts';
-import type { Geography } from './geography.ts';
 import { generateEntityName } from './names.ts';
 import type { Person } from './people.ts';
 import { entityStream, type RegisterKey, registerKey } from './stream.ts';

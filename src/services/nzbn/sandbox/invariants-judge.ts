@@ -2,6 +2,7 @@
  * The business number register's rules and their judgement of a page of entities: shared by the check
  * (invariants.ts) and its worker threads (invariants-worker.ts), which judge pages side by side.
  */
+import { placesOf } from '../../../platform/geography.ts';
 import type { InvariantBreak } from '../../contract.ts';
 import type { Entity } from '../domain/schema.ts';
 import type { EntityToCheck } from '../store/invariants.ts';
@@ -12,7 +13,6 @@ import {
   type EntityRule,
   industryFollowsType,
   numbersPlausible,
-  placesOf,
   type RuleWorld,
   rolesFollowType,
   sourceRegisterFollowsType,

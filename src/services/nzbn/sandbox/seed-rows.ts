@@ -6,9 +6,8 @@
  * the requests for access to those. The store loads them (store/seed-load.ts) without knowing how they
  * were made.
  */
-import path from 'node:path';
+import { type Geography, nzGeography } from '../../../platform/geography.ts';
 import { parseNzDateTime } from '../../../platform/nz-time.ts';
-import { REFERENCE_DATA_DIR } from '../../../platform/paths.ts';
 import type { Entity } from '../domain/schema.ts';
 import { accessRequestCopyLine, type SeededAccessRequest } from '../store/org-part-access.ts';
 import { partCopyLine } from '../store/org-parts.ts';
@@ -22,7 +21,6 @@ import {
   FIXTURE_ACCESS_REQUESTS,
   generateFixtures,
 } from './fixtures.ts';
-import { type Geography, loadGeography } from './geography.ts';
 import { generatePreviousNames } from './history.ts';
 import { nzbnForIndex } from './numbers.ts';
 import { generatedParts } from './organisation-parts.ts';
@@ -32,11 +30,9 @@ export const SANDBOX_SEED = 'nzbn-sandbox-v1';
 /** Generated entities per chunk: one COPY and one commit each. */
 export const CHUNK_SIZE = 10_000;
 
-let geography: Geography | undefined;
 /** The Stats NZ 2019 geography the addresses are built on (read once per thread). */
 export function sandboxGeography(): Geography {
-  geography ??= loadGeography(path.join(REFERENCE_DATA_DIR, 'geo'));
-  return geography;
+  return nzGeography();
 }
 
 /** COPY lines for the generated entities with indexes [start, end), in batches of about 1 MB. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
+import { loadGeography } from '../../../../src/platform/geography.ts';
 import { REFERENCE_DATA_DIR } from '../../../../src/platform/paths.ts';
-import { loadGeography } from '../../../../src/services/nzbn/sandbox/geography.ts';
 
 /** The project's copy of the Stats NZ 2019 geographies (CC BY 4.0). */
 export const GEO_DIRECTORY = path.join(REFERENCE_DATA_DIR, 'geo');

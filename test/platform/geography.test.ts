@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadGeography, suburbOf } from '../../../src/services/nzbn/sandbox/geography.ts';
-import { geography } from './support/geo-fixture.ts';
+import { loadGeography, suburbOf } from '../../src/platform/geography.ts';
+import { geography } from '../services/nzbn/support/geo-fixture.ts';
 
 describe('loadGeography', () => {
   it('reads the 16 regions and 67 territorial authorities', () => {

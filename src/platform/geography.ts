@@ -1,12 +1,14 @@
 /**
- * Loads the 2019 statistical geographies (regions, territorial authorities, SA2 areas) that sandbox
- * addresses are built on. The directory is a parameter because the files will be copied into the
- * repository under reference-data/geo. Source: Stats NZ, licensed by Stats NZ
- * for re-use under CC BY 4.0.
+ * The 2019 statistical geographies (regions, territorial authorities, SA2 areas) that the sandbox
+ * registers' New Zealand addresses are built on and checked against: the business number register's
+ * entities and the IP office's clients. `nzGeography()` reads the project's copy
+ * (reference-data/geo) once per thread; `loadGeography(directory)` any copy. Source: Stats NZ,
+ * licensed by Stats NZ for re-use under CC BY 4.0.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DISTRICT_TOWNS_AND_POSTCODES } from './geography-data.ts';
+import { REFERENCE_DATA_DIR } from './paths.ts';
 
 export interface Region {
   readonly code: string;
@@ -158,4 +160,63 @@ function splitCsvLine(line: string): string[] {
   }
   cells.push(cell);
   return cells;
+}
+
+let loaded: Geography | undefined;
+/** The project's copy of the geography (reference-data/geo), read once per thread. */
+export function nzGeography(): Geography {
+  loaded ??= loadGeography(join(REFERENCE_DATA_DIR, 'geo'));
+  return loaded;
+}
+
+/** The geography's address lines: each town, its suburbs and their postcodes. */
+export interface Places {
+  towns: Set<string>;
+  /** `suburb|town` → postcode. */
+  suburbs: Map<string, string>;
+  /** town → the postcodes its suburbs have. */
+  postcodes: Map<string, Set<string>>;
+}
+
+export function placesOf(geography: Geography): Places {
+  const places: Places = { towns: new Set(), suburbs: new Map(), postcodes: new Map() };
+  for (const area of geography.areas) {
+    const town = area.district.town;
+    places.towns.add(town);
+    places.suburbs.set(`${area.suburb}|${town}`, area.postCode);
+    const codes = places.postcodes.get(town) ?? new Set<string>();
+    codes.add(area.postCode);
+    places.postcodes.set(town, codes);
+  }
+  return places;
+}
+
+/** A line that is no suburb: a street, a unit, a rural delivery or a box. */
+const NOT_SUBURB = /^(\d|RD \d|Unit |Flat |Level |Suite |PO Box |Private Bag )/;
+
+/**
+ * What is wrong with a New Zealand address's place (nothing: undefined): its lines end with a district's
+ * town; the line before, when it is a suburb, is one of that town's, and the postcode is that suburb's,
+ * or, without a suburb line (a street, a box, a rural delivery), one of the town's suburbs'.
+ */
+export function placeProblem(
+  lines: readonly string[],
+  postCode: string | null,
+  places: Places,
+): string | undefined {
+  const town = lines.at(-1);
+  if (town === undefined || lines.length < 2 || !places.towns.has(town))
+    return `"${lines.join(', ')}": ${town} is no district's town`;
+  const before = lines.length >= 3 ? lines.at(-2)! : undefined;
+  if (before === undefined || NOT_SUBURB.test(before))
+    return places.postcodes.get(town)?.has(postCode ?? '')
+      ? undefined
+      : postCode === null
+        ? `${town} without a postcode`
+        : `${town} with postcode ${postCode}, none of its suburbs'`;
+  const postcode = places.suburbs.get(`${before}|${town}`);
+  if (postcode === undefined) return `${before} is no suburb of ${town}`;
+  return postCode === postcode
+    ? undefined
+    : `${before}, ${town} with ${postCode === null ? 'no postcode' : `postcode ${postCode}`}, not ${postcode}`;
 }
