@@ -132,6 +132,48 @@ describe('the sandbox’s invariants', () => {
     }
   });
 
+  it('holds client addresses to real places; names one moved to another town’s suburb', async () => {
+    const pool = sandbox().pool;
+    const rule = async () =>
+      (await runInvariants([iponzService], context)).find((r) => r.id === 'addresses-real')!;
+    const held = await rule();
+    expect(held.breaks).toEqual([]);
+    // The fixed clients' addresses are the client search's test cases, without postcodes: named exceptions.
+    expect([...new Set(held.excepted.map((b) => b.record))].sort()).toEqual([
+      '100000',
+      '100001',
+      '100002',
+      '100003',
+      '100004',
+      '100005',
+      '100007',
+    ]);
+    const { rows } = await pool.query<{ client_id: number; line3: string; city: string }>(
+      `SELECT client_id, line3, city FROM iponz_client_addresses
+        WHERE client_id > 100100 AND address_type = 'physical' AND line3 IS NOT NULL AND city <> 'Dunedin'
+        ORDER BY client_id LIMIT 1`,
+    );
+    const moved = rows[0]!;
+    await pool.query(
+      `UPDATE iponz_client_addresses SET city = 'Dunedin' WHERE client_id = $1 AND address_type = 'physical'`,
+      [moved.client_id],
+    );
+    try {
+      const named = await rule();
+      expect(named.breaks).toEqual([
+        {
+          record: String(moved.client_id),
+          detail: `physical address: ${moved.line3} is no suburb of Dunedin`,
+        },
+      ]);
+    } finally {
+      await pool.query(
+        `UPDATE iponz_client_addresses SET city = $2 WHERE client_id = $1 AND address_type = 'physical'`,
+        [moved.client_id, moved.city],
+      );
+    }
+  });
+
   it('names a case time has moved that does not show it, and the daily pass puts it right', async () => {
     const pool = sandbox().pool;
     const { rows } = await pool.query<{ case_number: number }>(

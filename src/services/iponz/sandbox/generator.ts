@@ -6,6 +6,7 @@
  * Renewal fees whose due date is past are paid, except for a few cases left in their grace period.
  */
 import { addDays, addMonths } from '../../../platform/calendar.ts';
+import { type Area, nzGeography } from '../../../platform/geography.ts';
 import { type Random, seeded } from '../../../platform/random.ts';
 import type { AddressType, ClientAddress } from '../domain/client-search.ts';
 import {
@@ -132,21 +133,6 @@ const STREETS = [
   'Cuba Street',
   'Devon Street',
 ];
-const SUBURBS = ['Te Aro', 'Ponsonby', 'Riccarton', 'Newmarket', 'Frankton', 'Remuera', 'Petone', 'Sydenham'];
-const CITIES = [
-  'Auckland',
-  'Wellington',
-  'Christchurch',
-  'Hamilton',
-  'Dunedin',
-  'Tauranga',
-  'Napier',
-  'Nelson',
-  'Palmerston North',
-  'Queenstown',
-  'Sydney',
-  'Melbourne',
-];
 const THINGS = [
   'fastener',
   'milking system',
@@ -212,15 +198,33 @@ function personFrom(draw: number, clients: number): number {
   return clientIdAt(FIXTURE_CLIENTS + draw);
 }
 
+/** A New Zealand street address in a suburb of a real town (sometimes without the suburb line), with its postcode. */
 function address(random: Random): ClientAddress {
   const hasSuburb = random.chance(0.6);
+  const area = placeIn(random);
   return {
     line1: `${random.int(1, 400)} ${random.pick(STREETS)}`,
     line2: random.chance(0.2) ? `Level ${random.int(1, 30)}` : null,
-    line3: hasSuburb ? random.pick(SUBURBS) : null,
-    city: random.pick(CITIES),
+    line3: hasSuburb ? area.suburb : null,
+    city: area.district.town,
+    postcode: area.postCode,
   };
 }
+
+/** A box at the post office of a real town, with a postcode of that town's. */
+function postalAddress(random: Random): ClientAddress {
+  const area = placeIn(random);
+  return {
+    line1: `PO Box ${random.int(1, 99999)}`,
+    line2: null,
+    line3: null,
+    city: area.district.town,
+    postcode: area.postCode,
+  };
+}
+
+/** A place in New Zealand: an SA2 area of the 2019 statistical geography (its suburb, town and postcode). */
+const placeIn = (random: Random): Area => random.pick(nzGeography().areas);
 
 /** Where overseas clients are, by country: its places (city, postcode), its companies' legal form. */
 const ABROAD: readonly (readonly [
@@ -345,13 +349,7 @@ export function generateClient(index: number, organisations?: OrganisationSource
     return { clientId: clientIdAt(index), clientType: 'Organisation', nzbn: null, ...overseas };
   } else name = `${random.pick(WORDS)} ${random.pick(TRADES)} ${random.pick(SUFFIX)}`;
   const addresses: Partial<Record<AddressType, ClientAddress>> = { physical: address(random) };
-  if (random.chance(0.5))
-    addresses.postal = {
-      line1: `PO Box ${random.int(1, 99999)}`,
-      line2: null,
-      line3: null,
-      city: random.pick(CITIES),
-    };
+  if (random.chance(0.5)) addresses.postal = postalAddress(random);
   if (random.chance(0.6)) addresses.service = address(random);
   return {
     clientId: clientIdAt(index),

@@ -196,3 +196,49 @@ export async function seededOrganisationClients(
   );
   return rows;
 }
+
+/** A New Zealand address of a client (no country, or NZ): its lines in order, its postcode. */
+export interface ClientPlace {
+  record: string;
+  addressType: string;
+  lines: string[];
+  postcode: string | null;
+}
+
+/** The New Zealand addresses of the clients numbered below `below` (the seeded ones), in batches by client. */
+export async function* seededClientPlaces(pool: Pool, below: number): AsyncGenerator<ClientPlace[]> {
+  const BATCH = 20_000;
+  for (let after = 0; ; ) {
+    const last = (
+      await pool.query<{ last: number | null }>(
+        `SELECT max(client_id) AS last FROM (SELECT client_id FROM iponz_clients
+          WHERE client_id > $1 AND client_id < $2 ORDER BY client_id LIMIT ${BATCH}) AS batch`,
+        [after, below],
+      )
+    ).rows[0]!.last;
+    if (last === null) return;
+    const { rows } = await pool.query<{
+      client_id: number;
+      address_type: string;
+      line1: string | null;
+      line2: string | null;
+      line3: string | null;
+      city: string | null;
+      postcode: string | null;
+    }>(
+      `SELECT client_id, address_type, line1, line2, line3, city, postcode FROM iponz_client_addresses
+        WHERE client_id > $1 AND client_id <= $2 AND coalesce(country_code, 'NZ') = 'NZ'
+        ORDER BY client_id, address_type`,
+      [after, last],
+    );
+    yield rows.map((row) => ({
+      record: String(row.client_id),
+      addressType: row.address_type,
+      lines: [row.line1, row.line2, row.line3, row.city].filter(
+        (line): line is string => line !== null && line !== '',
+      ),
+      postcode: row.postcode,
+    }));
+    after = last;
+  }
+}
