@@ -144,7 +144,7 @@ async function casesDueToMove(
   return breaks;
 }
 
-/** A New Zealand address's lines and postcode against the geography's places. */
+/** An address's non-empty lines, the city last: what `placeProblem` reads. */
 const addressLines = (a: ClientAddress) =>
   [a.line1, a.line2, a.line3, a.city].filter((line): line is string => line != null && line !== '');
 
