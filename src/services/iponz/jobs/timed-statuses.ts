@@ -12,12 +12,8 @@
 import { nzDate } from '../../../platform/calendar.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/pool.ts';
-import { TIMED_STATUSES, timedSteps } from '../domain/lifecycle.ts';
-import type { CaseKind } from '../domain/renewals.ts';
-import { casesInStatuses, moveCase } from '../store/lifecycle.ts';
-
-const BATCH = 1000;
-const KINDS: readonly CaseKind[] = ['patent', 'trademark', 'design'];
+import { timedSteps } from '../domain/lifecycle.ts';
+import { casesDue, moveCase } from '../store/lifecycle.ts';
 
 export class TimedStatuses {
   private lastDay: string | undefined;
@@ -33,24 +29,15 @@ export class TimedStatuses {
     const today = nzDate(now.getTime());
     if (!force && today === this.lastDay) return 0;
     let moved = 0;
-    for (const kind of KINDS) {
-      let after = 0;
-      for (;;) {
-        const batch = await casesInStatuses(this.database.pool, kind, TIMED_STATUSES[kind], after, BATCH);
-        for (const { caseNumber, renewal } of batch) {
-          if (timedSteps(renewal, today).length === 0) continue;
-          const steps = await moveCase(
-            this.database.pool,
-            kind,
-            caseNumber,
-            (current) => timedSteps(current, today),
-            now,
-          );
-          if (steps.length > 0) moved++;
-        }
-        if (batch.length < BATCH) break;
-        after = batch.at(-1)!.caseNumber;
-      }
+    for await (const { kind, caseNumber } of casesDue(this.database.pool, today)) {
+      const steps = await moveCase(
+        this.database.pool,
+        kind,
+        caseNumber,
+        (current) => timedSteps(current, today),
+        now,
+      );
+      if (steps.length > 0) moved++;
     }
     // Only a pass that finished marks the day: one stopped by a fault is run again.
     this.lastDay = today;

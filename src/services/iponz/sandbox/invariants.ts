@@ -5,13 +5,12 @@
  * queries are the store's (store/invariants.ts; the daily pass's own for the statuses time gives).
  */
 import { addDays, nzDate } from '../../../platform/calendar.ts';
-import { nzGeography, placeProblem, placesOf } from '../../../platform/geography.ts';
+import { nzPlaces, placeProblem } from '../../../platform/geography.ts';
 import type { InvariantBreak, SandboxInvariant } from '../../contract.ts';
 import { overseasPartiesInBusinessRegister, partiesUnlikeBusinessRegister } from '../../invariants.ts';
 import type { ClientAddress } from '../domain/client-search.ts';
 import { CASE_NUMBER_RANGES } from '../domain/identifiers.ts';
-import { nextTimedStatus, TIMED_STATUSES } from '../domain/lifecycle.ts';
-import { type CaseKind, expiryDateOf, nextSlot, termEnd } from '../domain/renewals.ts';
+import { expiryDateOf, nextSlot, termEnd } from '../domain/renewals.ts';
 import {
   agentsNotFirms,
   type CaseTerm,
@@ -26,7 +25,7 @@ import {
   seededClientPlaces,
   seededOrganisationClients,
 } from '../store/invariants.ts';
-import { casesInStatuses } from '../store/lifecycle.ts';
+import { casesDue } from '../store/lifecycle.ts';
 import { FIXED_CLIENTS, FIXTURE_CASES, FIXTURE_CLIENTS, fixedCases } from './fixtures.ts';
 import { AGENT_FIRM_TITLES, clientIdAt, PLANS } from './generator.ts';
 
@@ -115,32 +114,17 @@ async function statusesAgainstExpiry(pool: Parameters<typeof caseTerms>[0]): Pro
   return breaks;
 }
 
-/**
- * The cases the register's daily pass (jobs/timed-statuses.ts) would move on `today`: a status time has
- * changed that the case does not show yet. Read as the pass reads them, judged by the same rule.
- */
+/** The cases the register's daily pass (jobs/timed-statuses.ts) would move on `today`, read as it reads them. */
 async function casesDueToMove(
   pool: Parameters<typeof caseTerms>[0],
   today: string,
 ): Promise<InvariantBreak[]> {
   const breaks: InvariantBreak[] = [];
-  const BATCH = 5000;
-  for (const kind of ['patent', 'trademark', 'design'] as const satisfies readonly CaseKind[]) {
-    let after = 0;
-    for (;;) {
-      const batch = await casesInStatuses(pool, kind, TIMED_STATUSES[kind], after, BATCH);
-      for (const { caseNumber, renewal } of batch) {
-        const step = nextTimedStatus(renewal, today);
-        if (step)
-          breaks.push({
-            record: String(caseNumber),
-            detail: `${renewal.status}, but ${step.status} since ${step.date}`,
-          });
-      }
-      if (batch.length < BATCH) break;
-      after = batch.at(-1)!.caseNumber;
-    }
-  }
+  for await (const { caseNumber, renewal, step } of casesDue(pool, today, 5000))
+    breaks.push({
+      record: String(caseNumber),
+      detail: `${renewal.status}, but ${step.status} since ${step.date}`,
+    });
   return breaks;
 }
 
@@ -153,7 +137,7 @@ const addressLines = (a: ClientAddress) =>
  * cases (a term in a line, a town, a box), written before the rule and kept as they are documented.
  */
 function fixedClientsOffTheMap(): Record<string, string> {
-  const places = placesOf(nzGeography());
+  const places = nzPlaces();
   const exceptions: Record<string, string> = {};
   for (const c of FIXED_CLIENTS)
     for (const a of Object.values(c.addresses)) {
@@ -171,7 +155,7 @@ function fixedClientsOffTheMap(): Record<string, string> {
 let offTheMap: Record<string, string> | undefined;
 
 async function clientAddressesOffTheMap(pool: Parameters<typeof caseTerms>[0]): Promise<InvariantBreak[]> {
-  const places = placesOf(nzGeography());
+  const places = nzPlaces();
   const breaks: InvariantBreak[] = [];
   for await (const batch of seededClientPlaces(pool, SEEDED_CLIENTS_BELOW))
     for (const a of batch) {

@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import { nzDate } from '../../../platform/calendar.ts';
 import { withTransaction } from '../../../platform/db/pool.ts';
-import type { StatusStep } from '../domain/lifecycle.ts';
+import { nextTimedStatus, type StatusStep, TIMED_STATUSES } from '../domain/lifecycle.ts';
 import type { CaseKind, RenewalCase } from '../domain/renewals.ts';
 import { noticeCaseChange } from './case-cache.ts';
 
@@ -25,8 +25,34 @@ const caseOf = (kind: CaseKind, row: Row): RenewalCase => ({
   lastRenewalDueDate: row.last_renewal_due_date ?? undefined,
 });
 
+const KINDS: readonly CaseKind[] = ['patent', 'trademark', 'design'];
+
+/**
+ * Every case that time has given a status it does not show yet on `today` (a New Zealand date), kind by
+ * kind, read in batches of `batch` by number, with the first step due: what the daily pass moves
+ * (jobs/timed-statuses.ts), and what the sandbox's rule `statuses-up-to-date` finds none of. A case
+ * moved while the reading goes on is not read again (the next batch starts after the last number read).
+ */
+export async function* casesDue(
+  pool: Pick<pg.Pool, 'query'>,
+  today: string,
+  batch = 1000,
+): AsyncGenerator<{ kind: CaseKind; caseNumber: number; renewal: RenewalCase; step: StatusStep }> {
+  for (const kind of KINDS) {
+    for (let after = 0; ; ) {
+      const cases = await casesInStatuses(pool, kind, TIMED_STATUSES[kind], after, batch);
+      for (const { caseNumber, renewal } of cases) {
+        const step = nextTimedStatus(renewal, today);
+        if (step) yield { kind, caseNumber, renewal, step };
+      }
+      if (cases.length < batch) break;
+      after = cases.at(-1)!.caseNumber;
+    }
+  }
+}
+
 /** Up to `limit` cases of `kind` numbered after `after`, in one of `statuses`, by number. */
-export async function casesInStatuses(
+async function casesInStatuses(
   pool: Pick<pg.Pool, 'query'>,
   kind: CaseKind,
   statuses: readonly string[],
