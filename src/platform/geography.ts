@@ -191,6 +191,13 @@ export function placesOf(geography: Geography): Places {
   return places;
 }
 
+let places: Places | undefined;
+/** The places of the project's geography (`nzGeography()`), made once per thread. */
+export function nzPlaces(): Places {
+  places ??= placesOf(nzGeography());
+  return places;
+}
+
 /** A line that is no suburb: a street, a unit, a rural delivery or a box. */
 const NOT_SUBURB = /^(\d|RD \d|Unit |Flat |Level |Suite |PO Box |Private Bag )/;
 

@@ -1,9 +1,9 @@
 import type { QueryResultRow } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { placesOf } from '../../../src/platform/geography.ts';
+import { nzPlaces } from '../../../src/platform/geography.ts';
 import type { Entity } from '../../../src/services/nzbn/domain/schema.ts';
 import { statusFollowsType } from '../../../src/services/nzbn/sandbox/entity-rules.ts';
-import { generatedEntity, sandboxGeography } from '../../../src/services/nzbn/sandbox/seed-rows.ts';
+import { generatedEntity } from '../../../src/services/nzbn/sandbox/seed-rows.ts';
 import { FIXTURE, type NzbnTest, nzbnTest } from './support/api.ts';
 import { LISTS } from './support/bodies.ts';
 import { OpenApi } from './support/openapi.ts';
@@ -394,9 +394,7 @@ describe('replace operations and status requests', () => {
       sourceRegisterUniqueId: null,
       endedNames: [],
     };
-    expect(statusFollowsType(facts, { todayMs: Date.now(), places: placesOf(sandboxGeography()) })).toEqual(
-      [],
-    );
+    expect(statusFollowsType(facts, { todayMs: Date.now(), places: nzPlaces() })).toEqual([]);
   });
 });
 

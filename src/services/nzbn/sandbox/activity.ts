@@ -40,7 +40,7 @@
 import type pg from 'pg';
 import { withTransaction } from '../../../platform/db/pool.ts';
 import { RuleError } from '../../../platform/errors.ts';
-import type { Geography } from '../../../platform/geography.ts';
+import { type Geography, nzGeography } from '../../../platform/geography.ts';
 import type { Random } from '../../../platform/random.ts';
 import { isEntityStatusCode, isEntityTypeCode } from '../domain/codes.ts';
 import {
@@ -65,7 +65,7 @@ import { registerSimulated } from './activity-registration.ts';
 import { fits } from './activity-rules.ts';
 import { sandboxDocuments } from './documents.ts';
 import { nzbnForIndex } from './numbers.ts';
-import { SANDBOX_SEED, sandboxGeography } from './seed-rows.ts';
+import { SANDBOX_SEED } from './seed-rows.ts';
 
 export {
   ACTIVITY_KIND_WEIGHTS,
@@ -176,7 +176,7 @@ interface RegisterState {
 }
 
 async function registerState(pool: pg.Pool): Promise<RegisterState> {
-  return { ...(await activityCounts(pool, SANDBOX_SEED)), geography: sandboxGeography() };
+  return { ...(await activityCounts(pool, SANDBOX_SEED)), geography: nzGeography() };
 }
 
 async function runEvent(pool: pg.Pool, event: PlannedEvent, state: RegisterState): Promise<boolean> {

@@ -6,6 +6,7 @@
  * Documents made more than once recently are kept in memory (the last few thousand), so repeated reads
  * and searches do not generate them again; one made once is not kept (store/recently-seen.ts says why).
  */
+import { nzGeography } from '../../../platform/geography.ts';
 import { parseNzDateTime } from '../../../platform/nz-time.ts';
 import { hidesItems } from '../domain/privacy.ts';
 import type { DocumentSource, GeneratedVersion } from '../store/document-source.ts';
@@ -14,7 +15,7 @@ import { documentEtag } from '../store/rows.ts';
 import { sandboxFilings } from './filings.ts';
 import { generatePreviousNames } from './history.ts';
 import { indexForNzbn } from './numbers.ts';
-import { generatedEntity, SANDBOX_SEED, sandboxGeography } from './seed-rows.ts';
+import { generatedEntity, SANDBOX_SEED } from './seed-rows.ts';
 
 const CACHE_SIZE = 5_000;
 const cache = new Map<number, GeneratedVersion>();
@@ -45,7 +46,7 @@ function version(index: number): GeneratedVersion {
 /** The seed's `previous_names` of a generated entity (seed-rows.ts `chunkText`); generates it again. */
 function previousNames(index: number): string[] {
   const entity = generatedEntity(index);
-  return generatePreviousNames(SANDBOX_SEED, index, entity, sandboxGeography()).map((name) => name.name);
+  return generatePreviousNames(SANDBOX_SEED, index, entity, nzGeography()).map((name) => name.name);
 }
 
 /** The generated documents of the sandbox register (seed `nzbn-sandbox-v1`), and its companies' filings. */

@@ -12,6 +12,7 @@
  * (they are its history). Nothing is stored by the seed; a read makes them again, as it does the
  * documents of unchanged generated entities (documents.ts wires them through the same seam).
  */
+import { nzGeography } from '../../../platform/geography.ts';
 import { formatNzDateTime, nzLocalToEpoch, parseNzDateTime } from '../../../platform/nz-time.ts';
 import { type Random, seeded } from '../../../platform/random.ts';
 import { isCompanyType } from '../domain/codes.ts';
@@ -19,7 +20,7 @@ import type { FilingCode, GeneratedFiling } from '../domain/filings.ts';
 import type { Entity } from '../domain/schema.ts';
 import { generateFixtures } from './fixtures.ts';
 import { indexForNzbn } from './numbers.ts';
-import { generatedEntity, SANDBOX_SEED, sandboxGeography } from './seed-rows.ts';
+import { generatedEntity, SANDBOX_SEED } from './seed-rows.ts';
 import { addDays, nzDateOf, randomOfficeTime } from './time.ts';
 
 const DAY = 86_400_000;
@@ -170,7 +171,7 @@ function generatedCompany(nzbn: string): Entity | undefined {
   const index = indexForNzbn(nzbn);
   if (index !== undefined) return generatedEntity(index);
   fixtureCompanies ??= new Map(
-    generateFixtures({ geography: sandboxGeography() }).map(({ entity }) => [entity.nzbn, entity]),
+    generateFixtures({ geography: nzGeography() }).map(({ entity }) => [entity.nzbn, entity]),
   );
   return fixtureCompanies.get(nzbn);
 }

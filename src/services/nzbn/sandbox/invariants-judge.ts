@@ -2,7 +2,7 @@
  * The business number register's rules and their judgement of a page of entities: shared by the check
  * (invariants.ts) and its worker threads (invariants-worker.ts), which judge pages side by side.
  */
-import { placesOf } from '../../../platform/geography.ts';
+import { nzPlaces } from '../../../platform/geography.ts';
 import type { InvariantBreak } from '../../contract.ts';
 import type { Entity } from '../domain/schema.ts';
 import type { EntityToCheck } from '../store/invariants.ts';
@@ -18,7 +18,7 @@ import {
   sourceRegisterFollowsType,
   statusFollowsType,
 } from './entity-rules.ts';
-import { generatedEntity, sandboxGeography } from './seed-rows.ts';
+import { generatedEntity } from './seed-rows.ts';
 
 export interface Rule {
   id: string;
@@ -75,7 +75,7 @@ export const RULES: readonly Rule[] = [
 /** What the rules compare with on the sandbox's today. */
 export const ruleWorld = (todayMs: number): RuleWorld => ({
   todayMs,
-  places: placesOf(sandboxGeography()),
+  places: nzPlaces(),
 });
 
 /**

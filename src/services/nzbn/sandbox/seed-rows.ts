@@ -6,7 +6,7 @@
  * the requests for access to those. The store loads them (store/seed-load.ts) without knowing how they
  * were made.
  */
-import { type Geography, nzGeography } from '../../../platform/geography.ts';
+import { nzGeography } from '../../../platform/geography.ts';
 import { parseNzDateTime } from '../../../platform/nz-time.ts';
 import type { Entity } from '../domain/schema.ts';
 import { accessRequestCopyLine, type SeededAccessRequest } from '../store/org-part-access.ts';
@@ -30,14 +30,9 @@ export const SANDBOX_SEED = 'nzbn-sandbox-v1';
 /** Generated entities per chunk: one COPY and one commit each. */
 export const CHUNK_SIZE = 10_000;
 
-/** The Stats NZ 2019 geography the addresses are built on (read once per thread). */
-export function sandboxGeography(): Geography {
-  return nzGeography();
-}
-
 /** COPY lines for the generated entities with indexes [start, end), in batches of about 1 MB. */
 export function* chunkText(seed: string, start: number, end: number): Generator<ChunkText> {
-  const context = { geography: sandboxGeography(), asOf: DEFAULT_AS_OF };
+  const context = { geography: nzGeography(), asOf: DEFAULT_AS_OF };
   const empty = (): ChunkText => ({ entities: [], history: [], parts: [], access: [], count: 0 });
   let batch = empty();
   let size = 0;
@@ -101,7 +96,7 @@ function addParts(
 export function fixtureRows(): (FixtureRow & {
   fixture: ReturnType<typeof generateFixtures>[number]['fixture'];
 })[] {
-  return generateFixtures({ geography: sandboxGeography() }).map(({ fixture, entity }) => ({
+  return generateFixtures({ geography: nzGeography() }).map(({ fixture, entity }) => ({
     fixture,
     row: toEntityRow(entity, { origin: 'fixture' }),
     parts: fixtureParts(entity, fixture.organisationParts),
@@ -119,5 +114,5 @@ export function fixtureAccessRequests(): SeededAccessRequest[] {
 
 /** A generated entity as the seed generated it (its document is not stored until it changes). */
 export function generatedEntity(index: number, seed = SANDBOX_SEED): Entity {
-  return generateEntityAt(seed, index, { geography: sandboxGeography(), asOf: DEFAULT_AS_OF });
+  return generateEntityAt(seed, index, { geography: nzGeography(), asOf: DEFAULT_AS_OF });
 }
