@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as soap from 'soap';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BILLING_ERRORS } from '../../../src/billing/errors.ts';
 import { identityDirectory } from '../../../src/billing/store/directory.ts';
 import { closeDueMonths } from '../../../src/billing/store/month-end.ts';
@@ -51,16 +51,17 @@ const tradeMark = (reference: string, classes: number) => ({
   },
 });
 
-async function waitForMail(pool: typeof t.gateway.runtime.environments.production.pool): Promise<void> {
-  for (let tries = 0; tries < 600; tries++) {
-    const { rows } = await pool.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM iponz_discussions WHERE mailed_at IS NULL AND recipient_email IS NOT NULL',
-    );
-    if (rows[0]!.n === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the acknowledgement email was never sent');
-}
+/** Waits until the IP office's job has sent every discussion's email (it runs once a second). */
+const waitForMail = (pool: typeof t.gateway.runtime.environments.production.pool) =>
+  vi.waitFor(
+    async () => {
+      const { rows } = await pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM iponz_discussions WHERE mailed_at IS NULL AND recipient_email IS NOT NULL',
+      );
+      expect(rows[0]!.n, 'discussions still to mail').toBe(0);
+    },
+    { timeout: 30_000, interval: 50 },
+  );
 
 describe('direct credit (production)', () => {
   it('an operator tops up; the IP office charges each fee to the balance; short, it refuses and writes nothing', async () => {
